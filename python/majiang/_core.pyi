@@ -1,0 +1,64 @@
+"""Type stubs for the Rust extension ``majiang._core``.
+
+Sections follow the Rust binding modules (rust/py/*.rs).
+"""
+
+from collections.abc import Iterable, Sequence
+from typing import Union
+
+TileLike = Union[int, str]
+HandLike = Union[str, Sequence[int]]
+
+# --- errors -------------------------------------------------------------------------
+
+class InvalidHandError(ValueError):
+    """Malformed tiles, melds or hand flags; the message names the problem."""
+
+class NotWinningError(ValueError):
+    """The tiles are well formed but do not make a winning hand."""
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state of a hand."""
+
+class RuleError(ValueError):
+    """An unknown rule set, option name or option value."""
+
+# --- tiles --------------------------------------------------------------------------
+
+def parse_tiles(s: str) -> list[int]: ...
+def format_tiles(tiles: HandLike) -> str: ...
+def tile_name(t: TileLike) -> str: ...
+def tile_name_zh(t: TileLike) -> str: ...
+def tile_glyph(t: TileLike) -> str: ...
+
+class Meld:
+    def __init__(self, kind: str, tiles: HandLike) -> None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def tiles(self) -> list[int]: ...
+    @property
+    def tile(self) -> int: ...
+    @property
+    def concealed(self) -> bool: ...
+    def __len__(self) -> int: ...
+
+# --- rules --------------------------------------------------------------------------
+
+class RuleSet:
+    def __init__(self, name: str = "gb", **options: Union[bool, int, str]) -> None: ...
+    @property
+    def name(self) -> str: ...
+    def options(self) -> dict[str, Union[bool, int, str]]: ...
+    def replace(self, **options: Union[bool, int, str]) -> RuleSet: ...
+
+RulesLike = Union[str, RuleSet]
+MeldsLike = Iterable[Meld]
+
+# --- oracle -------------------------------------------------------------------------
+
+# --- fan ----------------------------------------------------------------------------
+
+# --- play ---------------------------------------------------------------------------
+
+# --- huainan ------------------------------------------------------------------------

@@ -1,0 +1,3 @@
+"""The oracle part of the public API (re-exported by :mod:`majiang`)."""
+
+__all__: list[str] = []

@@ -1,0 +1,1 @@
+//! Built-in policies (bots) usable from Rust and Python.

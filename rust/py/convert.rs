@@ -1,0 +1,106 @@
+//! Reading Python arguments: hands (MPSZ text or tile codes), single tiles, melds and
+//! rule sets. Every failure is an `InvalidHandError` (or `RuleError`) naming the problem.
+// Shared by every binding module; not each one uses every reader.
+#![allow(dead_code)]
+
+use super::errors::InvalidHandError;
+use super::rules::PyRuleSet;
+use super::tiles::PyMeld;
+use crate::error::MjError;
+use crate::hand::Meld;
+use crate::rules::Rules;
+use crate::tile::{self, Counts, Tile};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+/// Reads a list of tiles from MPSZ text or an iterable of integer codes (flowers allowed).
+pub fn tiles(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Tile>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(tile::parse(&s.to_cow()?)?);
+    }
+    if obj.is_instance_of::<PyBytes>() {
+        return Err(InvalidHandError::new_err("a hand is MPSZ text or a sequence of tile codes, not bytes"));
+    }
+    let iter = obj.try_iter().map_err(|_| {
+        InvalidHandError::new_err(format!(
+            "a hand is MPSZ text or a sequence of tile codes, got {}",
+            type_name(obj)
+        ))
+    })?;
+    let mut out = Vec::with_capacity(14);
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        out.push(tile_code(&item).map_err(|e| {
+            InvalidHandError::new_err(format!("item {i} of the hand: {}", e.value(obj.py())))
+        })?);
+        if out.len() > 64 {
+            return Err(InvalidHandError::new_err("a hand has at most 18 tiles; got more than 64"));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads one tile: an integer code 0-41 or MPSZ text of one tile (`"5m"`).
+pub fn tile_code(obj: &Bound<'_, PyAny>) -> PyResult<Tile> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = s.to_cow()?;
+        let t = tile::parse(&text)?;
+        if t.len() != 1 {
+            return Err(InvalidHandError::new_err(format!("{text:?} is not a single tile")));
+        }
+        return Ok(t[0]);
+    }
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(InvalidHandError::new_err("a tile is an int code or MPSZ text, not a bool"));
+    }
+    match obj.extract::<i64>() {
+        Ok(v) => Ok(tile::check(v)?),
+        Err(_) => Err(InvalidHandError::new_err(format!(
+            "a tile is an int code 0-41 or MPSZ text, got {}",
+            type_name(obj)
+        ))),
+    }
+}
+
+/// Reads concealed tiles into counts (no flowers, at most four copies).
+pub fn counts(obj: &Bound<'_, PyAny>) -> PyResult<Counts> {
+    Ok(tile::to_counts(&tiles(obj)?)?)
+}
+
+/// Reads a sequence of `Meld` objects.
+pub fn melds(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Meld>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(InvalidHandError::new_err("melds are a sequence of majiang.Meld, not a string"));
+    }
+    let iter = obj.try_iter().map_err(|_| {
+        InvalidHandError::new_err(format!("melds must be a sequence of majiang.Meld, got {}", type_name(obj)))
+    })?;
+    let mut out = Vec::with_capacity(4);
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        let m = item.cast::<PyMeld>().map_err(|_| {
+            InvalidHandError::new_err(format!("meld {i} is a {}, not a majiang.Meld", type_name(&item)))
+        })?;
+        out.push(m.get().inner);
+        if out.len() > 4 {
+            return Err(InvalidHandError::new_err("more than 4 melds"));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads `rules`: a preset name or a `RuleSet`.
+pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Rules::named(&s.to_cow()?)?);
+    }
+    if let Ok(r) = obj.cast::<PyRuleSet>() {
+        return Ok(r.get().inner.clone());
+    }
+    Err(MjError::rule(format!("rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}", type_name(obj))).into())
+}
+
+/// The Python type name of an object, for messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".to_string())
+}

@@ -1,0 +1,26 @@
+//! PyO3 bindings: the `majiang._core` extension module. Only type conversion, error
+//! mapping and numpy views live here; every rule is in the pure Rust core.
+
+use pyo3::prelude::*;
+
+pub mod convert;
+mod errors;
+mod fan;
+mod huainan;
+mod oracle;
+mod play;
+mod rules;
+mod tiles;
+
+/// The extension module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    tiles::register(m)?;
+    rules::register(m)?;
+    oracle::register(m)?;
+    fan::register(m)?;
+    play::register(m)?;
+    huainan::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,7 @@
+//! Python bindings for the oracle part of the core.
+
+use pyo3::prelude::*;
+
+pub(super) fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! Shanten, useful tiles and waits for every hand form; wild-aware.

@@ -1,0 +1,1 @@
+//! Parallel batch simulation of whole hands.

@@ -1,0 +1,1 @@
+//! The seeded wall: shuffle, dice, wall break, live and replacement ends.
