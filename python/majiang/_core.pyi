@@ -4,10 +4,9 @@ Sections follow the Rust binding modules (rust/py/*.rs).
 """
 
 from collections.abc import Iterable, Sequence
-from typing import Union
 
-TileLike = Union[int, str]
-HandLike = Union[str, Sequence[int]]
+TileLike = int | str
+HandLike = str | Sequence[int]
 
 # --- errors -------------------------------------------------------------------------
 
@@ -46,13 +45,13 @@ class Meld:
 # --- rules --------------------------------------------------------------------------
 
 class RuleSet:
-    def __init__(self, name: str = "gb", **options: Union[bool, int, str]) -> None: ...
+    def __init__(self, name: str = "gb", **options: bool | int | str) -> None: ...
     @property
     def name(self) -> str: ...
-    def options(self) -> dict[str, Union[bool, int, str]]: ...
-    def replace(self, **options: Union[bool, int, str]) -> RuleSet: ...
+    def options(self) -> dict[str, bool | int | str]: ...
+    def replace(self, **options: bool | int | str) -> RuleSet: ...
 
-RulesLike = Union[str, RuleSet]
+RulesLike = str | RuleSet
 MeldsLike = Iterable[Meld]
 
 # --- oracle -------------------------------------------------------------------------

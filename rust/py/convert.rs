@@ -100,6 +100,11 @@ pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     Err(MjError::rule(format!("rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}", type_name(obj))).into())
 }
 
+/// Tile codes as a list of Python ints (a `Vec<u8>` would become `bytes`).
+pub fn codes(tiles: &[Tile]) -> Vec<u32> {
+    tiles.iter().map(|&t| t as u32).collect()
+}
+
 /// The Python type name of an object, for messages.
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".to_string())

@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 
 /// Reads MPSZ text (`"123m456p789s1155z"`, flowers `"1f"`) into a list of tile codes.
 #[pyfunction]
-fn parse_tiles(s: &str) -> PyResult<Vec<Tile>> {
-    Ok(tile::parse(s)?)
+fn parse_tiles(s: &str) -> PyResult<Vec<u32>> {
+    Ok(convert::codes(&tile::parse(s)?))
 }
 
 /// Writes tiles (MPSZ text or codes) as sorted, grouped MPSZ.
@@ -60,8 +60,8 @@ impl PyMeld {
 
     /// The meld's tile codes in order.
     #[getter]
-    fn tiles(&self) -> Vec<Tile> {
-        self.inner.tiles()
+    fn tiles(&self) -> Vec<u32> {
+        convert::codes(&self.inner.tiles())
     }
 
     /// The lowest tile of the meld.
