@@ -262,3 +262,6 @@ mod tests {
         assert!(bad.check().unwrap_err().message().contains("136"));
     }
 }
+
+#[cfg(test)]
+mod brute;
