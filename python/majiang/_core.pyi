@@ -84,9 +84,6 @@ def _warm_up() -> None: ...
 
 # --- fan ----------------------------------------------------------------------------
 
-import numpy as np  # noqa: E402
-import numpy.typing as npt  # noqa: E402
-
 N_FAN_IDS: int
 
 class Fan:
