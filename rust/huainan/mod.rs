@@ -156,6 +156,27 @@ crate::option_group! {
     }
 }
 
+impl HuainanOptions {
+    /// The oracle's Huainan forms (`shanten`, `waits`, `useful_tiles`, `is_win` with
+    /// `rules="huainan"`) read the shapes with the D-7 and D-15 defaults; fails naming the
+    /// first option set otherwise (scoring honours every option).
+    pub fn check_oracle_shapes(&self) -> crate::MjResult<()> {
+        let d = HuainanOptions::default();
+        let changed = [
+            ("bao_wild_in_13lang", self.bao_wild_in_13lang != d.bao_wild_in_13lang),
+            ("bao_wild_in_jiuyao", self.bao_wild_in_jiuyao != d.bao_wild_in_jiuyao),
+            ("bao_wild_fifth_copy", self.bao_wild_fifth_copy != d.bao_wild_fifth_copy),
+            ("jiuyao_allows_pung_melds", self.jiuyao_allows_pung_melds != d.jiuyao_allows_pung_melds),
+        ];
+        match changed.iter().find(|(_, c)| *c) {
+            Some((name, _)) => Err(crate::MjError::rule(format!(
+                "the shanten oracle reads Huainan shapes with the default {name}; use score_huainan for hands under this option"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
