@@ -11,6 +11,7 @@
 //!   state and its passes (偷机), the passed-win lock, who may win on a discard.
 //! - [`settle`]: who pays whom, the cap, kong points, several robbers, the next dealer
 //!   (§10.5-10.6, D-2).
+//! - [`table`]: the hooks the round state machine calls during a Huainan hand.
 //!
 //! The decisions about the flow of play are options of [`crate::round::TableOptions`],
 //! shared with the other rule sets: D-1 `flowers`, D-2 `dealer_rotation`, D-3
@@ -23,6 +24,7 @@ pub mod forms;
 pub mod settle;
 pub mod shape;
 pub mod state;
+pub mod table;
 
 pub use bao::{bao_for_indicator, indicator_index};
 pub use forms::{score, Form, Multiplier, Score, WinFacts};
