@@ -285,6 +285,41 @@ impl Wall {
         Self::from_order(&order[..n], seed, throw)
     }
 
+    /// A wall of `len` tiles (136, or 144 with flowers) of which only `rest` is still
+    /// standing: the head draws `rest` in the order given and replacement draws take it
+    /// from the other end, as in a wall drawn down to `rest.len()` tiles. The drawn
+    /// positions hold no tiles ([`Wall::order`] shows them as `0`). Used to rebuild a hand
+    /// from one seat's view with the unseen tiles drawn at random (search). Fails when
+    /// `len` is not a wall size or `rest` is longer than it.
+    pub fn remainder(len: usize, rest: &[Tile], dice: Dice) -> crate::MjResult<Self> {
+        if len != 136 && len != 144 {
+            return Err(crate::MjError::hand(format!("a wall is 136 or 144 tiles, not {len}")));
+        }
+        if rest.len() > len {
+            return Err(crate::MjError::hand(format!("{} tiles left in a wall of {len}", rest.len())));
+        }
+        if let Some(&t) = rest.iter().find(|&&t| !crate::tile::is_valid(t)) {
+            return Err(crate::MjError::hand(format!("tile code {t} is out of range (0-41)")));
+        }
+        let drawn = len - rest.len();
+        let mut tiles = [0 as Tile; MAX_TILES];
+        tiles[drawn..len].copy_from_slice(rest);
+        let mut taken = [0u64; 3];
+        for i in 0..drawn {
+            taken[i / 64] |= 1 << (i % 64);
+        }
+        Ok(Wall {
+            tiles,
+            len: len as u8,
+            head: drawn as u8,
+            tail: 0,
+            taken,
+            remaining: rest.len() as u8,
+            dice,
+            rng: Rng::new(len as u64 ^ rest.len() as u64),
+        })
+    }
+
     fn shuffled(tiles: &mut [Tile; MAX_TILES], n: usize, seed: u64, throw: BreakThrow) -> Self {
         let mut rng = Rng::new(seed);
         // Fisher-Yates: position i swaps with a uniform position in 0..=i.
@@ -506,5 +541,22 @@ mod tests {
         let again = Wall::from_order(w.order(), 1, BreakThrow::Single).unwrap();
         assert_eq!(again.order(), w.order());
         assert!(Wall::from_order(&w.order()[..135], 1, BreakThrow::Single).is_err());
+    }
+
+    #[test]
+    fn remainder_draws_the_rest_from_both_ends() {
+        let rest = [5u8, 6, 7, 8, 9, 10];
+        let mut w = Wall::remainder(136, &rest, Dice::default()).unwrap();
+        assert_eq!(w.remaining(), 6);
+        assert_eq!(w.draw(), Some(5));
+        // The tail takes the upper tile of the last stack first.
+        assert_eq!(w.draw_tail(), Some(9));
+        assert_eq!(w.draw_tail(), Some(10));
+        assert_eq!(w.draw(), Some(6));
+        assert_eq!(w.draw_tail(), Some(7));
+        assert_eq!(w.draw(), Some(8));
+        assert_eq!((w.draw(), w.draw_tail(), w.remaining()), (None, None, 0));
+        assert!(Wall::remainder(100, &rest, Dice::default()).is_err());
+        assert!(Wall::remainder(136, &[50], Dice::default()).is_err());
     }
 }

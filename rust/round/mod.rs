@@ -72,6 +72,7 @@
 //! classic.md) with the spec's default per rule set.
 
 mod actions;
+mod determinize;
 mod events;
 mod matchplay;
 mod observation;

@@ -535,7 +535,7 @@ impl Round {
         }
     }
 
-    fn enter_turn(&mut self, seat: u8, start: TurnStart) {
+    pub(super) fn enter_turn(&mut self, seat: u8, start: TurnStart) {
         self.phase = Phase::Turn;
         self.turn = seat;
         self.start = start;
@@ -630,7 +630,7 @@ impl Round {
     }
 
     /// Opens a claim window (`rob` false) or a robbing window on `t` played by `from`.
-    fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
+    pub(super) fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
         self.phase = if rob { Phase::RobKong } else { Phase::Claim };
         self.claim_from = from;
         self.claim_tile = t;
@@ -800,7 +800,7 @@ impl Round {
 
     /// Resolves automatic decisions (locked hands) and finished claim windows until a
     /// seat must decide or the hand is over.
-    fn run(&mut self) {
+    pub(super) fn run(&mut self) {
         loop {
             match self.phase {
                 Phase::Turn => {
