@@ -86,7 +86,7 @@ pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};
 pub use scoring::{FanResult, WinInput};
 pub use settlement::{RoundResult, WinRecord};
-pub use state::{Phase, Round, SeatState, TurnStart};
+pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
 
 use crate::rules::RuleSetKind;
 use crate::tile::Tile;
