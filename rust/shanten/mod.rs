@@ -83,16 +83,24 @@ pub enum Form {
     HonorsKnitted,
     /// Knitted straight (组合龙) with a set and a pair, or a pair beside one meld.
     KnittedStraight,
+    /// Huainan 十三浪: 14 different tiles, suited ones 3+ apart within a suit, no melds
+    /// ([`crate::huainan::shape::shisanlang_distance`]).
+    Shisanlang,
+    /// Huainan 九幺: every tile a terminal or an honour, melds pungs or kongs of them
+    /// ([`crate::huainan::shape::jiuyao_distance`]).
+    Jiuyao,
 }
 
 impl Form {
     /// Every form, in the order of the Python keys.
-    pub const ALL: [Form; 5] = [
+    pub const ALL: [Form; 7] = [
         Form::Regular,
         Form::SevenPairs,
         Form::ThirteenOrphans,
         Form::HonorsKnitted,
         Form::KnittedStraight,
+        Form::Shisanlang,
+        Form::Jiuyao,
     ];
 
     /// The Python key: `regular`, `seven_pairs`, `thirteen_orphans`, `honors_knitted`,
@@ -104,6 +112,8 @@ impl Form {
             Form::ThirteenOrphans => "thirteen_orphans",
             Form::HonorsKnitted => "honors_knitted",
             Form::KnittedStraight => "knitted_straight",
+            Form::Shisanlang => "shisanlang",
+            Form::Jiuyao => "jiuyao",
         }
     }
 
@@ -111,7 +121,7 @@ impl Form {
     pub fn parse(s: &str) -> MjResult<Form> {
         Form::ALL.iter().copied().find(|f| f.as_str() == s).ok_or_else(|| {
             MjError::hand(format!(
-                "unknown hand form {s:?} (expected regular, seven_pairs, thirteen_orphans, honors_knitted or knitted_straight)"
+                "unknown hand form {s:?} (expected regular, seven_pairs, thirteen_orphans, honors_knitted, knitted_straight, shisanlang or jiuyao)"
             ))
         })
     }
@@ -131,6 +141,8 @@ impl Forms {
     pub const GB: Forms = Forms(0b11111);
     /// Regular and seven pairs (Huainan's basic forms).
     pub const BASIC: Forms = Forms(0b00011);
+    /// Huainan: the basic forms, 十三浪 and 九幺.
+    pub const HUAINAN: Forms = Forms(0b110_0011);
     /// No form.
     pub const NONE: Forms = Forms(0);
 
@@ -150,7 +162,7 @@ impl Forms {
     /// The forms of a rule set.
     pub fn for_rules(kind: crate::rules::RuleSetKind) -> Forms {
         match kind {
-            crate::rules::RuleSetKind::Huainan => Forms::BASIC,
+            crate::rules::RuleSetKind::Huainan => Forms::HUAINAN,
             _ => Forms::GB,
         }
     }
@@ -180,6 +192,8 @@ pub fn form_distance(form: Form, hand: &Counts, used: &Counts, n_melds: u8, wild
         Form::ThirteenOrphans => (n_melds == 0).then(|| special::thirteen_orphans(hand)),
         Form::HonorsKnitted => (n_melds == 0).then(|| special::honors_knitted(hand)),
         Form::KnittedStraight => knitted::distance(hand, used, n_melds, wilds),
+        Form::Shisanlang => (n_melds == 0).then(|| crate::huainan::shape::shisanlang_distance(hand)),
+        Form::Jiuyao => crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true),
     }
 }
 
@@ -198,7 +212,7 @@ pub fn regular_shanten(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> 
 /// The smallest replacement number over `forms` (255 if `forms` is empty or none applies).
 #[inline]
 pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
-    if n_melds == 0 && wilds == 0 && regular::plain(used) {
+    if n_melds == 0 && wilds == 0 && forms.0 & !Forms::GB.0 == 0 && regular::plain(used) {
         return distance_concealed(forms, hand);
     }
     let mut best = u8::MAX;
@@ -214,6 +228,14 @@ pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wild
         }
         if forms.contains(Form::HonorsKnitted) {
             best = best.min(special::honors_knitted(hand));
+        }
+        if forms.contains(Form::Shisanlang) {
+            best = best.min(crate::huainan::shape::shisanlang_distance(hand));
+        }
+    }
+    if forms.contains(Form::Jiuyao) {
+        if let Some(d) = crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true) {
+            best = best.min(d);
         }
     }
     if forms.contains(Form::KnittedStraight) {

@@ -17,7 +17,7 @@ pub fn available(hand: &Counts, used: &Counts) -> u64 {
 /// (`13 - 3k - W` tiles). Kinds with no copy left are never useful.
 pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
     let avail = available(hand, used);
-    let mut d = [u8::MAX; 5];
+    let mut d = [u8::MAX; Form::ALL.len()];
     let mut best = u8::MAX;
     for (i, f) in Form::ALL.iter().enumerate() {
         if forms.contains(*f) && *f != Form::KnittedStraight {
@@ -64,6 +64,22 @@ pub fn form_improving(
         Form::ThirteenOrphans => special::thirteen_orphans_improving(hand, allowed),
         Form::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
         Form::KnittedStraight => super::knitted::improving(hand, used, n_melds, wilds, allowed),
+        Form::Shisanlang | Form::Jiuyao => {
+            let Some(d) = form_distance(form, hand, used, n_melds, wilds) else { return 0 };
+            let mut out = 0;
+            let mut h = *hand;
+            for t in 0..34 {
+                if allowed >> t & 1 == 0 || h[t] >= 4 {
+                    continue;
+                }
+                h[t] += 1;
+                if form_distance(form, &h, used, n_melds, wilds).is_some_and(|x| x < d) {
+                    out |= 1 << t;
+                }
+                h[t] -= 1;
+            }
+            out
+        }
     }
 }
 
