@@ -428,3 +428,27 @@ def test_gb_has_no_ready_declaration_unless_enabled():
     assert all(a.kind != "ready" for a in legal(r, 0))
     r = mj.Round(mj.RuleSet("gb", ting_enabled=True), hands=hands)
     assert A("ready", "9m") in legal(r, 0)
+
+
+def test_several_robbers_the_first_counter_clockwise_from_the_konger_wins():
+    # gb-flow.md S4: seats 2 and 3 can both rob seat 1's added kong; seat 2 comes first.
+    hands = [ROB[0], ROB[1], "123456789m46p11s", ROB[3]]
+    r = mj.Round("gb", hands=hands, draws="1z2z3z5p")
+    r.apply(0, A("discard", "5p"))
+    r.apply(2, A("pass"))
+    r.apply(3, A("pass"))
+    r.apply(1, A("pung", "5p"))
+    r.apply(1, A("discard", "1s"))
+    pass_all(r)
+    for _ in range(3):
+        discard_drawn(r)
+    r.apply(1, A("added_kong", "5p"))
+    assert r.pending == (2, 3)
+    r.apply(3, A("win"))
+    r.apply(2, A("win"))
+    (win,) = r.result["wins"]
+    assert (win["seat"], win["how"]) == (2, "robbed_kong")
+    names = [f["name_zh"] for f in win["fans"]]
+    assert "抢杠和" in names and "和绝张" not in names
+    F = win["fan_total"]
+    assert r.result["deltas"] == [-8, -(8 + F), 24 + F, -8]
