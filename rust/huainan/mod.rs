@@ -1,6 +1,190 @@
-//! Huainan rules: the 宝 wild tiles, their forms and scoring.
+//! Huainan rules (huainan.md): the 宝 wild tiles, their special shapes, the 23 forms of
+//! winning, scoring and settlement.
+//!
+//! - [`bao`]: the 宝 face from the indicator and where the indicator sits in the wall (§5).
+//! - [`shape`]: exact wild-aware shape predicates: the set/pair splits the forms need
+//!   (all pungs, with a chow, sets only for the 宝吊头 state), seven pairs, 十三浪 and 九幺,
+//!   and the distance of 十三浪 / 九幺 from a win.
+//! - [`forms`]: the 23 forms as predicates over a finished hand and the facts of its win,
+//!   the primary form, the multipliers and the value (§9, §10.1-10.4).
+//! - [`state`]: per-player 宝 state during a hand: 宝 drawn and discarded, the 宝吊头
+//!   state and its passes (偷机), the passed-win lock, who may win on a discard.
+//! - [`settle`]: who pays whom, the cap, kong points, several robbers, the next dealer
+//!   (§10.5-10.6, D-2).
+//!
+//! The decisions about the flow of play are options of [`crate::round::TableOptions`],
+//! shared with the other rule sets: D-1 `flowers`, D-2 `dealer_rotation`, D-3
+//! `break_throw`, D-11 `last_discard_claims`, D-13 `kong_lock_after_claim`, D-17
+//! `rob_added_kong` and `multi_winner_on_rob`, D-28 `hands_per_match`. The 宝 decisions are
+//! [`HuainanOptions`].
+
+pub mod bao;
+pub mod forms;
+pub mod settle;
+pub mod shape;
+pub mod state;
+
+pub use bao::{bao_for_indicator, indicator_index};
+pub use forms::{score, Form, Multiplier, Score, WinFacts};
+pub use state::BaoState;
+
+crate::str_option! {
+    /// When a non-winning discard claim is allowed (D-10).
+    pub enum DiscardWins {
+        /// Any player holding no 宝 may win on a discard.
+        AllowedWithoutBao = "allowed_without_bao",
+        /// Nobody wins on a discard (only self-draw, robbing a kong and 接宝).
+        Never = "none",
+    }
+}
+
+crate::str_option! {
+    /// What 地糊 means (D-19).
+    pub enum DihuDefinition {
+        /// A non-dealer wins on the dealer's first discard (the seeds).
+        DealerFirstDiscard = "dealer_first_discard",
+        /// A non-dealer's self-drawn win on their first draw.
+        FirstSelfDraw = "first_self_draw",
+    }
+}
+
+crate::str_option! {
+    /// How form values and multipliers combine (D-25).
+    pub enum ScoringMode {
+        /// `base × form × Π factors`.
+        Multiplicative = "multiplicative",
+        /// `base × form × (1 + Σ (factor − 1))`.
+        Additive = "additive",
+    }
+}
 
 crate::option_group! {
-    /// Huainan options (decisions D-n of huainan.md).
-    pub struct HuainanOptions {}
+    /// Huainan options: every decision D-n of huainan.md with the spec's default.
+    pub struct HuainanOptions {
+        /// D-7: a 宝 is wild inside 十三浪.
+        pub bao_wild_in_13lang: bool = true,
+        /// D-7: a 宝 is wild inside 九幺.
+        pub bao_wild_in_jiuyao: bool = true,
+        /// D-7: a wild may stand for a fifth copy of a face.
+        pub bao_wild_fifth_copy: bool = true,
+        /// D-8: a 宝 may go into a declared meld.
+        pub bao_in_melds: bool = false,
+        /// D-9: a discarded 宝 may be claimed for chi, peng or kong.
+        pub discarded_bao_claimable: bool = false,
+        /// D-10: who may win on a discard.
+        pub discard_wins: DiscardWins = DiscardWins::AllowedWithoutBao,
+        /// D-10: holding a 宝 forbids a discard win.
+        pub discard_win_requires_no_bao: bool = true,
+        /// D-10: a plain (value 1) hand may win on a discard; false allows only forms worth 2+.
+        pub plain_discard_win: bool = true,
+        /// D-15: 九幺 may include declared pungs and kongs of terminals and honours.
+        pub jiuyao_allows_pung_melds: bool = true,
+        /// D-16: a declined discard win or kong robbery locks discard wins until the next draw.
+        pub guo_hu_lock: bool = true,
+        /// D-18: kong points are paid on an exhaustive draw.
+        pub kong_points_on_draw: bool = false,
+        /// D-19: what 地糊 means.
+        pub dihu_definition: DihuDefinition = DihuDefinition::DealerFirstDiscard,
+        /// D-20: 偷机 doubles once per pass instead of once.
+        pub touji_per_pass: bool = false,
+        /// D-21: 七星九幺 needs all seven honours.
+        pub qixing_jiuyao_all_honors: bool = true,
+        /// D-22: 接宝 (catching the fourth 宝 with three drawn) is an instant win.
+        pub jiebao: bool = true,
+        /// D-23: 四个宝 (all four 宝 drawn) is an instant win.
+        pub sigebao: bool = true,
+        /// D-25: how form values and multipliers combine.
+        pub scoring_mode: ScoringMode = ScoringMode::Multiplicative,
+        /// D-25: base points (底分) of a Huainan win.
+        pub base_points: u32 = 1,
+        /// D-24: 平糊, the fallback basic form.
+        pub form_pinghu: u32 = 1,
+        /// §10.1: 平糊自摸.
+        pub form_pinghu_zimo: u32 = 2,
+        /// §10.1: 碰碰糊.
+        pub form_pengpeng: u32 = 2,
+        /// §10.1: 清碰碰糊.
+        pub form_qing_pengpeng: u32 = 4,
+        /// §10.1: 宝吊头.
+        pub form_baodiaotou: u32 = 2,
+        /// §10.1: 宝吊宝.
+        pub form_baodiaobao: u32 = 4,
+        /// §10.1: 宝吊无宝.
+        pub form_baodiao_wubao: u32 = 4,
+        /// §10.1: 七对.
+        pub form_qidui: u32 = 4,
+        /// §10.1: 清七对.
+        pub form_qing_qidui: u32 = 8,
+        /// §10.1: 豪华七对.
+        pub form_haohua_qidui: u32 = 8,
+        /// §10.1: 清豪华七对.
+        pub form_qing_haohua_qidui: u32 = 16,
+        /// §10.1: 十三浪.
+        pub form_shisanlang: u32 = 2,
+        /// §10.1: 七星十三浪.
+        pub form_qixing_shisanlang: u32 = 4,
+        /// §10.1: 九幺.
+        pub form_jiuyao: u32 = 4,
+        /// §10.1: 七星九幺.
+        pub form_qixing_jiuyao: u32 = 8,
+        /// §10.2: 偷机 factor.
+        pub mult_touji: u32 = 2,
+        /// §10.2: 天糊 factor.
+        pub mult_tianhu: u32 = 8,
+        /// §10.2: 地糊 factor.
+        pub mult_dihu: u32 = 8,
+        /// §10.2: 杠开 factor.
+        pub mult_gangkai: u32 = 2,
+        /// §10.2: 抢杠 factor.
+        pub mult_qianggang: u32 = 2,
+        /// §10.2: 单吊 factor.
+        pub mult_dandiao: u32 = 2,
+        /// §10.2: 飞宝 factor for each 宝 the winner discarded.
+        pub mult_feibao_each: u32 = 2,
+        /// §10.3: 四个宝, paid by each of the other three.
+        pub special_sigebao: u32 = 16,
+        /// §10.3: 接宝, paid by the discarder of the 宝.
+        pub special_jiebao: u32 = 16,
+        /// §10.4: most one payer pays one winner (0 = no cap).
+        pub cap: u32 = 64,
+        /// D-26: factor on payments the dealer makes or receives.
+        pub dealer_multiplier: u32 = 1,
+        /// D-27: points each other player pays for an exposed kong (直杠 or 补杠) kept.
+        pub kong_points_ming: u32 = 1,
+        /// D-27: points each other player pays for a concealed kong kept.
+        pub kong_points_an: u32 = 2,
+    }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{OptValue, OptionGroup, Rules};
+
+    #[test]
+    fn every_decision_is_an_option_with_the_spec_default() {
+        let o = HuainanOptions::default();
+        let names: Vec<&str> = o.list().iter().map(|(k, _)| *k).collect();
+        for key in [
+            "bao_wild_in_13lang",
+            "bao_wild_fifth_copy",
+            "discard_wins",
+            "plain_discard_win",
+            "guo_hu_lock",
+            "dihu_definition",
+            "touji_per_pass",
+            "cap",
+            "base_points",
+        ] {
+            assert!(names.contains(&key), "{key} missing");
+        }
+        assert_eq!(o.cap, 64);
+        let mut r = Rules::named("huainan").unwrap();
+        r.set("discard_wins", &OptValue::Str("none".into())).unwrap();
+        assert_eq!(r.huainan.discard_wins, DiscardWins::Never);
+        assert!(r.set("discard_wins", &OptValue::Str("sometimes".into())).is_err());
+    }
+}
+
+#[cfg(test)]
+mod brute;

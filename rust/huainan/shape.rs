@@ -1,0 +1,578 @@
+//! Exact wild-aware shape predicates for Huainan (huainan.md §6.1, §8.1, §13).
+//!
+//! A hand is given as `nat`, the counts of its natural tiles (the 宝 tiles taken out), and
+//! `w`, the number of 宝 tiles acting as jokers. A joker may read as any of the 34 faces, its
+//! own included. When fifth copies are forbidden (`bao_wild_fifth_copy = false`) a
+//! [`Limit`] holds the natural count of every face in the whole hand (melds included) and no
+//! reading may take a face past four copies.
+//!
+//! The splits here decide *how* a hand can be read (all pungs, with a chow, sets only);
+//! the oracle's shanten engine answers *whether* and *how far*. Every function is
+//! allocation-free.
+
+use crate::hand::{Meld, MeldKind};
+use crate::tile::{self, Counts, Tile, EAST, N_KINDS};
+use std::sync::OnceLock;
+
+/// Which kinds of set a split may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sets {
+    /// Chows and pungs.
+    Any,
+    /// Pungs only (碰碰糊).
+    PungsOnly,
+    /// Chows and pungs, with at least one chow among the concealed sets (平糊自摸).
+    WithChow,
+}
+
+/// Natural counts of the whole hand (concealed and melded), for the no-fifth-copy rule.
+pub type Limit = Counts;
+
+struct Search<'a> {
+    c: Counts,
+    extra: Counts,
+    limit: Option<&'a Limit>,
+    sets: Sets,
+}
+
+impl Search<'_> {
+    /// Whether `n` more jokers may read face `f`.
+    #[inline]
+    fn room(&self, f: usize, n: u8) -> bool {
+        match self.limit {
+            None => true,
+            Some(l) => l[f] + self.extra[f] + n <= 4,
+        }
+    }
+
+    fn rec(&mut self, from: usize, w: u8, pair: bool, chow: bool) -> bool {
+        let mut i = from;
+        while i < N_KINDS && self.c[i] == 0 {
+            i += 1;
+        }
+        if i == N_KINDS {
+            // Jokers left over form whole groups of fresh faces: a pair, a set, or nothing.
+            let rest = if pair {
+                if w < 2 {
+                    return false;
+                }
+                w - 2
+            } else {
+                w
+            };
+            return rest % 3 == 0 && (self.sets != Sets::WithChow || chow || rest >= 3);
+        }
+        let n = self.c[i];
+        // A pung of face i: up to three naturals, jokers for the rest.
+        let k = n.min(3);
+        let j = 3 - k;
+        if j <= w && self.room(i, j) {
+            self.c[i] -= k;
+            self.extra[i] += j;
+            let ok = self.rec(i, w - j, pair, chow);
+            self.c[i] += k;
+            self.extra[i] -= j;
+            if ok {
+                return true;
+            }
+        }
+        // The pair.
+        if pair {
+            let k = n.min(2);
+            let j = 2 - k;
+            if j <= w && self.room(i, j) {
+                self.c[i] -= k;
+                self.extra[i] += j;
+                let ok = self.rec(i, w - j, false, chow);
+                self.c[i] += k;
+                self.extra[i] -= j;
+                if ok {
+                    return true;
+                }
+            }
+        }
+        if self.sets != Sets::PungsOnly && tile::is_suited(i as Tile) {
+            // Chows through i: i is the lowest natural left, so faces below it are jokers;
+            // each face above it is a natural (if held) or a joker.
+            let r = (i % 9) as i32;
+            for start in (r - 2).max(0)..=r.min(6) {
+                let base = i - (r - start) as usize;
+                let below = (r - start) as u8;
+                if below > w {
+                    continue;
+                }
+                let above = (start + 2 - r) as usize; // faces above i in this chow: 0-2
+                for mask in 0u8..(1 << above) {
+                    // bit b set: face i+1+b is taken as a natural.
+                    let mut jokers = below;
+                    let mut ok_mask = true;
+                    for b in 0..above {
+                        if mask & (1 << b) != 0 {
+                            if self.c[i + 1 + b] == 0 {
+                                ok_mask = false;
+                                break;
+                            }
+                        } else {
+                            jokers += 1;
+                        }
+                    }
+                    if !ok_mask || jokers > w {
+                        continue;
+                    }
+                    // Room for the faces the jokers read.
+                    let mut room = true;
+                    for f in base..i {
+                        room &= self.room(f, 1);
+                    }
+                    for b in 0..above {
+                        if mask & (1 << b) == 0 {
+                            room &= self.room(i + 1 + b, 1);
+                        }
+                    }
+                    if !room {
+                        continue;
+                    }
+                    self.c[i] -= 1;
+                    for f in base..i {
+                        self.extra[f] += 1;
+                    }
+                    for b in 0..above {
+                        if mask & (1 << b) != 0 {
+                            self.c[i + 1 + b] -= 1;
+                        } else {
+                            self.extra[i + 1 + b] += 1;
+                        }
+                    }
+                    let found = self.rec(i, w - jokers, pair, true);
+                    self.c[i] += 1;
+                    for f in base..i {
+                        self.extra[f] -= 1;
+                    }
+                    for b in 0..above {
+                        if mask & (1 << b) != 0 {
+                            self.c[i + 1 + b] += 1;
+                        } else {
+                            self.extra[i + 1 + b] -= 1;
+                        }
+                    }
+                    if found {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Whether the naturals `nat` and `w` jokers split exactly into sets of kind `sets`, plus
+/// one pair when `pair` is true. With `limit`, no face may exceed four copies.
+pub fn split(nat: &Counts, w: u8, pair: bool, sets: Sets, limit: Option<&Limit>) -> bool {
+    let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
+    if n % 3 != if pair { 2 } else { 0 } {
+        return false;
+    }
+    let mut s = Search { c: *nat, extra: [0; N_KINDS], limit, sets };
+    s.rec(0, w, pair, false)
+}
+
+/// A hand split into the 宝 tiles and the rest.
+#[derive(Debug, Clone, Copy)]
+pub struct Wild {
+    /// Natural tiles: the concealed counts without the 宝 face.
+    pub nat: Counts,
+    /// Number of 宝 tiles (jokers).
+    pub w: u8,
+}
+
+impl Wild {
+    /// Takes the `bao` tiles out of `concealed` (`bao = None`: no wild tiles).
+    pub fn new(concealed: &Counts, bao: Option<Tile>) -> Self {
+        let mut nat = *concealed;
+        let mut w = 0;
+        if let Some(b) = bao {
+            w = nat[b as usize];
+            nat[b as usize] = 0;
+        }
+        Wild { nat, w }
+    }
+}
+
+/// The natural counts of the whole hand, concealed and melded (the [`Limit`]).
+pub fn hand_limit(concealed: &Counts, melds: &[Meld]) -> Limit {
+    let mut l = *concealed;
+    for m in melds {
+        m.add_to(&mut l);
+    }
+    l
+}
+
+/// True if every meld is a chow-free set (pung or kong).
+pub fn melds_all_pungs(melds: &[Meld]) -> bool {
+    melds.iter().all(|m| m.kind != MeldKind::Chow)
+}
+
+/// True if some meld is a chow.
+pub fn melds_have_chow(melds: &[Meld]) -> bool {
+    melds.iter().any(|m| m.kind == MeldKind::Chow)
+}
+
+/// Seven-pairs readings of a 14-tile concealed hand with no melds (§6.1 七对).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SevenPairs {
+    /// Seven pairs with every 宝 as its own face.
+    pub natural: bool,
+    /// … and some face held four times.
+    pub natural_luxury: bool,
+    /// Seven pairs under some reading of the 宝 (the natural one included).
+    pub any: bool,
+    /// … with some face four times under that reading (豪华).
+    pub any_luxury: bool,
+}
+
+/// Seven-pairs readings of `concealed` (14 tiles, no melds) with `bao` wild.
+pub fn seven_pairs(concealed: &Counts, bao: Option<Tile>) -> SevenPairs {
+    let n: u32 = concealed.iter().map(|&c| c as u32).sum();
+    let mut r = SevenPairs::default();
+    if n != 14 {
+        return r;
+    }
+    r.natural = concealed.iter().all(|&c| c % 2 == 0);
+    r.natural_luxury = r.natural && concealed.contains(&4);
+    let wild = Wild::new(concealed, bao);
+    let odd = wild.nat.iter().filter(|&&c| c % 2 == 1).count() as u8;
+    if wild.w < odd || (wild.w - odd) % 2 != 0 {
+        return r;
+    }
+    let spare = wild.w - odd;
+    r.any = true;
+    r.any_luxury = wild.nat.iter().any(|&c| c >= 3)
+        || (spare >= 2 && wild.nat.iter().any(|&c| c >= 1))
+        || spare >= 4;
+    r
+}
+
+/// Per-suit table for 十三浪: for each 9-bit mask of ranks, `best[mask][k]` is the most
+/// free slots (ranks that can still be added) over the valid sub-patterns of `mask` with
+/// exactly `k` ranks, or -1 if none. A pattern is valid when any two ranks differ by 3+.
+struct LangTable {
+    best: [[i8; 4]; 512],
+    /// The free slots of the mask itself if it is valid, else -1.
+    own: [i8; 512],
+}
+
+fn lang_valid(m: u16) -> bool {
+    let mut last: i32 = -10;
+    for r in 0..9 {
+        if m & (1 << r) != 0 {
+            if r - last < 3 {
+                return false;
+            }
+            last = r;
+        }
+    }
+    true
+}
+
+fn lang_table() -> &'static LangTable {
+    static T: OnceLock<LangTable> = OnceLock::new();
+    T.get_or_init(|| {
+        let valid: Vec<u16> = (0u16..512).filter(|&m| lang_valid(m)).collect();
+        // Free slots of a valid pattern: the largest valid superset minus its size.
+        let mut cap = [-1i8; 512];
+        for &p in &valid {
+            let most = valid.iter().filter(|&&q| q & p == p).map(|q| q.count_ones()).max().unwrap_or(0);
+            cap[p as usize] = (most - p.count_ones()) as i8;
+        }
+        let mut best = [[-1i8; 4]; 512];
+        for (m, row) in best.iter_mut().enumerate() {
+            for &p in &valid {
+                if p as usize & !m == 0 {
+                    let k = p.count_ones() as usize;
+                    row[k] = row[k].max(cap[p as usize]);
+                }
+            }
+        }
+        LangTable { best, own: cap }
+    })
+}
+
+fn suit_mask(c: &Counts, s: usize) -> (u16, bool) {
+    let mut m = 0u16;
+    let mut dup = false;
+    for r in 0..9 {
+        let n = c[s * 9 + r];
+        if n > 0 {
+            m |= 1 << r;
+        }
+        dup |= n > 1;
+    }
+    (m, dup)
+}
+
+/// 十三浪 readings of a concealed hand (no melds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Lang {
+    /// 14 tiles make 十三浪 under some reading.
+    pub win: bool,
+    /// … with all seven honours (七星十三浪).
+    pub qixing: bool,
+    /// Most tiles of the hand usable toward one 十三浪 (jokers included), at most 14.
+    pub usable: u8,
+}
+
+/// 十三浪 with `w` jokers: the naturals in `nat` (the hand's tiles without the 宝).
+pub fn shisanlang(nat: &Counts, w: u8) -> Lang {
+    let t = lang_table();
+    let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
+    let honors = nat[EAST as usize..N_KINDS].iter().filter(|&&c| c > 0).count() as i32;
+    let honor_dup = nat[EAST as usize..N_KINDS].iter().any(|&c| c > 1);
+    let masks = [suit_mask(nat, 0), suit_mask(nat, 1), suit_mask(nat, 2)];
+    let mut r = Lang::default();
+    // The whole hand: every natural kept.
+    if n == 14 && !honor_dup && masks.iter().all(|&(m, d)| !d && t.own[m as usize] >= 0) {
+        let suit_room: i32 = masks.iter().map(|&(m, _)| t.own[m as usize] as i32).sum();
+        let honor_room = 7 - honors;
+        if w as i32 <= suit_room + honor_room {
+            r.win = true;
+            r.qixing = honor_room <= w as i32 && w as i32 - honor_room <= suit_room;
+        }
+    }
+    // The best partial pattern: naturals kept per suit plus jokers in free slots.
+    let mut best = 0i32;
+    for k0 in 0..4 {
+        let c0 = t.best[masks[0].0 as usize][k0];
+        if c0 < 0 {
+            continue;
+        }
+        for k1 in 0..4 {
+            let c1 = t.best[masks[1].0 as usize][k1];
+            if c1 < 0 {
+                continue;
+            }
+            for k2 in 0..4 {
+                let c2 = t.best[masks[2].0 as usize][k2];
+                if c2 < 0 {
+                    continue;
+                }
+                let kept = (k0 + k1 + k2) as i32 + honors;
+                let room = (c0 + c1 + c2) as i32 + 7 - honors;
+                // Only patterns that still extend to a 14-tile 十三浪 count.
+                if kept + room >= 14 {
+                    best = best.max(kept + room.min(w as i32));
+                }
+            }
+        }
+    }
+    r.usable = best.min(14).min(n as i32) as u8;
+    r
+}
+
+/// 九幺 readings (§8.1): every tile, concealed and melded, a terminal or an honour.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Jiuyao {
+    /// The full hand is 九幺 under some reading.
+    pub win: bool,
+    /// … with all seven honours (七星九幺).
+    pub qixing: bool,
+    /// Concealed tiles usable toward 九幺 (jokers included); `None` if the melds rule it out.
+    pub usable: Option<u8>,
+}
+
+/// 九幺 of a hand: naturals `nat`, `w` jokers, declared `melds`. `pung_melds`: whether
+/// pungs and kongs of terminals and honours may be declared (D-15).
+pub fn jiuyao(nat: &Counts, w: u8, melds: &[Meld], pung_melds: bool) -> Jiuyao {
+    let mut r = Jiuyao::default();
+    let melds_ok = melds
+        .iter()
+        .all(|m| pung_melds && m.kind != MeldKind::Chow && tile::is_terminal_or_honor(m.tile));
+    if !melds_ok {
+        return r;
+    }
+    let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
+    let good: u32 = tile::TERMINALS_AND_HONORS.iter().map(|&t| nat[t as usize] as u32).sum::<u32>() + w as u32;
+    let full = 14 - 3 * melds.len() as u32;
+    r.usable = Some(good.min(full) as u8);
+    if n == full && good == n {
+        r.win = true;
+        let mut missing = 0u8;
+        for h in EAST..N_KINDS as Tile {
+            let held = nat[h as usize] > 0 || melds.iter().any(|m| m.tile == h);
+            if !held {
+                missing += 1;
+            }
+        }
+        r.qixing = missing <= w;
+    }
+    r
+}
+
+/// Replacement number of 十三浪 in the oracle's terms (no melds; `nat` the concealed tiles
+/// without the 宝): the fewest tiles missing from a 14-tile 十三浪 that keeps only tiles of
+/// `nat`; the 宝 then fill missing tiles, so shanten = distance − 宝 − 1.
+pub fn shisanlang_distance(nat: &Counts) -> u8 {
+    14 - shisanlang(nat, 0).usable
+}
+
+/// Replacement number of 九幺 in the oracle's terms: `nat` the concealed tiles without the
+/// 宝, `used` the copies in the `n_melds` melds. `None` when the melds rule 九幺 out (a chow,
+/// a suited middle tile, or any meld when `pung_melds` is false).
+pub fn jiuyao_distance(nat: &Counts, used: &Counts, n_melds: u8, pung_melds: bool) -> Option<u8> {
+    if n_melds > 0 && !pung_melds {
+        return None;
+    }
+    let melds_ok = used.iter().enumerate().all(|(t, &c)| c == 0 || tile::is_terminal_or_honor(t as Tile));
+    if !melds_ok || n_melds > 4 {
+        return None;
+    }
+    let good: u32 = tile::TERMINALS_AND_HONORS.iter().map(|&t| nat[t as usize] as u32).sum();
+    Some((14 - 3 * n_melds as u32).saturating_sub(good) as u8)
+}
+
+/// Whether a full hand (14 − 3k concealed tiles) wins in some Huainan shape under some
+/// reading of the 宝 (§8.1): the basic form, seven pairs, 十三浪 or 九幺, with the
+/// options of D-7 and D-15. `bao = None`: no wild tiles.
+pub fn is_win(concealed: &Counts, melds: &[Meld], bao: Option<Tile>, o: &super::HuainanOptions) -> bool {
+    let wild = Wild::new(concealed, bao);
+    let limit_store;
+    let limit = if o.bao_wild_fifth_copy {
+        None
+    } else {
+        limit_store = hand_limit(&wild.nat, melds);
+        Some(&limit_store)
+    };
+    if split(&wild.nat, wild.w, true, Sets::Any, limit) {
+        return true;
+    }
+    if melds.is_empty() {
+        if seven_pairs(concealed, bao).any {
+            return true;
+        }
+        let lang = if o.bao_wild_in_13lang { shisanlang(&wild.nat, wild.w) } else { shisanlang(concealed, 0) };
+        if lang.win {
+            return true;
+        }
+    }
+    let jy = if o.bao_wild_in_jiuyao {
+        jiuyao(&wild.nat, wild.w, melds, o.jiuyao_allows_pung_melds)
+    } else {
+        jiuyao(concealed, 0, melds, o.jiuyao_allows_pung_melds)
+    };
+    jy.win
+}
+
+/// Whether a waiting hand (13 − 3k concealed tiles) is in the 宝吊头 state: one 宝 plus
+/// `4 − k` complete sets, the other 宝 free to be wild (§9, "bdt composition").
+pub fn is_bdt(concealed: &Counts, bao: Tile, limit: Option<&Limit>) -> bool {
+    if concealed[bao as usize] == 0 {
+        return false;
+    }
+    let wild = Wild::new(concealed, Some(bao));
+    split(&wild.nat, wild.w - 1, false, Sets::Any, limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+    fn t(s: &str) -> Tile {
+        tile::parse(s).unwrap()[0]
+    }
+
+    #[test]
+    fn splits_with_jokers() {
+        let w = Wild::new(&c("123m456m789s23p99s5p"), Some(t("5p")));
+        assert!(split(&w.nat, w.w, true, Sets::Any, None));
+        assert!(!split(&w.nat, w.w, true, Sets::PungsOnly, None));
+        let nat = c("123m456m789s234p99s");
+        assert!(split(&nat, 0, true, Sets::WithChow, None));
+        assert!(!split(&nat, 0, true, Sets::PungsOnly, None));
+        assert!(split(&c("111222333m55z"), 0, true, Sets::PungsOnly, None));
+        assert!(split(&c("111222333m55z"), 0, true, Sets::WithChow, None));
+        // Four jokers alone: a set and a loose joker is not a hand; a set plus a pair is.
+        assert!(!split(&c("123m"), 4, false, Sets::Any, None));
+        assert!(split(&c("123m456m789m"), 2, true, Sets::Any, None));
+        // 1m 3m and a joker: a chow with the joker as 2m.
+        assert!(split(&c("13m"), 1, false, Sets::Any, None));
+        assert!(!split(&c("13m"), 1, false, Sets::PungsOnly, None));
+        // 8m 9m and a joker reading 7m.
+        assert!(split(&c("89m"), 1, false, Sets::Any, None));
+    }
+
+    #[test]
+    fn fifth_copy_limit() {
+        // The whole hand holds four 1m.
+        let nat = c("111m");
+        let lim = c("1111m");
+        // 111m + J J as a pair: fine (the pair reads any face).
+        assert!(split(&nat, 2, true, Sets::Any, Some(&lim)));
+        // 1m + J J = pung of 1m would be a fifth 1m: only a chow of 1m 2m 3m remains.
+        let nat = c("1m");
+        assert!(split(&nat, 2, false, Sets::Any, Some(&lim)));
+        assert!(!split(&nat, 2, false, Sets::PungsOnly, Some(&lim)));
+        assert!(split(&nat, 2, false, Sets::PungsOnly, None));
+    }
+
+    #[test]
+    fn seven_pairs_readings() {
+        let h10 = seven_pairs(&c("11m33m55p77p22s44s66z"), Some(t("9m")));
+        assert!(h10.natural && !h10.natural_luxury);
+        let wild = seven_pairs(&c("11m33m55p77p22s44s6z9m"), Some(t("9m")));
+        assert!(wild.any && !wild.natural && !wild.any_luxury);
+        let h11 = seven_pairs(&c("1111m33m55p77p22s4s9m"), Some(t("9m")));
+        assert!(h11.any && h11.any_luxury && !h11.natural);
+        let qh = seven_pairs(&c("1111m33m55p77p22s44s"), Some(t("9m")));
+        assert!(qh.natural_luxury);
+        assert!(!seven_pairs(&c("1111m33m55p77p22s4s3s"), Some(t("9m"))).any);
+    }
+
+    #[test]
+    fn h12_shisanlang() {
+        let l = shisanlang(&c("147m258p369s12345z"), 0);
+        assert!(l.win && !l.qixing && l.usable == 14);
+        let l = shisanlang(&c("147m25p36s1234567z"), 0);
+        assert!(l.win && l.qixing);
+        // 宝 = 2m held once: the natural reading fails, the wild one (as 9s) works.
+        let all = c("147m258p36s2m12345z");
+        assert!(!shisanlang(&all, 0).win);
+        let w = Wild::new(&all, Some(t("2m")));
+        assert!(shisanlang(&w.nat, w.w).win);
+        assert!(!shisanlang(&c("147m248p369s12345z"), 0).win);
+        // 3 and 7 of a suit leave no free slot in that suit.
+        assert_eq!(t_best("37m"), 0);
+        assert_eq!(t_best("15m"), 1);
+    }
+
+    fn t_best(s: &str) -> i8 {
+        let (m, _) = suit_mask(&c(s), 0);
+        lang_table().own[m as usize]
+    }
+
+    #[test]
+    fn h13_jiuyao() {
+        let j = jiuyao(&c("119m199p19s113567z"), 0, &[], true);
+        assert!(j.win && !j.qixing);
+        let j = jiuyao(&c("119m19p19s1234567z"), 0, &[], true);
+        assert!(j.win && j.qixing);
+        let melds = [Meld::pung(t("1z")).unwrap()];
+        assert!(jiuyao(&c("119m19p19s2344z"), 0, &melds, true).win);
+        assert!(!jiuyao(&c("119m19p19s2344z"), 0, &melds, false).win);
+        assert!(!jiuyao(&c("119m19p19s23z"), 1, &[Meld::chow(0).unwrap()], true).win);
+        let j = jiuyao(&c("1199m19p19s23456z"), 1, &[], true);
+        assert!(j.win && !j.qixing);
+    }
+
+    #[test]
+    fn bdt_compositions() {
+        // H4: 5p* + 123m 456m 789s 234s.
+        assert!(is_bdt(&c("5p123m456m789s234s"), t("5p"), None));
+        // H6: 5p* | 123m 456m 789m | 5p* 6s 7s.
+        assert!(is_bdt(&c("5p123m456m789m5p67s"), t("5p"), None));
+        // H8: 222s 55z 3z* 6z is not the bdt state.
+        assert!(!is_bdt(&c("222s55z3z6z"), t("3z"), None));
+        assert!(!is_bdt(&c("123m456m789s23p9s"), t("5p"), None));
+    }
+}
