@@ -84,6 +84,63 @@ def _warm_up() -> None: ...
 
 # --- fan ----------------------------------------------------------------------------
 
+N_FAN_IDS: int
+
+class Fan:
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def name_zh(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+
+class FanResult:
+    @property
+    def fans(self) -> list[Fan]: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def total_without_flowers(self) -> int: ...
+    @property
+    def meets_minimum(self) -> bool: ...
+    def count(self, fan: str | int) -> int: ...
+    def __contains__(self, fan: str | int) -> bool: ...
+    def __len__(self) -> int: ...
+    def to_dict(self) -> dict[str, object]: ...
+
+def evaluate_fan(
+    hand: HandLike,
+    win_tile: TileLike,
+    melds: MeldsLike | None = None,
+    *,
+    self_drawn: bool = False,
+    fourth_tile: bool = False,
+    about_kong: bool = False,
+    wall_last: bool = False,
+    seat_wind: int | str | None = None,
+    prevalent_wind: int | str | None = None,
+    flowers: int | None = None,
+    declared_ready: bool = False,
+    rules: RulesLike | None = None,
+) -> FanResult: ...
+def fan_catalog() -> list[dict[str, object]]: ...
+def _evaluate_fan_batch(
+    hands: npt.NDArray[np.uint8],
+    win_tiles: npt.NDArray[np.uint8],
+    melds: npt.NDArray[np.uint8],
+    flags: npt.NDArray[np.uint8],
+    seat: npt.NDArray[np.uint8],
+    prevalent: npt.NDArray[np.uint8],
+    flowers: npt.NDArray[np.uint8],
+    rules: RulesLike,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...
+
 # --- play ---------------------------------------------------------------------------
 
 # --- huainan ------------------------------------------------------------------------
