@@ -345,12 +345,13 @@ fn check_rules(rules: &Rules) -> MjResult<()> {
 pub fn simulate(spec: &SimSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<HandOutcome>> {
     check_rules(&spec.rules)?;
     pool.install(|| {
-        (start..start + count as u64)
+        (0..count)
             .into_par_iter()
             .with_min_len(64)
             .map_init(
                 || Table::new(&spec.rules, &spec.bots),
-                |table, i| {
+                |table, k| {
+                    let i = start + k as u64;
                     let ws = hand_seed(spec.seed, i);
                     let (dealer, wind) = deal_of(i);
                     let seeds = std::array::from_fn(|s| policy_seed(ws, s as u8));
@@ -371,12 +372,13 @@ pub fn simulate_checked(
 ) -> MjResult<(Vec<HandOutcome>, Violations)> {
     check_rules(&spec.rules)?;
     let parts: MjResult<Vec<(HandOutcome, Violations)>> = pool.install(|| {
-        (start..start + count as u64)
+        (0..count)
             .into_par_iter()
             .with_min_len(64)
             .map_init(
                 || Table::new(&spec.rules, &spec.bots),
-                |table, i| {
+                |table, k| {
+                    let i = start + k as u64;
                     let ws = hand_seed(spec.seed, i);
                     let (dealer, wind) = deal_of(i);
                     let seeds = std::array::from_fn(|s| policy_seed(ws, s as u8));
@@ -443,12 +445,13 @@ impl ArenaSpec {
 pub fn arena(spec: &ArenaSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<ArenaGame>> {
     check_rules(&spec.rules)?;
     pool.install(|| {
-        (start..start + count as u64)
+        (0..count)
             .into_par_iter()
             .with_min_len(16)
             .map_init(
                 || Table::new(&spec.rules, &spec.bots),
-                |table, j| {
+                |table, k| {
+                    let j = start + k as u64;
                     let (w, seats) = spec.game(j);
                     let ws = hand_seed(spec.seed, w);
                     let (dealer, wind) = deal_of(w);

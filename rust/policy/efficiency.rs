@@ -18,13 +18,13 @@
 //!   loses the concealed plans (seven pairs, knitted forms) and the concealed bonus, which
 //!   the plan values account for.
 
-use super::plans::{Evaluator, Score};
+use super::plans::{Evaluator, PlanKind, Score};
 use super::{Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
-use crate::shanten;
-use crate::shanten::regular::group_entry;
+use crate::shanten::regular::{combine, finish, group_entry};
+use crate::shanten::tables::Entry;
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
@@ -72,8 +72,16 @@ impl EfficiencyPolicy {
     }
 
     /// The best discard from a full hand (`14 - 3k` tiles) among `allowed` kinds (bit
-    /// mask), with the evaluator `ev` already built for it.
-    pub fn best_discard(&mut self, ev: &Evaluator, hand: &Counts, unseen: &Counts, allowed: u64) -> Option<DiscardChoice> {
+    /// mask), with the evaluator `ev` already built for it. Without `with_useful` the
+    /// value alone decides (no useful-tile count).
+    pub fn best_discard(
+        &mut self,
+        ev: &Evaluator,
+        hand: &Counts,
+        unseen: &Counts,
+        allowed: u64,
+        with_useful: bool,
+    ) -> Option<DiscardChoice> {
         let full = [
             group_entry(0, &hand[0..9], &NO_USED[0..9], false),
             group_entry(1, &hand[9..18], &NO_USED[9..18], false),
@@ -102,16 +110,33 @@ impl EfficiencyPolicy {
         if n == 0 {
             return None;
         }
-        let n_melds = ev.melds().len() as u8;
+        if !with_useful {
+            let mut top = cands[0];
+            for c in &cands[1..n] {
+                if c.score.value > top.score.value {
+                    top = *c;
+                }
+            }
+            return Some(top);
+        }
         let mut chosen: Option<(f32, DiscardChoice)> = None;
         let mut ties = 0u64;
+        // Entries of each group with one more tile of kind u, shared by every candidate
+        // whose discard lies in another group.
+        let mut plus: Option<([Entry; 34], u64)> = None;
+        let m_sets = 4 - ev.melds().len().min(4);
         for c in cands[..n].iter_mut() {
             if c.score.value < best * SHORTLIST {
                 continue;
             }
             let mut x = *hand;
             x[c.tile as usize] -= 1;
-            let mask = shanten::useful_tiles(&x, &NO_USED, n_melds, 0) & c.score.allowed;
+            let mask = if regular_plan(c.score.plan) {
+                let plus = plus.get_or_insert_with(|| plus_entries(hand));
+                regular_useful(&x, &full, plus, c.tile as usize, m_sets, c.score.allowed & available(&x, unseen))
+            } else {
+                ev.useful(c.score.plan, c.score.allowed, &x)
+            };
             let mut u = 0u32;
             let mut m = mask;
             while m != 0 {
@@ -150,7 +175,7 @@ impl EfficiencyPolicy {
                 discardable |= 1 << t;
             }
         }
-        let Some(choice) = self.best_discard(&ev, &hand, unseen, discardable) else {
+        let Some(choice) = self.best_discard(&ev, &hand, unseen, discardable, true) else {
             return legal[0];
         };
         let target = choice.score.value * KONG_SHARE;
@@ -226,7 +251,7 @@ impl EfficiencyPolicy {
                 // A replacement tile follows: the hand after the kong waits as it is.
                 ev2.score(&h).value / CLAIM_MARGIN
             } else {
-                match self.best_discard(&ev2, &h, unseen, u64::MAX) {
+                match self.best_discard(&ev2, &h, unseen, u64::MAX, false) {
                     Some(c) => c.score.value,
                     None => 0.0,
                 }
@@ -241,6 +266,87 @@ impl EfficiencyPolicy {
             legal[legal.len() - 1]
         }
     }
+}
+
+/// True for plans whose shapes are sets and a pair (their useful tiles are those that lower
+/// the regular distance).
+fn regular_plan(p: PlanKind) -> bool {
+    matches!(p, PlanKind::Plain | PlanKind::FullFlush(_) | PlanKind::HalfFlush(_) | PlanKind::Chows(_))
+}
+
+fn span(g: usize) -> std::ops::Range<usize> {
+    if g < 3 {
+        g * 9..g * 9 + 9
+    } else {
+        27..34
+    }
+}
+
+/// Kinds with an unseen copy that the hand could still hold.
+fn available(hand: &Counts, unseen: &Counts) -> u64 {
+    let mut m = 0u64;
+    for t in 0..34 {
+        m |= u64::from(unseen[t] > 0 && hand[t] < 4) << t;
+    }
+    m
+}
+
+/// For each kind `u`, the entry of `u`'s group in `hand` with one more `u`, and the
+/// kinds for which that exists (fewer than four copies, fewer than 14 tiles in the group).
+fn plus_entries(hand: &Counts) -> ([Entry; 34], u64) {
+    let mut out = [[0u8; 10]; 34];
+    let mut valid = 0u64;
+    let mut h = *hand;
+    for u in 0..34 {
+        let g = (u / 9).min(3);
+        let size: u32 = h[span(g)].iter().map(|&c| c as u32).sum();
+        if h[u] >= 4 || size >= 14 {
+            continue;
+        }
+        valid |= 1 << u;
+        h[u] += 1;
+        out[u] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+        h[u] -= 1;
+    }
+    (out, valid)
+}
+
+/// Kinds among `allowed` whose draw lowers the regular distance of `x` = the full hand's
+/// counts minus one `t`. `full` holds the full hand's group entries and `plus` the entries
+/// with one more tile ([`plus_entries`]); only the discard's own group is looked up again.
+fn regular_useful(x: &Counts, full: &[Entry; 4], plus: &([Entry; 34], u64), t: usize, m: usize, allowed: u64) -> u64 {
+    let gt = (t / 9).min(3);
+    let mut e = *full;
+    e[gt] = group_entry(gt, &x[span(gt)], &NO_USED[span(gt)], false);
+    let ab = combine(&e[0], &e[1]);
+    let ch = combine(&e[2], &e[3]);
+    let rest = [combine(&e[1], &ch), combine(&e[0], &ch), combine(&ab, &e[3]), combine(&ab, &e[2])];
+    let d0 = finish(&e[0], &rest[0], m);
+    let mut out = 0u64;
+    let mut h = *x;
+    let mut bits = allowed;
+    while bits != 0 {
+        let u = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let g = (u / 9).min(3);
+        let ne = if g != gt {
+            if plus.1 >> u & 1 == 0 {
+                continue;
+            }
+            plus.0[u]
+        } else if u == t {
+            full[gt]
+        } else {
+            h[u] += 1;
+            let ne = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+            h[u] -= 1;
+            ne
+        };
+        if finish(&ne, &rest[g], m) < d0 {
+            out |= 1 << u;
+        }
+    }
+    out
 }
 
 /// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in
@@ -333,7 +439,7 @@ mod tests {
     #[test]
     fn discards_the_isolated_off_suit_tile_of_a_flush() {
         // Twelve characters, a lone 5p, a lone 7s: keep the flush.
-        let h = "1123456789m99m5p7s";
+        let h = "1124556778m99m5p7s";
         let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
         let o = observation(h, &discards(h), None);
         let a = p.act(&o);
@@ -344,13 +450,13 @@ mod tests {
     fn passes_a_chow_that_breaks_a_flush_and_takes_a_useful_pung() {
         let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
         // A clean character flush two tiles away; a bamboo chow would kill it.
-        let h = "1245677899m55z3s";
+        let h = "111345999m77z35s";
         let o = observation(h, &[Action::Chow(20), Action::Pass], Some((3, 21)));
         let hand = counts(h);
         assert_eq!(hand.iter().map(|&c| c as u32).sum::<u32>(), 13);
         assert_eq!(p.act(&o), Action::Pass);
         // A pung of red dragons for a half flush: take it.
-        let h2 = "1245677899m55z7z";
+        let h2 = "1245677899m577z";
         let o2 = observation(h2, &[Action::Pung(31), Action::Pass], Some((3, 31)));
         assert_eq!(p.act(&o2), Action::Pung(31));
     }

@@ -12,7 +12,7 @@
 //!
 //! A policy implements [`Policy`]: [`Policy::begin_hand`] reseeds it from the hand (so a
 //! hand's play depends on the hand's seed alone, never on the thread that plays it) and
-//! [`Policy::act`] returns one of the view's legal actions. Policies are `Send + Clone`
+//! [`Policy::act`] returns one of the view's legal actions. Policies are `Send + Sync` and clone
 //! through [`Policy::boxed_clone`], so a search-based policy can copy the policies of a
 //! table and play a cloned [`Round`] out with [`play_out`].
 //!
@@ -187,7 +187,7 @@ impl TableView for Observation {
 /// Implementations must return one of `view.legal()` (never empty when `act` is called)
 /// and must depend only on the view and on their own state, which [`Policy::begin_hand`]
 /// resets from a seed: then a hand's play is a function of its seeds.
-pub trait Policy: Send {
+pub trait Policy: Send + Sync {
     /// A short name (`random`, `efficiency`).
     fn name(&self) -> &'static str;
     /// Starts a hand: reseeds the policy's random choices from `seed`.

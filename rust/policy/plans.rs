@@ -103,10 +103,37 @@ pub struct Evaluator {
     /// The three-chow plans still reachable (at most [`MAX_CHOW_PLANS`]).
     chow_plans: [ChowPlan; MAX_CHOW_PLANS],
     n_chow_plans: u8,
+    /// Some knitted straight still has at least six of its nine tiles in reach.
+    knitted_alive: bool,
+    /// Plans worth measuring (bits [`ALIVE_FULL`], [`ALIVE_HALF`] + suit, ...).
+    alive: u16,
+}
+
+/// [`Evaluator`] plan bits: full flush in suit `s` is bit `ALIVE_FULL + s`.
+const ALIVE_FULL: u16 = 0;
+/// Half flush in suit `s`: bit `ALIVE_HALF + s`.
+const ALIVE_HALF: u16 = 3;
+const ALIVE_PUNGS: u16 = 6;
+const ALIVE_PAIRS: u16 = 7;
+const ALIVE_ORPHANS: u16 = 8;
+const ALIVE_HONORS_KNITTED: u16 = 9;
+
+/// `β^(d − 1)` for d = 0..64.
+fn beta_pow(d: u8) -> f32 {
+    static T: std::sync::OnceLock<[f32; 64]> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| std::array::from_fn(|i| BETA.powi(i as i32 - 1)));
+    t[(d as usize).min(63)]
+}
+
+/// `PER_MISSING_FAN^x` for x in tenths of a point, 0..=40 points.
+fn missing_fan_weight(x: f32) -> f32 {
+    static T: std::sync::OnceLock<[f32; 401]> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)));
+    t[((x * 10.0).round() as usize).min(400)]
 }
 
 /// The most three-chow plans kept alive at once.
-pub const MAX_CHOW_PLANS: usize = 6;
+pub const MAX_CHOW_PLANS: usize = 3;
 
 impl Evaluator {
     /// An evaluator for a seat with `melds`, winds 0-3 and the rule set's minimum fan.
@@ -131,6 +158,8 @@ impl Evaluator {
             honor_value,
             chow_plans: [ChowPlan { lows: [0; 3], fan: 0.0 }; MAX_CHOW_PLANS],
             n_chow_plans: 0,
+            knitted_alive: true,
+            alive: u16::MAX,
         };
         for x in &m[..n] {
             let t = x.tile.min(33);
@@ -157,8 +186,42 @@ impl Evaluator {
     /// Keeps the three-chow plans (pure straights, mixed straights, mixed triple chows)
     /// that `tiles` (the concealed tiles the decision can draw on, e.g. the hand plus a
     /// tile under claim) could still reach with at most three more tiles.
+    ///
+    /// Also marks which other plans are within reach of `tiles`; [`Evaluator::score`]
+    /// measures only those (before this is called, every plan is measured).
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
         self.n_chow_plans = 0;
+        let held = special::presence(tiles);
+        self.knitted_alive =
+            self.n_melds <= 1 && special::KNITTED.iter().any(|&k| (held & k).count_ones() >= 6);
+        // Plans out of reach (seven or more tiles away) are not measured.
+        let mut alive = 0u16;
+        let group = |g: usize| -> u32 { tiles[if g < 3 { g * 9..g * 9 + 9 } else { 27..34 }].iter().map(|&c| c as u32).sum() };
+        let honors = group(3);
+        let melded = 3 * self.n_melds as u32;
+        for g in 0..3u16 {
+            let n = group(g as usize) + melded;
+            if n >= 7 {
+                alive |= 1 << (ALIVE_FULL + g);
+            }
+            if n + honors >= 8 {
+                alive |= 1 << (ALIVE_HALF + g);
+            }
+        }
+        let pairs = tiles.iter().filter(|&&c| c >= 2).count() as u32;
+        if pairs + self.n_melds as u32 >= 3 {
+            alive |= 1 << ALIVE_PUNGS;
+        }
+        if pairs >= 4 {
+            alive |= 1 << ALIVE_PAIRS;
+        }
+        if (held & special::ORPHAN_MASK).count_ones() >= 9 {
+            alive |= 1 << ALIVE_ORPHANS;
+        }
+        if special::KNITTED.iter().any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10) {
+            alive |= 1 << ALIVE_HONORS_KNITTED;
+        }
+        self.alive = alive;
         let mut cands: [(u8, ChowPlan); 16] = [(u8::MAX, ChowPlan { lows: [0; 3], fan: 0.0 }); 16];
         let mut k = 0;
         for s in 0..3u8 {
@@ -176,7 +239,7 @@ impl Evaluator {
         }
         for c in cands.iter_mut() {
             c.0 = match self.chow_missing(&c.1, tiles) {
-                Some((missing, _)) if missing <= 3 => missing,
+                Some((missing, _)) if missing <= 2 => missing,
                 _ => u8::MAX,
             };
         }
@@ -245,7 +308,7 @@ impl Evaluator {
         if fan >= self.min_fan {
             1.0 + (fan - self.min_fan).min(40.0) / 80.0
         } else {
-            PER_MISSING_FAN.powf(self.min_fan - fan)
+            missing_fan_weight(self.min_fan - fan)
         }
     }
 
@@ -266,11 +329,11 @@ impl Evaluator {
         let honors = self.honor_fan(hand) + self.meld_fan;
         let concealed = if self.exposed { 0.0 } else { 2.0 };
         let mut best = Score { value: 0.0, plan: PlanKind::Plain, distance: INF, allowed: ALL };
-        let mut consider = |plan: PlanKind, d: u8, fan: f32, allowed: u64, best: &mut Score| {
+        let consider = |plan: PlanKind, d: u8, fan: f32, allowed: u64, best: &mut Score| {
             if d >= INF {
                 return;
             }
-            let v = self.weight(fan) * BETA.powi(d as i32 - 1);
+            let v = self.weight(fan) * beta_pow(d);
             if v > best.value {
                 *best = Score { value: v, plan, distance: d, allowed };
             }
@@ -285,10 +348,10 @@ impl Evaluator {
         // Flushes.
         for s in 0..3u8 {
             let g = 1u8 << s;
-            if self.meld_groups & !g == 0 {
+            if self.alive >> (ALIVE_FULL + s as u16) & 1 == 1 && self.meld_groups & !g == 0 {
                 consider(PlanKind::FullFlush(s), e[s as usize][2 * m + 1], 24.0, SUIT_MASK[s as usize], &mut best);
             }
-            if self.meld_groups & !(g | 8) == 0 {
+            if self.alive >> (ALIVE_HALF + s as u16) & 1 == 1 && self.meld_groups & !(g | 8) == 0 {
                 let d = finish(&e[s as usize], &e[3], m);
                 consider(
                     PlanKind::HalfFlush(s),
@@ -301,18 +364,24 @@ impl Evaluator {
         }
 
         // All pungs.
-        if !self.chow_meld {
+        if !self.chow_meld && self.alive >> ALIVE_PUNGS & 1 == 1 {
             let d = all_pungs_distance(hand, m);
             consider(PlanKind::AllPungs, d, 6.0 + honors + 1.0, ALL, &mut best);
         }
 
         // Concealed special forms.
         if self.n_melds == 0 {
-            consider(PlanKind::SevenPairs, special::seven_pairs(hand), 24.0, ALL, &mut best);
-            consider(PlanKind::ThirteenOrphans, special::thirteen_orphans(hand), 88.0, special::ORPHAN_MASK, &mut best);
-            consider(PlanKind::HonorsKnitted, special::honors_knitted(hand), 12.0, ALL, &mut best);
+            if self.alive >> ALIVE_PAIRS & 1 == 1 {
+                consider(PlanKind::SevenPairs, special::seven_pairs(hand), 24.0, ALL, &mut best);
+            }
+            if self.alive >> ALIVE_ORPHANS & 1 == 1 {
+                consider(PlanKind::ThirteenOrphans, special::thirteen_orphans(hand), 88.0, special::ORPHAN_MASK, &mut best);
+            }
+            if self.alive >> ALIVE_HONORS_KNITTED & 1 == 1 {
+                consider(PlanKind::HonorsKnitted, special::honors_knitted(hand), 12.0, ALL, &mut best);
+            }
         }
-        if self.n_melds <= 1 {
+        if self.knitted_alive && self.n_melds <= 1 {
             if let Some(d) = special::knitted_straight_below(hand, &NO_USED, self.n_melds, 0, 5) {
                 consider(PlanKind::KnittedStraight, d, 12.0 + concealed * 0.5, ALL, &mut best);
             }
@@ -320,7 +389,7 @@ impl Evaluator {
 
         // Three fixed chows.
         for (i, p) in self.chow_plans().iter().enumerate() {
-            if let Some(d) = self.chow_distance(p, hand) {
+            if let Some(d) = self.chow_distance(p, hand, e) {
                 consider(PlanKind::Chows(i as u8), d, p.fan + concealed * 0.5 + 1.0, ALL, &mut best);
             }
         }
@@ -329,7 +398,7 @@ impl Evaluator {
 
     /// Distance of a three-chow plan: its missing tiles plus the regular distance of the
     /// remaining tiles to the remaining sets and the pair.
-    fn chow_distance(&self, p: &ChowPlan, hand: &Counts) -> Option<u8> {
+    fn chow_distance(&self, p: &ChowPlan, hand: &Counts, e: &[Entry; 4]) -> Option<u8> {
         let mut covered = [false; 3];
         let mut other = 0u8;
         for mm in self.melds() {
@@ -345,11 +414,13 @@ impl Evaluator {
         let mut rest = *hand;
         let mut missing = 0u8;
         let mut open = 0u8;
+        let mut touched = 0u8;
         for i in 0..3 {
             if covered[i] {
                 continue;
             }
             open += 1;
+            touched |= 1 << (p.lows[i] / 9);
             for j in 0..3 {
                 let t = (p.lows[i] + j) as usize;
                 if rest[t] > 0 {
@@ -360,9 +431,38 @@ impl Evaluator {
             }
         }
         // Sets still to build beside the plan: 4 - melds - open chows.
-        let sets_left = 4u8.checked_sub(self.n_melds + open)?;
-        let d = crate::shanten::regular::distance(&rest, &NO_USED, 4 - sets_left, 0);
+        let sets_left = 4u8.checked_sub(self.n_melds + open)? as usize;
+        // Only the suits the open chows took tiles from need new entries.
+        let mut r = *e;
+        for g in 0..3usize {
+            if touched >> g & 1 == 1 {
+                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+            }
+        }
+        let d = finish(&combine(&r[0], &r[1]), &combine(&r[2], &r[3]), sets_left);
         Some(missing.saturating_add(d))
+    }
+}
+
+impl Evaluator {
+    /// Kinds whose draw brings a waiting hand closer to `plan` (bit `t` for kind `t`):
+    /// for shapes of sets and a pair, the kinds that lower the regular distance among
+    /// those the plan can use; for all pungs, the kinds held once or twice; for the
+    /// special forms, the form's own improving kinds.
+    pub fn useful(&self, plan: PlanKind, allowed: u64, hand: &Counts) -> u64 {
+        match plan {
+            PlanKind::AllPungs => {
+                let mut m = 0u64;
+                for (t, &c) in hand.iter().enumerate() {
+                    m |= u64::from(c == 1 || c == 2) << t;
+                }
+                m
+            }
+            PlanKind::SevenPairs => special::seven_pairs_improving(hand, allowed),
+            PlanKind::ThirteenOrphans => special::thirteen_orphans_improving(hand, allowed),
+            PlanKind::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
+            _ => crate::shanten::regular::improving(hand, &NO_USED, self.n_melds, 0, allowed),
+        }
     }
 }
 
@@ -417,7 +517,7 @@ mod tests {
     fn all_pungs_distance_counts_missing_tiles() {
         assert_eq!(all_pungs_distance(&counts("111222333m44455p"), 4), 0);
         assert_eq!(all_pungs_distance(&counts("111222333m4445p"), 4), 1);
-        assert_eq!(all_pungs_distance(&counts("11m22m33m44m55m6m7m"), 4), 5);
+        assert_eq!(all_pungs_distance(&counts("11m22m33m44m55m6m7m"), 4), 4);
         assert_eq!(all_pungs_distance(&counts("1m"), 0), 1);
     }
 
@@ -425,23 +525,23 @@ mod tests {
     fn a_flush_is_worth_keeping_over_a_cheap_shape() {
         let ev = Evaluator::new(&[], 0, 0, 8);
         // Nine dots and four scattered characters and bamboos: the flush is the plan.
-        let s = ev.score(&counts("1245789p3499m17s"));
+        let s = ev.score(&counts("1245789p3499p17s"));
         assert!(matches!(s.plan, PlanKind::FullFlush(1) | PlanKind::HalfFlush(1)), "{s:?}");
         // Discarding a dot costs more than discarding an off-suit tile.
-        let keep = ev.score(&counts("1245789p349m17s"));
-        let wreck = ev.score(&counts("245789p3499m17s"));
+        let keep = ev.score(&counts("1245789p3499p1s"));
+        let wreck = ev.score(&counts("245789p3499p17s"));
         assert!(keep.value >= wreck.value);
     }
 
     #[test]
     fn seven_pairs_and_minimum_zero() {
         let ev = Evaluator::new(&[], 0, 0, 8);
-        let s = ev.score(&counts("1133m5577p99s1122z"));
+        let s = ev.score(&counts("1133m5577p99s112z"));
         assert_eq!(s.plan, PlanKind::SevenPairs);
         assert_eq!(s.distance, 1);
         // Without a minimum the plain shortest path wins ties.
         let ev0 = Evaluator::new(&[], 0, 0, 0);
-        let plain = ev0.score(&counts("123m456p789s1234z"));
+        let plain = ev0.score(&counts("123m456p789s1112z"));
         assert_eq!(plain.distance, 1);
     }
 
