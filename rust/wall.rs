@@ -272,7 +272,7 @@ impl Wall {
         }
         // Leftover tiles in code order, with any leftover flowers in the middle, so that
         // the draws right after the arranged ones (at either end) are not flowers.
-        let mut rest: Vec<Tile> = (0..34u8).flat_map(|t| std::iter::repeat_n(t, left[t as usize] as usize)).collect();
+        let mut rest: Vec<Tile> = (0..34u8).flat_map(|t| std::iter::repeat(t).take(left[t as usize] as usize)).collect();
         let flowers_left: Vec<Tile> = (34..42u8).filter(|&f| left[f as usize] > 0).collect();
         let mid = rest.len() / 2;
         rest.splice(mid..mid, flowers_left);

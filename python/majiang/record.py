@@ -110,7 +110,7 @@ class MatchRecord:
                 "scores": h.scores_before,
             }
             lines.append(json.dumps(start, sort_keys=True))
-            prefix = '{"hand":%d,' % h.index
+            prefix = f'{{"hand":{h.index},'
             lines.extend(prefix + e[1:] for e in h.events_json)
             end = {"type": "result", "hand": h.index, "scores": h.scores_after, **h.result}
             lines.append(json.dumps(end, ensure_ascii=False, sort_keys=True))
@@ -135,7 +135,9 @@ class MatchRecord:
                 if kind != "header" or obj.get("format") != FORMAT:
                     raise ValueError(f"line {no}: a record starts with a {FORMAT} header")
                 if obj.get("version") != VERSION:
-                    raise ValueError(f"line {no}: record version {obj.get('version')} (this reads {VERSION})")
+                    raise ValueError(
+                        f"line {no}: record version {obj.get('version')} (this reads {VERSION})"
+                    )
                 rec = cls(
                     rules=obj["rules"],
                     options=obj["options"],
@@ -225,14 +227,17 @@ def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
             if k >= len(recorded) or got != recorded[k]:
                 want = recorded[k] if k < len(recorded) else "the end of the hand"
                 raise ReplayMismatchError(
-                    f"hand {hand.index}, event {k}: the engine produced {got}, the record has {want}"
+                    f"hand {hand.index}, event {k}: the engine produced {got}, "
+                    f"the record has {want}"
                 )
             k += 1
 
     check_new()
     while not r.is_over:
         if k >= len(recorded):
-            raise ReplayMismatchError(f"hand {hand.index}: the record ends while seats {r.pending} must act")
+            raise ReplayMismatchError(
+                f"hand {hand.index}: the record ends while seats {r.pending} must act"
+            )
         nxt = recorded[k]
         if nxt.get("type") == "penalty":
             r.apply(nxt["seat"], Action("win"))
@@ -247,9 +252,13 @@ def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
             r.apply(s, _decision(r, s, nxt, wins))
         check_new()
     if k != len(recorded):
-        raise ReplayMismatchError(f"hand {hand.index}: the engine ended at event {k} of {len(recorded)}")
+        raise ReplayMismatchError(
+            f"hand {hand.index}: the engine ended at event {k} of {len(recorded)}"
+        )
     if _norm(r.result) != _norm(hand.result):
-        raise ReplayMismatchError(f"hand {hand.index}: result {r.result} differs from the record {hand.result}")
+        raise ReplayMismatchError(
+            f"hand {hand.index}: result {r.result} differs from the record {hand.result}"
+        )
     return r
 
 
@@ -260,10 +269,14 @@ def replay_record(record: MatchRecord) -> None:
     scores = [0, 0, 0, 0]
     for h in record.hands:
         if list(h.scores_before) != scores:
-            raise ReplayMismatchError(f"hand {h.index}: scores before {h.scores_before}, expected {scores}")
+            raise ReplayMismatchError(
+                f"hand {h.index}: scores before {h.scores_before}, expected {scores}"
+            )
         replay_hand(rules, h)
         scores = [a + b for a, b in zip(scores, h.result["deltas"], strict=True)]
         if list(h.scores_after) != scores:
-            raise ReplayMismatchError(f"hand {h.index}: scores after {h.scores_after}, expected {scores}")
+            raise ReplayMismatchError(
+                f"hand {h.index}: scores after {h.scores_after}, expected {scores}"
+            )
     if list(record.final_scores) != scores:
         raise ReplayMismatchError(f"final scores {record.final_scores}, expected {scores}")

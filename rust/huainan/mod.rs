@@ -12,6 +12,7 @@
 //! - [`settle`]: who pays whom, the cap, kong points, several robbers, the next dealer
 //!   (§10.5-10.6, D-2).
 //! - [`table`]: the hooks the round state machine calls during a Huainan hand.
+//! - [`policy`]: tile efficiency with wilds, for the built-in policies.
 //!
 //! The decisions about the flow of play are options of [`crate::round::TableOptions`],
 //! shared with the other rule sets: D-1 `flowers`, D-2 `dealer_rotation`, D-3
@@ -21,6 +22,7 @@
 
 pub mod bao;
 pub mod forms;
+pub mod policy;
 pub mod settle;
 pub mod shape;
 pub mod state;

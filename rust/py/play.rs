@@ -103,6 +103,7 @@ impl PyAction {
         self.inner.describe()
     }
 
+    #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Option<u32>))> {
         let me = slf.get();
         Ok((slf.get_type().into_any(), (me.inner.kind().to_string(), me.inner.tile().map(u32::from))))
@@ -204,7 +205,7 @@ fn result_dict<'py>(py: Python<'py>, r: &RoundResult) -> PyResult<Bound<'py, PyD
         wd.set_item("how", w.kind.as_str())?;
         wd.set_item("fan_total", w.fan.total)?;
         let fans = PyList::empty(py);
-        for f in &w.fan.fans {
+        for f in w.fan.fans.iter() {
             let fd = PyDict::new(py);
             fd.set_item("name", f.fan.name_en())?;
             fd.set_item("name_zh", f.fan.name_zh())?;
