@@ -331,3 +331,24 @@ def score_huainan(
     rules: RulesLike | None = None,
 ) -> HuainanScore: ...
 def score_huainan_special(kind: str, *, rules: RulesLike | None = None) -> HuainanScore: ...
+
+# --- strong -------------------------------------------------------------------------
+
+class StrongPolicy:
+    """The Rust strong policy choosing from Python observations (see bots.StrongBot)."""
+
+    def __init__(
+        self,
+        *,
+        rules: RulesLike | None = None,
+        seed: int = 0,
+        budget_ms: int = 50,
+        rollouts: int | None = None,
+        time_cap: bool = True,
+    ) -> None: ...
+    @property
+    def rollouts(self) -> int: ...
+    @property
+    def time_cap_ms(self) -> int: ...
+    def reseed(self, seed: int) -> None: ...
+    def choose(self, observation: Observation) -> Action: ...

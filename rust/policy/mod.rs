@@ -22,9 +22,11 @@
 pub mod efficiency;
 pub mod plans;
 pub mod random;
+pub mod strong;
 
 pub use efficiency::EfficiencyPolicy;
 pub use random::RandomPolicy;
+pub use strong::{StrongConfig, StrongPolicy};
 
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
@@ -211,17 +213,24 @@ pub enum PolicyKind {
     Random,
     /// [`EfficiencyPolicy`].
     Efficiency,
+    /// [`StrongPolicy`] at the default budget ([`strong::DEFAULT_BUDGET_MS`] worth of
+    /// rollouts, no wall-clock cap).
+    Strong,
+    /// [`StrongPolicy`] without the search: fan plans, ready-wait checks and defense.
+    StrongLite,
 }
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 2] = [PolicyKind::Random, PolicyKind::Efficiency];
+    pub const ALL: [PolicyKind; 4] = [PolicyKind::Random, PolicyKind::Efficiency, PolicyKind::Strong, PolicyKind::StrongLite];
 
-    /// `random` or `efficiency`.
+    /// `random`, `efficiency`, `strong` or `strong_lite`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
             PolicyKind::Efficiency => "efficiency",
+            PolicyKind::Strong => "strong",
+            PolicyKind::StrongLite => "strong_lite",
         }
     }
 
@@ -238,6 +247,8 @@ impl PolicyKind {
         match self {
             PolicyKind::Random => Box::new(RandomPolicy::new(0)),
             PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(rules, 0)),
+            PolicyKind::Strong => Box::new(StrongPolicy::new(rules, 0, StrongConfig::default())),
+            PolicyKind::StrongLite => Box::new(StrongPolicy::new(rules, 0, StrongConfig::lite())),
         }
     }
 }

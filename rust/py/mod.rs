@@ -11,6 +11,7 @@ mod oracle;
 mod play;
 mod rules;
 mod sim;
+mod strong;
 mod tiles;
 
 /// The extension module.
@@ -24,5 +25,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     play::register(m)?;
     huainan::register(m)?;
     sim::register(m)?;
+    strong::register(m)?;
     Ok(())
 }

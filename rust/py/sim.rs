@@ -6,7 +6,7 @@ use super::convert;
 use super::play::PyAction;
 use crate::error::MjError;
 use crate::hand::{Meld, MeldKind};
-use crate::policy::{EfficiencyPolicy, Policy, PolicyKind, RandomPolicy};
+use crate::policy::{EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, StrongConfig, StrongPolicy};
 use crate::round::{ActionList, DiscardEntry, Observation, Phase, HIDDEN};
 use crate::sim::{self, ArenaSpec, SimSpec, MAX_FANS};
 use crate::tile::Tile;
@@ -224,7 +224,7 @@ fn small(obj: &Bound<'_, PyAny>, what: &str, max: i64) -> PyResult<u8> {
 }
 
 /// Rebuilds the Rust observation from a Python `Observation` (its public attributes).
-fn read_observation<'py>(obs: &Bound<'py, PyAny>) -> PyResult<(Observation, Bound<'py, PyList>)> {
+pub(super) fn read_observation<'py>(obs: &Bound<'py, PyAny>) -> PyResult<(Observation, Bound<'py, PyList>)> {
     let legal_obj = attr(obs, "legal_actions")?;
     let legal_list = legal_obj
         .cast_into::<PyList>()
@@ -330,6 +330,8 @@ impl PyPolicy {
         let inner: Box<dyn Policy> = match kind {
             PolicyKind::Random => Box::new(RandomPolicy::new(seed)),
             PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(&rules, seed)),
+            PolicyKind::Strong => Box::new(StrongPolicy::new(&rules, seed, StrongConfig::default())),
+            PolicyKind::StrongLite => Box::new(StrongPolicy::new(&rules, seed, StrongConfig::lite())),
         };
         Ok(PyPolicy { inner, name: kind.as_str() })
     }

@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from .._core import Action, Observation
 
-__all__ = ["Bot", "FirstBot", "RandomBot"]
+__all__ = ["Bot", "FirstBot", "RandomBot", "StrongBot"]
 
 
 @runtime_checkable
@@ -51,3 +51,6 @@ class FirstBot:
 
     def __repr__(self) -> str:
         return "FirstBot()"
+
+
+from .strong import StrongBot  # noqa: E402

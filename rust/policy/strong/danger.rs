@@ -1,0 +1,205 @@
+//! Defense: how likely each opponent is to be ready, and how likely a discard is to be
+//! the tile one of them waits on, from what is visible.
+//!
+//! # Readiness
+//!
+//! A seat's chance of being ready grows with its discards (the turn) and with its
+//! exposed sets (a seat with three sets holds four or five tiles, with four sets one or
+//! two); a declared ready (classic 报听) is certain. The two signs combine as independent
+//! chances.
+//!
+//! # The tile a ready seat waits on
+//!
+//! A ready hand waits on a few kinds. The weight of kind `t` is the sum over the waiting
+//! shapes that could take it (two-sided, closed and edge waits for suited tiles, a pair
+//! wait, a single-tile wait), each counted by how many of the tiles the shape needs are
+//! still unseen (a "wall" of visible copies makes a shape impossible). The weights are
+//! normalised to about [`WAITS`] kinds. Then the seat's style bends them:
+//!
+//! - sets exposed in one suit only (plus honors) point to a flush: that suit (and the
+//!   honors for a half flush) is far more dangerous, the other suits nearly safe; three
+//!   exposed sets of one suit make this almost certain;
+//! - pungs without chows point to all pungs: pair and single waits (honors, tiles with
+//!   copies left) count more, run waits less;
+//! - a tile the seat itself discarded is less likely (gb has no furiten, but a hand
+//!   rarely waits on a tile it let go).
+//!
+//! The danger of a discard is the chance that some opponent is ready and waits on it.
+
+use crate::hand::MeldKind;
+use crate::policy::TableView;
+use crate::round::HIDDEN;
+use crate::tile::Counts;
+
+/// Kinds a ready hand waits on, on average.
+pub const WAITS: f32 = 2.2;
+
+/// What the table says about one opponent.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Threat {
+    /// Chance the seat is ready now.
+    pub ready: f32,
+    /// The suit its exposed sets point to (a flush), if any.
+    pub flush_suit: Option<u8>,
+    /// How sure the flush sign is (0-1).
+    pub flush_strength: f32,
+    /// Its exposed sets are pungs only (two or more): an all-pungs sign.
+    pub pungs: bool,
+    /// Exposed sets (concealed kongs included).
+    pub sets: u8,
+}
+
+/// The threats of the four seats seen from `view.seat()` (its own entry is zero).
+pub fn threats(view: &dyn TableView) -> [Threat; 4] {
+    let me = view.seat();
+    let mut out = [Threat::default(); 4];
+    let mut n_disc = [0u32; 4];
+    for d in view.discards() {
+        n_disc[d.seat as usize & 3] += 1;
+    }
+    for o in 0..4u8 {
+        if o == me {
+            continue;
+        }
+        let (melds, n) = view.melds(o);
+        let melds = &melds[..n];
+        let mut suits = [0u8; 4];
+        let mut chows = 0u8;
+        let mut pungs = 0u8;
+        for m in melds {
+            if m.tile == HIDDEN {
+                suits[3] += 0; // a hidden kong says nothing about the suit
+                pungs += 1;
+                continue;
+            }
+            suits[(m.tile as usize / 9).min(3)] += 1;
+            if m.kind == MeldKind::Chow {
+                chows += 1;
+            } else {
+                pungs += 1;
+            }
+        }
+        let sets = n as u8;
+        let d = n_disc[o as usize] as f32;
+        let by_turn = ((d - 4.0) / 16.0).clamp(0.0, 0.55);
+        const BY_SETS: [f32; 5] = [0.0, 0.12, 0.3, 0.55, 0.85];
+        let mut ready = 1.0 - (1.0 - by_turn) * (1.0 - BY_SETS[sets.min(4) as usize]);
+        if view.is_ready(o) {
+            ready = 1.0;
+        }
+        let suited: u8 = suits[..3].iter().sum();
+        let mut flush_suit = None;
+        let mut flush_strength = 0.0;
+        if suited >= 2 {
+            if let Some(s) = (0..3u8).find(|&s| suits[s as usize] == suited) {
+                flush_suit = Some(s);
+                flush_strength = match suited {
+                    2 => 0.55,
+                    _ => 0.9,
+                };
+                // A flush hand rarely throws its own suit.
+                let own_suit = view.discards().iter().filter(|e| e.seat == o && (e.tile as usize) < 27 && e.tile / 9 == s).count();
+                if own_suit >= 3 {
+                    flush_strength *= 0.5;
+                }
+            }
+        }
+        out[o as usize] = Threat { ready, flush_suit, flush_strength, pungs: pungs >= 2 && chows == 0, sets };
+    }
+    out
+}
+
+/// How many waiting shapes could take `t`, weighted by the unseen copies of the tiles
+/// they need (`unseen` from the observer's view, before its discard).
+fn shape_weight(t: usize, unseen: &Counts, pungs: bool) -> f32 {
+    let u = |x: usize| unseen[x] as f32 / 4.0;
+    let pair = if unseen[t] >= 2 { 0.45 * u(t) * 2.0 } else { 0.0 };
+    let single = 0.25;
+    if t >= 27 {
+        let w = pair + single;
+        return if pungs { w * 1.6 } else { w };
+    }
+    let r = t % 9;
+    let mut runs = 0.0;
+    // Two-sided or edge waits: t with (t+1, t+2) or (t-2, t-1).
+    if r <= 6 {
+        runs += u(t + 1) * u(t + 2) * if r == 6 { 0.6 } else { 1.0 };
+    }
+    if r >= 2 {
+        runs += u(t - 1) * u(t - 2) * if r == 2 { 0.6 } else { 1.0 };
+    }
+    // Closed wait: t-1 and t+1.
+    if (1..=7).contains(&r) {
+        runs += 0.6 * u(t - 1) * u(t + 1);
+    }
+    let runs = runs * 2.2;
+    if pungs {
+        0.4 * runs + 1.5 * (pair + single)
+    } else {
+        runs + pair + single
+    }
+}
+
+/// The chance that discarding each kind deals in to `o` (0 for kinds not asked for),
+/// given its threat. `unseen` counts the copies the observer cannot see.
+pub fn danger_of(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> [f32; 34] {
+    let mut w = [0f32; 34];
+    if th.ready <= 0.0 {
+        return w;
+    }
+    let mut total = 0.0;
+    for t in 0..34usize {
+        let mut x = shape_weight(t, unseen, th.pungs);
+        if let Some(s) = th.flush_suit {
+            let f = th.flush_strength;
+            let in_suit = t < 27 && t / 9 == s as usize;
+            let factor = if in_suit {
+                1.0 + 2.0 * f
+            } else if t >= 27 {
+                1.0
+            } else {
+                1.0 - 0.95 * f
+            };
+            x *= factor;
+        }
+        w[t] = x;
+        total += x;
+    }
+    if total <= 0.0 {
+        return w;
+    }
+    let mut own = [false; 34];
+    for e in view.discards() {
+        if e.seat == o && (e.tile as usize) < 34 {
+            own[e.tile as usize] = true;
+        }
+    }
+    for (t, x) in w.iter_mut().enumerate() {
+        let mut p = (WAITS * *x / total).min(0.9);
+        if own[t] {
+            p *= 0.3;
+        }
+        *x = th.ready * p;
+    }
+    w
+}
+
+/// The chance that discarding each kind deals in to some opponent, with the threats.
+pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4]) {
+    let th = threats(view);
+    let mut safe = [1f32; 34];
+    for o in 0..4u8 {
+        if o == view.seat() {
+            continue;
+        }
+        let d = danger_of(view, o, &th[o as usize], unseen);
+        for t in 0..34 {
+            safe[t] *= 1.0 - d[t];
+        }
+    }
+    let mut out = [0f32; 34];
+    for t in 0..34 {
+        out[t] = 1.0 - safe[t];
+    }
+    (out, th)
+}

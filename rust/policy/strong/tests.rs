@@ -1,0 +1,201 @@
+//! Hand-made positions with a clearly right decision, and the search on real rounds.
+
+use super::*;
+use crate::policy::{play_out, EfficiencyPolicy, RoundView};
+use crate::round::Round;
+use crate::tile;
+
+fn counts(s: &str) -> Counts {
+    tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+}
+
+fn t(s: &str) -> Tile {
+    tile::parse(s).unwrap()[0]
+}
+
+/// Seat 0's view of a fresh gb hand with `hand` as its tiles and nothing else on the table.
+fn view(hand: &str, legal: &[Action], claim: Option<(u8, Tile)>) -> Observation {
+    let round = Round::new(&Rules::gb(), 1, 0, 0).unwrap();
+    let mut o = round.observe(0);
+    o.hand = counts(hand);
+    o.visible = [0; 34];
+    o.n_discards = 0;
+    o.n_melds = [0; 4];
+    o.claim = claim;
+    o.turn = claim.map(|c| c.0).unwrap_or(0);
+    o.drawn = None;
+    o.phase = if claim.is_some() { Phase::Claim } else { Phase::Turn };
+    let mut l = ActionList::default();
+    for &a in legal {
+        l.push(a);
+    }
+    o.legal = l;
+    o
+}
+
+fn discards(hand: &str) -> Vec<Action> {
+    let c = counts(hand);
+    (0..34u8).filter(|&t| c[t as usize] > 0).map(Action::Discard).collect()
+}
+
+fn lite() -> StrongPolicy {
+    StrongPolicy::new(&Rules::gb(), 1, StrongConfig::lite())
+}
+
+#[test]
+fn keeps_the_flush_that_reaches_eight() {
+    // Eleven characters with a red-dragon pair, two stray dots: the half flush (with the
+    // dragons) is the only way to 8 fan, so a dot goes.
+    let h = "1235678m99m34p557z";
+    let a = lite().act(&view(h, &discards(h), None));
+    let kept = |x: &str| a != Action::Discard(t(x));
+    assert!(["1m", "2m", "3m", "5m", "6m", "7m", "8m", "9m"].iter().all(|x| kept(x)), "{a:?}");
+}
+
+#[test]
+fn folds_against_three_exposed_pungs_of_one_suit() {
+    // Seat 1 shows three pungs of dots and has discarded for a long time: it waits in dots.
+    // Our hand is hopeless; the lone dot is the tile an efficiency bot would throw.
+    let h = "159m1359s1234z7z5p";
+    let mut o = view(h, &discards(h), None);
+    o.n_melds[1] = 3;
+    for (i, x) in ["2p", "6p", "9p"].iter().enumerate() {
+        o.melds[1][i] = Meld { kind: MeldKind::Pung, tile: t(x) };
+        o.visible[t(x) as usize] += 3;
+    }
+    o.hand_sizes[1] = 4;
+    // Long discard rows of characters, bamboos and honors (none of them dots).
+    let rows = ["1m", "2m", "3m", "7z", "6z", "8m", "7s", "8s", "9m", "4m", "6z", "2s"];
+    let mut n = 0;
+    for s in 1..4u8 {
+        for x in rows {
+            o.discards[n] = DiscardEntry { seat: s, tile: t(x), claimed: false, ready: false };
+            o.visible[t(x) as usize] += 1;
+            n += 1;
+        }
+    }
+    o.n_discards = n as u8;
+    o.wall_remaining = 30;
+    let a = lite().act(&o);
+    assert_ne!(a, Action::Discard(t("5p")), "the dot feeds the flush");
+    // An efficiency bot, blind to the table, throws it.
+    let mut e = EfficiencyPolicy::new(&Rules::gb(), 1);
+    let ea = e.act(&o);
+    assert!(matches!(ea, Action::Discard(_)));
+}
+
+#[test]
+fn takes_the_pung_that_completes_a_needed_fan() {
+    // A character half flush with a red-dragon pair: the dragon pung brings it to 8.
+    let h = "1245678m99m55z3p7s";
+    let hand = counts(h);
+    assert_eq!(hand.iter().map(|&c| c as u32).sum::<u32>(), 13);
+    let o = view(h, &[Action::Pung(t("5z")), Action::Pass], Some((3, t("5z"))));
+    assert_eq!(lite().act(&o), Action::Pung(t("5z")));
+}
+
+#[test]
+fn passes_the_chow_that_kills_the_only_fan_path() {
+    // Characters in pairs: a full flush and seven pairs, both two tiles away. A bamboo
+    // chow ends both and leaves no plan anywhere near 8 fan.
+    let h = "44557788999m13s";
+    let o = view(h, &[Action::Chow(t("1s")), Action::Pass], Some((3, t("2s"))));
+    assert_eq!(lite().act(&o), Action::Pass);
+}
+
+#[test]
+fn ready_hands_prefer_waits_that_score() {
+    // Discarding 1p leaves a full-flush wait; discarding a character leaves a plain
+    // mixed wait that cannot reach 8.
+    let h = "1123456789m55m1p";
+    let a = lite().act(&view(h, &discards(h), None));
+    assert_eq!(a, Action::Discard(t("1p")));
+}
+
+#[test]
+fn danger_reads_flush_and_readiness() {
+    let h = "159m1359s1234z7z5p";
+    let mut o = view(h, &discards(h), None);
+    o.n_melds[2] = 3;
+    for (i, x) in ["2s", "4s", "8s"].iter().enumerate() {
+        o.melds[2][i] = Meld { kind: MeldKind::Pung, tile: t(x) };
+    }
+    let unseen = unseen_of(&o, &[]);
+    let (d, th) = danger::danger(&o, &unseen);
+    assert!(th[2].ready > 0.5 && th[2].flush_suit == Some(2) && th[2].pungs);
+    assert_eq!(th[1].ready, 0.0);
+    // Bamboos are far more dangerous than characters against a bamboo flush.
+    assert!(d[t("6s") as usize] > 3.0 * d[t("5m") as usize], "{d:?}");
+}
+
+/// Plays a gb hand with one strong seat until it makes a searched decision.
+#[test]
+fn search_is_deterministic_and_legal_on_real_rounds() {
+    let rules = Rules::gb();
+    let cfg = StrongConfig { rollouts: 12, candidates: 3, time_cap_ms: 0 };
+    for seed in 0..3u64 {
+        let mut results = Vec::new();
+        for _ in 0..2 {
+            let mut round = Round::new(&rules, 100 + seed, 0, 0).unwrap();
+            let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| {
+                if s == 0 {
+                    Box::new(StrongPolicy::new(&rules, 5, cfg)) as Box<dyn Policy>
+                } else {
+                    Box::new(EfficiencyPolicy::new(&rules, s as u64)) as Box<dyn Policy>
+                }
+            });
+            for (s, p) in pols.iter_mut().enumerate() {
+                p.begin_hand(seed * 10 + s as u64);
+            }
+            let mut trace = Vec::new();
+            while round.pending() != 0 {
+                let seat = round.pending().trailing_zeros() as u8;
+                let a = pols[seat as usize].act(&RoundView { round: &round, seat });
+                assert!(round.legal_actions(seat).contains(&a));
+                trace.push(a);
+                round.apply(seat, a).unwrap();
+            }
+            results.push((trace, round.result().unwrap().deltas));
+        }
+        assert_eq!(results[0], results[1], "seed {seed}");
+    }
+}
+
+#[test]
+fn observation_from_a_round_view_rebuilds_the_table() {
+    let rules = Rules::gb();
+    let mut round = Round::new(&rules, 21, 1, 0).unwrap();
+    let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| Box::new(EfficiencyPolicy::new(&rules, s as u64)) as Box<dyn Policy>);
+    let mut checked = 0;
+    while round.pending() != 0 {
+        let seat = round.pending().trailing_zeros() as u8;
+        let v = RoundView { round: &round, seat };
+        if let Some(o) = observation_of(&v) {
+            let real = round.observe(seat);
+            assert_eq!(o.hand_sizes, real.hand_sizes);
+            assert_eq!(o.n_flowers, real.n_flowers);
+            let mut rng = Rng::new(3);
+            let r = Round::determinize(&rules, &o, &mut rng).unwrap();
+            assert_eq!(r.legal_actions(seat), round.legal_actions(seat));
+            checked += 1;
+        }
+        let a = pols[seat as usize].act(&v);
+        round.apply(seat, a).unwrap();
+    }
+    assert!(checked > 10);
+    let _ = play_out;
+}
+
+#[test]
+fn classic_hands_play_legally() {
+    let rules = Rules::preset(RuleSetKind::Classic);
+    let cfg = StrongConfig { rollouts: 6, candidates: 2, time_cap_ms: 0 };
+    for seed in 0..4u64 {
+        let mut round = Round::new(&rules, seed, 0, 0).unwrap();
+        let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| Box::new(StrongPolicy::new(&rules, s as u64, cfg)) as Box<dyn Policy>);
+        play_out(&mut round, &mut pols).unwrap();
+        assert!(round.is_over());
+    }
+}
+
+

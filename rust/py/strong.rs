@@ -1,0 +1,89 @@
+//! Python binding of the strong policy: `_core.StrongPolicy(rules=, seed=, budget_ms=)`
+//! chooses among a Python observation's legal actions with the Rust [`StrongPolicy`].
+
+use super::convert;
+use super::play::PyAction;
+use super::sim::read_observation;
+use crate::error::MjError;
+use crate::policy::{Policy, StrongConfig, StrongPolicy};
+use pyo3::prelude::*;
+
+/// The strong policy on Python observations (see `majiang.bots.StrongBot`).
+#[pyclass(name = "StrongPolicy", module = "majiang")]
+pub struct PyStrongPolicy {
+    inner: StrongPolicy,
+}
+
+#[pymethods]
+impl PyStrongPolicy {
+    #[new]
+    #[pyo3(signature = (*, rules=None, seed=0, budget_ms=50, rollouts=None, time_cap=true))]
+    fn new(
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: i128,
+        budget_ms: i64,
+        rollouts: Option<i64>,
+        time_cap: bool,
+    ) -> PyResult<Self> {
+        let rules = match rules {
+            Some(r) if !r.is_none() => convert::rules(r)?,
+            _ => crate::rules::Rules::gb(),
+        };
+        let seed = u64::try_from(seed).map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
+        if !(0..=60_000).contains(&budget_ms) {
+            return Err(MjError::rule(format!("budget_ms must be between 0 and 60000, got {budget_ms}")).into());
+        }
+        let mut cfg = StrongConfig::from_budget_ms(budget_ms as u32, time_cap);
+        if let Some(r) = rollouts {
+            if !(0..=1_000_000).contains(&r) {
+                return Err(MjError::rule(format!("rollouts must be between 0 and 1000000, got {r}")).into());
+            }
+            cfg.rollouts = r as u32;
+        }
+        Ok(PyStrongPolicy { inner: StrongPolicy::new(&rules, seed, cfg) })
+    }
+
+    /// Rollouts per searched decision.
+    #[getter]
+    fn rollouts(&self) -> u32 {
+        self.inner.config().rollouts
+    }
+
+    /// The wall-clock cap of a search in milliseconds (0 = none).
+    #[getter]
+    fn time_cap_ms(&self) -> u32 {
+        self.inner.config().time_cap_ms
+    }
+
+    /// Reseeds the policy (a new hand).
+    fn reseed(&mut self, seed: i128) -> PyResult<()> {
+        let seed = u64::try_from(seed).map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
+        self.inner.begin_hand(seed);
+        Ok(())
+    }
+
+    /// One of `observation.legal_actions` (the same object). The GIL is released while
+    /// the policy thinks.
+    fn choose<'py>(&mut self, py: Python<'py>, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let (obs, legal) = read_observation(observation)?;
+        if legal.is_empty() {
+            return Err(MjError::action("the observation has no legal action to choose from".to_string()).into());
+        }
+        let inner = &mut self.inner;
+        let a = py.detach(|| inner.act(&obs));
+        for item in legal.iter() {
+            if let Ok(x) = item.cast::<PyAction>() {
+                if x.get().inner == a {
+                    return Ok(item);
+                }
+            }
+        }
+        Err(MjError::action(format!("the strong policy chose {}, which is not legal", a.describe())).into())
+    }
+}
+
+/// Registers the strong policy class.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyStrongPolicy>()?;
+    Ok(())
+}
