@@ -1,0 +1,92 @@
+"""StrongBot decision time, with the efficiency policy on the same observations.
+
+Run: ``python -m pytest benches/bench_strong.py --benchmark-only`` (per-round time of a
+fixed list of real decisions), or ``python benches/bench_strong.py [HANDS] [BUDGET_MS]``
+to play hands with StrongBot in seat 0 against three efficiency policies and print the
+median decision time over every decision and over the decisions with a choice.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import pytest
+
+import majiang as mj
+from majiang import _core
+from majiang.bots import StrongBot
+
+
+class _Efficiency:
+    def __init__(self, seed: int) -> None:
+        self._p = _core.Policy("efficiency", rules="gb", seed=seed)
+
+    def act(self, obs):
+        return self._p.choose(obs)
+
+
+def play(hands: int, budget_ms: int, seed: int = 7) -> tuple[list[float], list[float]]:
+    """Plays `hands` hands; returns StrongBot's decision times (s): all, and on its turns."""
+    strong = StrongBot(seed=seed, budget_ms=budget_ms)
+    others = [_Efficiency(seed + s) for s in (1, 2, 3)]
+    all_t: list[float] = []
+    chosen: list[float] = []
+    for h in range(hands):
+        r = mj.Round("gb", seed * 1000 + h, h % 4, 0)
+        while r.pending:
+            seat = r.pending[0]
+            obs = r.observation(seat)
+            if seat == 0:
+                t0 = time.perf_counter()
+                a = strong.act(obs)
+                dt = time.perf_counter() - t0
+                all_t.append(dt)
+                if obs.phase == "turn":
+                    chosen.append(dt)
+            else:
+                a = others[seat - 1].act(obs)
+            r.apply(seat, a)
+    return all_t, chosen
+
+
+def _decisions(n_hands: int = 4) -> list:
+    """Real seat-0 decisions with a choice, from hands played by efficiency policies."""
+    bots = [_Efficiency(s) for s in range(4)]
+    out = []
+    for h in range(n_hands):
+        r = mj.Round("gb", 500 + h, h % 4, 0)
+        while r.pending:
+            seat = r.pending[0]
+            obs = r.observation(seat)
+            if seat == 0 and len(obs.legal_actions) > 1:
+                out.append(obs)
+            r.apply(seat, bots[seat].act(obs))
+    return out
+
+
+DECISIONS = _decisions()
+
+
+@pytest.mark.parametrize("budget_ms", [0, 10, 50])
+def test_strong_decisions(benchmark, budget_ms):
+    bot = StrongBot(seed=1, budget_ms=budget_ms, time_cap=False)
+    benchmark(lambda: [bot.act(o) for o in DECISIONS])
+
+
+def test_efficiency_decisions(benchmark):
+    bot = _Efficiency(1)
+    benchmark(lambda: [bot.act(o) for o in DECISIONS])
+
+
+if __name__ == "__main__":
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    budget = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    all_t, chosen = play(hands, budget)
+    ms = 1000.0
+    print(f"hands {hands}, budget {budget} ms, decisions {len(all_t)} ({len(chosen)} on its turns)")
+    print(f"median all     {statistics.median(all_t) * ms:.3f} ms")
+    print(f"median turns   {statistics.median(chosen) * ms:.3f} ms")
+    print(f"p90 turns      {statistics.quantiles(chosen, n=10)[-1] * ms:.3f} ms")
+    print(f"max            {max(all_t) * ms:.3f} ms")
