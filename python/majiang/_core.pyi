@@ -56,6 +56,32 @@ MeldsLike = Iterable[Meld]
 
 # --- oracle -------------------------------------------------------------------------
 
+import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
+
+def shanten(
+    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+) -> int: ...
+def shanten_forms(
+    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+) -> dict[str, int]: ...
+def useful_tiles(
+    hand: HandLike,
+    melds: MeldsLike = (),
+    *,
+    rules: RulesLike = "gb",
+    wild: TileLike | None = None,
+    form: str | None = None,
+) -> list[int]: ...
+def waits(
+    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+) -> list[int]: ...
+def is_win(
+    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+) -> bool: ...
+def shanten_batch(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.int8]: ...
+def _warm_up() -> None: ...
+
 # --- fan ----------------------------------------------------------------------------
 
 # --- play ---------------------------------------------------------------------------

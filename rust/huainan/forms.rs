@@ -250,7 +250,7 @@ pub fn special(form: Form, o: &HuainanOptions) -> MjResult<Score> {
     if !enabled {
         return Err(MjError::NotWinning(format!("{} is switched off in these rules", form.key())));
     }
-    let v = form.value(o) as u64 * o.base as u64;
+    let v = form.value(o) as u64 * o.base_points as u64;
     Ok(Score { form, form_value: form.value(o), multipliers: Vec::new(), raw_value: v, value: cap(v, o) })
 }
 
@@ -467,7 +467,7 @@ pub fn score(
     push(Multiplier::Qianggang, o.mult_qianggang, facts.robbed_kong as u32);
     push(Multiplier::Dandiao, o.mult_dandiao, (k == 4) as u32);
     push(Multiplier::Feibao, o.mult_feibao_each, facts.bao_discarded as u32);
-    let base = o.base as u64 * form_value as u64;
+    let base = o.base_points as u64 * form_value as u64;
     let raw_value = match o.scoring_mode {
         ScoringMode::Multiplicative => {
             let mut v = base;

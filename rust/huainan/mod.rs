@@ -11,6 +11,12 @@
 //!   state and its passes (偷机), the passed-win lock, who may win on a discard.
 //! - [`settle`]: who pays whom, the cap, kong points, several robbers, the next dealer
 //!   (§10.5-10.6, D-2).
+//!
+//! The decisions about the flow of play are options of [`crate::round::TableOptions`],
+//! shared with the other rule sets: D-1 `flowers`, D-2 `dealer_rotation`, D-3
+//! `break_throw`, D-11 `last_discard_claims`, D-13 `kong_lock_after_claim`, D-17
+//! `rob_added_kong` and `multi_winner_on_rob`, D-28 `hands_per_match`. The 宝 decisions are
+//! [`HuainanOptions`].
 
 pub mod bao;
 pub mod forms;
@@ -28,18 +34,6 @@ crate::str_option! {
         /// Any player holding no 宝 may win on a discard.
         AllowedWithoutBao = "allowed_without_bao",
         /// Nobody wins on a discard (only self-draw, robbing a kong and 接宝).
-        Never = "none",
-    }
-}
-
-crate::str_option! {
-    /// Which claims lock a player's kongs until their next own draw (D-13).
-    pub enum KongLock {
-        /// No kong on a turn that began with a chi or a peng.
-        ChiPeng = "chi_peng",
-        /// The literal seed reading: only a chi locks.
-        Chi = "chi",
-        /// Kongs are never locked.
         Never = "none",
     }
 }
@@ -64,31 +58,9 @@ crate::str_option! {
     }
 }
 
-crate::str_option! {
-    /// Who deals after a win (D-2).
-    pub enum NextDealer {
-        /// The winner deals (the first robber counter-clockwise from the konger when several
-        /// rob one kong).
-        Winner = "winner",
-        /// The deal passes to the dealer's 下家 unless the dealer won.
-        Rotate = "rotate",
-    }
-}
-
 crate::option_group! {
     /// Huainan options: every decision D-n of huainan.md with the spec's default.
     pub struct HuainanOptions {
-        /// D-1: tiles in the set. 136 (no flowers) is the only supported size.
-        pub tiles: u16 = 136,
-        /// D-3: stacks per side of the wall (17 × 2 × 4 = 136).
-        pub wall_stacks_per_side: u8 = 17,
-        /// D-4: tiles kept back at the tail (no dead wall).
-        pub reserved_tiles: u8 = 0,
-        /// D-5: the 宝 indicator is the upper tile of the `s2`-th stack from the tail, `s2` a
-        /// separate two-dice throw after the deal.
-        pub indicator_from_tail: bool = true,
-        /// D-6: the indicator stays in the wall as an ordinary tile.
-        pub indicator_stays_in_wall: bool = true,
         /// D-7: a 宝 is wild inside 十三浪.
         pub bao_wild_in_13lang: bool = true,
         /// D-7: a 宝 is wild inside 九幺.
@@ -105,22 +77,10 @@ crate::option_group! {
         pub discard_win_requires_no_bao: bool = true,
         /// D-10: a plain (value 1) hand may win on a discard; false allows only forms worth 2+.
         pub plain_discard_win: bool = true,
-        /// D-11: only a win may claim the discard made after the wall's last tile.
-        pub last_discard_win_only: bool = true,
-        /// D-12: the tile added to a pung (补杠) may be one already held, not only the draw.
-        pub bu_gang_held_tile: bool = true,
-        /// D-13: claims that lock kongs until the claimant's next draw.
-        pub kong_lock_after_claim: KongLock = KongLock::ChiPeng,
-        /// D-14: no kong when the wall is empty.
-        pub kong_needs_wall: bool = true,
         /// D-15: 九幺 may include declared pungs and kongs of terminals and honours.
         pub jiuyao_allows_pung_melds: bool = true,
         /// D-16: a declined discard win or kong robbery locks discard wins until the next draw.
         pub guo_hu_lock: bool = true,
-        /// D-17: an added kong (补杠) may be robbed.
-        pub rob_bu_gang: bool = true,
-        /// D-17: every player who can rob a kong wins (false: only the first counter-clockwise).
-        pub multi_winner_on_rob: bool = true,
         /// D-18: kong points are paid on an exhaustive draw.
         pub kong_points_on_draw: bool = false,
         /// D-19: what 地糊 means.
@@ -133,16 +93,10 @@ crate::option_group! {
         pub jiebao: bool = true,
         /// D-23: 四个宝 (all four 宝 drawn) is an instant win.
         pub sigebao: bool = true,
-        /// D-2: who deals after a win.
-        pub next_dealer: NextDealer = NextDealer::Winner,
-        /// D-2: the dealer deals again after an exhaustive draw (false: the deal passes on).
-        pub dealer_stays_on_draw: bool = true,
-        /// D-28: hands in a Huainan game.
-        pub hands_per_game: u16 = 16,
         /// D-25: how form values and multipliers combine.
         pub scoring_mode: ScoringMode = ScoringMode::Multiplicative,
-        /// D-25: base points (底分).
-        pub base: u32 = 1,
+        /// D-25: base points (底分) of a Huainan win.
+        pub base_points: u32 = 1,
         /// D-24: 平糊, the fallback basic form.
         pub form_pinghu: u32 = 1,
         /// §10.1: 平糊自摸.
@@ -202,32 +156,6 @@ crate::option_group! {
     }
 }
 
-impl HuainanOptions {
-    /// Checks the combinations the engine supports: 136 tiles in 17 stacks a side, no
-    /// reserved tiles beyond the wall.
-    pub fn check(&self) -> crate::MjResult<()> {
-        if self.tiles != 136 {
-            return Err(crate::MjError::rule(format!(
-                "option tiles: Huainan is played with 136 tiles (no flowers), got {}",
-                self.tiles
-            )));
-        }
-        if self.wall_stacks_per_side != 17 {
-            return Err(crate::MjError::rule(format!(
-                "option wall_stacks_per_side: 136 tiles make 17 stacks a side, got {}",
-                self.wall_stacks_per_side
-            )));
-        }
-        if self.reserved_tiles > 100 {
-            return Err(crate::MjError::rule(format!(
-                "option reserved_tiles: {} leaves too few tiles to play",
-                self.reserved_tiles
-            )));
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,29 +164,27 @@ mod tests {
     #[test]
     fn every_decision_is_an_option_with_the_spec_default() {
         let o = HuainanOptions::default();
-        assert!(o.check().is_ok());
         let names: Vec<&str> = o.list().iter().map(|(k, _)| *k).collect();
         for key in [
             "bao_wild_in_13lang",
             "bao_wild_fifth_copy",
             "discard_wins",
             "plain_discard_win",
-            "kong_lock_after_claim",
             "guo_hu_lock",
             "dihu_definition",
             "touji_per_pass",
             "cap",
-            "hands_per_game",
+            "base_points",
         ] {
             assert!(names.contains(&key), "{key} missing");
         }
         assert_eq!(o.cap, 64);
-        assert_eq!(o.kong_lock_after_claim, KongLock::ChiPeng);
         let mut r = Rules::named("huainan").unwrap();
         r.set("discard_wins", &OptValue::Str("none".into())).unwrap();
         assert_eq!(r.huainan.discard_wins, DiscardWins::Never);
         assert!(r.set("discard_wins", &OptValue::Str("sometimes".into())).is_err());
-        let bad = HuainanOptions { tiles: 144, ..HuainanOptions::default() };
-        assert!(bad.check().unwrap_err().message().contains("136"));
     }
 }
+
+#[cfg(test)]
+mod brute;

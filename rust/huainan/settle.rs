@@ -1,7 +1,7 @@
 //! Settlement of a Huainan hand (huainan.md §10.4-10.6, D-2, D-17, D-18, D-26, D-27): who
 //! pays whom, the cap, kong points, several robbers of one kong, and the next dealer.
 
-use super::{HuainanOptions, NextDealer};
+use super::HuainanOptions;
 use crate::hand::MeldKind;
 
 /// How a hand was won.
@@ -27,15 +27,15 @@ pub fn ccw_after(from: usize) -> [usize; 3] {
 }
 
 /// Orders the seats that can win on `from`'s tile counter-clockwise from `from` and keeps
-/// the ones that win: the first only, or all of them when robbing a kong with
-/// `multi_winner_on_rob` (§7.2, §8.4). Returns how many of `out` are filled.
-pub fn winners_from(from: usize, can_win: [bool; 4], robbing: bool, o: &HuainanOptions, out: &mut [usize; 3]) -> usize {
+/// the ones that win: the first only, or all of them when `all` (several robbers of one
+/// kong, §8.4). Returns how many of `out` are filled.
+pub fn winners_from(from: usize, can_win: [bool; 4], all: bool, out: &mut [usize; 3]) -> usize {
     let mut n = 0;
     for s in ccw_after(from) {
         if can_win[s] {
             out[n] = s;
             n += 1;
-            if !(robbing && o.multi_winner_on_rob) {
+            if !all {
                 break;
             }
         }
@@ -100,18 +100,10 @@ fn add_kong_points(d: &mut [i64; 4], kongs: &[(usize, MeldKind)], o: &HuainanOpt
     }
 }
 
-/// The next dealer (D-2): `winners` in counter-clockwise order from the discarder or
-/// konger (empty for an exhaustive draw).
-pub fn next_dealer(dealer: usize, winners: &[usize], o: &HuainanOptions) -> usize {
-    match winners.first() {
-        None if o.dealer_stays_on_draw => dealer,
-        None => (dealer + 1) % 4,
-        Some(&first) => match o.next_dealer {
-            NextDealer::Winner => first,
-            NextDealer::Rotate if winners.contains(&dealer) => dealer,
-            NextDealer::Rotate => (dealer + 1) % 4,
-        },
-    }
+/// The next dealer (D-2) after a win: the first winner counter-clockwise from the
+/// discarder or konger (`winners` in that order); the dealer again after a draw.
+pub fn next_dealer(dealer: usize, winners: &[usize]) -> usize {
+    winners.first().copied().unwrap_or(dealer)
 }
 
 #[cfg(test)]
@@ -123,22 +115,19 @@ mod tests {
         let o = HuainanOptions::default();
         // A = 0 adds a kong; B = 1 and D = 3 can rob.
         let mut out = [0; 3];
-        let n = winners_from(0, [false, true, false, true], true, &o, &mut out);
+        let n = winners_from(0, [false, true, false, true], true, &mut out);
         assert_eq!(&out[..n], &[1, 3]);
         let d = settle_win(&[(1, 4), (3, 2)], WinKind::Robbed { konger: 0 }, 0, &[], &o);
         assert_eq!(d, [-6, 4, 0, 2]);
-        assert_eq!(next_dealer(0, &out[..n], &o), 1);
-        let mut single = o.clone();
-        single.multi_winner_on_rob = false;
-        assert_eq!(winners_from(0, [false, true, false, true], true, &single, &mut out), 1);
+        assert_eq!(next_dealer(0, &out[..n]), 1);
+        assert_eq!(winners_from(0, [false, true, false, true], false, &mut out), 1);
     }
 
     #[test]
     fn h20_first_ccw_from_discarder() {
-        let o = HuainanOptions::default();
         // C = 2 discards; D = 3 and B = 1 can win: D is first.
         let mut out = [0; 3];
-        let n = winners_from(2, [false, true, false, true], false, &o, &mut out);
+        let n = winners_from(2, [false, true, false, true], false, &mut out);
         assert_eq!(&out[..n], &[3]);
     }
 
@@ -169,15 +158,7 @@ mod tests {
 
     #[test]
     fn next_dealer_rules() {
-        let o = HuainanOptions::default();
-        assert_eq!(next_dealer(2, &[], &o), 2);
-        assert_eq!(next_dealer(2, &[3], &o), 3);
-        let mut rot = o.clone();
-        rot.next_dealer = NextDealer::Rotate;
-        rot.dealer_stays_on_draw = false;
-        assert_eq!(next_dealer(2, &[3], &rot), 3);
-        assert_eq!(next_dealer(2, &[0], &rot), 3);
-        assert_eq!(next_dealer(2, &[2], &rot), 2);
-        assert_eq!(next_dealer(2, &[], &rot), 3);
+        assert_eq!(next_dealer(2, &[]), 2);
+        assert_eq!(next_dealer(2, &[3, 1]), 3);
     }
 }

@@ -357,7 +357,10 @@ pub fn shisanlang(nat: &Counts, w: u8) -> Lang {
                 }
                 let kept = (k0 + k1 + k2) as i32 + honors;
                 let room = (c0 + c1 + c2) as i32 + 7 - honors;
-                best = best.max(kept + room.min(w as i32));
+                // Only patterns that still extend to a 14-tile 十三浪 count.
+                if kept + room >= 14 {
+                    best = best.max(kept + room.min(w as i32));
+                }
             }
         }
     }
@@ -402,6 +405,60 @@ pub fn jiuyao(nat: &Counts, w: u8, melds: &[Meld], pung_melds: bool) -> Jiuyao {
         r.qixing = missing <= w;
     }
     r
+}
+
+/// Replacement number of 十三浪 in the oracle's terms (no melds; `nat` the concealed tiles
+/// without the 宝): the fewest tiles missing from a 14-tile 十三浪 that keeps only tiles of
+/// `nat`; the 宝 then fill missing tiles, so shanten = distance − 宝 − 1.
+pub fn shisanlang_distance(nat: &Counts) -> u8 {
+    14 - shisanlang(nat, 0).usable
+}
+
+/// Replacement number of 九幺 in the oracle's terms: `nat` the concealed tiles without the
+/// 宝, `used` the copies in the `n_melds` melds. `None` when the melds rule 九幺 out (a chow,
+/// a suited middle tile, or any meld when `pung_melds` is false).
+pub fn jiuyao_distance(nat: &Counts, used: &Counts, n_melds: u8, pung_melds: bool) -> Option<u8> {
+    if n_melds > 0 && !pung_melds {
+        return None;
+    }
+    let melds_ok = used.iter().enumerate().all(|(t, &c)| c == 0 || tile::is_terminal_or_honor(t as Tile));
+    if !melds_ok || n_melds > 4 {
+        return None;
+    }
+    let good: u32 = tile::TERMINALS_AND_HONORS.iter().map(|&t| nat[t as usize] as u32).sum();
+    Some((14 - 3 * n_melds as u32).saturating_sub(good) as u8)
+}
+
+/// Whether a full hand (14 − 3k concealed tiles) wins in some Huainan shape under some
+/// reading of the 宝 (§8.1): the basic form, seven pairs, 十三浪 or 九幺, with the
+/// options of D-7 and D-15. `bao = None`: no wild tiles.
+pub fn is_win(concealed: &Counts, melds: &[Meld], bao: Option<Tile>, o: &super::HuainanOptions) -> bool {
+    let wild = Wild::new(concealed, bao);
+    let limit_store;
+    let limit = if o.bao_wild_fifth_copy {
+        None
+    } else {
+        limit_store = hand_limit(&wild.nat, melds);
+        Some(&limit_store)
+    };
+    if split(&wild.nat, wild.w, true, Sets::Any, limit) {
+        return true;
+    }
+    if melds.is_empty() {
+        if seven_pairs(concealed, bao).any {
+            return true;
+        }
+        let lang = if o.bao_wild_in_13lang { shisanlang(&wild.nat, wild.w) } else { shisanlang(concealed, 0) };
+        if lang.win {
+            return true;
+        }
+    }
+    let jy = if o.bao_wild_in_jiuyao {
+        jiuyao(&wild.nat, wild.w, melds, o.jiuyao_allows_pung_melds)
+    } else {
+        jiuyao(concealed, 0, melds, o.jiuyao_allows_pung_melds)
+    };
+    jy.win
 }
 
 /// Whether a waiting hand (13 − 3k concealed tiles) is in the 宝吊头 state: one 宝 plus

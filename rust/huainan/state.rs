@@ -1,21 +1,9 @@
 //! Per-player 宝 state during one hand (huainan.md §6.5, §8.2-8.3, §9 #1 #7 #21 #22, §13):
-//! 宝 drawn and discarded, the 宝吊头 state and its passes, the passed-win lock and the
-//! kong lock after a claim.
+//! 宝 drawn and discarded, the 宝吊头 state and its passes, and the passed-win lock.
 
 use super::shape::{self, Limit};
-use super::{DiscardWins, HuainanOptions, KongLock};
+use super::{DiscardWins, HuainanOptions};
 use crate::tile::{Counts, Tile};
-
-/// A claim that may lock kongs (D-13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
-    /// 吃.
-    Chi,
-    /// 碰.
-    Peng,
-    /// 直杠 on a discard.
-    Kong,
-}
 
 /// One player's 宝 state. Every field starts at zero / false for a new hand.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,8 +19,6 @@ pub struct BaoState {
     pub passes: u8,
     /// The passed-win lock (D-16): no win on another player's tile until the next own draw.
     pub guo_hu: bool,
-    /// No kong this turn: it began with a claim (D-13).
-    pub kong_locked: bool,
     /// This turn began with a draw from the wall (needed to count passes).
     pub drew_this_turn: bool,
 }
@@ -46,21 +32,15 @@ impl BaoState {
     }
 
     /// The player draws (a normal or replacement draw) at the start of a turn: the passed-win
-    /// and kong locks end.
+    /// lock ends.
     pub fn on_own_draw(&mut self) {
         self.guo_hu = false;
-        self.kong_locked = false;
         self.drew_this_turn = true;
     }
 
-    /// The player claims a discard; their turn did not begin with a draw.
-    pub fn on_claim(&mut self, claim: Claim, o: &HuainanOptions) {
+    /// The player claims a discard (chi, peng or kong); their turn did not begin with a draw.
+    pub fn on_claim(&mut self) {
         self.drew_this_turn = false;
-        self.kong_locked = match (o.kong_lock_after_claim, claim) {
-            (KongLock::Never, _) | (_, Claim::Kong) => false,
-            (KongLock::Chi, c) => c == Claim::Chi,
-            (KongLock::ChiPeng, _) => true,
-        };
     }
 
     /// The player discards `t`, leaving `concealed_after` (13 − 3k tiles). Updates 飞宝, the
@@ -98,10 +78,10 @@ impl BaoState {
             && !(o.discard_win_requires_no_bao && concealed[bao as usize] > 0)
     }
 
-    /// Whether the rules let this player rob an added kong (§8.4): open to 宝 holders, closed
-    /// by the passed-win lock.
-    pub fn may_rob_kong(&self, o: &HuainanOptions) -> bool {
-        o.rob_bu_gang && !self.guo_hu
+    /// Whether the 宝 rules let this player rob an added kong (§8.4): open to 宝 holders and
+    /// to the 宝吊头 state, closed by the passed-win lock.
+    pub fn may_rob_kong(&self) -> bool {
+        !self.guo_hu
     }
 
     /// 接宝 (§9 #21): another player discarded a 宝 and this player drew three.
@@ -112,12 +92,6 @@ impl BaoState {
     /// 四个宝 (§9 #22): this player drew all four 宝; declared after an own draw.
     pub fn may_sigebao(&self, o: &HuainanOptions) -> bool {
         o.sigebao && self.bao_drawn >= 4
-    }
-
-    /// Whether a kong may be declared now (D-13, D-14): not on a turn that began with a
-    /// locking claim, and not with `wall_left == 0` when `kong_needs_wall`.
-    pub fn may_kong(&self, wall_left: usize, o: &HuainanOptions) -> bool {
-        !(self.kong_locked || o.kong_needs_wall && wall_left == 0)
     }
 }
 
@@ -161,11 +135,11 @@ mod tests {
         assert!(s.may_win_on_discard(&c("123m456m789s234p9s"), t("9s"), bao, &o));
         // H3: holding a 宝 forbids a discard win but not robbing a kong.
         assert!(!s.may_win_on_discard(&c("123m456m789s23p9s5p"), t("9s"), bao, &o));
-        assert!(s.may_rob_kong(&o));
+        assert!(s.may_rob_kong());
         // H20: a declined win locks until the next own draw.
         s.on_declined_win(&o);
         assert!(!s.may_win_on_discard(&c("123m456m789s234p9s"), t("9s"), bao, &o));
-        assert!(!s.may_rob_kong(&o));
+        assert!(!s.may_rob_kong());
         s.on_own_draw();
         assert!(s.may_win_on_discard(&c("123m456m789s234p9s"), t("9s"), bao, &o));
         let mut nolock = o.clone();
@@ -178,7 +152,7 @@ mod tests {
     }
 
     #[test]
-    fn h19_bao_counts_and_kong_locks() {
+    fn h19_bao_counts() {
         let o = HuainanOptions::default();
         let bao = t("2p");
         let mut s = BaoState::default();
@@ -189,15 +163,7 @@ mod tests {
         assert!(s.may_jiebao(bao, bao, &o) && !s.may_jiebao(t("3p"), bao, &o) && !s.may_sigebao(&o));
         s.on_wall_tile(bao, bao);
         assert!(s.may_sigebao(&o) && !s.may_jiebao(bao, bao, &o));
-        s.on_claim(Claim::Peng, &o);
-        assert!(!s.may_kong(10, &o));
-        let mut chi_only = o.clone();
-        chi_only.kong_lock_after_claim = KongLock::Chi;
-        s.on_claim(Claim::Peng, &chi_only);
-        assert!(s.may_kong(10, &chi_only));
-        s.on_claim(Claim::Chi, &chi_only);
-        assert!(!s.may_kong(10, &chi_only));
-        s.on_own_draw();
-        assert!(s.may_kong(10, &o) && !s.may_kong(0, &o));
+        s.on_claim();
+        assert!(!s.drew_this_turn);
     }
 }

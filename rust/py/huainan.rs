@@ -18,7 +18,6 @@ fn huainan_options(rules: &Bound<'_, PyAny>) -> PyResult<HuainanOptions> {
         ))
         .into());
     }
-    r.huainan.check()?;
     Ok(r.huainan)
 }
 

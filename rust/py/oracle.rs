@@ -1,7 +1,191 @@
-//! Python bindings for the oracle part of the core.
+//! Python bindings for the oracle: shanten, forms, useful tiles, waits, wins, batches.
 
+use super::convert;
+use super::errors::InvalidHandError;
+use super::rules::PyRuleSet;
+use crate::error::MjError;
+use crate::rules::RuleSetKind;
+use crate::shanten::{self as engine, checked::Hand, Form};
+use crate::tile::Counts;
+use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
 
-pub(super) fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// Reads `rules` as a rule-set kind without building a whole rule set.
+fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
+    let Some(obj) = obj else { return Ok(RuleSetKind::Gb) };
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(RuleSetKind::parse(&s.to_cow()?)?);
+    }
+    if let Ok(r) = obj.cast::<PyRuleSet>() {
+        return Ok(r.get().inner.kind);
+    }
+    Err(MjError::rule(format!(
+        "rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}",
+        convert::type_name(obj)
+    ))
+    .into())
+}
+
+/// Reads and validates the common arguments.
+fn prepare(
+    hand: &Bound<'_, PyAny>,
+    melds: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    wild: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Hand> {
+    let kind = rules_kind(rules)?;
+    let counts = convert::counts(hand)?;
+    let melds = match melds {
+        Some(m) => convert::melds(m)?,
+        None => Vec::new(),
+    };
+    let wild = match wild {
+        Some(w) if !w.is_none() => Some(convert::tile_code(w)?),
+        _ => None,
+    };
+    Ok(Hand::new(&counts, &melds, kind, wild)?)
+}
+
+/// Shanten of a hand: 13-3k tiles give the distance to ready (0 = ready), 14-3k tiles
+/// the distance to complete (-1 = complete); the minimum over the rule set's hand forms.
+/// Exact with respect to the four-copy limit, counting copies in the hand and the melds.
+#[pyfunction]
+#[pyo3(signature = (hand, melds=None, *, rules=None, wild=None))]
+fn shanten(
+    hand: &Bound<'_, PyAny>,
+    melds: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    wild: Option<&Bound<'_, PyAny>>,
+) -> PyResult<i8> {
+    Ok(prepare(hand, melds, rules, wild)?.shanten())
+}
+
+/// Shanten per hand form: keys `regular`, `seven_pairs`, `thirteen_orphans`,
+/// `honors_knitted`, `knitted_straight` (huainan: `regular`, `seven_pairs`); a form that
+/// cannot apply (e.g. seven pairs with melds) is absent.
+#[pyfunction]
+#[pyo3(signature = (hand, melds=None, *, rules=None, wild=None))]
+fn shanten_forms<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    melds: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
+    wild: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let h = prepare(hand, melds, rules, wild)?;
+    let d = PyDict::new(py);
+    for (form, s) in h.forms() {
+        d.set_item(form.as_str(), s)?;
+    }
+    Ok(d)
+}
+
+/// Useful tiles of a waiting hand (13-3k tiles): the kinds whose draw lowers the shanten,
+/// sorted; a kind whose four copies are all in the hand and its melds is left out.
+/// `form` restricts the question to one hand form (a key of `shanten_forms`).
+#[pyfunction]
+#[pyo3(signature = (hand, melds=None, *, rules=None, wild=None, form=None))]
+fn useful_tiles(
+    hand: &Bound<'_, PyAny>,
+    melds: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    wild: Option<&Bound<'_, PyAny>>,
+    form: Option<&str>,
+) -> PyResult<Vec<u32>> {
+    let h = prepare(hand, melds, rules, wild)?;
+    let form = form.map(Form::parse).transpose()?;
+    Ok(convert::codes(&h.useful_tiles(form)?))
+}
+
+/// Waits of a waiting hand (13-3k tiles): the kinds that complete it in some form (fan
+/// minimum not applied), sorted; `[]` if the hand is not ready.
+#[pyfunction]
+#[pyo3(signature = (hand, melds=None, *, rules=None, wild=None))]
+fn waits(
+    hand: &Bound<'_, PyAny>,
+    melds: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    wild: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<u32>> {
+    Ok(convert::codes(&prepare(hand, melds, rules, wild)?.waits()?))
+}
+
+/// True if a full hand (14-3k tiles) is complete in one of the rule set's forms.
+#[pyfunction]
+#[pyo3(signature = (hand, melds=None, *, rules=None, wild=None))]
+fn is_win(
+    hand: &Bound<'_, PyAny>,
+    melds: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    wild: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    Ok(prepare(hand, melds, rules, wild)?.is_win()?)
+}
+
+/// Checks one batch row: counts at most 4 and 13-3k or 14-3k tiles; returns k.
+fn batch_melds(row: &Counts) -> Result<u8, String> {
+    if let Some(t) = row.iter().position(|&c| c > 4) {
+        return Err(format!("{} copies of {} (at most 4)", row[t], crate::tile::name(t as u8)));
+    }
+    let n: u32 = row.iter().map(|&c| c as u32).sum();
+    match n % 3 {
+        1 if n <= 13 => Ok(((13 - n) / 3) as u8),
+        2 if n <= 14 => Ok(((14 - n) / 3) as u8),
+        _ => Err(format!("{n} tiles (expected 13-3k or 14-3k with k = 0-4)")),
+    }
+}
+
+/// Shanten of many hands at once: `counts` is an `(N, 34)` uint8 array of concealed-tile
+/// counts, each row 13-3k or 14-3k tiles (k melds assumed, their tiles unknown); returns
+/// an `(N,)` int8 array with the meaning of `shanten(..., rules="gb")`. Releases the GIL.
+#[pyfunction]
+fn shanten_batch<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let arr: PyReadonlyArray2<'py, u8> = counts.extract().map_err(|_| {
+        InvalidHandError::new_err(format!(
+            "counts must be a 2-D numpy array of uint8 with 34 columns, got {}",
+            convert::type_name(counts)
+        ))
+    })?;
+    let view = arr.as_array();
+    if view.ncols() != 34 {
+        return Err(InvalidHandError::new_err(format!(
+            "counts must have 34 columns (one per tile kind), got {}",
+            view.ncols()
+        )));
+    }
+    let result = py.detach(|| -> Result<Vec<i8>, String> {
+        let mut out = Vec::with_capacity(view.nrows());
+        let zero = [0u8; 34];
+        let mut row: Counts = [0; 34];
+        for (i, r) in view.outer_iter().enumerate() {
+            for (dst, src) in row.iter_mut().zip(r.iter()) {
+                *dst = *src;
+            }
+            let k = batch_melds(&row).map_err(|e| format!("row {i}: {e}"))?;
+            out.push(engine::shanten(&row, &zero, k, 0));
+        }
+        Ok(out)
+    });
+    match result {
+        Ok(v) => Ok(PyArray1::from_vec(py, v)),
+        Err(e) => Err(InvalidHandError::new_err(e)),
+    }
+}
+
+/// Builds the lookup tables now (they are otherwise built on first use).
+#[pyfunction]
+fn _warm_up(py: Python<'_>) {
+    py.detach(engine::tables::warm_up);
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(shanten, m)?)?;
+    m.add_function(wrap_pyfunction!(shanten_forms, m)?)?;
+    m.add_function(wrap_pyfunction!(useful_tiles, m)?)?;
+    m.add_function(wrap_pyfunction!(waits, m)?)?;
+    m.add_function(wrap_pyfunction!(is_win, m)?)?;
+    m.add_function(wrap_pyfunction!(shanten_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(_warm_up, m)?)?;
     Ok(())
 }

@@ -1,1 +1,263 @@
-//! Shanten, useful tiles and waits for every hand form; wild-aware.
+//! Shanten, useful tiles and waits for every GB hand form; exact with respect to the
+//! four-copy limit; wild-aware.
+//!
+//! # Definitions
+//!
+//! A hand is `13 - 3k` (waiting) or `14 - 3k` (full) concealed tiles beside `k` declared
+//! melds. Its *replacement number* `d` in a form is the number of tiles missing from the
+//! nearest complete hand of that form, where a complete hand may only use copies that exist:
+//! a kind held `u` times in melds can appear at most `4 - u` times in the concealed part.
+//! With `W` wild tiles (Huainan's 宝; the counts passed here are the *other* tiles) the
+//! wilds fill up to `W` missing tiles and may stand for any face, even a fifth copy.
+//! Then
+//!
+//! ```text
+//! shanten = d - W - 1
+//! ```
+//!
+//! so `0` is ready (one tile from complete) and `-1` is complete (full hands only). A tile is
+//! *useful* for a waiting hand when drawing it lowers the shanten, and a *wait* when it
+//! completes the hand; a kind whose four copies are all in the hand and its melds is neither.
+//!
+//! # Forms ([`Form`])
+//!
+//! `regular` (4 - k sets and a pair), `seven_pairs` (four of a kind = two pairs, no melds),
+//! `thirteen_orphans`, `honors_knitted` (全不靠 / 七星不靠) and `knitted_straight`
+//! (组合龙 with a set and a pair, or with a pair beside one meld). GB and classic use all five
+//! ([`Forms::GB`]); Huainan's basic forms are regular and seven pairs ([`Forms::BASIC`]).
+//!
+//! # Method
+//!
+//! The regular form reads per-group tables of replacement numbers ([`tables`], generated
+//! once on first use by the lattice sweeps documented there) and merges the three suits and
+//! the honors ([`regular`]). A group with copies in melds is computed exactly by
+//! [`dp`] under its per-kind limits instead. The special forms are closed formulas over the
+//! counts and bit masks ([`special`]).
+//!
+//! # Two layers of API
+//!
+//! * **Fast, unchecked** (for hot loops: bots, the simulator): [`shanten`], [`shanten_in`],
+//!   [`form_shanten`], [`regular_shanten`], [`useful_tiles`], [`useful_tiles_in`],
+//!   [`waits`], [`waits_in`], [`is_win`], [`is_win_in`]. They take
+//!   `hand: &Counts` (concealed tiles, wilds excluded), `used: &Counts` (copies in the melds,
+//!   from [`used_counts`]), `n_melds` and `wilds`; they allocate nothing and never fail, and
+//!   assume a valid hand (counts at most 4 with the melds, `13 - 3k - W` or `14 - 3k - W`
+//!   tiles). Results that are sets of kinds are `u64` bit masks (bit `t` for kind `t`).
+//!   Drawing a wild is not among the kinds: the caller asks for `wilds + 1` itself.
+//! * **Checked** ([`checked`]): validates a hand, melds, a rule set and a wild kind and
+//!   returns [`crate::MjError::InvalidHand`] naming the problem; the Python bindings use it.
+//!
+//! ```
+//! use majiang::shanten::{self, used_counts};
+//! use majiang::tile::{parse, to_counts};
+//! let hand = to_counts(&parse("123m456p789s1112z").unwrap()).unwrap();
+//! let used = used_counts(&[]);
+//! assert_eq!(shanten::shanten(&hand, &used, 0, 0), 0);
+//! assert_eq!(shanten::waits(&hand, &used, 0, 0), 1 << 28); // 2z
+//! ```
+
+pub mod checked;
+pub mod dp;
+pub mod regular;
+pub mod special;
+pub mod tables;
+pub mod useful;
+
+pub use useful::{is_win, is_win_in, useful_tiles, useful_tiles_in, waits, waits_in};
+
+use crate::error::{MjError, MjResult};
+use crate::hand::Meld;
+use crate::tile::Counts;
+
+/// One hand form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// Sets and a pair (4 - k sets beside k melds).
+    Regular,
+    /// Seven pairs (七对); a four of a kind counts as two pairs.
+    SevenPairs,
+    /// Thirteen orphans (十三幺).
+    ThirteenOrphans,
+    /// Honors and knitted tiles (全不靠, including 七星不靠).
+    HonorsKnitted,
+    /// Knitted straight (组合龙) with a set and a pair, or a pair beside one meld.
+    KnittedStraight,
+}
+
+impl Form {
+    /// Every form, in the order of the Python keys.
+    pub const ALL: [Form; 5] = [
+        Form::Regular,
+        Form::SevenPairs,
+        Form::ThirteenOrphans,
+        Form::HonorsKnitted,
+        Form::KnittedStraight,
+    ];
+
+    /// The Python key: `regular`, `seven_pairs`, `thirteen_orphans`, `honors_knitted`,
+    /// `knitted_straight`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::Regular => "regular",
+            Form::SevenPairs => "seven_pairs",
+            Form::ThirteenOrphans => "thirteen_orphans",
+            Form::HonorsKnitted => "honors_knitted",
+            Form::KnittedStraight => "knitted_straight",
+        }
+    }
+
+    /// Parses a Python key.
+    pub fn parse(s: &str) -> MjResult<Form> {
+        Form::ALL.iter().copied().find(|f| f.as_str() == s).ok_or_else(|| {
+            MjError::hand(format!(
+                "unknown hand form {s:?} (expected regular, seven_pairs, thirteen_orphans, honors_knitted or knitted_straight)"
+            ))
+        })
+    }
+
+    #[inline(always)]
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// A set of hand forms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Forms(u8);
+
+impl Forms {
+    /// All five GB forms (also the classic rule set's).
+    pub const GB: Forms = Forms(0b11111);
+    /// Regular and seven pairs (Huainan's basic forms).
+    pub const BASIC: Forms = Forms(0b00011);
+    /// No form.
+    pub const NONE: Forms = Forms(0);
+
+    /// Only `f`.
+    pub const fn only(f: Form) -> Forms {
+        Forms(f.bit())
+    }
+    /// This set plus `f`.
+    pub const fn with(self, f: Form) -> Forms {
+        Forms(self.0 | f.bit())
+    }
+    /// True if `f` is in the set.
+    #[inline(always)]
+    pub const fn contains(self, f: Form) -> bool {
+        self.0 & f.bit() != 0
+    }
+    /// The forms of a rule set.
+    pub fn for_rules(kind: crate::rules::RuleSetKind) -> Forms {
+        match kind {
+            crate::rules::RuleSetKind::Huainan => Forms::BASIC,
+            _ => Forms::GB,
+        }
+    }
+}
+
+/// Copies of each kind in the melds (a kong counts four).
+pub fn used_counts(melds: &[Meld]) -> Counts {
+    let mut used = [0u8; 34];
+    for m in melds {
+        m.add_to(&mut used);
+    }
+    used
+}
+
+#[inline(always)]
+fn to_shanten(d: u8, wilds: u8) -> i8 {
+    (d as i16 - wilds as i16 - 1).clamp(-1, 100) as i8
+}
+
+/// Replacement number of one form, `None` when the form cannot apply (seven pairs,
+/// thirteen orphans and honors-knitted need no melds, knitted straight at most one).
+#[inline]
+pub fn form_distance(form: Form, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<u8> {
+    match form {
+        Form::Regular => Some(regular::distance(hand, used, n_melds, wilds)),
+        Form::SevenPairs => (n_melds == 0).then(|| special::seven_pairs(hand)),
+        Form::ThirteenOrphans => (n_melds == 0).then(|| special::thirteen_orphans(hand)),
+        Form::HonorsKnitted => (n_melds == 0).then(|| special::honors_knitted(hand)),
+        Form::KnittedStraight => special::knitted_straight(hand, used, n_melds, wilds),
+    }
+}
+
+/// Shanten of one form (`None` when it cannot apply).
+#[inline]
+pub fn form_shanten(form: Form, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<i8> {
+    form_distance(form, hand, used, n_melds, wilds).map(|d| to_shanten(d, wilds))
+}
+
+/// Shanten of the regular form.
+#[inline]
+pub fn regular_shanten(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> i8 {
+    to_shanten(regular::distance(hand, used, n_melds, wilds), wilds)
+}
+
+/// The smallest replacement number over `forms` (255 if `forms` is empty or none applies).
+#[inline]
+pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
+    let mut best = u8::MAX;
+    if forms.contains(Form::Regular) {
+        best = regular::distance(hand, used, n_melds, wilds);
+    }
+    if n_melds == 0 {
+        if forms.contains(Form::SevenPairs) {
+            best = best.min(special::seven_pairs(hand));
+        }
+        if forms.contains(Form::ThirteenOrphans) {
+            best = best.min(special::thirteen_orphans(hand));
+        }
+        if forms.contains(Form::HonorsKnitted) {
+            best = best.min(special::honors_knitted(hand));
+        }
+    }
+    if forms.contains(Form::KnittedStraight) {
+        if let Some(d) = special::knitted_straight_below(hand, used, n_melds, wilds, best) {
+            best = d;
+        }
+    }
+    best
+}
+
+/// Shanten over `forms`: the minimum of the forms' shanten.
+#[inline]
+pub fn shanten_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> i8 {
+    to_shanten(distance_in(forms, hand, used, n_melds, wilds), wilds)
+}
+
+/// Shanten over the five GB forms.
+#[inline]
+pub fn shanten(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> i8 {
+    shanten_in(Forms::GB, hand, used, n_melds, wilds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile;
+
+    fn counts(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn minimum_over_forms() {
+        let z = [0u8; 34];
+        assert_eq!(shanten(&counts("19m19p19s1234567z"), &z, 0, 0), 0);
+        assert_eq!(shanten(&counts("1122334455667m"), &z, 0, 0), 0);
+        assert_eq!(shanten(&counts("147m258p369s1234z"), &z, 0, 0), 0);
+        assert_eq!(shanten(&counts("147m258p369s123m1z"), &z, 0, 0), 0);
+        assert_eq!(shanten(&counts("123m456p789s11122z"), &z, 0, 0), -1);
+        assert_eq!(form_shanten(Form::SevenPairs, &counts("1m"), &z, 4, 0), None);
+        assert_eq!(shanten_in(Forms::BASIC, &counts("19m19p19s1234567z"), &z, 0, 0), 6);
+    }
+
+    #[test]
+    fn form_names() {
+        for f in Form::ALL {
+            assert_eq!(Form::parse(f.as_str()).unwrap(), f);
+        }
+        assert!(Form::parse("pairs").is_err());
+    }
+}

@@ -1,0 +1,205 @@
+//! Checked entry points: validate a hand, its melds, the rule set and the wild kind, then
+//! answer with the fast functions of [`super`]. Every problem is an
+//! [`MjError::InvalidHand`] (or [`MjError::InvalidRule`] for a wild outside Huainan) whose
+//! message names it.
+
+use super::{form_distance, useful, Form, Forms};
+use crate::error::{MjError, MjResult};
+use crate::hand::{check_hand, HandSize, Meld};
+use crate::rules::RuleSetKind;
+use crate::tile::{self, Counts, Tile};
+
+/// A validated hand, ready for the oracle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hand {
+    /// Concealed tiles other than wilds.
+    pub counts: Counts,
+    /// Copies of each kind in the melds.
+    pub used: Counts,
+    /// Number of declared melds.
+    pub n_melds: u8,
+    /// Number of wild tiles in the concealed hand.
+    pub wilds: u8,
+    /// The wild kind, if the rule set has one.
+    pub wild: Option<Tile>,
+    /// The hand forms of the rule set.
+    pub forms: Forms,
+    /// True for a full hand (`14 - 3k` tiles), false for a waiting one (`13 - 3k`).
+    pub full: bool,
+}
+
+impl Hand {
+    /// Validates `concealed` with `melds` under `rules`. `wild` (Huainan only) is the wild
+    /// kind: every concealed tile of that kind is a wild; no meld may contain it.
+    pub fn new(concealed: &Counts, melds: &[Meld], rules: RuleSetKind, wild: Option<Tile>) -> MjResult<Hand> {
+        let size = check_hand(concealed, melds)?;
+        let mut counts = *concealed;
+        let mut wilds = 0u8;
+        if let Some(w) = wild {
+            if rules != RuleSetKind::Huainan {
+                return Err(MjError::rule(format!(
+                    "wild tiles exist only in the huainan rule set, not in {}",
+                    rules.as_str()
+                )));
+            }
+            if !tile::is_valid(w) || tile::is_flower(w) {
+                return Err(MjError::hand(format!(
+                    "the wild kind must be a tile 0-33, got {}",
+                    if tile::is_valid(w) { tile::name(w) } else { format!("code {w}") }
+                )));
+            }
+            if let Some(m) = melds.iter().find(|m| m.tiles().contains(&w)) {
+                return Err(MjError::hand(format!(
+                    "meld {} contains the wild tile {}: wilds never go into melds",
+                    m.notation(),
+                    tile::name(w)
+                )));
+            }
+            wilds = counts[w as usize];
+            counts[w as usize] = 0;
+        }
+        Ok(Hand {
+            counts,
+            used: super::used_counts(melds),
+            n_melds: melds.len() as u8,
+            wilds,
+            wild,
+            forms: Forms::for_rules(rules),
+            full: size == HandSize::Full,
+        })
+    }
+
+    /// Shanten over the rule set's forms (-1 = complete).
+    pub fn shanten(&self) -> i8 {
+        super::shanten_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds)
+    }
+
+    /// Shanten of each of the rule set's forms that can apply, in [`Form::ALL`] order.
+    pub fn forms(&self) -> impl Iterator<Item = (Form, i8)> + '_ {
+        Form::ALL.into_iter().filter(|f| self.forms.contains(*f)).filter_map(|f| {
+            super::form_shanten(f, &self.counts, &self.used, self.n_melds, self.wilds).map(|s| (f, s))
+        })
+    }
+
+    fn require_waiting(&self, what: &str) -> MjResult<()> {
+        if self.full {
+            let n = 13 - 3 * self.n_melds as usize;
+            return Err(MjError::hand(format!(
+                "{what} takes a waiting hand of {n} tiles with {} meld(s), got {}",
+                self.n_melds,
+                n + 1
+            )));
+        }
+        Ok(())
+    }
+
+    /// True if a wild can still be drawn: a wild lowers the shanten of every waiting hand
+    /// (it is at least as good as any useful tile, and a waiting hand always has one).
+    fn wild_draw_helps(&self) -> bool {
+        self.wild.is_some() && self.wilds < 4
+    }
+
+    fn mask_with_wild(&self, mut mask: u64, wild_helps: bool) -> Vec<Tile> {
+        if let Some(w) = self.wild {
+            mask &= !(1u64 << w);
+            if wild_helps {
+                mask |= 1 << w;
+            }
+        }
+        (0..34u8).filter(|&t| mask >> t & 1 == 1).collect()
+    }
+
+    /// The kinds whose draw lowers the shanten (over all forms, or over `form` alone),
+    /// sorted. Waiting hands only.
+    pub fn useful_tiles(&self, form: Option<Form>) -> MjResult<Vec<Tile>> {
+        self.require_waiting("useful_tiles")?;
+        let forms = match form {
+            Some(f) => {
+                if !self.forms.contains(f) {
+                    return Err(MjError::hand(format!("the form {} is not part of this rule set", f.as_str())));
+                }
+                Forms::only(f)
+            }
+            None => self.forms,
+        };
+        let (h, u, k, w) = (&self.counts, &self.used, self.n_melds, self.wilds);
+        let d = super::distance_in(forms, h, u, k, w);
+        if d == u8::MAX {
+            return Err(MjError::hand(format!(
+                "the form {} cannot apply with {} meld(s)",
+                form.map_or("?", Form::as_str),
+                k
+            )));
+        }
+        let mask = useful::useful_tiles_in(forms, h, u, k, w);
+        Ok(self.mask_with_wild(mask, self.wild_draw_helps()))
+    }
+
+    /// The kinds that complete the hand (in any form), sorted; empty unless ready.
+    pub fn waits(&self) -> MjResult<Vec<Tile>> {
+        self.require_waiting("waits")?;
+        let (h, u, k, w) = (&self.counts, &self.used, self.n_melds, self.wilds);
+        let d = super::distance_in(self.forms, h, u, k, w);
+        if d != w + 1 {
+            return Ok(Vec::new());
+        }
+        let mask = useful::useful_tiles_in(self.forms, h, u, k, w);
+        Ok(self.mask_with_wild(mask, self.wild_draw_helps()))
+    }
+
+    /// True if the full hand is complete in one of the rule set's forms.
+    pub fn is_win(&self) -> MjResult<bool> {
+        if !self.full {
+            let n = 14 - 3 * self.n_melds as usize;
+            return Err(MjError::hand(format!(
+                "is_win takes a full hand of {n} tiles with {} meld(s), got {}",
+                self.n_melds,
+                n - 1
+            )));
+        }
+        Ok(useful::is_win_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds))
+    }
+
+    /// The replacement number of one form (`None` when it cannot apply).
+    pub fn form_distance(&self, form: Form) -> Option<u8> {
+        form_distance(form, &self.counts, &self.used, self.n_melds, self.wilds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(s: &str, melds: &[Meld], rules: RuleSetKind, wild: Option<Tile>) -> MjResult<Hand> {
+        Hand::new(&tile::to_counts(&tile::parse(s).unwrap()).unwrap(), melds, rules, wild)
+    }
+
+    #[test]
+    fn validation() {
+        let gb = RuleSetKind::Gb;
+        assert!(hand("123m", &[], gb, None).unwrap_err().message().contains("expected 13 or 14"));
+        assert!(matches!(hand("123m456p789s1112z", &[], gb, Some(0)), Err(MjError::InvalidRule(_))));
+        let m = [Meld::pung(0).unwrap()];
+        let e = hand("1m123p456p789p", &m, RuleSetKind::Huainan, Some(0)).unwrap_err();
+        assert!(e.message().contains("wild"));
+        let h = hand("123m456p789s1112z", &[], gb, None).unwrap();
+        assert!(h.is_win().unwrap_err().message().contains("full hand of 14"));
+        let f = hand("123m456p789s11122z", &[], gb, None).unwrap();
+        assert!(f.useful_tiles(None).unwrap_err().message().contains("waiting hand of 13"));
+    }
+
+    #[test]
+    fn wild_hands() {
+        let hn = RuleSetKind::Huainan;
+        // 123m456p789s 1z 2z and two wild 5z: a draw of 1z, 2z or a third wild completes
+        // (pair + pung from the two singles and the wilds).
+        let h = hand("123m456p789s1255z", &[], hn, Some(31)).unwrap();
+        assert_eq!(h.wilds, 2);
+        assert_eq!(h.shanten(), 0);
+        assert_eq!(h.waits().unwrap(), vec![27, 28, 31]);
+        let forms: Vec<_> = h.forms().map(|(f, _)| f).collect();
+        assert_eq!(forms, vec![Form::Regular, Form::SevenPairs]);
+        let full = hand("123m456p789s12555z", &[], hn, Some(31)).unwrap();
+        assert!(full.is_win().unwrap());
+    }
+}

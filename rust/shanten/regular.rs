@@ -1,0 +1,175 @@
+//! The regular form: `4 - k` sets and a pair beside `k` declared melds.
+//!
+//! The hand splits into four groups (three suits and the honors). Each group's entry (from
+//! [`super::tables`], or from [`super::dp`] when melds hold copies of its kinds) gives the
+//! replacement number of every target `(m, p)`; [`combine`] merges two groups by trying every
+//! split of the sets and the pair, and [`finish`] reads the one target the hand needs.
+
+use super::dp;
+use super::tables::{self, Entry, INF, LANES};
+use crate::tile::Counts;
+
+/// The kinds of group `g`: 0-2 the suits, 3 the honors.
+#[inline(always)]
+pub(crate) fn span(g: usize) -> std::ops::Range<usize> {
+    if g < 3 {
+        g * 9..g * 9 + 9
+    } else {
+        27..34
+    }
+}
+
+/// The entry of group `g` for the counts `v` of its kinds, with `used` copies in melds.
+/// With wilds the unlimited tables apply and melded copies do not matter.
+#[inline(always)]
+pub(crate) fn group_entry(g: usize, v: &[u8], used: &[u8], wild: bool) -> Entry {
+    let suit = g < 3;
+    if wild {
+        return if suit { *tables::suit_wild().get(v) } else { *tables::honors_wild().get(v) };
+    }
+    if used.iter().all(|&u| u == 0) {
+        return if suit { *tables::suit().get(v) } else { *tables::honors().get(v) };
+    }
+    let mut limit = [4u8; 9];
+    for (l, &u) in limit.iter_mut().zip(used) {
+        *l = 4u8.saturating_sub(u);
+    }
+    dp::entry(v, &limit[..v.len()], suit)
+}
+
+/// Merges two groups: the best cost of every target over all splits between them.
+#[inline(always)]
+pub fn combine(a: &Entry, b: &Entry) -> Entry {
+    let mut out = [INF; LANES];
+    for m1 in 0..5 {
+        for m2 in 0..5 - m1 {
+            let m = m1 + m2;
+            let none = a[2 * m1] + b[2 * m2];
+            let pair = (a[2 * m1 + 1] + b[2 * m2]).min(a[2 * m1] + b[2 * m2 + 1]);
+            out[2 * m] = out[2 * m].min(none);
+            out[2 * m + 1] = out[2 * m + 1].min(pair);
+        }
+    }
+    out
+}
+
+/// The cost of `m` sets and one pair split between two merged halves.
+#[inline(always)]
+pub fn finish(a: &Entry, b: &Entry, m: usize) -> u8 {
+    let mut best = INF;
+    for m1 in 0..=m {
+        let m2 = m - m1;
+        best = best.min(a[2 * m1] + b[2 * m2 + 1]).min(a[2 * m1 + 1] + b[2 * m2]);
+    }
+    best
+}
+
+/// The four group entries of a hand.
+#[inline(always)]
+pub(crate) fn entries(hand: &Counts, used: &Counts, wild: bool) -> [Entry; 4] {
+    [
+        group_entry(0, &hand[0..9], &used[0..9], wild),
+        group_entry(1, &hand[9..18], &used[9..18], wild),
+        group_entry(2, &hand[18..27], &used[18..27], wild),
+        group_entry(3, &hand[27..34], &used[27..34], wild),
+    ]
+}
+
+/// Replacement number of the regular form: tiles missing from the nearest complete hand
+/// (before wilds fill any of them).
+#[inline]
+pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
+    let e = entries(hand, used, wilds > 0);
+    let ab = combine(&e[0], &e[1]);
+    let ch = combine(&e[2], &e[3]);
+    finish(&ab, &ch, 4 - n_melds.min(4) as usize)
+}
+
+/// The rest of the hand seen from each group: `rest[g]` merges the other three groups.
+#[inline]
+pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
+    let ab = combine(&e[0], &e[1]);
+    let ch = combine(&e[2], &e[3]);
+    [combine(&e[1], &ch), combine(&e[0], &ch), combine(&ab, &e[3]), combine(&ab, &e[2])]
+}
+
+/// Kinds whose draw lowers the regular distance of a `13 - 3k` hand (bit `t` for kind `t`),
+/// among the kinds in `allowed`.
+#[allow(clippy::needless_range_loop)]
+pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: u64) -> u64 {
+    let wild = wilds > 0;
+    let m = 4 - n_melds.min(4) as usize;
+    let e = entries(hand, used, wild);
+    let rest = rests(&e);
+    let d = finish(&e[0], &rest[0], m);
+    let mut out = 0u64;
+    for g in 0..4 {
+        let r = span(g);
+        let mut v = [0u8; 9];
+        let len = r.len();
+        v[..len].copy_from_slice(&hand[r.clone()]);
+        let sum: u32 = v.iter().map(|&x| x as u32).sum();
+        if sum >= 14 {
+            continue;
+        }
+        for (j, t) in r.clone().enumerate() {
+            if allowed >> t & 1 == 0 || v[j] >= 4 {
+                continue;
+            }
+            v[j] += 1;
+            let ne = group_entry(g, &v[..len], &used[r.clone()], wild);
+            v[j] -= 1;
+            if finish(&ne, &rest[g], m) < d {
+                out |= 1 << t;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile;
+
+    fn counts(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn complete_and_ready_hands() {
+        let z = [0u8; 34];
+        assert_eq!(distance(&counts("123m456p789s11122z"), &z, 0, 0), 0);
+        assert_eq!(distance(&counts("123m456p789s1112z"), &z, 0, 0), 1);
+        assert_eq!(distance(&counts("19m19p19s1234567z"), &z, 0, 0), 9);
+    }
+
+    #[test]
+    fn four_copy_limit_in_hand_and_melds() {
+        let z = [0u8; 34];
+        // 1111m + 123456789p: the only "wait" is a fifth 1m, so not ready.
+        assert_eq!(distance(&counts("1111m123456789p"), &z, 0, 0), 2);
+        // 1m single beside a melded pung of 1m: the pair must be built elsewhere.
+        let mut used = [0u8; 34];
+        used[0] = 3;
+        assert_eq!(distance(&counts("1m123p456p789p"), &z, 1, 0), 1);
+        assert_eq!(distance(&counts("1m123p456p789p"), &used, 1, 0), 2);
+        let hand = counts("1m123p456p789p");
+        assert_eq!(improving(&hand, &z, 1, 0, u64::MAX), 1);
+        let better = improving(&hand, &used, 1, 0, u64::MAX);
+        assert_eq!(better & 1, 0);
+        assert_ne!(better, 0);
+    }
+
+    #[test]
+    fn wilds_fill_missing_tiles() {
+        let z = [0u8; 34];
+        // 123m456p789s1z + 1 wild: complete with the wild as the second 1z.
+        assert_eq!(distance(&counts("123m456p789s111z1z"), &z, 0, 1), 1);
+        let h = counts("123m456p789s1z");
+        assert_eq!(distance(&h, &z, 0, 3), 4);
+        // 1111m + wilds may stand for a fifth 1m.
+        assert_eq!(distance(&counts("1111m"), &z, 3, 0), 2);
+        assert_eq!(distance(&counts("1111m"), &z, 3, 1), 1);
+    }
+}

@@ -1,0 +1,329 @@
+//! Replacement-number tables for one suit (9 kinds, chows allowed) and for the honors
+//! (7 kinds, no chows).
+//!
+//! # What a table holds
+//!
+//! For a group of kinds and a count vector `v` of the hand's tiles in that group, the entry
+//! for `v` holds ten numbers, one per target `(m, p)` with `m` = 0..=4 sets and `p` = 0 or 1
+//! pair: the *replacement number*
+//!
+//! ```text
+//! d(v; m, p) = min over configurations c of |c - v|+ ,   |x|+ = Σ_i max(x_i, 0)
+//! ```
+//!
+//! where `c` ranges over the count vectors of `m` sets (chows and pungs) plus `p` pairs inside
+//! the group, i.e. the number of tiles that must be added to `v` so that it contains such a
+//! configuration. Summing these over the four groups (splitting the sets and the pair between
+//! them) gives the number of tiles a hand is missing from the nearest complete hand; its
+//! shanten is that number minus one.
+//!
+//! Two kinds of table exist:
+//! * **limited** (`c_i <= 4` for every kind): the configuration must be buildable from real
+//!   tiles, so a block that would need a fifth copy is never counted. This makes the result
+//!   exact with respect to the four-copy limit when no copies of the group are in melds (the
+//!   caller switches to [`super::dp`] when some are).
+//! * **unlimited** (wild tiles): `c_i` may exceed 4, since a wild may stand for a fifth copy.
+//!
+//! # How the tables are generated ([`generate`])
+//!
+//! Entries are computed for the whole domain of vectors with digits 0..=4 (5^9 for a suit)
+//! by two sweeps over a lattice, with all ten targets side by side in one 16-byte lane array:
+//!
+//! 1. **Seeds.** Every configuration (multisets of up to four sets plus at most one pair) is
+//!    enumerated. A configuration `c` with digits above 4 (only in the unlimited table) is
+//!    clipped to `w = min(c, 4)` and carries the cost `e = |c - 4|+` that no real tile can
+//!    pay, since `|c - v|+ = |w - v|+ + e` for every `v <= 4`. `g(w) = min e`.
+//! 2. **Up sweep** (increasing index, so `v - e_i` is done before `v`):
+//!    `g(v) = min(g(v), g(v - e_i))`: the cheapest configuration already contained in `v`.
+//! 3. **Down sweep** (decreasing index): `f(v) = min(g(v), 1 + min_i f(v + e_i))` over kinds
+//!    with `v_i < 4`. If the best configuration is not contained in `v`, one of its missing
+//!    tiles `i` lowers the distance by one, and adding any tile never lowers it by more, so
+//!    this recurrence is exact.
+//!
+//! The finished entries are kept only for vectors with at most 14 tiles (a concealed hand
+//! never has more), stored densely by their lexicographic rank ([`Ranker`]): 405,350 entries
+//! for a suit and 43,130 for the honors. Generation runs once, lazily, on first use.
+
+use std::sync::OnceLock;
+
+/// Lanes per entry: targets `(m, p)` at lane `2 * m + p`.
+pub const LANES: usize = 10;
+/// An entry: the replacement number of each target.
+pub type Entry = [u8; LANES];
+/// Larger than any real replacement number; sums of a few stay far below 255.
+pub const INF: u8 = 60;
+/// The most tiles a group can hold in a hand.
+const MAX_SUM: usize = 14;
+
+/// Dense ranking of digit vectors (digits 0..=4, sum <= 14) of a fixed length.
+pub struct Ranker {
+    len: usize,
+    /// `step[i][prefix][d]`: how many vectors with the same first `i` digits (summing to
+    /// `prefix`) have digit `i` below `d`.
+    step: [[[u32; 5]; MAX_SUM + 1]; 9],
+    size: usize,
+}
+
+impl Ranker {
+    fn new(len: usize) -> Self {
+        // count[n][s]: vectors of n digits 0..=4 with sum <= s.
+        let mut count = [[0u64; MAX_SUM + 1]; 10];
+        count[0] = [1; MAX_SUM + 1];
+        for n in 1..=len {
+            for s in 0..=MAX_SUM {
+                count[n][s] = (0..=4.min(s)).map(|d| count[n - 1][s - d]).sum();
+            }
+        }
+        let mut step = [[[0u32; 5]; MAX_SUM + 1]; 9];
+        for (i, row) in step.iter_mut().enumerate().take(len) {
+            let rest = len - i - 1;
+            for (prefix, cell) in row.iter_mut().enumerate() {
+                let mut acc = 0u64;
+                for d in 0..5 {
+                    cell[d] = acc as u32;
+                    if prefix + d <= MAX_SUM {
+                        acc += count[rest][MAX_SUM - prefix - d];
+                    }
+                }
+            }
+        }
+        Ranker { len, step, size: count[len][MAX_SUM] as usize }
+    }
+
+    /// Number of ranked vectors.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Rank of `v` (length `len`, digits <= 4, sum <= 14).
+    #[inline(always)]
+    pub fn rank(&self, v: &[u8]) -> usize {
+        debug_assert_eq!(v.len(), self.len);
+        let mut r = 0u32;
+        let mut prefix = 0usize;
+        for (i, &d) in v.iter().enumerate() {
+            let d = d as usize;
+            r += self.step[i][prefix][d];
+            prefix += d;
+        }
+        r as usize
+    }
+}
+
+/// One group's table: entries by rank.
+pub struct Table {
+    ranker: Ranker,
+    entries: Box<[Entry]>,
+}
+
+impl Table {
+    /// The entry of count vector `v`.
+    #[inline(always)]
+    pub fn get(&self, v: &[u8]) -> &Entry {
+        let r = self.ranker.rank(v);
+        // A valid hand never has more than 14 tiles in a group; fall back on the top entry
+        // rather than read out of bounds if a caller breaks that contract.
+        &self.entries[r.min(self.entries.len() - 1)]
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True if the table has no entries (never, for a generated table).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Generates the table of a group of `n` kinds (9 with chows for a suit, 7 without for
+/// the honors); `limited` forbids configurations with a fifth copy of a kind. The method
+/// is described in the module documentation.
+pub fn generate(n: usize, chows: bool, limited: bool) -> Table {
+    let pow: Vec<usize> = (0..=n).map(|i| 5usize.pow(i as u32)).collect();
+    let full = pow[n];
+    let mut f: Vec<[u8; 16]> = vec![[INF; 16]; full];
+
+    // 1. Seeds: every multiset of up to four sets, with or without a pair.
+    let mut sets: Vec<[u8; 9]> = Vec::new();
+    for k in 0..n {
+        let mut s = [0u8; 9];
+        s[k] = 3;
+        sets.push(s);
+    }
+    if chows {
+        for k in 0..n.saturating_sub(2) {
+            let mut s = [0u8; 9];
+            s[k] = 1;
+            s[k + 1] = 1;
+            s[k + 2] = 1;
+            sets.push(s);
+        }
+    }
+    let mut stack: Vec<(usize, usize, [u8; 9])> = vec![(0, 0, [0u8; 9])];
+    while let Some((m, first, c)) = stack.pop() {
+        for pair in 0..=n {
+            let mut cc = c;
+            if pair < n {
+                cc[pair] += 2;
+            }
+            let p = usize::from(pair < n);
+            let mut excess = 0u8;
+            let mut idx = 0usize;
+            for i in 0..n {
+                let over = cc[i].saturating_sub(4);
+                excess += over;
+                idx += (cc[i] - over) as usize * pow[i];
+            }
+            if limited && excess > 0 {
+                continue;
+            }
+            let lane = 2 * m + p;
+            f[idx][lane] = f[idx][lane].min(excess);
+        }
+        if m < 4 {
+            for (j, s) in sets.iter().enumerate().skip(first) {
+                let mut c2 = c;
+                for i in 0..n {
+                    c2[i] += s[i];
+                }
+                stack.push((m + 1, j, c2));
+            }
+        }
+    }
+
+    // 2. Up sweep: the cheapest configuration contained in v.
+    let mut digits = [0u8; 9];
+    for idx in 0..full {
+        if idx > 0 {
+            // Odometer increment of the base-5 digits.
+            let mut i = 0;
+            while digits[i] == 4 {
+                digits[i] = 0;
+                i += 1;
+            }
+            digits[i] += 1;
+        }
+        let mut acc = f[idx];
+        for i in 0..n {
+            if digits[i] > 0 {
+                let other = &f[idx - pow[i]];
+                for l in 0..16 {
+                    acc[l] = acc[l].min(other[l]);
+                }
+            }
+        }
+        f[idx] = acc;
+    }
+
+    // 3. Down sweep: one more tile lowers the distance by at most one.
+    let mut digits = [4u8; 9];
+    for idx in (0..full).rev() {
+        if idx + 1 < full {
+            let mut i = 0;
+            while digits[i] == 0 {
+                digits[i] = 4;
+                i += 1;
+            }
+            digits[i] -= 1;
+        }
+        let mut acc = f[idx];
+        for i in 0..n {
+            if digits[i] < 4 {
+                let other = &f[idx + pow[i]];
+                for l in 0..16 {
+                    acc[l] = acc[l].min(other[l].saturating_add(1));
+                }
+            }
+        }
+        f[idx] = acc;
+    }
+
+    // Keep vectors with at most 14 tiles, by rank.
+    let ranker = Ranker::new(n);
+    let mut entries = vec![[INF; LANES]; ranker.size()].into_boxed_slice();
+    let mut digits = [0u8; 9];
+    for (idx, cell) in f.iter().enumerate() {
+        if idx > 0 {
+            let mut i = 0;
+            while digits[i] == 4 {
+                digits[i] = 0;
+                i += 1;
+            }
+            digits[i] += 1;
+        }
+        let sum: usize = digits[..n].iter().map(|&d| d as usize).sum();
+        if sum <= MAX_SUM {
+            let mut e = [0u8; LANES];
+            e.copy_from_slice(&cell[..LANES]);
+            entries[ranker.rank(&digits[..n])] = e;
+        }
+    }
+    Table { ranker, entries }
+}
+
+static SUIT: OnceLock<Table> = OnceLock::new();
+static HONORS: OnceLock<Table> = OnceLock::new();
+static SUIT_WILD: OnceLock<Table> = OnceLock::new();
+static HONORS_WILD: OnceLock<Table> = OnceLock::new();
+
+/// The limited suit table (generated on first use).
+#[inline]
+pub fn suit() -> &'static Table {
+    SUIT.get_or_init(|| generate(9, true, true))
+}
+/// The limited honor table.
+#[inline]
+pub fn honors() -> &'static Table {
+    HONORS.get_or_init(|| generate(7, false, true))
+}
+/// The unlimited suit table, for hands with wild tiles.
+#[inline]
+pub fn suit_wild() -> &'static Table {
+    SUIT_WILD.get_or_init(|| generate(9, true, false))
+}
+/// The unlimited honor table, for hands with wild tiles.
+#[inline]
+pub fn honors_wild() -> &'static Table {
+    HONORS_WILD.get_or_init(|| generate(7, false, false))
+}
+
+/// Generates the limited tables now instead of on first use.
+pub fn warm_up() {
+    suit();
+    honors();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranker_is_dense_and_ordered() {
+        let r = Ranker::new(7);
+        assert_eq!(r.size(), 43_130);
+        assert_eq!(r.rank(&[0; 7]), 0);
+        let s = Ranker::new(9);
+        assert_eq!(s.size(), 405_350);
+        assert_eq!(s.rank(&[4, 4, 4, 2, 0, 0, 0, 0, 0]), s.size() - 1);
+    }
+
+    #[test]
+    fn suit_entries() {
+        let t = suit();
+        // 123456789: three sets, no pair.
+        let e = t.get(&[1; 9]);
+        assert_eq!(e[6], 0);
+        assert_eq!(e[7], 2); // 11 tiles from 9
+        assert_eq!(e[8], 3); // e.g. 111 234 567 789
+        // Empty suit: a pung costs 3, a pair 2.
+        let z = t.get(&[0; 9]);
+        assert_eq!((z[0], z[1], z[2], z[3], z[9]), (0, 2, 3, 5, 14));
+        // 1111: a pung and a pair of 1 would need a fifth copy.
+        let k = t.get(&[4, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(k[3], 2); // 111 + pair of another kind (or 11 + 123 ...) needs two
+        let w = suit_wild().get(&[4, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(w[3], 1); // a wild may be the fifth 1
+    }
+}

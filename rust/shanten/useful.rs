@@ -1,0 +1,150 @@
+//! Useful tiles, waits and complete hands (fast, unchecked entry points).
+
+use super::{form_distance, regular, special, Form, Forms};
+use crate::tile::Counts;
+
+/// Kinds with a copy left outside the hand and the melds.
+#[inline(always)]
+pub fn available(hand: &Counts, used: &Counts) -> u64 {
+    let mut m = 0u64;
+    for t in 0..34 {
+        m |= u64::from(hand[t] + used[t] < 4) << t;
+    }
+    m
+}
+
+/// Kinds (bit mask) whose draw lowers the shanten over `forms` of a waiting hand
+/// (`13 - 3k - W` tiles). Kinds with no copy left are never useful.
+pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
+    let avail = available(hand, used);
+    let mut d = [u8::MAX; 5];
+    let mut best = u8::MAX;
+    for (i, f) in Form::ALL.iter().enumerate() {
+        if forms.contains(*f) {
+            if let Some(x) = form_distance(*f, hand, used, n_melds, wilds) {
+                d[i] = x;
+                best = best.min(x);
+            }
+        }
+    }
+    if best == u8::MAX || best == 0 {
+        return 0;
+    }
+    let mut out = 0u64;
+    for (i, f) in Form::ALL.iter().enumerate() {
+        if d[i] != best {
+            continue;
+        }
+        out |= form_improving(*f, d[i], hand, used, n_melds, wilds, avail & !out);
+    }
+    out & avail
+}
+
+/// Kinds among `allowed` whose draw lowers the distance `d` of one form.
+pub fn form_improving(
+    form: Form,
+    d: u8,
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+    allowed: u64,
+) -> u64 {
+    match form {
+        Form::Regular => regular::improving(hand, used, n_melds, wilds, allowed),
+        Form::SevenPairs => special::seven_pairs_improving(hand, allowed),
+        Form::ThirteenOrphans => special::thirteen_orphans_improving(hand, allowed),
+        Form::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
+        Form::KnittedStraight => {
+            let mut out = 0;
+            let mut h = *hand;
+            for t in 0..34 {
+                if allowed >> t & 1 == 0 || h[t] >= 4 {
+                    continue;
+                }
+                h[t] += 1;
+                if special::knitted_straight(&h, used, n_melds, wilds).is_some_and(|x| x < d) {
+                    out |= 1 << t;
+                }
+                h[t] -= 1;
+            }
+            out
+        }
+    }
+}
+
+/// Useful tiles over the five GB forms.
+#[inline]
+pub fn useful_tiles(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
+    useful_tiles_in(Forms::GB, hand, used, n_melds, wilds)
+}
+
+/// Kinds (bit mask) that complete a waiting hand in one of `forms`; 0 unless ready.
+pub fn waits_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
+    if super::distance_in(forms, hand, used, n_melds, wilds) != wilds.saturating_add(1) {
+        return 0;
+    }
+    useful_tiles_in(forms, hand, used, n_melds, wilds)
+}
+
+/// Waits over the five GB forms.
+#[inline]
+pub fn waits(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
+    waits_in(Forms::GB, hand, used, n_melds, wilds)
+}
+
+/// True if a full hand (`14 - 3k - W` tiles) is complete in one of `forms`.
+#[inline]
+pub fn is_win_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> bool {
+    if forms.contains(Form::Regular) && regular::distance(hand, used, n_melds, wilds) <= wilds {
+        return true;
+    }
+    super::distance_in(forms, hand, used, n_melds, wilds) <= wilds
+}
+
+/// True if a full hand is complete in one of the five GB forms.
+#[inline]
+pub fn is_win(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> bool {
+    is_win_in(Forms::GB, hand, used, n_melds, wilds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile;
+
+    fn counts(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+    fn mask(s: &str) -> u64 {
+        tile::parse(s).unwrap().iter().fold(0, |m, &t| m | 1 << t)
+    }
+
+    #[test]
+    fn waits_of_ready_hands() {
+        let z = [0u8; 34];
+        assert_eq!(waits(&counts("1112345678999m"), &z, 0, 0), mask("123456789m"));
+        assert_eq!(waits(&counts("19m19p19s1234567z"), &z, 0, 0), mask("19m19p19s1234567z"));
+        assert_eq!(waits(&counts("1111m123456789p"), &z, 0, 0), 0);
+        assert_eq!(waits(&counts("1111m234m456p789p"), &z, 0, 0), mask("4m"));
+        let mut used = [0u8; 34];
+        used[0] = 3;
+        assert_eq!(waits(&counts("1m"), &z, 4, 0), mask("1m"));
+        assert_eq!(waits(&counts("1m"), &used, 4, 0), 0);
+        assert_eq!(waits(&counts("147m258p369s1234z"), &z, 0, 0), mask("567z"));
+    }
+
+    #[test]
+    fn useful_and_wins() {
+        let z = [0u8; 34];
+        let h = counts("123m456p789s1122z");
+        assert_eq!(useful_tiles(&h, &z, 0, 0), mask("12z"));
+        assert!(is_win(&counts("123m456p789s11122z"), &z, 0, 0));
+        assert!(!is_win(&counts("123m456p789s11123z"), &z, 0, 0));
+        assert!(is_win(&counts("11223344556677m"), &z, 0, 0));
+        // With a wild: 123m456p789s111z + wild + 2z.
+        assert!(is_win(&counts("123m456p789s1112z"), &z, 0, 1));
+        assert!(!is_win_in(Forms::BASIC, &counts("19m19p19s1234566z"), &z, 0, 1));
+        assert!(is_win(&counts("19m19p19s1234566z"), &z, 0, 1));
+    }
+}
