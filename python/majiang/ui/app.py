@@ -272,7 +272,7 @@ class GameScreen(Screen[None]):
         info.append("prevalent " + wind_label(obs.prevalent_wind, a), style="cyan")
         info.append(f"  wall {obs.wall_remaining}  ")
         info.append(f"seed {c.seed}  {c.level}: {c.bot_name}", style="dim")
-        self.query_one("#info", Static).update(info)
+        self.query_one("#info", Static).update(info, layout=False)
 
         log = obs.discard_log
         # The latest discard is marked while it lies in its pool (not claimed).
@@ -303,7 +303,7 @@ class GameScreen(Screen[None]):
         self.query_one("#hand", HandBar).show(tiles, drawn, sel)
         self._refresh_actions(obs)
         self._refresh_hints()
-        self.query_one("#log", Static).update(Text("  ·  ").join(self.moves[-3:]))
+        self.query_one("#log", Static).update(Text("  ·  ").join(self.moves[-3:]), layout=False)
 
     def _refresh_actions(self, obs: Any) -> None:
         bar = self.query_one("#actions", ActionBar)

@@ -261,13 +261,15 @@ def compute_hints(controller: Any) -> Hints:
     return Hints(sh, useful, discards, suggestion, outlook, min_fan)
 
 
-def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool) -> Text:
+def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int = 9) -> Text:
     out = Text()
-    for i, (t, n) in enumerate(items):
+    for i, (t, n) in enumerate(items[:most]):
         if i:
             out.append(" ")
         out.append(inline(t, ascii), style=suit_style(t))
         out.append(f"×{n}" if not ascii else f"x{n}", style="dim")
+    if len(items) > most:
+        out.append(f" +{len(items) - most} more kinds", style="dim")
     return out
 
 
@@ -300,7 +302,8 @@ def hint_text(controller: Any, ascii: bool = False) -> Text:
         out.append("  efficiency bot: ", style="cyan")
         a = h.suggestion
         if a.kind == "chow" and a.tile is not None:
-            out.append("chow " + "".join(inline(x, ascii) for x in (a.tile, a.tile + 1, a.tile + 2)))
+            run = (a.tile, a.tile + 1, a.tile + 2)
+            out.append("chow " + "".join(inline(x, ascii) for x in run))
         elif a.tile is not None:
             out.append(f"{a.kind} ")
             out.append(inline(a.tile, ascii), style=suit_style(a.tile))

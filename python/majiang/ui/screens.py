@@ -139,7 +139,7 @@ def result_body(view: HandView, ascii: bool = False) -> Group:
     title = Text(f"Hand {view.number}/{view.n_hands}  ", style="bold")
     wins = res.get("wins") or []
     if not wins:
-        title.append("Exhaustive draw 荒牌" if not ascii else "Exhaustive draw", style="bold yellow")
+        title.append("Exhaustive draw" + ("" if ascii else " 荒牌"), style="bold yellow")
         parts.append(title)
         parts.append(Text("The wall is empty; nobody won. The hands:", style="dim"))
         for s in range(4):
@@ -165,9 +165,11 @@ def result_body(view: HandView, ascii: bool = False) -> Group:
             melds = [(k, _meld_tiles(n)) for k, n in w["melds"]]
             flowers = view.flowers[seat] if view.flowers else []
             parts.append(_hand_line(w["hand"], melds, flowers, ascii, win_tile=w["tile"]))
+            parts.append(Text(""))
             parts.append(fan_table(w, ascii))
     if any(res.get("penalties") or []):
         parts.append(Text("A false win declaration was penalised.", style="bold red"))
+    parts.append(Text(""))
     parts.append(settlement_table(view, ascii))
     return Group(*parts)
 
@@ -259,6 +261,10 @@ class HandLine:
     result: dict[str, Any]
 
 
+def _sign_style(d: int) -> str:
+    return "green" if d > 0 else ("red" if d < 0 else "")
+
+
 def standings_body(
     names: Sequence[str],
     lines: Sequence[HandLine],
@@ -301,7 +307,7 @@ def standings_body(
             str(h.number),
             names[h.dealer],
             desc,
-            *(Text(f"{d:+d}", style="green" if d > 0 else ("red" if d < 0 else "")) for d in deltas),
+            *(Text(f"{d:+d}", style=_sign_style(d)) for d in deltas),
         )
     hands.add_section()
     hands.add_row("", "", "Sum of the hands", *(f"{x:+d}" for x in sums), style="bold")

@@ -68,7 +68,7 @@ class TileWidget(Static):
         if bottom:
             text.append("\n")
             text.append(bottom, style=style)
-        self.update(text)
+        self.update(text, layout=False)
         self.set_class(selected, "-selected")
 
     def on_click(self) -> None:
@@ -79,7 +79,7 @@ class HandBar(Horizontal):
     """The person's concealed tiles in order, and the drawn tile set apart on the right."""
 
     DEFAULT_CSS = """
-    HandBar { height: 5; padding: 0 0 0 1; }
+    HandBar { height: 5; padding: 0 0 0 1; background: $background; }
     HandBar.-ascii { height: 4; }
     """
 
@@ -131,6 +131,7 @@ class SeatPanel(Static):
         self.seat = seat
         self.ascii = ascii
         self._shown: tuple | None = None
+        self._lines = 0
 
     def show(
         self,
@@ -186,7 +187,10 @@ class SeatPanel(Static):
             pool.append("(no discards)", style="dim")
         if self.has_class("-turn") != on_turn:
             self.set_class(on_turn, "-turn")
-        self.update(Text("\n").join([head, pool]))
+        body = Text("\n").join([head, pool])
+        lines = len(body.wrap(self.app.console, max(20, self.size.width or 100)))
+        self.update(body, layout=lines != self._lines)
+        self._lines = lines
 
 
 class KeyButton(Button):
