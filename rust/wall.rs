@@ -1,1 +1,510 @@
-//! The seeded wall: shuffle, dice, wall break, live and replacement ends.
+//! The seeded wall: a portable random number generator, the shuffle, the dice and the wall
+//! break, and the two ends tiles are drawn from.
+//!
+//! # Randomness
+//!
+//! [`Rng`] is xoshiro256** (Blackman and Vigna) seeded through SplitMix64, written out here
+//! so that the same seed gives the same wall on every machine, platform and crate version.
+//! [`Rng::below`] draws an unbiased integer by rejection (no floating point), and
+//! [`Wall::new`] shuffles with Fisher-Yates from the last position down.
+//!
+//! # Linear model (gb-flow.md §3-§4, G-1; classic.md §3)
+//!
+//! The shuffled wall is one array `W[0..n]` in draw order (`n` = 144 with flowers, 136
+//! without). Stack `k` is (upper `W[2k]`, lower `W[2k + 1]`). The deal takes `W[0..=52]`;
+//! normal draws continue from the head (`W[53]`, `W[54]`, ...). Replacement draws (after a
+//! kong or a flower) come from the tail, the upper tile of the last standing stack first:
+//! `W[n-2]`, `W[n-1]`, `W[n-4]`, `W[n-3]`, ... (C-4). The two ends may meet inside one
+//! stack; a position is never drawn twice. There is no dead wall: every tile is drawn.
+//!
+//! The dice are thrown after the shuffle, from the same generator, and recorded with the
+//! wall break they select ([`Dice`]). In the linear model they do not change which tile is
+//! drawn when (the start point is uniformly random either way); they are kept for display
+//! and replay.
+
+use crate::tile::Tile;
+
+/// SplitMix64: one step of Steele, Lea and Flood's generator. Used to seed [`Rng`] and to
+/// derive independent seeds (per hand of a match) from one seed.
+#[inline]
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Derives the seed of item `index` (a hand of a match, a shard of a simulation) from a
+/// parent seed: SplitMix64 started at `parent + index * golden ratio`.
+pub fn derive_seed(parent: u64, index: u64) -> u64 {
+    let mut s = parent ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    splitmix64(&mut s)
+}
+
+/// xoshiro256**: a small, fast, portable generator. Same seed, same stream everywhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rng {
+    s: [u64; 4],
+}
+
+impl Rng {
+    /// A generator whose state is filled from `seed` by SplitMix64 (never all zero).
+    pub fn new(seed: u64) -> Self {
+        let mut sm = seed;
+        let s = [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)];
+        Rng { s }
+    }
+
+    /// The next 64 random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = self.s[1] << 17;
+        self.s[2] ^= self.s[0];
+        self.s[3] ^= self.s[1];
+        self.s[1] ^= self.s[2];
+        self.s[0] ^= self.s[3];
+        self.s[2] ^= t;
+        self.s[3] = self.s[3].rotate_left(45);
+        result
+    }
+
+    /// A uniform integer in `0..n` (`n` > 0), by rejection: draws below the largest
+    /// multiple of `n` are reduced modulo `n`, the rest are redrawn.
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        debug_assert!(n > 0);
+        let n = n.max(1);
+        let zone = u64::MAX - (u64::MAX % n);
+        loop {
+            let x = self.next_u64();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+
+    /// One six-sided die, 1-6.
+    #[inline]
+    pub fn die(&mut self) -> u8 {
+        self.below(6) as u8 + 1
+    }
+}
+
+/// How the wall is broken (G-1, C-3): one throw by the dealer, or the 1998 two-throw
+/// procedure where the first total picks a second thrower.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BreakThrow {
+    /// The dealer throws two dice; their total picks the wall and the stack count.
+    Single,
+    /// The dealer throws `s1`, which picks the second thrower; that player throws `s2`;
+    /// count `s1 + s2` stacks in the second thrower's wall.
+    Double,
+}
+
+/// The dice thrown to break the wall and the break they select.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Dice {
+    /// The dice in throw order (two or four; unused entries are 0).
+    pub dice: [u8; 4],
+    /// Whose wall is broken, counted counter-clockwise from the dealer (0 = the dealer).
+    pub break_seat: u8,
+    /// How many stacks are counted from the right-hand end of that wall (may run past its
+    /// end into the next wall clockwise). Dealing starts at the next stack.
+    pub break_stack: u8,
+}
+
+impl Dice {
+    /// The number of dice thrown (2 or 4).
+    pub fn count(&self) -> usize {
+        self.dice.iter().filter(|&&d| d > 0).count()
+    }
+    /// The dice actually thrown.
+    pub fn thrown(&self) -> &[u8] {
+        &self.dice[..self.count()]
+    }
+}
+
+/// Tiles dealt by [`Wall::deal`] and drawn at the start: `W[0..=52]`.
+pub const DEALT: usize = 53;
+
+/// The most tiles a wall can hold (gb, with flowers).
+pub const MAX_TILES: usize = 144;
+
+/// A shuffled wall with a head (normal draws) and a tail (replacement draws).
+#[derive(Debug, Clone)]
+pub struct Wall {
+    tiles: [Tile; MAX_TILES],
+    len: u8,
+    /// Next position of the head sequence (0, 1, 2, ...).
+    head: u8,
+    /// Steps taken along the tail sequence (n-2, n-1, n-4, n-3, ...).
+    tail: u8,
+    /// Drawn positions (a bit set over `0..len`).
+    taken: [u64; 3],
+    remaining: u8,
+    dice: Dice,
+    rng: Rng,
+}
+
+impl Wall {
+    /// Shuffles a wall from `seed`: 136 tiles, plus the eight flowers when `flowers`.
+    /// Then throws the dice for the break (`throw`), from the same generator.
+    pub fn new(seed: u64, flowers: bool, throw: BreakThrow) -> Self {
+        let mut tiles = [0 as Tile; MAX_TILES];
+        let mut n = 0usize;
+        for t in 0..34u8 {
+            for _ in 0..4 {
+                tiles[n] = t;
+                n += 1;
+            }
+        }
+        if flowers {
+            for f in 34..42u8 {
+                tiles[n] = f;
+                n += 1;
+            }
+        }
+        Self::shuffled(&mut tiles, n, seed, throw)
+    }
+
+    /// Builds a wall whose draw order is exactly `order` (tests, scenarios, replays of an
+    /// externally shuffled wall). The dice are thrown from `seed`. Fails unless `order` is
+    /// a full set of 136 tiles (or 144 with the eight flowers).
+    pub fn from_order(order: &[Tile], seed: u64, throw: BreakThrow) -> crate::MjResult<Self> {
+        let mut counts = [0u8; 42];
+        for &t in order {
+            if !crate::tile::is_valid(t) {
+                return Err(crate::MjError::hand(format!("tile code {t} is out of range (0-41)")));
+            }
+            counts[t as usize] += 1;
+        }
+        let with_flowers = order.len() == 144;
+        let ok = (order.len() == 136 || with_flowers)
+            && counts[..34].iter().all(|&c| c == 4)
+            && counts[34..].iter().all(|&c| c == u8::from(with_flowers));
+        if !ok {
+            return Err(crate::MjError::hand(format!(
+                "a wall is 136 tiles (four of each kind) or 144 with the eight flowers; got {} tiles",
+                order.len()
+            )));
+        }
+        let mut tiles = [0 as Tile; MAX_TILES];
+        tiles[..order.len()].copy_from_slice(order);
+        let mut rng = Rng::new(seed);
+        let dice = throw_dice(&mut rng, throw);
+        Ok(Wall {
+            tiles,
+            len: order.len() as u8,
+            head: 0,
+            tail: 0,
+            taken: [0; 3],
+            remaining: order.len() as u8,
+            dice,
+            rng,
+        })
+    }
+
+    /// Builds a wall that deals the given opening hands and then draws `head` from the
+    /// head and `tail` (replacements) from the tail, in that order; the other tiles fill
+    /// the rest of the wall in code order (leftover flowers in the middle). `hands[i]` is the hand of the seat `i` places
+    /// after the dealer (14 tiles for the dealer, 13 for the others; flowers allowed when
+    /// `flowers`). For scenarios and tests. Fails on a wrong hand size, a fifth copy, a
+    /// flower in a wall without flowers, or more tiles than the wall holds.
+    pub fn arranged(
+        hands: [&[Tile]; 4],
+        head: &[Tile],
+        tail: &[Tile],
+        flowers: bool,
+        seed: u64,
+        throw: BreakThrow,
+    ) -> crate::MjResult<Self> {
+        let n = if flowers { 144 } else { 136 };
+        let mut left = [0u8; 42];
+        for c in left.iter_mut().take(34) {
+            *c = 4;
+        }
+        if flowers {
+            for c in left.iter_mut().skip(34) {
+                *c = 1;
+            }
+        }
+        let mut take = |t: Tile| -> crate::MjResult<Tile> {
+            if !crate::tile::is_valid(t) {
+                return Err(crate::MjError::hand(format!("tile code {t} is out of range (0-41)")));
+            }
+            if left[t as usize] == 0 {
+                return Err(crate::MjError::hand(format!(
+                    "too many copies of {} for this wall",
+                    crate::tile::name(t)
+                )));
+            }
+            left[t as usize] -= 1;
+            Ok(t)
+        };
+        let mut order = [u8::MAX; MAX_TILES];
+        for (i, h) in hands.iter().enumerate() {
+            let want = if i == 0 { 14 } else { 13 };
+            if h.len() != want {
+                return Err(crate::MjError::hand(format!(
+                    "the hand {i} seats after the dealer needs {want} tiles, got {}",
+                    h.len()
+                )));
+            }
+            for r in 0..3 {
+                for k in 0..4 {
+                    order[r * 16 + i * 4 + k] = take(h[r * 4 + k])?;
+                }
+            }
+            order[48 + i] = take(h[12])?;
+        }
+        order[52] = take(hands[0][13])?;
+        if DEALT + head.len() + tail.len() > n {
+            return Err(crate::MjError::hand("more head and tail draws than the wall holds"));
+        }
+        for (k, &t) in head.iter().enumerate() {
+            order[DEALT + k] = take(t)?;
+        }
+        for (k, &t) in tail.iter().enumerate() {
+            let stack = n / 2 - 1 - k / 2;
+            order[2 * stack + k % 2] = take(t)?;
+        }
+        // Leftover tiles in code order, with any leftover flowers in the middle, so that
+        // the draws right after the arranged ones (at either end) are not flowers.
+        let mut rest: Vec<Tile> = (0..34u8).flat_map(|t| std::iter::repeat(t).take(left[t as usize] as usize)).collect();
+        let flowers_left: Vec<Tile> = (34..42u8).filter(|&f| left[f as usize] > 0).collect();
+        let mid = rest.len() / 2;
+        rest.splice(mid..mid, flowers_left);
+        let mut fill = rest.into_iter();
+        for slot in order[..n].iter_mut() {
+            if *slot == u8::MAX {
+                *slot = fill.next().unwrap_or(0);
+            }
+        }
+        Self::from_order(&order[..n], seed, throw)
+    }
+
+    fn shuffled(tiles: &mut [Tile; MAX_TILES], n: usize, seed: u64, throw: BreakThrow) -> Self {
+        let mut rng = Rng::new(seed);
+        // Fisher-Yates: position i swaps with a uniform position in 0..=i.
+        for i in (1..n).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            tiles.swap(i, j);
+        }
+        let dice = throw_dice(&mut rng, throw);
+        Wall { tiles: *tiles, len: n as u8, head: 0, tail: 0, taken: [0; 3], remaining: n as u8, dice, rng }
+    }
+
+    /// Total tiles in the wall (136 or 144).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// True when the wall was built empty (never the case for a real wall).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Tiles not yet drawn from either end.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.remaining as usize
+    }
+
+    /// The whole wall in draw order, drawn tiles included.
+    pub fn order(&self) -> &[Tile] {
+        &self.tiles[..self.len as usize]
+    }
+
+    /// The dice thrown for the break.
+    pub fn dice(&self) -> Dice {
+        self.dice
+    }
+
+    /// The tile at linear position `i` (drawn or not); `None` past the end.
+    pub fn peek(&self, i: usize) -> Option<Tile> {
+        (i < self.len as usize).then(|| self.tiles[i])
+    }
+
+    /// True if position `i` has been drawn.
+    #[inline]
+    pub fn is_taken(&self, i: usize) -> bool {
+        self.taken[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    #[inline]
+    fn take(&mut self, i: usize) -> Tile {
+        self.taken[i / 64] |= 1 << (i % 64);
+        self.remaining -= 1;
+        self.tiles[i]
+    }
+
+    /// Throws one more pair of dice from the wall's generator (e.g. for an indicator
+    /// tile); returns the total, 2-12.
+    pub fn throw_pair(&mut self) -> u8 {
+        self.rng.die() + self.rng.die()
+    }
+
+    /// Deals the opening hands (gb-flow.md §4): three rounds of four tiles each, dealer
+    /// first, then the dealer's jump. Seat `i` here is counted from the dealer. Returns
+    /// the hands; the dealer's has 14 tiles, the others 13. Takes `W[0..=52]`.
+    pub fn deal(&mut self) -> [[Tile; 14]; 4] {
+        let mut hands = [[0 as Tile; 14]; 4];
+        let mut pos = 0usize;
+        for round in 0..3 {
+            for hand in hands.iter_mut() {
+                for k in 0..4 {
+                    hand[round * 4 + k] = self.take(pos);
+                    pos += 1;
+                }
+            }
+        }
+        // The jump: the dealer takes the upper tiles of the 1st and 3rd next stacks
+        // (W[48], W[52]); the others take W[49], W[50], W[51].
+        hands[0][12] = self.take(48);
+        hands[1][12] = self.take(49);
+        hands[2][12] = self.take(50);
+        hands[3][12] = self.take(51);
+        hands[0][13] = self.take(52);
+        self.head = DEALT as u8;
+        hands
+    }
+
+    /// Draws from the head (a normal draw); `None` when the wall is empty.
+    pub fn draw(&mut self) -> Option<Tile> {
+        if self.remaining == 0 {
+            return None;
+        }
+        while self.is_taken(self.head as usize) {
+            self.head += 1;
+        }
+        let i = self.head as usize;
+        self.head += 1;
+        Some(self.take(i))
+    }
+
+    /// The linear position of step `k` of the tail sequence.
+    #[inline]
+    fn tail_pos(&self, k: usize) -> usize {
+        let stack = self.len as usize / 2 - 1 - k / 2;
+        2 * stack + k % 2
+    }
+
+    /// Draws from the tail (a kong or flower replacement); `None` when the wall is empty.
+    pub fn draw_tail(&mut self) -> Option<Tile> {
+        if self.remaining == 0 {
+            return None;
+        }
+        loop {
+            let i = self.tail_pos(self.tail as usize);
+            self.tail += 1;
+            if !self.is_taken(i) {
+                return Some(self.take(i));
+            }
+        }
+    }
+}
+
+fn throw_dice(rng: &mut Rng, throw: BreakThrow) -> Dice {
+    let (a, b) = (rng.die(), rng.die());
+    let s1 = a + b;
+    match throw {
+        BreakThrow::Single => Dice { dice: [a, b, 0, 0], break_seat: (s1 - 1) % 4, break_stack: s1 },
+        BreakThrow::Double => {
+            let (c, d) = (rng.die(), rng.die());
+            Dice { dice: [a, b, c, d], break_seat: (s1 - 1) % 4, break_stack: s1 + c + d }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rng_is_fixed_across_platforms() {
+        // SplitMix64 from 0 gives the published first output.
+        let mut s = 0u64;
+        assert_eq!(splitmix64(&mut s), 0xE220_A839_7B1D_CDAF);
+        let mut r = Rng::new(42);
+        let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
+        let mut r2 = Rng::new(42);
+        assert_eq!(first, (0..3).map(|_| r2.next_u64()).collect::<Vec<_>>());
+        assert_ne!(Rng::new(43).next_u64(), first[0]);
+    }
+
+    #[test]
+    fn below_is_in_range_and_covers_it() {
+        let mut r = Rng::new(7);
+        let mut seen = [0u32; 6];
+        for _ in 0..6000 {
+            let d = r.die();
+            assert!((1..=6).contains(&d));
+            seen[d as usize - 1] += 1;
+        }
+        assert!(seen.iter().all(|&c| c > 800), "{seen:?}");
+    }
+
+    #[test]
+    fn wall_is_a_permutation_and_seeded() {
+        let w = Wall::new(5, true, BreakThrow::Single);
+        assert_eq!(w.len(), 144);
+        let mut c = [0u8; 42];
+        for &t in w.order() {
+            c[t as usize] += 1;
+        }
+        assert!(c[..34].iter().all(|&x| x == 4) && c[34..].iter().all(|&x| x == 1));
+        assert_eq!(Wall::new(5, true, BreakThrow::Single).order(), w.order());
+        assert_ne!(Wall::new(6, true, BreakThrow::Single).order(), w.order());
+        assert_eq!(Wall::new(5, false, BreakThrow::Double).len(), 136);
+    }
+
+    #[test]
+    fn deal_then_head_and_tail_meet_without_repeats() {
+        let mut w = Wall::new(11, false, BreakThrow::Double);
+        let hands = w.deal();
+        assert_eq!(w.remaining(), 136 - 53);
+        assert_eq!(hands[0][13], w.order()[52]);
+        assert_eq!(hands[1][12], w.order()[49]);
+        let mut drawn = Vec::new();
+        let mut k = 0;
+        while w.remaining() > 0 {
+            let t = if k % 3 == 0 { w.draw_tail() } else { w.draw() };
+            drawn.push(t.unwrap());
+            k += 1;
+        }
+        assert_eq!(drawn.len(), 83);
+        assert!(w.draw().is_none() && w.draw_tail().is_none());
+        assert!((0..136).all(|i| w.is_taken(i)));
+        // The tail order: upper of the last stack first.
+        let mut w2 = Wall::new(11, false, BreakThrow::Double);
+        w2.deal();
+        assert_eq!(w2.draw_tail(), Some(w2.order()[134]));
+        assert_eq!(w2.draw_tail(), Some(w2.order()[135]));
+        assert_eq!(w2.draw_tail(), Some(w2.order()[132]));
+        assert_eq!(w2.draw(), Some(w2.order()[53]));
+    }
+
+    #[test]
+    fn dice_record_the_break() {
+        let w = Wall::new(3, true, BreakThrow::Single);
+        let d = w.dice();
+        assert_eq!(d.count(), 2);
+        assert_eq!(d.break_stack, d.dice[0] + d.dice[1]);
+        assert_eq!(d.break_seat, (d.break_stack - 1) % 4);
+        let w2 = Wall::new(3, false, BreakThrow::Double);
+        assert_eq!(w2.dice().count(), 4);
+        assert_eq!(w2.dice().break_stack as u32, w2.dice().dice.iter().map(|&x| x as u32).sum::<u32>());
+    }
+
+    #[test]
+    fn from_order_checks_the_set() {
+        let w = Wall::new(1, false, BreakThrow::Single);
+        let again = Wall::from_order(w.order(), 1, BreakThrow::Single).unwrap();
+        assert_eq!(again.order(), w.order());
+        assert!(Wall::from_order(&w.order()[..135], 1, BreakThrow::Single).is_err());
+    }
+}

@@ -94,8 +94,9 @@ def test_huainan_wilds():
     assert mj.is_win("123m456p789s12555z", rules="huainan", wild=31)
     # Without the wild the same tiles are far from complete.
     assert not mj.is_win("123m456p789s12555z", rules="huainan")
-    # Huainan's oracle covers the basic form and seven pairs.
-    assert set(mj.shanten_forms("19m19p19s1234567z", rules="huainan")) == {"regular", "seven_pairs"}
+    # Huainan's oracle covers the basic form, seven pairs, 十三浪 and 九幺.
+    forms = mj.shanten_forms("19m19p19s1234567z", rules="huainan")
+    assert set(forms) == {"regular", "seven_pairs", "shisanlang", "jiuyao"}
     # Seven pairs with a wild pairing a single.
     assert mj.is_win("1122334455667m5z", rules="huainan", wild="5z")
     # A wild may stand for a fifth copy.

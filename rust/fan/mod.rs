@@ -1,21 +1,317 @@
 //! GB / classic fan evaluation: the fan catalog (data), the decomposition search and the
 //! combination principles.
+//!
+//! [`evaluate`] scores a winning hand. It reproduces PyMahjongGB 1.4.0 (the
+//! ChineseOfficialMahjongHelper calculator) fan for fan under the default `gb` options,
+//! validates what the reference silently accepts, and applies the minimum. It never
+//! allocates and never panics: every input, however malformed, gives a result or an
+//! [`MjError`].
+//!
+//! Module map: [`catalog`] (the one fan table), [`divide`] (decompositions and waits),
+//! [`score`] (detectors and principles), [`validate`] (input checks and flag rules).
 
-use crate::rules::RuleSetKind;
+pub mod catalog;
+pub mod divide;
+pub mod rtile;
+pub mod score;
+pub mod validate;
+
+use crate::error::{MjError, MjResult};
+use crate::hand::{Meld, MeldKind};
+use crate::rules::{RuleSetKind, Rules};
+use crate::tile::{Counts, Tile};
+pub use catalog::{Fan, FanInfo, CATALOG, N_FANS};
+use divide::{Divisions, Pack, CHOW, KONG, PUNG};
+use rtile::RTable;
+use score::{Ctx, Table};
 
 crate::option_group! {
-    /// Scoring options.
+    /// Scoring options. The `mcr_*` switches select the 2006 MCR reading where the
+    /// reference calculator (PyMahjongGB 1.4.0) reads the rules differently; all are off
+    /// in `gb`, which scores exactly as the reference does.
     pub struct FanOptions {
         /// The minimum fan total a win needs (8 in gb; see classic.md §7.2 for classic).
         pub min_fan: u8 = 8,
         /// Count flowers toward the minimum (Botzone's Python environment); MCR does not.
         pub flowers_count_toward_min: bool = false,
+        /// Most flowers a hand may hold (8 in gb, 0 in classic, which has no flowers).
+        pub max_flowers: u8 = 8,
+        /// The 1-fan 听牌 for a declared-ready win (classic 报听). Without it the rule set
+        /// has no declared ready, and declaring it is an input error.
+        pub ready_fan: bool = false,
+        /// One concealed plus one melded kong scores 暗杠 2 + 明杠 1 (MCR) instead of the
+        /// reference's 5-fan 明暗杠.
+        pub mcr_separate_mixed_kongs: bool = false,
+        /// 清幺九 also excludes 三同刻 (the rulebook's "不计同刻"); the reference keeps it.
+        pub mcr_all_terminals_no_triple_pung: bool = false,
+        /// A tile whose four copies the player already holds is not a wait when deciding
+        /// whether the wait is unique (边张 / 嵌张 / 单钓); the reference counts it.
+        pub mcr_exact_waits: bool = false,
+        /// Flags that cannot all hold (robbing a kong of a tile the winner holds, a kong
+        /// replacement without a kong, 和绝张 of a tile still in the hand, a kong on the
+        /// last wall tile) are silently dropped as the reference does, instead of raising
+        /// `InvalidHandError`.
+        pub correct_impossible_flags: bool = false,
     }
 }
 
 impl FanOptions {
-    /// The defaults of a rule set.
-    pub fn for_rules(_kind: RuleSetKind) -> Self {
-        Self::default()
+    /// The defaults of a rule set: classic has no flowers and the 1-fan 听牌.
+    pub fn for_rules(kind: RuleSetKind) -> Self {
+        match kind {
+            RuleSetKind::Classic => FanOptions { max_flowers: 0, ready_fan: true, ..Self::default() },
+            _ => Self::default(),
+        }
     }
 }
+
+/// A winning hand to score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WinInput {
+    /// Concealed tiles WITHOUT the winning tile (13 - 3 * n_melds of them).
+    pub hand: Counts,
+    /// Declared melds; the first `n_melds` are used, the rest are ignored.
+    pub melds: [Meld; 4],
+    /// Number of declared melds (0-4).
+    pub n_melds: u8,
+    /// The winning tile (0-33).
+    pub win_tile: Tile,
+    /// Won on a self-drawn tile (else on a discard or a robbed kong).
+    pub self_drawn: bool,
+    /// The winning tile is the last copy (和绝张).
+    pub fourth_tile: bool,
+    /// Self-drawn: kong replacement (杠上开花); discard: robbing a kong (抢杠和).
+    pub about_kong: bool,
+    /// Self-drawn: last wall tile (妙手回春); discard: the last discard (海底捞月).
+    pub wall_last: bool,
+    /// Seat wind 0-3 = E S W N.
+    pub seat_wind: u8,
+    /// Prevalent wind 0-3 = E S W N.
+    pub prevalent_wind: u8,
+    /// Flower tiles held (gb: 0-8).
+    pub flowers: u8,
+    /// Declared ready (classic 报听).
+    pub declared_ready: bool,
+}
+
+/// Filler for unused meld slots.
+const NO_MELD: Meld = Meld { kind: MeldKind::Chow, tile: 0 };
+
+impl WinInput {
+    /// A discard win with no flags, East seat and round, no flowers.
+    pub fn new(hand: Counts, melds: &[Meld], win_tile: Tile) -> MjResult<Self> {
+        if melds.len() > 4 {
+            return Err(MjError::hand(format!("{} melds given, at most 4", melds.len())));
+        }
+        let mut m = [NO_MELD; 4];
+        m[..melds.len()].copy_from_slice(melds);
+        Ok(WinInput {
+            hand,
+            melds: m,
+            n_melds: melds.len() as u8,
+            win_tile,
+            self_drawn: false,
+            fourth_tile: false,
+            about_kong: false,
+            wall_last: false,
+            seat_wind: 0,
+            prevalent_wind: 0,
+            flowers: 0,
+            declared_ready: false,
+        })
+    }
+
+    /// The declared melds in use.
+    pub fn melds(&self) -> &[Meld] {
+        &self.melds[..(self.n_melds as usize).min(4)]
+    }
+}
+
+/// One fan of a result and how many times it counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FanCount {
+    /// The fan (see [`catalog`]).
+    pub fan: Fan,
+    /// Occurrences (e.g. 喜相逢 ×2, 花牌 ×3).
+    pub count: u8,
+}
+
+/// Capacity of a [`FanList`]; no hand scores more distinct fans.
+pub const MAX_FANS_PER_HAND: usize = 32;
+
+/// A fixed-capacity list of fans (no allocation); derefs to `&[FanCount]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FanList {
+    items: [FanCount; MAX_FANS_PER_HAND],
+    len: u8,
+}
+
+impl FanList {
+    fn from_table(t: &Table) -> Self {
+        let mut items = [FanCount::default(); MAX_FANS_PER_HAND];
+        let mut len = 0usize;
+        for (id, &c) in t.iter().enumerate().skip(1) {
+            if c != 0 && len < MAX_FANS_PER_HAND {
+                items[len] = FanCount { fan: Fan(id as u8), count: c };
+                len += 1;
+            }
+        }
+        FanList { items, len: len as u8 }
+    }
+}
+
+impl std::ops::Deref for FanList {
+    type Target = [FanCount];
+    fn deref(&self) -> &[FanCount] {
+        &self.items[..self.len as usize]
+    }
+}
+
+/// The fans of a winning hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FanResult {
+    /// Fans in catalog order (MCR number; 花牌 81, 明暗杠 82, 听牌 83), like the reference.
+    pub fans: FanList,
+    /// Total points, flowers included.
+    pub total: u32,
+    /// Total without 花牌.
+    pub total_without_flowers: u32,
+    /// The total (without flowers unless `flowers_count_toward_min`) reaches `min_fan`.
+    pub meets_minimum: bool,
+}
+
+impl FanResult {
+    /// How many times `fan` counts (0 if absent).
+    pub fn count(&self, fan: Fan) -> u8 {
+        self.fans.iter().find(|f| f.fan == fan).map_or(0, |f| f.count)
+    }
+}
+
+/// Scores a winning hand under `rules`.
+///
+/// Errors: [`MjError::InvalidHand`] for malformed input (see [`validate`]),
+/// [`MjError::NotWinning`] when the tiles form no winning shape.
+pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
+    let opts = &rules.fan;
+    let flags = validate::check(input, opts)?;
+    let melds = input.melds();
+
+    let mut fixed = [Pack::default(); 4];
+    let mut fixed_table: RTable = [0; 0x48];
+    for (i, m) in melds.iter().enumerate() {
+        let r = rtile::from_code(m.tile);
+        fixed[i] = match m.kind {
+            MeldKind::Chow => {
+                fixed_table[r as usize] += 1;
+                fixed_table[r as usize + 1] += 1;
+                fixed_table[r as usize + 2] += 1;
+                Pack { kind: CHOW, tile: r + 1, melded: true }
+            }
+            MeldKind::Pung => {
+                fixed_table[r as usize] += 3;
+                Pack { kind: PUNG, tile: r, melded: true }
+            }
+            MeldKind::Kong | MeldKind::ConcealedKong => {
+                fixed_table[r as usize] += 4;
+                Pack { kind: KONG, tile: r, melded: m.kind == MeldKind::Kong }
+            }
+        };
+    }
+    let fixed = &fixed[..melds.len()];
+    let mut standing: RTable = [0; 0x48];
+    for (t, &c) in input.hand.iter().enumerate() {
+        standing[rtile::from_code(t as Tile) as usize] = c;
+    }
+    let win = rtile::from_code(input.win_tile);
+    standing[win as usize] += 1;
+
+    let mut unique = [0u8; 18];
+    let mut n_unique = 0;
+    let mut merged: RTable = [0; 0x48];
+    for &x in rtile::ALL.iter() {
+        let c = standing[x as usize] + fixed_table[x as usize];
+        merged[x as usize] = c;
+        if c > 0 && n_unique < 18 {
+            unique[n_unique] = x;
+            n_unique += 1;
+        }
+    }
+    let ctx = Ctx {
+        fixed,
+        fixed_table,
+        standing,
+        merged,
+        unique,
+        n_unique,
+        win,
+        flags,
+        seat: input.seat_wind,
+        prevalent: input.prevalent_wind,
+        opts,
+    };
+
+    let mut best: Table = [0; N_FANS];
+    let mut max = 0u32;
+    let mut special = false;
+    if fixed.is_empty() {
+        special = score::score_special(&ctx, &mut best)
+            || score::score_knitted_straight(&ctx, &mut best)
+            || score::score_nine_gates(&ctx, &mut best);
+    } else if fixed.len() == 1 {
+        special = score::score_knitted_straight(&ctx, &mut best);
+    }
+    if special {
+        max = score::points(&best);
+    }
+    let seven_pairs = best[catalog::SEVEN_PAIRS.0 as usize] != 0;
+    if !special || seven_pairs {
+        let mut pre = standing;
+        pre[win as usize] -= 1;
+        let dead = opts.mcr_exact_waits.then_some(&merged);
+        let unique_wait = validate::unique_wait(&mut pre, win, fixed.is_empty(), dead);
+        let mut divs = Divisions::new();
+        let mut work = standing;
+        divide::divide(&mut work, fixed, &mut divs);
+        for d in &divs.items[..divs.len] {
+            let mut t: Table = [0; N_FANS];
+            score::score_regular(d, &ctx, unique_wait, &mut t);
+            let p = score::points(&t);
+            let prefer = t[catalog::PURE_TRIPLE_CHOW.0 as usize] == 1
+                || t[catalog::TRIPLE_PUNG.0 as usize] != 0
+                || seven_pairs;
+            if p > max || (p == max && prefer) {
+                max = p;
+                best = t;
+            }
+        }
+    }
+    if max == 0 {
+        return Err(MjError::NotWinning(format!(
+            "{} + {} does not form a winning hand",
+            validate::describe_hand(input),
+            crate::tile::name(input.win_tile)
+        )));
+    }
+    if input.declared_ready && opts.ready_fan {
+        best[catalog::DECLARED_READY.0 as usize] = 1;
+    }
+    let without = score::points(&best);
+    best[catalog::FLOWER_TILES.0 as usize] = input.flowers;
+    let total = without + input.flowers as u32;
+    let counted = if opts.flowers_count_toward_min { total } else { without };
+    Ok(FanResult {
+        fans: FanList::from_table(&best),
+        total,
+        total_without_flowers: without,
+        meets_minimum: counted >= opts.min_fan as u32,
+    })
+}
+
+/// Scores under the `gb` preset.
+pub fn evaluate_gb(input: &WinInput) -> MjResult<FanResult> {
+    static GB: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();
+    evaluate(input, GB.get_or_init(Rules::gb))
+}
+
+#[cfg(test)]
+mod tests;

@@ -3,6 +3,8 @@
 //! makes a natural winning shape", found by enumerating assignments and checking each with
 //! an independent natural checker.
 //!
+//! The same hands also check the oracle's `is_win` and `shanten` for `rules="huainan"`.
+//!
 //! The enumeration runs over multisets of faces from a candidate set `K` that provably
 //! loses no winning assignment when fifth copies are allowed: in the basic form a wild
 //! sharing a set or pair with a natural tile `t` reads a face within two ranks of `t` in
@@ -381,6 +383,21 @@ fn is_win_equals_enumeration_over_100k_hands() {
             melds.iter().map(|m| m.notation()).collect::<Vec<_>>(),
             tile::name(bao)
         );
+        if fifth {
+            // The oracle's engine (basic form and seven pairs from its tables, 十三浪 and
+            // 九幺 from this module) agrees too.
+            let h = crate::shanten::checked::Hand::new(&conc, &melds, crate::RuleSetKind::Huainan, Some(bao))
+                .expect("a valid hand");
+            assert_eq!(
+                h.is_win().expect("a full hand"),
+                want,
+                "oracle: hand {} melds {:?} 宝 {}",
+                tile::format_counts(&conc),
+                melds.iter().map(|m| m.notation()).collect::<Vec<_>>(),
+                tile::name(bao)
+            );
+            assert_eq!(h.shanten() == -1, want);
+        }
         let w = conc[bao as usize] as usize;
         seen[w] += 1;
         wins[w] += want as u32;

@@ -35,6 +35,11 @@ fn prepare(
     wild: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Hand> {
     let kind = rules_kind(rules)?;
+    if let Some(r) = rules.and_then(|r| r.cast::<PyRuleSet>().ok()) {
+        if kind == RuleSetKind::Huainan {
+            r.get().inner.huainan.check_oracle_shapes()?;
+        }
+    }
     let counts = convert::counts(hand)?;
     let melds = match melds {
         Some(m) => convert::melds(m)?,

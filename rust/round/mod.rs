@@ -1,19 +1,271 @@
 //! One hand's state machine: draws, discards, claims and their priority, kongs, wins and
-//! settlement. The single source of truth for play.
+//! settlement. The single source of truth for play: the Python match loop, the built-in
+//! policies, `simulate` and the terminal game all drive this one machine.
+//!
+//! # Driving a hand
+//!
+//! ```
+//! use majiang::round::{Round, Action};
+//! use majiang::Rules;
+//!
+//! let mut round = Round::new(&Rules::gb(), 7, 0, 0).unwrap();
+//! while !round.is_over() {
+//!     // Every seat that must decide now (one on a turn, several in a claim window).
+//!     for seat in round.pending_seats() {
+//!         let action = round.legal_actions(seat)[0];
+//!         round.apply(seat, action).unwrap();
+//!     }
+//! }
+//! let result = round.result().unwrap();
+//! assert_eq!(result.deltas.iter().sum::<i32>(), 0);
+//! ```
+//!
+//! # Phases
+//!
+//! A hand is always in one [`Phase`]:
+//! - [`Phase::Turn`]: the seat [`Round::turn`] holds 14 - 3k tiles and must discard
+//!   ([`Action::Discard`], or [`Action::Ready`] to declare ready in classic), win by
+//!   self-draw ([`Action::Win`]) or declare a kong ([`Action::ConcealedKong`],
+//!   [`Action::AddedKong`]). A turn begins with a draw (flowers are set aside and replaced
+//!   from the tail automatically), a kong replacement, or a claimed chow or pung (then no
+//!   self-drawn win, and no kong under `kong_lock_after_claim`).
+//! - [`Phase::Claim`]: a discard is on the table. Every other seat that has more than
+//!   [`Action::Pass`] decides ([`Action::Win`], [`Action::Kong`], [`Action::Pung`],
+//!   [`Action::Chow`] from the left only, or pass). When all have answered the claims are
+//!   resolved by priority: win > kong = pung > chow; among several wins the first
+//!   counter-clockwise from the discarder wins (截和, `single_winner_headbump`). If nobody
+//!   claims, the next seat draws.
+//! - [`Phase::RobKong`]: an added kong (补杠) was declared; the seats that can win on its
+//!   tile decide whether to rob it. Concealed kongs and kongs claimed from a discard are
+//!   never robbed.
+//! - [`Phase::Over`]: [`Round::result`] holds the winners, their fans and the payments.
+//!
+//! Seats 0-3 are absolute and play goes 0 → 1 → 2 → 3 (counter-clockwise); seat `s`'s left
+//! (上家) is `s + 3 mod 4`. The dealer is East; the seat wind of `s` is
+//! `(s - dealer) mod 4` (0 = East).
+//!
+//! # Rules enforced
+//!
+//! Legal actions only ever contain what the rules allow: a win is offered only when the
+//! tiles form a winning shape **and** the fan total (without flowers unless
+//! `flowers_count_toward_min`) meets `min_fan`; a kong needs a tile left in the wall; the
+//! discard after the last wall tile can only be won (G-4, C-8). The flags the fan table
+//! needs are computed from the table: 和绝张 (the other three copies visible in discards
+//! and exposed melds), 海底捞月 / 妙手回春 (the wall is empty), 杠上开花 (the tile came out
+//! of a kong's replacement sequence, flowers included, G-3), 抢杠和. A seat that declared
+//! ready (classic 报听) is locked: its draws are discarded and its wins claimed
+//! automatically (`ting_auto_discard`, `ting_auto_win`). Applying an action that is not
+//! legal fails with [`crate::MjError::IllegalAction`] naming the problem, and changes
+//! nothing, except under `penalty_mode = mcr_1998` where a false win declaration is
+//! penalised (G-7).
+//!
+//! # Cost
+//!
+//! A step allocates nothing: hands are count arrays, melds and legal actions live in
+//! fixed arrays, events are `Copy` values appended to a vector reused across hands
+//! ([`Round::reset`]). Legal actions are computed once per decision point; an
+//! [`Observation`] is built only when asked for.
+//!
+//! # Options
+//!
+//! [`TableOptions`] holds every flow decision of the specs (G-n in gb-flow.md, C-n in
+//! classic.md) with the spec's default per rule set.
+
+mod actions;
+mod events;
+mod matchplay;
+mod observation;
+mod scoring;
+mod settlement;
+mod state;
+
+pub use actions::{Action, ActionList, MAX_ACTIONS};
+pub use events::{Event, WinKind};
+pub use matchplay::Match;
+pub use observation::{DiscardEntry, Observation};
+pub use scoring::{FanResult, WinInput};
+pub use settlement::{RoundResult, WinRecord};
+pub use state::{Phase, Round, SeatState, TurnStart};
 
 use crate::rules::RuleSetKind;
+use crate::tile::Tile;
+
+/// A tile a viewer may not see (another seat's draw or concealed kong).
+pub const HIDDEN: Tile = 255;
+
+crate::str_option! {
+    /// How the wall is broken (G-1, C-3). Play is the same either way (linear wall).
+    pub enum BreakThrowOpt { Single = "single", Double = "double" }
+}
+
+crate::str_option! {
+    /// How the opening flowers are replaced (G-2).
+    pub enum FlowerMode {
+        /// In passes, dealer first; a flower drawn as a replacement waits for the next pass.
+        Passes = "passes",
+        /// Each player replaces until done before the next starts.
+        EachCompletes = "each_completes",
+    }
+}
+
+crate::str_option! {
+    /// After which claims a turn may not declare a kong (G-5, C-6, D-13).
+    pub enum KongLock {
+        /// No kong on a turn that began with a chow or a pung.
+        ChiPeng = "chi_peng",
+        /// Only after a chow (the literal 1998 text).
+        Chi = "chi",
+        /// No restriction.
+        None = "none",
+    }
+}
+
+crate::str_option! {
+    /// What the discard made after the last wall tile can be claimed for (G-4, C-8).
+    pub enum LastDiscardClaims {
+        /// Only a win (海底捞月).
+        Win = "win",
+        /// Anything (a kong is still refused: no replacement tile is left).
+        Any = "any",
+    }
+}
+
+crate::str_option! {
+    /// Who deals the next hand.
+    pub enum DealerRotation {
+        /// gb: the deal passes counter-clockwise after every hand (不连庄).
+        CcwEveryHand = "ccw_every_hand",
+        /// classic, huainan: the dealer keeps the deal on a win or a draw; otherwise the
+        /// winner deals.
+        WinnerDeals = "winner_deals",
+    }
+}
+
+crate::str_option! {
+    /// Who deals the first hand.
+    pub enum FirstDealer {
+        /// Seat 0 (P1, sitting East).
+        East = "east",
+        /// Chosen at random from the match seed.
+        Random = "random",
+    }
+}
+
+crate::str_option! {
+    /// How the prevalent wind is chosen (C-5).
+    pub enum PrevalentWindMode {
+        /// East for hands 1-4, South 5-8, West 9-12, North 13-16 (gb: the dealer cycle).
+        ByHandIndex = "by_hand_index",
+        /// Always East.
+        FixedEast = "fixed_east",
+    }
+}
+
+crate::str_option! {
+    /// Changes of physical seat between rounds (G-6).
+    pub enum SeatChange { None = "none" }
+}
+
+crate::str_option! {
+    /// Payments (gb-flow.md §12, C-14).
+    pub enum Settlement {
+        /// Self-draw: each other pays base + F. Discard win or robbed kong: the discarder
+        /// (konger) pays base + F, each of the other two pays base.
+        Mcr = "mcr_8_plus_fan",
+        /// Self-draw: each other pays F. Discard win: the discarder pays F.
+        FanTimesBase = "fan_times_base",
+    }
+}
+
+crate::str_option! {
+    /// What happens to a win declaration the rules reject (G-7).
+    pub enum PenaltyMode {
+        /// Refused (`IllegalAction`); no penalty.
+        Reject = "reject",
+        /// 1998 §14: 错和 (below the minimum) pays 10 to each other seat, 诈和 (not a win)
+        /// 20; the seat may not win this hand; play goes on.
+        Mcr1998 = "mcr_1998",
+    }
+}
 
 crate::option_group! {
-    /// Flow-of-play options.
+    /// Flow-of-play options: the wall, claims, kongs, ready declarations, settlement and the
+    /// match. Defaults are per rule set ([`TableOptions::for_rules`]).
     pub struct TableOptions {
-        /// Hands in a match (gb: 16, four rounds of four).
+        /// Hands in a match (gb: 16, four rounds of four; classic C-5: 16).
         pub hands_per_match: u16 = 16,
+        /// The wall holds the eight flowers (gb: 144 tiles; classic and huainan: 136).
+        pub flowers: bool = true,
+        /// Stacks per side of the square wall (gb 18, classic C-2 17); display only.
+        pub wall_stacks_per_side: u8 = 18,
+        /// G-1 / C-3: one throw or two to break the wall.
+        pub break_throw: BreakThrowOpt = BreakThrowOpt::Single,
+        /// G-2: how the opening flowers are replaced.
+        pub initial_flower_mode: FlowerMode = FlowerMode::Passes,
+        /// G-5 / C-6: no kong on a turn that began with these claims.
+        pub kong_lock_after_claim: KongLock = KongLock::ChiPeng,
+        /// An added kong (补杠) may be robbed (抢杠和); concealed and claimed kongs never are.
+        pub rob_added_kong: bool = true,
+        /// 截和 (C-7): one winner on a discard, the first counter-clockwise from the discarder.
+        pub single_winner_headbump: bool = true,
+        /// Every player who can rob an added kong wins (huainan); otherwise 截和 applies.
+        pub multi_winner_on_rob: bool = false,
+        /// G-4 / C-8: what the final discard can be claimed for.
+        pub last_discard_claims: LastDiscardClaims = LastDiscardClaims::Win,
+        /// Who deals next (gb: every hand counter-clockwise; classic: the winner, kept on a
+        /// draw).
+        pub dealer_rotation: DealerRotation = DealerRotation::CcwEveryHand,
+        /// Who deals the first hand (gb: P1; classic: random).
+        pub first_dealer: FirstDealer = FirstDealer::East,
+        /// C-5: how the prevalent wind is chosen.
+        pub prevalent_wind_mode: PrevalentWindMode = PrevalentWindMode::ByHandIndex,
+        /// G-6: seats do not change between rounds.
+        pub seat_change_between_rounds: SeatChange = SeatChange::None,
+        /// §12 / C-14: the payment formula.
+        pub settlement: Settlement = Settlement::Mcr,
+        /// The base (底分) of the payment formula.
+        pub base: u16 = 8,
+        /// G-7: what a rejected win declaration costs.
+        pub penalty_mode: PenaltyMode = PenaltyMode::Reject,
+        /// G-8 / classic §6: ready may be declared (报听) with a discard; the hand locks.
+        pub ting_enabled: bool = false,
+        /// C-11: after declaring, a legal win is taken automatically.
+        pub ting_auto_win: bool = true,
+        /// classic §6.3: after declaring, a drawn tile that does not win is discarded
+        /// automatically.
+        pub ting_auto_discard: bool = true,
+        /// C-10: declaring ready needs some wait that reaches the minimum fan.
+        pub ting_requires_reachable_min_fan: bool = false,
     }
 }
 
 impl TableOptions {
     /// The defaults of a rule set.
-    pub fn for_rules(_kind: RuleSetKind) -> Self {
-        Self::default()
+    pub fn for_rules(kind: RuleSetKind) -> Self {
+        let d = Self::default();
+        match kind {
+            RuleSetKind::Gb => d,
+            RuleSetKind::Classic => TableOptions {
+                flowers: false,
+                wall_stacks_per_side: 17,
+                break_throw: BreakThrowOpt::Double,
+                dealer_rotation: DealerRotation::WinnerDeals,
+                first_dealer: FirstDealer::Random,
+                ting_enabled: true,
+                ..d
+            },
+            RuleSetKind::Huainan => TableOptions {
+                flowers: false,
+                wall_stacks_per_side: 17,
+                break_throw: BreakThrowOpt::Single,
+                dealer_rotation: DealerRotation::WinnerDeals,
+                first_dealer: FirstDealer::Random,
+                multi_winner_on_rob: true,
+                ..d
+            },
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;

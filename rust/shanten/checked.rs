@@ -71,7 +71,20 @@ impl Hand {
 
     /// Shanten over the rule set's forms (-1 = complete).
     pub fn shanten(&self) -> i8 {
-        super::shanten_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds)
+        let s = super::shanten_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds);
+        if s > 0 && self.wild_draw_wins() {
+            return 0;
+        }
+        s
+    }
+
+    /// True for a waiting hand that a drawn wild completes. The wild may stand for a fifth
+    /// copy, so this can hold when every natural wait is used up (e.g. the fourth 5p
+    /// beside a pung of 5p).
+    fn wild_draw_wins(&self) -> bool {
+        !self.full
+            && self.wild_draw_helps()
+            && useful::is_win_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds + 1)
     }
 
     /// Shanten of each of the rule set's forms that can apply, in [`Form::ALL`] order.
@@ -141,7 +154,7 @@ impl Hand {
         let (h, u, k, w) = (&self.counts, &self.used, self.n_melds, self.wilds);
         let d = super::distance_in(self.forms, h, u, k, w);
         if d != w + 1 {
-            return Ok(Vec::new());
+            return Ok(self.mask_with_wild(0, self.wild_draw_wins()));
         }
         let mask = useful::useful_tiles_in(self.forms, h, u, k, w);
         Ok(self.mask_with_wild(mask, self.wild_draw_helps()))
@@ -198,7 +211,7 @@ mod tests {
         assert_eq!(h.shanten(), 0);
         assert_eq!(h.waits().unwrap(), vec![27, 28, 31]);
         let forms: Vec<_> = h.forms().map(|(f, _)| f).collect();
-        assert_eq!(forms, vec![Form::Regular, Form::SevenPairs]);
+        assert_eq!(forms, vec![Form::Regular, Form::SevenPairs, Form::Shisanlang, Form::Jiuyao]);
         let full = hand("123m456p789s12555z", &[], hn, Some(31)).unwrap();
         assert!(full.is_win().unwrap());
     }

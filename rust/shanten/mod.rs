@@ -82,16 +82,24 @@ pub enum Form {
     HonorsKnitted,
     /// Knitted straight (组合龙) with a set and a pair, or a pair beside one meld.
     KnittedStraight,
+    /// Huainan 十三浪: 14 different tiles, suited ones 3+ apart within a suit, no melds
+    /// ([`crate::huainan::shape::shisanlang_distance`]).
+    Shisanlang,
+    /// Huainan 九幺: every tile a terminal or an honour, melds pungs or kongs of them
+    /// ([`crate::huainan::shape::jiuyao_distance`]).
+    Jiuyao,
 }
 
 impl Form {
     /// Every form, in the order of the Python keys.
-    pub const ALL: [Form; 5] = [
+    pub const ALL: [Form; 7] = [
         Form::Regular,
         Form::SevenPairs,
         Form::ThirteenOrphans,
         Form::HonorsKnitted,
         Form::KnittedStraight,
+        Form::Shisanlang,
+        Form::Jiuyao,
     ];
 
     /// The Python key: `regular`, `seven_pairs`, `thirteen_orphans`, `honors_knitted`,
@@ -103,6 +111,8 @@ impl Form {
             Form::ThirteenOrphans => "thirteen_orphans",
             Form::HonorsKnitted => "honors_knitted",
             Form::KnittedStraight => "knitted_straight",
+            Form::Shisanlang => "shisanlang",
+            Form::Jiuyao => "jiuyao",
         }
     }
 
@@ -110,7 +120,7 @@ impl Form {
     pub fn parse(s: &str) -> MjResult<Form> {
         Form::ALL.iter().copied().find(|f| f.as_str() == s).ok_or_else(|| {
             MjError::hand(format!(
-                "unknown hand form {s:?} (expected regular, seven_pairs, thirteen_orphans, honors_knitted or knitted_straight)"
+                "unknown hand form {s:?} (expected regular, seven_pairs, thirteen_orphans, honors_knitted, knitted_straight, shisanlang or jiuyao)"
             ))
         })
     }
@@ -130,6 +140,8 @@ impl Forms {
     pub const GB: Forms = Forms(0b11111);
     /// Regular and seven pairs (Huainan's basic forms).
     pub const BASIC: Forms = Forms(0b00011);
+    /// Huainan: the basic forms, 十三浪 and 九幺.
+    pub const HUAINAN: Forms = Forms(0b110_0011);
     /// No form.
     pub const NONE: Forms = Forms(0);
 
@@ -149,7 +161,7 @@ impl Forms {
     /// The forms of a rule set.
     pub fn for_rules(kind: crate::rules::RuleSetKind) -> Forms {
         match kind {
-            crate::rules::RuleSetKind::Huainan => Forms::BASIC,
+            crate::rules::RuleSetKind::Huainan => Forms::HUAINAN,
             _ => Forms::GB,
         }
     }
@@ -179,6 +191,8 @@ pub fn form_distance(form: Form, hand: &Counts, used: &Counts, n_melds: u8, wild
         Form::ThirteenOrphans => (n_melds == 0).then(|| special::thirteen_orphans(hand)),
         Form::HonorsKnitted => (n_melds == 0).then(|| special::honors_knitted(hand)),
         Form::KnittedStraight => special::knitted_straight(hand, used, n_melds, wilds),
+        Form::Shisanlang => (n_melds == 0).then(|| crate::huainan::shape::shisanlang_distance(hand)),
+        Form::Jiuyao => crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true),
     }
 }
 
@@ -210,6 +224,14 @@ pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wild
         }
         if forms.contains(Form::HonorsKnitted) {
             best = best.min(special::honors_knitted(hand));
+        }
+        if forms.contains(Form::Shisanlang) {
+            best = best.min(crate::huainan::shape::shisanlang_distance(hand));
+        }
+    }
+    if forms.contains(Form::Jiuyao) {
+        if let Some(d) = crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true) {
+            best = best.min(d);
         }
     }
     if forms.contains(Form::KnittedStraight) {

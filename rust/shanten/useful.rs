@@ -17,7 +17,7 @@ pub fn available(hand: &Counts, used: &Counts) -> u64 {
 /// (`13 - 3k - W` tiles). Kinds with no copy left are never useful.
 pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
     let avail = available(hand, used);
-    let mut d = [u8::MAX; 5];
+    let mut d = [u8::MAX; Form::ALL.len()];
     let mut best = u8::MAX;
     for (i, f) in Form::ALL.iter().enumerate() {
         if forms.contains(*f) {
@@ -55,7 +55,7 @@ pub fn form_improving(
         Form::SevenPairs => special::seven_pairs_improving(hand, allowed),
         Form::ThirteenOrphans => special::thirteen_orphans_improving(hand, allowed),
         Form::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
-        Form::KnittedStraight => {
+        Form::KnittedStraight | Form::Shisanlang | Form::Jiuyao => {
             let mut out = 0;
             let mut h = *hand;
             for t in 0..34 {
@@ -63,7 +63,7 @@ pub fn form_improving(
                     continue;
                 }
                 h[t] += 1;
-                if special::knitted_straight(&h, used, n_melds, wilds).is_some_and(|x| x < d) {
+                if form_distance(form, &h, used, n_melds, wilds).is_some_and(|x| x < d) {
                     out |= 1 << t;
                 }
                 h[t] -= 1;

@@ -1,0 +1,219 @@
+"""``majiang replay FILE``: step through a match record in the terminal.
+
+Shows each hand's opening tiles, every draw, discard and meld with the acting player's
+hand, and the result with its fans and payments. Interactive by default (Enter: next
+step, ``n``: next hand, ``q``: quit); ``--all`` prints everything at once. ``--verify``
+first re-plays the record through the engine and reports any difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Iterator
+
+from .._core import format_tiles, wind_name
+from ..record import HandRecord, MatchRecord, ReplayMismatchError, replay_record
+
+WIND_ZH = "东南西北"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Adds the ``replay`` subcommand."""
+    p = subparsers.add_parser(
+        "replay",
+        help="step through a match record",
+        description="Step through a match record (JSON lines written by MatchRecord.to_json).",
+    )
+    p.add_argument("file", help="the record (JSON lines)")
+    p.add_argument("--all", action="store_true", help="print the whole record without pausing")
+    p.add_argument("--hand", type=int, default=None, help="show only this hand (1-based)")
+    p.add_argument(
+        "--verify", action="store_true", help="re-play the record through the engine first"
+    )
+    p.set_defaults(func=run)
+
+
+def _player(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def _tiles(tiles) -> str:
+    return format_tiles(list(tiles)) if tiles else "-"
+
+
+class _Table:
+    """Tracks every player's tiles from the events (the record has full information)."""
+
+    def __init__(self, hand: HandRecord) -> None:
+        self.hand = hand
+        self.concealed = [Counter() for _ in range(4)]
+        self.melds: list[list[str]] = [[] for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.river: list[list[int]] = [[] for _ in range(4)]
+
+    def wind(self, seat: int) -> str:
+        return WIND_ZH[(seat - self.hand.dealer) % 4]
+
+    def label(self, seat: int) -> str:
+        return f"{_player(seat)} {self.wind(seat)}"
+
+    def show(self, seat: int) -> str:
+        parts = [_tiles(self.concealed[seat].elements())]
+        if self.melds[seat]:
+            parts.append("melds " + " ".join(self.melds[seat]))
+        if self.flowers[seat]:
+            parts.append("flowers " + _tiles(self.flowers[seat]))
+        return " | ".join(parts)
+
+    def _take(self, seat: int, tile: int, n: int = 1) -> None:
+        self.concealed[seat][tile] -= n
+        if self.concealed[seat][tile] <= 0:
+            del self.concealed[seat][tile]
+
+    def apply(self, e: dict) -> str | None:
+        """Updates the table; returns a line describing the event (None: nothing to say)."""
+        kind, seat = e["type"], e.get("seat")
+        if kind == "dice":
+            dice = "+".join(map(str, e["dice"]))
+            return (
+                f"dice {dice}: the wall of the player {e['break_seat']} seats after the dealer, "
+                f"{e['break_stack']} stacks"
+            )
+        if kind == "deal":
+            for x in e["tiles"]:
+                self.concealed[seat][x] += 1
+            return None
+        if kind == "draw":
+            self.concealed[seat][e["tile"]] += 1
+            where = "replacement" if e["tail"] else "draw"
+            return f"{self.label(seat)} {where} {_tiles([e['tile']])}"
+        if kind == "flower":
+            self._take(seat, e["tile"])
+            self.flowers[seat].append(e["tile"])
+            return f"{self.label(seat)} sets aside flower {_tiles([e['tile']])}"
+        if kind == "discard":
+            self._take(seat, e["tile"])
+            self.river[seat].append(e["tile"])
+            ready = " and declares ready" if e.get("ready") else ""
+            return f"{self.label(seat)} discards {_tiles([e['tile']])}{ready}   [{self.show(seat)}]"
+        if kind in ("chow", "pung", "kong"):
+            t = e["tile"]
+            if kind == "chow":
+                tiles = [e["low"], e["low"] + 1, e["low"] + 2]
+                for x in tiles:
+                    if x != t:
+                        self._take(seat, x)
+            else:
+                tiles = [t] * (3 if kind == "pung" else 4)
+                self._take(seat, t, len(tiles) - 1)
+            self.river[e["from"]].pop()
+            self.melds[seat].append(_tiles(tiles))
+            src = _player(e["from"])
+            return f"{self.label(seat)} {kind}s {_tiles([t])} from {src}   [{self.show(seat)}]"
+        if kind == "concealed_kong":
+            self._take(seat, e["tile"], 4)
+            self.melds[seat].append("[" + _tiles([e["tile"]] * 4) + "]")
+            return f"{self.label(seat)} declares a concealed kong of {_tiles([e['tile']])}"
+        if kind == "added_kong":
+            self._take(seat, e["tile"])
+            pung = _tiles([e["tile"]] * 3)
+            if pung in self.melds[seat]:
+                self.melds[seat][self.melds[seat].index(pung)] = _tiles([e["tile"]] * 4)
+            return f"{self.label(seat)} adds {_tiles([e['tile']])} to a pung"
+        if kind == "win":
+            how = {
+                "self_drawn": "by self-draw",
+                "discard": f"on {_player(e['from'])}'s discard",
+                "robbed_kong": f"robbing {_player(e['from'])}'s kong",
+            }[e["how"]]
+            return f"{self.label(seat)} wins {how} with {_tiles([e['tile']])}: {e['fan']} fan"
+        if kind == "penalty":
+            return f"{self.label(seat)} declared a false win and pays {e['each']} to each player"
+        if kind == "exhaustive_draw":
+            return "the wall is exhausted: a drawn hand"
+        return f"{kind} {e}"
+
+
+def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
+    t = _Table(hand)
+    yield ""
+    yield (
+        f"Hand {hand.index + 1} of {rec.n_hands}: dealer {_player(hand.dealer)}, "
+        f"prevalent wind {wind_name(hand.prevalent_wind)} ({WIND_ZH[hand.prevalent_wind]}), "
+        f"scores {hand.scores_before}"
+    )
+    events = hand.events
+    i = 0
+    while i < len(events) and events[i]["type"] in ("dice", "deal"):
+        line = t.apply(events[i])
+        if line:
+            yield "  " + line
+        i += 1
+    for s in range(4):
+        yield f"  {t.label(s)} dealt: {t.show(s)}"
+    for e in events[i:]:
+        line = t.apply(e)
+        if line:
+            yield "  " + line
+    res = hand.result
+    for w in res["wins"]:
+        melds = " ".join(m for _, m in w["melds"])
+        yield f"  Winning hand of {_player(w['seat'])}: {_tiles(w['hand'])}" + (
+            f" | melds {melds}" if melds else ""
+        )
+        for f in w["fans"]:
+            count = f" x{f['count']}" if f["count"] > 1 else ""
+            yield f"    {f['name_zh']} {f['name']}: {f['points']}{count}"
+        yield f"    total {w['fan_total']} fan"
+    for s in range(4):
+        yield f"  {t.label(s)} discards: {_tiles(t.river[s])}"
+    yield "  Payments: " + ", ".join(f"{_player(s)} {d:+d}" for s, d in enumerate(res["deltas"]))
+    yield "  Scores: " + ", ".join(f"{_player(s)} {x}" for s, x in enumerate(hand.scores_after))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``majiang replay``."""
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        print(f"majiang replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        rec = MatchRecord.from_json(text)
+    except (ValueError, KeyError) as e:
+        print(f"majiang replay: {args.file}: {e}", file=sys.stderr)
+        return 2
+    if args.verify:
+        try:
+            replay_record(rec)
+        except (ReplayMismatchError, ValueError) as e:
+            print(f"majiang replay: the engine does not reproduce the record: {e}", file=sys.stderr)
+            return 1
+        print("verified: the engine reproduces every event")
+    print(
+        f"{rec.rules} match, seed {rec.seed}, {len(rec.hands)} hands; "
+        f"players {', '.join(rec.players)}"
+    )
+    hands = rec.hands
+    if args.hand is not None:
+        hands = [h for h in hands if h.index + 1 == args.hand]
+        if not hands:
+            print(f"majiang replay: no hand {args.hand} in the record", file=sys.stderr)
+            return 2
+    interactive = not args.all and sys.stdin.isatty()
+    if interactive:
+        print("Enter: next step, n: next hand, q: quit")
+    for h in hands:
+        for line in _hand_lines(rec, h):
+            print(line)
+            if interactive and line.startswith("  ") and not line.startswith("    "):
+                answer = input().strip().lower()
+                if answer == "q":
+                    return 0
+                if answer == "n":
+                    break
+    print(f"Final scores: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
+    return 0

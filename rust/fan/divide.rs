@@ -1,0 +1,285 @@
+//! Decomposition search: every way to split the standing tiles into sets and one pair,
+//! and the wait search used for the unique-wait fans (边张 / 嵌张 / 单钓).
+
+use super::rtile::{self, RTable, RTile, ALL};
+
+/// Kind of a group inside a decomposition.
+pub const CHOW: u8 = 1;
+/// A pung (three identical tiles).
+pub const PUNG: u8 = 2;
+/// A kong (four identical tiles, only as a declared meld).
+pub const KONG: u8 = 3;
+/// The pair.
+pub const PAIR: u8 = 4;
+
+/// One group: a set or the pair. A chow is named by its middle tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pack {
+    /// [`CHOW`], [`PUNG`], [`KONG`] or [`PAIR`].
+    pub kind: u8,
+    /// The tile (a chow's middle tile).
+    pub tile: RTile,
+    /// Claimed from a discard (chow, pung, exposed kong).
+    pub melded: bool,
+}
+
+impl Pack {
+    /// A concealed group.
+    #[inline]
+    pub const fn new(kind: u8, tile: RTile) -> Self {
+        Pack { kind, tile, melded: false }
+    }
+    /// Order of the reference search: by lowest tile, a pung before the chow that starts
+    /// on the same tile.
+    #[inline]
+    fn order_key(&self) -> u16 {
+        let low = if self.kind == CHOW { self.tile - 1 } else { self.tile };
+        (low as u16) << 1 | u16::from(self.kind == CHOW)
+    }
+}
+
+/// At most this many decompositions are kept (no 14 tiles have more than a handful).
+pub const MAX_DIVISIONS: usize = 24;
+
+/// A full decomposition: slots 0..n_fixed are the declared melds, then the concealed
+/// sets, then the pair in slot 4.
+pub type Division = [Pack; 5];
+
+/// The decompositions of a hand, in the reference calculator's order.
+pub struct Divisions {
+    /// Storage; the first `len` are valid.
+    pub items: [Division; MAX_DIVISIONS],
+    /// Number found.
+    pub len: usize,
+}
+
+impl Divisions {
+    /// No decompositions yet.
+    pub fn new() -> Self {
+        Divisions { items: [[Pack::default(); 5]; MAX_DIVISIONS], len: 0 }
+    }
+}
+
+impl Default for Divisions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Splits `table` (the standing tiles, winning tile included) into `4 - fixed.len()` sets
+/// plus a pair. Results are ordered as the reference calculator visits them: by the
+/// sorted sequence of concealed sets, lexicographically.
+pub fn divide(table: &mut RTable, fixed: &[Pack], out: &mut Divisions) {
+    out.len = 0;
+    let mut work = [Pack::default(); 5];
+    work[..fixed.len()].copy_from_slice(fixed);
+    let remaining: u32 = ALL.iter().map(|&t| table[t as usize] as u32).sum();
+    recurse(table, fixed.len(), false, remaining, &mut work, out);
+    let n_fixed = fixed.len();
+    // Sort concealed sets inside each division, then the divisions.
+    for d in out.items[..out.len].iter_mut() {
+        d[n_fixed..4].sort_unstable_by_key(|p| p.order_key());
+    }
+    out.items[..out.len].sort_by(|a, b| {
+        let ka = a[n_fixed..4].iter().map(|p| p.order_key());
+        let kb = b[n_fixed..4].iter().map(|p| p.order_key());
+        ka.cmp(kb)
+    });
+    // The pair may be taken before or after a set of the same tiles: drop repeats.
+    let mut kept = 0;
+    for i in 0..out.len {
+        if kept == 0 || out.items[kept - 1] != out.items[i] {
+            out.items[kept] = out.items[i];
+            kept += 1;
+        }
+    }
+    out.len = kept;
+}
+
+/// Lowest-tile-first search: the lowest remaining tile is in the pair, a pung or the
+/// chow it starts.
+fn recurse(
+    table: &mut RTable,
+    idx: usize,
+    have_pair: bool,
+    remaining: u32,
+    work: &mut Division,
+    out: &mut Divisions,
+) {
+    if remaining == 0 {
+        if idx == 4 && have_pair && out.len < MAX_DIVISIONS {
+            out.items[out.len] = *work;
+            out.len += 1;
+        }
+        return;
+    }
+    let Some(&t) = ALL.iter().find(|&&t| table[t as usize] > 0) else { return };
+    let ti = t as usize;
+    if !have_pair && table[ti] >= 2 {
+        table[ti] -= 2;
+        work[4] = Pack::new(PAIR, t);
+        recurse(table, idx, true, remaining - 2, work, out);
+        table[ti] += 2;
+    }
+    if idx < 4 {
+        if table[ti] >= 3 {
+            table[ti] -= 3;
+            work[idx] = Pack::new(PUNG, t);
+            recurse(table, idx + 1, have_pair, remaining - 3, work, out);
+            table[ti] += 3;
+        }
+        if rtile::is_suited(t) && rtile::rank(t) <= 7 && table[ti + 1] > 0 && table[ti + 2] > 0 {
+            table[ti] -= 1;
+            table[ti + 1] -= 1;
+            table[ti + 2] -= 1;
+            work[idx] = Pack::new(CHOW, t + 1);
+            recurse(table, idx + 1, have_pair, remaining - 3, work, out);
+            table[ti] += 1;
+            table[ti + 1] += 1;
+            table[ti + 2] += 1;
+        }
+    }
+}
+
+/// True if the tiles of `table` (3k + 2 of them) form k sets and a pair.
+pub fn is_complete(table: &mut RTable) -> bool {
+    complete_rec(table, false)
+}
+
+fn complete_rec(table: &mut RTable, have_pair: bool) -> bool {
+    let Some(&t) = ALL.iter().find(|&&t| table[t as usize] > 0) else { return have_pair };
+    let ti = t as usize;
+    if !have_pair && table[ti] >= 2 {
+        table[ti] -= 2;
+        let ok = complete_rec(table, true);
+        table[ti] += 2;
+        if ok {
+            return true;
+        }
+    }
+    if table[ti] >= 3 {
+        table[ti] -= 3;
+        let ok = complete_rec(table, have_pair);
+        table[ti] += 3;
+        if ok {
+            return true;
+        }
+    }
+    if rtile::is_suited(t) && rtile::rank(t) <= 7 && table[ti + 1] > 0 && table[ti + 2] > 0 {
+        table[ti] -= 1;
+        table[ti + 1] -= 1;
+        table[ti + 2] -= 1;
+        let ok = complete_rec(table, have_pair);
+        table[ti] += 1;
+        table[ti + 1] += 1;
+        table[ti + 2] += 1;
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// The seven-pairs wait of 13 concealed tiles, read as the reference calculator does:
+/// six pairs (a triple counts as one, four of a kind as two) and the first tile held once
+/// or three times.
+pub fn seven_pairs_wait(table: &RTable) -> Option<RTile> {
+    let mut pairs = 0;
+    for &t in ALL.iter() {
+        match table[t as usize] {
+            2 | 3 => pairs += 1,
+            4 => pairs += 2,
+            _ => {}
+        }
+    }
+    if pairs != 6 {
+        return None;
+    }
+    ALL.iter().copied().find(|&t| matches!(table[t as usize], 1 | 3))
+}
+
+/// True if the hand in `table` (standing tiles without the winning tile, 3k + 1 of them)
+/// is completed by `win` and by no other tile kind. `seven_pairs` adds the seven-pairs
+/// wait (13 tiles, no melds). `dead` lists kinds whose four copies the player already
+/// holds; they are not waits (`None` = count them, as the reference does).
+pub fn is_unique_wait(table: &mut RTable, win: RTile, seven_pairs: bool, dead: Option<&RTable>) -> bool {
+    let is_dead = |t: RTile| dead.is_some_and(|d| d[t as usize] >= 4);
+    let mut found_win = false;
+    if seven_pairs {
+        if let Some(w) = seven_pairs_wait(table) {
+            if !is_dead(w) {
+                if w != win {
+                    return false;
+                }
+                found_win = true;
+            }
+        }
+    }
+    for &x in ALL.iter() {
+        if is_dead(x) || !could_complete(table, x) {
+            continue;
+        }
+        table[x as usize] += 1;
+        let ok = is_complete(table);
+        table[x as usize] -= 1;
+        if ok {
+            if x != win {
+                return false;
+            }
+            found_win = true;
+        }
+    }
+    found_win
+}
+
+/// A tile can only complete the hand if it pairs or joins a run with a held tile.
+#[inline]
+fn could_complete(table: &RTable, x: RTile) -> bool {
+    let xi = x as usize;
+    if table[xi] > 0 {
+        return true;
+    }
+    if !rtile::is_suited(x) {
+        return false;
+    }
+    let r = rtile::rank(x);
+    (r >= 2 && table[xi - 1] > 0) || (r >= 3 && table[xi - 2] > 0) || (r <= 8 && table[xi + 1] > 0) || (r <= 7 && table[xi + 2] > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile;
+
+    fn table(s: &str) -> RTable {
+        let mut t = [0u8; 0x48];
+        for c in tile::parse(s).unwrap() {
+            t[rtile::from_code(c) as usize] += 1;
+        }
+        t
+    }
+
+    #[test]
+    fn divisions_of_three_shifted_triplets() {
+        let mut t = table("222333444m55p678s");
+        let mut d = Divisions::new();
+        divide(&mut t, &[], &mut d);
+        assert_eq!(d.len, 2);
+        assert_eq!(d.items[0][0].kind, PUNG); // 222 333 444 read first
+        assert_eq!(d.items[1][0].kind, CHOW);
+        let mut t = table("11122233344455m");
+        divide(&mut t, &[], &mut d);
+        assert!(d.len >= 3);
+    }
+
+    #[test]
+    fn waits() {
+        // 1233m + ... waits only on 3m (P18).
+        let mut t = table("1233m456p789s777z");
+        assert!(!is_complete(&mut t.clone()));
+        assert!(is_unique_wait(&mut t, rtile::from_code(2), false, None));
+        // 12345m waits on 3m and 6m.
+        let mut t = table("12345m456p789s11z");
+        assert!(!is_unique_wait(&mut t, rtile::from_code(2), false, None));
+    }
+}

@@ -1,0 +1,115 @@
+//! The scoring-internal tile encoding: `suit << 4 | rank`, with suits 1 = 万, 2 = 条,
+//! 3 = 筒, 4 = honors (东南西北中发白 = ranks 1-7).
+//!
+//! The reference calculator orders tiles this way (characters, bamboo, dots, honors), and
+//! that order decides which decomposition wins a tie and which three sets of four are
+//! read first. Scoring in the same order reproduces its choices exactly; rank arithmetic
+//! never crosses a suit because suits are 16 apart.
+
+use crate::tile::Tile;
+
+/// A tile in the scoring encoding (0x11-0x19, 0x21-0x29, 0x31-0x39, 0x41-0x47).
+pub type RTile = u8;
+/// Count table indexed by [`RTile`].
+pub type RTable = [u8; 0x48];
+/// East in the scoring encoding.
+pub const R_EAST: RTile = 0x41;
+
+/// The 34 tiles in scoring order.
+pub const ALL: [RTile; 34] = [
+    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, //
+    0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, //
+    0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, //
+    0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47,
+];
+
+/// Converts a tile code 0-33 to the scoring encoding.
+#[inline]
+pub fn from_code(t: Tile) -> RTile {
+    match t {
+        0..=8 => 0x11 + t,
+        9..=17 => 0x31 + (t - 9),
+        18..=26 => 0x21 + (t - 18),
+        _ => 0x41 + (t - 27),
+    }
+}
+
+/// Converts back to a tile code 0-33.
+#[inline]
+pub fn to_code(r: RTile) -> Tile {
+    let rank = r & 0xF;
+    match r >> 4 {
+        1 => rank - 1,
+        2 => 18 + rank - 1,
+        3 => 9 + rank - 1,
+        _ => 27 + rank - 1,
+    }
+}
+
+/// Suit 1-4.
+#[inline]
+pub fn suit(r: RTile) -> u8 {
+    r >> 4
+}
+/// Rank 1-9 (honors 1-7).
+#[inline]
+pub fn rank(r: RTile) -> u8 {
+    r & 0xF
+}
+/// True for 万, 条 and 筒.
+#[inline]
+pub fn is_suited(r: RTile) -> bool {
+    r < 0x40
+}
+/// True for winds and dragons.
+#[inline]
+pub fn is_honor(r: RTile) -> bool {
+    r > 0x40
+}
+/// True for 东南西北.
+#[inline]
+pub fn is_wind(r: RTile) -> bool {
+    (0x41..0x45).contains(&r)
+}
+/// True for 中发白.
+#[inline]
+pub fn is_dragon(r: RTile) -> bool {
+    (0x45..0x48).contains(&r)
+}
+/// True for suited 1 and 9.
+#[inline]
+pub fn is_terminal(r: RTile) -> bool {
+    is_suited(r) && (rank(r) == 1 || rank(r) == 9)
+}
+/// True for terminals and honors.
+#[inline]
+pub fn is_terminal_or_honor(r: RTile) -> bool {
+    is_terminal(r) || is_honor(r)
+}
+/// 绿一色 tiles: 2 3 4 6 8 条 and 发.
+#[inline]
+pub fn is_green(r: RTile) -> bool {
+    matches!(r, 0x22 | 0x23 | 0x24 | 0x26 | 0x28 | 0x46)
+}
+/// 推不倒 tiles: 1 2 3 4 5 8 9 筒, 2 4 5 6 8 9 条 and 白.
+#[inline]
+pub fn is_reversible(r: RTile) -> bool {
+    matches!(r, 0x31..=0x35 | 0x38 | 0x39 | 0x22 | 0x24 | 0x25 | 0x26 | 0x28 | 0x29 | 0x47)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        for t in 0..34u8 {
+            assert_eq!(to_code(from_code(t)), t);
+            assert!(ALL.contains(&from_code(t)));
+        }
+        assert_eq!(from_code(9), 0x31); // 1p
+        assert_eq!(from_code(18), 0x21); // 1s
+        assert_eq!(from_code(32), 0x46); // 发
+        assert!(ALL.windows(2).all(|w| w[0] < w[1]));
+    }
+}

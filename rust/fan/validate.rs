@@ -1,0 +1,159 @@
+//! Input checks the reference calculator lacks, and its flag rules.
+//!
+//! Rejected with [`MjError::InvalidHand`]: more than four melds, a winning tile or meld
+//! that is not a tile (or is a flower), a chow that is not three consecutive suited tiles,
+//! a wrong number of concealed tiles, a fifth copy anywhere, winds outside 0-3, more
+//! flowers than the rule set allows, a declared ready the rule set does not have, and flags
+//! that cannot all hold (unless `correct_impossible_flags`, which drops them as the
+//! reference does). One flag is always derived: a winning tile whose other three copies
+//! sit in the player's own exposed melds is necessarily 和绝张.
+
+use super::divide;
+use super::rtile::{RTable, RTile};
+use super::score::WinFlags;
+use super::{FanOptions, WinInput};
+use crate::error::{MjError, MjResult};
+use crate::hand::MeldKind;
+use crate::tile::{self, Tile};
+
+/// MPSZ text of the concealed tiles and melds, for messages.
+pub fn describe_hand(input: &WinInput) -> String {
+    let mut s = tile::format_counts(&sanitized(&input.hand));
+    for m in input.melds() {
+        if m.tile < 34 {
+            s.push(' ');
+            s.push_str(&m.notation());
+        }
+    }
+    s
+}
+
+fn sanitized(c: &crate::tile::Counts) -> crate::tile::Counts {
+    let mut out = *c;
+    for x in out.iter_mut() {
+        *x = (*x).min(4);
+    }
+    out
+}
+
+/// Checks `input` and returns the flags to score with.
+pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
+    if input.n_melds > 4 {
+        return Err(MjError::hand(format!("{} melds given, at most 4", input.n_melds)));
+    }
+    let w = input.win_tile;
+    if w as usize >= tile::N_CODES {
+        return Err(MjError::hand(format!("winning tile code {w} is out of range (0-33)")));
+    }
+    if tile::is_flower(w) {
+        return Err(MjError::hand(format!("the winning tile {} is a flower; pass flowers as a count", tile::name(w))));
+    }
+    let mut all = [0u8; 34];
+    for m in input.melds() {
+        if m.tile >= 34 {
+            return Err(MjError::hand(format!("a {} names tile code {}, which cannot be melded", m.kind.as_str(), m.tile)));
+        }
+        match m.kind {
+            MeldKind::Chow => {
+                if !tile::is_suited(m.tile) || tile::rank(m.tile) > 7 {
+                    return Err(MjError::hand(format!(
+                        "a chow starting at {} is not three consecutive tiles of one suit",
+                        tile::name(m.tile)
+                    )));
+                }
+                for k in 0..3 {
+                    all[(m.tile + k) as usize] += 1;
+                }
+            }
+            MeldKind::Pung => all[m.tile as usize] += 3,
+            _ => all[m.tile as usize] += 4,
+        }
+    }
+    let mut n = 0usize;
+    for (t, &c) in input.hand.iter().enumerate() {
+        if c > 4 {
+            return Err(MjError::hand(format!("{c} copies of {} in the hand (at most 4)", tile::name(t as Tile))));
+        }
+        n += c as usize;
+        all[t] += c;
+    }
+    let want = 13 - 3 * input.n_melds as usize;
+    if n != want {
+        return Err(MjError::hand(format!(
+            "{n} concealed tiles with {} meld(s): expected {want}, without the winning tile",
+            input.n_melds
+        )));
+    }
+    all[w as usize] += 1;
+    if let Some(t) = all.iter().position(|&c| c > 4) {
+        return Err(MjError::hand(format!(
+            "{} copies of {} between the hand, its melds and the winning tile (at most 4)",
+            all[t],
+            tile::name(t as Tile)
+        )));
+    }
+    if input.seat_wind > 3 {
+        return Err(MjError::hand(format!("seat wind {} is not 0-3 (E S W N)", input.seat_wind)));
+    }
+    if input.prevalent_wind > 3 {
+        return Err(MjError::hand(format!("prevalent wind {} is not 0-3 (E S W N)", input.prevalent_wind)));
+    }
+    if input.flowers > opts.max_flowers {
+        return Err(MjError::hand(if opts.max_flowers == 0 {
+            format!("{} flowers given, but this rule set plays without flowers", input.flowers)
+        } else {
+            format!("{} flowers given, at most {}", input.flowers, opts.max_flowers)
+        }));
+    }
+    if input.declared_ready && !opts.ready_fan {
+        return Err(MjError::hand("declared ready (报听) is not part of this rule set"));
+    }
+
+    let in_hand = input.hand[w as usize];
+    let in_melds = all[w as usize] - in_hand - 1;
+    let has_kong = input.melds().iter().any(|m| m.kind.is_kong());
+    let mut f = WinFlags {
+        self_drawn: input.self_drawn,
+        fourth_tile: input.fourth_tile,
+        about_kong: input.about_kong,
+        wall_last: input.wall_last,
+    };
+    let lenient = opts.correct_impossible_flags;
+    let wname = tile::name(w);
+    if f.fourth_tile && in_hand > 0 {
+        if !lenient {
+            return Err(MjError::hand(format!(
+                "fourth_tile (和绝张) cannot hold: the winner still holds another {wname}"
+            )));
+        }
+        f.fourth_tile = false;
+    }
+    if f.about_kong && f.wall_last && !lenient {
+        return Err(MjError::hand(
+            "about_kong and wall_last cannot both hold: no kong is made on the last wall tile",
+        ));
+    }
+    if f.about_kong && f.self_drawn && !has_kong {
+        if !lenient {
+            return Err(MjError::hand("a win on a kong replacement (杠上开花) needs a kong among the melds"));
+        }
+        f.about_kong = false;
+    }
+    if f.about_kong && !f.self_drawn && (in_hand > 0 || in_melds > 0) {
+        if !lenient {
+            return Err(MjError::hand(format!(
+                "robbing a kong (抢杠和) of {wname} cannot hold: the winner holds a {wname}"
+            )));
+        }
+        f.about_kong = false;
+    }
+    if in_melds == 3 {
+        f.fourth_tile = true;
+    }
+    Ok(f)
+}
+
+/// Whether the standing tiles before the win (`pre`) wait on `win` only.
+pub fn unique_wait(pre: &mut RTable, win: RTile, no_melds: bool, dead: Option<&RTable>) -> bool {
+    divide::is_unique_wait(pre, win, no_melds, dead)
+}

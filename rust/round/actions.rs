@@ -1,0 +1,236 @@
+//! What a seat can do: [`Action`] and the fixed-capacity [`ActionList`] the round keeps
+//! per seat (no allocation per step).
+
+use crate::tile::{self, Tile};
+
+/// One decision of one seat.
+///
+/// On its own turn a seat discards (optionally declaring ready), wins by self-draw or
+/// declares a kong. When another seat discards (or adds a kong that may be robbed) it wins,
+/// claims the tile, or passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Discard this tile.
+    Discard(Tile),
+    /// Discard this tile and declare ready (报听, classic): the hand locks.
+    Ready(Tile),
+    /// Win: by self-draw on one's own turn, on the discard in a claim window, or by
+    /// robbing the added kong in a robbing window.
+    Win,
+    /// Declare a concealed kong (暗杠) of this tile.
+    ConcealedKong(Tile),
+    /// Add this tile to one's exposed pung (补杠).
+    AddedKong(Tile),
+    /// Claim the discard for a chow whose lowest tile is given (only from the left).
+    Chow(Tile),
+    /// Claim the discard (this tile) for a pung.
+    Pung(Tile),
+    /// Claim the discard (this tile) for an exposed kong (直杠).
+    Kong(Tile),
+    /// Decline to claim.
+    Pass,
+}
+
+impl Action {
+    /// The action's kind as a name: `discard`, `ready`, `win`, `concealed_kong`,
+    /// `added_kong`, `chow`, `pung`, `kong`, `pass`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Action::Discard(_) => "discard",
+            Action::Ready(_) => "ready",
+            Action::Win => "win",
+            Action::ConcealedKong(_) => "concealed_kong",
+            Action::AddedKong(_) => "added_kong",
+            Action::Chow(_) => "chow",
+            Action::Pung(_) => "pung",
+            Action::Kong(_) => "kong",
+            Action::Pass => "pass",
+        }
+    }
+
+    /// The tile the action names, if any (a chow's lowest tile).
+    pub fn tile(self) -> Option<Tile> {
+        match self {
+            Action::Discard(t)
+            | Action::Ready(t)
+            | Action::ConcealedKong(t)
+            | Action::AddedKong(t)
+            | Action::Chow(t)
+            | Action::Pung(t)
+            | Action::Kong(t) => Some(t),
+            Action::Win | Action::Pass => None,
+        }
+    }
+
+    /// Builds an action from its kind name and tile, checking that the tile fits.
+    pub fn from_parts(kind: &str, tile: Option<Tile>) -> crate::MjResult<Action> {
+        let need = |t: Option<Tile>| -> crate::MjResult<Tile> {
+            match t {
+                Some(t) if (t as usize) < tile::N_KINDS => Ok(t),
+                Some(t) => Err(crate::MjError::action(format!(
+                    "action {kind:?} needs a non-flower tile, got {}",
+                    if tile::is_valid(t) { tile::name(t) } else { format!("code {t}") }
+                ))),
+                None => Err(crate::MjError::action(format!("action {kind:?} needs a tile"))),
+            }
+        };
+        let no_tile = |a: Action| -> crate::MjResult<Action> {
+            match tile {
+                None => Ok(a),
+                Some(_) => Err(crate::MjError::action(format!("action {kind:?} takes no tile"))),
+            }
+        };
+        match kind {
+            "discard" => Ok(Action::Discard(need(tile)?)),
+            "ready" => Ok(Action::Ready(need(tile)?)),
+            "win" => no_tile(Action::Win),
+            "concealed_kong" => Ok(Action::ConcealedKong(need(tile)?)),
+            "added_kong" => Ok(Action::AddedKong(need(tile)?)),
+            "chow" => {
+                let t = need(tile)?;
+                if !tile::is_suited(t) || t % 9 > 6 {
+                    return Err(crate::MjError::action(format!(
+                        "a chow is named by its lowest tile (1-7 of a suit), got {}",
+                        tile::name(t)
+                    )));
+                }
+                Ok(Action::Chow(t))
+            }
+            "pung" => Ok(Action::Pung(need(tile)?)),
+            "kong" => Ok(Action::Kong(need(tile)?)),
+            "pass" => no_tile(Action::Pass),
+            _ => Err(crate::MjError::action(format!(
+                "unknown action kind {kind:?} (expected discard, ready, win, concealed_kong, \
+                 added_kong, chow, pung, kong or pass)"
+            ))),
+        }
+    }
+
+    /// A compact code, unique per action: `kind * 64 + tile` (tile 0 when none). Useful
+    /// as an array index or a numpy value.
+    pub fn code(self) -> u16 {
+        let k: u16 = match self {
+            Action::Discard(_) => 0,
+            Action::Ready(_) => 1,
+            Action::Win => 2,
+            Action::ConcealedKong(_) => 3,
+            Action::AddedKong(_) => 4,
+            Action::Chow(_) => 5,
+            Action::Pung(_) => 6,
+            Action::Kong(_) => 7,
+            Action::Pass => 8,
+        };
+        k * 64 + self.tile().unwrap_or(0) as u16
+    }
+
+    /// The action of a [`code`](Action::code); `None` for a code no action has.
+    pub fn from_code(code: u16) -> Option<Action> {
+        let t = (code % 64) as Tile;
+        let ok = (t as usize) < tile::N_KINDS;
+        Some(match code / 64 {
+            0 if ok => Action::Discard(t),
+            1 if ok => Action::Ready(t),
+            2 if t == 0 => Action::Win,
+            3 if ok => Action::ConcealedKong(t),
+            4 if ok => Action::AddedKong(t),
+            5 if ok && tile::is_suited(t) && t % 9 <= 6 => Action::Chow(t),
+            6 if ok => Action::Pung(t),
+            7 if ok => Action::Kong(t),
+            8 if t == 0 => Action::Pass,
+            _ => return None,
+        })
+    }
+
+    /// Short text: `discard 5m`, `chow 345m`, `win`.
+    pub fn describe(self) -> String {
+        match self {
+            Action::Chow(t) => format!("chow {}", tile::format(&[t, t + 1, t + 2])),
+            a => match a.tile() {
+                Some(t) => format!("{} {}", a.kind(), tile::name(t)),
+                None => a.kind().to_string(),
+            },
+        }
+    }
+}
+
+/// Capacity of an [`ActionList`]: 14 discards, 14 ready-discards, kongs and a win fit.
+pub const MAX_ACTIONS: usize = 40;
+
+/// The legal actions of one seat, in a fixed array (no allocation).
+#[derive(Debug, Clone, Copy)]
+pub struct ActionList {
+    items: [Action; MAX_ACTIONS],
+    len: u8,
+}
+
+impl Default for ActionList {
+    fn default() -> Self {
+        ActionList { items: [Action::Pass; MAX_ACTIONS], len: 0 }
+    }
+}
+
+impl ActionList {
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Appends an action (ignored past the capacity, which legal play never reaches).
+    #[inline]
+    pub fn push(&mut self, a: Action) {
+        if (self.len as usize) < MAX_ACTIONS {
+            self.items[self.len as usize] = a;
+            self.len += 1;
+        }
+    }
+    /// The actions.
+    #[inline]
+    pub fn as_slice(&self) -> &[Action] {
+        &self.items[..self.len as usize]
+    }
+    /// Number of actions.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// True when there is none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// True if `a` is in the list.
+    #[inline]
+    pub fn contains(&self, a: Action) -> bool {
+        self.as_slice().contains(&a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip() {
+        let all = [
+            Action::Discard(33),
+            Action::Ready(0),
+            Action::Win,
+            Action::ConcealedKong(5),
+            Action::AddedKong(27),
+            Action::Chow(24),
+            Action::Pung(31),
+            Action::Kong(9),
+            Action::Pass,
+        ];
+        for a in all {
+            assert_eq!(Action::from_code(a.code()), Some(a));
+            assert_eq!(Action::from_parts(a.kind(), a.tile()).unwrap(), a);
+        }
+        assert_eq!(Action::from_code(5 * 64 + 25), None);
+        assert!(Action::from_parts("chow", Some(7)).is_err());
+        assert!(Action::from_parts("win", Some(7)).is_err());
+        assert!(Action::from_parts("discard", Some(35)).unwrap_err().message().contains("2f"));
+        assert!(Action::from_parts("riichi", None).unwrap_err().message().contains("riichi"));
+        assert_eq!(Action::Chow(2).describe(), "chow 345m");
+    }
+}

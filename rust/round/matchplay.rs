@@ -1,0 +1,165 @@
+//! A match: a sequence of hands with the dealer and the winds rotating as the rule set
+//! says, and the running scores.
+//!
+//! - gb (gb-flow.md §11): seat 0 (P1) deals first; the deal passes counter-clockwise
+//!   after every hand, won or drawn (不连庄); the prevalent wind is East for hands 1-4,
+//!   South 5-8, West 9-12, North 13-16.
+//! - classic (classic.md §4, C-5): the first dealer is random (from the match seed); the
+//!   dealer keeps the deal on a dealer win or a draw, otherwise the winner deals; the
+//!   prevalent wind goes by hand number.
+//!
+//! Hand `i` is shuffled from `derive_seed(match_seed, i)`, so a match is reproducible
+//! from its seed alone.
+
+use super::settlement::RoundResult;
+use super::state::Round;
+use super::{DealerRotation, FirstDealer, PrevalentWindMode};
+use crate::error::{MjError, MjResult};
+use crate::rules::Rules;
+use crate::wall::derive_seed;
+
+/// The state of a match between hands.
+#[derive(Debug, Clone)]
+pub struct Match {
+    rules: Rules,
+    seed: u64,
+    hands: u16,
+    index: u16,
+    dealer: u8,
+    scores: [i32; 4],
+}
+
+impl Match {
+    /// A match of `hands` hands (default: the rule set's `hands_per_match`) from `seed`.
+    pub fn new(rules: &Rules, seed: u64, hands: Option<u16>) -> MjResult<Match> {
+        let hands = hands.unwrap_or(rules.table.hands_per_match);
+        if hands == 0 {
+            return Err(MjError::rule("a match needs at least one hand"));
+        }
+        let dealer = match rules.table.first_dealer {
+            FirstDealer::East => 0,
+            FirstDealer::Random => (derive_seed(seed, u64::MAX) % 4) as u8,
+        };
+        Ok(Match { rules: rules.clone(), seed, hands, index: 0, dealer, scores: [0; 4] })
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The match seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// Hands in the match.
+    pub fn hands(&self) -> u16 {
+        self.hands
+    }
+    /// Hands played so far (the index of the next hand).
+    pub fn hand_index(&self) -> u16 {
+        self.index
+    }
+    /// True when every hand has been played.
+    pub fn is_over(&self) -> bool {
+        self.index >= self.hands
+    }
+    /// The dealer of the next hand.
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    /// The prevalent wind of the next hand, 0-3.
+    pub fn prevalent_wind(&self) -> u8 {
+        match self.rules.table.prevalent_wind_mode {
+            PrevalentWindMode::ByHandIndex => ((self.index / 4) % 4) as u8,
+            PrevalentWindMode::FixedEast => 0,
+        }
+    }
+    /// The wall seed of the next hand.
+    pub fn hand_seed(&self) -> u64 {
+        derive_seed(self.seed, self.index as u64)
+    }
+    /// Running scores (sum 0).
+    pub fn scores(&self) -> [i32; 4] {
+        self.scores
+    }
+
+    /// Deals the next hand.
+    pub fn start_hand(&self) -> MjResult<Round> {
+        if self.is_over() {
+            return Err(MjError::action(format!("the match is over ({} hands played)", self.hands)));
+        }
+        let mut r = Round::new(&self.rules, self.hand_seed(), self.dealer, self.prevalent_wind())?;
+        r.set_scores(self.scores);
+        Ok(r)
+    }
+
+    /// Records a finished hand: adds its payments and moves the deal on.
+    pub fn finish_hand(&mut self, result: &RoundResult) -> MjResult<()> {
+        if self.is_over() {
+            return Err(MjError::action(format!("the match is over ({} hands played)", self.hands)));
+        }
+        for s in 0..4 {
+            self.scores[s] += result.deltas[s];
+        }
+        self.dealer = match self.rules.table.dealer_rotation {
+            DealerRotation::CcwEveryHand => (self.dealer + 1) % 4,
+            DealerRotation::WinnerDeals => match result.winner() {
+                Some(w) => w.seat,
+                None => self.dealer,
+            },
+        };
+        self.index += 1;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::{Action, Phase};
+
+    fn play_first_legal(r: &mut Round) {
+        while r.phase() != Phase::Over {
+            let seats: Vec<u8> = r.pending_seats().collect();
+            for s in seats {
+                let a = r.legal_actions(s)[0];
+                r.apply(s, a).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn gb_rotation_and_winds() {
+        let rules = Rules::gb();
+        let mut m = Match::new(&rules, 1, None).unwrap();
+        let mut seen = Vec::new();
+        while !m.is_over() {
+            seen.push((m.dealer(), m.prevalent_wind()));
+            let mut r = m.start_hand().unwrap();
+            play_first_legal(&mut r);
+            m.finish_hand(r.result().unwrap()).unwrap();
+        }
+        assert_eq!(seen.len(), 16);
+        for (i, &(d, p)) in seen.iter().enumerate() {
+            assert_eq!(d as usize, i % 4);
+            assert_eq!(p as usize, i / 4);
+        }
+        assert_eq!(m.scores().iter().sum::<i32>(), 0);
+        assert!(m.start_hand().is_err());
+    }
+
+    #[test]
+    fn classic_dealer_keeps_or_winner_deals() {
+        let rules = Rules::named("classic").unwrap();
+        let mut m = Match::new(&rules, 3, Some(6)).unwrap();
+        let first = m.dealer();
+        assert_eq!(first, Match::new(&rules, 3, None).unwrap().dealer());
+        let mut r = m.start_hand().unwrap();
+        play_first_legal(&mut r);
+        let res = r.result().unwrap().clone();
+        m.finish_hand(&res).unwrap();
+        let expect = res.winner().map(|w| w.seat).unwrap_or(first);
+        assert_eq!(m.dealer(), expect);
+        let _ = Action::Pass;
+    }
+}

@@ -1,0 +1,140 @@
+//! What one seat can see: [`Observation`], built on demand by [`Round::observe`].
+
+use super::actions::ActionList;
+use super::state::{Phase, Round, MAX_DISCARDS};
+use super::HIDDEN;
+use crate::hand::{Meld, MeldKind};
+use crate::tile::{Counts, Tile};
+
+/// One discard on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DiscardEntry {
+    /// Who discarded it.
+    pub seat: u8,
+    /// The tile.
+    pub tile: Tile,
+    /// True if it was claimed (it now sits in the claimer's meld or winning hand).
+    pub claimed: bool,
+    /// True if this discard declared ready.
+    pub ready: bool,
+}
+
+/// A seat's view of the table: its own tiles, everything public, nothing else. Another
+/// seat's concealed kong shows its tile as [`HIDDEN`]. Plain data, no heap.
+#[derive(Debug, Clone)]
+pub struct Observation {
+    /// The observing seat.
+    pub seat: u8,
+    /// The dealer.
+    pub dealer: u8,
+    /// The prevalent wind, 0-3.
+    pub prevalent_wind: u8,
+    /// The phase of the hand.
+    pub phase: Phase,
+    /// Whose turn it is (the discarder or konger in a claim or robbing window).
+    pub turn: u8,
+    /// The observer's concealed tiles.
+    pub hand: Counts,
+    /// The tile the observer just drew, on its own turn after a draw.
+    pub drawn: Option<Tile>,
+    /// Every seat's melds (others' concealed kongs with a [`HIDDEN`] tile).
+    pub melds: [[Meld; 4]; 4],
+    /// The seat each meld was claimed from.
+    pub meld_from: [[u8; 4]; 4],
+    /// Melds per seat.
+    pub n_melds: [u8; 4],
+    /// Flowers per seat.
+    pub flowers: [[Tile; 8]; 4],
+    /// How many flowers per seat.
+    pub n_flowers: [u8; 4],
+    /// Concealed tiles per seat (the count only, for others).
+    pub hand_sizes: [u8; 4],
+    /// Seats that declared ready.
+    pub ready: [bool; 4],
+    /// Every discard so far, in order.
+    pub discards: [DiscardEntry; MAX_DISCARDS],
+    /// How many discards.
+    pub n_discards: u8,
+    /// Copies of each kind visible to everyone (discards and exposed melds).
+    pub visible: Counts,
+    /// Tiles left in the wall.
+    pub wall_remaining: u8,
+    /// The tile under claim and who played it, in a claim or robbing window.
+    pub claim: Option<(u8, Tile)>,
+    /// Match scores before this hand.
+    pub scores: [i32; 4],
+    /// The observer's legal actions now (empty when it has nothing to decide).
+    pub legal: ActionList,
+}
+
+impl Observation {
+    /// The discards in order.
+    pub fn discards(&self) -> &[DiscardEntry] {
+        &self.discards[..self.n_discards as usize]
+    }
+    /// One seat's melds.
+    pub fn melds_of(&self, seat: u8) -> &[Meld] {
+        &self.melds[seat as usize & 3][..self.n_melds[seat as usize & 3] as usize]
+    }
+    /// The seat wind of the observer, 0-3.
+    pub fn seat_wind(&self) -> u8 {
+        (self.seat + 4 - self.dealer) % 4
+    }
+}
+
+impl Round {
+    /// What `seat` (0-3) can see now, with its legal actions. Once the hand is over every
+    /// concealed kong is shown.
+    pub fn observe(&self, seat: u8) -> Observation {
+        let seat = seat & 3;
+        let over = self.phase == Phase::Over;
+        let mut melds = [[Meld { kind: MeldKind::Chow, tile: 0 }; 4]; 4];
+        let mut meld_from = [[0u8; 4]; 4];
+        let mut n_melds = [0u8; 4];
+        let mut flowers = [[0 as Tile; 8]; 4];
+        let mut n_flowers = [0u8; 4];
+        let mut hand_sizes = [0u8; 4];
+        let mut ready = [false; 4];
+        for s in 0..4 {
+            let st = &self.seats[s];
+            melds[s] = st.melds;
+            if s != seat as usize && !over {
+                for m in melds[s][..st.n_melds as usize].iter_mut() {
+                    if m.kind == MeldKind::ConcealedKong {
+                        m.tile = HIDDEN;
+                    }
+                }
+            }
+            meld_from[s] = st.meld_from;
+            n_melds[s] = st.n_melds;
+            flowers[s] = st.flowers;
+            n_flowers[s] = st.n_flowers;
+            hand_sizes[s] = st.n_hand;
+            ready[s] = st.ready;
+        }
+        let drawn = if self.turn == seat { self.drawn() } else { None };
+        Observation {
+            seat,
+            dealer: self.dealer,
+            prevalent_wind: self.prevalent,
+            phase: self.phase,
+            turn: self.turn,
+            hand: self.seats[seat as usize].hand,
+            drawn,
+            melds,
+            meld_from,
+            n_melds,
+            flowers,
+            n_flowers,
+            hand_sizes,
+            ready,
+            discards: self.discards,
+            n_discards: self.n_discards,
+            visible: self.visible,
+            wall_remaining: self.wall.remaining() as u8,
+            claim: self.claim(),
+            scores: self.scores,
+            legal: if self.pending >> seat & 1 == 1 { self.legal[seat as usize] } else { ActionList::default() },
+        }
+    }
+}
