@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("textual")
 
 from rich.console import Console  # noqa: E402
+from textual import events  # noqa: E402
 
 import majiang as mj  # noqa: E402
 from majiang.ui import MajiangApp, Options  # noqa: E402
@@ -47,17 +48,37 @@ def app_for(seed: int, hands: int | None = 1, **kw: Any) -> MajiangApp:
     return MajiangApp(opts)
 
 
-async def play_until(pilot: Any, app: MajiangApp, person: ScriptedPerson, stop: Any) -> None:
+async def type_keys(pilot: Any, *keys: str) -> None:
+    """Types keys through the terminal driver, as Pilot.press does, but waits only until
+    the screen has handled each one (Pilot also sleeps until the process looks idle)."""
+    app = pilot.app
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else (" " if key == "space" else None))
+        event.set_sender(app)
+        app._driver.send_message(event)
+        await pilot._wait_for_screen()
+        await pilot._wait_for_screen()
+
+
+async def play_until(
+    pilot: Any,
+    app: MajiangApp,
+    person: ScriptedPerson,
+    stop: Any,
+    limit: int = 400,
+    press: Any = None,
+) -> None:
     """Presses the keys of `person`'s choices until `stop(screen)` is true."""
-    for _ in range(400):
+    press = press or pilot.press
+    for _ in range(limit):
         screen = app.screen
         if stop(screen):
             return
         if isinstance(screen, GameScreen):
             action = person.act(screen.c.observation(), screen.c.rules)
-            await pilot.press(*keys_for(screen, action))
+            await press(*keys_for(screen, action))
         elif isinstance(screen, ResultScreen):
-            await pilot.press("enter")
+            await press("enter")
         else:
             raise AssertionError(f"unexpected screen {screen}")
     raise AssertionError("the scripted person did not reach the expected point")
@@ -248,8 +269,8 @@ def test_whole_gb_match_by_keyboard_scores_add_up(tmp_path: Any) -> None:
         app = app_for(seed=2024, hands=None, record=str(path))
         async with app.run_test(size=SIZE) as pilot:
             person = ScriptedPerson(claims=("pung", "chow"), prefer_drawn=True)
-            await play_until(pilot, app, person,
-                             lambda s: isinstance(s, StandingsScreen))
+            await play_until(pilot, app, person, lambda s: isinstance(s, StandingsScreen),
+                             limit=5000, press=lambda *k: type_keys(pilot, *k))
             shown = text_of(app.screen.query_one("#standings"))
             rec = app.controller.record
             assert len(rec.hands) == 16

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -188,7 +189,8 @@ class SeatPanel(Static):
         if self.has_class("-turn") != on_turn:
             self.set_class(on_turn, "-turn")
         body = Text("\n").join([head, pool])
-        lines = len(body.wrap(self.app.console, max(20, self.size.width or 100)))
+        width = max(20, (self.size.width or 100) - 2)
+        lines = sum(cell_len(line) // width + 1 for line in body.plain.split("\n"))
         self.update(body, layout=lines != self._lines)
         self._lines = lines
 
