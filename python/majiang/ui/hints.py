@@ -40,13 +40,15 @@ class DiscardOption:
 
 @dataclass
 class FanOutlook:
-    """Where the hand can end up: the best fan total over the completions looked at,
-    the fans of that completion, and whether any completion meets the minimum."""
+    """Where the hand can end up: the best fan total over the completions looked at (won
+    on a discard or self-drawn), the fans of that completion, and whether any completion
+    meets the minimum."""
 
     exact: bool
     best_total: int = 0
     best_fans: list[tuple[str, str, int]] = field(default_factory=list)
     reachable: bool = False
+    best_self_drawn: bool = False
     completions: int = 0
     patterns: list[tuple[str, str, int]] = field(default_factory=list)
 
@@ -129,24 +131,27 @@ def fan_outlook(
     out = FanOutlook(exact=s <= 1)
     if out.exact:
         for thirteen, w in completions:
-            try:
-                res = _mj.evaluate_fan(
-                    thirteen,
-                    w,
-                    melds,
-                    seat_wind=seat_wind,
-                    prevalent_wind=prevalent_wind,
-                    flowers=flowers,
-                    rules=rules,
-                )
-            except ValueError:
-                continue
-            out.completions += 1
-            if res.meets_minimum:
-                out.reachable = True
-            if res.total > out.best_total:
-                out.best_total = res.total
-                out.best_fans = _fan_list(res.fans)
+            for self_drawn in (False, True):
+                try:
+                    res = _mj.evaluate_fan(
+                        thirteen,
+                        w,
+                        melds,
+                        self_drawn=self_drawn,
+                        seat_wind=seat_wind,
+                        prevalent_wind=prevalent_wind,
+                        flowers=flowers,
+                        rules=rules,
+                    )
+                except ValueError:
+                    continue
+                out.completions += 1
+                if res.meets_minimum:
+                    out.reachable = True
+                if res.total > out.best_total:
+                    out.best_total = res.total
+                    out.best_fans = _fan_list(res.fans)
+                    out.best_self_drawn = self_drawn
     out.patterns = patterns(hand, melds, rules=rules, seat_wind=seat_wind,
                             prevalent_wind=prevalent_wind)
     return out
@@ -287,7 +292,7 @@ def hint_text(controller: Any, ascii: bool = False) -> Text:
     out = Text()
     out.append("Hints  ", style="bold")
     if h.discards:
-        out.append(f"now {_shanten_words(h.shanten)}\n")
+        out.append("best discards\n")
         for o in h.discards[:3]:
             out.append("  discard ")
             out.append(inline(o.tile, ascii), style=suit_style(o.tile))
@@ -313,9 +318,10 @@ def hint_text(controller: Any, ascii: bool = False) -> Text:
     o = h.outlook
     if o is not None:
         if o.exact and o.completions:
-            out.append(f"  best finish {o.best_total} fan: ", style="bold")
+            how = " self-drawn" if o.best_self_drawn else ""
+            out.append(f"  best finish{how} {o.best_total} fan: ", style="bold")
             out.append(", ".join(f"{zh} {en} {p}" for zh, en, p in o.best_fans if p))
-            verdict = "reachable" if o.reachable else "not reachable with these tiles"
+            verdict = "reachable" if o.reachable else "not reached by these waits (luck fans aside)"
             out.append(f"\n  {h.min_fan} fan: {verdict}", style="green" if o.reachable else "red")
         elif o.exact:
             out.append(f"  {h.min_fan} fan: no winning tile left for this shape", style="red")
