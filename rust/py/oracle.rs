@@ -9,7 +9,7 @@ use crate::shanten::{self as engine, checked::Hand, Form};
 use crate::tile::Counts;
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 
 /// Reads `rules` as a rule-set kind without building a whole rule set.
 fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
@@ -27,6 +27,83 @@ fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
     .into())
 }
 
+/// Reads a concealed hand into counts. Lists and tuples of plain ints and well-formed MPSZ
+/// text take a short path; anything unusual (and every error, for its message) goes
+/// through [`convert::counts`].
+fn hand_counts(obj: &Bound<'_, PyAny>) -> PyResult<Counts> {
+    let mut c = [0u8; 34];
+    let ok = if let Ok(l) = obj.cast::<PyList>() {
+        l.len() <= 18 && l.iter().all(|it| add_code(&mut c, &it))
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        t.len() <= 18 && t.iter().all(|it| add_code(&mut c, &it))
+    } else if let Ok(s) = obj.cast::<PyString>() {
+        s.to_str().is_ok_and(|text| add_text(&mut c, text))
+    } else {
+        false
+    };
+    if ok {
+        Ok(c)
+    } else {
+        convert::counts(obj)
+    }
+}
+
+/// Adds one plain int tile code 0-33; false for anything else or a fifth copy.
+#[inline]
+fn add_code(c: &mut Counts, item: &Bound<'_, PyAny>) -> bool {
+    if !item.is_exact_instance_of::<PyInt>() {
+        return false;
+    }
+    match item.extract::<i64>() {
+        Ok(t @ 0..=33) if c[t as usize] < 4 => {
+            c[t as usize] += 1;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Adds the tiles of MPSZ text (no flowers); false on anything the full parser should see.
+fn add_text(c: &mut Counts, text: &str) -> bool {
+    let mut pending = [0u8; 18];
+    let mut n = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'1'..=b'9' => {
+                if n == pending.len() {
+                    return false;
+                }
+                pending[n] = b - b'1';
+                n += 1;
+            }
+            b'm' | b'p' | b's' | b'z' => {
+                if n == 0 {
+                    return false;
+                }
+                let base = match b {
+                    b'm' => 0,
+                    b'p' => 9,
+                    b's' => 18,
+                    _ => 27,
+                };
+                for &r in &pending[..n] {
+                    if base == 27 && r > 6 {
+                        return false;
+                    }
+                    let t = (base + r) as usize;
+                    if c[t] >= 4 {
+                        return false;
+                    }
+                    c[t] += 1;
+                }
+                n = 0;
+            }
+            _ => return false,
+        }
+    }
+    n == 0
+}
+
 /// Reads and validates the common arguments.
 fn prepare(
     hand: &Bound<'_, PyAny>,
@@ -40,7 +117,7 @@ fn prepare(
             r.get().inner.huainan.check_oracle_shapes()?;
         }
     }
-    let counts = convert::counts(hand)?;
+    let counts = hand_counts(hand)?;
     let melds = match melds {
         Some(m) => convert::melds(m)?,
         None => Vec::new(),

@@ -32,7 +32,7 @@
 //! once on first use by the lattice sweeps documented there) and merges the three suits and
 //! the honors ([`regular`]). A group with copies in melds is computed exactly by
 //! [`dp`] under its per-kind limits instead. The special forms are closed formulas over the
-//! counts and bit masks ([`special`]).
+//! counts and bit masks ([`special`], [`knitted`]).
 //!
 //! # Two layers of API
 //!
@@ -58,6 +58,7 @@
 
 pub mod checked;
 pub mod dp;
+pub mod knitted;
 pub mod regular;
 pub mod special;
 pub mod tables;
@@ -190,7 +191,7 @@ pub fn form_distance(form: Form, hand: &Counts, used: &Counts, n_melds: u8, wild
         Form::SevenPairs => (n_melds == 0).then(|| special::seven_pairs(hand)),
         Form::ThirteenOrphans => (n_melds == 0).then(|| special::thirteen_orphans(hand)),
         Form::HonorsKnitted => (n_melds == 0).then(|| special::honors_knitted(hand)),
-        Form::KnittedStraight => special::knitted_straight(hand, used, n_melds, wilds),
+        Form::KnittedStraight => knitted::distance(hand, used, n_melds, wilds),
         Form::Shisanlang => (n_melds == 0).then(|| crate::huainan::shape::shisanlang_distance(hand)),
         Form::Jiuyao => crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true),
     }
@@ -211,6 +212,9 @@ pub fn regular_shanten(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> 
 /// The smallest replacement number over `forms` (255 if `forms` is empty or none applies).
 #[inline]
 pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
+    if n_melds == 0 && wilds == 0 && forms.0 & !Forms::GB.0 == 0 && regular::plain(used) {
+        return distance_concealed(forms, hand);
+    }
     let mut best = u8::MAX;
     if forms.contains(Form::Regular) {
         best = regular::distance(hand, used, n_melds, wilds);
@@ -235,8 +239,38 @@ pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wild
         }
     }
     if forms.contains(Form::KnittedStraight) {
-        if let Some(d) = special::knitted_straight_below(hand, used, n_melds, wilds, best) {
+        if let Some(d) = knitted::distance_below(hand, used, n_melds, wilds, best) {
             best = d;
+        }
+    }
+    best
+}
+
+/// [`distance_in`] for a hand without melds or wilds: the group ranks are computed once
+/// and shared by the regular form and the knitted straight.
+#[inline]
+fn distance_concealed(forms: Forms, hand: &Counts) -> u8 {
+    let r = regular::ranks(hand);
+    let e = regular::entries_at(&r);
+    let mut best = u8::MAX;
+    if forms.contains(Form::Regular) {
+        best = regular::finish(&regular::combine(&e[0], &e[1]), &regular::combine(&e[2], &e[3]), 4);
+    }
+    if forms.contains(Form::SevenPairs) {
+        best = best.min(special::seven_pairs(hand));
+    }
+    if forms.contains(Form::ThirteenOrphans) {
+        best = best.min(special::thirteen_orphans(hand));
+    }
+    if forms.contains(Form::HonorsKnitted) || forms.contains(Form::KnittedStraight) {
+        let held = special::presence(hand);
+        if forms.contains(Form::HonorsKnitted) {
+            best = best.min(special::honors_knitted_held(held));
+        }
+        if forms.contains(Form::KnittedStraight) {
+            if let Some(d) = knitted::distance_fast(held, &r, &e[3], best) {
+                best = d;
+            }
         }
     }
     best
@@ -281,5 +315,89 @@ mod tests {
             assert_eq!(Form::parse(f.as_str()).unwrap(), f);
         }
         assert!(Form::parse("pairs").is_err());
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    //! `cargo test --release --no-default-features timing -- --ignored --nocapture` prints
+    //! the time per call of the main entry points on random 13-tile hands.
+    use super::*;
+
+    /// CPU time of this thread in ns (the machine may be shared; wall time would lie).
+    fn cpu_ns() -> u64 {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok()))
+            .unwrap_or(0)
+    }
+
+    fn random_hands(n: usize) -> Vec<Counts> {
+        let mut s = 12345u64;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let mut wall: Vec<u8> = (0..136).map(|i| (i / 4) as u8).collect();
+            let mut h = [0u8; 34];
+            for k in 0..13 {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let j = k + (s >> 33) as usize % (136 - k);
+                wall.swap(k, j);
+                h[wall[k] as usize] += 1;
+            }
+            out.push(h);
+        }
+        out
+    }
+
+    /// One timed function.
+    type Probe<'a> = dyn Fn(&Counts) -> u64 + 'a;
+
+    /// Runs `f` over `hands` repeatedly for about 0.3 s of CPU; ns per call.
+    fn per_call(hands: &[Counts], f: &Probe) -> f64 {
+        let mut calls = 0u64;
+        let mut acc = 0u64;
+        let t = cpu_ns();
+        while cpu_ns() - t < 300_000_000 {
+            for h in hands {
+                acc = acc.wrapping_add(f(std::hint::black_box(h)));
+            }
+            calls += hands.len() as u64;
+        }
+        std::hint::black_box(acc);
+        (cpu_ns() - t) as f64 / calls as f64
+    }
+
+    #[test]
+    #[ignore]
+    fn print_timings() {
+        let hands = match std::env::var("MJ_HAND") {
+            Ok(h) => vec![crate::tile::to_counts(&crate::tile::parse(&h).unwrap()).unwrap(); 1000],
+            Err(_) => random_hands(20_000),
+        };
+        let z = [0u8; 34];
+        tables::warm_up();
+        let suit = tables::suit();
+        let e = regular::entries(&hands[0], &z, false);
+        let cases: [(&str, &Probe); 12] = [
+            ("ranks", &|h| regular::ranks(h).iter().sum::<usize>() as u64),
+            ("entries", &|h| regular::entries_at(&regular::ranks(h)).iter().map(|e| e[9] as u64).sum()),
+            ("suit lookup", &|h| suit.get(&h[0..9])[3] as u64),
+            ("combine", &|h| regular::combine(&e[(h[0] & 3) as usize], &e[(h[1] & 3) as usize])[9] as u64),
+            ("combine+finish", &|h| {
+                let a = regular::combine(&e[(h[0] & 3) as usize], &e[(h[1] & 3) as usize]);
+                let b = regular::combine(&e[(h[2] & 3) as usize], &e[(h[3] & 3) as usize]);
+                regular::finish(&a, &b, 4) as u64
+            }),
+            ("regular", &|h| regular::distance(h, &z, 0, 0) as u64),
+            ("seven_pairs", &|h| special::seven_pairs(h) as u64),
+            ("honors_knitted", &|h| special::honors_knitted(h) as u64),
+            ("knitted", &|h| knitted::distance(h, &z, 0, 0).unwrap_or(0) as u64),
+            ("shanten", &|h| shanten(h, &z, 0, 0) as u64),
+            ("useful", &|h| useful_tiles(h, &z, 0, 0)),
+            ("regular useful", &|h| regular::improving(h, &z, 0, 0, u64::MAX)),
+        ];
+        for (name, f) in cases {
+            println!("{name:>16}: {:7.1} ns", per_call(&hands, f));
+        }
     }
 }

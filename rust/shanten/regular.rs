@@ -75,14 +75,39 @@ pub(crate) fn entries(hand: &Counts, used: &Counts, wild: bool) -> [Entry; 4] {
     ]
 }
 
+/// True when no copy is in a meld, so the tables apply as they are.
+#[inline(always)]
+pub(crate) fn plain(used: &Counts) -> bool {
+    used.iter().fold(0u8, |a, &u| a | u) == 0
+}
+
+/// The table ranks of the four groups (limited tables).
+#[inline(always)]
+pub(crate) fn ranks(hand: &Counts) -> [usize; 4] {
+    let s = tables::suit();
+    [s.rank(&hand[0..9]), s.rank(&hand[9..18]), s.rank(&hand[18..27]), tables::honors().rank(&hand[27..34])]
+}
+
+/// The four group entries at known ranks.
+#[inline(always)]
+pub(crate) fn entries_at(r: &[usize; 4]) -> [Entry; 4] {
+    let s = tables::suit();
+    [*s.at(r[0]), *s.at(r[1]), *s.at(r[2]), *tables::honors().at(r[3])]
+}
+
 /// Replacement number of the regular form: tiles missing from the nearest complete hand
 /// (before wilds fill any of them).
 #[inline]
 pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
+    let m = 4 - n_melds.min(4) as usize;
+    if wilds == 0 && plain(used) {
+        let e = entries_at(&ranks(hand));
+        return finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+    }
     let e = entries(hand, used, wilds > 0);
     let ab = combine(&e[0], &e[1]);
     let ch = combine(&e[2], &e[3]);
-    finish(&ab, &ch, 4 - n_melds.min(4) as usize)
+    finish(&ab, &ch, m)
 }
 
 /// The rest of the hand seen from each group: `rest[g]` merges the other three groups.
@@ -99,6 +124,30 @@ pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
 pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: u64) -> u64 {
     let wild = wilds > 0;
     let m = 4 - n_melds.min(4) as usize;
+    if !wild && plain(used) {
+        // Each table entry carries, per lane, the kinds that lower it: a draw lowers the
+        // distance exactly when it lowers a lane that the optimum uses.
+        let r = ranks(hand);
+        let e = entries_at(&r);
+        let rest = rests(&e);
+        let d = finish(&e[0], &rest[0], m);
+        let mut out = 0u64;
+        for g in 0..4 {
+            let table = if g < 3 { tables::suit() } else { tables::honors() };
+            let Some(masks) = table.masks_at(r[g]) else { continue };
+            let mut mask = 0u16;
+            for m1 in 0..=m {
+                for p1 in 0..2 {
+                    let lane = 2 * m1 + p1;
+                    if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
+                        mask |= masks[lane];
+                    }
+                }
+            }
+            out |= (mask as u64) << span(g).start;
+        }
+        return out & allowed;
+    }
     let e = entries(hand, used, wild);
     let rest = rests(&e);
     let d = finish(&e[0], &rest[0], m);

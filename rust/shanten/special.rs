@@ -8,11 +8,9 @@
 //! * knitted straight (组合龙): the nine knitted tiles plus a set and a pair, or plus a pair
 //!   beside one declared meld.
 //!
-//! None of these forms needs a copy that could be missing when the tile is drawn, except a
-//! knitted straight beside a melded pung or kong, which [`knitted_straight`] checks.
+//! None of the first three needs a copy that could be missing when the tile is drawn (they
+//! take no melds). The knitted straight lives in [`super::knitted`].
 
-use super::regular::{combine, finish, group_entry};
-use super::tables::INF;
 use crate::tile::Counts;
 
 /// Bit mask of the honors (kinds 27-33).
@@ -21,36 +19,23 @@ pub const HONOR_MASK: u64 = 0x7F << 27;
 pub const ORPHAN_MASK: u64 =
     1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | HONOR_MASK;
 
-/// The nine tiles of each knitted straight: suit `s` takes ranks `≡ perm[s] (mod 3)`.
-pub const KNITTED: [u64; 6] = knitted_masks();
-
-const fn knitted_masks() -> [u64; 6] {
-    const PERMS: [[u32; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-    let mut out = [0u64; 6];
-    let mut p = 0;
-    while p < 6 {
-        let mut s = 0;
-        while s < 3 {
-            let mut r = PERMS[p][s];
-            while r < 9 {
-                out[p] |= 1 << (9 * s as u32 + r);
-                r += 3;
-            }
-            s += 1;
-        }
-        p += 1;
-    }
-    out
-}
+/// The nine tiles of each knitted straight (see [`super::knitted::MASKS`]).
+pub const KNITTED: [u64; 6] = super::knitted::MASKS;
 
 /// Bit `t` set when the hand holds kind `t`.
 #[inline(always)]
 pub fn presence(hand: &Counts) -> u64 {
+    // Eight counts at a time: a byte is non-zero when one of its low three bits is set
+    // (counts are at most 4); the multiply gathers the eight flags into one byte.
     let mut m = 0u64;
-    for (t, &c) in hand.iter().enumerate() {
-        m |= u64::from(c > 0) << t;
+    for c in 0..4 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&hand[8 * c..8 * c + 8]);
+        let x = u64::from_le_bytes(b);
+        let nz = (x | x >> 1 | x >> 2) & 0x0101_0101_0101_0101;
+        m |= (nz.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * c);
     }
-    m
+    m | u64::from(hand[32] > 0) << 32 | u64::from(hand[33] > 0) << 33
 }
 
 /// Seven pairs from the number of pairs held (a four counts as two) and of odd counts.
@@ -71,21 +56,32 @@ fn seven_pairs_from(pairs: u32, odd: u32) -> u8 {
 /// to pair, two otherwise.
 #[inline]
 pub fn seven_pairs(hand: &Counts) -> u8 {
-    let (mut pairs, mut odd) = (0u32, 0u32);
-    for &c in hand {
-        pairs += (c / 2) as u32;
-        odd += (c & 1) as u32;
-    }
+    let (pairs, odd) = pair_stats(hand);
     seven_pairs_from(pairs, odd)
+}
+
+/// Pairs held (a four counts as two) and kinds held an odd number of times.
+#[inline(always)]
+fn pair_stats(hand: &Counts) -> (u32, u32) {
+    let (mut pairs, mut odd) = (0u64, 0u64);
+    for c in 0..4 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&hand[8 * c..8 * c + 8]);
+        let x = u64::from_le_bytes(b);
+        // Byte sums by multiplication (each sum stays below 256).
+        pairs += ((x >> 1) & 0x0303_0303_0303_0303).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+        odd += (x & 0x0101_0101_0101_0101).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    }
+    for &c in &hand[32..34] {
+        pairs += (c >> 1) as u64;
+        odd += (c & 1) as u64;
+    }
+    (pairs as u32, odd as u32)
 }
 
 /// Kinds whose draw lowers [`seven_pairs`].
 pub fn seven_pairs_improving(hand: &Counts, allowed: u64) -> u64 {
-    let (mut pairs, mut odd) = (0u32, 0u32);
-    for &c in hand {
-        pairs += (c / 2) as u32;
-        odd += (c & 1) as u32;
-    }
+    let (pairs, odd) = pair_stats(hand);
     let d = seven_pairs_from(pairs, odd);
     let mut out = 0;
     for (t, &c) in hand.iter().enumerate() {
@@ -129,7 +125,12 @@ pub fn thirteen_orphans_improving(hand: &Counts, allowed: u64) -> u64 {
 /// knitted straight's nine tiles.
 #[inline]
 pub fn honors_knitted(hand: &Counts) -> u8 {
-    let held = presence(hand);
+    honors_knitted_held(presence(hand))
+}
+
+/// [`honors_knitted`] from the [`presence`] mask.
+#[inline(always)]
+pub fn honors_knitted_held(held: u64) -> u8 {
     let best = KNITTED.iter().map(|&k| (held & (k | HONOR_MASK)).count_ones()).max().unwrap_or(0);
     14 - best.min(14) as u8
 }
@@ -151,91 +152,6 @@ pub fn honors_knitted_improving(hand: &Counts, allowed: u64) -> u64 {
     out & allowed
 }
 
-/// Knitted straight: the nine knitted tiles of one permutation, plus one set and a pair
-/// (no melds) or a pair (one meld). `None` with more than one meld. Without wilds, a
-/// knitted tile needs a copy outside the melds and the pair must fit beside melded copies.
-pub fn knitted_straight(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<u8> {
-    if n_melds > 1 {
-        return None;
-    }
-    let held = presence(hand);
-    let wild = wilds > 0;
-    let mut best = INF;
-    for &k in &KNITTED {
-        let present = (held & k).count_ones() as u8;
-        let base = 9 - present;
-        if base >= best {
-            continue;
-        }
-        let rest_cost = knitted_rest(hand, used, n_melds, wild, k);
-        best = best.min(base.saturating_add(rest_cost));
-    }
-    Some(best)
-}
-
-/// Cheapest knitted-straight distance once `bound` is known not to be beaten below it:
-/// returns `None` when every permutation costs at least `bound`.
-pub fn knitted_straight_below(
-    hand: &Counts,
-    used: &Counts,
-    n_melds: u8,
-    wilds: u8,
-    bound: u8,
-) -> Option<u8> {
-    if n_melds > 1 {
-        return None;
-    }
-    let held = presence(hand);
-    let wild = wilds > 0;
-    let mut best = bound;
-    for &k in &KNITTED {
-        let base = 9 - (held & k).count_ones() as u8;
-        if base >= best {
-            continue;
-        }
-        best = best.min(base.saturating_add(knitted_rest(hand, used, n_melds, wild, k)));
-    }
-    (best < bound).then_some(best)
-}
-
-/// The cost of the part beside the knitted tiles `k` (one copy of each held knitted kind
-/// goes to the straight).
-#[inline]
-fn knitted_rest(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, k: u64) -> u8 {
-    let mut rest = *hand;
-    for (t, r) in rest.iter_mut().enumerate().take(27) {
-        if k >> t & 1 == 1 {
-            if *r > 0 {
-                *r -= 1;
-            } else if !wild && used[t] >= 4 {
-                // All four copies are melded: this knitted tile cannot be had.
-                return INF;
-            }
-        }
-    }
-    if n_melds == 1 {
-        // Only the pair: at most two missing, and it must fit beside melded copies.
-        let mut best = INF;
-        for (t, &c) in rest.iter().enumerate() {
-            let knit = (k >> t & 1) as u8;
-            if !wild && 2 + knit + used[t] > 4 {
-                continue;
-            }
-            best = best.min(2u8.saturating_sub(c));
-        }
-        return best;
-    }
-    // One set and a pair: with no melds every kind has four copies; a knitted kind keeps
-    // three for the rest, which one set and one pair never exceed (a pung and a pair of
-    // one kind would need five).
-    let z = [0u8; 9];
-    let e0 = group_entry(0, &rest[0..9], &z, wild);
-    let e1 = group_entry(1, &rest[9..18], &z, wild);
-    let e2 = group_entry(2, &rest[18..27], &z, wild);
-    let e3 = group_entry(3, &rest[27..34], &z[..7], wild);
-    finish(&combine(&e0, &e1), &combine(&e2, &e3), 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +159,23 @@ mod tests {
 
     fn counts(s: &str) -> Counts {
         tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn bit_tricks_match_loops() {
+        let mut s = 99u64;
+        for _ in 0..2000 {
+            let mut h = [0u8; 34];
+            for c in h.iter_mut() {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                *c = ((s >> 33) % 5) as u8;
+            }
+            let naive = (0..34).fold(0u64, |m, t| m | u64::from(h[t] > 0) << t);
+            assert_eq!(presence(&h), naive);
+            let pairs: u32 = h.iter().map(|&c| (c / 2) as u32).sum();
+            let odd: u32 = h.iter().map(|&c| (c & 1) as u32).sum();
+            assert_eq!(pair_stats(&h), (pairs, odd));
+        }
     }
 
     #[test]
@@ -272,19 +205,5 @@ mod tests {
         assert_eq!(honors_knitted(&counts("147m258p36s12344z")), 2);
         let h = counts("147m258p36s12345z");
         assert_eq!(honors_knitted_improving(&h, u64::MAX), 1 << 26 | 1 << 32 | 1 << 33);
-    }
-
-    #[test]
-    fn knitted_straight_distance() {
-        let z = [0u8; 34];
-        assert_eq!(knitted_straight(&counts("147m258p369s23m12z"), &z, 0, 0), Some(2));
-        assert_eq!(knitted_straight(&counts("147m258p369s234m11z"), &z, 0, 0), Some(0));
-        assert_eq!(knitted_straight(&counts("147m258p369s2z"), &z, 1, 0), Some(1));
-        assert_eq!(knitted_straight(&counts("147m258p369s2z"), &z, 2, 0), None);
-        // A melded kong of 1m leaves no 1m for the 147m straight.
-        let mut used = [0u8; 34];
-        used[0] = 4;
-        assert_eq!(knitted_straight(&counts("47m258p369s22z"), &z, 1, 0), Some(1));
-        assert_eq!(knitted_straight(&counts("47m258p369s22z"), &used, 1, 0), Some(6));
     }
 }

@@ -58,9 +58,10 @@ const MAX_SUM: usize = 14;
 /// Dense ranking of digit vectors (digits 0..=4, sum <= 14) of a fixed length.
 pub struct Ranker {
     len: usize,
-    /// `step[i][prefix][d]`: how many vectors with the same first `i` digits (summing to
-    /// `prefix`) have digit `i` below `d`.
-    step: [[[u32; 5]; MAX_SUM + 1]; 9],
+    /// `step[(i << 7) | (prefix << 3) | d]`: how many vectors with the same first `i`
+    /// digits (summing to `prefix`) have digit `i` below `d`. Flat and padded to powers of
+    /// two so that indexing needs no bounds checks.
+    step: Box<[u32; 9 << 7]>,
     size: usize,
 }
 
@@ -74,13 +75,13 @@ impl Ranker {
                 count[n][s] = (0..=4.min(s)).map(|d| count[n - 1][s - d]).sum();
             }
         }
-        let mut step = [[[0u32; 5]; MAX_SUM + 1]; 9];
-        for (i, row) in step.iter_mut().enumerate().take(len) {
+        let mut step = Box::new([0u32; 9 << 7]);
+        for i in 0..len {
             let rest = len - i - 1;
-            for (prefix, cell) in row.iter_mut().enumerate() {
+            for prefix in 0..=MAX_SUM {
                 let mut acc = 0u64;
                 for d in 0..5 {
-                    cell[d] = acc as u32;
+                    step[(i << 7) | (prefix << 3) | d] = acc as u32;
                     if prefix + d <= MAX_SUM {
                         acc += count[rest][MAX_SUM - prefix - d];
                     }
@@ -101,40 +102,166 @@ impl Ranker {
         debug_assert_eq!(v.len(), self.len);
         let mut r = 0u32;
         let mut prefix = 0usize;
-        for (i, &d) in v.iter().enumerate() {
-            let d = d as usize;
-            r += self.step[i][prefix][d];
+        for (i, &d) in v.iter().enumerate().take(9) {
+            let d = d as usize & 7;
+            r += self.step[(i << 7) | ((prefix & 15) << 3) | d];
             prefix += d;
         }
         r as usize
     }
 }
 
-/// One group's table: entries by rank.
+/// One group's table: entries by rank, and for the limited tables the masks of improving
+/// kinds and (suits only) the knitted-straight remainders.
 pub struct Table {
     ranker: Ranker,
-    entries: Box<[Entry]>,
+    cells: Box<[Cell]>,
+    /// `masks[rank][lane]`: bit `j` set when one more tile of kind `j` lowers that lane
+    /// (limited tables only; empty otherwise).
+    masks: Box<[[u16; LANES]]>,
+    /// True when the cells carry knitted-straight remainders (limited suit table).
+    has_knit: bool,
+}
+
+/// One table cell, 16 bytes so that one access brings everything a shanten needs.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(16))]
+struct Cell {
+    lanes: Entry,
+    /// `knit[r]`: the remainder once one copy of each held kind of residue class `r`
+    /// (147 / 258 / 369) is taken out, as a [`Knit`] code (limited suit table only).
+    knit: [u8; 3],
+}
+
+/// The pair, set and set-plus-pair distances of a group, packed in one byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Knit {
+    /// Lane (0 sets, pair).
+    pub pair: u8,
+    /// Lane (1 set, no pair).
+    pub set: u8,
+    /// Lane (1 set, pair).
+    pub both: u8,
+}
+
+impl Knit {
+    /// From an entry's lanes 1, 2 and 3.
+    #[inline(always)]
+    pub fn of(e: &Entry) -> Knit {
+        Knit { pair: e[1], set: e[2], both: e[3] }
+    }
+    fn encode(self) -> u8 {
+        self.pair + 3 * self.set + 12 * self.both
+    }
+    /// Decodes [`Knit::encode`].
+    #[inline(always)]
+    pub fn decode(code: u8) -> Knit {
+        Knit { pair: code % 3, set: code / 3 % 4, both: code / 12 }
+    }
 }
 
 impl Table {
+    /// The rank of count vector `v` (at most 14 tiles).
+    #[inline(always)]
+    pub fn rank(&self, v: &[u8]) -> usize {
+        self.ranker.rank(v).min(self.cells.len() - 1)
+    }
+
     /// The entry of count vector `v`.
     #[inline(always)]
     pub fn get(&self, v: &[u8]) -> &Entry {
-        let r = self.ranker.rank(v);
-        // A valid hand never has more than 14 tiles in a group; fall back on the top entry
-        // rather than read out of bounds if a caller breaks that contract.
-        &self.entries[r.min(self.entries.len() - 1)]
+        // A valid hand never has more than 14 tiles in a group; `rank` clamps rather than
+        // read out of bounds if a caller breaks that contract.
+        &self.cells[self.rank(v)].lanes
+    }
+
+    /// The entry at a rank.
+    #[inline(always)]
+    pub fn at(&self, rank: usize) -> &Entry {
+        &self.cells[rank].lanes
+    }
+
+    /// The improving masks at a rank (limited tables).
+    #[inline(always)]
+    pub fn masks_at(&self, rank: usize) -> Option<&[u16; LANES]> {
+        self.masks.get(rank)
+    }
+
+    /// The knitted-straight remainders at a rank (limited suit table).
+    #[inline(always)]
+    pub fn knit_at(&self, rank: usize) -> Option<&[u8; 3]> {
+        if self.has_knit {
+            self.cells.get(rank).map(|c| &c.knit)
+        } else {
+            None
+        }
     }
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.cells.len()
     }
 
     /// True if the table has no entries (never, for a generated table).
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.cells.is_empty()
     }
+}
+
+/// Steps `digits` (little-endian base 5) to the next vector; false after the last one.
+fn odometer(digits: &mut [u8]) -> bool {
+    for d in digits.iter_mut() {
+        if *d < 4 {
+            *d += 1;
+            return true;
+        }
+        *d = 0;
+    }
+    false
+}
+
+/// Fills the improving masks and (for suits) the knitted remainders of a limited table.
+fn add_extras(t: &mut Table, n: usize, chows: bool) {
+    let mut masks = vec![[0u16; LANES]; t.cells.len()].into_boxed_slice();
+    let mut digits = [0u8; 9];
+    loop {
+        let v = &mut digits[..n];
+        let sum: usize = v.iter().map(|&d| d as usize).sum();
+        if sum <= MAX_SUM {
+            let r = t.ranker.rank(v);
+            let e = t.cells[r].lanes;
+            if sum < MAX_SUM {
+                for j in 0..n {
+                    if v[j] < 4 {
+                        v[j] += 1;
+                        let f = t.cells[t.ranker.rank(v)].lanes;
+                        v[j] -= 1;
+                        for l in 0..LANES {
+                            if f[l] < e[l] {
+                                masks[r][l] |= 1 << j;
+                            }
+                        }
+                    }
+                }
+            }
+            if chows {
+                for class in 0..3 {
+                    let mut rest = [0u8; 9];
+                    rest[..n].copy_from_slice(v);
+                    for k in (class..9).step_by(3) {
+                        rest[k] = rest[k].saturating_sub(1);
+                    }
+                    let f = t.cells[t.ranker.rank(&rest[..n])].lanes;
+                    t.cells[r].knit[class] = Knit::of(&f).encode();
+                }
+            }
+        }
+        if !odometer(&mut digits[..n]) {
+            break;
+        }
+    }
+    t.masks = masks;
+    t.has_knit = chows;
 }
 
 /// Generates the table of a group of `n` kinds (9 with chows for a suit, 7 without for
@@ -242,7 +369,7 @@ pub fn generate(n: usize, chows: bool, limited: bool) -> Table {
 
     // Keep vectors with at most 14 tiles, by rank.
     let ranker = Ranker::new(n);
-    let mut entries = vec![[INF; LANES]; ranker.size()].into_boxed_slice();
+    let mut cells = vec![Cell { lanes: [INF; LANES], knit: [0; 3] }; ranker.size()].into_boxed_slice();
     let mut digits = [0u8; 9];
     for (idx, cell) in f.iter().enumerate() {
         if idx > 0 {
@@ -257,10 +384,14 @@ pub fn generate(n: usize, chows: bool, limited: bool) -> Table {
         if sum <= MAX_SUM {
             let mut e = [0u8; LANES];
             e.copy_from_slice(&cell[..LANES]);
-            entries[ranker.rank(&digits[..n])] = e;
+            cells[ranker.rank(&digits[..n])].lanes = e;
         }
     }
-    Table { ranker, entries }
+    let mut t = Table { ranker, cells, masks: Box::default(), has_knit: false };
+    if limited {
+        add_extras(&mut t, n, chows);
+    }
+    t
 }
 
 static SUIT: OnceLock<Table> = OnceLock::new();

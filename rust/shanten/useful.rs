@@ -20,11 +20,20 @@ pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, 
     let mut d = [u8::MAX; Form::ALL.len()];
     let mut best = u8::MAX;
     for (i, f) in Form::ALL.iter().enumerate() {
-        if forms.contains(*f) {
+        if forms.contains(*f) && *f != Form::KnittedStraight {
             if let Some(x) = form_distance(*f, hand, used, n_melds, wilds) {
                 d[i] = x;
                 best = best.min(x);
             }
+        }
+    }
+    if forms.contains(Form::KnittedStraight) {
+        // Only needed when it ties the best form: bound the search just above it.
+        if let Some(x) =
+            super::knitted::distance_below(hand, used, n_melds, wilds, best.saturating_add(1))
+        {
+            d[4] = x;
+            best = best.min(x);
         }
     }
     if best == u8::MAX || best == 0 {
@@ -35,15 +44,14 @@ pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, 
         if d[i] != best {
             continue;
         }
-        out |= form_improving(*f, d[i], hand, used, n_melds, wilds, avail & !out);
+        out |= form_improving(*f, hand, used, n_melds, wilds, avail & !out);
     }
     out & avail
 }
 
-/// Kinds among `allowed` whose draw lowers the distance `d` of one form.
+/// Kinds among `allowed` whose draw lowers the distance of one form.
 pub fn form_improving(
     form: Form,
-    d: u8,
     hand: &Counts,
     used: &Counts,
     n_melds: u8,
@@ -55,7 +63,9 @@ pub fn form_improving(
         Form::SevenPairs => special::seven_pairs_improving(hand, allowed),
         Form::ThirteenOrphans => special::thirteen_orphans_improving(hand, allowed),
         Form::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
-        Form::KnittedStraight | Form::Shisanlang | Form::Jiuyao => {
+        Form::KnittedStraight => super::knitted::improving(hand, used, n_melds, wilds, allowed),
+        Form::Shisanlang | Form::Jiuyao => {
+            let Some(d) = form_distance(form, hand, used, n_melds, wilds) else { return 0 };
             let mut out = 0;
             let mut h = *hand;
             for t in 0..34 {

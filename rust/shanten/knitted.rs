@@ -1,0 +1,381 @@
+//! Knitted straight (组合龙): the nine knitted tiles of one permutation (147 / 258 / 369
+//! spread over the three suits), plus one set and a pair, or plus a pair beside one
+//! declared meld.
+//!
+//! For each of the six permutations the distance is `base + rest`: `base` = knitted tiles
+//! not held, `rest` = the distance of the other tiles (one copy of each held knitted kind
+//! goes to the straight) to a set and a pair, read from the group tables. Only three
+//! residue classes exist per suit, so the nine possible suit remainders are looked up at
+//! most once each. Without melds every kind has four copies and a knitted kind keeps three
+//! for the rest, which one set and one pair never exceed (a pung and a pair of one kind
+//! would need five), so the tables are exact; beside one meld only the pair is left, and it
+//! is checked against the melded copies directly, as is the availability of each knitted
+//! tile.
+// Index loops over the six permutations and the groups read best here.
+#![allow(clippy::needless_range_loop)]
+
+use super::regular::group_entry;
+use super::special::presence;
+use super::tables::{self, Entry, Knit, INF};
+use crate::tile::Counts;
+
+/// The residue class (0 = 147, 1 = 258, 2 = 369) each suit takes, per permutation.
+pub const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+/// The nine tiles of each permutation's knitted straight, as bit masks.
+pub const MASKS: [u64; 6] = masks();
+
+const fn masks() -> [u64; 6] {
+    let mut out = [0u64; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut s = 0;
+        while s < 3 {
+            let mut r = PERMS[p][s];
+            while r < 9 {
+                out[p] |= 1 << (9 * s + r);
+                r += 3;
+            }
+            s += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+/// Per-permutation analysis of a hand.
+struct Analysis {
+    base: [u8; 6],
+    rest: [u8; 6],
+}
+
+/// The suit `s` remainder once the held knitted tiles of class `r` go to the straight.
+#[inline(always)]
+fn suit_rest(hand: &Counts, s: usize, r: usize) -> [u8; 9] {
+    let mut v = [0u8; 9];
+    v.copy_from_slice(&hand[9 * s..9 * s + 9]);
+    let mut k = r;
+    while k < 9 {
+        v[k] = v[k].saturating_sub(1);
+        k += 3;
+    }
+    v
+}
+
+/// Distance of four group entries to one set and one pair.
+#[inline(always)]
+fn set_and_pair(e: [&Entry; 4]) -> u8 {
+    let mut best = INF;
+    for a in 0..4 {
+        best = best.min(e[a][3]);
+        for b in 0..4 {
+            if a != b {
+                best = best.min(e[a][2] + e[b][1]);
+            }
+        }
+    }
+    best
+}
+
+/// [`set_and_pair`] from the packed lanes.
+#[inline(always)]
+fn knit_set_and_pair(k: &[Knit; 4]) -> u8 {
+    let mut best = INF;
+    for a in 0..4 {
+        best = best.min(k[a].both);
+        for b in 0..4 {
+            if a != b {
+                best = best.min(k[a].set + k[b].pair);
+            }
+        }
+    }
+    best
+}
+
+/// Distance of the rest (tiles beside the straight `p`) to a pair alone, next to one meld.
+#[inline(always)]
+fn pair_only(hand: &Counts, used: &Counts, wild: bool, p: usize, extra: Option<usize>) -> u8 {
+    let k = MASKS[p];
+    let mut best = INF;
+    for t in 0..34 {
+        let knit = (k >> t & 1) as u8;
+        let mut r = hand[t].saturating_sub(knit);
+        if extra == Some(t) {
+            r += 1;
+        }
+        if !wild && 2 + knit + used[t] > 4 {
+            continue;
+        }
+        best = best.min(2u8.saturating_sub(r));
+    }
+    best
+}
+
+/// True when a knitted tile of `p` can be neither held nor drawn (all four copies melded).
+#[inline(always)]
+fn blocked(held: u64, used: &Counts, wild: bool, p: usize) -> bool {
+    if wild {
+        return false;
+    }
+    let missing = MASKS[p] & !held;
+    missing != 0 && (0..27).any(|t| missing >> t & 1 == 1 && used[t] >= 4)
+}
+
+fn analyse(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, held: u64, bound: u8) -> Analysis {
+    let mut a = Analysis { base: [INF; 6], rest: [INF; 6] };
+    let mut best = bound;
+    let z = [0u8; 9];
+    let mut honors: Option<Entry> = None;
+    let mut cache: [[Option<Entry>; 3]; 3] = [[None; 3]; 3];
+    let mut order = [0usize, 1, 2, 3, 4, 5];
+    for p in 0..6 {
+        a.base[p] = 9 - (held & MASKS[p]).count_ones() as u8;
+    }
+    order.sort_by_key(|&p| a.base[p]);
+    // Without wilds or melds the suit table already holds every remainder.
+    let mut fast: Option<[[u8; 3]; 3]> = None;
+    let mut fast_honors = Knit { pair: 0, set: 0, both: 0 };
+    if !wild && n_melds == 0 && a.base.iter().any(|&b| b < best) {
+        let st = tables::suit();
+        let ht = tables::honors();
+        let codes = [0, 1, 2].map(|s| st.knit_at(st.rank(&hand[9 * s..9 * s + 9])).copied());
+        if let [Some(c0), Some(c1), Some(c2)] = codes {
+            fast = Some([c0, c1, c2]);
+            fast_honors = Knit::of(ht.get(&hand[27..34]));
+        }
+    }
+    for p in order {
+        if a.base[p] >= best || blocked(held, used, wild, p) {
+            continue;
+        }
+        let rest = if n_melds == 1 {
+            pair_only(hand, used, wild, p, None)
+        } else if let Some(codes) = &fast {
+            let k = [
+                Knit::decode(codes[0][PERMS[p][0]]),
+                Knit::decode(codes[1][PERMS[p][1]]),
+                Knit::decode(codes[2][PERMS[p][2]]),
+                fast_honors,
+            ];
+            knit_set_and_pair(&k)
+        } else {
+            let h = *honors.get_or_insert_with(|| group_entry(3, &hand[27..34], &z[..7], wild));
+            let mut e = [h; 4];
+            for s in 0..3 {
+                let r = PERMS[p][s];
+                e[s] = *cache[s][r].get_or_insert_with(|| group_entry(s, &suit_rest(hand, s, r), &z, wild));
+            }
+            set_and_pair([&e[0], &e[1], &e[2], &e[3]])
+        };
+        a.rest[p] = rest;
+        best = best.min(a.base[p].saturating_add(rest));
+    }
+    a
+}
+
+/// The distance below `bound` of a hand without melds or wilds whose group ranks in the
+/// limited tables are `ranks` (and honors entry `honors`); `None` if not below `bound`.
+#[inline]
+pub(crate) fn distance_fast(held: u64, ranks: &[usize; 4], honors: &Entry, bound: u8) -> Option<u8> {
+    let mut base = [0u8; 6];
+    let mut lowest = u8::MAX;
+    for p in 0..6 {
+        base[p] = 9 - (held & MASKS[p]).count_ones() as u8;
+        lowest = lowest.min(base[p]);
+    }
+    if lowest >= bound {
+        return None;
+    }
+    let st = tables::suit();
+    let codes = [st.knit_at(ranks[0])?, st.knit_at(ranks[1])?, st.knit_at(ranks[2])?];
+    let h = Knit::of(honors);
+    let mut best = bound;
+    for p in 0..6 {
+        if base[p] >= best {
+            continue;
+        }
+        let k = [
+            Knit::decode(codes[0][PERMS[p][0]]),
+            Knit::decode(codes[1][PERMS[p][1]]),
+            Knit::decode(codes[2][PERMS[p][2]]),
+            h,
+        ];
+        best = best.min(base[p] + knit_set_and_pair(&k));
+    }
+    (best < bound).then_some(best)
+}
+
+/// Distance of the knitted straight, or `None` with more than one meld.
+pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<u8> {
+    distance_below(hand, used, n_melds, wilds, u8::MAX)
+}
+
+/// The distance if it is below `bound` (`None` otherwise, or with more than one meld).
+#[inline]
+pub fn distance_below(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, bound: u8) -> Option<u8> {
+    if n_melds > 1 {
+        return None;
+    }
+    let held = presence(hand);
+    if n_melds == 0 && wilds == 0 {
+        let r = super::regular::ranks(hand);
+        return distance_fast(held, &r, tables::honors().at(r[3]), bound.min(INF + 1));
+    }
+    let a = analyse(hand, used, n_melds, wilds > 0, held, bound);
+    let best = (0..6).map(|p| a.base[p].saturating_add(a.rest[p])).min().unwrap_or(INF);
+    (best < bound).then_some(best.min(INF))
+}
+
+/// Kinds whose draw lowers the rest (`rest` = its set-and-pair distance) beside the
+/// straight `p`, from the limited tables' improving masks: a draw helps exactly when it
+/// lowers a lane that an optimal split of the set and the pair uses.
+fn rest_improving(hand: &Counts, p: usize, rest: u8) -> u64 {
+    let st = tables::suit();
+    let ht = tables::honors();
+    let mut rank = [0usize; 4];
+    for s in 0..3 {
+        rank[s] = st.rank(&suit_rest(hand, s, PERMS[p][s]));
+    }
+    rank[3] = ht.rank(&hand[27..34]);
+    let table = |g: usize| if g < 3 { st } else { ht };
+    let e: [Entry; 4] = [0, 1, 2, 3].map(|g| *table(g).at(rank[g]));
+    let no_masks = [0u16; super::tables::LANES];
+    let m: [[u16; super::tables::LANES]; 4] =
+        [0, 1, 2, 3].map(|g| *table(g).masks_at(rank[g]).unwrap_or(&no_masks));
+    let mut out = 0u64;
+    for a in 0..4 {
+        let start = if a < 3 { 9 * a } else { 27 };
+        if e[a][3] == rest {
+            out |= (m[a][3] as u64) << start;
+        }
+        for b in 0..4 {
+            if a != b && e[a][2] + e[b][1] == rest {
+                let sb = if b < 3 { 9 * b } else { 27 };
+                out |= (m[a][2] as u64) << start | (m[b][1] as u64) << sb;
+            }
+        }
+    }
+    out
+}
+
+/// Kinds among `allowed` whose draw lowers the knitted-straight distance.
+pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: u64) -> u64 {
+    if n_melds > 1 {
+        return 0;
+    }
+    let wild = wilds > 0;
+    let held = presence(hand);
+    let a = analyse(hand, used, n_melds, wild, held, u8::MAX);
+    let d = (0..6).map(|p| a.base[p].saturating_add(a.rest[p])).min().unwrap_or(INF);
+    if d == 0 || d >= INF {
+        return 0;
+    }
+    let z = [0u8; 9];
+    let mut out = 0u64;
+    for p in 0..6 {
+        if a.base[p].saturating_add(a.rest[p]) != d {
+            continue;
+        }
+        // A missing knitted tile shortens the straight.
+        out |= MASKS[p] & !held;
+        if a.rest[p] == 0 {
+            continue;
+        }
+        // Any other draw joins the rest.
+        if n_melds == 1 {
+            for t in 0..34 {
+                if allowed >> t & 1 == 1 && out >> t & 1 == 0 && pair_only(hand, used, wild, p, Some(t)) < a.rest[p] {
+                    out |= 1 << t;
+                }
+            }
+            continue;
+        }
+        if !wild {
+            out |= rest_improving(hand, p, a.rest[p]);
+            continue;
+        }
+        let mut e = [group_entry(3, &hand[27..34], &z[..7], wild); 4];
+        let mut vs = [[0u8; 9]; 4];
+        for s in 0..3 {
+            vs[s] = suit_rest(hand, s, PERMS[p][s]);
+            e[s] = group_entry(s, &vs[s], &z, wild);
+        }
+        vs[3][..7].copy_from_slice(&hand[27..34]);
+        for g in 0..4 {
+            let len = if g < 3 { 9 } else { 7 };
+            for j in 0..len {
+                let t = if g < 3 { 9 * g + j } else { 27 + j };
+                if allowed >> t & 1 == 0 || out >> t & 1 == 1 || vs[g][j] >= 4 {
+                    continue;
+                }
+                let mut v = vs[g];
+                v[j] += 1;
+                let ne = group_entry(g, &v[..len], &z[..len], wild);
+                let mut e2 = e;
+                e2[g] = ne;
+                if set_and_pair([&e2[0], &e2[1], &e2[2], &e2[3]]) < a.rest[p] {
+                    out |= 1 << t;
+                }
+            }
+        }
+    }
+    out & allowed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile;
+
+    fn counts(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+    fn mask(s: &str) -> u64 {
+        tile::parse(s).unwrap().iter().fold(0, |m, &t| m | 1 << t)
+    }
+
+    #[test]
+    fn distances() {
+        let z = [0u8; 34];
+        assert_eq!(distance(&counts("147m258p369s23m12z"), &z, 0, 0), Some(2));
+        assert_eq!(distance(&counts("147m258p369s234m11z"), &z, 0, 0), Some(0));
+        assert_eq!(distance(&counts("147m258p369s2z"), &z, 1, 0), Some(1));
+        assert_eq!(distance(&counts("147m258p369s2z"), &z, 2, 0), None);
+        assert_eq!(distance(&counts("47m258p369s22z"), &z, 1, 0), Some(1));
+        // A melded kong of 1m leaves no 1m for the 147m straight.
+        let mut used = [0u8; 34];
+        used[0] = 4;
+        assert_eq!(distance(&counts("47m258p369s22z"), &used, 1, 0), Some(6));
+        assert_eq!(distance_below(&counts("147m258p369s23m12z"), &z, 0, 0, 2), None);
+    }
+
+    #[test]
+    fn improving_tiles() {
+        let z = [0u8; 34];
+        let all = u64::MAX >> 30;
+        assert_eq!(improving(&counts("147m258p369s23m12z"), &z, 0, 0, all), mask("14m12z"));
+        assert_eq!(improving(&counts("47m258p369s22z"), &z, 1, 0, all), mask("1m"));
+        assert_eq!(improving(&counts("147m258p369s2z"), &z, 1, 0, all), mask("2z"));
+    }
+
+    #[test]
+    fn brute_force_agrees() {
+        // Compare the improving set with distance() after each draw.
+        let z = [0u8; 34];
+        for s in ["147m258p369s23m12z", "14m25p369s1133z55m", "1479m258p36s12345z", "147m2588p369s1z"] {
+            let h = counts(s);
+            let d = distance(&h, &z, 0, 0).unwrap();
+            let mut expect = 0u64;
+            for t in 0..34 {
+                if h[t] < 4 {
+                    let mut h2 = h;
+                    h2[t] += 1;
+                    if distance(&h2, &z, 0, 0).unwrap() < d {
+                        expect |= 1 << t;
+                    }
+                }
+            }
+            assert_eq!(improving(&h, &z, 0, 0, u64::MAX >> 30), expect, "{s}");
+        }
+    }
+}
