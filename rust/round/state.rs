@@ -175,6 +175,7 @@ pub struct Round {
     pub(super) huainan: Option<HuainanHand>,
     /// The value of each seat's available Huainan win, beside `wins`.
     pub(super) huainan_wins: [Option<crate::huainan::Score>; 4],
+    pub(super) record: bool,
 }
 
 fn check_seat(seat: u8, what: &str) -> MjResult<()> {
@@ -238,6 +239,7 @@ impl Round {
             scores: [0; 4],
             huainan: None,
             huainan_wins: Default::default(),
+            record: true,
         };
         r.start();
         Ok(r)
@@ -277,6 +279,19 @@ impl Round {
         Ok(())
     }
 
+    /// Turns event recording on or off (on by default). Without events a hand still plays
+    /// identically; [`Round::events`] then stays empty. For bulk simulation.
+    pub fn set_record_events(&mut self, on: bool) {
+        self.record = on;
+    }
+
+    #[inline]
+    fn emit(&mut self, e: Event) {
+        if self.record {
+            self.events.push(e);
+        }
+    }
+
     /// Sets the match scores shown in observations (they do not affect play).
     pub fn set_scores(&mut self, scores: [i32; 4]) {
         self.scores = scores;
@@ -290,7 +305,7 @@ impl Round {
 
     fn start(&mut self) {
         let d = self.wall.dice();
-        self.events.push(Event::Dice { dice: d.dice, break_seat: d.break_seat, break_stack: d.break_stack });
+        self.emit(Event::Dice { dice: d.dice, break_seat: d.break_seat, break_stack: d.break_stack });
         let hands = self.wall.deal();
         let mut held = [[0 as Tile; 8]; 4];
         let mut n_held = [0usize; 4];
@@ -298,7 +313,7 @@ impl Round {
         for (i, h) in hands.iter().enumerate() {
             let seat = (self.dealer as usize + i) % 4;
             let n = if i == 0 { 14 } else { 13 };
-            self.events.push(Event::Deal { seat: seat as u8, tiles: *h, n: n as u8 });
+            self.emit(Event::Deal { seat: seat as u8, tiles: *h, n: n as u8 });
             for &t in &h[..n] {
                 if tile::is_flower(t) {
                     held[seat][n_held[seat]] = t;
@@ -321,7 +336,7 @@ impl Round {
                     let flowers = held[seat];
                     n_held[seat] = 0;
                     for &f in &flowers[..k] {
-                        self.events.push(Event::Flower { seat: seat as u8, tile: f });
+                        self.emit(Event::Flower { seat: seat as u8, tile: f });
                         self.seats[seat].push_flower(f);
                     }
                     for _ in 0..k {
@@ -329,7 +344,7 @@ impl Round {
                             self.exhaustive();
                             return;
                         };
-                        self.events.push(Event::Draw { seat: seat as u8, tile: t, tail: true });
+                        self.emit(Event::Draw { seat: seat as u8, tile: t, tail: true });
                         if tile::is_flower(t) {
                             held[seat][n_held[seat]] = t;
                             n_held[seat] += 1;
@@ -370,7 +385,7 @@ impl Round {
                 h.on_wall_tile(s, h.bao);
             }
         }
-        self.events.push(Event::Bao { indicator, tile: h.bao, throw: s2 });
+        self.emit(Event::Bao { indicator, tile: h.bao, throw: s2 });
         self.huainan = Some(h);
     }
 
@@ -798,7 +813,7 @@ impl Round {
                 self.penalties[seat as usize] -= each as i32;
             }
         }
-        self.events.push(Event::Penalty { seat, each });
+        self.emit(Event::Penalty { seat, each });
         self.seats[seat as usize].barred = true;
         match self.phase {
             Phase::Turn => {
@@ -843,7 +858,7 @@ impl Round {
                     let st = &self.seats[s];
                     h.on_discard(seat, t, &st.hand, st.melds(), &self.rules.huainan);
                 }
-                self.events.push(Event::Discard { seat, tile: t, ready });
+                self.emit(Event::Discard { seat, tile: t, ready });
                 self.open_window(seat, t, false);
             }
             Action::Win => {
@@ -853,13 +868,13 @@ impl Round {
             Action::ConcealedKong(t) => {
                 self.seats[s].remove(t, 4);
                 self.seats[s].push_meld(Meld { kind: MeldKind::ConcealedKong, tile: t }, seat);
-                self.events.push(Event::ConcealedKong { seat, tile: t });
+                self.emit(Event::ConcealedKong { seat, tile: t });
                 self.draw_for(seat, true);
             }
             Action::AddedKong(t) => {
                 self.seats[s].remove(t, 1);
                 self.visible[t as usize] += 1;
-                self.events.push(Event::AddedKong { seat, tile: t });
+                self.emit(Event::AddedKong { seat, tile: t });
                 self.open_window(seat, t, true);
             }
             Action::Chow(_) | Action::Pung(_) | Action::Kong(_) | Action::Pass => {}
@@ -944,14 +959,14 @@ impl Round {
             match self.responses[s as usize] {
                 Action::Pung(_) => {
                     self.claim_meld(s, from, Meld { kind: MeldKind::Pung, tile: t }, 2);
-                    self.events.push(Event::Pung { seat: s, from, tile: t });
+                    self.emit(Event::Pung { seat: s, from, tile: t });
                     self.kong_draw = false;
                     self.enter_turn(s, TurnStart::Pung);
                     return;
                 }
                 Action::Kong(_) => {
                     self.claim_meld(s, from, Meld { kind: MeldKind::Kong, tile: t }, 3);
-                    self.events.push(Event::Kong { seat: s, from, tile: t });
+                    self.emit(Event::Kong { seat: s, from, tile: t });
                     self.draw_for(s, true);
                     return;
                 }
@@ -972,7 +987,7 @@ impl Round {
             if let Some(h) = &mut self.huainan {
                 h.on_claim(next);
             }
-            self.events.push(Event::Chow { seat: next, from, tile: t, low });
+            self.emit(Event::Chow { seat: next, from, tile: t, low });
             self.kong_draw = false;
             self.enter_turn(next, TurnStart::Chow);
             return;
@@ -1007,9 +1022,9 @@ impl Round {
                 self.exhaustive();
                 return;
             };
-            self.events.push(Event::Draw { seat, tile: t, tail: from_tail });
+            self.emit(Event::Draw { seat, tile: t, tail: from_tail });
             if tile::is_flower(t) {
-                self.events.push(Event::Flower { seat, tile: t });
+                self.emit(Event::Flower { seat, tile: t });
                 self.seats[seat as usize].push_flower(t);
                 from_tail = true;
                 continue;
@@ -1027,7 +1042,7 @@ impl Round {
     }
 
     fn exhaustive(&mut self) {
-        self.events.push(Event::ExhaustiveDraw);
+        self.emit(Event::ExhaustiveDraw);
         self.phase = Phase::Over;
         self.pending = 0;
         self.result = Some(RoundResult {
@@ -1039,7 +1054,12 @@ impl Round {
     }
 
     fn finish(&mut self, winners: &[u8], kind: WinKind, from: u8, t: Tile) {
-        let mut result = RoundResult { wins: Vec::with_capacity(winners.len()), deltas: self.penalties, penalties: self.penalties, exhaustive: false };
+        let mut result = RoundResult {
+            wins: Vec::with_capacity(winners.len()),
+            deltas: self.penalties,
+            penalties: self.penalties,
+            exhaustive: false,
+        };
         let base = self.opts().base as i32;
         let mode = self.opts().settlement;
         for (i, &w) in winners.iter().enumerate() {
@@ -1068,20 +1088,9 @@ impl Round {
             for (total, d) in result.deltas.iter_mut().zip(deltas) {
                 *total += d;
             }
-            self.events.push(Event::Win { seat: w, from, tile: t, kind, fan: fan.total.min(u16::MAX as u32) as u16 });
-            result.wins.push(WinRecord {
-                seat: w,
-                from,
-                tile: t,
-                kind,
-                fan,
-                hand,
-                melds: st.melds,
-                n_melds: st.n_melds,
-                flowers: st.n_flowers,
-                deltas,
-                huainan: hscore,
-            });
+            let (melds, n_melds, flowers) = (st.melds, st.n_melds, st.n_flowers);
+            self.emit(Event::Win { seat: w, from, tile: t, kind, fan: fan.total.min(u16::MAX as u32) as u16 });
+            result.wins.push(WinRecord { seat: w, from, tile: t, kind, fan, hand, melds, n_melds, flowers, deltas, huainan: hscore });
         }
         if self.huainan.is_some() && !result.wins.is_empty() {
             // Kong points (D-27): every kong kept, paid by each other seat.
