@@ -140,6 +140,7 @@ def _evaluate_fan_batch(
     prevalent: npt.NDArray[np.uint8],
     flowers: npt.NDArray[np.uint8],
     rules: RulesLike,
+    threads: int | None = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...
 
 # --- play ---------------------------------------------------------------------------
