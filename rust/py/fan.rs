@@ -279,19 +279,69 @@ fn fan_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(out)
 }
 
+/// Rows per parallel work item.
+const CHUNK: usize = 2048;
+
 /// Status of one batch row, before the error message is built.
 enum RowError {
     Invalid(usize, MjError),
 }
 
-/// Scores many hands. Arrays (all C-contiguous, checked by the Python wrapper):
+/// Scores row `i` of a batch.
+#[allow(clippy::too_many_arguments)]
+fn score_row(
+    i: usize,
+    h: &[u8],
+    w: &[u8],
+    m: &[u8],
+    fl: &[u8],
+    se: &[u8],
+    pr: &[u8],
+    fw: &[u8],
+    rules: &Rules,
+) -> Result<FanResult, MjError> {
+    let mut hand = [0u8; 34];
+    hand.copy_from_slice(&h[i * 34..i * 34 + 34]);
+    let mut ms = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+    let mut k = 0usize;
+    for j in 0..4 {
+        let kind = match m[i * 8 + j * 2] {
+            0 => continue,
+            1 => MeldKind::Chow,
+            2 => MeldKind::Pung,
+            3 => MeldKind::Kong,
+            4 => MeldKind::ConcealedKong,
+            other => return Err(MjError::hand(format!("meld kind {other} is not 0-4"))),
+        };
+        ms[k] = Meld { kind, tile: m[i * 8 + j * 2 + 1] };
+        k += 1;
+    }
+    let f = fl[i];
+    let input = WinInput {
+        hand,
+        melds: ms,
+        n_melds: k as u8,
+        win_tile: w[i],
+        self_drawn: f & 1 != 0,
+        fourth_tile: f & 2 != 0,
+        about_kong: f & 4 != 0,
+        wall_last: f & 8 != 0,
+        seat_wind: se[i],
+        prevalent_wind: pr[i],
+        flowers: fw[i],
+        declared_ready: f & 16 != 0,
+    };
+    fan::evaluate(&input, rules)
+}
+
+/// Scores many hands (rows in parallel). Arrays (all C-contiguous, checked by the Python wrapper):
 /// `hands` (N, 34) uint8 concealed counts without the winning tile, `win_tiles` (N,)
 /// uint8, `melds` (N, 4, 2) uint8 of (kind, lowest tile) with kind 0 none, 1 chow,
 /// 2 pung, 3 kong, 4 concealed kong, `flags` (N,) uint8 (1 self-drawn, 2 fourth tile,
 /// 4 about kong, 8 wall last), `seat`, `prevalent`, `flowers` (N,) uint8.
 /// Returns `(totals int32 (N,), fan counts uint8 (N, 84))`; total -1 = not a win.
 #[pyfunction]
-#[pyo3(signature = (hands, win_tiles, melds, flags, seat, prevalent, flowers, rules))]
+#[pyo3(signature = (hands, win_tiles, melds, flags, seat, prevalent, flowers, rules, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn _evaluate_fan_batch<'py>(
     py: Python<'py>,
@@ -303,7 +353,11 @@ fn _evaluate_fan_batch<'py>(
     prevalent: PyReadonlyArray1<'py, u8>,
     flowers: PyReadonlyArray1<'py, u8>,
     rules: &Bound<'py, PyAny>,
+    threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyAny>)> {
+    if threads == Some(0) {
+        return Err(InvalidHandError::new_err("threads must be at least 1 (None = all cores)"));
+    }
     let n = hands.shape()[0];
     if hands.shape()[1] != 34 {
         return Err(InvalidHandError::new_err("hands must have shape (N, 34)"));
@@ -332,57 +386,52 @@ fn _evaluate_fan_batch<'py>(
     let fw = flowers.as_slice().map_err(slice)?;
     let (totals, table) = with_rules(rules, |r| {
         check_rules(r)?;
-        let run = || -> Result<(Vec<i32>, Vec<u8>), RowError> {
-            let mut totals = vec![0i32; n];
-            let mut table = vec![0u8; n * N_FANS];
-            for i in 0..n {
-                let mut hand = [0u8; 34];
-                hand.copy_from_slice(&h[i * 34..i * 34 + 34]);
-                let mut ms = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
-                let mut k = 0usize;
-                for j in 0..4 {
-                    let kind = m[i * 8 + j * 2];
-                    let tile = m[i * 8 + j * 2 + 1];
-                    let kind = match kind {
-                        0 => continue,
-                        1 => MeldKind::Chow,
-                        2 => MeldKind::Pung,
-                        3 => MeldKind::Kong,
-                        4 => MeldKind::ConcealedKong,
-                        other => {
-                            return Err(RowError::Invalid(i, MjError::hand(format!("meld kind {other} is not 0-4"))));
-                        }
-                    };
-                    ms[k] = Meld { kind, tile };
-                    k += 1;
-                }
-                let f = fl[i];
-                let input = WinInput {
-                    hand,
-                    melds: ms,
-                    n_melds: k as u8,
-                    win_tile: w[i],
-                    self_drawn: f & 1 != 0,
-                    fourth_tile: f & 2 != 0,
-                    about_kong: f & 4 != 0,
-                    wall_last: f & 8 != 0,
-                    seat_wind: se[i],
-                    prevalent_wind: pr[i],
-                    flowers: fw[i],
-                    declared_ready: f & 16 != 0,
-                };
-                match fan::evaluate(&input, r) {
+        // Rows are independent: chunks are scored in parallel and the lowest failing row
+        // is reported, so results and errors do not depend on the thread count.
+        let score_chunk = |c: usize, tot: &mut [i32], tab: &mut [u8]| -> Option<RowError> {
+            for (k, total) in tot.iter_mut().enumerate() {
+                let i = c * CHUNK + k;
+                match score_row(i, h, w, m, fl, se, pr, fw, r) {
                     Ok(res) => {
-                        totals[i] = res.total as i32;
+                        *total = res.total as i32;
                         for fc in res.fans.iter() {
-                            table[i * N_FANS + fc.fan.0 as usize] = fc.count;
+                            tab[k * N_FANS + fc.fan.0 as usize] = fc.count;
                         }
                     }
-                    Err(MjError::NotWinning(_)) => totals[i] = -1,
-                    Err(e) => return Err(RowError::Invalid(i, e)),
+                    Err(MjError::NotWinning(_)) => *total = -1,
+                    Err(e) => return Some(RowError::Invalid(i, e)),
                 }
             }
-            Ok((totals, table))
+            None
+        };
+        let run = || -> Result<(Vec<i32>, Vec<u8>), RowError> {
+            use rayon::prelude::*;
+            let mut totals = vec![0i32; n];
+            let mut table = vec![0u8; n * N_FANS];
+            let parallel = |totals: &mut [i32], table: &mut [u8]| {
+                totals
+                    .par_chunks_mut(CHUNK)
+                    .zip(table.par_chunks_mut(CHUNK * N_FANS))
+                    .enumerate()
+                    .filter_map(|(c, (tot, tab))| score_chunk(c, tot, tab))
+                    .min_by_key(|RowError::Invalid(i, _)| *i)
+            };
+            let first_error = match threads {
+                Some(1) => totals
+                    .chunks_mut(CHUNK)
+                    .zip(table.chunks_mut(CHUNK * N_FANS))
+                    .enumerate()
+                    .find_map(|(c, (tot, tab))| score_chunk(c, tot, tab)),
+                Some(k) => match rayon::ThreadPoolBuilder::new().num_threads(k).build() {
+                    Ok(pool) => pool.install(|| parallel(&mut totals, &mut table)),
+                    Err(_) => parallel(&mut totals, &mut table),
+                },
+                None => parallel(&mut totals, &mut table),
+            };
+            match first_error {
+                Some(e) => Err(e),
+                None => Ok((totals, table)),
+            }
         };
         match py.detach(run) {
             Ok(v) => Ok(v),
