@@ -197,3 +197,57 @@ fn a_huainan_match() {
     }
     assert_eq!(m.scores().iter().sum::<i32>(), 0);
 }
+
+fn pass_all(r: &mut Round) {
+    while r.phase() == Phase::Claim {
+        let s = r.pending_seats().next().unwrap();
+        r.apply(s, Action::Pass).unwrap();
+    }
+}
+
+fn draw_and_discard(r: &mut Round, seat: u8, tile: &str) {
+    assert_eq!((r.phase(), r.turn()), (Phase::Turn, seat));
+    r.apply(seat, Action::Discard(t1(tile))).unwrap();
+    pass_all(r);
+}
+
+#[test]
+fn h15_two_robbers_of_one_kong() {
+    // A = 0 (dealer) pungs D's 8s, then adds the fourth 8s. B = 1 is in the 宝吊头 state
+    // (宝 = 5p) and may rob although holding a 宝; D = 3 waits on 8s with no 宝. Both win.
+    let mut r = arranged(
+        ["88s19m19p19s234567z", "5p123m456m789p234s", "2468m13p56s12367z", "11z234p678p789m79s"],
+        "9s5z8s6s4z3s8s",
+        "4p",
+    );
+    r.apply(0, Action::Discard(t1("7z"))).unwrap();
+    pass_all(&mut r);
+    draw_and_discard(&mut r, 1, "9s");
+    draw_and_discard(&mut r, 2, "5z");
+    assert_eq!((r.phase(), r.turn()), (Phase::Turn, 3));
+    r.apply(3, Action::Discard(t1("8s"))).unwrap();
+    r.apply(0, Action::Pung(t1("8s"))).unwrap();
+    pass_all(&mut r);
+    draw_and_discard(&mut r, 0, "9m");
+    draw_and_discard(&mut r, 1, "6s");
+    draw_and_discard(&mut r, 2, "4z");
+    draw_and_discard(&mut r, 3, "3s");
+    assert!(r.huainan().unwrap().seats[1].in_bdt);
+    assert_eq!(r.huainan().unwrap().seats[1].passes, 2);
+    r.apply(0, Action::AddedKong(t1("8s"))).unwrap();
+    assert_eq!(r.phase(), Phase::RobKong);
+    r.apply(1, Action::Win).unwrap();
+    r.apply(3, Action::Win).unwrap();
+    let res = r.result().unwrap();
+    assert_eq!(res.wins.iter().map(|w| w.seat).collect::<Vec<_>>(), vec![1, 3]);
+    let b = res.wins[0].huainan.as_ref().unwrap();
+    assert_eq!((b.form, b.value), (Form::Baodiaotou, 8), "宝吊头 2 × 抢杠 2 × 偷机 2");
+    let d = res.wins[1].huainan.as_ref().unwrap();
+    assert_eq!((d.form, d.value), (Form::Pinghu, 2));
+    // The konger pays each robber; the robbed kong earns no kong points.
+    assert_eq!(res.deltas, [-10, 8, 0, 2]);
+    let rules = rules();
+    let mut m = Match::new(&rules, 1, Some(2)).unwrap();
+    m.finish_hand(res).unwrap();
+    assert_eq!(m.dealer(), 1, "the first robber counter-clockwise from the konger deals");
+}

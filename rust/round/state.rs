@@ -402,9 +402,7 @@ impl Round {
         };
         let Ok(mut h) = HuainanHand::new(s2, n, indicator) else { return };
         for s in 0..4u8 {
-            for _ in 0..self.seats[s as usize].hand[h.bao as usize] {
-                h.on_wall_tile(s, h.bao);
-            }
+            h.on_deal(s, &self.seats[s as usize].hand, &self.rules.huainan);
         }
         self.emit(Event::Bao { indicator, tile: h.bao, throw: s2 });
         self.huainan = Some(h);
