@@ -193,7 +193,7 @@ impl Evaluator {
         self.n_chow_plans = 0;
         let held = special::presence(tiles);
         self.knitted_alive =
-            self.n_melds <= 1 && special::KNITTED.iter().any(|&k| (held & k).count_ones() >= 6);
+            self.n_melds <= 1 && crate::shanten::knitted::MASKS.iter().any(|&k| (held & k).count_ones() >= 6);
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
         let group = |g: usize| -> u32 { tiles[if g < 3 { g * 9..g * 9 + 9 } else { 27..34 }].iter().map(|&c| c as u32).sum() };
@@ -218,7 +218,7 @@ impl Evaluator {
         if (held & special::ORPHAN_MASK).count_ones() >= 9 {
             alive |= 1 << ALIVE_ORPHANS;
         }
-        if special::KNITTED.iter().any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10) {
+        if crate::shanten::knitted::MASKS.iter().any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10) {
             alive |= 1 << ALIVE_HONORS_KNITTED;
         }
         self.alive = alive;
@@ -382,7 +382,7 @@ impl Evaluator {
             }
         }
         if self.knitted_alive && self.n_melds <= 1 {
-            if let Some(d) = special::knitted_straight_below(hand, &NO_USED, self.n_melds, 0, 5) {
+            if let Some(d) = crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5) {
                 consider(PlanKind::KnittedStraight, d, 12.0 + concealed * 0.5, ALL, &mut best);
             }
         }
@@ -415,8 +415,8 @@ impl Evaluator {
         let mut missing = 0u8;
         let mut open = 0u8;
         let mut touched = 0u8;
-        for i in 0..3 {
-            if covered[i] {
+        for (i, &done) in covered.iter().enumerate() {
+            if done {
                 continue;
             }
             open += 1;
