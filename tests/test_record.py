@@ -131,3 +131,23 @@ def test_replay_reproduces_penalties():
 def test_playing_twice_gives_the_same_record():
     g = mj.Game("gb", bots=[mj.bots.FirstBot()] * 4, seed=12, hands=2)
     assert g.play().to_json() == g.play().to_json()
+
+
+def test_replay_is_interactive_on_a_terminal(gb_record, tmp_path):
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "match.jsonl"
+    path.write_text(gb_record.to_json(), encoding="utf-8")
+    args = ["-m", "majiang", "replay", str(path)]
+    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=20)
+    child.expect("Enter: next step")
+    child.expect("dice")
+    child.sendline("")
+    child.expect("dealt")
+    child.sendline("n")
+    child.expect("Hand 2")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
