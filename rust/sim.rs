@@ -241,7 +241,7 @@ pub fn check_state(round: &Round, v: &mut Violations) {
             v.push(format!("seat {s}: {} concealed tiles recorded, {held} held", st.n_hand));
         }
         let size = st.n_hand as usize + 3 * st.n_melds as usize;
-        if size > 14 || size < 13 {
+        if !(13..=14).contains(&size) {
             v.push(format!("seat {s} holds {size} tiles (melds as three)"));
         }
         for (t, &c) in st.hand.iter().enumerate() {
@@ -268,7 +268,14 @@ pub fn check_state(round: &Round, v: &mut Violations) {
         per_kind[d.tile as usize] += 1;
         total += 1;
     }
-    // A robbed kong's tile sits in the winner's hand; its added kong never became a meld.
+    // While an added kong may be robbed, its tile has left the hand and is not yet in the
+    // meld (a robbed kong's tile then joins the winner's hand).
+    if round.phase() == crate::round::Phase::RobKong {
+        if let Some((_, t)) = round.claim() {
+            per_kind[t as usize] += 1;
+            total += 1;
+        }
+    }
     let wall = round.wall();
     for i in 0..wall.len() {
         if !wall.is_taken(i) {

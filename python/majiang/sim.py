@@ -201,7 +201,9 @@ class SimResult:
             "self_draw_share": self_drawn / wins if wins else 0.0,
             "exhaustive_draw_rate": (n - wins) / n if n else 0.0,
             "mean_fan": float(totals.mean()) if wins else 0.0,
-            "fan_histogram": {int(v): int(c) for v, c in zip(hist_values, hist_counts)},
+            "fan_histogram": {
+                int(v): int(c) for v, c in zip(hist_values, hist_counts, strict=True)
+            },
             "top_fans": top_fans,
             "mean_turns": float(self.turns.mean()) if n else 0.0,
             "seat_win_rate": [w / n if n else 0.0 for w in seat_wins],
@@ -412,6 +414,4 @@ def arena(
     if bar:
         bar.close()
     cols = {c: np.concatenate([p[c] for p in parts]) for c in _ARENA_COLUMNS}
-    return ArenaResult(
-        bots=names, **cols, rules=_rules_name(rules), seed=seed, duplicate=duplicate
-    )
+    return ArenaResult(bots=names, **cols, rules=_rules_name(rules), seed=seed, duplicate=duplicate)

@@ -415,8 +415,8 @@ impl Evaluator {
         let mut missing = 0u8;
         let mut open = 0u8;
         let mut touched = 0u8;
-        for i in 0..3 {
-            if covered[i] {
+        for (i, &done) in covered.iter().enumerate() {
+            if done {
                 continue;
             }
             open += 1;

@@ -7,7 +7,7 @@ use super::play::PyAction;
 use crate::error::MjError;
 use crate::hand::{Meld, MeldKind};
 use crate::policy::{EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, StrongConfig, StrongPolicy};
-use crate::round::{ActionList, DiscardEntry, Observation, Phase, HIDDEN};
+use crate::round::{ActionList, DiscardEntry, Observation, Phase, Round, HIDDEN};
 use crate::sim::{self, ArenaSpec, SimSpec, MAX_FANS};
 use crate::tile::Tile;
 use numpy::{PyArray1, PyArrayMethods};
@@ -223,6 +223,14 @@ fn small(obj: &Bound<'_, PyAny>, what: &str, max: i64) -> PyResult<u8> {
     Ok(v as u8)
 }
 
+/// A blank observation (seat 0 of a fresh gb hand) to fill in.
+fn template() -> PyResult<Observation> {
+    static T: std::sync::OnceLock<Option<Observation>> = std::sync::OnceLock::new();
+    T.get_or_init(|| Round::new(&crate::rules::Rules::gb(), 0, 0, 0).ok().map(|r| r.observe(0)))
+        .clone()
+        .ok_or_else(|| MjError::rule("cannot build an observation".to_string()).into())
+}
+
 /// Rebuilds the Rust observation from a Python `Observation` (its public attributes).
 pub(super) fn read_observation<'py>(obs: &Bound<'py, PyAny>) -> PyResult<(Observation, Bound<'py, PyList>)> {
     let legal_obj = attr(obs, "legal_actions")?;
@@ -281,29 +289,26 @@ pub(super) fn read_observation<'py>(obs: &Bound<'py, PyAny>) -> PyResult<(Observ
         "over" => Phase::Over,
         _ => Phase::Turn,
     };
-    let o = Observation {
-        seat,
-        dealer: small(&attr(obs, "dealer")?, "dealer", 3)?,
-        prevalent_wind: small(&attr(obs, "prevalent_wind")?, "prevalent_wind", 3)?,
-        phase,
-        turn: small(&attr(obs, "turn")?, "turn", 3)?,
-        hand: counts34(&attr(obs, "counts")?, "counts")?,
-        drawn: drawn.map(|t| t.clamp(0, 33) as Tile),
-        melds,
-        meld_from: [[0; 4]; 4],
-        n_melds,
-        flowers: [[0; 8]; 4],
-        n_flowers,
-        hand_sizes: [0; 4],
-        ready: ready4,
-        discards,
-        n_discards,
-        visible: counts34(&attr(obs, "visible")?, "visible")?,
-        wall_remaining: small(&attr(obs, "wall_remaining")?, "wall_remaining", 144)?,
-        claim: claim.map(|(s, t)| (s & 3, t.clamp(0, 33) as Tile)),
-        scores: [0; 4],
-        legal,
-    };
+    // Start from a real observation so that every field has a sound value, then take
+    // what the Python observation says.
+    let mut o = template()?;
+    o.seat = seat;
+    o.dealer = small(&attr(obs, "dealer")?, "dealer", 3)?;
+    o.prevalent_wind = small(&attr(obs, "prevalent_wind")?, "prevalent_wind", 3)?;
+    o.phase = phase;
+    o.turn = small(&attr(obs, "turn")?, "turn", 3)?;
+    o.hand = counts34(&attr(obs, "counts")?, "counts")?;
+    o.drawn = drawn.map(|t| t.clamp(0, 33) as Tile);
+    o.melds = melds;
+    o.n_melds = n_melds;
+    o.n_flowers = n_flowers;
+    o.ready = ready4;
+    o.discards = discards;
+    o.n_discards = n_discards;
+    o.visible = counts34(&attr(obs, "visible")?, "visible")?;
+    o.wall_remaining = small(&attr(obs, "wall_remaining")?, "wall_remaining", 144)?;
+    o.claim = claim.map(|(s, t)| (s & 3, t.clamp(0, 33) as Tile));
+    o.legal = legal;
     Ok((o, legal_list))
 }
 

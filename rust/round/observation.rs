@@ -51,6 +51,8 @@ pub struct Observation {
     pub hand_sizes: [u8; 4],
     /// Seats that declared ready.
     pub ready: [bool; 4],
+    /// Seats barred from winning this hand after a penalised false declaration.
+    pub barred: [bool; 4],
     /// Every discard so far, in order.
     pub discards: [DiscardEntry; MAX_DISCARDS],
     /// How many discards.
@@ -65,6 +67,10 @@ pub struct Observation {
     pub scores: [i32; 4],
     /// The observer's legal actions now (empty when it has nothing to decide).
     pub legal: ActionList,
+    /// Huainan: the 宝 face and its indicator, shown to everyone.
+    pub bao: Option<(Tile, Tile)>,
+    /// Huainan: 宝 tiles the observer has drawn from the wall (接宝 at 3, 四个宝 at 4).
+    pub bao_drawn: u8,
 }
 
 impl Observation {
@@ -95,6 +101,7 @@ impl Round {
         let mut n_flowers = [0u8; 4];
         let mut hand_sizes = [0u8; 4];
         let mut ready = [false; 4];
+        let mut barred = [false; 4];
         for s in 0..4 {
             let st = &self.seats[s];
             melds[s] = st.melds;
@@ -111,6 +118,7 @@ impl Round {
             n_flowers[s] = st.n_flowers;
             hand_sizes[s] = st.n_hand;
             ready[s] = st.ready;
+            barred[s] = st.barred;
         }
         let drawn = if self.turn == seat { self.drawn() } else { None };
         Observation {
@@ -128,6 +136,7 @@ impl Round {
             n_flowers,
             hand_sizes,
             ready,
+            barred,
             discards: self.discards,
             n_discards: self.n_discards,
             visible: self.visible,
@@ -135,6 +144,8 @@ impl Round {
             claim: self.claim(),
             scores: self.scores,
             legal: if self.pending >> seat & 1 == 1 { self.legal[seat as usize] } else { ActionList::default() },
+            bao: self.huainan.map(|h| (h.bao, h.indicator)),
+            bao_drawn: self.huainan.map_or(0, |h| h.seats[seat as usize].bao_drawn),
         }
     }
 }

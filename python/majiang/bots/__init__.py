@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from .._core import Action, Observation
 
-__all__ = ["Bot", "FirstBot", "RandomBot", "StrongBot"]
+__all__ = ["Bot", "EfficiencyBot", "FirstBot", "RandomBot", "StrongBot"]
 
 
 @runtime_checkable
@@ -53,4 +53,5 @@ class FirstBot:
         return "FirstBot()"
 
 
+from .efficiency import EfficiencyBot  # noqa: E402
 from .strong import StrongBot  # noqa: E402
