@@ -40,7 +40,7 @@ impl Round {
     /// its rules. On failure the round is left unchanged.
     pub fn redeal_from(&mut self, obs: &Observation, rng: &mut Rng) -> MjResult<()> {
         if self.rules.kind == RuleSetKind::Huainan {
-            return Err(MjError::rule("the huainan rule set has no table play yet"));
+            return Err(MjError::rule("huainan hands are not rebuilt from a view (the 宝 state is not sampled)"));
         }
         if obs.phase == Phase::Over {
             return Err(MjError::rule("the hand is over: nothing to rebuild"));
@@ -158,6 +158,10 @@ impl Round {
             st.flowers = obs.flowers[s];
             st.n_flowers = obs.n_flowers[s];
             st.ready = obs.ready[s];
+            st.barred = obs.barred[s];
+            for (t, &c) in hands[s].iter().enumerate() {
+                st.stats.change(t as u8, 0, c);
+            }
             self.seats[s] = st;
         }
         self.wall = wall;

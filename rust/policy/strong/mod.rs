@@ -524,6 +524,9 @@ pub fn observation_of(view: &dyn TableView) -> Option<Observation> {
         claim,
         scores: [0; 4],
         legal: l,
+        barred: [false; 4],
+        bao: None,
+        bao_drawn: 0,
     })
 }
 
