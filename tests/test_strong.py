@@ -29,7 +29,7 @@ def position(hand, legal, *, claim=None, melds=None, discards=(), wall_remaining
     melds = melds or [[], [], [], []]
     for ms in melds:
         for m in ms:
-            for x in mj.parse_tiles(m.tiles if isinstance(m.tiles, str) else mj.format_tiles(m.tiles)):
+            for x in m.tiles:
                 visible[x] += 1
     log = []
     for seat, tile in discards:
@@ -75,7 +75,8 @@ def test_keeps_the_flush_that_reaches_eight():
 
 def test_does_not_feed_three_exposed_pungs_of_one_suit():
     hand = "159m1359s1234z7z5p"
-    melds = [[], [mj.Meld("pung", "222p"), mj.Meld("pung", "666p"), mj.Meld("pung", "999p")], [], []]
+    pungs = [mj.Meld("pung", x) for x in ("222p", "666p", "999p")]
+    melds = [[], pungs, [], []]
     rows = ["2m", "3m", "4m", "6m", "7m", "8m", "2s", "4s", "6s", "7s", "8s", "5z"]
     discards = [(s, x) for s in (1, 2, 3) for x in rows]
     obs = position(hand, discards_of(hand), melds=melds, discards=discards, wall_remaining=30)
@@ -131,11 +132,12 @@ def test_games_are_legal_and_seeded(rules):
 
 
 def test_arena_smoke():
-    r = mj.arena(["strong", "efficiency", "efficiency", "efficiency"], hands=4, seed=3, threads=1)
+    bots = ["strong", "efficiency", "efficiency", "efficiency"]
+    r = mj.arena(bots, hands=4, seed=3, threads=1)
     s = r.summary()
     assert [x["bot"] for x in s] == ["strong", "efficiency", "efficiency", "efficiency"]
     assert all(x["games"] == 4 for x in s)
-    again = mj.arena(["strong", "efficiency", "efficiency", "efficiency"], hands=4, seed=3, threads=2)
+    again = mj.arena(bots, hands=4, seed=3, threads=2)
     assert again.summary() == s
     lite_run = mj.simulate(8, bots="strong_lite", seed=1)
     assert len(lite_run) == 8

@@ -51,18 +51,18 @@ impl Round {
 
         // The unseen pool: four of each kind minus what the observer sees.
         let mut pool = [0u8; 42];
-        for t in 0..34 {
+        for (t, slot) in pool.iter_mut().enumerate().take(34) {
             let seen = obs.hand[t] as u32 + obs.visible[t] as u32;
             let own_kongs = obs.melds_of(obs.seat).iter().filter(|m| m.kind == MeldKind::ConcealedKong && m.tile as usize == t).count() as u32;
             let seen = seen + 4 * own_kongs;
             if seen > 4 {
                 return Err(MjError::rule(format!("the view shows {seen} copies of {}", tile::name(t as Tile))));
             }
-            pool[t] = 4 - seen as u8;
+            *slot = 4 - seen as u8;
         }
         if flowers {
-            for f in 34..42 {
-                pool[f] = 1;
+            for slot in pool.iter_mut().skip(34) {
+                *slot = 1;
             }
             for s in 0..4 {
                 for &f in &obs.flowers[s][..obs.n_flowers[s] as usize] {
@@ -239,8 +239,8 @@ mod tests {
                 let mut all = [0u32; 34];
                 for s in 0..4 {
                     let st = copy.seat(s);
-                    for t in 0..34 {
-                        all[t] += st.hand[t] as u32;
+                    for (a, &c) in all.iter_mut().zip(&st.hand) {
+                        *a += c as u32;
                     }
                     for m in st.melds() {
                         for x in m.tiles() {

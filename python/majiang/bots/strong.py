@@ -39,7 +39,11 @@ class StrongBot:
         self.seed = 0 if seed is None else int(seed)
         self.budget_ms = int(budget_ms)
         self._policy = StrongPolicy(
-            rules=rules, seed=self.seed, budget_ms=self.budget_ms, rollouts=rollouts, time_cap=time_cap
+            rules=rules,
+            seed=self.seed,
+            budget_ms=self.budget_ms,
+            rollouts=rollouts,
+            time_cap=time_cap,
         )
 
     @property

@@ -148,7 +148,7 @@ pub fn danger_of(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> [
         return w;
     }
     let mut total = 0.0;
-    for t in 0..34usize {
+    for (t, wt) in w.iter_mut().enumerate() {
         let mut x = shape_weight(t, unseen, th.pungs);
         if let Some(s) = th.flush_suit {
             let f = th.flush_strength;
@@ -162,7 +162,7 @@ pub fn danger_of(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> [
             };
             x *= factor;
         }
-        w[t] = x;
+        *wt = x;
         total += x;
     }
     if total <= 0.0 {

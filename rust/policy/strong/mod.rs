@@ -6,23 +6,28 @@
 //!    plan the remaining tiles keep alive (flushes, all pungs, straights, mixed shifted
 //!    and triple chows, knitted forms, seven pairs, thirteen orphans, honors), its
 //!    distance in tiles and whether its fan reaches the minimum, times the useful tiles
-//!    the plan can use weighted by their unseen copies. The candidate's share of the best
-//!    value, times the *attack stake* (what finishing the hand is worth, from the best
-//!    plan's distance and fan and the tiles left in the wall), is its attack value in
-//!    points.
+//!    the plan can use weighted by their unseen copies. A discard that leaves the hand
+//!    ready is checked with the fan evaluator ([`waits`]): only waits that reach the
+//!    minimum count, and a ready hand without one is valued like a hand further away.
+//!    Discards below [`SHORTLIST`] of the best plan value are not considered while
+//!    attacking; among the others the candidate's share of the best value times the
+//!    *attack stake* (what finishing the hand is worth, from the best plan's distance and
+//!    fan and the tiles left in the wall) is its attack value in points.
 //! 2. **Defense** ([`danger`]): the chance each discard deals in, from every seat's
-//!    discards, melds and the turn; priced by [`DANGER_WEIGHT`]. A poor hand
-//!    facing a likely-ready opponent therefore folds to the safest tiles on its own: its
-//!    attack value is small and the danger dominates.
-//! 3. **Search** ([`search`]): when several candidates are close, each is played out on
-//!    the same determinizations by fast policies and the mean score change replaces the
-//!    attack estimate (the danger term stays, since sampled opponents hold random tiles
-//!    and would understate it).
+//!    discards, melds and the turn, priced by [`DANGER_WEIGHT`] among the attacking
+//!    discards. A hand [`FOLD_DISTANCE`] or more tiles from its plan facing a seat at
+//!    least [`FOLD_THREAT`] likely to be ready folds: it discards the safest tile and
+//!    claims nothing.
+//! 3. **Search** ([`search`]): when the best plan is within [`SEARCH_DISTANCE`] tiles and
+//!    the leading candidates are close, each is played out on the same determinizations
+//!    by fast policies and the mean score change replaces the attack estimate (a danger
+//!    term, [`SEARCH_DANGER`], stays, since sampled opponents hold random tiles and
+//!    would understate it).
 //!
 //! Claims are compared the same way: the hand after the claim and its best discard
-//! against the hand without it (a claim that kills the only fan plan loses value; a pung
-//! that completes a needed fan gains), never when folding, and by search when close.
-//! Wins are always taken; kongs follow the plan values.
+//! against the hand without it by [`CLAIM_MARGIN`] (a claim that kills the only fan plan
+//! loses value; a pung that completes a needed fan gains), never when folding, and by
+//! search when close. Wins are always taken; kongs follow the plan values.
 //!
 //! # Budget and determinism
 //!
@@ -168,7 +173,8 @@ impl StrongPolicy {
     }
 
     /// Every discard of the full hand `hand` among `allowed` kinds, valued (plans, useful
-    /// tiles, danger). `stake` is the attack stake in points.
+    /// tiles, scoring waits of ready hands, danger); returns how many were written.
+    #[allow(clippy::too_many_arguments)]
     pub fn candidates(
         &self,
         ev: &Evaluator,
@@ -484,8 +490,8 @@ pub fn observation_of(view: &dyn TableView) -> Option<Observation> {
         melds[s as usize] = m;
         n_melds[s as usize] = n as u8;
         let nf = view.n_flowers(s).min(8);
-        for i in 0..nf as usize {
-            flowers[s as usize][i] = next_flower.min(41);
+        for f in flowers[s as usize].iter_mut().take(nf as usize) {
+            *f = next_flower.min(41);
             next_flower += 1;
         }
         n_flowers[s as usize] = nf;

@@ -94,15 +94,15 @@ impl Search {
             if !ok {
                 break;
             }
-            for k in 0..n {
-                sum[k] += vals[k];
+            for (acc, v) in sum.iter_mut().zip(&vals).take(n) {
+                *acc += v;
             }
             done += 1;
         }
         res.samples = done;
         if done > 0 {
-            for k in 0..n {
-                res.mean[k] = (sum[k] / done as f64) as f32;
+            for (m, acc) in res.mean.iter_mut().zip(&sum).take(n) {
+                *m = (acc / done as f64) as f32;
             }
         }
         res
