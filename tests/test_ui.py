@@ -27,7 +27,7 @@ from majiang.ui.scenarios import (  # noqa: E402
 )
 from majiang.ui.screens import QuitScreen, ResultScreen, StandingsScreen  # noqa: E402
 from majiang.ui.tiles import inline  # noqa: E402
-from majiang.ui.widgets import ActionBar, HandBar, SeatPanel  # noqa: E402
+from majiang.ui.widgets import ActionBar, HandBar, KeyButton, SeatPanel  # noqa: E402
 
 SIZE = (110, 36)
 
@@ -159,9 +159,10 @@ def test_claim_prompt_lists_exactly_the_legal_options() -> None:
             tile = next(a.tile for a in legal if a.kind == "pung")
             assert labels["p"] == f"Pung {inline(tile)}"
             assert labels["space"] == "Pass"
-            # Space passes: the claim window closes and play goes on.
+            # A click on the Pass button passes (Space does the same): play goes on.
             events = app.controller.round.n_events
-            await pilot.press("space")
+            button = next(b for b in bar.query(KeyButton) if b.display and b.key == "space")
+            await pilot.click(button)
             assert app.controller.round.n_events > events
 
     run(go())
