@@ -131,6 +131,9 @@ pub struct StrongPolicy {
     rng: Rng,
     search: Option<Box<Search>>,
     search_failed: bool,
+    /// Huainan: the efficiency policy's wild-aware decisions (the plans here are the gb
+    /// fans, and the 宝 state is not sampled by the search).
+    huainan: Option<super::EfficiencyPolicy>,
 }
 
 /// One candidate discard with its evaluation.
@@ -160,6 +163,7 @@ impl StrongPolicy {
             rng: Rng::new(seed),
             search: None,
             search_failed: false,
+            huainan: (rules.kind == RuleSetKind::Huainan).then(|| super::EfficiencyPolicy::new(rules, seed)),
         }
     }
 
@@ -532,7 +536,7 @@ pub fn observation_of(view: &dyn TableView) -> Option<Observation> {
         legal: l,
         barred: [false; 4],
         bao: None,
-        bao_drawn: 0,
+        bao_state: Default::default(),
     })
 }
 
@@ -575,6 +579,9 @@ impl Policy for StrongPolicy {
         self.seed = seed;
         self.decisions = 0;
         self.rng = Rng::new(seed);
+        if let Some(h) = self.huainan.as_mut() {
+            h.begin_hand(seed);
+        }
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
         let legal = view.legal();
@@ -582,6 +589,9 @@ impl Policy for StrongPolicy {
             0 => return Action::Pass,
             1 => return legal[0],
             _ => {}
+        }
+        if let Some(h) = self.huainan.as_mut() {
+            return h.act(view);
         }
         if legal.contains(&Action::Win) {
             return Action::Win;
@@ -608,10 +618,6 @@ impl Policy for StrongPolicy {
     }
 }
 
-/// True when the strong policy can play `rules` at the table (gb and classic).
-pub fn supports(rules: &Rules) -> bool {
-    rules.kind != RuleSetKind::Huainan
-}
 
 #[cfg(test)]
 mod tests;
