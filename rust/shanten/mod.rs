@@ -375,9 +375,17 @@ mod timing {
             Err(_) => random_hands(20_000),
         };
         let z = [0u8; 34];
+        let t = cpu_ns();
+        let suit = tables::generate(9, true, true);
+        println!("generate suit table: {:.0} ms CPU", (cpu_ns() - t) as f64 / 1e6);
+        std::hint::black_box(suit.len());
+        let t = cpu_ns();
+        let honors = tables::generate(7, false, true);
+        println!("generate honor table: {:.0} ms CPU", (cpu_ns() - t) as f64 / 1e6);
+        std::hint::black_box(honors.len());
         tables::warm_up();
         let suit = tables::suit();
-        let e = regular::entries(&hands[0], &z, false);
+        let e = regular::entries(&hands[0], &z, false, 4);
         let cases: [(&str, &Probe); 12] = [
             ("ranks", &|h| regular::ranks(h).iter().sum::<usize>() as u64),
             ("entries", &|h| regular::entries_at(&regular::ranks(h)).iter().map(|e| e[9] as u64).sum()),
@@ -399,5 +407,32 @@ mod timing {
         for (name, f) in cases {
             println!("{name:>16}: {:7.1} ns", per_call(&hands, f));
         }
+        // With melds: the groups holding melded copies take the exact DP.
+        let mut used = [0u8; 34];
+        used[1] = 3; // a melded pung of 2m
+        let meld_hands: Vec<Counts> = hands
+            .iter()
+            .map(|h| {
+                let mut h = *h;
+                h[1] = h[1].min(1);
+                let mut n: u32 = h.iter().map(|&c| c as u32).sum();
+                let mut t = 33;
+                while n > 10 {
+                    if h[t] > 0 {
+                        h[t] -= 1;
+                        n -= 1;
+                    } else {
+                        t -= 1;
+                    }
+                }
+                h
+            })
+            .collect();
+        let dp9 = |h: &Counts| dp::entry(&h[0..9], &[4, 1, 4, 4, 4, 4, 4, 4, 4], true, 3)[6] as u64;
+        println!("{:>16}: {:7.1} ns", "dp suit", per_call(&meld_hands, &dp9));
+        let sh = |h: &Counts| shanten(h, &used, 1, 0) as u64;
+        println!("{:>16}: {:7.1} ns", "shanten meld", per_call(&meld_hands, &sh));
+        let us = |h: &Counts| useful_tiles(h, &used, 1, 0);
+        println!("{:>16}: {:7.1} ns", "useful meld", per_call(&meld_hands, &us));
     }
 }

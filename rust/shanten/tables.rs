@@ -221,44 +221,63 @@ fn odometer(digits: &mut [u8]) -> bool {
 }
 
 /// Fills the improving masks and (for suits) the knitted remainders of a limited table.
+/// The work is split over the first two digits and runs on all cores.
 fn add_extras(t: &mut Table, n: usize, chows: bool) {
-    let mut masks = vec![[0u16; LANES]; t.cells.len()].into_boxed_slice();
-    let mut digits = [0u8; 9];
-    loop {
-        let v = &mut digits[..n];
-        let sum: usize = v.iter().map(|&d| d as usize).sum();
-        if sum <= MAX_SUM {
-            let r = t.ranker.rank(v);
-            let e = t.cells[r].lanes;
-            if sum < MAX_SUM {
-                for j in 0..n {
-                    if v[j] < 4 {
-                        v[j] += 1;
-                        let f = t.cells[t.ranker.rank(v)].lanes;
-                        v[j] -= 1;
-                        for l in 0..LANES {
-                            if f[l] < e[l] {
-                                masks[r][l] |= 1 << j;
+    use rayon::prelude::*;
+    type Extra = (usize, [u16; LANES], [u8; 3]);
+    let table = &*t;
+    let parts: Vec<Vec<Extra>> = (0..25usize)
+        .into_par_iter()
+        .map(|prefix| {
+            let mut out = Vec::new();
+            let mut digits = [0u8; 9];
+            digits[0] = (prefix % 5) as u8;
+            digits[1] = (prefix / 5) as u8;
+            loop {
+                let v = &mut digits[..n];
+                let sum: usize = v.iter().map(|&d| d as usize).sum();
+                if sum <= MAX_SUM {
+                    let r = table.ranker.rank(v);
+                    let e = table.cells[r].lanes;
+                    let mut masks = [0u16; LANES];
+                    if sum < MAX_SUM {
+                        for j in 0..n {
+                            if v[j] < 4 {
+                                v[j] += 1;
+                                let f = table.cells[table.ranker.rank(v)].lanes;
+                                v[j] -= 1;
+                                for l in 0..LANES {
+                                    if f[l] < e[l] {
+                                        masks[l] |= 1 << j;
+                                    }
+                                }
                             }
                         }
                     }
-                }
-            }
-            if chows {
-                for class in 0..3 {
-                    let mut rest = [0u8; 9];
-                    rest[..n].copy_from_slice(v);
-                    for k in (class..9).step_by(3) {
-                        rest[k] = rest[k].saturating_sub(1);
+                    let mut knit = [0u8; 3];
+                    if chows {
+                        for (class, code) in knit.iter_mut().enumerate() {
+                            let mut rest = [0u8; 9];
+                            rest[..n].copy_from_slice(v);
+                            for k in (class..9).step_by(3) {
+                                rest[k] = rest[k].saturating_sub(1);
+                            }
+                            *code = Knit::of(&table.cells[table.ranker.rank(&rest[..n])].lanes).encode();
+                        }
                     }
-                    let f = t.cells[t.ranker.rank(&rest[..n])].lanes;
-                    t.cells[r].knit[class] = Knit::of(&f).encode();
+                    out.push((r, masks, knit));
+                }
+                if !odometer(&mut digits[2..n]) {
+                    break;
                 }
             }
-        }
-        if !odometer(&mut digits[..n]) {
-            break;
-        }
+            out
+        })
+        .collect();
+    let mut masks = vec![[0u16; LANES]; t.cells.len()].into_boxed_slice();
+    for (r, m, k) in parts.into_iter().flatten() {
+        masks[r] = m;
+        t.cells[r].knit = k;
     }
     t.masks = masks;
     t.has_knit = chows;
