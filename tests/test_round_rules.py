@@ -452,3 +452,82 @@ def test_several_robbers_the_first_counter_clockwise_from_the_konger_wins():
     assert "抢杠和" in names and "和绝张" not in names
     F = win["fan_total"]
     assert r.result["deltas"] == [-8, -(8 + F), 24 + F, -8]
+
+
+READY = [
+    "123456789p2345s9m",
+    "258m369s1234z6z7z1m",
+    "369m147s67z28s1m3m6s",
+    "147m258m36s1234z7z",
+]
+
+
+def test_classic_ready_hand_wins_automatically_with_the_ready_fan():
+    r = mj.Round("classic", hands=READY, draws="1z2z3z5s")
+    r.apply(0, A("ready", "9m"))
+    pass_all(r)
+    for _ in range(3):
+        discard_drawn(r)
+    # Seat 0 drew 5s: the win is taken without asking.
+    assert r.is_over
+    (win,) = r.result["wins"]
+    assert (win["seat"], win["how"], win["tile"]) == (0, "self_drawn", t("5s"))
+    assert "听牌" in [f["name_zh"] for f in win["fans"]]
+    # classic.md E3: 清龙 16 + 不求人 4 + 平和 2 + 缺一门 1 + 听 1 = 24.
+    assert win["fan_total"] == 24
+    assert r.result["deltas"] == [96, -32, -32, -32]
+
+
+def test_classic_ready_can_be_left_to_the_player():
+    rules = mj.RuleSet("classic", ting_auto_win=False, ting_auto_discard=False)
+    r = mj.Round(rules, hands=READY, draws="1z2z3z6z4z5z7z5s")
+    r.apply(0, A("ready", "9m"))
+    pass_all(r)
+    for _ in range(3):
+        discard_drawn(r)
+    assert r.turn == 0 and r.legal_actions(0) == [A("discard", "6z")]
+    r.apply(0, A("discard", "6z"))
+    pass_all(r)
+    for _ in range(3):
+        discard_drawn(r)
+    assert r.turn == 0 and r.legal_actions(0) == [A("win"), A("discard", "5s")]
+
+
+def test_classic_ready_needing_a_reachable_minimum():
+    # 234m 567m 345p 78s 11z waits on 6s/9s with 4 fan at most (classic.md E2): ready in
+    # shape, but not when the wait must reach the 8-fan minimum.
+    hands = [
+        "234m567m345p78s11z9p",
+        "258m369s1234z6z7z1m",
+        "369m147s67z28s1m3m6s",
+        "147m258m36s234z7z5z",
+    ]
+    assert A("ready", "9p") in mj.Round("classic", hands=hands).legal_actions(0)
+    strict = mj.RuleSet("classic", ting_requires_reachable_min_fan=True)
+    assert A("ready", "9p") not in mj.Round(strict, hands=hands).legal_actions(0)
+    casual = mj.RuleSet("classic", ting_requires_reachable_min_fan=True, min_fan=1)
+    assert A("ready", "9p") in mj.Round(casual, hands=hands).legal_actions(0)
+
+
+def test_fan_times_base_settlement():
+    rules = mj.RuleSet("gb", settlement="fan_times_base")
+    r = mj.Round(rules, hands=PRIORITY)
+    r.apply(0, A("discard", "5p"))
+    r.apply(3, A("win"))
+    pass_all(r)
+    F = r.result["wins"][0]["fan_total"]
+    assert r.result["deltas"] == [-F, 0, 0, F]
+
+
+def test_the_dealer_may_win_on_the_dealt_tiles():
+    hands = [
+        "11123456789999p",
+        "258m369s1234z6z7z1m",
+        "369m147s67z28s1m3m6s",
+        "147m258m36s1234z7z",
+    ]
+    r = mj.Round("gb", hands=hands)
+    assert A("win") in r.legal_actions(0)
+    r.apply(0, A("win"))
+    (win,) = r.result["wins"]
+    assert win["how"] == "self_drawn" and win["seat"] == 0

@@ -134,6 +134,33 @@ fans! {
     83 DECLARED_READY "听牌" "Declared Ready" 1 [];
 }
 
+/// Points per fan id (0 for the unused id 0), for fast totals.
+pub const POINTS: [u8; N_FANS] = {
+    let mut p = [0u8; N_FANS];
+    let mut i = 0;
+    while i < N_FANS {
+        p[i] = CATALOG[i].points;
+        i += 1;
+    }
+    p
+};
+
+/// For each fan id, the bit set of the fans it excludes (bit i = fan id i).
+pub const EXCLUDE_MASKS: [u128; N_FANS] = {
+    let mut m = [0u128; N_FANS];
+    let mut i = 0;
+    while i < N_FANS {
+        let ex = CATALOG[i].excludes;
+        let mut j = 0;
+        while j < ex.len() {
+            m[i] |= 1u128 << ex[j];
+            j += 1;
+        }
+        i += 1;
+    }
+    m
+};
+
 impl Fan {
     /// The catalog row.
     #[inline]

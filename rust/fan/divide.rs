@@ -74,7 +74,7 @@ pub fn divide(table: &mut RTable, fixed: &[Pack], out: &mut Divisions) {
     let mut work = [Pack::default(); 5];
     work[..fixed.len()].copy_from_slice(fixed);
     let remaining: u32 = ALL.iter().map(|&t| table[t as usize] as u32).sum();
-    recurse(table, fixed.len(), false, remaining, &mut work, out);
+    recurse(table, 0, fixed.len(), false, remaining, &mut work, out);
     let n_fixed = fixed.len();
     // Sort concealed sets inside each division, then the divisions.
     for d in out.items[..out.len].iter_mut() {
@@ -100,6 +100,7 @@ pub fn divide(table: &mut RTable, fixed: &[Pack], out: &mut Divisions) {
 /// chow it starts.
 fn recurse(
     table: &mut RTable,
+    from: usize,
     idx: usize,
     have_pair: bool,
     remaining: u32,
@@ -113,19 +114,20 @@ fn recurse(
         }
         return;
     }
-    let Some(&t) = ALL.iter().find(|&&t| table[t as usize] > 0) else { return };
+    let Some(k) = (from..ALL.len()).find(|&k| table[ALL[k] as usize] > 0) else { return };
+    let t = ALL[k];
     let ti = t as usize;
     if !have_pair && table[ti] >= 2 {
         table[ti] -= 2;
         work[4] = Pack::new(PAIR, t);
-        recurse(table, idx, true, remaining - 2, work, out);
+        recurse(table, k, idx, true, remaining - 2, work, out);
         table[ti] += 2;
     }
     if idx < 4 {
         if table[ti] >= 3 {
             table[ti] -= 3;
             work[idx] = Pack::new(PUNG, t);
-            recurse(table, idx + 1, have_pair, remaining - 3, work, out);
+            recurse(table, k, idx + 1, have_pair, remaining - 3, work, out);
             table[ti] += 3;
         }
         if rtile::is_suited(t) && rtile::rank(t) <= 7 && table[ti + 1] > 0 && table[ti + 2] > 0 {
@@ -133,7 +135,7 @@ fn recurse(
             table[ti + 1] -= 1;
             table[ti + 2] -= 1;
             work[idx] = Pack::new(CHOW, t + 1);
-            recurse(table, idx + 1, have_pair, remaining - 3, work, out);
+            recurse(table, k, idx + 1, have_pair, remaining - 3, work, out);
             table[ti] += 1;
             table[ti + 1] += 1;
             table[ti + 2] += 1;
@@ -142,42 +144,71 @@ fn recurse(
 }
 
 /// True if the tiles of `table` (3k + 2 of them) form k sets and a pair.
-pub fn is_complete(table: &mut RTable) -> bool {
-    complete_rec(table, false)
+///
+/// Suit by suit: a suit without the pair must split into sets, which the greedy rule
+/// decides (at the lowest rank, three or more copies are best taken as a pung, since
+/// three equal chows use the same tiles as three pungs; the rest start chows). The one
+/// suit holding 2 mod 3 tiles tries each pair position.
+pub fn is_complete(table: &RTable) -> bool {
+    let mut pair_suit = None;
+    for s in 1..=4u8 {
+        let base = (s << 4) as usize;
+        let n: u32 = (1..=9).map(|r| table[base + r] as u32).sum();
+        match n % 3 {
+            0 => {}
+            2 if pair_suit.is_none() => pair_suit = Some(s),
+            _ => return false,
+        }
+    }
+    let Some(ps) = pair_suit else { return false };
+    for s in 1..=4u8 {
+        let base = (s << 4) as usize;
+        let mut c = [0u8; 12];
+        c[1..10].copy_from_slice(&table[base + 1..base + 10]);
+        if s == ps {
+            let mut ok = false;
+            for r in 1..=9 {
+                if c[r] >= 2 {
+                    c[r] -= 2;
+                    ok = sets_only(&c, s == 4);
+                    c[r] += 2;
+                    if ok {
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                return false;
+            }
+        } else if !sets_only(&c, s == 4) {
+            return false;
+        }
+    }
+    true
 }
 
-fn complete_rec(table: &mut RTable, have_pair: bool) -> bool {
-    let Some(&t) = ALL.iter().find(|&&t| table[t as usize] > 0) else { return have_pair };
-    let ti = t as usize;
-    if !have_pair && table[ti] >= 2 {
-        table[ti] -= 2;
-        let ok = complete_rec(table, true);
-        table[ti] += 2;
-        if ok {
-            return true;
+/// Whether one suit's counts (ranks 1-9) split into pungs and (unless honors) chows.
+#[inline]
+fn sets_only(c: &[u8; 12], honors: bool) -> bool {
+    let mut c = *c;
+    for r in 1..=9 {
+        let mut x = c[r];
+        if x == 0 {
+            continue;
         }
-    }
-    if table[ti] >= 3 {
-        table[ti] -= 3;
-        let ok = complete_rec(table, have_pair);
-        table[ti] += 3;
-        if ok {
-            return true;
+        if x >= 3 {
+            x -= 3;
         }
-    }
-    if rtile::is_suited(t) && rtile::rank(t) <= 7 && table[ti + 1] > 0 && table[ti + 2] > 0 {
-        table[ti] -= 1;
-        table[ti + 1] -= 1;
-        table[ti + 2] -= 1;
-        let ok = complete_rec(table, have_pair);
-        table[ti] += 1;
-        table[ti + 1] += 1;
-        table[ti + 2] += 1;
-        if ok {
-            return true;
+        if x == 0 {
+            continue;
         }
+        if honors || r > 7 || c[r + 1] < x || c[r + 2] < x {
+            return false;
+        }
+        c[r + 1] -= x;
+        c[r + 2] -= x;
     }
-    false
+    true
 }
 
 /// The seven-pairs wait of 13 concealed tiles, read as the reference calculator does:
@@ -215,14 +246,49 @@ pub fn is_unique_wait(table: &mut RTable, win: RTile, seven_pairs: bool, dead: O
             }
         }
     }
+    // Per suit: can it be split into sets only, or into sets and the pair?
+    let mut shape = [SuitShape::default(); 5];
+    for s in 1..=4u8 {
+        shape[s as usize] = SuitShape::of(table, s);
+    }
+    // The completing tile's suit must take the pair if every other suit splits into sets,
+    // or split into sets itself if exactly one other suit holds the pair.
+    let mut needs_pair = [None; 5];
+    for (s, need) in needs_pair.iter_mut().enumerate().skip(1) {
+        let (mut pairs, mut bad) = (0, 0);
+        for (o, sh) in shape.iter().enumerate().skip(1) {
+            if o == s || sh.sets_only {
+                continue;
+            }
+            if sh.with_pair {
+                pairs += 1;
+            } else {
+                bad += 1;
+            }
+        }
+        if bad == 0 && pairs <= 1 {
+            *need = Some(pairs == 0);
+        }
+    }
+    let mut weighted = [0u32; 5];
+    for (s, w) in weighted.iter_mut().enumerate().skip(1) {
+        let base = s << 4;
+        *w = (1..=9).map(|r| r as u32 * table[base + r] as u32).sum();
+    }
     for &x in ALL.iter() {
+        let s = rtile::suit(x);
+        let Some(need_pair) = needs_pair[s as usize] else { continue };
+        // Sets alone keep a suit's rank sum at 0 mod 3.
+        if !need_pair && (weighted[s as usize] + rtile::rank(x) as u32) % 3 != 0 {
+            continue;
+        }
         if is_dead(x) || !could_complete(table, x) {
             continue;
         }
         table[x as usize] += 1;
-        let ok = is_complete(table);
+        let mine = SuitShape::of(table, s);
         table[x as usize] -= 1;
-        if ok {
+        if (need_pair && mine.with_pair) || (!need_pair && mine.sets_only) {
             if x != win {
                 return false;
             }
@@ -230,6 +296,46 @@ pub fn is_unique_wait(table: &mut RTable, win: RTile, seven_pairs: bool, dead: O
         }
     }
     found_win
+}
+
+/// How one suit of a hand can be split.
+#[derive(Debug, Clone, Copy, Default)]
+struct SuitShape {
+    /// Into sets only (an empty suit too).
+    sets_only: bool,
+    /// Into sets and one pair.
+    with_pair: bool,
+}
+
+impl SuitShape {
+    fn of(table: &RTable, s: u8) -> Self {
+        let base = (s << 4) as usize;
+        let mut c = [0u8; 12];
+        c[1..10].copy_from_slice(&table[base + 1..base + 10]);
+        let n: u32 = c.iter().map(|&x| x as u32).sum();
+        let honors = s == 4;
+        match n % 3 {
+            0 => SuitShape { sets_only: sets_only(&c, honors), with_pair: false },
+            2 => {
+                // Sets keep the rank sum at 0 mod 3, so the pair's rank r has 2r = sum.
+                let weighted: u32 = (1..=9).map(|r| r as u32 * c[r] as u32).sum();
+                let first = (2 * weighted) % 3;
+                let mut with_pair = false;
+                for r in (1..=9).filter(|&r| r as u32 % 3 == first) {
+                    if c[r] >= 2 {
+                        c[r] -= 2;
+                        with_pair = sets_only(&c, honors);
+                        c[r] += 2;
+                        if with_pair {
+                            break;
+                        }
+                    }
+                }
+                SuitShape { sets_only: false, with_pair }
+            }
+            _ => SuitShape::default(),
+        }
+    }
 }
 
 /// A tile can only complete the hand if it pairs or joins a run with a held tile.
@@ -252,7 +358,7 @@ mod tests {
     use crate::tile;
 
     fn table(s: &str) -> RTable {
-        let mut t = [0u8; 0x48];
+        let mut t = [0u8; 0x50];
         for c in tile::parse(s).unwrap() {
             t[rtile::from_code(c) as usize] += 1;
         }
@@ -276,7 +382,7 @@ mod tests {
     fn waits() {
         // 1233m + ... waits only on 3m (P18).
         let mut t = table("1233m456p789s777z");
-        assert!(!is_complete(&mut t.clone()));
+        assert!(!is_complete(&t));
         assert!(is_unique_wait(&mut t, rtile::from_code(2), false, None));
         // 12345m waits on 3m and 6m.
         let mut t = table("12345m456p789s11z");

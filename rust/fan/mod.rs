@@ -150,9 +150,9 @@ impl FanList {
     fn from_table(t: &Table) -> Self {
         let mut items = [FanCount::default(); MAX_FANS_PER_HAND];
         let mut len = 0usize;
-        for (id, &c) in t.iter().enumerate().skip(1) {
-            if c != 0 && len < MAX_FANS_PER_HAND {
-                items[len] = FanCount { fan: Fan(id as u8), count: c };
+        for (fan, count) in t.iter() {
+            if len < MAX_FANS_PER_HAND {
+                items[len] = FanCount { fan, count };
                 len += 1;
             }
         }
@@ -197,7 +197,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
     let melds = input.melds();
 
     let mut fixed = [Pack::default(); 4];
-    let mut fixed_table: RTable = [0; 0x48];
+    let mut fixed_table: RTable = [0; 0x50];
     for (i, m) in melds.iter().enumerate() {
         let r = rtile::from_code(m.tile);
         fixed[i] = match m.kind {
@@ -218,7 +218,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
         };
     }
     let fixed = &fixed[..melds.len()];
-    let mut standing: RTable = [0; 0x48];
+    let mut standing: RTable = [0; 0x50];
     for (t, &c) in input.hand.iter().enumerate() {
         standing[rtile::from_code(t as Tile) as usize] = c;
     }
@@ -227,7 +227,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
 
     let mut unique = [0u8; 18];
     let mut n_unique = 0;
-    let mut merged: RTable = [0; 0x48];
+    let mut merged: RTable = [0; 0x50];
     for &x in rtile::ALL.iter() {
         let c = standing[x as usize] + fixed_table[x as usize];
         merged[x as usize] = c;
@@ -250,7 +250,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
         opts,
     };
 
-    let mut best: Table = [0; N_FANS];
+    let mut best = Table::default();
     let mut max = 0u32;
     let mut special = false;
     if fixed.is_empty() {
@@ -263,21 +263,22 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
     if special {
         max = score::points(&best);
     }
-    let seven_pairs = best[catalog::SEVEN_PAIRS.0 as usize] != 0;
+    let seven_pairs = best.get(catalog::SEVEN_PAIRS) != 0;
     if !special || seven_pairs {
         let mut pre = standing;
         pre[win as usize] -= 1;
-        let dead = opts.mcr_exact_waits.then_some(&merged);
+        let held = ctx.held_before_win();
+        let dead = opts.mcr_exact_waits.then_some(&held);
         let unique_wait = validate::unique_wait(&mut pre, win, fixed.is_empty(), dead);
         let mut divs = Divisions::new();
         let mut work = standing;
         divide::divide(&mut work, fixed, &mut divs);
         for d in &divs.items[..divs.len] {
-            let mut t: Table = [0; N_FANS];
+            let mut t = Table::default();
             score::score_regular(d, &ctx, unique_wait, &mut t);
             let p = score::points(&t);
-            let prefer = t[catalog::PURE_TRIPLE_CHOW.0 as usize] == 1
-                || t[catalog::TRIPLE_PUNG.0 as usize] != 0
+            let prefer = t.get(catalog::PURE_TRIPLE_CHOW) == 1
+                || t.get(catalog::TRIPLE_PUNG) != 0
                 || seven_pairs;
             if p > max || (p == max && prefer) {
                 max = p;
@@ -293,10 +294,10 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
         )));
     }
     if input.declared_ready && opts.ready_fan {
-        best[catalog::DECLARED_READY.0 as usize] = 1;
+        best.put(catalog::DECLARED_READY, 1);
     }
     let without = score::points(&best);
-    best[catalog::FLOWER_TILES.0 as usize] = input.flowers;
+    best.put(catalog::FLOWER_TILES, input.flowers);
     let total = without + input.flowers as u32;
     let counted = if opts.flowers_count_toward_min { total } else { without };
     Ok(FanResult {

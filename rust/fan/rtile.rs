@@ -11,7 +11,7 @@ use crate::tile::Tile;
 /// A tile in the scoring encoding (0x11-0x19, 0x21-0x29, 0x31-0x39, 0x41-0x47).
 pub type RTile = u8;
 /// Count table indexed by [`RTile`].
-pub type RTable = [u8; 0x48];
+pub type RTable = [u8; 0x50];
 /// East in the scoring encoding.
 pub const R_EAST: RTile = 0x41;
 
@@ -23,15 +23,25 @@ pub const ALL: [RTile; 34] = [
     0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47,
 ];
 
-/// Converts a tile code 0-33 to the scoring encoding.
+const FROM_CODE: [RTile; 34] = {
+    let mut m = [0u8; 34];
+    let mut t = 0;
+    while t < 34 {
+        m[t] = match t as u8 {
+            0..=8 => 0x11 + t as u8,
+            9..=17 => 0x31 + (t as u8 - 9),
+            18..=26 => 0x21 + (t as u8 - 18),
+            x => 0x41 + (x - 27),
+        };
+        t += 1;
+    }
+    m
+};
+
+/// Converts a tile code 0-33 to the scoring encoding (codes above 33 map to 白).
 #[inline]
 pub fn from_code(t: Tile) -> RTile {
-    match t {
-        0..=8 => 0x11 + t,
-        9..=17 => 0x31 + (t - 9),
-        18..=26 => 0x21 + (t - 18),
-        _ => 0x41 + (t - 27),
-    }
+    FROM_CODE[(t as usize).min(33)]
 }
 
 /// Converts back to a tile code 0-33.

@@ -12,8 +12,55 @@ use super::divide::{self, Division, Pack, CHOW, KONG, PAIR, PUNG};
 use super::rtile::{self, RTable, RTile, R_EAST};
 use super::FanOptions;
 
-/// Count per fan id.
-pub type Table = [u8; N_FANS];
+/// Count per fan id, with a bit mask of the nonzero entries so that totals, exclusions
+/// and listings visit only the fans present.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Table {
+    counts: [u8; N_FANS],
+    mask: u128,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table { counts: [0; N_FANS], mask: 0 }
+    }
+}
+
+impl Table {
+    /// Count of fan `f`.
+    #[inline]
+    pub fn get(&self, f: Fan) -> u8 {
+        self.counts[f.0 as usize % N_FANS]
+    }
+    /// Sets the count of fan `f`.
+    #[inline]
+    pub fn put(&mut self, f: Fan, n: u8) {
+        let i = f.0 as usize % N_FANS;
+        self.counts[i] = n;
+        if n == 0 {
+            self.mask &= !(1u128 << i);
+        } else {
+            self.mask |= 1u128 << i;
+        }
+    }
+    /// True if no fan is present.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.mask == 0
+    }
+    /// The fans present, in id order, with their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (Fan, u8)> + '_ {
+        let mut m = self.mask;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some((Fan(i as u8), self.counts[i]))
+        })
+    }
+}
 
 /// How the hand was won, after the flag corrections.
 #[derive(Debug, Clone, Copy, Default)]
@@ -59,28 +106,34 @@ impl Ctx<'_> {
     fn uniques(&self) -> &[RTile] {
         &self.unique[..self.n_unique]
     }
+    /// Every tile the player held before the winning tile (hand and melds).
+    pub fn held_before_win(&self) -> RTable {
+        let mut h = self.merged;
+        h[self.win as usize] -= 1;
+        h
+    }
 }
 
 /// Sum of points of a table.
 pub fn points(t: &Table) -> u32 {
-    t.iter().enumerate().skip(1).map(|(i, &c)| CATALOG[i].points as u32 * c as u32).sum()
+    t.iter().map(|(f, c)| POINTS[f.0 as usize] as u32 * c as u32).sum()
 }
 
 #[inline]
 fn set(t: &mut Table, f: Fan) {
-    t[f.0 as usize] = 1;
+    t.put(f, 1);
 }
 #[inline]
 fn inc(t: &mut Table, f: Fan) {
-    t[f.0 as usize] += 1;
+    t.put(f, t.get(f).saturating_add(1));
 }
 #[inline]
 fn has(t: &Table, f: Fan) -> bool {
-    t[f.0 as usize] != 0
+    t.get(f) != 0
 }
 #[inline]
 fn clear(t: &mut Table, f: Fan) {
-    t[f.0 as usize] = 0;
+    t.put(f, 0);
 }
 
 // ---------------------------------------------------------------- win method --------
@@ -232,7 +285,7 @@ fn cap_pair_relations(found: &[Option<Fan>], max: u8, t: &mut Table) {
         limit -= 1;
     }
     for (i, f) in CHOW_PAIR_FANS.iter().enumerate() {
-        t[f.0 as usize] = per[i];
+        t.put(*f, per[i]);
     }
 }
 
@@ -568,7 +621,7 @@ fn rank_fans(tiles: &[RTile], t: &mut Table) {
 /// 四归一: kinds with all four copies in the hand, minus the kongs.
 fn tile_hog(merged: &RTable, n_kongs: u8, t: &mut Table) {
     let fours = rtile::ALL.iter().filter(|&&x| merged[x as usize] == 4).count() as u8;
-    t[TILE_HOG.0 as usize] = fours.saturating_sub(n_kongs);
+    t.put(TILE_HOG, fours.saturating_sub(n_kongs));
 }
 
 /// 边张 / 嵌张 / 单钓 from the position of the winning tile among the concealed groups
@@ -608,21 +661,22 @@ pub fn apply_exclusions(t: &mut Table, opts: &FanOptions) {
         clear(t, FULLY_CONCEALED_HAND);
         set(t, SELF_DRAWN);
     }
-    let present = *t;
-    for (id, &c) in present.iter().enumerate().skip(1) {
-        if c != 0 {
-            for &x in CATALOG[id].excludes {
-                t[x as usize] = 0;
-            }
-        }
+    let mut kill = 0u128;
+    for (f, _) in t.iter() {
+        kill |= EXCLUDE_MASKS[f.0 as usize];
     }
-    if opts.mcr_all_terminals_no_triple_pung && present[ALL_TERMINALS.0 as usize] != 0 {
-        clear(t, TRIPLE_PUNG);
+    if opts.mcr_all_terminals_no_triple_pung && has(t, ALL_TERMINALS) {
+        kill |= 1 << TRIPLE_PUNG.0;
+    }
+    kill &= t.mask;
+    while kill != 0 {
+        let i = kill.trailing_zeros() as usize;
+        t.put(Fan(i as u8), 0);
+        kill &= kill - 1;
     }
     // 三风刻 takes the 幺九刻 of its three wind pungs (already gone under 字一色 / 混幺九).
     if has(t, BIG_THREE_WINDS) && !has(t, ALL_HONORS) && !has(t, ALL_TERMINALS_AND_HONORS) {
-        let i = PUNG_OF_TERMINALS_OR_HONORS.0 as usize;
-        t[i] = t[i].saturating_sub(3);
+        t.put(PUNG_OF_TERMINALS_OR_HONORS, t.get(PUNG_OF_TERMINALS_OR_HONORS).saturating_sub(3));
     }
 }
 
@@ -630,17 +684,19 @@ pub fn apply_exclusions(t: &mut Table, opts: &FanOptions) {
 fn wind_pung(tile: RTile, prevalent: u8, seat: u8, t: &mut Table) {
     let deducted = has(t, BIG_THREE_WINDS) || has(t, ALL_TERMINALS_AND_HONORS) || has(t, ALL_HONORS) || has(t, LITTLE_FOUR_WINDS);
     let w = tile - R_EAST;
-    let i = PUNG_OF_TERMINALS_OR_HONORS.0 as usize;
+    let drop_one = |t: &mut Table| {
+        t.put(PUNG_OF_TERMINALS_OR_HONORS, t.get(PUNG_OF_TERMINALS_OR_HONORS).saturating_sub(1));
+    };
     if w == prevalent {
         set(t, PREVALENT_WIND);
         if !deducted {
-            t[i] = t[i].saturating_sub(1);
+            drop_one(t);
         }
     }
     if w == seat {
         set(t, SEAT_WIND);
         if seat != prevalent && !deducted {
-            t[i] = t[i].saturating_sub(1);
+            drop_one(t);
         }
     }
 }
@@ -768,7 +824,7 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, unique_wait: bool, t: &mut
             }
         }
     }
-    if t.iter().all(|&c| c == 0) {
+    if t.is_empty() {
         set(t, CHICKEN_HAND);
     }
 }
@@ -985,7 +1041,8 @@ pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
         if ctx.fixed.is_empty() {
             let mut rem = rest;
             rem[ctx.win as usize] -= 1;
-            let dead = ctx.opts.mcr_exact_waits.then_some(&ctx.merged);
+            let held = ctx.held_before_win();
+            let dead = ctx.opts.mcr_exact_waits.then_some(&held);
             if divide::is_unique_wait(&mut rem, ctx.win, false, dead) {
                 wait_fans(&packs[3..5], ctx.win, t);
             }

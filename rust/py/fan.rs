@@ -284,7 +284,54 @@ enum RowError {
     Invalid(usize, MjError),
 }
 
-/// Scores many hands. Arrays (all C-contiguous, checked by the Python wrapper):
+/// Scores row `i` of a batch.
+#[allow(clippy::too_many_arguments)]
+fn score_row(
+    i: usize,
+    h: &[u8],
+    w: &[u8],
+    m: &[u8],
+    fl: &[u8],
+    se: &[u8],
+    pr: &[u8],
+    fw: &[u8],
+    rules: &Rules,
+) -> Result<FanResult, MjError> {
+    let mut hand = [0u8; 34];
+    hand.copy_from_slice(&h[i * 34..i * 34 + 34]);
+    let mut ms = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+    let mut k = 0usize;
+    for j in 0..4 {
+        let kind = match m[i * 8 + j * 2] {
+            0 => continue,
+            1 => MeldKind::Chow,
+            2 => MeldKind::Pung,
+            3 => MeldKind::Kong,
+            4 => MeldKind::ConcealedKong,
+            other => return Err(MjError::hand(format!("meld kind {other} is not 0-4"))),
+        };
+        ms[k] = Meld { kind, tile: m[i * 8 + j * 2 + 1] };
+        k += 1;
+    }
+    let f = fl[i];
+    let input = WinInput {
+        hand,
+        melds: ms,
+        n_melds: k as u8,
+        win_tile: w[i],
+        self_drawn: f & 1 != 0,
+        fourth_tile: f & 2 != 0,
+        about_kong: f & 4 != 0,
+        wall_last: f & 8 != 0,
+        seat_wind: se[i],
+        prevalent_wind: pr[i],
+        flowers: fw[i],
+        declared_ready: f & 16 != 0,
+    };
+    fan::evaluate(&input, rules)
+}
+
+/// Scores many hands (rows in parallel). Arrays (all C-contiguous, checked by the Python wrapper):
 /// `hands` (N, 34) uint8 concealed counts without the winning tile, `win_tiles` (N,)
 /// uint8, `melds` (N, 4, 2) uint8 of (kind, lowest tile) with kind 0 none, 1 chow,
 /// 2 pung, 3 kong, 4 concealed kong, `flags` (N,) uint8 (1 self-drawn, 2 fourth tile,
@@ -333,56 +380,35 @@ fn _evaluate_fan_batch<'py>(
     let (totals, table) = with_rules(rules, |r| {
         check_rules(r)?;
         let run = || -> Result<(Vec<i32>, Vec<u8>), RowError> {
+            use rayon::prelude::*;
             let mut totals = vec![0i32; n];
             let mut table = vec![0u8; n * N_FANS];
-            for i in 0..n {
-                let mut hand = [0u8; 34];
-                hand.copy_from_slice(&h[i * 34..i * 34 + 34]);
-                let mut ms = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
-                let mut k = 0usize;
-                for j in 0..4 {
-                    let kind = m[i * 8 + j * 2];
-                    let tile = m[i * 8 + j * 2 + 1];
-                    let kind = match kind {
-                        0 => continue,
-                        1 => MeldKind::Chow,
-                        2 => MeldKind::Pung,
-                        3 => MeldKind::Kong,
-                        4 => MeldKind::ConcealedKong,
-                        other => {
-                            return Err(RowError::Invalid(i, MjError::hand(format!("meld kind {other} is not 0-4"))));
-                        }
-                    };
-                    ms[k] = Meld { kind, tile };
-                    k += 1;
-                }
-                let f = fl[i];
-                let input = WinInput {
-                    hand,
-                    melds: ms,
-                    n_melds: k as u8,
-                    win_tile: w[i],
-                    self_drawn: f & 1 != 0,
-                    fourth_tile: f & 2 != 0,
-                    about_kong: f & 4 != 0,
-                    wall_last: f & 8 != 0,
-                    seat_wind: se[i],
-                    prevalent_wind: pr[i],
-                    flowers: fw[i],
-                    declared_ready: f & 16 != 0,
-                };
-                match fan::evaluate(&input, r) {
-                    Ok(res) => {
-                        totals[i] = res.total as i32;
-                        for fc in res.fans.iter() {
-                            table[i * N_FANS + fc.fan.0 as usize] = fc.count;
+            const CHUNK: usize = 2048;
+            let first_error = totals
+                .par_chunks_mut(CHUNK)
+                .zip(table.par_chunks_mut(CHUNK * N_FANS))
+                .enumerate()
+                .filter_map(|(c, (tot, tab))| {
+                    for (k, total) in tot.iter_mut().enumerate() {
+                        let i = c * CHUNK + k;
+                        match score_row(i, h, w, m, fl, se, pr, fw, r) {
+                            Ok(res) => {
+                                *total = res.total as i32;
+                                for fc in res.fans.iter() {
+                                    tab[k * N_FANS + fc.fan.0 as usize] = fc.count;
+                                }
+                            }
+                            Err(MjError::NotWinning(_)) => *total = -1,
+                            Err(e) => return Some(RowError::Invalid(i, e)),
                         }
                     }
-                    Err(MjError::NotWinning(_)) => totals[i] = -1,
-                    Err(e) => return Err(RowError::Invalid(i, e)),
-                }
+                    None
+                })
+                .min_by_key(|RowError::Invalid(i, _)| *i);
+            match first_error {
+                Some(e) => Err(e),
+                None => Ok((totals, table)),
             }
-            Ok((totals, table))
         };
         match py.detach(run) {
             Ok(v) => Ok(v),

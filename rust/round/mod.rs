@@ -66,6 +66,21 @@
 //! ([`Round::reset`]). Legal actions are computed once per decision point; an
 //! [`Observation`] is built only when asked for.
 //!
+//! # For policies, the simulator and other rule sets
+//!
+//! - A policy decides from [`Round::observe`] (an [`Observation`]: the seat's own tiles,
+//!   everything public, its legal actions) and returns one of `observation.legal`.
+//! - A simulator keeps one [`Round`] per worker and calls [`Round::reset`] for each hand
+//!   (same buffers, no allocation), optionally with [`Round::set_record_events`]`(false)`;
+//!   [`Round::pending`] is a bit set, [`Round::legal_actions`] a slice, and the hand ends
+//!   with [`Round::result`]. [`Match`] gives the dealer, prevalent wind and wall seed of
+//!   each hand of a match ([`crate::wall::derive_seed`]).
+//! - A rule set's hand rules plug in at four places of `state.rs`: the deal
+//!   (`Round::start`: extra dice, an indicator), the win test (`Round::eval_win`, which
+//!   also prices the win), the claim options (`Round::claim_legal`, `open_window`) and the
+//!   payments (`Round::finish`). The flow (turns, windows, priorities, replacements,
+//!   exhaustive draw) is shared.
+//!
 //! # Options
 //!
 //! [`TableOptions`] holds every flow decision of the specs (G-n in gb-flow.md, C-n in

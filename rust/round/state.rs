@@ -170,6 +170,7 @@ pub struct Round {
     pub(super) result: Option<RoundResult>,
     pub(super) penalties: [i32; 4],
     pub(super) scores: [i32; 4],
+    pub(super) record: bool,
 }
 
 fn check_seat(seat: u8, what: &str) -> MjResult<()> {
@@ -236,6 +237,7 @@ impl Round {
             result: None,
             penalties: [0; 4],
             scores: [0; 4],
+            record: true,
         };
         r.start();
         Ok(r)
@@ -273,6 +275,19 @@ impl Round {
         Ok(())
     }
 
+    /// Turns event recording on or off (on by default). Without events a hand still plays
+    /// identically; [`Round::events`] then stays empty. For bulk simulation.
+    pub fn set_record_events(&mut self, on: bool) {
+        self.record = on;
+    }
+
+    #[inline]
+    fn emit(&mut self, e: Event) {
+        if self.record {
+            self.events.push(e);
+        }
+    }
+
     /// Sets the match scores shown in observations (they do not affect play).
     pub fn set_scores(&mut self, scores: [i32; 4]) {
         self.scores = scores;
@@ -286,7 +301,7 @@ impl Round {
 
     fn start(&mut self) {
         let d = self.wall.dice();
-        self.events.push(Event::Dice { dice: d.dice, break_seat: d.break_seat, break_stack: d.break_stack });
+        self.emit(Event::Dice { dice: d.dice, break_seat: d.break_seat, break_stack: d.break_stack });
         let hands = self.wall.deal();
         let mut held = [[0 as Tile; 8]; 4];
         let mut n_held = [0usize; 4];
@@ -294,7 +309,7 @@ impl Round {
         for (i, h) in hands.iter().enumerate() {
             let seat = (self.dealer as usize + i) % 4;
             let n = if i == 0 { 14 } else { 13 };
-            self.events.push(Event::Deal { seat: seat as u8, tiles: *h, n: n as u8 });
+            self.emit(Event::Deal { seat: seat as u8, tiles: *h, n: n as u8 });
             for &t in &h[..n] {
                 if tile::is_flower(t) {
                     held[seat][n_held[seat]] = t;
@@ -317,7 +332,7 @@ impl Round {
                     let flowers = held[seat];
                     n_held[seat] = 0;
                     for &f in &flowers[..k] {
-                        self.events.push(Event::Flower { seat: seat as u8, tile: f });
+                        self.emit(Event::Flower { seat: seat as u8, tile: f });
                         self.seats[seat].push_flower(f);
                     }
                     for _ in 0..k {
@@ -325,7 +340,7 @@ impl Round {
                             self.exhaustive();
                             return;
                         };
-                        self.events.push(Event::Draw { seat: seat as u8, tile: t, tail: true });
+                        self.emit(Event::Draw { seat: seat as u8, tile: t, tail: true });
                         if tile::is_flower(t) {
                             held[seat][n_held[seat]] = t;
                             n_held[seat] += 1;
@@ -734,7 +749,7 @@ impl Round {
                 self.penalties[seat as usize] -= each as i32;
             }
         }
-        self.events.push(Event::Penalty { seat, each });
+        self.emit(Event::Penalty { seat, each });
         self.seats[seat as usize].barred = true;
         match self.phase {
             Phase::Turn => {
@@ -775,7 +790,7 @@ impl Round {
                     self.n_discards += 1;
                 }
                 self.visible[t as usize] += 1;
-                self.events.push(Event::Discard { seat, tile: t, ready });
+                self.emit(Event::Discard { seat, tile: t, ready });
                 self.open_window(seat, t, false);
             }
             Action::Win => {
@@ -785,13 +800,13 @@ impl Round {
             Action::ConcealedKong(t) => {
                 self.seats[s].remove(t, 4);
                 self.seats[s].push_meld(Meld { kind: MeldKind::ConcealedKong, tile: t }, seat);
-                self.events.push(Event::ConcealedKong { seat, tile: t });
+                self.emit(Event::ConcealedKong { seat, tile: t });
                 self.draw_for(seat, true);
             }
             Action::AddedKong(t) => {
                 self.seats[s].remove(t, 1);
                 self.visible[t as usize] += 1;
-                self.events.push(Event::AddedKong { seat, tile: t });
+                self.emit(Event::AddedKong { seat, tile: t });
                 self.open_window(seat, t, true);
             }
             Action::Chow(_) | Action::Pung(_) | Action::Kong(_) | Action::Pass => {}
@@ -868,14 +883,14 @@ impl Round {
             match self.responses[s as usize] {
                 Action::Pung(_) => {
                     self.claim_meld(s, from, Meld { kind: MeldKind::Pung, tile: t }, 2);
-                    self.events.push(Event::Pung { seat: s, from, tile: t });
+                    self.emit(Event::Pung { seat: s, from, tile: t });
                     self.kong_draw = false;
                     self.enter_turn(s, TurnStart::Pung);
                     return;
                 }
                 Action::Kong(_) => {
                     self.claim_meld(s, from, Meld { kind: MeldKind::Kong, tile: t }, 3);
-                    self.events.push(Event::Kong { seat: s, from, tile: t });
+                    self.emit(Event::Kong { seat: s, from, tile: t });
                     self.draw_for(s, true);
                     return;
                 }
@@ -893,7 +908,7 @@ impl Round {
                 }
             }
             st.push_meld(Meld { kind: MeldKind::Chow, tile: low }, from);
-            self.events.push(Event::Chow { seat: next, from, tile: t, low });
+            self.emit(Event::Chow { seat: next, from, tile: t, low });
             self.kong_draw = false;
             self.enter_turn(next, TurnStart::Chow);
             return;
@@ -925,9 +940,9 @@ impl Round {
                 self.exhaustive();
                 return;
             };
-            self.events.push(Event::Draw { seat, tile: t, tail: from_tail });
+            self.emit(Event::Draw { seat, tile: t, tail: from_tail });
             if tile::is_flower(t) {
-                self.events.push(Event::Flower { seat, tile: t });
+                self.emit(Event::Flower { seat, tile: t });
                 self.seats[seat as usize].push_flower(t);
                 from_tail = true;
                 continue;
@@ -941,7 +956,7 @@ impl Round {
     }
 
     fn exhaustive(&mut self) {
-        self.events.push(Event::ExhaustiveDraw);
+        self.emit(Event::ExhaustiveDraw);
         self.phase = Phase::Over;
         self.pending = 0;
         self.result = Some(RoundResult {
@@ -953,7 +968,12 @@ impl Round {
     }
 
     fn finish(&mut self, winners: &[u8], kind: WinKind, from: u8, t: Tile) {
-        let mut result = RoundResult { wins: Vec::with_capacity(winners.len()), deltas: self.penalties, penalties: self.penalties, exhaustive: false };
+        let mut result = RoundResult {
+            wins: Vec::with_capacity(winners.len()),
+            deltas: self.penalties,
+            penalties: self.penalties,
+            exhaustive: false,
+        };
         let base = self.opts().base as i32;
         let mode = self.opts().settlement;
         for (i, &w) in winners.iter().enumerate() {
@@ -975,19 +995,9 @@ impl Round {
             for (total, d) in result.deltas.iter_mut().zip(deltas) {
                 *total += d;
             }
-            self.events.push(Event::Win { seat: w, from, tile: t, kind, fan: fan.total.min(u16::MAX as u32) as u16 });
-            result.wins.push(WinRecord {
-                seat: w,
-                from,
-                tile: t,
-                kind,
-                fan,
-                hand,
-                melds: st.melds,
-                n_melds: st.n_melds,
-                flowers: st.n_flowers,
-                deltas,
-            });
+            let (melds, n_melds, flowers) = (st.melds, st.n_melds, st.n_flowers);
+            self.emit(Event::Win { seat: w, from, tile: t, kind, fan: fan.total.min(u16::MAX as u32) as u16 });
+            result.wins.push(WinRecord { seat: w, from, tile: t, kind, fan, hand, melds, n_melds, flowers, deltas });
         }
         self.phase = Phase::Over;
         self.pending = 0;

@@ -189,3 +189,23 @@ fn kong_lock_after_a_pung() {
     r.apply(1, Action::Pung(8)).unwrap();
     assert!(r.legal_actions(1).contains(&Action::ConcealedKong(13)));
 }
+
+#[test]
+fn recording_events_does_not_change_play() {
+    let rules = Rules::gb();
+    let with = play_random(&rules, 77);
+    let mut rng = Rng::new(77 ^ 0xABCD);
+    let mut r = Round::new(&rules, 1, 0, 0).unwrap();
+    r.set_record_events(false);
+    r.reset(77, 1, 0).unwrap();
+    while !r.is_over() {
+        let seats: Vec<u8> = r.pending_seats().collect();
+        for s in seats {
+            let l = r.legal_actions(s);
+            let a = l[rng.below(l.len() as u64) as usize];
+            r.apply(s, a).unwrap();
+        }
+    }
+    assert!(r.events().is_empty());
+    assert_eq!(r.result(), with.result());
+}
