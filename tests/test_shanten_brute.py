@@ -13,6 +13,9 @@ The brute forces work on plain lists of 34 counts:
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import lru_cache
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -110,10 +113,30 @@ def _cost(c: list[int], need: list[int]) -> int:
 
 
 GROUPS = [list(range(9 * g, 9 * g + 9)) for g in range(3)] + [list(range(27, 34))]
-GROUP_SETS = [[s for s in SETS if s[0] in kinds] for kinds in GROUPS]
+# Each group's sets as (kind, copies) lists.
+GROUP_SETS = [
+    [sorted(Counter(s).items()) for s in SETS if s[0] in kinds] for kinds in GROUPS
+]
 
 
 def _group_best(c, limit, g: int, top: int, bound: int) -> dict:
+    """:func:`_search_group` on the group's own counts and limits, remembered: the proofs
+    ask about the same groups over and over (a draw changes only one group)."""
+    kinds = GROUPS[g]
+    return _group_cached(tuple(c[t] for t in kinds), tuple(limit[t] for t in kinds), g, top, bound)
+
+
+@lru_cache(maxsize=1 << 16)
+def _group_cached(cg: tuple, lg: tuple, g: int, top: int, bound: int) -> dict:
+    c = [0] * 34
+    limit = [0] * 34
+    for i, t in enumerate(GROUPS[g]):
+        c[t] = cg[i]
+        limit[t] = lg[i]
+    return _search_group(c, limit, g, top, bound)
+
+
+def _search_group(c, limit, g: int, top: int, bound: int) -> dict:
     """Every configuration of up to ``top`` sets and at most one pair inside group ``g``
     that costs at most ``bound`` draws, searched exhaustively: the cheapest cost of each
     (sets, pair) count."""
@@ -122,16 +145,22 @@ def _group_best(c, limit, g: int, top: int, bound: int) -> dict:
     sets = GROUP_SETS[g]
 
     def add(kinds) -> int:
-        """Puts ``kinds`` into the configuration; returns the draws that adds (or -1 when
-        a kind would exceed its limit, in which case nothing is added)."""
-        for t in kinds:
-            need[t] += 1
-        if any(need[t] > limit[t] for t in kinds):
-            for t in kinds:
-                need[t] -= 1
-            return -1
-        # A copy beyond what the hand holds is a draw.
-        return sum(1 for i, t in enumerate(kinds) if need[t] - kinds[i + 1:].count(t) > c[t])
+        """Puts ``kinds`` (a list of (kind, copies)) into the configuration; returns the
+        draws that adds, or -1 (adding nothing) when a kind would exceed its limit."""
+        for t, r in kinds:
+            if need[t] + r > limit[t]:
+                return -1
+        draws = 0
+        for t, r in kinds:
+            before = need[t]
+            need[t] = before + r
+            # The copies beyond what the hand holds are draws.
+            draws += max(0, before + r - max(c[t], before))
+        return draws
+
+    def remove(kinds) -> None:
+        for t, r in kinds:
+            need[t] -= r
 
     def go(start: int, m: int, p: int, paid: int) -> None:
         key = (m, p)
@@ -146,16 +175,16 @@ def _group_best(c, limit, g: int, top: int, bound: int) -> dict:
                 continue
             if paid + extra <= bound:
                 go(i, m + 1, p, paid + extra)
-            for t in kinds:
-                need[t] -= 1
+            remove(kinds)
 
     go(0, 0, 0, 0)
     for t in GROUPS[g]:
-        extra = add([t, t])
+        pair = [(t, 2)]
+        extra = add(pair)
         if extra >= 0:
             if extra <= bound:
                 go(0, 0, 1, extra)
-            need[t] -= 2
+            remove(pair)
     return best
 
 
@@ -189,7 +218,8 @@ def _regular(c, limit, sets_needed, bound, extra=None) -> int:
 
 
 def exact_distance(c, used, n_melds, form, bound) -> int:
-    """The exact replacement number of ``form`` if at most ``bound`` (else ``bound + 1``)."""
+    """The exact replacement number of ``form`` if at most ``bound`` (else ``bound + 1``).
+    ``used`` holds the copies in melds; negative values lift the four-copy limit."""
     limit = [4 - u for u in used]
     if form == "regular":
         return _regular(c, limit, 4 - n_melds, bound)

@@ -124,6 +124,30 @@ pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
     [combine(&e[1], &ch), combine(&e[0], &ch), combine(&ab, &e[3]), combine(&ab, &e[2])]
 }
 
+/// Kinds whose draw lowers the regular distance `d` of a hand without melds or wilds,
+/// given its group ranks, entries and rests. Each table entry carries, per lane, the kinds
+/// that lower it: a draw lowers the distance exactly when it lowers a lane that an optimum
+/// uses.
+#[inline]
+pub(crate) fn improving_at(r: &[usize; 4], e: &[Entry; 4], rest: &[Entry; 4], m: usize, d: u8) -> u64 {
+    let mut out = 0u64;
+    for g in 0..4 {
+        let table = if g < 3 { tables::suit() } else { tables::honors() };
+        let Some(masks) = table.masks_at(r[g]) else { continue };
+        let mut mask = 0u16;
+        for m1 in 0..=m {
+            for p1 in 0..2 {
+                let lane = 2 * m1 + p1;
+                if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
+                    mask |= masks[lane];
+                }
+            }
+        }
+        out |= (mask as u64) << span(g).start;
+    }
+    out
+}
+
 /// Kinds whose draw lowers the regular distance of a `13 - 3k` hand (bit `t` for kind `t`),
 /// among the kinds in `allowed`.
 #[allow(clippy::needless_range_loop)]
@@ -131,28 +155,11 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
     let wild = wilds > 0;
     let m = 4 - n_melds.min(4) as usize;
     if !wild && plain(used) {
-        // Each table entry carries, per lane, the kinds that lower it: a draw lowers the
-        // distance exactly when it lowers a lane that the optimum uses.
         let r = ranks(hand);
         let e = entries_at(&r);
         let rest = rests(&e);
         let d = finish(&e[0], &rest[0], m);
-        let mut out = 0u64;
-        for g in 0..4 {
-            let table = if g < 3 { tables::suit() } else { tables::honors() };
-            let Some(masks) = table.masks_at(r[g]) else { continue };
-            let mut mask = 0u16;
-            for m1 in 0..=m {
-                for p1 in 0..2 {
-                    let lane = 2 * m1 + p1;
-                    if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
-                        mask |= masks[lane];
-                    }
-                }
-            }
-            out |= (mask as u64) << span(g).start;
-        }
-        return out & allowed;
+        return improving_at(&r, &e, &rest, m, d) & allowed;
     }
     let e = entries(hand, used, wild, m);
     let rest = rests(&e);
