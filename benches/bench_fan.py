@@ -49,8 +49,8 @@ def _single() -> int:
     return n
 
 
-def _batch() -> int:
-    totals, _ = mj.evaluate_fan_batch(*BATCH)
+def _batch(threads: int | None = None) -> int:
+    totals, _ = mj.evaluate_fan_batch(*BATCH, threads=threads)
     return int(totals.size)
 
 
@@ -67,3 +67,8 @@ def test_evaluate_fan_single_calls(benchmark):
 def test_evaluate_fan_batch(benchmark):
     benchmark.extra_info["hands"] = N
     benchmark(_batch)
+
+
+def test_evaluate_fan_batch_one_thread(benchmark):
+    benchmark.extra_info["hands"] = N
+    benchmark(_batch, 1)

@@ -170,5 +170,14 @@ def test_batch_matches_single_calls_and_flags_errors():
         mj.evaluate_fan_batch(counts[:, :10], win)
     with pytest.raises(mj.InvalidHandError, match="win_tiles"):
         mj.evaluate_fan_batch(counts, win[:2])
+    for threads in (1, 2):
+        t2, f2 = mj.evaluate_fan_batch(
+            counts, win, flags=mj.FLAG_SELF_DRAWN, seat_wind=[0, 1, 2], threads=threads
+        )
+        assert (t2 == totals).all() and (f2 == fans).all()
+    with pytest.raises(mj.InvalidHandError, match="threads"):
+        mj.evaluate_fan_batch(counts, win, threads=0)
+    with pytest.raises(mj.InvalidHandError, match="threads"):
+        mj.evaluate_fan_batch(counts, win, threads=-2)
     empty_totals, empty_fans = mj.evaluate_fan_batch(np.zeros((0, 34)), np.zeros(0))
     assert empty_totals.shape == (0,) and empty_fans.shape == (0, mj.N_FAN_IDS)

@@ -584,6 +584,27 @@ def main(argv: list[str]) -> None:
     for f in mj.fan_catalog():
         if f["id"] <= 82:
             print(f"| {f['id']} | {f['name_zh']} | {f['name']} | {cov[f['id']]:,} |")
+    print()
+    print("| hand form | hands |")
+    print("|---|---|")
+    for form, k in sorted(Counter(h.form for h in hands).items()):
+        print(f"| {form} | {k:,} |")
+    print()
+    print("| melds | hands |")
+    print("|---|---|")
+    for k, v in sorted(Counter(len(h.melds) for h in hands).items()):
+        print(f"| {k} | {v:,} |")
+    print()
+    print("| meld kind | melds |")
+    print("|---|---|")
+    for k, v in sorted(Counter(kind for h in hands for kind, _ in h.melds).items()):
+        print(f"| {k} | {v:,} |")
+    print()
+    print("| flag | hands |")
+    print("|---|---|")
+    for flag in ("self_drawn", "fourth_tile", "about_kong", "wall_last"):
+        print(f"| {flag} | {sum(getattr(h, flag) for h in hands):,} |")
+    print(f"| flowers > 0 | {sum(h.flowers > 0 for h in hands):,} |")
 
 
 if __name__ == "__main__":

@@ -326,3 +326,20 @@ def test_bad_input_is_named():
     assert "宝吊头" in repr(
         mj.score_huainan("5p123m456m789s234s", "7z", wild="5p", self_drawn=True)
     )
+
+
+def test_flow_decisions_are_table_options():
+    o = mj.RuleSet("huainan").options()
+    assert o["flowers"] is False  # D-1: 136 tiles
+    assert o["wall_stacks_per_side"] == 17  # D-3
+    assert o["break_throw"] == "single"  # D-3
+    assert o["dealer_rotation"] == "winner_deals"  # D-2
+    assert o["last_discard_claims"] == "win"  # D-11
+    assert o["kong_lock_after_claim"] == "chi_peng"  # D-13
+    assert o["rob_added_kong"] is True and o["multi_winner_on_rob"] is True  # D-17
+    assert o["single_winner_headbump"] is True  # §7.2: one winner on a discard
+    assert o["hands_per_match"] == 16  # D-28
+    assert (
+        mj.RuleSet("huainan", kong_lock_after_claim="chi").options()["kong_lock_after_claim"]
+        == "chi"
+    )

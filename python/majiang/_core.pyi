@@ -140,6 +140,7 @@ def _evaluate_fan_batch(
     prevalent: npt.NDArray[np.uint8],
     flowers: npt.NDArray[np.uint8],
     rules: RulesLike,
+    threads: int | None = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...
 
 # --- play ---------------------------------------------------------------------------
@@ -202,6 +203,12 @@ class Observation:
     def scores(self) -> list[int]: ...
     @property
     def legal_actions(self) -> list[Action]: ...
+    @property
+    def bao(self) -> int | None: ...
+    @property
+    def bao_indicator(self) -> int | None: ...
+    @property
+    def bao_drawn(self) -> int: ...
 
 class Round:
     """One hand, driven step by step."""

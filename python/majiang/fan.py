@@ -85,6 +85,7 @@ def evaluate_fan_batch(
     flowers: Any = 0,
     *,
     rules: Any = "gb",
+    threads: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Scores many winning hands at once in Rust, with the GIL released.
 
@@ -99,6 +100,8 @@ def evaluate_fan_batch(
         seat_wind, prevalent_wind: ``(N,)`` or scalars, 0-3 = E S W N.
         flowers: ``(N,)`` or a scalar.
         rules: ``"gb"``, ``"classic"`` or a :class:`majiang.RuleSet`.
+        threads: worker threads (``None`` = all cores, ``1`` = the calling thread only);
+            the results do not depend on it.
 
     Returns:
         ``(totals, fans)``: ``totals`` int32 ``(N,)`` with flowers included, ``-1`` where
@@ -108,6 +111,10 @@ def evaluate_fan_batch(
     Raises:
         InvalidHandError: a malformed row (the message gives its index).
     """
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+    ):
+        raise InvalidHandError(f"threads must be a positive int or None, got {threads!r}")
     h = np.asarray(hands)
     if h.ndim != 2 or h.shape[1] != 34:
         raise InvalidHandError(f"hands must have shape (N, 34), got {h.shape}")
@@ -134,6 +141,7 @@ def evaluate_fan_batch(
         _column("prevalent_wind", prevalent_wind, n, 255),
         _column("flowers", flowers, n, 255),
         rules,
+        threads,
     )
 
 

@@ -140,7 +140,7 @@ pub struct FanCount {
 pub const MAX_FANS_PER_HAND: usize = 32;
 
 /// A fixed-capacity list of fans (no allocation); derefs to `&[FanCount]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FanList {
     items: [FanCount; MAX_FANS_PER_HAND],
     len: u8,

@@ -213,3 +213,6 @@ mod tests {
 
 #[cfg(test)]
 mod brute;
+
+#[cfg(test)]
+mod round_tests;

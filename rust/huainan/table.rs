@@ -80,6 +80,18 @@ impl HuainanHand {
         self.seats[seat as usize & 3].on_wall_tile(t, self.bao);
     }
 
+    /// `seat` was dealt `hand`: counts the 宝 dealt (§6.5) and, for a waiting hand of 13
+    /// tiles, whether it starts in the 宝吊头 state.
+    pub fn on_deal(&mut self, seat: u8, hand: &Counts, o: &HuainanOptions) {
+        let limit = self.limit(hand, &[], o);
+        let st = &mut self.seats[seat as usize & 3];
+        for _ in 0..hand[self.bao as usize] {
+            st.on_wall_tile(self.bao, self.bao);
+        }
+        let n: u32 = hand.iter().map(|&c| c as u32).sum();
+        st.in_bdt = n == 13 && shape::is_bdt(hand, self.bao, limit.as_ref());
+    }
+
     /// `seat` begins a turn with a draw (normal or replacement).
     pub fn on_own_draw(&mut self, seat: u8) {
         self.seats[seat as usize & 3].on_own_draw();

@@ -279,6 +279,9 @@ fn fan_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(out)
 }
 
+/// Rows per parallel work item.
+const CHUNK: usize = 2048;
+
 /// Status of one batch row, before the error message is built.
 enum RowError {
     Invalid(usize, MjError),
@@ -338,7 +341,7 @@ fn score_row(
 /// 4 about kong, 8 wall last), `seat`, `prevalent`, `flowers` (N,) uint8.
 /// Returns `(totals int32 (N,), fan counts uint8 (N, 84))`; total -1 = not a win.
 #[pyfunction]
-#[pyo3(signature = (hands, win_tiles, melds, flags, seat, prevalent, flowers, rules))]
+#[pyo3(signature = (hands, win_tiles, melds, flags, seat, prevalent, flowers, rules, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn _evaluate_fan_batch<'py>(
     py: Python<'py>,
@@ -350,7 +353,11 @@ fn _evaluate_fan_batch<'py>(
     prevalent: PyReadonlyArray1<'py, u8>,
     flowers: PyReadonlyArray1<'py, u8>,
     rules: &Bound<'py, PyAny>,
+    threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyAny>)> {
+    if threads == Some(0) {
+        return Err(InvalidHandError::new_err("threads must be at least 1 (None = all cores)"));
+    }
     let n = hands.shape()[0];
     if hands.shape()[1] != 34 {
         return Err(InvalidHandError::new_err("hands must have shape (N, 34)"));
@@ -379,32 +386,48 @@ fn _evaluate_fan_batch<'py>(
     let fw = flowers.as_slice().map_err(slice)?;
     let (totals, table) = with_rules(rules, |r| {
         check_rules(r)?;
+        // Rows are independent: chunks are scored in parallel and the lowest failing row
+        // is reported, so results and errors do not depend on the thread count.
+        let score_chunk = |c: usize, tot: &mut [i32], tab: &mut [u8]| -> Option<RowError> {
+            for (k, total) in tot.iter_mut().enumerate() {
+                let i = c * CHUNK + k;
+                match score_row(i, h, w, m, fl, se, pr, fw, r) {
+                    Ok(res) => {
+                        *total = res.total as i32;
+                        for fc in res.fans.iter() {
+                            tab[k * N_FANS + fc.fan.0 as usize] = fc.count;
+                        }
+                    }
+                    Err(MjError::NotWinning(_)) => *total = -1,
+                    Err(e) => return Some(RowError::Invalid(i, e)),
+                }
+            }
+            None
+        };
         let run = || -> Result<(Vec<i32>, Vec<u8>), RowError> {
             use rayon::prelude::*;
             let mut totals = vec![0i32; n];
             let mut table = vec![0u8; n * N_FANS];
-            const CHUNK: usize = 2048;
-            let first_error = totals
-                .par_chunks_mut(CHUNK)
-                .zip(table.par_chunks_mut(CHUNK * N_FANS))
-                .enumerate()
-                .filter_map(|(c, (tot, tab))| {
-                    for (k, total) in tot.iter_mut().enumerate() {
-                        let i = c * CHUNK + k;
-                        match score_row(i, h, w, m, fl, se, pr, fw, r) {
-                            Ok(res) => {
-                                *total = res.total as i32;
-                                for fc in res.fans.iter() {
-                                    tab[k * N_FANS + fc.fan.0 as usize] = fc.count;
-                                }
-                            }
-                            Err(MjError::NotWinning(_)) => *total = -1,
-                            Err(e) => return Some(RowError::Invalid(i, e)),
-                        }
-                    }
-                    None
-                })
-                .min_by_key(|RowError::Invalid(i, _)| *i);
+            let parallel = |totals: &mut [i32], table: &mut [u8]| {
+                totals
+                    .par_chunks_mut(CHUNK)
+                    .zip(table.par_chunks_mut(CHUNK * N_FANS))
+                    .enumerate()
+                    .filter_map(|(c, (tot, tab))| score_chunk(c, tot, tab))
+                    .min_by_key(|RowError::Invalid(i, _)| *i)
+            };
+            let first_error = match threads {
+                Some(1) => totals
+                    .chunks_mut(CHUNK)
+                    .zip(table.chunks_mut(CHUNK * N_FANS))
+                    .enumerate()
+                    .find_map(|(c, (tot, tab))| score_chunk(c, tot, tab)),
+                Some(k) => match rayon::ThreadPoolBuilder::new().num_threads(k).build() {
+                    Ok(pool) => pool.install(|| parallel(&mut totals, &mut table)),
+                    Err(_) => parallel(&mut totals, &mut table),
+                },
+                None => parallel(&mut totals, &mut table),
+            };
             match first_error {
                 Some(e) => Err(e),
                 None => Ok((totals, table)),

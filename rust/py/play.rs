@@ -178,6 +178,11 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
             d.set_item("each", each)?;
         }
         Event::ExhaustiveDraw => {}
+        Event::Bao { indicator, tile, throw } => {
+            d.set_item("indicator", indicator)?;
+            d.set_item("tile", tile)?;
+            d.set_item("throw", throw)?;
+        }
     }
     Ok(d)
 }
@@ -222,6 +227,13 @@ fn result_dict<'py>(py: Python<'py>, r: &RoundResult) -> PyResult<Bound<'py, PyD
         wd.set_item("melds", melds)?;
         wd.set_item("flowers", w.flowers)?;
         wd.set_item("deltas", w.deltas.to_vec())?;
+        if let Some(h) = &w.huainan {
+            wd.set_item("form", h.form.key())?;
+            wd.set_item("form_zh", h.form.name_zh())?;
+            let m: Vec<(&str, u64)> = h.multipliers.iter().map(|(m, f)| (m.key(), *f)).collect();
+            wd.set_item("multipliers", m)?;
+            wd.set_item("value", h.value)?;
+        }
         wins.append(wd)?;
     }
     d.set_item("wins", wins)?;
@@ -358,6 +370,21 @@ impl PyObservation {
     #[getter]
     fn scores(&self) -> Vec<i32> {
         self.inner.scores.to_vec()
+    }
+    /// Huainan: the 宝 face (every copy is wild), else None.
+    #[getter]
+    fn bao(&self) -> Option<u32> {
+        self.inner.bao.map(|(b, _)| b as u32)
+    }
+    /// Huainan: the indicator tile turned up in the wall (the face before the 宝).
+    #[getter]
+    fn bao_indicator(&self) -> Option<u32> {
+        self.inner.bao.map(|(_, i)| i as u32)
+    }
+    /// Huainan: 宝 tiles this seat has drawn from the wall (接宝 at 3, 四个宝 at 4).
+    #[getter]
+    fn bao_drawn(&self) -> u8 {
+        self.inner.bao_drawn
     }
     /// The observer's legal actions (empty when it has nothing to decide).
     #[getter]

@@ -141,11 +141,21 @@ pub enum Event {
     },
     /// The wall ran out: nobody won.
     ExhaustiveDraw,
+    /// Huainan: after the deal a throw of `throw` turns up `indicator` in the wall, and
+    /// `tile` is the 宝 (huainan.md §5).
+    Bao {
+        /// The indicator tile.
+        indicator: Tile,
+        /// The 宝 face.
+        tile: Tile,
+        /// The dice total that placed the indicator (stacks from the tail).
+        throw: u8,
+    },
 }
 
 impl Event {
     /// The event's name: `dice`, `deal`, `draw`, `flower`, `discard`, `chow`, `pung`,
-    /// `kong`, `concealed_kong`, `added_kong`, `win`, `penalty`, `exhaustive_draw`.
+    /// `kong`, `concealed_kong`, `added_kong`, `win`, `penalty`, `exhaustive_draw`, `bao`.
     pub fn kind(&self) -> &'static str {
         match self {
             Event::Dice { .. } => "dice",
@@ -161,6 +171,7 @@ impl Event {
             Event::Win { .. } => "win",
             Event::Penalty { .. } => "penalty",
             Event::ExhaustiveDraw => "exhaustive_draw",
+            Event::Bao { .. } => "bao",
         }
     }
 
@@ -178,7 +189,7 @@ impl Event {
             | Event::AddedKong { seat, .. }
             | Event::Win { seat, .. }
             | Event::Penalty { seat, .. } => Some(seat),
-            Event::Dice { .. } | Event::ExhaustiveDraw => None,
+            Event::Dice { .. } | Event::ExhaustiveDraw | Event::Bao { .. } => None,
         }
     }
 
@@ -261,6 +272,11 @@ impl Event {
                 let _ = write!(out, ",\"each\":{each}");
             }
             Event::ExhaustiveDraw => {}
+            Event::Bao { indicator, tile: t, throw } => {
+                tile(out, "indicator", indicator);
+                tile(out, "tile", t);
+                let _ = write!(out, ",\"throw\":{throw}");
+            }
         }
         out.push('}');
     }

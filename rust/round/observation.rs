@@ -65,6 +65,10 @@ pub struct Observation {
     pub scores: [i32; 4],
     /// The observer's legal actions now (empty when it has nothing to decide).
     pub legal: ActionList,
+    /// Huainan: the 宝 face and its indicator, shown to everyone.
+    pub bao: Option<(Tile, Tile)>,
+    /// Huainan: 宝 tiles the observer has drawn from the wall (接宝 at 3, 四个宝 at 4).
+    pub bao_drawn: u8,
 }
 
 impl Observation {
@@ -135,6 +139,8 @@ impl Round {
             claim: self.claim(),
             scores: self.scores,
             legal: if self.pending >> seat & 1 == 1 { self.legal[seat as usize] } else { ActionList::default() },
+            bao: self.huainan.map(|h| (h.bao, h.indicator)),
+            bao_drawn: self.huainan.map_or(0, |h| h.seats[seat as usize].bao_drawn),
         }
     }
 }

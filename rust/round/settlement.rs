@@ -29,6 +29,8 @@ pub struct WinRecord {
     pub flowers: u8,
     /// Points this win moves, per seat (sums to 0).
     pub deltas: [i32; 4],
+    /// Huainan: the primary form, multipliers and value (`fan.total` holds the value).
+    pub huainan: Option<crate::huainan::Score>,
 }
 
 /// How a hand ended.

@@ -8,6 +8,7 @@ use super::settlement::{payments, RoundResult, WinRecord};
 use super::{FlowerMode, KongLock, LastDiscardClaims, PenaltyMode, TableOptions};
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
+use crate::huainan::table::{self as hn, HuainanHand, WinMoment, WinWay};
 use crate::rules::{RuleSetKind, Rules};
 use crate::tile::{self, Counts, Tile};
 use crate::wall::{BreakThrow, Wall};
@@ -170,6 +171,10 @@ pub struct Round {
     pub(super) result: Option<RoundResult>,
     pub(super) penalties: [i32; 4],
     pub(super) scores: [i32; 4],
+    /// The Huainan 宝 state (huainan only).
+    pub(super) huainan: Option<HuainanHand>,
+    /// The value of each seat's available Huainan win, beside `wins`.
+    pub(super) huainan_wins: [Option<crate::huainan::Score>; 4],
     pub(super) record: bool,
 }
 
@@ -199,11 +204,6 @@ impl Round {
         check_seat(dealer, "dealer")?;
         if prevalent_wind > 3 {
             return Err(MjError::rule(format!("prevalent wind {prevalent_wind} is not 0-3 (E S W N)")));
-        }
-        if rules.kind == RuleSetKind::Huainan {
-            return Err(MjError::rule(
-                "the huainan rule set has no table play yet; play gb or classic".to_string(),
-            ));
         }
         let want = if rules.table.flowers { 144 } else { 136 };
         if wall.len() != want {
@@ -237,6 +237,8 @@ impl Round {
             result: None,
             penalties: [0; 4],
             scores: [0; 4],
+            huainan: None,
+            huainan_wins: Default::default(),
             record: true,
         };
         r.start();
@@ -271,6 +273,8 @@ impl Round {
         self.events.clear();
         self.result = None;
         self.penalties = [0; 4];
+        self.huainan = None;
+        self.huainan_wins = Default::default();
         self.start();
         Ok(())
     }
@@ -358,10 +362,51 @@ impl Round {
                 break;
             }
         }
+        if self.rules.kind == RuleSetKind::Huainan {
+            self.choose_bao();
+        }
         self.drawn = last_in[self.dealer as usize];
         self.kong_draw = false;
         self.enter_turn(self.dealer, TurnStart::Deal);
         self.run();
+    }
+
+    /// Huainan: a second throw after the deal turns up the 宝 indicator in the wall
+    /// (D-5, D-6); every 宝 dealt counts as drawn (§6.5).
+    fn choose_bao(&mut self) {
+        let s2 = self.wall.throw_pair();
+        let n = self.wall.len();
+        let Some(indicator) = crate::huainan::indicator_index(s2, n).ok().and_then(|i| self.wall.peek(i)) else {
+            return;
+        };
+        let Ok(mut h) = HuainanHand::new(s2, n, indicator) else { return };
+        for s in 0..4u8 {
+            h.on_deal(s, &self.seats[s as usize].hand, &self.rules.huainan);
+        }
+        self.emit(Event::Bao { indicator, tile: h.bao, throw: s2 });
+        self.huainan = Some(h);
+    }
+
+    /// The 宝 of a Huainan hand.
+    pub fn bao(&self) -> Option<Tile> {
+        self.huainan.map(|h| h.bao)
+    }
+
+    /// The Huainan 宝 state (indicator, per-seat counters), for huainan hands.
+    pub fn huainan(&self) -> Option<&HuainanHand> {
+        self.huainan.as_ref()
+    }
+
+    /// Huainan: the facts of a win on `t` by `seat` the forms need from the table.
+    fn huainan_moment(&self, seat: u8, way: WinWay) -> WinMoment {
+        let own_discards = self.discards().iter().filter(|d| d.seat == seat).count();
+        let quiet = self.seats.iter().all(|s| s.n_melds == 0);
+        WinMoment {
+            dealer_first_turn: way == WinWay::SelfDrawn && self.start == TurnStart::Deal,
+            dealer_first_discard: way == WinWay::Discard && self.n_discards == 1 && self.claim_from == self.dealer,
+            first_own_draw: way == WinWay::SelfDrawn && seat != self.dealer && own_discards == 0 && quiet,
+            replacement: way == WinWay::SelfDrawn && self.kong_draw,
+        }
     }
 
     // ---- public queries ---------------------------------------------------------------
@@ -465,7 +510,7 @@ impl Round {
 
     /// Evaluates a win of `seat` on `t`; `Some` only if it is a legal win (shape and
     /// minimum). For a self-draw `t` is already in the hand.
-    fn eval_win(&self, seat: u8, t: Tile, kind: WinKind) -> Option<FanResult> {
+    fn eval_win(&self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
         let st = &self.seats[seat as usize];
         if st.barred {
             return None;
@@ -474,12 +519,19 @@ impl Round {
         if kind != WinKind::SelfDrawn {
             c[t as usize] += 1;
         }
+        if let Some(h) = &self.huainan {
+            let way = huainan_way(kind);
+            let score = h.win(seat, &c, st.melds(), t, way, self.huainan_moment(seat, way), &self.rules.huainan)?;
+            let total = score.value.min(u32::MAX as u64) as u32;
+            let fr = FanResult { fans: Default::default(), total, total_without_flowers: total, meets_minimum: true };
+            return Some((fr, Some(score)));
+        }
         if !scoring::complete(&c, st.melds()) {
             return None;
         }
         let input = self.win_input(seat, c, t, kind);
         match scoring::evaluate(&input, &self.rules) {
-            Ok(fr) if fr.meets_minimum => Some(fr),
+            Ok(fr) if fr.meets_minimum => Some((fr, None)),
             _ => None,
         }
     }
@@ -556,13 +608,15 @@ impl Round {
         self.start = start;
         for s in 0..4 {
             self.wins[s] = None;
+            self.huainan_wins[s] = None;
             self.legal[s].clear();
         }
         let mut l = ActionList::default();
         let st = &self.seats[seat as usize];
         if start.drew() {
-            if let Some(fr) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
+            if let Some((fr, hs)) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
                 self.wins[seat as usize] = Some(fr);
+                self.huainan_wins[seat as usize] = hs;
                 l.push(Action::Win);
             }
         }
@@ -590,8 +644,10 @@ impl Round {
                 }
             }
             if !st_ready && !self.kong_locked() && self.wall.remaining() > 0 {
+                let h = &self.huainan;
+                let o = &self.rules.huainan;
                 for t in 0..34u8 {
-                    if hand[t as usize] == 4 {
+                    if hand[t as usize] == 4 && h.map_or(true, |h| h.meld_allowed(&[t], o)) {
                         l.push(Action::ConcealedKong(t));
                     }
                 }
@@ -609,13 +665,17 @@ impl Round {
 
     fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) -> ActionList {
         let mut l = ActionList::default();
-        if let Some(fr) = self.eval_win(seat, t, WinKind::Discard) {
+        if let Some((fr, hs)) = self.eval_win(seat, t, WinKind::Discard) {
             self.wins[seat as usize] = Some(fr);
+            self.huainan_wins[seat as usize] = hs;
             l.push(Action::Win);
         }
         let st = &self.seats[seat as usize];
         let last = self.wall.remaining() == 0;
-        if !st.ready && (!last || self.opts().last_discard_claims == LastDiscardClaims::Any) {
+        let o = &self.rules.huainan;
+        let h = self.huainan;
+        let meld_ok = |tiles: &[Tile]| h.map_or(true, |h| h.discard_claimable(t, o) && h.meld_allowed(tiles, o));
+        if !st.ready && (!last || self.opts().last_discard_claims == LastDiscardClaims::Any) && meld_ok(&[t]) {
             let c = &st.hand;
             let n = c[t as usize];
             if n >= 3 && !last {
@@ -627,13 +687,13 @@ impl Round {
             if seat == (from + 1) % 4 && tile::is_suited(t) {
                 let r = t % 9;
                 let has = |x: Tile| c[x as usize] > 0;
-                if r >= 2 && has(t - 2) && has(t - 1) {
+                if r >= 2 && has(t - 2) && has(t - 1) && meld_ok(&[t - 2, t - 1]) {
                     l.push(Action::Chow(t - 2));
                 }
-                if (1..=7).contains(&r) && has(t - 1) && has(t + 1) {
+                if (1..=7).contains(&r) && has(t - 1) && has(t + 1) && meld_ok(&[t - 1, t + 1]) {
                     l.push(Action::Chow(t - 1));
                 }
-                if r <= 6 && has(t + 1) && has(t + 2) {
+                if r <= 6 && has(t + 1) && has(t + 2) && meld_ok(&[t + 1, t + 2]) {
                     l.push(Action::Chow(t));
                 }
             }
@@ -653,6 +713,7 @@ impl Round {
         self.responses = [Action::Pass; 4];
         for s in 0..4 {
             self.wins[s] = None;
+            self.huainan_wins[s] = None;
             self.legal[s].clear();
         }
         let auto_win = self.opts().ting_auto_win;
@@ -661,8 +722,9 @@ impl Round {
             let l = if rob {
                 let mut l = ActionList::default();
                 if self.opts().rob_added_kong {
-                    if let Some(fr) = self.eval_win(s, t, WinKind::RobbedKong) {
+                    if let Some((fr, hs)) = self.eval_win(s, t, WinKind::RobbedKong) {
                         self.wins[s as usize] = Some(fr);
+                        self.huainan_wins[s as usize] = hs;
                         l.push(Action::Win);
                         l.push(Action::Pass);
                     }
@@ -790,6 +852,10 @@ impl Round {
                     self.n_discards += 1;
                 }
                 self.visible[t as usize] += 1;
+                if let Some(h) = &mut self.huainan {
+                    let st = &self.seats[s];
+                    h.on_discard(seat, t, &st.hand, st.melds(), &self.rules.huainan);
+                }
                 self.emit(Event::Discard { seat, tile: t, ready });
                 self.open_window(seat, t, false);
             }
@@ -852,6 +918,14 @@ impl Round {
         let from = self.claim_from;
         let t = self.claim_tile;
         let order = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
+        if let Some(h) = &mut self.huainan {
+            // A win passed up on another seat's tile locks such wins until the next draw.
+            for &s in &order {
+                if self.legal[s as usize].contains(Action::Win) && self.responses[s as usize] != Action::Win {
+                    h.on_declined(s, &self.rules.huainan);
+                }
+            }
+        }
         let mut winners = [0u8; 3];
         let mut n = 0;
         for &s in &order {
@@ -908,6 +982,9 @@ impl Round {
                 }
             }
             st.push_meld(Meld { kind: MeldKind::Chow, tile: low }, from);
+            if let Some(h) = &mut self.huainan {
+                h.on_claim(next);
+            }
             self.emit(Event::Chow { seat: next, from, tile: t, low });
             self.kong_draw = false;
             self.enter_turn(next, TurnStart::Chow);
@@ -924,6 +1001,9 @@ impl Round {
 
     fn claim_meld(&mut self, seat: u8, from: u8, m: Meld, from_hand: u8) {
         self.mark_claimed();
+        if let Some(h) = &mut self.huainan {
+            h.on_claim(seat);
+        }
         let st = &mut self.seats[seat as usize];
         st.remove(m.tile, from_hand);
         st.push_meld(m, from);
@@ -950,6 +1030,10 @@ impl Round {
             break t;
         };
         self.seats[seat as usize].add(t);
+        if let Some(h) = &mut self.huainan {
+            h.on_wall_tile(seat, t);
+            h.on_own_draw(seat);
+        }
         self.drawn = t;
         self.kong_draw = kong;
         self.enter_turn(seat, if kong { TurnStart::Replacement } else { TurnStart::Draw });
@@ -991,16 +1075,48 @@ impl Round {
             if kind != WinKind::SelfDrawn && i > 0 {
                 hand[t as usize] += 1;
             }
-            let deltas = payments(mode, base, w, kind, from, fan.total as i32);
+            let hscore = self.huainan_wins[w as usize].take();
+            let deltas = match &hscore {
+                Some(sc) => {
+                    let d = hn::settle_win(&[(w, sc.raw_value)], huainan_way(kind), from, self.dealer, &[], &self.rules.huainan);
+                    d.map(|x| x.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+                }
+                None => payments(mode, base, w, kind, from, fan.total as i32),
+            };
             for (total, d) in result.deltas.iter_mut().zip(deltas) {
                 *total += d;
             }
             let (melds, n_melds, flowers) = (st.melds, st.n_melds, st.n_flowers);
             self.emit(Event::Win { seat: w, from, tile: t, kind, fan: fan.total.min(u16::MAX as u32) as u16 });
-            result.wins.push(WinRecord { seat: w, from, tile: t, kind, fan, hand, melds, n_melds, flowers, deltas });
+            result.wins.push(WinRecord { seat: w, from, tile: t, kind, fan, hand, melds, n_melds, flowers, deltas, huainan: hscore });
+        }
+        if self.huainan.is_some() && !result.wins.is_empty() {
+            // Kong points (D-27): every kong kept, paid by each other seat.
+            let mut kongs = [(0u8, MeldKind::Kong); 16];
+            let mut n = 0;
+            for (s, st) in self.seats.iter().enumerate() {
+                for m in st.melds() {
+                    if m.kind.is_kong() && n < 16 {
+                        kongs[n] = (s as u8, m.kind);
+                        n += 1;
+                    }
+                }
+            }
+            let d = hn::settle_win(&[], huainan_way(kind), from, self.dealer, &kongs[..n], &self.rules.huainan);
+            for (r, x) in result.deltas.iter_mut().zip(d) {
+                *r += x as i32;
+            }
         }
         self.phase = Phase::Over;
         self.pending = 0;
         self.result = Some(result);
+    }
+}
+
+fn huainan_way(kind: WinKind) -> WinWay {
+    match kind {
+        WinKind::SelfDrawn => WinWay::SelfDrawn,
+        WinKind::Discard => WinWay::Discard,
+        WinKind::RobbedKong => WinWay::RobbedKong,
     }
 }

@@ -133,6 +133,11 @@ class _Table:
             return f"{self.label(seat)} declared a false win and pays {e['each']} to each player"
         if kind == "exhaustive_draw":
             return "the wall is exhausted: a drawn hand"
+        if kind == "bao":
+            return (
+                f"宝: dice {e['throw']} from the tail turn up {_tiles([e['indicator']])}, "
+                f"so every {_tiles([e['tile']])} is wild"
+            )
         return f"{kind} {e}"
 
 
@@ -163,6 +168,10 @@ def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
         yield f"  Winning hand of {_player(w['seat'])}: {_tiles(w['hand'])}" + (
             f" | melds {melds}" if melds else ""
         )
+        if "form" in w:
+            mults = "".join(f" x{f} {m}" for m, f in w["multipliers"])
+            yield f"    {w['form_zh']} {w['form']}{mults}: {w['value']}"
+            continue
         for f in w["fans"]:
             count = f" x{f['count']}" if f["count"] > 1 else ""
             yield f"    {f['name_zh']} {f['name']}: {f['points']}{count}"

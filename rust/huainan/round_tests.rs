@@ -1,0 +1,253 @@
+//! Huainan in the round state machine: random play invariants and rule scenarios on
+//! arranged walls (the 宝 chosen after the deal, claims a 宝 allows, discard wins, the
+//! passed-win lock, 天糊, 接宝, settlement and the match).
+
+use super::Form;
+use crate::round::{Action, Event, Match, Phase, Round, WinKind};
+use crate::rules::Rules;
+use crate::tile::{self, Tile};
+use crate::wall::{BreakThrow, Rng, Wall};
+
+const SEED: u64 = 11;
+
+fn t(s: &str) -> Vec<Tile> {
+    tile::parse(s).unwrap()
+}
+fn t1(s: &str) -> Tile {
+    t(s)[0]
+}
+
+fn rules() -> Rules {
+    Rules::named("huainan").unwrap()
+}
+
+/// A hand on a wall that deals `hands` (from the dealer, seat 0), draws `head`, and turns
+/// up `indicator` as the 宝 indicator (the filler tiles are whatever is left).
+fn arranged(hands: [&str; 4], head: &str, indicator: &str) -> Round {
+    let h: Vec<Vec<Tile>> = hands.iter().map(|s| t(s)).collect();
+    let head = t(head);
+    let probe = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &[], false, SEED, BreakThrow::Single).unwrap();
+    let s2 = probe.clone().throw_pair();
+    // The indicator is the upper tile of the s2-th stack from the tail: tail step 2(s2-1).
+    let mut left = [4u8; 34];
+    for x in h.iter().flatten().chain(head.iter()) {
+        left[*x as usize] -= 1;
+    }
+    let ind = t1(indicator);
+    left[ind as usize] -= 1;
+    let mut tail = Vec::new();
+    for _ in 0..2 * (s2 as usize - 1) {
+        let f = (0..34).rev().find(|&f| left[f] > 0).unwrap();
+        left[f] -= 1;
+        tail.push(f as Tile);
+    }
+    tail.push(ind);
+    let wall = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &tail, false, SEED, BreakThrow::Single).unwrap();
+    let r = Round::with_wall(&rules(), wall, 0, 0).unwrap();
+    assert_eq!(r.bao(), Some(super::bao::succ(ind)));
+    r
+}
+
+fn play_random(seed: u64) -> Round {
+    let mut rng = Rng::new(seed ^ 0x5151);
+    let mut r = Round::new(&rules(), seed, (seed % 4) as u8, 0).unwrap();
+    let bao = r.bao().expect("a huainan hand has a 宝");
+    let mut steps = 0;
+    while !r.is_over() {
+        for s in r.pending_seats().collect::<Vec<_>>() {
+            let l = r.legal_actions(s).to_vec();
+            // No claim of a discarded 宝 except a win; no meld with a 宝.
+            if let Some((_, ct)) = r.claim() {
+                if ct == bao {
+                    assert!(l.iter().all(|a| matches!(a, Action::Win | Action::Pass)), "{l:?}");
+                }
+            }
+            let a = l[rng.below(l.len() as u64) as usize];
+            r.apply(s, a).unwrap();
+        }
+        for s in 0..4 {
+            assert!(r.seat(s).melds().iter().all(|m| !m.tiles().contains(&bao)));
+        }
+        steps += 1;
+        assert!(steps < 2000);
+    }
+    r
+}
+
+#[test]
+fn random_hands_keep_the_invariants() {
+    let mut wins = 0;
+    let mut forms = std::collections::BTreeSet::new();
+    for seed in 0..300 {
+        let r = play_random(seed);
+        let bao = r.bao().unwrap();
+        assert!(matches!(r.events().iter().find(|e| matches!(e, Event::Bao { .. })), Some(Event::Bao { tile, .. }) if *tile == bao));
+        let res = r.result().unwrap();
+        assert_eq!(res.deltas.iter().sum::<i32>(), 0);
+        assert_eq!(res.exhaustive, res.wins.is_empty());
+        for w in &res.wins {
+            wins += 1;
+            let sc = w.huainan.as_ref().expect("a huainan win carries its score");
+            forms.insert(sc.form.key());
+            assert_eq!(w.fan.total as u64, sc.value);
+            if w.kind == WinKind::Discard && sc.form != Form::Jiebao {
+                // No discard win while holding a 宝 (D-10).
+                let mut before = w.hand;
+                before[w.tile as usize] -= 1;
+                assert_eq!(before[bao as usize], 0);
+                assert_ne!(w.tile, bao);
+            }
+        }
+        let o = r.observe(0);
+        assert_eq!(o.bao.map(|b| b.0), Some(bao));
+    }
+    assert!(wins > 20, "{wins}");
+    let _ = forms;
+}
+
+#[test]
+fn same_seed_same_hand() {
+    let a = play_random(7);
+    let b = play_random(7);
+    assert_eq!(a.events(), b.events());
+}
+
+#[test]
+fn discarded_bao_only_for_jiebao() {
+    // 宝 = 5p (indicator 4p). Seat 1 was dealt three 5p: a discarded 5p is 接宝 for it.
+    let mut r = arranged(
+        ["5p1234m19s1234567z", "555p13579m2468s7z", "46p1235m2346s123z", "4p9p2578m1357s456z"],
+        "9m9m",
+        "4p",
+    );
+    assert_eq!(r.observe(1).bao_drawn, 3);
+    r.apply(0, Action::Discard(t1("5p"))).unwrap();
+    assert_eq!(r.phase(), Phase::Claim);
+    // Seat 2 holds 46p but may not chow the 宝.
+    assert!(r.legal_actions(2).is_empty());
+    assert_eq!(r.legal_actions(1), &[Action::Win, Action::Pass]);
+    r.apply(1, Action::Win).unwrap();
+    let res = r.result().unwrap();
+    let w = &res.wins[0];
+    assert_eq!(w.huainan.as_ref().unwrap().form, Form::Jiebao);
+    assert_eq!(res.deltas, [-16, 16, 0, 0]);
+}
+
+#[test]
+fn holding_a_bao_no_discard_win_and_the_passed_win_lock() {
+    // 宝 = 5p. Seat 1 waits on 9s holding a 宝 (H3); seat 2 waits on 9s with none.
+    let mut r = arranged(
+        ["9s1234m89p1234567z", "123m456m678s23p9s5p", "123m456m678s234p9s", "123m19p12345z678s"],
+        "9s2z3z4z",
+        "4p",
+    );
+    r.apply(0, Action::Discard(t1("9s"))).unwrap();
+    assert!(!r.legal_actions(1).contains(&Action::Win));
+    assert!(r.legal_actions(2).contains(&Action::Win));
+    // Seat 2 passes: locked until its next draw (D-16).
+    r.apply(2, Action::Pass).unwrap();
+    for s in r.pending_seats().collect::<Vec<_>>() {
+        r.apply(s, Action::Pass).unwrap();
+    }
+    assert_eq!((r.phase(), r.turn()), (Phase::Turn, 1));
+    // Seat 1 drew the last 9s and discards it: seat 2 may not win on it before it draws.
+    assert!(r.huainan().unwrap().seats[2].guo_hu);
+    assert!(r.legal_actions(1).contains(&Action::Win), "a self-draw with a 宝 wins");
+    r.apply(1, Action::Discard(t1("9s"))).unwrap();
+    assert!(!r.legal_actions(2).contains(&Action::Win));
+}
+
+#[test]
+fn tianhu_and_settlement() {
+    // Dealer dealt a complete hand with a 宝 (H16): 平糊 × 天糊 = 8 from each.
+    let mut r = arranged(
+        ["123m456m78m5p234s11z", "13579m2468p1357s", "13579p2468s1357m", "2468m13579s2468p"],
+        "",
+        "4p",
+    );
+    assert!(r.legal_actions(0).contains(&Action::Win));
+    r.apply(0, Action::Win).unwrap();
+    let res = r.result().unwrap();
+    let sc = res.wins[0].huainan.as_ref().unwrap();
+    assert_eq!((sc.form, sc.value), (Form::Pinghu, 8));
+    assert_eq!(res.deltas, [24, -8, -8, -8]);
+}
+
+#[test]
+fn a_huainan_match() {
+    let rules = rules();
+    let mut m = Match::new(&rules, 5, None).unwrap();
+    assert_eq!(m.hands(), 16);
+    let mut rng = Rng::new(9);
+    while !m.is_over() {
+        let dealer = m.dealer();
+        let mut r = m.start_hand().unwrap();
+        while !r.is_over() {
+            for s in r.pending_seats().collect::<Vec<_>>() {
+                let l = r.legal_actions(s);
+                let a = l[rng.below(l.len() as u64) as usize];
+                r.apply(s, a).unwrap();
+            }
+        }
+        let res = r.result().unwrap().clone();
+        m.finish_hand(&res).unwrap();
+        // D-2: the winner deals next (the first robber from the konger); a draw keeps it.
+        let expect = res.winner().map_or(dealer, |w| w.seat);
+        assert_eq!(m.dealer(), expect);
+    }
+    assert_eq!(m.scores().iter().sum::<i32>(), 0);
+}
+
+fn pass_all(r: &mut Round) {
+    while r.phase() == Phase::Claim {
+        let s = r.pending_seats().next().unwrap();
+        r.apply(s, Action::Pass).unwrap();
+    }
+}
+
+fn draw_and_discard(r: &mut Round, seat: u8, tile: &str) {
+    assert_eq!((r.phase(), r.turn()), (Phase::Turn, seat));
+    r.apply(seat, Action::Discard(t1(tile))).unwrap();
+    pass_all(r);
+}
+
+#[test]
+fn h15_two_robbers_of_one_kong() {
+    // A = 0 (dealer) pungs D's 8s, then adds the fourth 8s. B = 1 is in the 宝吊头 state
+    // (宝 = 5p) and may rob although holding a 宝; D = 3 waits on 8s with no 宝. Both win.
+    let mut r = arranged(
+        ["88s19m19p19s234567z", "5p123m456m789p234s", "2468m13p56s12367z", "11z234p678p789m79s"],
+        "9s5z8s6s4z3s8s",
+        "4p",
+    );
+    r.apply(0, Action::Discard(t1("7z"))).unwrap();
+    pass_all(&mut r);
+    draw_and_discard(&mut r, 1, "9s");
+    draw_and_discard(&mut r, 2, "5z");
+    assert_eq!((r.phase(), r.turn()), (Phase::Turn, 3));
+    r.apply(3, Action::Discard(t1("8s"))).unwrap();
+    r.apply(0, Action::Pung(t1("8s"))).unwrap();
+    pass_all(&mut r);
+    draw_and_discard(&mut r, 0, "9m");
+    draw_and_discard(&mut r, 1, "6s");
+    draw_and_discard(&mut r, 2, "4z");
+    draw_and_discard(&mut r, 3, "3s");
+    assert!(r.huainan().unwrap().seats[1].in_bdt);
+    assert_eq!(r.huainan().unwrap().seats[1].passes, 2);
+    r.apply(0, Action::AddedKong(t1("8s"))).unwrap();
+    assert_eq!(r.phase(), Phase::RobKong);
+    r.apply(1, Action::Win).unwrap();
+    r.apply(3, Action::Win).unwrap();
+    let res = r.result().unwrap();
+    assert_eq!(res.wins.iter().map(|w| w.seat).collect::<Vec<_>>(), vec![1, 3]);
+    let b = res.wins[0].huainan.as_ref().unwrap();
+    assert_eq!((b.form, b.value), (Form::Baodiaotou, 8), "宝吊头 2 × 抢杠 2 × 偷机 2");
+    let d = res.wins[1].huainan.as_ref().unwrap();
+    assert_eq!((d.form, d.value), (Form::Pinghu, 2));
+    // The konger pays each robber; the robbed kong earns no kong points.
+    assert_eq!(res.deltas, [-10, 8, 0, 2]);
+    let rules = rules();
+    let mut m = Match::new(&rules, 1, Some(2)).unwrap();
+    m.finish_hand(res).unwrap();
+    assert_eq!(m.dealer(), 1, "the first robber counter-clockwise from the konger deals");
+}
