@@ -10,8 +10,9 @@ the per-round times divide directly into per-hand times and ratios:
   (regular form, shanten and useful tiles);
 * ``mj.shanten_batch`` on the hands as one ``(N, 34)`` uint8 array.
 
-``python benches/bench_shanten.py`` prints the same comparison as a table of ratios (CPU
-time, best of five rounds).
+``python benches/bench_shanten.py`` prints the same comparison as a table of ratios (wall
+time, best of several rounds, so that a busy machine disturbs it least; the batch uses
+every core, the single calls one).
 """
 
 from __future__ import annotations
@@ -126,14 +127,16 @@ def test_useful_tiles(benchmark, fn):
     benchmark(fn)
 
 
-def _cpu(fn, rounds: int = 5) -> float:
-    """Best CPU time per hand over ``rounds`` runs, in seconds."""
-    best = float("inf")
+def _best(rows, rounds: int = 7) -> dict:
+    """Best wall time per hand of each function over ``rounds`` rounds, in seconds. The
+    functions take turns within each round, so a busy machine slows them alike."""
+    best = {name: float("inf") for name, _ in rows}
     for _ in range(rounds):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best / N
+        for name, fn in rows:
+            t = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t)
+    return {name: b / N for name, b in best.items()}
 
 
 def main() -> None:
@@ -146,7 +149,7 @@ def main() -> None:
         ("mj.useful_tiles(form='regular')", ours_useful_regular),
         ("MahjongGB.RegularShanten", ref_useful_regular),
     ]
-    t = {name: _cpu(fn, 2 if "Regular" in name else 5) for name, fn in rows}
+    t = _best(rows)
     print(f"{'call':34} {'per hand':>10}")
     for name, _ in rows:
         print(f"{name:34} {t[name] * 1e9:8.0f} ns")

@@ -249,14 +249,16 @@ fn shanten_batch<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<B
             let k = batch_melds(&row).map_err(|e| format!("row {i}: {e}"))?;
             rows.push((row, k));
         }
-        let zero = [0u8; 34];
-        let one = |(row, k): &(Counts, u8)| engine::shanten(row, &zero, *k, 0);
+        let mut out = vec![0i8; rows.len()];
         if rows.len() >= 4096 {
             use rayon::prelude::*;
-            Ok(rows.par_iter().with_min_len(1024).map(one).collect())
+            rows.par_chunks(1024)
+                .zip(out.par_chunks_mut(1024))
+                .for_each(|(r, o)| engine::shanten_rows(r, o));
         } else {
-            Ok(rows.iter().map(one).collect())
+            engine::shanten_rows(&rows, &mut out);
         }
+        Ok(out)
     });
     match result {
         Ok(v) => Ok(PyArray1::from_vec(py, v)),
