@@ -210,12 +210,18 @@ mod tests {
     fn catalog_is_complete() {
         for (i, row) in CATALOG.iter().enumerate().skip(1) {
             assert_eq!(row.id as usize, i);
-            assert!(!row.name_en.is_empty() && !row.name_zh.is_empty() && row.points > 0, "row {i}");
+            assert!(
+                !row.name_en.is_empty() && !row.name_zh.is_empty() && row.points > 0,
+                "row {i}"
+            );
             assert!(!row.excludes.contains(&row.id));
         }
         let pts: u32 = (1..=80).map(|i| CATALOG[i].points as u32).sum();
         // 7*88 + 6*64 + 2*48 + 3*32 + 9*24 + 6*16 + 5*12 + 9*8 + 7*6 + 4*4 + 10*2 + 12*1
-        assert_eq!(pts, 616 + 384 + 96 + 96 + 216 + 96 + 60 + 72 + 42 + 16 + 20 + 12);
+        assert_eq!(
+            pts,
+            616 + 384 + 96 + 96 + 216 + 96 + 60 + 72 + 42 + 16 + 20 + 12
+        );
         assert_eq!(Fan::by_name("坎张"), Some(CLOSED_WAIT));
         assert_eq!(Fan::by_name("all pungs"), Some(ALL_PUNGS));
         assert_eq!(Fan::by_name("nope"), None);

@@ -27,13 +27,21 @@ impl Pack {
     /// A concealed group.
     #[inline]
     pub const fn new(kind: u8, tile: RTile) -> Self {
-        Pack { kind, tile, melded: false }
+        Pack {
+            kind,
+            tile,
+            melded: false,
+        }
     }
     /// Order of the reference search: by lowest tile, a pung before the chow that starts
     /// on the same tile.
     #[inline]
     fn order_key(&self) -> u16 {
-        let low = if self.kind == CHOW { self.tile - 1 } else { self.tile };
+        let low = if self.kind == CHOW {
+            self.tile - 1
+        } else {
+            self.tile
+        };
         (low as u16) << 1 | u16::from(self.kind == CHOW)
     }
 }
@@ -56,7 +64,10 @@ pub struct Divisions {
 impl Divisions {
     /// No decompositions yet.
     pub fn new() -> Self {
-        Divisions { items: [[Pack::default(); 5]; MAX_DIVISIONS], len: 0 }
+        Divisions {
+            items: [[Pack::default(); 5]; MAX_DIVISIONS],
+            len: 0,
+        }
     }
 }
 
@@ -114,7 +125,9 @@ fn recurse(
         }
         return;
     }
-    let Some(k) = (from..ALL.len()).find(|&k| table[ALL[k] as usize] > 0) else { return };
+    let Some(k) = (from..ALL.len()).find(|&k| table[ALL[k] as usize] > 0) else {
+        return;
+    };
     let t = ALL[k];
     let ti = t as usize;
     if !have_pair && table[ti] >= 2 {
@@ -226,14 +239,21 @@ pub fn seven_pairs_wait(table: &RTable) -> Option<RTile> {
     if pairs != 6 {
         return None;
     }
-    ALL.iter().copied().find(|&t| matches!(table[t as usize], 1 | 3))
+    ALL.iter()
+        .copied()
+        .find(|&t| matches!(table[t as usize], 1 | 3))
 }
 
 /// True if the hand in `table` (standing tiles without the winning tile, 3k + 1 of them)
 /// is completed by `win` and by no other tile kind. `seven_pairs` adds the seven-pairs
 /// wait (13 tiles, no melds). `dead` lists kinds whose four copies the player already
 /// holds; they are not waits (`None` = count them, as the reference does).
-pub fn is_unique_wait(table: &mut RTable, win: RTile, seven_pairs: bool, dead: Option<&RTable>) -> bool {
+pub fn is_unique_wait(
+    table: &mut RTable,
+    win: RTile,
+    seven_pairs: bool,
+    dead: Option<&RTable>,
+) -> bool {
     let is_dead = |t: RTile| dead.is_some_and(|d| d[t as usize] >= 4);
     let mut found_win = false;
     if seven_pairs {
@@ -277,7 +297,9 @@ pub fn is_unique_wait(table: &mut RTable, win: RTile, seven_pairs: bool, dead: O
     }
     for &x in ALL.iter() {
         let s = rtile::suit(x);
-        let Some(need_pair) = needs_pair[s as usize] else { continue };
+        let Some(need_pair) = needs_pair[s as usize] else {
+            continue;
+        };
         // Sets alone keep a suit's rank sum at 0 mod 3.
         if !need_pair && (weighted[s as usize] + rtile::rank(x) as u32) % 3 != 0 {
             continue;
@@ -315,7 +337,10 @@ impl SuitShape {
         let n: u32 = c.iter().map(|&x| x as u32).sum();
         let honors = s == 4;
         match n % 3 {
-            0 => SuitShape { sets_only: sets_only(&c, honors), with_pair: false },
+            0 => SuitShape {
+                sets_only: sets_only(&c, honors),
+                with_pair: false,
+            },
             2 => {
                 // Sets keep the rank sum at 0 mod 3, so the pair's rank r has 2r = sum.
                 let weighted: u32 = (1..=9).map(|r| r as u32 * c[r] as u32).sum();
@@ -331,7 +356,10 @@ impl SuitShape {
                         }
                     }
                 }
-                SuitShape { sets_only: false, with_pair }
+                SuitShape {
+                    sets_only: false,
+                    with_pair,
+                }
             }
             _ => SuitShape::default(),
         }
@@ -349,7 +377,10 @@ fn could_complete(table: &RTable, x: RTile) -> bool {
         return false;
     }
     let r = rtile::rank(x);
-    (r >= 2 && table[xi - 1] > 0) || (r >= 3 && table[xi - 2] > 0) || (r <= 8 && table[xi + 1] > 0) || (r <= 7 && table[xi + 2] > 0)
+    (r >= 2 && table[xi - 1] > 0)
+        || (r >= 3 && table[xi - 2] > 0)
+        || (r <= 8 && table[xi + 1] > 0)
+        || (r <= 7 && table[xi + 2] > 0)
 }
 
 #[cfg(test)]

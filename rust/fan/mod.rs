@@ -8,12 +8,15 @@
 //! [`MjError`].
 //!
 //! Module map: [`catalog`] (the one fan table), [`divide`] (decompositions and waits),
-//! [`score`] (detectors and principles), [`validate`] (input checks and flag rules).
+//! [`score`] (detectors for one decomposition), [`principles`] (set relations and
+//! exclusions), [`special`] (special forms), [`validate`] (input checks and flag rules).
 
 pub mod catalog;
 pub mod divide;
+pub mod principles;
 pub mod rtile;
 pub mod score;
+pub mod special;
 pub mod validate;
 
 use crate::error::{MjError, MjResult};
@@ -59,7 +62,11 @@ impl FanOptions {
     /// The defaults of a rule set: classic has no flowers and the 1-fan 听牌.
     pub fn for_rules(kind: RuleSetKind) -> Self {
         match kind {
-            RuleSetKind::Classic => FanOptions { max_flowers: 0, ready_fan: true, ..Self::default() },
+            RuleSetKind::Classic => FanOptions {
+                max_flowers: 0,
+                ready_fan: true,
+                ..Self::default()
+            },
             _ => Self::default(),
         }
     }
@@ -95,13 +102,19 @@ pub struct WinInput {
 }
 
 /// Filler for unused meld slots.
-const NO_MELD: Meld = Meld { kind: MeldKind::Chow, tile: 0 };
+const NO_MELD: Meld = Meld {
+    kind: MeldKind::Chow,
+    tile: 0,
+};
 
 impl WinInput {
     /// A discard win with no flags, East seat and round, no flowers.
     pub fn new(hand: Counts, melds: &[Meld], win_tile: Tile) -> MjResult<Self> {
         if melds.len() > 4 {
-            return Err(MjError::hand(format!("{} melds given, at most 4", melds.len())));
+            return Err(MjError::hand(format!(
+                "{} melds given, at most 4",
+                melds.len()
+            )));
         }
         let mut m = [NO_MELD; 4];
         m[..melds.len()].copy_from_slice(melds);
@@ -156,7 +169,10 @@ impl FanList {
                 len += 1;
             }
         }
-        FanList { items, len: len as u8 }
+        FanList {
+            items,
+            len: len as u8,
+        }
     }
 }
 
@@ -183,7 +199,10 @@ pub struct FanResult {
 impl FanResult {
     /// How many times `fan` counts (0 if absent).
     pub fn count(&self, fan: Fan) -> u8 {
-        self.fans.iter().find(|f| f.fan == fan).map_or(0, |f| f.count)
+        self.fans
+            .iter()
+            .find(|f| f.fan == fan)
+            .map_or(0, |f| f.count)
     }
 }
 
@@ -205,15 +224,27 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
                 fixed_table[r as usize] += 1;
                 fixed_table[r as usize + 1] += 1;
                 fixed_table[r as usize + 2] += 1;
-                Pack { kind: CHOW, tile: r + 1, melded: true }
+                Pack {
+                    kind: CHOW,
+                    tile: r + 1,
+                    melded: true,
+                }
             }
             MeldKind::Pung => {
                 fixed_table[r as usize] += 3;
-                Pack { kind: PUNG, tile: r, melded: true }
+                Pack {
+                    kind: PUNG,
+                    tile: r,
+                    melded: true,
+                }
             }
             MeldKind::Kong | MeldKind::ConcealedKong => {
                 fixed_table[r as usize] += 4;
-                Pack { kind: KONG, tile: r, melded: m.kind == MeldKind::Kong }
+                Pack {
+                    kind: KONG,
+                    tile: r,
+                    melded: m.kind == MeldKind::Kong,
+                }
             }
         };
     }
@@ -254,11 +285,11 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
     let mut max = 0u32;
     let mut special = false;
     if fixed.is_empty() {
-        special = score::score_special(&ctx, &mut best)
-            || score::score_knitted_straight(&ctx, &mut best)
-            || score::score_nine_gates(&ctx, &mut best);
+        special = special::score_special(&ctx, &mut best)
+            || special::score_knitted_straight(&ctx, &mut best)
+            || special::score_nine_gates(&ctx, &mut best);
     } else if fixed.len() == 1 {
-        special = score::score_knitted_straight(&ctx, &mut best);
+        special = special::score_knitted_straight(&ctx, &mut best);
     }
     if special {
         max = score::points(&best);
@@ -299,7 +330,11 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
     let without = score::points(&best);
     best.put(catalog::FLOWER_TILES, input.flowers);
     let total = without + input.flowers as u32;
-    let counted = if opts.flowers_count_toward_min { total } else { without };
+    let counted = if opts.flowers_count_toward_min {
+        total
+    } else {
+        without
+    };
     Ok(FanResult {
         fans: FanList::from_table(&best),
         total,

@@ -29,7 +29,10 @@ fn not_winning_and_bad_input() {
     let e = evaluate_gb(&win("123m456p789s1122z", &[], "3z")).unwrap_err();
     assert!(matches!(e, MjError::NotWinning(_)));
     let i = win("1111m456p789s122z", &[], "1m");
-    assert!(evaluate_gb(&i).unwrap_err().message().contains("copies of 1m"));
+    assert!(evaluate_gb(&i)
+        .unwrap_err()
+        .message()
+        .contains("copies of 1m"));
     let mut i = win("123m456p789s1122z", &[], "1z");
     i.seat_wind = 4;
     assert!(evaluate_gb(&i).unwrap_err().message().contains("seat wind"));
@@ -76,7 +79,10 @@ fn classic_ready_fan_and_no_flowers() {
     assert_eq!(r.total, 4);
     assert!(!r.meets_minimum);
     i.flowers = 1;
-    assert!(evaluate(&i, &rules).unwrap_err().message().contains("without flowers"));
+    assert!(evaluate(&i, &rules)
+        .unwrap_err()
+        .message()
+        .contains("without flowers"));
     i.flowers = 0;
     assert!(evaluate_gb(&i).unwrap_err().message().contains("报听"));
 }
@@ -96,10 +102,18 @@ fn every_byte_pattern_is_safe() {
         for _ in 0..(next() % 15) {
             hand[(next() % 34) as usize] += (next() % 3) as u8;
         }
-        let kinds = [MeldKind::Chow, MeldKind::Pung, MeldKind::Kong, MeldKind::ConcealedKong];
+        let kinds = [
+            MeldKind::Chow,
+            MeldKind::Pung,
+            MeldKind::Kong,
+            MeldKind::ConcealedKong,
+        ];
         let mut melds = [NO_MELD; 4];
         for m in melds.iter_mut() {
-            *m = Meld { kind: kinds[(next() % 4) as usize], tile: (next() % 40) as u8 };
+            *m = Meld {
+                kind: kinds[(next() % 4) as usize],
+                tile: (next() % 40) as u8,
+            };
         }
         let i = WinInput {
             hand,

@@ -39,19 +39,31 @@ fn sanitized(c: &crate::tile::Counts) -> crate::tile::Counts {
 /// Checks `input` and returns the flags to score with.
 pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
     if input.n_melds > 4 {
-        return Err(MjError::hand(format!("{} melds given, at most 4", input.n_melds)));
+        return Err(MjError::hand(format!(
+            "{} melds given, at most 4",
+            input.n_melds
+        )));
     }
     let w = input.win_tile;
     if w as usize >= tile::N_CODES {
-        return Err(MjError::hand(format!("winning tile code {w} is out of range (0-33)")));
+        return Err(MjError::hand(format!(
+            "winning tile code {w} is out of range (0-33)"
+        )));
     }
     if tile::is_flower(w) {
-        return Err(MjError::hand(format!("the winning tile {} is a flower; pass flowers as a count", tile::name(w))));
+        return Err(MjError::hand(format!(
+            "the winning tile {} is a flower; pass flowers as a count",
+            tile::name(w)
+        )));
     }
     let mut all = [0u8; 34];
     for m in input.melds() {
         if m.tile >= 34 {
-            return Err(MjError::hand(format!("a {} names tile code {}, which cannot be melded", m.kind.as_str(), m.tile)));
+            return Err(MjError::hand(format!(
+                "a {} names tile code {}, which cannot be melded",
+                m.kind.as_str(),
+                m.tile
+            )));
         }
         match m.kind {
             MeldKind::Chow => {
@@ -72,7 +84,10 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
     let mut n = 0usize;
     for (t, &c) in input.hand.iter().enumerate() {
         if c > 4 {
-            return Err(MjError::hand(format!("{c} copies of {} in the hand (at most 4)", tile::name(t as Tile))));
+            return Err(MjError::hand(format!(
+                "{c} copies of {} in the hand (at most 4)",
+                tile::name(t as Tile)
+            )));
         }
         n += c as usize;
         all[t] += c;
@@ -93,20 +108,34 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
         )));
     }
     if input.seat_wind > 3 {
-        return Err(MjError::hand(format!("seat wind {} is not 0-3 (E S W N)", input.seat_wind)));
+        return Err(MjError::hand(format!(
+            "seat wind {} is not 0-3 (E S W N)",
+            input.seat_wind
+        )));
     }
     if input.prevalent_wind > 3 {
-        return Err(MjError::hand(format!("prevalent wind {} is not 0-3 (E S W N)", input.prevalent_wind)));
+        return Err(MjError::hand(format!(
+            "prevalent wind {} is not 0-3 (E S W N)",
+            input.prevalent_wind
+        )));
     }
     if input.flowers > opts.max_flowers {
         return Err(MjError::hand(if opts.max_flowers == 0 {
-            format!("{} flowers given, but this rule set plays without flowers", input.flowers)
+            format!(
+                "{} flowers given, but this rule set plays without flowers",
+                input.flowers
+            )
         } else {
-            format!("{} flowers given, at most {}", input.flowers, opts.max_flowers)
+            format!(
+                "{} flowers given, at most {}",
+                input.flowers, opts.max_flowers
+            )
         }));
     }
     if input.declared_ready && !opts.ready_fan {
-        return Err(MjError::hand("declared ready (报听) is not part of this rule set"));
+        return Err(MjError::hand(
+            "declared ready (报听) is not part of this rule set",
+        ));
     }
 
     let in_hand = input.hand[w as usize];
@@ -135,7 +164,9 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
     }
     if f.about_kong && f.self_drawn && !has_kong {
         if !lenient {
-            return Err(MjError::hand("a win on a kong replacement (杠上开花) needs a kong among the melds"));
+            return Err(MjError::hand(
+                "a win on a kong replacement (杠上开花) needs a kong among the melds",
+            ));
         }
         f.about_kong = false;
     }

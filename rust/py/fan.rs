@@ -8,7 +8,10 @@ use crate::error::MjError;
 use crate::fan::{self, Fan, FanResult, WinInput, CATALOG, N_FANS};
 use crate::hand::{Meld, MeldKind};
 use crate::rules::{RuleSetKind, Rules};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::sync::OnceLock;
@@ -42,7 +45,10 @@ fn with_rules<T>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&Rules) -> PyResult<T>) 
 
 fn check_rules(rules: &Rules) -> PyResult<()> {
     if rules.kind == RuleSetKind::Huainan {
-        return Err(MjError::rule("fan evaluation covers gb and classic; huainan scores with its own forms").into());
+        return Err(MjError::rule(
+            "fan evaluation covers gb and classic; huainan scores with its own forms",
+        )
+        .into());
     }
     Ok(())
 }
@@ -56,7 +62,9 @@ fn wind(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u8> {
             "S" | "SOUTH" => Ok(1),
             "W" | "WEST" => Ok(2),
             "N" | "NORTH" => Ok(3),
-            _ => Err(InvalidHandError::new_err(format!("{what} {text:?} is not a wind (E, S, W, N or 0-3)"))),
+            _ => Err(InvalidHandError::new_err(format!(
+                "{what} {text:?} is not a wind (E, S, W, N or 0-3)"
+            ))),
         };
     }
     small_int(obj, what, 3)
@@ -64,14 +72,25 @@ fn wind(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u8> {
 
 fn small_int(obj: &Bound<'_, PyAny>, what: &str, max: i64) -> PyResult<u8> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(InvalidHandError::new_err(format!("{what} must be an int, not a bool")));
+        return Err(InvalidHandError::new_err(format!(
+            "{what} must be an int, not a bool"
+        )));
     }
-    let v: i64 = obj
-        .extract()
-        .map_err(|_| InvalidHandError::new_err(format!("{what} must be an int, got {}", convert::type_name(obj))))?;
+    let v: i64 = obj.extract().map_err(|_| {
+        InvalidHandError::new_err(format!(
+            "{what} must be an int, got {}",
+            convert::type_name(obj)
+        ))
+    })?;
     if !(0..=max).contains(&v) {
-        let range = if what.contains("wind") { "0-3 (E S W N)".to_string() } else { format!("0-{max}") };
-        return Err(InvalidHandError::new_err(format!("{what} {v} is out of range ({range})")));
+        let range = if what.contains("wind") {
+            "0-3 (E S W N)".to_string()
+        } else {
+            format!("0-{max}")
+        };
+        return Err(InvalidHandError::new_err(format!(
+            "{what} {v} is out of range ({range})"
+        )));
     }
     Ok(v as u8)
 }
@@ -118,7 +137,13 @@ impl PyFan {
         Fan(self.id).points() * self.count as u32
     }
     fn __repr__(&self) -> String {
-        format!("Fan({:?}, {:?}, points={}, count={})", self.name(), self.name_zh(), self.points(), self.count)
+        format!(
+            "Fan({:?}, {:?}, points={}, count={})",
+            self.name(),
+            self.name_zh(),
+            self.points(),
+            self.count
+        )
     }
 }
 
@@ -134,7 +159,14 @@ impl PyFanResult {
     /// Fans in catalog order (the reference calculator's row order).
     #[getter]
     fn fans(&self) -> Vec<PyFan> {
-        self.inner.fans.iter().map(|f| PyFan { id: f.fan.0, count: f.count }).collect()
+        self.inner
+            .fans
+            .iter()
+            .map(|f| PyFan {
+                id: f.fan.0,
+                count: f.count,
+            })
+            .collect()
     }
     /// Total points, flowers included.
     #[getter]
@@ -188,18 +220,36 @@ impl PyFanResult {
             .inner
             .fans
             .iter()
-            .map(|f| if f.count > 1 { format!("{}×{}", f.fan.name_zh(), f.count) } else { f.fan.name_zh().to_string() })
+            .map(|f| {
+                if f.count > 1 {
+                    format!("{}×{}", f.fan.name_zh(), f.count)
+                } else {
+                    f.fan.name_zh().to_string()
+                }
+            })
             .collect();
-        format!("FanResult(total={}, meets_minimum={}, fans=[{}])", self.inner.total, if self.inner.meets_minimum { "True" } else { "False" }, parts.join(", "))
+        format!(
+            "FanResult(total={}, meets_minimum={}, fans=[{}])",
+            self.inner.total,
+            if self.inner.meets_minimum {
+                "True"
+            } else {
+                "False"
+            },
+            parts.join(", ")
+        )
     }
 }
 
 fn fan_of(obj: &Bound<'_, PyAny>) -> PyResult<Fan> {
     if let Ok(s) = obj.cast::<PyString>() {
         let text = s.to_cow()?;
-        return Fan::by_name(&text).ok_or_else(|| MjError::rule(format!("no fan named {text:?}")).into());
+        return Fan::by_name(&text)
+            .ok_or_else(|| MjError::rule(format!("no fan named {text:?}")).into());
     }
-    let id: i64 = obj.extract().map_err(|_| MjError::rule("a fan is a name or an id 1-83"))?;
+    let id: i64 = obj
+        .extract()
+        .map_err(|_| MjError::rule("a fan is a name or an id 1-83"))?;
     if (1..N_FANS as i64).contains(&id) {
         Ok(Fan(id as u8))
     } else {
@@ -272,7 +322,11 @@ fn fan_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("name", row.name_en)?;
         d.set_item("name_zh", row.name_zh)?;
         d.set_item("points", row.points)?;
-        let ex: Vec<&str> = row.excludes.iter().map(|&i| CATALOG[i as usize].name_en).collect();
+        let ex: Vec<&str> = row
+            .excludes
+            .iter()
+            .map(|&i| CATALOG[i as usize].name_en)
+            .collect();
         d.set_item("excludes", ex)?;
         out.append(d)?;
     }
@@ -302,7 +356,10 @@ fn score_row(
 ) -> Result<FanResult, MjError> {
     let mut hand = [0u8; 34];
     hand.copy_from_slice(&h[i * 34..i * 34 + 34]);
-    let mut ms = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+    let mut ms = [Meld {
+        kind: MeldKind::Chow,
+        tile: 0,
+    }; 4];
     let mut k = 0usize;
     for j in 0..4 {
         let kind = match m[i * 8 + j * 2] {
@@ -313,7 +370,10 @@ fn score_row(
             4 => MeldKind::ConcealedKong,
             other => return Err(MjError::hand(format!("meld kind {other} is not 0-4"))),
         };
-        ms[k] = Meld { kind, tile: m[i * 8 + j * 2 + 1] };
+        ms[k] = Meld {
+            kind,
+            tile: m[i * 8 + j * 2 + 1],
+        };
         k += 1;
     }
     let f = fl[i];
@@ -356,7 +416,9 @@ fn _evaluate_fan_batch<'py>(
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyAny>)> {
     if threads == Some(0) {
-        return Err(InvalidHandError::new_err("threads must be at least 1 (None = all cores)"));
+        return Err(InvalidHandError::new_err(
+            "threads must be at least 1 (None = all cores)",
+        ));
     }
     let n = hands.shape()[0];
     if hands.shape()[1] != 34 {
@@ -370,13 +432,19 @@ fn _evaluate_fan_batch<'py>(
         ("flowers", flowers.len()),
     ] {
         if len != n {
-            return Err(InvalidHandError::new_err(format!("{name} has {len} rows, hands has {n}")));
+            return Err(InvalidHandError::new_err(format!(
+                "{name} has {len} rows, hands has {n}"
+            )));
         }
     }
     if melds.shape() != [n, 4, 2] {
-        return Err(InvalidHandError::new_err(format!("melds must have shape ({n}, 4, 2)")));
+        return Err(InvalidHandError::new_err(format!(
+            "melds must have shape ({n}, 4, 2)"
+        )));
     }
-    let slice = |e: numpy::AsSliceError| InvalidHandError::new_err(format!("batch arrays must be C-contiguous: {e}"));
+    let slice = |e: numpy::AsSliceError| {
+        InvalidHandError::new_err(format!("batch arrays must be C-contiguous: {e}"))
+    };
     let h = hands.as_slice().map_err(slice)?;
     let w = win_tiles.as_slice().map_err(slice)?;
     let m = melds.as_slice().map_err(slice)?;
@@ -435,7 +503,10 @@ fn _evaluate_fan_batch<'py>(
         };
         match py.detach(run) {
             Ok(v) => Ok(v),
-            Err(RowError::Invalid(i, e)) => Err(InvalidHandError::new_err(format!("row {i}: {}", e.message()))),
+            Err(RowError::Invalid(i, e)) => Err(InvalidHandError::new_err(format!(
+                "row {i}: {}",
+                e.message()
+            ))),
         }
     })?;
     let totals = PyArray1::from_vec(py, totals);
