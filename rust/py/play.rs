@@ -669,6 +669,19 @@ impl PyRound {
         Ok(convert::codes(self.inner.seat(seat_arg(seat)?).flowers()))
     }
 
+    /// An independent copy of the hand in its current state (for look-ahead search).
+    fn clone(&self) -> PyRound {
+        PyRound { inner: self.inner.clone(), cursors: self.cursors }
+    }
+
+    fn __copy__(&self) -> PyRound {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyRound {
+        self.clone()
+    }
+
     fn __repr__(&self) -> String {
         let pending: Vec<String> = self.inner.pending_seats().map(|s| s.to_string()).collect();
         format!(
