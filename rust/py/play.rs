@@ -389,7 +389,7 @@ impl PyObservation {
     /// Huainan: 宝 tiles this seat has drawn from the wall (接宝 at 3, 四个宝 at 4).
     #[getter]
     fn bao_drawn(&self) -> u8 {
-        self.inner.bao_drawn
+        self.inner.bao_state.bao_drawn
     }
     /// The observer's legal actions (empty when it has nothing to decide).
     #[getter]
