@@ -5,7 +5,7 @@
 //!   minimum fan).
 //! - **Discard**: every legal discard is scored with [`Evaluator::score`] (the best fan
 //!   plan's value after the discard: distance in tiles, weighted by whether the plan's fan
-//!   reaches the minimum; see [`super::plans`]). Among the discards within 15% of the best
+//!   reaches the minimum; see [`super::plans`]). Among the (at most five) discards within 15% of the best
 //!   value, the one that leaves the most *useful tiles* wins: kinds that lower the shanten
 //!   and that the plan can use, each counted by its unseen copies (four minus the copies
 //!   in the hand, in the seat's concealed kongs and visible on the table). Exact ties are
@@ -31,6 +31,8 @@ use crate::wall::Rng;
 const NO_USED: Counts = [0; 34];
 /// Discards within this share of the best value compete on useful tiles.
 const SHORTLIST: f32 = 0.85;
+/// At most this many discards compete on useful tiles.
+const MAX_SHORTLIST: usize = 5;
 /// A claim must improve the hand's value by this factor.
 const CLAIM_MARGIN: f32 = 1.1;
 /// A kong is declared when the hand after it keeps this share of the best discard's value.
@@ -118,6 +120,14 @@ impl EfficiencyPolicy {
                 }
             }
             return Some(top);
+        }
+        // Keep the best MAX_SHORTLIST discards within SHORTLIST of the best value; a single
+        // one needs no useful-tile count.
+        cands[..n].sort_by(|a, b| b.score.value.total_cmp(&a.score.value));
+        let mut n = cands[..n].iter().take_while(|c| c.score.value >= best * SHORTLIST).count();
+        n = n.clamp(1, MAX_SHORTLIST);
+        if n == 1 {
+            return Some(cands[0]);
         }
         let mut chosen: Option<(f32, DiscardChoice)> = None;
         let mut ties = 0u64;
@@ -216,6 +226,14 @@ impl EfficiencyPolicy {
         let hand = *view.hand();
         let mut with = hand;
         with[tile as usize] += 1;
+        // A tile that does not bring the hand closer to any set-and-pair shape cannot make
+        // a claim worth it (a claim only removes freedom); pass without evaluating.
+        let n_melds = melds.len() as u8;
+        if crate::shanten::regular::distance(&with, &NO_USED, n_melds, 0)
+            >= crate::shanten::regular::distance(&hand, &NO_USED, n_melds, 0)
+        {
+            return Action::Pass;
+        }
         let mut ev = self.evaluator(view, melds);
         ev.select_chow_plans(&with);
         let base = ev.score(&hand).value;
