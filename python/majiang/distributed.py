@@ -70,9 +70,7 @@ def simulate(
     try:
         import ray
     except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            'majiang.distributed needs Ray: pip install "majiang[ray]"'
-        ) from e
+        raise ImportError('majiang.distributed needs Ray: pip install "majiang[ray]"') from e
     n = _check_count("n_hands", n_hands)
     seed = _check_seed(seed)
     names = _bot_list(bots)

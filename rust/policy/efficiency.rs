@@ -5,7 +5,7 @@
 //!   minimum fan).
 //! - **Discard**: every legal discard is scored with [`Evaluator::score`] (the best fan
 //!   plan's value after the discard: distance in tiles, weighted by whether the plan's fan
-//!   reaches the minimum; see [`super::plans`]). Among the (at most five) discards within 15% of the best
+//!   reaches the minimum; see [`super::plans`]). Among the discards within 15% of the best
 //!   value, the one that leaves the most *useful tiles* wins: kinds that lower the shanten
 //!   and that the plan can use, each counted by its unseen copies (four minus the copies
 //!   in the hand, in the seat's concealed kongs and visible on the table). Exact ties are
@@ -32,7 +32,7 @@ const NO_USED: Counts = [0; 34];
 /// Discards within this share of the best value compete on useful tiles.
 const SHORTLIST: f32 = 0.85;
 /// At most this many discards compete on useful tiles.
-const MAX_SHORTLIST: usize = 5;
+const MAX_SHORTLIST: usize = 14;
 /// A claim must improve the hand's value by this factor.
 const CLAIM_MARGIN: f32 = 1.1;
 /// A kong is declared when the hand after it keeps this share of the best discard's value.
@@ -226,10 +226,13 @@ impl EfficiencyPolicy {
         let hand = *view.hand();
         let mut with = hand;
         with[tile as usize] += 1;
-        // A tile that does not bring the hand closer to any set-and-pair shape cannot make
-        // a claim worth it (a claim only removes freedom); pass without evaluating.
+        // A chow of a tile that does not bring the hand closer to any set-and-pair shape
+        // cannot be worth it (a claim only removes freedom); pass without evaluating. A
+        // pung or kong is always weighed (it can complete an honor or all-pungs plan).
         let n_melds = melds.len() as u8;
-        if crate::shanten::regular::distance(&with, &NO_USED, n_melds, 0)
+        let only_chows = legal.iter().all(|a| matches!(a, Action::Chow(_) | Action::Pass));
+        if only_chows
+            && crate::shanten::regular::distance(&with, &NO_USED, n_melds, 0)
             >= crate::shanten::regular::distance(&hand, &NO_USED, n_melds, 0)
         {
             return Action::Pass;
@@ -465,7 +468,7 @@ mod tests {
     }
 
     #[test]
-    fn passes_a_chow_that_breaks_a_flush_and_takes_a_useful_pung() {
+    fn passes_a_chow_that_breaks_a_flush_and_takes_a_pung_toward_all_pungs() {
         let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
         // A clean character flush two tiles away; a bamboo chow would kill it.
         let h = "111345999m77z35s";
@@ -473,10 +476,10 @@ mod tests {
         let hand = counts(h);
         assert_eq!(hand.iter().map(|&c| c as u32).sum::<u32>(), 13);
         assert_eq!(p.act(&o), Action::Pass);
-        // A pung of red dragons for a half flush: take it.
-        let h2 = "1245677899m577z";
-        let o2 = observation(h2, &[Action::Pung(31), Action::Pass], Some((3, 31)));
-        assert_eq!(p.act(&o2), Action::Pung(31));
+        // A pung of white dragons toward all pungs: take it.
+        let h2 = "111m222p339s5577z";
+        let o2 = observation(h2, &[Action::Pung(33), Action::Pass], Some((3, 33)));
+        assert_eq!(p.act(&o2), Action::Pung(33));
     }
 
     #[test]
