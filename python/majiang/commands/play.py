@@ -1,0 +1,76 @@
+"""``majiang play``: the terminal game, one person against three bots."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+INSTALL_HINT = (
+    "majiang play needs Textual, which is not installed.\n"
+    "Install it with the game's extra:  pip install \"majiang[ui]\"\n"
+    "(from a source checkout: pip install \".[ui]\"; or just: pip install textual)"
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Adds ``play`` to the ``majiang`` command line."""
+    p = sub.add_parser(
+        "play",
+        help="play a match against three bots in the terminal",
+        description="Play Chinese mahjong in the terminal: you sit East against three "
+        "bots. Arrows and Enter discard, d discards the drawn tile, the action bar shows "
+        "the claims you may make (c chow, p pung, k kong, h win, Space pass), t shows "
+        "hints, q then y quits.",
+    )
+    p.add_argument("--rules", choices=("gb", "classic", "huainan"), default="gb",
+                   help="rule set (default gb)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="match seed; the same seed deals the same walls (default: random)")
+    p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
+                   help="opponents: easy = RandomBot, normal = EfficiencyBot, "
+                   "hard = StrongBot or the strongest bot available (default normal)")
+    p.add_argument("--ascii", action="store_true",
+                   help="write tiles as 1m 9p 5z instead of Chinese characters")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="save the match record to FILE (play it back with majiang replay)")
+    p.add_argument("--delay", type=float, default=0.4, metavar="SECONDS",
+                   help="pause after each bot move (default 0.4)")
+    p.add_argument("--hands", type=int, default=None,
+                   help="hands in the match (default: the rule set's match length)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Starts the game; exit status 1 with a how-to-install message without Textual."""
+    if importlib.util.find_spec("textual") is None:
+        print(INSTALL_HINT, file=sys.stderr)
+        return 1
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        print(f"majiang play: --seed must be 0 <= N < 2**63, got {args.seed}", file=sys.stderr)
+        return 2
+    if args.delay < 0:
+        print("majiang play: --delay must not be negative", file=sys.stderr)
+        return 2
+    if args.hands is not None and args.hands < 1:
+        print("majiang play: --hands must be at least 1", file=sys.stderr)
+        return 2
+    from ..ui import run as run_game
+
+    app = run_game(
+        rules=args.rules,
+        seed=args.seed,
+        level=args.level,
+        ascii=args.ascii,
+        record=args.record,
+        delay=args.delay,
+        hands=args.hands,
+    )
+    c = app.controller
+    if c.record.hands:
+        print(f"Scores after {len(c.record.hands)} of {c.n_hands} hands: "
+              + ", ".join(f"{n} {s:+d}" for n, s in zip(("You", "Right", "Across", "Left"),
+                                                         c.scores, strict=True)))
+    if args.record:
+        print(f"Record saved to {args.record} (majiang replay {args.record})")
+    return 0

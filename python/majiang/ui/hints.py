@@ -1,0 +1,333 @@
+"""Hints for the person: how far the hand is from ready, which tiles help and how many
+copies of them are still unseen, what the efficiency bot would play, and (gb, classic)
+which fans the hand is heading for and whether the 8-fan minimum is within reach.
+
+Everything is computed by the Rust oracle (:func:`majiang.shanten`,
+:func:`majiang.useful_tiles`, :func:`majiang.waits`, :func:`majiang.evaluate_fan`); this
+module only chooses what to ask and lays the answers out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+
+import majiang as _mj
+
+from .tiles import inline, suit_style
+
+__all__ = ["DiscardOption", "FanOutlook", "Hints", "compute_hints", "hint_text"]
+
+
+@dataclass
+class DiscardOption:
+    """What discarding `tile` leaves: its shanten and the useful tiles with their unseen
+    copies."""
+
+    tile: int
+    shanten: int
+    useful: list[tuple[int, int]]
+
+    @property
+    def unseen(self) -> int:
+        """Unseen copies of all useful tiles together."""
+        return sum(n for _, n in self.useful)
+
+
+@dataclass
+class FanOutlook:
+    """Where the hand can end up: the best fan total over the completions looked at (won
+    on a discard or self-drawn), the fans of that completion, and whether any completion
+    meets the minimum."""
+
+    exact: bool
+    best_total: int = 0
+    best_fans: list[tuple[str, str, int]] = field(default_factory=list)
+    reachable: bool = False
+    best_self_drawn: bool = False
+    completions: int = 0
+    patterns: list[tuple[str, str, int]] = field(default_factory=list)
+
+
+@dataclass
+class Hints:
+    """Everything the hint panel shows."""
+
+    shanten: int
+    useful: list[tuple[int, int]]
+    discards: list[DiscardOption]
+    suggestion: Any = None
+    outlook: FanOutlook | None = None
+    min_fan: int = 8
+
+
+def unseen_counts(obs: Any) -> list[int]:
+    """Copies of each of the 34 kinds the person has not seen: four less those in the
+    hand, on the table (discards, exposed melds) and in the person's concealed kongs."""
+    left = [4] * 34
+    for t in obs.hand:
+        if t < 34:
+            left[t] -= 1
+    for t, n in enumerate(obs.visible):
+        left[t] -= n
+    for m in obs.melds[obs.seat]:
+        if m.kind == "concealed_kong":
+            left[m.tile] -= 4
+    return [max(0, n) for n in left]
+
+
+def _wild(obs: Any) -> int | None:
+    w = getattr(obs, "wild", None)
+    return None if w is None else int(w)
+
+
+def _rules_name(rules: Any) -> str:
+    return rules if isinstance(rules, str) else rules.name
+
+
+def _fan_list(fans: Sequence[Any]) -> list[tuple[str, str, int]]:
+    return [(f.name_zh, f.name, f.points * f.count) for f in fans]
+
+
+def fan_outlook(
+    hand: Sequence[int],
+    melds: Sequence[Any],
+    *,
+    rules: Any,
+    seat_wind: int,
+    prevalent_wind: int,
+    flowers: int,
+    unseen: Sequence[int],
+) -> FanOutlook:
+    """The fans a 13 - 3k tile hand can reach. Ready: every wait is scored. One tile from
+    ready: every useful draw, every discard that keeps the hand ready and every wait of
+    the result is scored. Further away: the patterns its tiles point at (flushes, all
+    pungs, seven pairs, dragon and wind pairs, all types)."""
+    hand = list(hand)
+    s = _mj.shanten(hand, melds, rules=rules)
+    completions: list[tuple[list[int], int]] = []
+    if s == 0:
+        completions = [(hand, w) for w in _mj.waits(hand, melds, rules=rules) if unseen[w] > 0]
+    elif s == 1:
+        seen: set[tuple[tuple[int, ...], int]] = set()
+        for u in _mj.useful_tiles(hand, melds, rules=rules):
+            if unseen[u] == 0:
+                continue
+            fourteen = sorted([*hand, u])
+            for d in sorted(set(fourteen)):
+                thirteen = list(fourteen)
+                thirteen.remove(d)
+                if _mj.shanten(thirteen, melds, rules=rules) != 0:
+                    continue
+                for w in _mj.waits(thirteen, melds, rules=rules):
+                    key = (tuple(thirteen), w)
+                    if key not in seen and unseen[w] > 0:
+                        seen.add(key)
+                        completions.append((thirteen, w))
+    out = FanOutlook(exact=s <= 1)
+    if out.exact:
+        for thirteen, w in completions:
+            for self_drawn in (False, True):
+                try:
+                    res = _mj.evaluate_fan(
+                        thirteen,
+                        w,
+                        melds,
+                        self_drawn=self_drawn,
+                        seat_wind=seat_wind,
+                        prevalent_wind=prevalent_wind,
+                        flowers=flowers,
+                        rules=rules,
+                    )
+                except ValueError:
+                    continue
+                out.completions += 1
+                if res.meets_minimum:
+                    out.reachable = True
+                if res.total > out.best_total:
+                    out.best_total = res.total
+                    out.best_fans = _fan_list(res.fans)
+                    out.best_self_drawn = self_drawn
+    out.patterns = patterns(hand, melds, rules=rules, seat_wind=seat_wind,
+                            prevalent_wind=prevalent_wind)
+    return out
+
+
+def patterns(
+    hand: Sequence[int],
+    melds: Sequence[Any],
+    *,
+    rules: Any,
+    seat_wind: int,
+    prevalent_wind: int,
+) -> list[tuple[str, str, int]]:
+    """Fan patterns the tiles point at, as ``(name_zh, name, points)``: a fan is named
+    when the hand is at most three tiles away from it by composition (one suit, pairs
+    and pungs, the closest special form) or already holds its pair."""
+    tiles = list(hand)
+    for m in melds:
+        tiles.extend(m.tiles[:3])
+    count = Counter(tiles)
+    suits = Counter(t // 9 for t in tiles if t < 27)
+    honors = sum(n for t, n in count.items() if 27 <= t < 34)
+    out: list[tuple[str, str, int]] = []
+    main = suits.most_common(1)[0][1] if suits else 0
+    off = sum(suits.values()) - main
+    chows = any(m.kind == "chow" for m in melds)
+    if off <= 3 and honors <= 2 and main >= 9:
+        out.append(("清一色", "Full Flush", 24))
+    elif off <= 3 and honors >= 2:
+        out.append(("混一色", "Half Flush", 6))
+    pairs = sum(1 for n in count.values() if n >= 2)
+    if not chows and pairs >= 4:
+        out.append(("碰碰和", "All Pungs", 6))
+    if not melds:
+        forms = _mj.shanten_forms(tiles, (), rules=rules)
+        best = min(forms.values())
+        for form, zh, en, pts in (
+            ("seven_pairs", "七对", "Seven Pairs", 24),
+            ("thirteen_orphans", "十三幺", "Thirteen Orphans", 88),
+            ("honors_knitted", "全不靠", "Lesser Honors and Knitted Tiles", 12),
+            ("knitted_straight", "组合龙", "Knitted Straight", 12),
+        ):
+            if form in forms and forms[form] == best and forms.get("regular", 99) > best:
+                out.append((zh, en, pts))
+    types = {t // 9 for t in tiles if t < 27}
+    has_wind = any(27 <= t < 31 for t in tiles)
+    has_dragon = any(31 <= t < 34 for t in tiles)
+    if len(types) == 3 and has_wind and has_dragon:
+        out.append(("五门齐", "All Types", 6))
+    for t in (31, 32, 33):
+        if count.get(t, 0) >= 2:
+            out.append(("箭刻", "Dragon Pung", 2))
+    if count.get(27 + prevalent_wind, 0) >= 2:
+        out.append(("圈风刻", "Prevalent Wind", 2))
+    if count.get(27 + seat_wind, 0) >= 2:
+        out.append(("门风刻", "Seat Wind", 2))
+    return out
+
+
+def compute_hints(controller: Any) -> Hints:
+    """The hints for the person's present position."""
+    c = controller
+    obs = c.observation()
+    rules = c.rules
+    name = _rules_name(rules)
+    hand = list(obs.hand)
+    melds = list(obs.melds[obs.seat])
+    unseen = unseen_counts(obs)
+    kw: dict[str, Any] = {"rules": rules}
+    wild = _wild(obs)
+    if wild is not None:
+        kw["wild"] = wild
+
+    def useful_of(h: list[int]) -> list[tuple[int, int]]:
+        return [(t, unseen[t]) for t in _mj.useful_tiles(h, melds, **kw)]
+
+    discards: list[DiscardOption] = []
+    if len(hand) % 3 == 2:
+        sh = _mj.shanten(hand, melds, **kw)
+        for d in sorted(set(hand)):
+            rest = list(hand)
+            rest.remove(d)
+            discards.append(DiscardOption(d, _mj.shanten(rest, melds, **kw), useful_of(rest)))
+        discards.sort(key=lambda o: (o.shanten, -o.unseen, o.tile))
+        useful: list[tuple[int, int]] = []
+    else:
+        sh = _mj.shanten(hand, melds, **kw)
+        useful = useful_of(hand)
+
+    suggestion = None
+    bot_cls = getattr(_mj.bots, "EfficiencyBot", None)
+    if bot_cls is not None and obs.legal_actions:
+        suggestion = bot_cls(seed=0).act(obs)
+
+    outlook = None
+    min_fan = int(rules.options().get("min_fan", 8)) if name in ("gb", "classic") else 0
+    if name in ("gb", "classic") and hasattr(_mj, "evaluate_fan"):
+        base = hand
+        if len(hand) % 3 == 2 and discards:
+            base = list(hand)
+            base.remove(discards[0].tile)
+        if sh >= 0 or len(hand) % 3 == 1:
+            outlook = fan_outlook(
+                base,
+                melds,
+                rules=rules,
+                seat_wind=obs.seat_wind,
+                prevalent_wind=obs.prevalent_wind,
+                flowers=len(obs.flowers[obs.seat]),
+                unseen=unseen,
+            )
+    return Hints(sh, useful, discards, suggestion, outlook, min_fan)
+
+
+def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int = 9) -> Text:
+    out = Text()
+    for i, (t, n) in enumerate(items[:most]):
+        if i:
+            out.append(" ")
+        out.append(inline(t, ascii), style=suit_style(t))
+        out.append(f"×{n}" if not ascii else f"x{n}", style="dim")
+    if len(items) > most:
+        out.append(f" +{len(items) - most} more kinds", style="dim")
+    return out
+
+
+def _shanten_words(s: int) -> str:
+    if s < 0:
+        return "complete: you can win"
+    if s == 0:
+        return "ready (听牌)"
+    return f"{s} from ready ({s}-shanten)"
+
+
+def hint_text(controller: Any, ascii: bool = False) -> Text:
+    """The hint panel's text for the person's present position."""
+    h = compute_hints(controller)
+    out = Text()
+    out.append("Hints  ", style="bold")
+    if h.discards:
+        out.append("best discards\n")
+        for o in h.discards[:3]:
+            out.append("  discard ")
+            out.append(inline(o.tile, ascii), style=suit_style(o.tile))
+            out.append(f" → {_shanten_words(o.shanten)}, {o.unseen} useful unseen: ")
+            out.append_text(_tiles_with_counts(o.useful, ascii))
+            out.append("\n")
+    else:
+        out.append(f"{_shanten_words(h.shanten)}; useful ({sum(n for _, n in h.useful)} unseen): ")
+        out.append_text(_tiles_with_counts(h.useful, ascii))
+        out.append("\n")
+    if h.suggestion is not None:
+        out.append("  efficiency bot: ", style="cyan")
+        a = h.suggestion
+        if a.kind == "chow" and a.tile is not None:
+            run = (a.tile, a.tile + 1, a.tile + 2)
+            out.append("chow " + "".join(inline(x, ascii) for x in run))
+        elif a.tile is not None:
+            out.append(f"{a.kind} ")
+            out.append(inline(a.tile, ascii), style=suit_style(a.tile))
+        else:
+            out.append(a.kind)
+        out.append("\n")
+    o = h.outlook
+    if o is not None:
+        if o.exact and o.completions:
+            how = " self-drawn" if o.best_self_drawn else ""
+            out.append(f"  best finish{how} {o.best_total} fan: ", style="bold")
+            out.append(", ".join(f"{zh} {en} {p}" for zh, en, p in o.best_fans if p))
+            verdict = "reachable" if o.reachable else "not reached by these waits (luck fans aside)"
+            out.append(f"\n  {h.min_fan} fan: {verdict}", style="green" if o.reachable else "red")
+        elif o.exact:
+            out.append(f"  {h.min_fan} fan: no winning tile left for this shape", style="red")
+        else:
+            out.append(f"  {h.min_fan} fan: too far from ready to tell", style="dim")
+        if o.patterns:
+            out.append("\n  heading for: ")
+            out.append(", ".join(f"{zh} {en} ({p})" for zh, en, p in o.patterns))
+    return out

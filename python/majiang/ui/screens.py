@@ -1,0 +1,357 @@
+"""The screens between and after hands: the result of a hand (the winning hand, the fan
+table and every seat's settlement, or all hands after a draw), the final standings, and
+the quit confirmation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from .._core import parse_tiles
+from .tiles import inline, inline_tiles, meld_text, suit_style, wind_label
+from .widgets import KeyButton
+
+__all__ = [
+    "HandView",
+    "QuitScreen",
+    "ResultScreen",
+    "StandingsScreen",
+    "fan_table",
+    "settlement_table",
+]
+
+_HOW = {
+    "self_drawn": "by self-draw",
+    "discard": "on a discard",
+    "robbed_kong": "by robbing a kong",
+}
+
+
+@dataclass
+class HandView:
+    """Everything the result screen shows about one finished hand."""
+
+    number: int
+    n_hands: int
+    rules: str
+    names: list[str]
+    winds: list[int]
+    dealer: int
+    prevalent_wind: int
+    result: dict[str, Any]
+    scores_before: list[int]
+    scores_after: list[int]
+    hands: list[list[int]] = field(default_factory=list)
+    melds: list[list[tuple[str, list[int]]]] = field(default_factory=list)
+    flowers: list[list[int]] = field(default_factory=list)
+
+
+def _meld_tiles(notation: str) -> list[int]:
+    return parse_tiles(notation)
+
+
+def fan_table(win: dict[str, Any], ascii: bool = False) -> Table:
+    """The fans of one win: Chinese and English names, points, count and total."""
+    t = Table(title="Fans 番种" if not ascii else "Fans", title_style="bold", expand=False)
+    t.add_column("番种" if not ascii else "Chinese", style="bold")
+    t.add_column("Fan")
+    t.add_column("Points", justify="right")
+    t.add_column("Count", justify="right")
+    t.add_column("Total", justify="right", style="bold")
+    listed = 0
+    for f in win["fans"]:
+        total = f["points"] * f["count"]
+        listed += total
+        t.add_row(f["name_zh"], f["name"], str(f["points"]), str(f["count"]), str(total))
+    flowers = win["fan_total"] - listed
+    if flowers > 0 and win.get("flowers", 0):
+        t.add_row("花牌", "Flower Tiles", "1", str(flowers), str(flowers))
+    t.add_section()
+    t.add_row("合计" if not ascii else "", "Total", "", "", str(win["fan_total"]), style="bold")
+    return t
+
+
+def settlement_table(view: HandView, ascii: bool = False) -> Table:
+    """Every seat's score before the hand, its payment and its score after."""
+    t = Table(title="Settlement 结算" if not ascii else "Settlement", title_style="bold")
+    t.add_column("Seat")
+    t.add_column("Wind")
+    t.add_column("Before", justify="right")
+    t.add_column("Hand", justify="right", style="bold")
+    penalties = view.result.get("penalties") or [0, 0, 0, 0]
+    if any(penalties):
+        t.add_column("of which penalty", justify="right")
+    t.add_column("After", justify="right", style="bold")
+    for s in range(4):
+        d = view.result["deltas"][s]
+        style = "green" if d > 0 else ("red" if d < 0 else "")
+        row = [
+            view.names[s],
+            wind_label(view.winds[s], ascii),
+            f"{view.scores_before[s]:+d}",
+            Text(f"{d:+d}", style=style),
+        ]
+        if any(penalties):
+            row.append(f"{penalties[s]:+d}")
+        row.append(f"{view.scores_after[s]:+d}")
+        t.add_row(*row)
+    return t
+
+
+def _hand_line(
+    tiles: Sequence[int],
+    melds: Sequence[tuple[str, Sequence[int]]],
+    flowers: Sequence[int],
+    ascii: bool,
+    win_tile: int | None = None,
+) -> Text:
+    out = Text()
+    rest = list(tiles)
+    if win_tile is not None and win_tile in rest:
+        rest.remove(win_tile)
+    out.append_text(inline_tiles(sorted(rest), ascii))
+    if win_tile is not None:
+        out.append("  + ")
+        out.append(inline(win_tile, ascii), style=suit_style(win_tile) + " reverse")
+    for kind, m in melds:
+        out.append("  ")
+        out.append_text(meld_text(kind, m, ascii))
+    if flowers:
+        out.append("  ")
+        out.append_text(inline_tiles(flowers, ascii))
+    return out
+
+
+def result_body(view: HandView, ascii: bool = False) -> Group:
+    """The renderable of a finished hand: title, hands, fan tables, settlement."""
+    parts: list[Any] = []
+    res = view.result
+    title = Text(f"Hand {view.number}/{view.n_hands}  ", style="bold")
+    wins = res.get("wins") or []
+    if not wins:
+        title.append("Exhaustive draw" + ("" if ascii else " 荒牌"), style="bold yellow")
+        parts.append(title)
+        parts.append(Text("The wall is empty; nobody won. The hands:", style="dim"))
+        for s in range(4):
+            line = Text(f"{view.names[s]:<7} {wind_label(view.winds[s], ascii):<8} ")
+            if view.hands:
+                line.append_text(_hand_line(view.hands[s], view.melds[s], view.flowers[s], ascii))
+            parts.append(line)
+    else:
+        for i, w in enumerate(wins):
+            seat = w["seat"]
+            head = Text() if i else title
+            if seat == 0:
+                head.append("You win ", style="bold green")
+            else:
+                head.append(f"{view.names[seat]} wins ", style="bold")
+            head.append(_HOW.get(w["how"], w["how"]))
+            if w["how"] != "self_drawn":
+                head.append(f" from {view.names[w['from']]}")
+            head.append(" with ")
+            head.append(inline(w["tile"], ascii), style=suit_style(w["tile"]))
+            head.append(f"  —  {w['fan_total']} fan", style="bold")
+            parts.append(head)
+            melds = [(k, _meld_tiles(n)) for k, n in w["melds"]]
+            flowers = view.flowers[seat] if view.flowers else []
+            parts.append(_hand_line(w["hand"], melds, flowers, ascii, win_tile=w["tile"]))
+            parts.append(Text(""))
+            parts.append(fan_table(w, ascii))
+    if any(res.get("penalties") or []):
+        parts.append(Text("A false win declaration was penalised.", style="bold red"))
+    parts.append(Text(""))
+    parts.append(settlement_table(view, ascii))
+    return Group(*parts)
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Asks whether to quit: ``y`` quits, ``n`` or Escape goes back."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Vertical {
+        width: 44; height: auto; border: thick $error; background: $surface; padding: 1 2;
+    }
+    QuitScreen Horizontal { height: auto; margin-top: 1; }
+    QuitScreen KeyButton { margin-right: 2; }
+    """
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Quit"),
+        Binding("n", "answer(False)", "Stay"),
+        Binding("escape", "answer(False)", "Stay", show=False),
+        Binding("q", "answer(False)", "Stay", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Quit the game?", style="bold"))
+            with Horizontal():
+                yield KeyButton("y", "Yes, quit")
+                yield KeyButton("n", "No, keep playing")
+
+    def action_answer(self, quit: bool) -> None:
+        self.dismiss(quit)
+
+    def on_button_pressed(self, event: KeyButton.Pressed) -> None:
+        event.stop()
+        if isinstance(event.button, KeyButton):
+            self.dismiss(event.button.key == "y")
+
+
+class ResultScreen(Screen[None]):
+    """The end of a hand. Enter (or Space, or the button) goes on."""
+
+    DEFAULT_CSS = """
+    ResultScreen VerticalScroll { padding: 1 2; }
+    ResultScreen Horizontal { height: 3; padding: 0 2; dock: bottom; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "next", "Next"),
+        Binding("space", "next", "Next", show=False),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, view: HandView, ascii: bool = False, last: bool = False) -> None:
+        super().__init__()
+        self.view = view
+        self.ascii = ascii
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(result_body(self.view, self.ascii), id="result")
+        with Horizontal():
+            label = "Final standings" if self.last else "Next hand"
+            yield KeyButton("enter", label)
+
+    def action_next(self) -> None:
+        self.dismiss(None)
+
+    def action_quit_game(self) -> None:
+        self.app.push_screen(QuitScreen(), self._quit_answer)
+
+    def _quit_answer(self, quit: bool | None) -> None:
+        if quit:
+            self.app.exit()
+
+    def on_button_pressed(self, event: KeyButton.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+
+@dataclass
+class HandLine:
+    """One row of the standings' hand list."""
+
+    number: int
+    dealer: int
+    prevalent_wind: int
+    result: dict[str, Any]
+
+
+def _sign_style(d: int) -> str:
+    return "green" if d > 0 else ("red" if d < 0 else "")
+
+
+def standings_body(
+    names: Sequence[str],
+    lines: Sequence[HandLine],
+    final: Sequence[int],
+    ascii: bool = False,
+) -> Group:
+    """The final standings and every hand's payments, with their sums."""
+    order = sorted(range(4), key=lambda s: (-final[s], s))
+    ranks = Table(title="Final standings" if ascii else "Final standings 名次", title_style="bold")
+    ranks.add_column("Place", justify="right")
+    ranks.add_column("Player")
+    ranks.add_column("Score", justify="right", style="bold")
+    place = 0
+    for i, s in enumerate(order):
+        if i == 0 or final[s] != final[order[i - 1]]:
+            place = i + 1
+        style = "bold green" if s == 0 else ""
+        ranks.add_row(str(place), Text(names[s], style=style), f"{final[s]:+d}")
+
+    hands = Table(title="Hands", title_style="bold")
+    hands.add_column("#", justify="right")
+    hands.add_column("Dealer")
+    hands.add_column("Result")
+    for s in range(4):
+        hands.add_column(names[s], justify="right")
+    sums = [0, 0, 0, 0]
+    for h in lines:
+        wins = h.result.get("wins") or []
+        if wins:
+            desc = ", ".join(
+                f"{names[w['seat']]} {w['fan_total']} fan"
+                + (" self-drawn" if w["how"] == "self_drawn" else f" from {names[w['from']]}")
+                for w in wins
+            )
+        else:
+            desc = "draw"
+        deltas = h.result["deltas"]
+        sums = [a + b for a, b in zip(sums, deltas, strict=True)]
+        hands.add_row(
+            str(h.number),
+            names[h.dealer],
+            desc,
+            *(Text(f"{d:+d}", style=_sign_style(d)) for d in deltas),
+        )
+    hands.add_section()
+    hands.add_row("", "", "Sum of the hands", *(f"{x:+d}" for x in sums), style="bold")
+    return Group(ranks, hands)
+
+
+class StandingsScreen(Screen[None]):
+    """The final standings after the last hand. Enter or q leaves the game."""
+
+    DEFAULT_CSS = """
+    StandingsScreen VerticalScroll { padding: 1 2; }
+    StandingsScreen Horizontal { height: 3; padding: 0 2; dock: bottom; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "leave", "Leave"),
+        Binding("q", "leave", "Leave", show=False),
+        Binding("y", "leave", "Leave", show=False),
+    ]
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        lines: Sequence[HandLine],
+        final: Sequence[int],
+        ascii: bool = False,
+    ) -> None:
+        super().__init__()
+        self.names = list(names)
+        self.lines = list(lines)
+        self.final = list(final)
+        self.ascii = ascii
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(
+                standings_body(self.names, self.lines, self.final, self.ascii), id="standings"
+            )
+        with Horizontal():
+            yield KeyButton("enter", "Leave the table")
+
+    def action_leave(self) -> None:
+        self.app.exit()
+
+    def on_button_pressed(self, event: KeyButton.Pressed) -> None:
+        event.stop()
+        self.app.exit()

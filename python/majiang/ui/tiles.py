@@ -1,0 +1,114 @@
+"""How tiles look on screen: faces, colours and short inline names.
+
+Two styles. The default draws a tile the way the real one is printed: the rank as a
+Chinese numeral over the suit (``五`` over ``万``), honours and flowers as their character
+(``东``, ``中``, ``梅``). ``ascii`` writes the MPSZ name (``5m``, ``1z``) for terminals
+without CJK fonts. Chinese characters are two cells wide in every terminal, so the
+layout stays aligned; the mahjong block of Unicode (🀇) is not used because terminals
+disagree about its width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+
+from .._core import tile_name, tile_name_zh
+
+__all__ = [
+    "UNKNOWN",
+    "face_lines",
+    "inline",
+    "inline_tiles",
+    "meld_text",
+    "suit_style",
+    "wind_char",
+    "wind_label",
+]
+
+UNKNOWN = -1
+"""A tile the person may not see (another seat's concealed kong)."""
+
+_NUMERALS = "一二三四五六七八九"
+_SUITS = "万筒条"
+_WINDS_ZH = "东南西北"
+_WINDS_EN = ("East", "South", "West", "North")
+
+
+_ON_DARK = ("#ff6b6b", "#6fa8ff", "#5fd38a", "#e6e6e6", "#ff6b6b", "#5fd38a", "#6fa8ff", "#e08ee0")
+_ON_TILE = ("#b3261e", "#1d4f91", "#1b7a3a", "#1e1e1e", "#b3261e", "#1b7a3a", "#1d4f91", "#8e3a8e")
+
+
+def _colour_index(t: int) -> int:
+    if t < 27:
+        return t // 9
+    if t < 31:
+        return 3
+    if t < 34:
+        return 4 + (t - 31)
+    return 7
+
+
+def suit_style(t: int, on_tile: bool = False) -> str:
+    """The Rich style of a tile: characters red, dots blue, bamboo green, winds plain,
+    中 red, 发 green, 白 blue, flowers purple; darker shades ``on_tile`` (printed on the
+    ivory face), lighter ones for text on the dark table."""
+    if t < 0:
+        return "dim"
+    palette = _ON_TILE if on_tile else _ON_DARK
+    return f"bold {palette[_colour_index(t)]}"
+
+
+def face_lines(t: int, ascii: bool = False) -> tuple[str, str]:
+    """The two lines printed on a tile in the hand: ``("五", "万")`` or, with
+    ``ascii``, ``("5m", "")``; honours ``("中", "")``, an unknown tile ``("??", "")``."""
+    if t < 0:
+        return ("▒▒", "")
+    if ascii:
+        return (tile_name(t), "")
+    if t < 27:
+        return (_NUMERALS[t % 9], _SUITS[t // 9])
+    return (tile_name_zh(t), "")
+
+
+def inline(t: int, ascii: bool = False) -> str:
+    """A tile's short name for pools and melds: ``5万`` / ``东`` / ``梅``, or ``5m`` with
+    ``ascii``."""
+    if t < 0:
+        return "▒▒"
+    if ascii:
+        return tile_name(t)
+    if t < 27:
+        return f"{t % 9 + 1}{_SUITS[t // 9]}"
+    return tile_name_zh(t)
+
+
+def inline_tiles(tiles: Iterable[int], ascii: bool = False, sep: str = " ") -> Text:
+    """Tiles as coloured inline text."""
+    out = Text()
+    for i, t in enumerate(tiles):
+        if i:
+            out.append(sep)
+        out.append(inline(t, ascii), style=suit_style(t))
+    return out
+
+
+def meld_text(kind: str, tiles: Iterable[int], ascii: bool = False) -> Text:
+    """A meld in brackets; a concealed kong is marked ``暗`` (``cK`` with ``ascii``)."""
+    out = Text("[")
+    out.append_text(inline_tiles(tiles, ascii, sep=""))
+    if kind == "concealed_kong":
+        out.append(" cK" if ascii else " 暗", style="dim")
+    out.append("]")
+    return out
+
+
+def wind_char(w: int, ascii: bool = False) -> str:
+    """A wind as ``东`` (or ``E`` with ``ascii``)."""
+    return "ESWN"[w] if ascii else _WINDS_ZH[w]
+
+
+def wind_label(w: int, ascii: bool = False) -> str:
+    """A wind as ``东 East`` (or ``East`` with ``ascii``)."""
+    return _WINDS_EN[w] if ascii else f"{_WINDS_ZH[w]} {_WINDS_EN[w]}"

@@ -1,0 +1,274 @@
+"""The widgets of the table: tiles, the person's hand, a seat's panel, the action bar.
+
+Nothing here knows the rules: the widgets show what they are given and report clicks as
+messages; :mod:`majiang.ui.app` decides what a click means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from .tiles import face_lines, inline, inline_tiles, meld_text, suit_style, wind_label
+
+__all__ = ["ActionBar", "HandBar", "KeyButton", "SeatPanel", "TileWidget"]
+
+MAX_CONCEALED = 14
+
+
+class TileWidget(Static):
+    """One tile of the person's hand. Clicking it posts :class:`TileWidget.Clicked`."""
+
+    DEFAULT_CSS = """
+    TileWidget {
+        width: 5;
+        height: 4;
+        margin-top: 1;
+        border: round #8a7f66;
+        content-align: center middle;
+        text-align: center;
+        background: #f2ead3;
+    }
+    TileWidget.-ascii { height: 3; }
+    TileWidget.-selected {
+        margin-top: 0;
+        border: round #e0a800;
+        background: #ffe9a8;
+    }
+    TileWidget.-drawn { margin-left: 2; }
+    """
+
+    class Clicked(Message):
+        """A tile of the hand was clicked (its slot: 0.. for the hand, ``MAX_CONCEALED``
+        for the drawn tile)."""
+
+        def __init__(self, slot: int) -> None:
+            super().__init__()
+            self.slot = slot
+
+    def __init__(self, slot: int, ascii: bool = False) -> None:
+        super().__init__("", classes="-ascii" if ascii else "")
+        self.slot = slot
+        self.ascii = ascii
+        self.tile = -1
+
+    def set_tile(self, tile: int, selected: bool) -> None:
+        """Shows `tile`, raised when `selected`."""
+        if (tile, selected) == (self.tile, self.has_class("-selected")):
+            return
+        self.tile = tile
+        top, bottom = face_lines(tile, self.ascii)
+        style = suit_style(tile, on_tile=True)
+        text = Text(top, style=style, justify="center")
+        if bottom:
+            text.append("\n")
+            text.append(bottom, style=style)
+        self.update(text, layout=False)
+        self.set_class(selected, "-selected")
+
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self.slot))
+
+
+class HandBar(Horizontal):
+    """The person's concealed tiles in order, and the drawn tile set apart on the right."""
+
+    DEFAULT_CSS = """
+    HandBar { height: 5; padding: 0 0 0 1; background: $background; }
+    HandBar.-ascii { height: 4; }
+    """
+
+    def __init__(self, ascii: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id, classes="-ascii" if ascii else "")
+        self.ascii = ascii
+        self.slots = [TileWidget(i, ascii) for i in range(MAX_CONCEALED)]
+        self.drawn_slot = TileWidget(MAX_CONCEALED, ascii)
+        self.drawn_slot.add_class("-drawn")
+        self.tiles: list[int] = []
+        self.drawn: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield from self.slots
+        yield self.drawn_slot
+
+    def show(self, tiles: Sequence[int], drawn: int | None, selected: int | None) -> None:
+        """Shows `tiles` (without the drawn one) and `drawn`; `selected` indexes
+        `tiles`, with ``len(tiles)`` meaning the drawn tile."""
+        self.tiles = list(tiles)
+        self.drawn = drawn
+        for i, w in enumerate(self.slots):
+            if i < len(self.tiles):
+                w.set_tile(self.tiles[i], selected == i)
+                if not w.display:
+                    w.display = True
+            elif w.display:
+                w.display = False
+        if drawn is None:
+            if self.drawn_slot.display:
+                self.drawn_slot.display = False
+        else:
+            self.drawn_slot.set_tile(drawn, selected == len(self.tiles))
+            if not self.drawn_slot.display:
+                self.drawn_slot.display = True
+
+
+class SeatPanel(Static):
+    """One seat: who and where, score, tiles in hand, melds, flowers and the discards in
+    order (the latest discard on the table marked)."""
+
+    DEFAULT_CSS = """
+    SeatPanel { height: auto; padding: 0 1; }
+    SeatPanel.-turn { background: $boost; }
+    """
+
+    def __init__(self, seat: int, ascii: bool = False, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.seat = seat
+        self.ascii = ascii
+        self._shown: tuple | None = None
+        self._lines = 0
+
+    def show(
+        self,
+        *,
+        name: str,
+        wind: int,
+        dealer: bool,
+        score: int,
+        hand_size: int,
+        melds: Sequence[tuple[str, Sequence[int]]],
+        flowers: Sequence[int],
+        discards: Sequence[int],
+        last_discard: bool,
+        on_turn: bool,
+        ready: bool = False,
+    ) -> None:
+        """Redraws the panel from plain values."""
+        key = (name, wind, dealer, score, hand_size, tuple((k, tuple(t)) for k, t in melds),
+               tuple(flowers), tuple(discards), last_discard, on_turn, ready)
+        if key == self._shown:
+            return
+        self._shown = key
+        a = self.ascii
+        head = Text()
+        head.append("▶ " if on_turn else "  ", style="bold yellow")
+        head.append(name, style="bold")
+        head.append(f"  {wind_label(wind, a)}", style="cyan")
+        if dealer:
+            head.append(" (dealer)" if a else " 庄", style="bold yellow")
+        head.append(f"  score {score:+d}", style="bold")
+        head.append(f"  tiles {hand_size}")
+        if ready:
+            head.append("  READY" if a else "  听", style="bold red")
+        if melds:
+            head.append("  melds ")
+            for i, (kind, tiles) in enumerate(melds):
+                if i:
+                    head.append(" ")
+                head.append_text(meld_text(kind, tiles, a))
+        if flowers:
+            head.append("  flowers " if a else "  花 ")
+            head.append_text(inline_tiles(flowers, a))
+        pool = Text("    ")
+        if discards:
+            for i, t in enumerate(discards):
+                if i:
+                    pool.append(" ")
+                last = last_discard and i == len(discards) - 1
+                pool.append(inline(t, a), style=suit_style(t) + (" reverse" if last else ""))
+                if last:
+                    pool.append("<" if a else "◀", style="bold yellow")
+        else:
+            pool.append("(no discards)", style="dim")
+        if self.has_class("-turn") != on_turn:
+            self.set_class(on_turn, "-turn")
+        body = Text("\n").join([head, pool])
+        width = max(20, (self.size.width or 100) - 2)
+        lines = sum(cell_len(line) // width + 1 for line in body.plain.split("\n"))
+        self.update(body, layout=lines != self._lines)
+        self._lines = lines
+
+
+class KeyButton(Button):
+    """A button that names its key and never takes focus, so the keys always reach the
+    game."""
+
+    can_focus = False
+
+    def __init__(self, key: str, label: str) -> None:
+        super().__init__(self._text(key, label), name=key or None, compact=True)
+        self.key = key
+
+    @staticmethod
+    def _text(key: str, label: str) -> Text:
+        if not key:
+            return Text(label)
+        shown = {"space": "Space", "escape": "Esc", "enter": "Enter"}.get(key, key)
+        return Text(f"[{shown}] {label}")
+
+    def set_key(self, key: str, label: str) -> None:
+        """Gives the button another key and label."""
+        self.key = key
+        self.label = self._text(key, label)
+
+
+class ActionBar(Horizontal):
+    """The prompt: a line of text and one button per choice (each with its key). The
+    buttons are made once and relabelled, so showing a new prompt is cheap."""
+
+    DEFAULT_CSS = """
+    ActionBar { height: 2; padding: 0 1; }
+    ActionBar > Static { width: auto; padding: 1 1 0 0; }
+    ActionBar > KeyButton { margin: 1 1 0 0; min-width: 6; }
+    """
+
+    MAX_CHOICES = 12
+
+    class Chosen(Message):
+        """A button of the bar was clicked."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.prompt: Text | str = ""
+        self.choices: list[tuple[str, str]] = []
+        self._label = Static("")
+        self._buttons = [KeyButton("", "") for _ in range(self.MAX_CHOICES)]
+
+    def compose(self) -> ComposeResult:
+        yield self._label
+        yield from self._buttons
+
+    def on_mount(self) -> None:
+        for b in self._buttons:
+            b.display = False
+
+    def show(self, prompt: Text | str, choices: Sequence[tuple[str, str]]) -> None:
+        """Shows `prompt` and the `choices` as ``(key, label)``."""
+        choices = list(choices)[: self.MAX_CHOICES]
+        if prompt != self.prompt:
+            self.prompt = prompt
+            self._label.update(prompt)
+        if choices == self.choices:
+            return
+        self.choices = choices
+        for i, b in enumerate(self._buttons):
+            if i < len(choices):
+                b.set_key(*choices[i])
+                b.display = True
+            else:
+                b.display = False
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if isinstance(event.button, KeyButton) and event.button.key:
+            self.post_message(self.Chosen(event.button.key))

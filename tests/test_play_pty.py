@@ -1,0 +1,88 @@
+"""``majiang play --ascii`` in a real pseudo-terminal: it starts, shows the hand, reacts
+to ``d`` and leaves on ``q`` then ``y``; and without Textual it says how to install it."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pytest.importorskip("textual")
+
+CSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>78]|\x1b\][^\x07]*\x07")
+TILE = re.compile(r"(?<![0-9A-Za-z])[1-9][mpsz](?![0-9A-Za-z])")
+
+
+def plain(raw: str) -> str:
+    """The text of a stretch of terminal output, escape sequences removed."""
+    return CSI.sub("", raw)
+
+
+def read_for(child: object, seconds: float) -> str:
+    """Everything the program writes within `seconds`."""
+    out = []
+    deadline = seconds
+    while deadline > 0:
+        try:
+            out.append(child.read_nonblocking(65536, timeout=0.25))  # type: ignore[attr-defined]
+        except pexpect.TIMEOUT:
+            pass
+        except pexpect.EOF:
+            break
+        deadline -= 0.25
+    return "".join(out)
+
+
+def spawn() -> object:
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="110", LINES="36")
+    env.pop("NO_COLOR", None)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "majiang", "play", "--ascii", "--seed", "5", "--level", "easy", "--delay", "0"],
+        dimensions=(36, 110),
+        env=env,
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=30,
+    )
+
+
+def test_play_ascii_in_a_pty() -> None:
+    child = spawn()
+    try:
+        child.expect("Your turn", timeout=30)
+        screen = plain(child.before + child.after + read_for(child, 1.0))
+        tiles = TILE.findall(screen)
+        assert len(tiles) >= 13, screen
+        child.send("d")
+        after = plain(read_for(child, 2.0))
+        # The screen is redrawn: the discard and the bots' moves that follow show up.
+        assert TILE.search(after) and "discard" in after, after
+        child.send("q")
+        child.expect("Quit the game", timeout=10)
+        child.send("y")
+        child.expect(pexpect.EOF, timeout=15)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+
+
+def test_play_without_textual_says_how_to_install(tmp_path: object) -> None:
+    # A stand-in "textual" package that is not importable hides the real one.
+    code = (
+        "import sys, importlib.util\n"
+        "real = importlib.util.find_spec\n"
+        "def hide(name, *a):\n"
+        "    return None if name == 'textual' else real(name, *a)\n"
+        "importlib.util.find_spec = hide\n"
+        "from majiang.cli import main\n"
+        "sys.exit(main(['play']))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "pip install" in proc.stderr and "majiang[ui]" in proc.stderr
+    assert "Traceback" not in proc.stderr

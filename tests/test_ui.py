@@ -1,0 +1,290 @@
+"""The terminal game, played through the Textual Pilot as a person would: keys and clicks
+in, what the screen shows out. Seeds are found by search (majiang.ui.scenarios), so the
+situations under test (a pung offered, a win offered) occur whatever the bots do."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from rich.console import Console  # noqa: E402
+from textual import events  # noqa: E402
+
+import majiang as mj  # noqa: E402
+from majiang.ui import MajiangApp, Options  # noqa: E402
+from majiang.ui.app import GameScreen  # noqa: E402
+from majiang.ui.scenarios import (  # noqa: E402
+    ScriptedPerson,
+    find_seed,
+    keys_for,
+    play_hand,
+    pung_then_win,
+)
+from majiang.ui.screens import QuitScreen, ResultScreen, StandingsScreen  # noqa: E402
+from majiang.ui.tiles import inline  # noqa: E402
+from majiang.ui.widgets import ActionBar, HandBar, SeatPanel  # noqa: E402
+
+SIZE = (110, 36)
+
+
+def text_of(widget: Any, width: int = 140) -> str:
+    """What a Static shows, as plain text."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def app_for(seed: int, hands: int | None = 1, **kw: Any) -> MajiangApp:
+    opts = Options(seed=seed, level=kw.pop("level", "easy"), delay=0, hands=hands, **kw)
+    return MajiangApp(opts)
+
+
+async def type_keys(pilot: Any, *keys: str) -> None:
+    """Types keys through the terminal driver, as Pilot.press does, but waits only until
+    the screen has handled each one (Pilot also sleeps until the process looks idle)."""
+    app = pilot.app
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else (" " if key == "space" else None))
+        event.set_sender(app)
+        app._driver.send_message(event)
+        await pilot._wait_for_screen()
+        await pilot._wait_for_screen()
+
+
+async def play_until(
+    pilot: Any,
+    app: MajiangApp,
+    person: ScriptedPerson,
+    stop: Any,
+    limit: int = 400,
+    press: Any = None,
+) -> None:
+    """Presses the keys of `person`'s choices until `stop(screen)` is true."""
+    press = press or pilot.press
+    for _ in range(limit):
+        screen = app.screen
+        if stop(screen):
+            return
+        if isinstance(screen, GameScreen):
+            action = person.act(screen.c.observation(), screen.c.rules)
+            await press(*keys_for(screen, action))
+        elif isinstance(screen, ResultScreen):
+            await press("enter")
+        else:
+            raise AssertionError(f"unexpected screen {screen}")
+    raise AssertionError("the scripted person did not reach the expected point")
+
+
+@pytest.fixture(scope="module")
+def pung_win_seed() -> int:
+    seed = find_seed(pung_then_win, seeds=range(3000))
+    assert seed is not None, "no seed in 0-2999 where the person pungs and then wins"
+    return seed
+
+
+def test_select_with_arrows_and_discard_with_enter() -> None:
+    async def go() -> None:
+        app = app_for(seed=11)
+        async with app.run_test(size=SIZE) as pilot:
+            game = app.game
+            assert game.mode == "turn"
+            hand = app.screen.query_one(HandBar)
+            tiles = list(hand.tiles)
+            assert hand.drawn is not None and len(tiles) == 13
+            # The drawn tile is selected first; → wraps to the first tile, → again the second.
+            assert game.selected == 13
+            await pilot.press("right", "right")
+            assert game.selected == 1
+            await pilot.press("left")
+            assert game.selected == 0
+            await pilot.press("right")
+            await pilot.press("enter")
+            log = app.controller.observation().discard_log
+            assert log[0][:2] == (0, tiles[1])
+            you = app.screen.query_one("#you", SeatPanel)
+            assert mj.tile_name(tiles[1])[0] in text_of(you)
+
+    run(go())
+
+
+def test_d_discards_the_drawn_tile_and_the_table_moves_on() -> None:
+    async def go() -> None:
+        app = app_for(seed=4, ascii=True)
+        async with app.run_test(size=SIZE) as pilot:
+            drawn = app.screen.query_one(HandBar).drawn
+            wall = app.controller.observation().wall_remaining
+            await pilot.press("d")
+            obs = app.controller.observation()
+            assert obs.discard_log[0][:2] == (0, drawn)
+            # The bots played on: the wall shrank and the person decides again.
+            assert obs.wall_remaining < wall
+            assert app.controller.person_to_act() or app.controller.hand_over
+
+    run(go())
+
+
+def test_claim_prompt_lists_exactly_the_legal_options() -> None:
+    seed = find_seed(lambda g: g.was_offered("pung"), seeds=range(500))
+    assert seed is not None
+
+    async def go() -> None:
+        app = app_for(seed=seed)
+        person = ScriptedPerson(claims=())
+        async with app.run_test(size=SIZE) as pilot:
+            await play_until(
+                pilot, app, person,
+                lambda s: isinstance(s, GameScreen) and s.mode == "claim"
+                and any(a.kind == "pung" for a in s.c.legal_actions()),
+            )
+            legal = app.controller.legal_actions()
+            bar = app.screen.query_one(ActionBar)
+            keys = [k for k, _ in bar.choices]
+            expected = []
+            for key, kinds in (("h", {"win"}), ("k", {"kong"}), ("p", {"pung"}),
+                               ("c", {"chow"}), ("space", {"pass"})):
+                if any(a.kind in kinds for a in legal):
+                    expected.append(key)
+            assert keys == expected
+            assert "p" in keys and "space" in keys
+            labels = dict(bar.choices)
+            tile = next(a.tile for a in legal if a.kind == "pung")
+            assert labels["p"] == f"Pung {inline(tile)}"
+            assert labels["space"] == "Pass"
+            # Space passes: the claim window closes and play goes on.
+            events = app.controller.round.n_events
+            await pilot.press("space")
+            assert app.controller.round.n_events > events
+
+    run(go())
+
+
+def test_a_full_hand_with_a_pung_and_a_win(pung_win_seed: int) -> None:
+    expected = play_hand(pung_win_seed)
+    assert expected.took("pung") and expected.person_won
+
+    async def go() -> None:
+        app = app_for(seed=pung_win_seed)
+        person = ScriptedPerson()
+        saw_pung_offer = False
+        saw_win_offer = False
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(300):
+                screen = app.screen
+                if isinstance(screen, ResultScreen):
+                    break
+                assert isinstance(screen, GameScreen)
+                legal = screen.c.legal_actions()
+                keys = [k for k, _ in screen.query_one(ActionBar).choices]
+                if any(a.kind == "pung" for a in legal):
+                    saw_pung_offer = True
+                    assert "p" in keys
+                if any(a.kind == "win" for a in legal):
+                    saw_win_offer = True
+                    assert "h" in keys
+                action = person.act(screen.c.observation(), screen.c.rules)
+                await pilot.press(*keys_for(screen, action))
+            assert saw_pung_offer and saw_win_offer
+            screen = app.screen
+            assert isinstance(screen, ResultScreen)
+            result = app.controller.record.hands[0].result
+            assert result == expected.result
+            win = result["wins"][0]
+            assert win["seat"] == 0
+            shown = text_of(screen.query_one("#result"))
+            assert "You win" in shown
+            for f in win["fans"]:
+                assert f["name"] in shown and f["name_zh"] in shown
+            assert "Total" in shown and str(win["fan_total"]) in shown
+            # The settlement lists every seat with its payment.
+            for name, d in zip(("You", "Right", "Across", "Left"), result["deltas"], strict=True):
+                assert name in shown and f"{d:+d}" in shown
+            await pilot.press("enter")
+            assert isinstance(app.screen, StandingsScreen)
+
+    run(go())
+
+
+def test_hints_toggle_with_t() -> None:
+    async def go() -> None:
+        app = app_for(seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            panel = app.screen.query_one("#hints")
+            assert not panel.has_class("-shown")
+            await pilot.press("t")
+            assert panel.has_class("-shown")
+            shown = text_of(panel)
+            assert "Hints" in shown and "discard" in shown
+            obs = app.controller.observation()
+            assert str(mj.shanten(obs.hand, rules="gb")) in shown or "ready" in shown
+            await pilot.press("t")
+            assert not panel.has_class("-shown")
+
+    run(go())
+
+
+def test_quit_asks_first() -> None:
+    async def go() -> None:
+        app = app_for(seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("q")
+            assert isinstance(app.screen, QuitScreen)
+            await pilot.press("n")
+            assert isinstance(app.screen, GameScreen)
+            await pilot.press("q", "y")
+        assert app.return_code == 0
+
+    run(go())
+
+
+def test_mouse_selects_then_discards() -> None:
+    async def go() -> None:
+        app = app_for(seed=7)
+        async with app.run_test(size=SIZE) as pilot:
+            hand = app.screen.query_one(HandBar)
+            target = hand.tiles[2]
+            await pilot.click(hand.slots[2])
+            assert app.game.selected == 2
+            assert app.controller.observation().discard_log == []
+            await pilot.click(hand.slots[2])
+            assert app.controller.observation().discard_log[0][:2] == (0, target)
+
+    run(go())
+
+
+def test_whole_gb_match_by_keyboard_scores_add_up(tmp_path: Any) -> None:
+    """A person plays a whole gb match (16 hands) with the keyboard only; the final
+    standings equal the sum of the hands' settlements, and the record replays."""
+    path = tmp_path / "match.jsonl"
+
+    async def go() -> MajiangApp:
+        app = app_for(seed=2024, hands=None, record=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            person = ScriptedPerson(claims=("pung", "chow"), prefer_drawn=True)
+            await play_until(pilot, app, person, lambda s: isinstance(s, StandingsScreen),
+                             limit=5000, press=lambda *k: type_keys(pilot, *k))
+            shown = text_of(app.screen.query_one("#standings"))
+            rec = app.controller.record
+            assert len(rec.hands) == 16
+            sums = [sum(h.result["deltas"][s] for h in rec.hands) for s in range(4)]
+            assert rec.final_scores == sums == app.controller.scores
+            assert sum(sums) == 0
+            assert any(h.result["wins"] for h in rec.hands), "no hand was won"
+            for s in sums:
+                assert f"{s:+d}" in shown
+            await pilot.press("enter")
+        return app
+
+    app = run(go())
+    rec = mj.MatchRecord.from_json(path.read_text())
+    assert len(rec.hands) == 16
+    assert rec.final_scores == app.controller.scores
+    mj.replay_record(rec)
