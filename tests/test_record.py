@@ -100,3 +100,54 @@ def test_replay_command_rejects_a_bad_file(tmp_path, capsys):
     assert main(["replay", str(path), "--all"]) != 0
     assert "line 1" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.jsonl"), "--all"]) != 0
+
+
+class Rash:
+    """Declares a win it was not offered now and then (penalised under mcr_1998)."""
+
+    def __init__(self, seed):
+        import random
+
+        self.rng = random.Random(seed)
+
+    def act(self, obs):
+        if obs.barred[obs.seat]:
+            return self.rng.choice(obs.legal_actions)
+        if obs.phase == "turn" and obs.drawn is not None and self.rng.random() < 0.02:
+            if mj.Action("win") not in obs.legal_actions:
+                return mj.Action("win")
+        return self.rng.choice(obs.legal_actions)
+
+
+def test_replay_reproduces_penalties():
+    rules = mj.RuleSet("gb", penalty_mode="mcr_1998")
+    rec = mj.Game(rules, bots=[Rash(i) for i in range(4)], seed=8, hands=6).play()
+    penalties = [e for h in rec.hands for e in h.events if e["type"] == "penalty"]
+    assert penalties
+    assert sum(rec.final_scores) == 0
+    mj.MatchRecord.from_json(rec.to_json()).replay()
+
+
+def test_playing_twice_gives_the_same_record():
+    g = mj.Game("gb", bots=[mj.bots.FirstBot()] * 4, seed=12, hands=2)
+    assert g.play().to_json() == g.play().to_json()
+
+
+def test_replay_is_interactive_on_a_terminal(gb_record, tmp_path):
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "match.jsonl"
+    path.write_text(gb_record.to_json(), encoding="utf-8")
+    args = ["-m", "majiang", "replay", str(path)]
+    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=20)
+    child.expect("Enter: next step")
+    child.expect("dice")
+    child.sendline("")
+    child.expect("dealt")
+    child.sendline("n")
+    child.expect("Hand 2")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

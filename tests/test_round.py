@@ -142,3 +142,38 @@ def test_random_hands_keep_the_invariants(rules, n_tiles, hands):
             assert w["fan_total"] - w["flowers"] >= minimum
             assert w["deltas"][w["seat"]] > 0
     assert wins > 0
+
+
+def _all_actions():
+    out = []
+    for code in range(9 * 64):
+        try:
+            out.append(A.from_code(code))
+        except mj.IllegalActionError:
+            pass
+    return out
+
+
+def test_arbitrary_actions_are_applied_only_when_legal():
+    actions = _all_actions()
+    assert len(actions) > 200
+    rng = random.Random(3)
+    for seed in range(40):
+        r = mj.Round("gb" if seed % 2 else "classic", seed=seed)
+        while not r.is_over:
+            seat = rng.randrange(4)
+            a = rng.choice(actions)
+            legal = r.legal_actions(seat)
+            if a in legal:
+                r.apply(seat, a)
+                continue
+            before = r.n_events
+            with pytest.raises(mj.IllegalActionError):
+                r.apply(seat, a)
+            assert r.n_events == before
+            # Keep the hand moving.
+            for s in r.pending:
+                r.apply(s, rng.choice(r.legal_actions(s)))
+        assert sum(r.result["deltas"]) == 0
+        with pytest.raises(mj.IllegalActionError, match="over"):
+            r.apply(0, A("pass"))

@@ -375,6 +375,9 @@ def test_penalties_under_mcr_1998():
     r.apply(0, A("win"))
     assert r.events()[-1] == {"type": "penalty", "seat": 0, "each": 20}
     assert r.phase == "turn" and r.turn == 0
+    assert r.observation(2).barred == [True, False, False, False]
+    with pytest.raises(mj.IllegalActionError):
+        r.apply(0, A("win"))  # a barred seat's declarations are refused
     r.apply(0, A("discard", "5p"))
     for s in (1, 2, 3):
         r.apply(s, A("pass"))

@@ -288,3 +288,28 @@ def test_whole_gb_match_by_keyboard_scores_add_up(tmp_path: Any) -> None:
     assert len(rec.hands) == 16
     assert rec.final_scores == app.controller.scores
     mj.replay_record(rec)
+
+
+def test_huainan_shows_the_bao_and_scores_a_win() -> None:
+    seed = find_seed(lambda g: g.person_won, rules="huainan", seeds=range(300))
+    assert seed is not None
+
+    async def go() -> None:
+        app = MajiangApp(Options(rules="huainan", seed=seed, level="easy", delay=0, hands=1))
+        async with app.run_test(size=SIZE) as pilot:
+            obs = app.controller.observation()
+            assert obs.bao is not None
+            info = text_of(app.screen.query_one("#info"))
+            assert "宝" in info and inline(obs.bao) in info and inline(obs.bao_indicator) in info
+            hand = app.screen.query_one(HandBar)
+            for w in [*hand.slots, hand.drawn_slot]:
+                if w.display:
+                    assert w.has_class("-wild") == (w.tile == obs.bao)
+            await play_until(pilot, app, ScriptedPerson(),
+                             lambda s: isinstance(s, ResultScreen))
+            win = app.controller.record.hands[0].result["wins"][0]
+            shown = text_of(app.screen.query_one("#result"))
+            assert "You win" in shown and win["form_zh"] in shown
+            assert str(win["value"]) in shown
+
+    run(go())

@@ -56,11 +56,12 @@ class Game:
                 raise TypeError(f"bot {i} ({type(b).__name__}) has no act(observation) method")
         self.bots = bots
         self.hands = hands
-        self._match = Match(self.rules, self.seed, hands)
+        Match(self.rules, self.seed, hands)  # checks the arguments now
 
     def play(self) -> MatchRecord:
-        """Plays every hand and returns the record."""
-        m = self._match
+        """Plays every hand and returns the record (each call plays the match afresh
+        from the seed; stateful bots carry their state over)."""
+        m = Match(self.rules, self.seed, self.hands)
         bots = self.bots
         record = MatchRecord(
             rules=self.rules.name,

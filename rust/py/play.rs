@@ -335,6 +335,11 @@ impl PyObservation {
     fn ready(&self) -> Vec<bool> {
         self.inner.ready.to_vec()
     }
+    /// Which seats may not win this hand (penalised false declarations, G-7).
+    #[getter]
+    fn barred(&self) -> Vec<bool> {
+        self.inner.barred.to_vec()
+    }
     /// Each seat's discards still on the table (claimed ones removed), in order.
     #[getter]
     fn discards(&self) -> Vec<Vec<u32>> {

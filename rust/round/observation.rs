@@ -51,6 +51,8 @@ pub struct Observation {
     pub hand_sizes: [u8; 4],
     /// Seats that declared ready.
     pub ready: [bool; 4],
+    /// Seats barred from winning this hand after a penalised false declaration.
+    pub barred: [bool; 4],
     /// Every discard so far, in order.
     pub discards: [DiscardEntry; MAX_DISCARDS],
     /// How many discards.
@@ -99,6 +101,7 @@ impl Round {
         let mut n_flowers = [0u8; 4];
         let mut hand_sizes = [0u8; 4];
         let mut ready = [false; 4];
+        let mut barred = [false; 4];
         for s in 0..4 {
             let st = &self.seats[s];
             melds[s] = st.melds;
@@ -115,6 +118,7 @@ impl Round {
             n_flowers[s] = st.n_flowers;
             hand_sizes[s] = st.n_hand;
             ready[s] = st.ready;
+            barred[s] = st.barred;
         }
         let drawn = if self.turn == seat { self.drawn() } else { None };
         Observation {
@@ -132,6 +136,7 @@ impl Round {
             n_flowers,
             hand_sizes,
             ready,
+            barred,
             discards: self.discards,
             n_discards: self.n_discards,
             visible: self.visible,

@@ -26,6 +26,12 @@ pub fn complete(concealed: &Counts, melds: &[Meld]) -> bool {
     may_be_complete(concealed, melds.len()) && shanten_api::is_win(concealed, &NONE_USED, melds.len() as u8, 0)
 }
 
+/// [`complete`] without the filter (for callers that filtered already).
+#[inline]
+pub fn complete_unfiltered(concealed: &Counts, melds: &[Meld]) -> bool {
+    shanten_api::is_win(concealed, &NONE_USED, melds.len() as u8, 0)
+}
+
 /// The six knitted straights (147/258/369 spread over the three suits), as tile lists.
 const KNITTED: [[u8; 9]; 6] = {
     let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
@@ -53,16 +59,14 @@ const KNITTED: [[u8; 9]; 6] = {
 /// orphans and honors-knitted need no melds and, respectively, even counts, only terminals
 /// and honors, or no repeated tile; a knitted straight needs its nine tiles.
 pub fn may_be_complete(c: &Counts, n_melds: usize) -> bool {
-    let mut pairs = 0;
-    let mut regular = true;
-    for suit in 0..3 {
-        let n: u32 = c[suit * 9..suit * 9 + 9].iter().map(|&x| x as u32).sum();
-        match n % 3 {
-            0 => {}
-            2 => pairs += 1,
-            _ => regular = false,
-        }
+    // One pass: suit sums, honor shapes, and the flags the special forms need.
+    let mut sums = [0u32; 3];
+    for (suit, sum) in sums.iter_mut().enumerate() {
+        let s = &c[suit * 9..suit * 9 + 9];
+        *sum = s.iter().map(|&x| x as u32).sum();
     }
+    let mut pairs = 0u32;
+    let mut regular = true;
     for &x in &c[27..34] {
         match x {
             0 | 3 => {}
@@ -70,21 +74,35 @@ pub fn may_be_complete(c: &Counts, n_melds: usize) -> bool {
             _ => regular = false,
         }
     }
+    for &n in &sums {
+        match n % 3 {
+            0 => {}
+            2 => pairs += 1,
+            _ => regular = false,
+        }
+    }
     if regular && pairs == 1 {
         return true;
     }
-    if n_melds == 0 {
-        if c.iter().all(|&x| x % 2 == 0) {
-            return true;
-        }
-        if c.iter().enumerate().all(|(t, &x)| x == 0 || crate::tile::is_terminal_or_honor(t as u8)) {
-            return true;
-        }
-        if c.iter().all(|&x| x <= 1) {
-            return true;
-        }
+    if n_melds > 1 {
+        return false;
     }
-    n_melds <= 1 && KNITTED.iter().any(|k| k.iter().all(|&t| c[t as usize] > 0))
+    let mut or_all = 0u8;
+    let mut distinct_suited = 0u32;
+    for &x in &c[..27] {
+        or_all |= x;
+        distinct_suited += u32::from(x > 0);
+    }
+    for &x in &c[27..] {
+        or_all |= x;
+    }
+    let odd = c.iter().fold(0u8, |a, &x| a | (x & 1)) != 0;
+    let repeated = or_all > 1;
+    let inner = c[1..8].iter().chain(&c[10..17]).chain(&c[19..26]).any(|&x| x > 0);
+    if n_melds == 0 && (!odd || !inner || !repeated) {
+        return true;
+    }
+    distinct_suited >= 9 && KNITTED.iter().any(|k| k.iter().all(|&t| c[t as usize] > 0))
 }
 
 /// Shanten of 13 - 3k or 14 - 3k concealed tiles beside `melds` (-1 complete, 0 ready),
@@ -112,6 +130,111 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
 pub fn ready_scores(rules: &Rules) -> bool {
     rules.fan.ready_fan
 }
+
+/// Running summaries of a concealed hand, kept up to date tile by tile, from which
+/// [`ShapeStats::may_be_complete`] answers the same necessary condition as
+/// [`may_be_complete`] in a few operations, and which kinds are held (a bit set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ShapeStats {
+    suit: [u8; 3],
+    honor_bad: u8,
+    honor_pairs: u8,
+    odd: u8,
+    inner: u8,
+    repeated: u8,
+    distinct_suited: u8,
+    present: u64,
+}
+
+impl ShapeStats {
+    /// Accounts for a kind going from `before` to `after` copies.
+    #[inline]
+    pub fn change(&mut self, t: u8, before: u8, after: u8) {
+        let t = t as usize;
+        let d = after as i16 - before as i16;
+        if t < 27 {
+            self.suit[t / 9] = (self.suit[t / 9] as i16 + d) as u8;
+            if t % 9 != 0 && t % 9 != 8 {
+                self.inner = (self.inner as i16 + d) as u8;
+            }
+            self.distinct_suited = (self.distinct_suited as i16 + i16::from(after > 0) - i16::from(before > 0)) as u8;
+        } else {
+            let bad = |x: u8| i16::from(x == 1 || x == 4);
+            self.honor_bad = (self.honor_bad as i16 + bad(after) - bad(before)) as u8;
+            self.honor_pairs = (self.honor_pairs as i16 + i16::from(after == 2) - i16::from(before == 2)) as u8;
+        }
+        self.odd = (self.odd as i16 + i16::from(after & 1 == 1) - i16::from(before & 1 == 1)) as u8;
+        self.repeated = (self.repeated as i16 + i16::from(after > 1) - i16::from(before > 1)) as u8;
+        if after > 0 {
+            self.present |= 1 << t;
+        } else {
+            self.present &= !(1 << t);
+        }
+    }
+
+    /// Bit `t` is set when the hand holds kind `t`.
+    #[inline]
+    pub fn present(&self) -> u64 {
+        self.present
+    }
+
+    /// The summaries of `c`.
+    #[cfg(test)]
+    pub fn of(c: &Counts) -> Self {
+        let mut s = ShapeStats::default();
+        for (t, &x) in c.iter().enumerate() {
+            s.change(t as u8, 0, x);
+        }
+        s
+    }
+
+    /// [`may_be_complete`] for the hand these summaries describe.
+    #[inline]
+    pub fn may_be_complete(&self, n_melds: usize) -> bool {
+        let mut pairs = u32::from(self.honor_pairs);
+        let mut regular = self.honor_bad == 0;
+        for &n in &self.suit {
+            match n % 3 {
+                0 => {}
+                2 => pairs += 1,
+                _ => regular = false,
+            }
+        }
+        if regular && pairs == 1 {
+            return true;
+        }
+        if n_melds > 1 {
+            return false;
+        }
+        if n_melds == 0 && (self.odd == 0 || self.inner == 0 || self.repeated == 0) {
+            return true;
+        }
+        if self.distinct_suited < 9 {
+            return false;
+        }
+        for k in KNITTED_MASKS {
+            if self.present & k == k {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// [`KNITTED`] as bit masks of kinds.
+const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut k = 0;
+        while k < 9 {
+            out[p] |= 1 << KNITTED[p][k];
+            k += 1;
+        }
+        p += 1;
+    }
+    out
+};
 
 #[cfg(test)]
 mod tests {
@@ -145,6 +268,25 @@ mod tests {
             }
         }
         assert!(complete_seen > 100, "{complete_seen}");
+        let mut rng = Rng::new(9);
+        for _ in 0..20_000 {
+            let mut c = [0u8; 34];
+            let mut st = ShapeStats::default();
+            let n = 2 + rng.below(13) as usize;
+            let mut k = 0;
+            while k < n {
+                let t = rng.below(34) as usize;
+                if c[t] < 4 {
+                    st.change(t as u8, c[t], c[t] + 1);
+                    c[t] += 1;
+                    k += 1;
+                }
+            }
+            assert_eq!(st, ShapeStats::of(&c));
+            for m in 0..2 {
+                assert_eq!(st.may_be_complete(m), may_be_complete(&c, m), "{c:?}");
+            }
+        }
         for s in ["19m19p19s1234567z1m", "147m258p369s12345z", "11223344556677m", "147m258p369s11z234m"] {
             let c = to_counts(&parse(s).unwrap()).unwrap();
             assert!(may_be_complete(&c, 0), "{s}");
@@ -152,3 +294,4 @@ mod tests {
         }
     }
 }
+

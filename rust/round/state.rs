@@ -85,6 +85,8 @@ pub struct SeatState {
     pub ready: bool,
     /// Barred from winning this hand after a penalised false declaration (G-7).
     pub barred: bool,
+    /// Running summaries of `hand` for the fast completeness filter.
+    pub(super) stats: scoring::ShapeStats,
 }
 
 impl Default for SeatState {
@@ -99,6 +101,7 @@ impl Default for SeatState {
             n_flowers: 0,
             ready: false,
             barred: false,
+            stats: scoring::ShapeStats::default(),
         }
     }
 }
@@ -116,13 +119,31 @@ impl SeatState {
     }
     #[inline]
     fn add(&mut self, t: Tile) {
-        self.hand[t as usize] += 1;
+        let c = self.hand[t as usize];
+        self.stats.change(t, c, c + 1);
+        self.hand[t as usize] = c + 1;
         self.n_hand += 1;
     }
     #[inline]
     fn remove(&mut self, t: Tile, n: u8) {
-        self.hand[t as usize] -= n;
+        let c = self.hand[t as usize];
+        self.stats.change(t, c, c - n);
+        self.hand[t as usize] = c - n;
         self.n_hand -= n;
+    }
+
+    /// Whether the hand, plus `extra` when given, passes the completeness filter.
+    #[inline]
+    fn may_complete(&self, extra: Option<Tile>) -> bool {
+        match extra {
+            None => self.stats.may_be_complete(self.n_melds as usize),
+            Some(t) => {
+                let mut st = self.stats;
+                let c = self.hand[t as usize];
+                st.change(t, c, c + 1);
+                st.may_be_complete(self.n_melds as usize)
+            }
+        }
     }
     #[inline]
     fn push_meld(&mut self, m: Meld, from: u8) {
@@ -526,7 +547,8 @@ impl Round {
             let fr = FanResult { fans: Default::default(), total, total_without_flowers: total, meets_minimum: true };
             return Some((fr, Some(score)));
         }
-        if !scoring::complete(&c, st.melds()) {
+        let extra = (kind != WinKind::SelfDrawn).then_some(t);
+        if !st.may_complete(extra) || !scoring::complete_unfiltered(&c, st.melds()) {
             return None;
         }
         let input = self.win_input(seat, c, t, kind);
@@ -625,9 +647,14 @@ impl Round {
             l.push(Action::Discard(self.drawn));
         } else {
             let hand = st.hand;
-            for t in 0..34u8 {
-                if hand[t as usize] > 0 {
-                    l.push(Action::Discard(t));
+            let mut held = st.stats.present();
+            let mut quads = 0u64;
+            while held != 0 {
+                let t = held.trailing_zeros() as u8;
+                held &= held - 1;
+                l.push(Action::Discard(t));
+                if hand[t as usize] == 4 {
+                    quads |= 1 << t;
                 }
             }
             if self.opts().ting_enabled && !st_ready && scoring::shanten(&hand, st.melds()) <= 0 {
@@ -646,8 +673,10 @@ impl Round {
             if !st_ready && !self.kong_locked() && self.wall.remaining() > 0 {
                 let h = &self.huainan;
                 let o = &self.rules.huainan;
-                for t in 0..34u8 {
-                    if hand[t as usize] == 4 && h.map_or(true, |h| h.meld_allowed(&[t], o)) {
+                while quads != 0 {
+                    let t = quads.trailing_zeros() as u8;
+                    quads &= quads - 1;
+                    if h.map_or(true, |h| h.meld_allowed(&[t], o)) {
                         l.push(Action::ConcealedKong(t));
                     }
                 }

@@ -209,3 +209,30 @@ fn recording_events_does_not_change_play() {
     assert!(r.events().is_empty());
     assert_eq!(r.result(), with.result());
 }
+
+/// Speed probe (`cargo test --release --no-default-features speed_probe -- --ignored
+/// --nocapture`): random hands per second in pure Rust. Prints; asserts nothing.
+#[test]
+#[ignore]
+fn speed_probe() {
+    let rules = Rules::gb();
+    let mut rng = Rng::new(1);
+    let mut r = Round::new(&rules, 0, 0, 0).unwrap();
+    r.set_record_events(false);
+    let n = 20_000;
+    let t = std::time::Instant::now();
+    for seed in 0..n {
+        r.reset(seed, (seed % 4) as u8, 0).unwrap();
+        while !r.is_over() {
+            let p = r.pending();
+            for s in 0..4u8 {
+                if p >> s & 1 == 1 {
+                    let l = r.legal_actions(s);
+                    let a = l[rng.below(l.len() as u64) as usize];
+                    r.apply(s, a).unwrap();
+                }
+            }
+        }
+    }
+    println!("{:.0} hands/s", n as f64 / t.elapsed().as_secs_f64());
+}

@@ -271,6 +271,14 @@ class GameScreen(Screen[None]):
         info.append(f"{c.rules.name}  hand {c.hand_number}/{c.n_hands}  ")
         info.append("prevalent " + wind_label(obs.prevalent_wind, a), style="cyan")
         info.append(f"  wall {obs.wall_remaining}  ")
+        bao = getattr(obs, "bao", None)
+        if bao is not None:
+            ind = obs.bao_indicator
+            info.append("indicator " if a else "宝 indicator ")
+            info.append(inline(ind, a), style=suit_style(ind))
+            info.append(" → wild " if a else " → 宝 ")
+            info.append(inline(bao, a), style=suit_style(bao) + " reverse")
+            info.append("  ")
         info.append(f"seed {c.seed}  {c.level}: {c.bot_name}", style="dim")
         self.query_one("#info", Static).update(info, layout=False)
 
@@ -300,7 +308,9 @@ class GameScreen(Screen[None]):
             )
         tiles, drawn = self._split_hand(obs)
         sel = self.selected if self.mode in ("turn", "choose") and obs.phase == "turn" else None
-        self.query_one("#hand", HandBar).show(tiles, drawn, sel)
+        hand_bar = self.query_one("#hand", HandBar)
+        hand_bar.wild = getattr(obs, "bao", None)
+        hand_bar.show(tiles, drawn, sel)
         self._refresh_actions(obs)
         self._refresh_hints()
         self.query_one("#log", Static).update(Text("  ·  ").join(self.moves[-3:]), layout=False)

@@ -20,7 +20,15 @@ import majiang as _mj
 
 from .tiles import inline, suit_style
 
-__all__ = ["DiscardOption", "FanOutlook", "Hints", "compute_hints", "hint_text"]
+__all__ = [
+    "DiscardOption",
+    "FanOutlook",
+    "Hints",
+    "compute_hints",
+    "hint_text",
+    "oracle_options",
+    "unseen_counts",
+]
 
 
 @dataclass
@@ -81,8 +89,19 @@ def unseen_counts(obs: Any) -> list[int]:
 
 
 def _wild(obs: Any) -> int | None:
-    w = getattr(obs, "wild", None)
+    """The huainan 宝 kind (every copy wild), else None."""
+    w = getattr(obs, "bao", None)
     return None if w is None else int(w)
+
+
+def oracle_options(obs: Any, rules: Any) -> dict[str, Any]:
+    """The keyword arguments of the oracle for this position: the rules, and in huainan
+    the 宝 as ``wild``."""
+    kw: dict[str, Any] = {"rules": rules}
+    wild = _wild(obs)
+    if wild is not None:
+        kw["wild"] = wild
+    return kw
 
 
 def _rules_name(rules: Any) -> str:
@@ -220,10 +239,7 @@ def compute_hints(controller: Any) -> Hints:
     hand = list(obs.hand)
     melds = list(obs.melds[obs.seat])
     unseen = unseen_counts(obs)
-    kw: dict[str, Any] = {"rules": rules}
-    wild = _wild(obs)
-    if wild is not None:
-        kw["wild"] = wild
+    kw = oracle_options(obs, rules)
 
     def useful_of(h: list[int]) -> list[tuple[int, int]]:
         return [(t, unseen[t]) for t in _mj.useful_tiles(h, melds, **kw)]
@@ -266,7 +282,7 @@ def compute_hints(controller: Any) -> Hints:
     return Hints(sh, useful, discards, suggestion, outlook, min_fan)
 
 
-def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int = 9) -> Text:
+def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int = 7) -> Text:
     out = Text()
     for i, (t, n) in enumerate(items[:most]):
         if i:

@@ -22,7 +22,7 @@ import majiang as _mj
 
 from .._core import Action
 from .controller import Controller
-from .hints import unseen_counts
+from .hints import oracle_options, unseen_counts
 
 __all__ = ["HandLog", "ScriptedPerson", "find_seed", "keys_for", "play_hand"]
 
@@ -47,6 +47,7 @@ class ScriptedPerson:
         melds = list(obs.melds[obs.seat])
         unseen = unseen_counts(obs)
         legal = {a.tile for a in obs.legal_actions if a.kind == "discard"}
+        kw = oracle_options(obs, rules)
         best: tuple[Any, ...] | None = None
         choice = -1
         for t in sorted(set(hand)):
@@ -54,8 +55,8 @@ class ScriptedPerson:
                 continue
             rest = list(hand)
             rest.remove(t)
-            sh = _mj.shanten(rest, melds, rules=rules)
-            n = sum(unseen[u] for u in _mj.useful_tiles(rest, melds, rules=rules))
+            sh = _mj.shanten(rest, melds, **kw)
+            n = sum(unseen[u] for u in _mj.useful_tiles(rest, melds, **kw))
             key = (sh, 0 if t == obs.drawn else 1, -n, t) if self.prefer_drawn else (
                 sh, -n, 0 if t == obs.drawn else 1, t)
             if best is None or key < best:

@@ -27,6 +27,7 @@ __all__ = [
     "ResultScreen",
     "StandingsScreen",
     "fan_table",
+    "huainan_table",
     "settlement_table",
 ]
 
@@ -78,6 +79,21 @@ def fan_table(win: dict[str, Any], ascii: bool = False) -> Table:
         t.add_row("花牌", "Flower Tiles", "1", str(flowers), str(flowers))
     t.add_section()
     t.add_row("合计" if not ascii else "", "Total", "", "", str(win["fan_total"]), style="bold")
+    return t
+
+
+def huainan_table(win: dict[str, Any], ascii: bool = False) -> Table:
+    """A huainan win: its form and value, the multipliers applied, the total value."""
+    t = Table(title="Huainan 淮南" if not ascii else "Huainan", title_style="bold")
+    t.add_column("牌型" if not ascii else "Form", style="bold")
+    t.add_column("Name")
+    t.add_column("×", justify="right")
+    t.add_row(win.get("form_zh", ""), win.get("form", ""), "")
+    for key, factor in win.get("multipliers") or []:
+        t.add_row("", key, f"×{factor}")
+    t.add_section()
+    t.add_row("合计" if not ascii else "", "Value", str(win.get("value", win["fan_total"])),
+              style="bold")
     return t
 
 
@@ -160,13 +176,14 @@ def result_body(view: HandView, ascii: bool = False) -> Group:
                 head.append(f" from {view.names[w['from']]}")
             head.append(" with ")
             head.append(inline(w["tile"], ascii), style=suit_style(w["tile"]))
-            head.append(f"  —  {w['fan_total']} fan", style="bold")
+            unit = "points" if "form" in w else "fan"
+            head.append(f"  —  {w['fan_total']} {unit}", style="bold")
             parts.append(head)
             melds = [(k, _meld_tiles(n)) for k, n in w["melds"]]
             flowers = view.flowers[seat] if view.flowers else []
             parts.append(_hand_line(w["hand"], melds, flowers, ascii, win_tile=w["tile"]))
             parts.append(Text(""))
-            parts.append(fan_table(w, ascii))
+            parts.append(huainan_table(w, ascii) if "form" in w else fan_table(w, ascii))
     if any(res.get("penalties") or []):
         parts.append(Text("A false win declaration was penalised.", style="bold red"))
     parts.append(Text(""))
@@ -295,7 +312,7 @@ def standings_body(
         wins = h.result.get("wins") or []
         if wins:
             desc = ", ".join(
-                f"{names[w['seat']]} {w['fan_total']} fan"
+                f"{names[w['seat']]} {w['fan_total']} {'points' if 'form' in w else 'fan'}"
                 + (" self-drawn" if w["how"] == "self_drawn" else f" from {names[w['from']]}")
                 for w in wins
             )

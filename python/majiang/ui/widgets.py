@@ -42,6 +42,7 @@ class TileWidget(Static):
         background: #ffe9a8;
     }
     TileWidget.-drawn { margin-left: 2; }
+    TileWidget.-wild { border: heavy #c62828; }
     """
 
     class Clicked(Message):
@@ -58,10 +59,13 @@ class TileWidget(Static):
         self.ascii = ascii
         self.tile = -1
 
-    def set_tile(self, tile: int, selected: bool) -> None:
-        """Shows `tile`, raised when `selected`."""
-        if (tile, selected) == (self.tile, self.has_class("-selected")):
+    def set_tile(self, tile: int, selected: bool, wild: bool = False) -> None:
+        """Shows `tile`, highlighted when `selected`, framed in red when it is `wild`
+        (a huainan 宝)."""
+        if (tile, selected, wild) == (self.tile, self.has_class("-selected"),
+                                      self.has_class("-wild")):
             return
+        self.set_class(wild, "-wild")
         self.tile = tile
         top, bottom = face_lines(tile, self.ascii)
         style = suit_style(tile, on_tile=True)
@@ -92,6 +96,7 @@ class HandBar(Horizontal):
         self.drawn_slot.add_class("-drawn")
         self.tiles: list[int] = []
         self.drawn: int | None = None
+        self.wild: int | None = None
 
     def compose(self) -> ComposeResult:
         yield from self.slots
@@ -104,7 +109,7 @@ class HandBar(Horizontal):
         self.drawn = drawn
         for i, w in enumerate(self.slots):
             if i < len(self.tiles):
-                w.set_tile(self.tiles[i], selected == i)
+                w.set_tile(self.tiles[i], selected == i, self.tiles[i] == self.wild)
                 if not w.display:
                     w.display = True
             elif w.display:
@@ -113,7 +118,7 @@ class HandBar(Horizontal):
             if self.drawn_slot.display:
                 self.drawn_slot.display = False
         else:
-            self.drawn_slot.set_tile(drawn, selected == len(self.tiles))
+            self.drawn_slot.set_tile(drawn, selected == len(self.tiles), drawn == self.wild)
             if not self.drawn_slot.display:
                 self.drawn_slot.display = True
 
