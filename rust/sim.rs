@@ -1,1 +1,556 @@
-//! Parallel batch simulation of whole hands.
+//! Parallel batch simulation of whole hands, and the duplicate arena on the same machinery.
+//!
+//! # Seeding (results do not depend on the thread count)
+//!
+//! Hand `i` of a run with seed `S` is a pure function of `(S, i)`:
+//!
+//! - its wall is shuffled from `derive_seed(S, i)` ([`hand_seed`]);
+//! - its dealer is `i mod 4` and its prevalent wind `(i / 4) mod 4` ([`deal_of`]), the
+//!   rotation of a gb match;
+//! - the policy of seat `s` is reseeded with [`policy_seed`]`(derive_seed(S, i), s)` before
+//!   the hand.
+//!
+//! Threads only decide which hands they play, never what happens in them, so the arrays
+//! of a run are the same on 1 thread, on 2, or split into shards over several machines
+//! (run hands `start..start + count` and concatenate).
+//!
+//! # Arena
+//!
+//! [`ArenaSpec`] plays `bots` against each other. With `duplicate`, game `j` plays wall
+//! `j / 4` with the seats rotated by `j mod 4` (bot `b` sits at seat `(b + j) mod 4`), so
+//! every bot plays every seat of every wall; the dealer and the wind follow the wall.
+//!
+//! Every hand is driven through the one [`Round`] state machine by [`play_out`]; nothing
+//! here knows a rule.
+
+use crate::error::{MjError, MjResult};
+use crate::hand::MeldKind;
+use crate::policy::{play_out, Policy, PolicyKind};
+use crate::round::{Round, WinKind};
+use crate::rules::Rules;
+use crate::tile;
+use crate::wall::derive_seed;
+use rayon::prelude::*;
+
+/// Most distinct fans recorded per hand.
+pub const MAX_FANS: usize = 16;
+/// Size of the fan tally (fan ids are below this).
+pub const FAN_IDS: usize = 128;
+
+const POLICY_STREAM: u64 = 0x5EED_B075_0000_0001;
+
+/// The wall seed of hand `index` of a run seeded `seed`.
+#[inline]
+pub fn hand_seed(seed: u64, index: u64) -> u64 {
+    derive_seed(seed, index)
+}
+
+/// The seed of seat `seat`'s policy for a hand whose wall seed is `hand_seed`.
+#[inline]
+pub fn policy_seed(hand_seed: u64, seat: u8) -> u64 {
+    derive_seed(hand_seed ^ POLICY_STREAM, seat as u64)
+}
+
+/// Dealer and prevalent wind of hand `index`: the dealer moves every hand, the wind every
+/// four.
+#[inline]
+pub fn deal_of(index: u64) -> (u8, u8) {
+    ((index % 4) as u8, ((index / 4) % 4) as u8)
+}
+
+/// How one hand ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandOutcome {
+    /// The winning seat, -1 after an exhaustive draw.
+    pub winner: i8,
+    /// The seat that dealt in (discard or robbed kong), -1 for a self-draw or a draw.
+    pub discarder: i8,
+    /// The winner's fan total (flowers included), 0 without a winner.
+    pub fan_total: i32,
+    /// Discards made in the hand.
+    pub turns: u16,
+    /// Every seat's change of score (sums to 0).
+    pub scores: [i32; 4],
+    /// The dealer.
+    pub dealer: u8,
+    /// Ids of the winner's fans (0 = none); ids index [`fan_name`].
+    pub fans: [u8; MAX_FANS],
+}
+
+impl Default for HandOutcome {
+    fn default() -> Self {
+        HandOutcome { winner: -1, discarder: -1, fan_total: 0, turns: 0, scores: [0; 4], dealer: 0, fans: [0; MAX_FANS] }
+    }
+}
+
+/// The English and Chinese names of fan id `id`, if it is one.
+pub fn fan_name(id: u8) -> Option<(&'static str, &'static str)> {
+    crate::fan::Fan::all().find(|f| f.id() == id).map(|f| (f.name_en(), f.name_zh()))
+}
+
+/// Totals over a batch that are not per hand: how many wins include each fan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FanTally(pub [u64; FAN_IDS]);
+
+impl Default for FanTally {
+    fn default() -> Self {
+        FanTally([0; FAN_IDS])
+    }
+}
+
+impl FanTally {
+    /// Adds one hand's fans.
+    pub fn add(&mut self, o: &HandOutcome) {
+        for &id in o.fans.iter().filter(|&&id| id != 0) {
+            self.0[id as usize % FAN_IDS] += 1;
+        }
+    }
+}
+
+/// Everything invariant checking found wrong in a batch (empty when all is well).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Violations {
+    /// How many problems.
+    pub count: u64,
+    /// The first few, described.
+    pub first: Vec<String>,
+}
+
+impl Violations {
+    fn push(&mut self, msg: String) {
+        self.count += 1;
+        if self.first.len() < 10 {
+            self.first.push(msg);
+        }
+    }
+    fn merge(mut self, other: Violations) -> Violations {
+        self.count += other.count;
+        for m in other.first {
+            if self.first.len() < 10 {
+                self.first.push(m);
+            }
+        }
+        self
+    }
+}
+
+/// One thread's table: a reusable round and four policies.
+pub struct Table {
+    rules: Rules,
+    round: Option<Round>,
+    policies: [Box<dyn Policy>; 4],
+}
+
+impl Table {
+    /// A table for `rules` with the policies of `kinds` (seat order).
+    pub fn new(rules: &Rules, kinds: &[PolicyKind; 4]) -> Table {
+        Table { rules: rules.clone(), round: None, policies: std::array::from_fn(|s| kinds[s].build(rules)) }
+    }
+
+    /// The round of the last hand played.
+    pub fn round(&self) -> Option<&Round> {
+        self.round.as_ref()
+    }
+
+    /// Plays one hand on the wall `wall_seed` with `dealer` and `wind`; seat `s`'s policy
+    /// is `order[s]` of this table's policies, reseeded with `seeds[s]`. With `check`,
+    /// every state is verified ([`check_state`]) and problems are added to `violations`.
+    pub fn play(
+        &mut self,
+        wall_seed: u64,
+        dealer: u8,
+        wind: u8,
+        order: [usize; 4],
+        seeds: [u64; 4],
+        violations: Option<&mut Violations>,
+    ) -> MjResult<HandOutcome> {
+        match self.round.as_mut() {
+            Some(r) => r.reset(wall_seed, dealer, wind)?,
+            None => self.round = Some(Round::new(&self.rules, wall_seed, dealer, wind)?),
+        }
+        let Some(round) = self.round.as_mut() else {
+            return Err(MjError::rule("no round".to_string()));
+        };
+        for s in 0..4 {
+            self.policies[order[s]].begin_hand(seeds[s]);
+        }
+        // Seat order view of the policies: swap them into place, play, swap back.
+        let mut seated: [Box<dyn Policy>; 4] = std::array::from_fn(|s| {
+            std::mem::replace(&mut self.policies[order[s]], Box::new(crate::policy::RandomPolicy::new(0)))
+        });
+        let played = match violations {
+            Some(v) => play_checked(round, &mut seated, v),
+            None => play_out(round, &mut seated).map(|_| ()),
+        };
+        for (s, p) in seated.into_iter().enumerate() {
+            self.policies[order[s]] = p;
+        }
+        played?;
+        Ok(outcome(round))
+    }
+}
+
+/// Reads the outcome of a finished round.
+pub fn outcome(round: &Round) -> HandOutcome {
+    let mut o = HandOutcome { dealer: round.dealer(), turns: round.discards().len() as u16, ..Default::default() };
+    if let Some(res) = round.result() {
+        o.scores = res.deltas;
+        if let Some(w) = res.winner() {
+            o.winner = w.seat as i8;
+            o.discarder = if w.kind == WinKind::SelfDrawn { -1 } else { w.from as i8 };
+            o.fan_total = w.fan.total as i32;
+            for (slot, fc) in o.fans.iter_mut().zip(w.fan.fans.iter()) {
+                *slot = fc.fan.0;
+            }
+        }
+    }
+    o
+}
+
+/// Drives `round` to its end like [`play_out`], checking every state it passes through
+/// with [`check_state`] and the end with [`check_result`].
+pub fn play_checked(round: &mut Round, policies: &mut [Box<dyn Policy>; 4], v: &mut Violations) -> MjResult<()> {
+    check_state(round, v);
+    loop {
+        let pending = round.pending();
+        if pending == 0 {
+            break;
+        }
+        let seat = pending.trailing_zeros() as u8;
+        let action = policies[seat as usize].act(&crate::policy::RoundView { round, seat });
+        if !round.legal_actions(seat).contains(&action) {
+            v.push(format!("seat {seat} chose {} which is not legal", action.describe()));
+        }
+        round.apply(seat, action)?;
+        check_state(round, v);
+    }
+    check_result(round, v);
+    Ok(())
+}
+
+/// Tile conservation and hand sizes: every tile of the wall is in exactly one place (a
+/// hand, a meld, the discards, the flowers, or the wall), no kind has more than four
+/// copies, and no seat holds more than 14 tiles counting its melds as three.
+pub fn check_state(round: &Round, v: &mut Violations) {
+    let mut per_kind = [0u32; 42];
+    let mut total = 0usize;
+    for s in 0..4u8 {
+        let st = round.seat(s);
+        let held: u32 = st.hand.iter().map(|&c| c as u32).sum();
+        if held != st.n_hand as u32 {
+            v.push(format!("seat {s}: {} concealed tiles recorded, {held} held", st.n_hand));
+        }
+        let size = st.n_hand as usize + 3 * st.n_melds as usize;
+        if !(13..=14).contains(&size) {
+            v.push(format!("seat {s} holds {size} tiles (melds as three)"));
+        }
+        for (t, &c) in st.hand.iter().enumerate() {
+            per_kind[t] += c as u32;
+            total += c as usize;
+        }
+        for m in st.melds() {
+            let n = m.kind.size();
+            total += n;
+            if m.kind == MeldKind::Chow {
+                for k in 0..3 {
+                    per_kind[(m.tile + k) as usize] += 1;
+                }
+            } else {
+                per_kind[m.tile as usize] += n as u32;
+            }
+        }
+        for &f in st.flowers() {
+            per_kind[f as usize] += 1;
+            total += 1;
+        }
+    }
+    for d in round.discards().iter().filter(|d| !d.claimed) {
+        per_kind[d.tile as usize] += 1;
+        total += 1;
+    }
+    // While an added kong may be robbed, its tile has left the hand and is not yet in the
+    // meld (a robbed kong's tile then joins the winner's hand).
+    if round.phase() == crate::round::Phase::RobKong {
+        if let Some((_, t)) = round.claim() {
+            per_kind[t as usize] += 1;
+            total += 1;
+        }
+    }
+    let wall = round.wall();
+    for i in 0..wall.len() {
+        if !wall.is_taken(i) {
+            if let Some(t) = wall.peek(i) {
+                per_kind[t as usize] += 1;
+            }
+        }
+    }
+    total += wall.remaining();
+    if total != wall.len() {
+        v.push(format!("{total} tiles accounted for, the wall had {}", wall.len()));
+    }
+    for (t, &c) in per_kind.iter().enumerate() {
+        let limit = if tile::is_flower(t as u8) { 1 } else { 4 };
+        if c > limit {
+            v.push(format!("{} copies of {}", c, tile::name(t as u8)));
+        }
+    }
+}
+
+/// The end of a hand: scores sum to zero, and every win is a complete hand whose fan
+/// (without flowers) reaches the rule set's minimum.
+pub fn check_result(round: &Round, v: &mut Violations) {
+    let Some(res) = round.result() else {
+        v.push("the hand ended without a result".to_string());
+        return;
+    };
+    let sum: i32 = res.deltas.iter().sum();
+    if sum != 0 {
+        v.push(format!("scores sum to {sum}: {:?}", res.deltas));
+    }
+    let min = round.rules().fan.min_fan as u32;
+    for w in &res.wins {
+        let melds = &w.melds[..w.n_melds as usize];
+        let used = crate::shanten::used_counts(melds);
+        if !crate::shanten::is_win(&w.hand, &used, w.n_melds, 0) {
+            v.push(format!("seat {} won with an incomplete hand {}", w.seat, tile::format_counts(&w.hand)));
+        }
+        let fan = if round.rules().fan.flowers_count_toward_min { w.fan.total } else { w.fan.total_without_flowers };
+        if fan < min {
+            v.push(format!("seat {} won with {fan} fan, below the minimum {min}", w.seat));
+        }
+    }
+}
+
+/// A simulation: rules, one policy per seat and a seed.
+#[derive(Clone)]
+pub struct SimSpec {
+    /// The rules.
+    pub rules: Rules,
+    /// The policy of each seat.
+    pub bots: [PolicyKind; 4],
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// A pool of `threads` worker threads (all cores when `None` or 0).
+pub fn pool(threads: Option<usize>) -> MjResult<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads.filter(|&n| n > 0) {
+        b = b.num_threads(n);
+    }
+    b.build().map_err(|e| MjError::rule(format!("cannot start the worker threads: {e}")))
+}
+
+fn check_rules(rules: &Rules) -> MjResult<()> {
+    if rules.kind == crate::rules::RuleSetKind::Huainan {
+        return Err(MjError::rule("simulate plays gb or classic; the huainan rule set has no table play".to_string()));
+    }
+    Ok(())
+}
+
+/// Plays hands `start..start + count` of `spec` on `pool`, in hand order.
+pub fn simulate(spec: &SimSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<HandOutcome>> {
+    check_rules(&spec.rules)?;
+    pool.install(|| {
+        (0..count)
+            .into_par_iter()
+            .with_min_len(64)
+            .map_init(
+                || Table::new(&spec.rules, &spec.bots),
+                |table, k| {
+                    let i = start + k as u64;
+                    let ws = hand_seed(spec.seed, i);
+                    let (dealer, wind) = deal_of(i);
+                    let seeds = std::array::from_fn(|s| policy_seed(ws, s as u8));
+                    table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, None)
+                },
+            )
+            .collect()
+    })
+}
+
+/// Like [`simulate`], verifying every state of every hand; returns the outcomes and what
+/// was found wrong.
+pub fn simulate_checked(
+    spec: &SimSpec,
+    start: u64,
+    count: usize,
+    pool: &rayon::ThreadPool,
+) -> MjResult<(Vec<HandOutcome>, Violations)> {
+    check_rules(&spec.rules)?;
+    let parts: MjResult<Vec<(HandOutcome, Violations)>> = pool.install(|| {
+        (0..count)
+            .into_par_iter()
+            .with_min_len(64)
+            .map_init(
+                || Table::new(&spec.rules, &spec.bots),
+                |table, k| {
+                    let i = start + k as u64;
+                    let ws = hand_seed(spec.seed, i);
+                    let (dealer, wind) = deal_of(i);
+                    let seeds = std::array::from_fn(|s| policy_seed(ws, s as u8));
+                    let mut v = Violations::default();
+                    let o = table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, Some(&mut v))?;
+                    Ok((o, v))
+                },
+            )
+            .collect()
+    });
+    let parts = parts?;
+    let mut out = Vec::with_capacity(parts.len());
+    let mut all = Violations::default();
+    for (o, v) in parts {
+        out.push(o);
+        all = all.merge(v);
+    }
+    Ok((out, all))
+}
+
+/// An arena: `bots` (in list order) against each other.
+#[derive(Clone)]
+pub struct ArenaSpec {
+    /// The rules.
+    pub rules: Rules,
+    /// The four bots; bot `b` sits at seat `b` in game 0.
+    pub bots: [PolicyKind; 4],
+    /// The seed.
+    pub seed: u64,
+    /// Rotate the seats over each wall (four games per wall).
+    pub duplicate: bool,
+}
+
+/// One arena game, seen per bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArenaGame {
+    /// The wall (games of one wall share it under duplicate play).
+    pub wall: u64,
+    /// Seat of each bot.
+    pub seats: [u8; 4],
+    /// The winning bot, -1 on a draw.
+    pub winner: i8,
+    /// The bot that dealt in, -1 for a self-draw or a draw.
+    pub discarder: i8,
+    /// The winner's fan total.
+    pub fan_total: i32,
+    /// Each bot's change of score.
+    pub scores: [i32; 4],
+}
+
+impl ArenaSpec {
+    /// Wall index, seats of the bots, dealer and wind of game `j`.
+    pub fn game(&self, j: u64) -> (u64, [u8; 4]) {
+        if self.duplicate {
+            let r = (j % 4) as u8;
+            (j / 4, std::array::from_fn(|b| (b as u8 + r) % 4))
+        } else {
+            (j, [0, 1, 2, 3])
+        }
+    }
+}
+
+/// Plays arena games `start..start + count` on `pool`, in order.
+pub fn arena(spec: &ArenaSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<ArenaGame>> {
+    check_rules(&spec.rules)?;
+    pool.install(|| {
+        (0..count)
+            .into_par_iter()
+            .with_min_len(16)
+            .map_init(
+                || Table::new(&spec.rules, &spec.bots),
+                |table, k| {
+                    let j = start + k as u64;
+                    let (w, seats) = spec.game(j);
+                    let ws = hand_seed(spec.seed, w);
+                    let (dealer, wind) = deal_of(w);
+                    // order[seat] = the bot sitting there; its seed depends on the game.
+                    let mut order = [0usize; 4];
+                    for (b, &s) in seats.iter().enumerate() {
+                        order[s as usize] = b;
+                    }
+                    let gs = derive_seed(ws, j);
+                    let seeds = std::array::from_fn(|s| policy_seed(gs, s as u8));
+                    let o = table.play(ws, dealer, wind, order, seeds, None)?;
+                    let bot_at = |seat: i8| if seat < 0 { -1 } else { order[seat as usize] as i8 };
+                    Ok(ArenaGame {
+                        wall: w,
+                        seats,
+                        winner: bot_at(o.winner),
+                        discarder: bot_at(o.discarder),
+                        fan_total: o.fan_total,
+                        scores: std::array::from_fn(|b| o.scores[seats[b] as usize]),
+                    })
+                },
+            )
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(bots: &str, rules: Rules) -> SimSpec {
+        let k = PolicyKind::parse(bots).unwrap();
+        SimSpec { rules, bots: [k; 4], seed: 42 }
+    }
+
+    #[test]
+    fn same_seed_same_outcomes_whatever_the_threads_and_shards() {
+        let s = spec("efficiency", Rules::gb());
+        let one = simulate(&s, 0, 200, &pool(Some(1)).unwrap()).unwrap();
+        let two = simulate(&s, 0, 200, &pool(Some(2)).unwrap()).unwrap();
+        assert_eq!(one, two);
+        let mut shards = simulate(&s, 0, 120, &pool(Some(2)).unwrap()).unwrap();
+        shards.extend(simulate(&s, 120, 80, &pool(Some(1)).unwrap()).unwrap());
+        assert_eq!(one, shards);
+    }
+
+    #[test]
+    fn invariants_hold_for_every_bot_and_rule_set() {
+        for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
+            for bots in ["random", "efficiency"] {
+                let s = spec(bots, rules.clone());
+                let (out, v) = simulate_checked(&s, 0, 300, &pool(Some(2)).unwrap()).unwrap();
+                assert_eq!(v.count, 0, "{bots}: {:?}", v.first);
+                assert_eq!(out.len(), 300);
+                for o in &out {
+                    assert_eq!(o.scores.iter().sum::<i32>(), 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn efficiency_bots_win_in_gb() {
+        let s = spec("efficiency", Rules::gb());
+        let out = simulate(&s, 0, 400, &pool(Some(2)).unwrap()).unwrap();
+        let wins = out.iter().filter(|o| o.winner >= 0).count();
+        assert!(wins > 100, "only {wins} wins in 400 hands");
+        assert!(out.iter().filter(|o| o.winner >= 0).all(|o| o.fan_total >= 8));
+    }
+
+    #[test]
+    fn duplicate_arena_rotates_seats_over_one_wall() {
+        let a = ArenaSpec {
+            rules: Rules::gb(),
+            bots: [PolicyKind::Efficiency, PolicyKind::Random, PolicyKind::Random, PolicyKind::Random],
+            seed: 5,
+            duplicate: true,
+        };
+        let games = arena(&a, 0, 40, &pool(Some(2)).unwrap()).unwrap();
+        for (j, g) in games.iter().enumerate() {
+            assert_eq!(g.wall, j as u64 / 4);
+            assert_eq!(g.seats[0] as usize, j % 4);
+            assert_eq!(g.scores.iter().sum::<i32>(), 0);
+        }
+        let again = arena(&a, 20, 20, &pool(Some(1)).unwrap()).unwrap();
+        assert_eq!(&games[20..], &again[..]);
+    }
+
+    #[test]
+    fn huainan_is_refused_with_a_reason() {
+        let s = spec("random", Rules::named("huainan").unwrap());
+        let e = simulate(&s, 0, 1, &pool(Some(1)).unwrap()).unwrap_err();
+        assert!(e.message().contains("huainan"));
+    }
+}

@@ -313,3 +313,55 @@ def test_huainan_shows_the_bao_and_scores_a_win() -> None:
             assert str(win["value"]) in shown
 
     run(go())
+
+
+def test_several_chows_ask_which_one() -> None:
+    seed = find_seed(lambda g: g.offered_several("chow"), seeds=range(500))
+    assert seed is not None
+
+    async def go() -> None:
+        app = app_for(seed=seed)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_until(
+                pilot, app, ScriptedPerson(claims=()),
+                lambda s: isinstance(s, GameScreen) and s.mode == "claim"
+                and sum(a.kind == "chow" for a in s.c.legal_actions()) > 1,
+            )
+            chows = [a for a in app.controller.legal_actions() if a.kind == "chow"]
+            await pilot.press("c")
+            game = app.game
+            assert game.mode == "choose"
+            bar = app.screen.query_one(ActionBar)
+            assert [k for k, _ in bar.choices] == [str(i + 1) for i in range(len(chows))] + [
+                "escape"]
+            # Escape goes back to the claim prompt, c and 2 take the second chow.
+            await pilot.press("escape")
+            assert game.mode == "claim"
+            await pilot.press("c", "2")
+            low = chows[1].tile
+            melds = app.controller.observation().melds[0]
+            assert any(m.kind == "chow" and list(m.tiles) == [low, low + 1, low + 2]
+                       for m in melds)
+
+    run(go())
+
+
+def test_classic_declares_ready_with_r() -> None:
+    person = ScriptedPerson(ready=True)
+    seed = find_seed(lambda g: g.took("ready"), rules="classic", person=person,
+                     seeds=range(300))
+    assert seed is not None
+
+    async def go() -> None:
+        app = MajiangApp(Options(rules="classic", seed=seed, level="easy", delay=0, hands=1))
+        async with app.run_test(size=SIZE) as pilot:
+            await play_until(pilot, app, person,
+                             lambda s: isinstance(s, ResultScreen)
+                             or app.controller.observation().ready[0])
+            obs = app.controller.observation()
+            assert obs.ready[0]
+            assert any(seat == 0 and ready for seat, _, _, ready in obs.discard_log)
+            if isinstance(app.screen, GameScreen):
+                assert "听" in text_of(app.screen.query_one("#you", SeatPanel))
+
+    run(go())

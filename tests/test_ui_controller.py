@@ -146,3 +146,21 @@ def test_play_command_options() -> None:
         "classic", 5, "hard", True, "x.jsonl")
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--level", "expert"])
+
+
+def test_bots_that_plan_for_rules_get_the_games_rules() -> None:
+    from majiang.ui.controller import make_bot
+
+    class Planner:
+        def __init__(self, seed: int | None = None, rules: object = "gb") -> None:
+            self.seed, self.rules = seed, rules
+
+    class Plain:
+        def __init__(self, seed: int | None = None) -> None:
+            self.seed = seed
+
+    classic = mj.RuleSet("classic")
+    assert make_bot(Planner, 5, classic).rules is classic
+    assert make_bot(Plain, 5, classic).seed == 5
+    c = Controller(classic, 3, "normal", hands=1)
+    assert len(c.bots) == 4 and c.bots[0] is None

@@ -26,5 +26,6 @@ from .fan import *  # noqa: F403
 from .huainan import *  # noqa: F403
 from .oracle import *  # noqa: F403
 from .play import *  # noqa: F403
+from .sim import *  # noqa: F403
 
 __version__ = "0.1.0"

@@ -294,6 +294,40 @@ class Match:
 
 def wind_name(w: int) -> str: ...
 
+# --- sim ----------------------------------------------------------------------------
+
+class Policy:
+    """A built-in policy ("random", "efficiency") choosing from Python observations."""
+
+    def __init__(self, name: str, *, rules: RulesLike | None = None, seed: int = 0) -> None: ...
+    @property
+    def name(self) -> str: ...
+    def reseed(self, seed: int) -> None: ...
+    def choose(self, observation: Observation) -> Action: ...
+
+def simulate_hands(
+    n_hands: int,
+    *,
+    rules: RulesLike,
+    bots: str | Sequence[str],
+    seed: int = 0,
+    start: int = 0,
+    threads: int | None = None,
+    check: bool = False,
+) -> dict[str, Any]: ...
+def arena_games(
+    n_games: int,
+    *,
+    rules: RulesLike,
+    bots: str | Sequence[str],
+    seed: int = 0,
+    start: int = 0,
+    duplicate: bool = True,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
+def fan_names() -> dict[int, tuple[str, str]]: ...
+def policy_names() -> list[str]: ...
+
 # --- huainan ------------------------------------------------------------------------
 
 class HuainanScore:

@@ -1,1 +1,305 @@
 //! Built-in policies (bots) usable from Rust and Python.
+//!
+//! A policy decides for one seat from what that seat can see. The seat's view is the
+//! [`TableView`] trait, implemented twice:
+//!
+//! - [`RoundView`] borrows a live [`Round`] and exposes only what its seat may see (its own
+//!   concealed tiles, everything public). `simulate` and `arena` drive the round with it:
+//!   no observation is copied per decision.
+//! - [`Observation`] (the round's snapshot of a seat's view) implements it too, so the
+//!   Python bots (`mj.bots.EfficiencyBot`) run the same Rust code on the observation they
+//!   are given.
+//!
+//! A policy implements [`Policy`]: [`Policy::begin_hand`] reseeds it from the hand (so a
+//! hand's play depends on the hand's seed alone, never on the thread that plays it) and
+//! [`Policy::act`] returns one of the view's legal actions. Policies are `Send + Sync` and clone
+//! through [`Policy::boxed_clone`], so a search-based policy can copy the policies of a
+//! table and play a cloned [`Round`] out with [`play_out`].
+//!
+//! Built in: [`RandomPolicy`] (uniform among the legal actions) and [`EfficiencyPolicy`]
+//! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]).
+
+pub mod efficiency;
+pub mod plans;
+pub mod random;
+
+pub use efficiency::EfficiencyPolicy;
+pub use random::RandomPolicy;
+
+use crate::error::{MjError, MjResult};
+use crate::hand::{Meld, MeldKind};
+use crate::round::{Action, DiscardEntry, Observation, Round, HIDDEN};
+use crate::rules::Rules;
+use crate::tile::{Counts, Tile};
+
+/// What one seat can see, with its legal actions. Everything a policy may use.
+pub trait TableView {
+    /// The deciding seat, 0-3.
+    fn seat(&self) -> u8;
+    /// The dealer (East).
+    fn dealer(&self) -> u8;
+    /// The prevalent wind, 0-3 (E S W N).
+    fn prevalent_wind(&self) -> u8;
+    /// The deciding seat's wind, 0-3.
+    fn seat_wind(&self) -> u8 {
+        (self.seat() + 4 - self.dealer()) % 4
+    }
+    /// Whose turn it is (the discarder or konger in a claim or robbing window).
+    fn turn(&self) -> u8;
+    /// The deciding seat's concealed tiles.
+    fn hand(&self) -> &Counts;
+    /// The melds of `seat`; another seat's concealed kong has the tile [`HIDDEN`].
+    fn melds(&self, seat: u8) -> ([Meld; 4], usize);
+    /// Flowers set aside by `seat`.
+    fn n_flowers(&self, seat: u8) -> u8;
+    /// True if `seat` declared ready.
+    fn is_ready(&self, seat: u8) -> bool;
+    /// Copies of each kind visible to everyone (discards and exposed melds).
+    fn visible(&self) -> &Counts;
+    /// Every discard so far, in order.
+    fn discards(&self) -> &[DiscardEntry];
+    /// Tiles left in the wall.
+    fn wall_remaining(&self) -> usize;
+    /// The tile under claim and who played it, in a claim or robbing window.
+    fn claim(&self) -> Option<(u8, Tile)>;
+    /// The tile the seat just drew, on its own turn after a draw.
+    fn drawn(&self) -> Option<Tile>;
+    /// The seat's legal actions now.
+    fn legal(&self) -> &[Action];
+}
+
+/// A live round seen from one seat.
+#[derive(Clone, Copy)]
+pub struct RoundView<'a> {
+    /// The round.
+    pub round: &'a Round,
+    /// The seat whose view this is.
+    pub seat: u8,
+}
+
+impl TableView for RoundView<'_> {
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+    fn dealer(&self) -> u8 {
+        self.round.dealer()
+    }
+    fn prevalent_wind(&self) -> u8 {
+        self.round.prevalent_wind()
+    }
+    fn turn(&self) -> u8 {
+        self.round.turn()
+    }
+    fn hand(&self) -> &Counts {
+        &self.round.seat(self.seat).hand
+    }
+    fn melds(&self, seat: u8) -> ([Meld; 4], usize) {
+        let st = self.round.seat(seat);
+        let mut m = st.melds;
+        let n = st.n_melds as usize;
+        if seat != self.seat {
+            for x in m[..n].iter_mut() {
+                if x.kind == MeldKind::ConcealedKong {
+                    x.tile = HIDDEN;
+                }
+            }
+        }
+        (m, n)
+    }
+    fn n_flowers(&self, seat: u8) -> u8 {
+        self.round.seat(seat).n_flowers
+    }
+    fn is_ready(&self, seat: u8) -> bool {
+        self.round.seat(seat).ready
+    }
+    fn visible(&self) -> &Counts {
+        self.round.visible()
+    }
+    fn discards(&self) -> &[DiscardEntry] {
+        self.round.discards()
+    }
+    fn wall_remaining(&self) -> usize {
+        self.round.wall().remaining()
+    }
+    fn claim(&self) -> Option<(u8, Tile)> {
+        self.round.claim()
+    }
+    fn drawn(&self) -> Option<Tile> {
+        if self.round.turn() == self.seat {
+            self.round.drawn()
+        } else {
+            None
+        }
+    }
+    fn legal(&self) -> &[Action] {
+        self.round.legal_actions(self.seat)
+    }
+}
+
+impl TableView for Observation {
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+    fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    fn prevalent_wind(&self) -> u8 {
+        self.prevalent_wind
+    }
+    fn turn(&self) -> u8 {
+        self.turn
+    }
+    fn hand(&self) -> &Counts {
+        &self.hand
+    }
+    fn melds(&self, seat: u8) -> ([Meld; 4], usize) {
+        let s = (seat & 3) as usize;
+        (self.melds[s], self.n_melds[s] as usize)
+    }
+    fn n_flowers(&self, seat: u8) -> u8 {
+        self.n_flowers[(seat & 3) as usize]
+    }
+    fn is_ready(&self, seat: u8) -> bool {
+        self.ready[(seat & 3) as usize]
+    }
+    fn visible(&self) -> &Counts {
+        &self.visible
+    }
+    fn discards(&self) -> &[DiscardEntry] {
+        Observation::discards(self)
+    }
+    fn wall_remaining(&self) -> usize {
+        self.wall_remaining as usize
+    }
+    fn claim(&self) -> Option<(u8, Tile)> {
+        self.claim
+    }
+    fn drawn(&self) -> Option<Tile> {
+        self.drawn
+    }
+    fn legal(&self) -> &[Action] {
+        self.legal.as_slice()
+    }
+}
+
+/// A decision maker for one seat.
+///
+/// Implementations must return one of `view.legal()` (never empty when `act` is called)
+/// and must depend only on the view and on their own state, which [`Policy::begin_hand`]
+/// resets from a seed: then a hand's play is a function of its seeds.
+pub trait Policy: Send + Sync {
+    /// A short name (`random`, `efficiency`).
+    fn name(&self) -> &'static str;
+    /// Starts a hand: reseeds the policy's random choices from `seed`.
+    fn begin_hand(&mut self, seed: u64);
+    /// Picks one of `view.legal()`.
+    fn act(&mut self, view: &dyn TableView) -> Action;
+    /// A copy of this policy in its current state (for search and for per-thread copies).
+    fn boxed_clone(&self) -> Box<dyn Policy>;
+}
+
+impl Clone for Box<dyn Policy> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+/// The built-in policies by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PolicyKind {
+    /// [`RandomPolicy`].
+    Random,
+    /// [`EfficiencyPolicy`].
+    Efficiency,
+}
+
+impl PolicyKind {
+    /// Every built-in policy, in name order.
+    pub const ALL: [PolicyKind; 2] = [PolicyKind::Random, PolicyKind::Efficiency];
+
+    /// `random` or `efficiency`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyKind::Random => "random",
+            PolicyKind::Efficiency => "efficiency",
+        }
+    }
+
+    /// Parses a policy name.
+    pub fn parse(s: &str) -> MjResult<PolicyKind> {
+        PolicyKind::ALL.iter().copied().find(|k| k.as_str() == s).ok_or_else(|| {
+            let names: Vec<&str> = PolicyKind::ALL.iter().map(|k| k.as_str()).collect();
+            MjError::rule(format!("unknown bot {s:?} (built-in bots: {})", names.join(", ")))
+        })
+    }
+
+    /// A fresh policy of this kind for `rules`.
+    pub fn build(self, rules: &Rules) -> Box<dyn Policy> {
+        match self {
+            PolicyKind::Random => Box::new(RandomPolicy::new(0)),
+            PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(rules, 0)),
+        }
+    }
+}
+
+/// Plays `round` to its end, asking `policies[s]` for every decision of seat `s`.
+/// Returns the number of decisions made. Fails only if a policy returns an action the
+/// round refuses (the round is then left where it stopped).
+pub fn play_out(round: &mut Round, policies: &mut [Box<dyn Policy>; 4]) -> MjResult<u32> {
+    let mut n = 0u32;
+    loop {
+        let pending = round.pending();
+        if pending == 0 {
+            return Ok(n);
+        }
+        let seat = pending.trailing_zeros() as u8;
+        let action = policies[seat as usize].act(&RoundView { round, seat });
+        round.apply(seat, action)?;
+        n += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_fail() {
+        for k in PolicyKind::ALL {
+            assert_eq!(PolicyKind::parse(k.as_str()).unwrap(), k);
+        }
+        let e = PolicyKind::parse("strongest").unwrap_err();
+        assert!(e.message().contains("strongest") && e.message().contains("efficiency"));
+    }
+
+    #[test]
+    fn round_view_hides_other_concealed_kongs_and_matches_observation() {
+        let rules = Rules::gb();
+        let mut round = Round::new(&rules, 11, 0, 0).unwrap();
+        let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|_| PolicyKind::Random.build(&rules));
+        for (i, p) in pols.iter_mut().enumerate() {
+            p.begin_hand(i as u64);
+        }
+        // Step a few decisions and compare both views at every step.
+        for _ in 0..40 {
+            let pending = round.pending();
+            if pending == 0 {
+                break;
+            }
+            let seat = pending.trailing_zeros() as u8;
+            let v = RoundView { round: &round, seat };
+            let o = round.observe(seat);
+            assert_eq!(v.hand(), TableView::hand(&o));
+            assert_eq!(v.legal(), TableView::legal(&o));
+            assert_eq!(v.visible(), TableView::visible(&o));
+            assert_eq!(v.claim(), TableView::claim(&o));
+            assert_eq!(v.drawn(), TableView::drawn(&o));
+            assert_eq!(v.wall_remaining(), TableView::wall_remaining(&o));
+            for s in 0..4 {
+                assert_eq!(v.melds(s), TableView::melds(&o, s));
+            }
+            let a = pols[seat as usize].act(&v);
+            round.apply(seat, a).unwrap();
+        }
+    }
+}

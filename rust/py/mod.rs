@@ -10,6 +10,7 @@ mod huainan;
 mod oracle;
 mod play;
 mod rules;
+mod sim;
 mod tiles;
 
 /// The extension module.
@@ -22,5 +23,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fan::register(m)?;
     play::register(m)?;
     huainan::register(m)?;
+    sim::register(m)?;
     Ok(())
 }

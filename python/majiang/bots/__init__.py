@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from .._core import Action, Observation
 
-__all__ = ["Bot", "FirstBot", "RandomBot"]
+__all__ = ["Bot", "EfficiencyBot", "FirstBot", "RandomBot"]
 
 
 @runtime_checkable
@@ -51,3 +51,6 @@ class FirstBot:
 
     def __repr__(self) -> str:
         return "FirstBot()"
+
+
+from .efficiency import EfficiencyBot  # noqa: E402

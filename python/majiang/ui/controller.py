@@ -13,6 +13,7 @@ delay between moves; tests and scripts drive it with no delay at all.
 
 from __future__ import annotations
 
+import inspect
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ __all__ = [
     "PERSON",
     "Controller",
     "bot_class_for_level",
+    "make_bot",
     "relative_seat",
 ]
 
@@ -58,6 +60,18 @@ def bot_class_for_level(level: str) -> type:
         if cls is not None:
             return cls
     raise RuntimeError("majiang.bots has no RandomBot")
+
+
+def make_bot(cls: type, seed: int, rules: RuleSet) -> Any:
+    """A bot of class `cls` seeded with `seed`; bots that plan for a rule set (their
+    constructor takes ``rules``) are given the game's."""
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        params = {}  # type: ignore[assignment]
+    if "rules" in params:
+        return cls(seed=seed, rules=rules)
+    return cls(seed=seed)
 
 
 def relative_seat(seat: int, viewer: int = PERSON) -> str:
@@ -100,7 +114,7 @@ class Controller:
         self.level = level
         if bots is None:
             cls = bot_class_for_level(level)
-            bots = [cls(seed=self.seed * 4 + s) for s in (1, 2, 3)]
+            bots = [make_bot(cls, self.seed * 4 + s, self.rules) for s in (1, 2, 3)]
         bots = list(bots)
         if len(bots) != 3:
             raise ValueError(f"the person plays against three bots, got {len(bots)}")

@@ -18,6 +18,7 @@ from rich.text import Text
 
 import majiang as _mj
 
+from .controller import make_bot
 from .tiles import inline, suit_style
 
 __all__ = [
@@ -260,7 +261,7 @@ def compute_hints(controller: Any) -> Hints:
     suggestion = None
     bot_cls = getattr(_mj.bots, "EfficiencyBot", None)
     if bot_cls is not None and obs.legal_actions:
-        suggestion = bot_cls(seed=0).act(obs)
+        suggestion = make_bot(bot_cls, 0, rules).act(obs)
 
     outlook = None
     min_fan = int(rules.options().get("min_fan", 8)) if name in ("gb", "classic") else 0

@@ -39,6 +39,7 @@ class ScriptedPerson:
     claims: tuple[str, ...] = ("pung",)
     win: bool = True
     prefer_drawn: bool = False
+    ready: bool = False
 
     def discard(self, obs: Any, rules: Any) -> int:
         """The tile to discard: lowest shanten after the discard, then the most unseen
@@ -71,6 +72,10 @@ class ScriptedPerson:
             return kinds["win"]
         if obs.phase == "turn":
             tile = self.discard(obs, rules)
+            if self.ready:
+                for a in legal:
+                    if a.kind == "ready" and a.tile == tile:
+                        return a
             for a in legal:
                 if a.kind == "discard" and a.tile == tile:
                     return a
@@ -87,12 +92,18 @@ class HandLog:
 
     seed: int
     offered: list[set[str]] = field(default_factory=list)
+    offers: list[list[Action]] = field(default_factory=list)
     taken: list[Action] = field(default_factory=list)
     result: dict[str, Any] | None = None
 
     def was_offered(self, kind: str) -> bool:
         """True if the person could choose `kind` at some point."""
         return any(kind in o for o in self.offered)
+
+    def offered_several(self, kind: str) -> bool:
+        """True if the person could once choose between several actions of `kind`
+        (several chows of one discard, several kongs)."""
+        return any(sum(a.kind == kind for a in o) > 1 for o in self.offers)
 
     def took(self, kind: str) -> bool:
         """True if the person chose `kind`."""
@@ -121,6 +132,7 @@ def play_hand(
         if c.hand_over:
             break
         obs = c.observation()
+        log.offers.append(list(obs.legal_actions))
         log.offered.append({a.kind for a in obs.legal_actions})
         action = person.act(obs, c.rules)
         log.taken.append(action)

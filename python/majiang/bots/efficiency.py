@@ -1,0 +1,35 @@
+"""``EfficiencyBot``: the built-in efficiency policy (written once, in Rust) for Python play.
+
+The same Rust code plays every seat of ``majiang.simulate(..., bots="efficiency")``. It
+wins whenever the round offers a win; discards by the value of its best fan plan (in gb
+a win needs 8 fan, so it keeps flushes, all pungs, straights, mixed triple chows, seven
+pairs, knitted forms and honor pungs alive rather than the shortest cheap hand) and, among
+discards of about equal value, by the unseen copies of the tiles that improve the hand;
+claims a chow, pung or kong only when the hand after it is worth more.
+"""
+
+from __future__ import annotations
+
+from .._core import Action, Observation, Policy, RuleSet
+
+__all__ = ["EfficiencyBot"]
+
+
+class EfficiencyBot:
+    """The efficiency policy as a bot: ``act(observation)`` returns one of
+    ``observation.legal_actions``.
+
+    ``seed`` seeds the tie-breaks (None is 0, so play is reproducible by default).
+    ``rules`` (``"gb"``, ``"classic"`` or a :class:`~majiang.RuleSet`) sets the minimum
+    fan the bot plans for; pass the rules of the game if they are not gb.
+    """
+
+    def __init__(self, seed: int | None = None, rules: str | RuleSet = "gb") -> None:
+        self._policy = Policy("efficiency", rules=rules, seed=0 if seed is None else seed)
+
+    def act(self, observation: Observation) -> Action:
+        """The policy's choice among ``observation.legal_actions``."""
+        return self._policy.choose(observation)
+
+    def __repr__(self) -> str:
+        return "EfficiencyBot()"

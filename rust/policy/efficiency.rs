@@ -1,0 +1,471 @@
+//! [`EfficiencyPolicy`]: discards by plan value and useful tiles, claims that help, every
+//! win offered.
+//!
+//! - **Win** whenever the round offers it (the round only offers wins that reach the
+//!   minimum fan).
+//! - **Discard**: every legal discard is scored with [`Evaluator::score`] (the best fan
+//!   plan's value after the discard: distance in tiles, weighted by whether the plan's fan
+//!   reaches the minimum; see [`super::plans`]). Among the discards within 15% of the best
+//!   value, the one that leaves the most *useful tiles* wins: kinds that lower the shanten
+//!   and that the plan can use, each counted by its unseen copies (four minus the copies
+//!   in the hand, in the seat's concealed kongs and visible on the table). Exact ties are
+//!   broken by the policy's seeded generator.
+//! - **Ready** (classic 报听) with the chosen discard whenever it is offered.
+//! - **Kongs**: a concealed or added kong when the hand without those tiles is worth at
+//!   least 95% of the best discard (a kong costs nothing else and draws a tile).
+//! - **Claims**: a chow, pung or kong on a discard only when the best hand after the claim
+//!   (and its discard) is worth more than the hand without it by a margin; exposing a hand
+//!   loses the concealed plans (seven pairs, knitted forms) and the concealed bonus, which
+//!   the plan values account for.
+
+use super::plans::{Evaluator, PlanKind, Score};
+use super::{Policy, TableView};
+use crate::hand::{Meld, MeldKind};
+use crate::round::Action;
+use crate::rules::Rules;
+use crate::shanten::regular::{combine, finish, group_entry};
+use crate::shanten::tables::Entry;
+use crate::tile::{Counts, Tile};
+use crate::wall::Rng;
+
+const NO_USED: Counts = [0; 34];
+/// Discards within this share of the best value compete on useful tiles.
+const SHORTLIST: f32 = 0.85;
+/// A claim must improve the hand's value by this factor.
+const CLAIM_MARGIN: f32 = 1.1;
+/// A kong is declared when the hand after it keeps this share of the best discard's value.
+const KONG_SHARE: f32 = 0.95;
+
+/// The efficiency bot (see the [module documentation](self)).
+#[derive(Debug, Clone)]
+pub struct EfficiencyPolicy {
+    rng: Rng,
+    min_fan: u8,
+}
+
+/// One candidate discard and its evaluation.
+#[derive(Debug, Clone, Copy)]
+pub struct DiscardChoice {
+    /// The tile to discard.
+    pub tile: Tile,
+    /// The hand's value after the discard.
+    pub score: Score,
+    /// Unseen copies of the useful tiles the plan can use after the discard (computed for
+    /// the shortlisted discards only; 0 otherwise).
+    pub useful: u32,
+}
+
+impl EfficiencyPolicy {
+    /// An efficiency policy for `rules` (its minimum fan steers the plans), seeded with
+    /// `seed` for tie-breaks.
+    pub fn new(rules: &Rules, seed: u64) -> Self {
+        EfficiencyPolicy { rng: Rng::new(seed), min_fan: rules.fan.min_fan }
+    }
+
+    /// The minimum fan the policy plans for.
+    pub fn min_fan(&self) -> u8 {
+        self.min_fan
+    }
+
+    fn evaluator(&self, view: &dyn TableView, melds: &[Meld]) -> Evaluator {
+        Evaluator::new(melds, view.seat_wind(), view.prevalent_wind(), self.min_fan)
+    }
+
+    /// The best discard from a full hand (`14 - 3k` tiles) among `allowed` kinds (bit
+    /// mask), with the evaluator `ev` already built for it. Without `with_useful` the
+    /// value alone decides (no useful-tile count).
+    pub fn best_discard(
+        &mut self,
+        ev: &Evaluator,
+        hand: &Counts,
+        unseen: &Counts,
+        allowed: u64,
+        with_useful: bool,
+    ) -> Option<DiscardChoice> {
+        let full = [
+            group_entry(0, &hand[0..9], &NO_USED[0..9], false),
+            group_entry(1, &hand[9..18], &NO_USED[9..18], false),
+            group_entry(2, &hand[18..27], &NO_USED[18..27], false),
+            group_entry(3, &hand[27..34], &NO_USED[27..34], false),
+        ];
+        let mut cands = [DiscardChoice { tile: 0, score: ev.score_with(hand, &full), useful: 0 }; 14];
+        let mut n = 0usize;
+        let mut best = 0f32;
+        let mut h = *hand;
+        for t in 0..34usize {
+            if hand[t] == 0 || allowed >> t & 1 == 0 || n == cands.len() {
+                continue;
+            }
+            h[t] -= 1;
+            let g = (t / 9).min(3);
+            let mut e = full;
+            let r = if g < 3 { g * 9..g * 9 + 9 } else { 27..34 };
+            e[g] = group_entry(g, &h[r.clone()], &NO_USED[r], false);
+            let s = ev.score_with(&h, &e);
+            h[t] += 1;
+            best = best.max(s.value);
+            cands[n] = DiscardChoice { tile: t as Tile, score: s, useful: 0 };
+            n += 1;
+        }
+        if n == 0 {
+            return None;
+        }
+        if !with_useful {
+            let mut top = cands[0];
+            for c in &cands[1..n] {
+                if c.score.value > top.score.value {
+                    top = *c;
+                }
+            }
+            return Some(top);
+        }
+        let mut chosen: Option<(f32, DiscardChoice)> = None;
+        let mut ties = 0u64;
+        // Entries of each group with one more tile of kind u, shared by every candidate
+        // whose discard lies in another group.
+        let mut plus: Option<([Entry; 34], u64)> = None;
+        let m_sets = 4 - ev.melds().len().min(4);
+        for c in cands[..n].iter_mut() {
+            if c.score.value < best * SHORTLIST {
+                continue;
+            }
+            let mut x = *hand;
+            x[c.tile as usize] -= 1;
+            let mask = if regular_plan(c.score.plan) {
+                let plus = plus.get_or_insert_with(|| plus_entries(hand));
+                regular_useful(&x, &full, plus, c.tile as usize, m_sets, c.score.allowed & available(&x, unseen))
+            } else {
+                ev.useful(c.score.plan, c.score.allowed, &x)
+            };
+            let mut u = 0u32;
+            let mut m = mask;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                u += unseen[k] as u32;
+            }
+            c.useful = u;
+            let key = c.score.value * (u as f32 + 4.0);
+            match chosen {
+                Some((k, _)) if key < k => {}
+                Some((k, _)) if key == k => {
+                    // Reservoir choice among exact ties, from the seeded generator.
+                    ties += 1;
+                    if self.rng.below(ties + 1) == 0 {
+                        chosen = Some((key, *c));
+                    }
+                }
+                _ => {
+                    ties = 0;
+                    chosen = Some((key, *c));
+                }
+            }
+        }
+        chosen.map(|(_, c)| c)
+    }
+
+    fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
+        let legal = view.legal();
+        let hand = *view.hand();
+        let mut ev = self.evaluator(view, melds);
+        ev.select_chow_plans(&hand);
+        let mut discardable = 0u64;
+        for a in legal {
+            if let Action::Discard(t) | Action::Ready(t) = a {
+                discardable |= 1 << t;
+            }
+        }
+        let Some(choice) = self.best_discard(&ev, &hand, unseen, discardable, true) else {
+            return legal[0];
+        };
+        let target = choice.score.value * KONG_SHARE;
+        for &a in legal {
+            match a {
+                Action::ConcealedKong(t) => {
+                    let mut h = hand;
+                    h[t as usize] = h[t as usize].saturating_sub(4);
+                    let mut m2 = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+                    let k = melds.len().min(3);
+                    m2[..k].copy_from_slice(&melds[..k]);
+                    m2[k] = Meld { kind: MeldKind::ConcealedKong, tile: t };
+                    let mut ev2 = self.evaluator(view, &m2[..k + 1]);
+                    ev2.select_chow_plans(&h);
+                    if ev2.score(&h).value >= target {
+                        return a;
+                    }
+                }
+                Action::AddedKong(t) => {
+                    let mut h = hand;
+                    h[t as usize] = h[t as usize].saturating_sub(1);
+                    if ev.score(&h).value >= target {
+                        return a;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let ready = Action::Ready(choice.tile);
+        if legal.contains(&ready) {
+            return ready;
+        }
+        Action::Discard(choice.tile)
+    }
+
+    fn claim(&mut self, view: &dyn TableView, melds: &[Meld], tile: Tile, unseen: &Counts) -> Action {
+        let legal = view.legal();
+        let hand = *view.hand();
+        let mut with = hand;
+        with[tile as usize] += 1;
+        let mut ev = self.evaluator(view, melds);
+        ev.select_chow_plans(&with);
+        let base = ev.score(&hand).value;
+        let mut best = (base * CLAIM_MARGIN, Action::Pass);
+        let k = melds.len().min(3);
+        for &a in legal {
+            let (meld, take): (Meld, [Tile; 3]) = match a {
+                Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, 255]),
+                Action::Kong(t) => (Meld { kind: MeldKind::Kong, tile: t }, [t, t, t]),
+                Action::Chow(low) => {
+                    let mut take = [255; 3];
+                    let mut j = 0;
+                    for x in low..low + 3 {
+                        if x != tile {
+                            take[j] = x;
+                            j += 1;
+                        }
+                    }
+                    (Meld { kind: MeldKind::Chow, tile: low }, take)
+                }
+                _ => continue,
+            };
+            let mut h = hand;
+            for &x in take.iter().filter(|&&x| x != 255) {
+                h[x as usize] = h[x as usize].saturating_sub(1);
+            }
+            let mut m2 = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+            m2[..k].copy_from_slice(&melds[..k]);
+            m2[k] = meld;
+            let mut ev2 = self.evaluator(view, &m2[..k + 1]);
+            ev2.select_chow_plans(&h);
+            let v = if meld.kind == MeldKind::Kong {
+                // A replacement tile follows: the hand after the kong waits as it is.
+                ev2.score(&h).value / CLAIM_MARGIN
+            } else {
+                match self.best_discard(&ev2, &h, unseen, u64::MAX, false) {
+                    Some(c) => c.score.value,
+                    None => 0.0,
+                }
+            };
+            if v > best.0 {
+                best = (v, a);
+            }
+        }
+        if legal.contains(&best.1) {
+            best.1
+        } else {
+            legal[legal.len() - 1]
+        }
+    }
+}
+
+/// True for plans whose shapes are sets and a pair (their useful tiles are those that lower
+/// the regular distance).
+fn regular_plan(p: PlanKind) -> bool {
+    matches!(p, PlanKind::Plain | PlanKind::FullFlush(_) | PlanKind::HalfFlush(_) | PlanKind::Chows(_))
+}
+
+fn span(g: usize) -> std::ops::Range<usize> {
+    if g < 3 {
+        g * 9..g * 9 + 9
+    } else {
+        27..34
+    }
+}
+
+/// Kinds with an unseen copy that the hand could still hold.
+fn available(hand: &Counts, unseen: &Counts) -> u64 {
+    let mut m = 0u64;
+    for t in 0..34 {
+        m |= u64::from(unseen[t] > 0 && hand[t] < 4) << t;
+    }
+    m
+}
+
+/// For each kind `u`, the entry of `u`'s group in `hand` with one more `u`, and the
+/// kinds for which that exists (fewer than four copies, fewer than 14 tiles in the group).
+fn plus_entries(hand: &Counts) -> ([Entry; 34], u64) {
+    let mut out = [[0u8; 10]; 34];
+    let mut valid = 0u64;
+    let mut h = *hand;
+    for u in 0..34 {
+        let g = (u / 9).min(3);
+        let size: u32 = h[span(g)].iter().map(|&c| c as u32).sum();
+        if h[u] >= 4 || size >= 14 {
+            continue;
+        }
+        valid |= 1 << u;
+        h[u] += 1;
+        out[u] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+        h[u] -= 1;
+    }
+    (out, valid)
+}
+
+/// Kinds among `allowed` whose draw lowers the regular distance of `x` = the full hand's
+/// counts minus one `t`. `full` holds the full hand's group entries and `plus` the entries
+/// with one more tile ([`plus_entries`]); only the discard's own group is looked up again.
+fn regular_useful(x: &Counts, full: &[Entry; 4], plus: &([Entry; 34], u64), t: usize, m: usize, allowed: u64) -> u64 {
+    let gt = (t / 9).min(3);
+    let mut e = *full;
+    e[gt] = group_entry(gt, &x[span(gt)], &NO_USED[span(gt)], false);
+    let ab = combine(&e[0], &e[1]);
+    let ch = combine(&e[2], &e[3]);
+    let rest = [combine(&e[1], &ch), combine(&e[0], &ch), combine(&ab, &e[3]), combine(&ab, &e[2])];
+    let d0 = finish(&e[0], &rest[0], m);
+    let mut out = 0u64;
+    let mut h = *x;
+    let mut bits = allowed;
+    while bits != 0 {
+        let u = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let g = (u / 9).min(3);
+        let ne = if g != gt {
+            if plus.1 >> u & 1 == 0 {
+                continue;
+            }
+            plus.0[u]
+        } else if u == t {
+            full[gt]
+        } else {
+            h[u] += 1;
+            let ne = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+            h[u] -= 1;
+            ne
+        };
+        if finish(&ne, &rest[g], m) < d0 {
+            out |= 1 << u;
+        }
+    }
+    out
+}
+
+/// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in
+/// its concealed kongs and visible on the table.
+pub fn unseen(view: &dyn TableView, own_melds: &[Meld]) -> Counts {
+    let hand = view.hand();
+    let vis = view.visible();
+    let mut u = [0u8; 34];
+    for t in 0..34 {
+        u[t] = 4u8.saturating_sub(hand[t]).saturating_sub(vis[t]);
+    }
+    for m in own_melds {
+        if m.kind == MeldKind::ConcealedKong && (m.tile as usize) < 34 {
+            u[m.tile as usize] = 0;
+        }
+    }
+    u
+}
+
+impl Policy for EfficiencyPolicy {
+    fn name(&self) -> &'static str {
+        "efficiency"
+    }
+    fn begin_hand(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+    fn act(&mut self, view: &dyn TableView) -> Action {
+        let legal = view.legal();
+        match legal.len() {
+            0 => return Action::Pass,
+            1 => return legal[0],
+            _ => {}
+        }
+        if legal.contains(&Action::Win) {
+            return Action::Win;
+        }
+        let (m, n) = view.melds(view.seat());
+        let melds = &m[..n];
+        let unseen = unseen(view, melds);
+        match view.claim() {
+            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t, &unseen),
+            _ => self.turn(view, melds, &unseen),
+        }
+    }
+    fn boxed_clone(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::{ActionList, Observation, Phase, Round};
+    use crate::tile;
+
+    fn counts(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    fn observation(hand: &str, legal: &[Action], claim: Option<(u8, Tile)>) -> Observation {
+        let round = Round::new(&Rules::gb(), 1, 0, 0).unwrap();
+        let mut o = round.observe(0);
+        o.hand = counts(hand);
+        o.visible = [0; 34];
+        o.n_discards = 0;
+        o.n_melds = [0; 4];
+        o.claim = claim;
+        o.turn = claim.map(|c| c.0).unwrap_or(0);
+        o.phase = if claim.is_some() { Phase::Claim } else { Phase::Turn };
+        let mut l = ActionList::default();
+        for &a in legal {
+            l.push(a);
+        }
+        o.legal = l;
+        o
+    }
+
+    fn discards(hand: &str) -> Vec<Action> {
+        let c = counts(hand);
+        (0..34u8).filter(|&t| c[t as usize] > 0).map(Action::Discard).collect()
+    }
+
+    #[test]
+    fn wins_whenever_offered() {
+        let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
+        let o = observation("123m456p789s11122z", &[Action::Win, Action::Discard(0)], None);
+        assert_eq!(p.act(&o), Action::Win);
+    }
+
+    #[test]
+    fn discards_the_isolated_off_suit_tile_of_a_flush() {
+        // Twelve characters, a lone 5p, a lone 7s: keep the flush.
+        let h = "1124556778m99m5p7s";
+        let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
+        let o = observation(h, &discards(h), None);
+        let a = p.act(&o);
+        assert!(a == Action::Discard(13) || a == Action::Discard(24), "{a:?}");
+    }
+
+    #[test]
+    fn passes_a_chow_that_breaks_a_flush_and_takes_a_useful_pung() {
+        let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
+        // A clean character flush two tiles away; a bamboo chow would kill it.
+        let h = "111345999m77z35s";
+        let o = observation(h, &[Action::Chow(20), Action::Pass], Some((3, 21)));
+        let hand = counts(h);
+        assert_eq!(hand.iter().map(|&c| c as u32).sum::<u32>(), 13);
+        assert_eq!(p.act(&o), Action::Pass);
+        // A pung of red dragons for a half flush: take it.
+        let h2 = "1245677899m577z";
+        let o2 = observation(h2, &[Action::Pung(31), Action::Pass], Some((3, 31)));
+        assert_eq!(p.act(&o2), Action::Pung(31));
+    }
+
+    #[test]
+    fn same_seed_same_choices() {
+        let h = "19m19p19s1234567z5m";
+        let o = observation(h, &discards(h), None);
+        let a: Vec<Action> = (0..5).map(|_| EfficiencyPolicy::new(&Rules::gb(), 7).act(&o)).collect();
+        assert!(a.windows(2).all(|w| w[0] == w[1]));
+    }
+}

@@ -1,0 +1,571 @@
+//! Fan plans: how far a hand is from winning shapes that carry enough fan.
+//!
+//! In gb a win needs 8 fan, so the shortest way to a complete hand is worthless when the
+//! finished hand would be cheap. A *plan* is a family of winning shapes with a known fan
+//! value: a full flush (清一色, 24), a half flush (混一色, 6 plus its honors), all pungs
+//! (碰碰和, 6 plus), seven pairs (七对, 24), a pure straight (清龙, 16), a mixed straight
+//! (花龙, 8), a mixed triple chow (三色三同顺, 8), the knitted forms (组合龙 / 全不靠, 12),
+//! thirteen orphans (十三幺, 88), and the plain hand carried by whatever honors it holds.
+//! For each plan the *distance* is the number of tiles missing from its nearest complete
+//! hand (computed on counts from the shanten engine's per-group tables), and the hand's
+//! value is
+//!
+//! ```text
+//! score = max over plans p of  w(fan_p) · β^(d_p − 1)
+//! ```
+//!
+//! where `w` is 1 for a plan that reaches the rule set's minimum (a little more for more
+//! fan) and shrinks geometrically with every point missing, and `β` < 1 is the price of one
+//! more missing tile. A discard that keeps a valuable plan close therefore beats one that
+//! only shortens a cheap hand. With no minimum (`min_fan` 0) every plan weighs about the
+//! same and the score is plain efficiency.
+//!
+//! Everything here works on counts, allocates nothing and ignores the four-copy limit of
+//! copies in melds (a policy heuristic, not a rule: the round decides what is legal).
+
+use crate::hand::{Meld, MeldKind};
+use crate::shanten::regular::{combine, finish, group_entry};
+use crate::shanten::special;
+use crate::shanten::tables::{Entry, INF};
+use crate::tile::{Counts, Tile};
+
+/// The price of one more missing tile.
+pub const BETA: f32 = 0.28;
+/// The weight lost per fan point below the minimum.
+pub const PER_MISSING_FAN: f32 = 0.45;
+
+const NO_USED: Counts = [0; 34];
+
+/// Which family of shapes a plan aims at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanKind {
+    /// Any winning shape, valued by the honors it holds.
+    Plain,
+    /// 清一色 in one suit.
+    FullFlush(u8),
+    /// 混一色: one suit plus honors.
+    HalfFlush(u8),
+    /// 碰碰和.
+    AllPungs,
+    /// 七对.
+    SevenPairs,
+    /// 十三幺.
+    ThirteenOrphans,
+    /// 全不靠.
+    HonorsKnitted,
+    /// 组合龙.
+    KnittedStraight,
+    /// Three fixed chows (清龙, 花龙, 三色三同顺): index into [`Evaluator::chow_plans`].
+    Chows(u8),
+}
+
+/// A plan made of three fixed chows and one more set and a pair.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChowPlan {
+    /// The lowest tile of each of the three chows.
+    pub lows: [Tile; 3],
+    /// The fan the three chows are worth.
+    pub fan: f32,
+}
+
+/// The value of a hand under the best plan.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Score {
+    /// `w(fan) · β^(d − 1)` of the best plan (0 when no plan is possible).
+    pub value: f32,
+    /// The best plan.
+    pub plan: PlanKind,
+    /// Its distance (tiles missing).
+    pub distance: u8,
+    /// Kinds the best plan can use (bit `t` for kind `t`).
+    pub allowed: u64,
+}
+
+const SUIT_MASK: [u64; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
+const HONORS: u64 = 0x7F << 27;
+const ALL: u64 = (1 << 34) - 1;
+
+/// Everything about a seat that the plans need besides its concealed tiles: the melds,
+/// the winds and the minimum. Build it once per decision.
+#[derive(Debug, Clone)]
+pub struct Evaluator {
+    melds: [Meld; 4],
+    n_melds: u8,
+    min_fan: f32,
+    /// Groups (0-2 suits, 3 honors) the melds use.
+    meld_groups: u8,
+    chow_meld: bool,
+    exposed: bool,
+    /// Fan already secured by melded honor pungs.
+    meld_fan: f32,
+    /// Fan a pung of each honor is worth (dragons 2, seat and prevalent wind 2 each).
+    honor_value: [f32; 7],
+    /// The three-chow plans still reachable (at most [`MAX_CHOW_PLANS`]).
+    chow_plans: [ChowPlan; MAX_CHOW_PLANS],
+    n_chow_plans: u8,
+    /// Some knitted straight still has at least six of its nine tiles in reach.
+    knitted_alive: bool,
+    /// Plans worth measuring (bits [`ALIVE_FULL`], [`ALIVE_HALF`] + suit, ...).
+    alive: u16,
+}
+
+/// [`Evaluator`] plan bits: full flush in suit `s` is bit `ALIVE_FULL + s`.
+const ALIVE_FULL: u16 = 0;
+/// Half flush in suit `s`: bit `ALIVE_HALF + s`.
+const ALIVE_HALF: u16 = 3;
+const ALIVE_PUNGS: u16 = 6;
+const ALIVE_PAIRS: u16 = 7;
+const ALIVE_ORPHANS: u16 = 8;
+const ALIVE_HONORS_KNITTED: u16 = 9;
+
+/// `β^(d − 1)` for d = 0..64.
+fn beta_pow(d: u8) -> f32 {
+    static T: std::sync::OnceLock<[f32; 64]> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| std::array::from_fn(|i| BETA.powi(i as i32 - 1)));
+    t[(d as usize).min(63)]
+}
+
+/// `PER_MISSING_FAN^x` for x in tenths of a point, 0..=40 points.
+fn missing_fan_weight(x: f32) -> f32 {
+    static T: std::sync::OnceLock<[f32; 401]> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)));
+    t[((x * 10.0).round() as usize).min(400)]
+}
+
+/// The most three-chow plans kept alive at once.
+pub const MAX_CHOW_PLANS: usize = 3;
+
+impl Evaluator {
+    /// An evaluator for a seat with `melds`, winds 0-3 and the rule set's minimum fan.
+    pub fn new(melds: &[Meld], seat_wind: u8, prevalent_wind: u8, min_fan: u8) -> Evaluator {
+        let mut honor_value = [0f32; 7];
+        honor_value[4] = 2.0;
+        honor_value[5] = 2.0;
+        honor_value[6] = 2.0;
+        honor_value[(seat_wind & 3) as usize] += 2.0;
+        honor_value[(prevalent_wind & 3) as usize] += 2.0;
+        let mut m = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+        let n = melds.len().min(4);
+        m[..n].copy_from_slice(&melds[..n]);
+        let mut e = Evaluator {
+            melds: m,
+            n_melds: n as u8,
+            min_fan: min_fan as f32,
+            meld_groups: 0,
+            chow_meld: false,
+            exposed: false,
+            meld_fan: 0.0,
+            honor_value,
+            chow_plans: [ChowPlan { lows: [0; 3], fan: 0.0 }; MAX_CHOW_PLANS],
+            n_chow_plans: 0,
+            knitted_alive: true,
+            alive: u16::MAX,
+        };
+        for x in &m[..n] {
+            let t = x.tile.min(33);
+            e.meld_groups |= 1 << (t / 9).min(3);
+            e.chow_meld |= x.kind == MeldKind::Chow;
+            e.exposed |= x.kind != MeldKind::ConcealedKong;
+            if t >= 27 && x.kind != MeldKind::Chow {
+                e.meld_fan += honor_value[(t - 27) as usize];
+            }
+        }
+        e
+    }
+
+    /// The declared melds.
+    pub fn melds(&self) -> &[Meld] {
+        &self.melds[..self.n_melds as usize]
+    }
+
+    /// The three-chow plans kept by [`Evaluator::select_chow_plans`].
+    pub fn chow_plans(&self) -> &[ChowPlan] {
+        &self.chow_plans[..self.n_chow_plans as usize]
+    }
+
+    /// Keeps the three-chow plans (pure straights, mixed straights, mixed triple chows)
+    /// that `tiles` (the concealed tiles the decision can draw on, e.g. the hand plus a
+    /// tile under claim) could still reach with at most three more tiles.
+    ///
+    /// Also marks which other plans are within reach of `tiles`; [`Evaluator::score`]
+    /// measures only those (before this is called, every plan is measured).
+    pub fn select_chow_plans(&mut self, tiles: &Counts) {
+        self.n_chow_plans = 0;
+        let held = special::presence(tiles);
+        self.knitted_alive =
+            self.n_melds <= 1 && crate::shanten::knitted::MASKS.iter().any(|&k| (held & k).count_ones() >= 6);
+        // Plans out of reach (seven or more tiles away) are not measured.
+        let mut alive = 0u16;
+        let group = |g: usize| -> u32 { tiles[if g < 3 { g * 9..g * 9 + 9 } else { 27..34 }].iter().map(|&c| c as u32).sum() };
+        let honors = group(3);
+        let melded = 3 * self.n_melds as u32;
+        for g in 0..3u16 {
+            let n = group(g as usize) + melded;
+            if n >= 7 {
+                alive |= 1 << (ALIVE_FULL + g);
+            }
+            if n + honors >= 8 {
+                alive |= 1 << (ALIVE_HALF + g);
+            }
+        }
+        let pairs = tiles.iter().filter(|&&c| c >= 2).count() as u32;
+        if pairs + self.n_melds as u32 >= 3 {
+            alive |= 1 << ALIVE_PUNGS;
+        }
+        if pairs >= 4 {
+            alive |= 1 << ALIVE_PAIRS;
+        }
+        if (held & special::ORPHAN_MASK).count_ones() >= 9 {
+            alive |= 1 << ALIVE_ORPHANS;
+        }
+        if crate::shanten::knitted::MASKS.iter().any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10) {
+            alive |= 1 << ALIVE_HONORS_KNITTED;
+        }
+        self.alive = alive;
+        let mut cands: [(u8, ChowPlan); 16] = [(u8::MAX, ChowPlan { lows: [0; 3], fan: 0.0 }); 16];
+        let mut k = 0;
+        for s in 0..3u8 {
+            cands[k] = (0, ChowPlan { lows: [9 * s, 9 * s + 3, 9 * s + 6], fan: 16.0 });
+            k += 1;
+        }
+        const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+        for p in PERMS {
+            cands[k] = (0, ChowPlan { lows: [9 * p[0], 9 * p[1] + 3, 9 * p[2] + 6], fan: 8.0 });
+            k += 1;
+        }
+        for r in 0..7u8 {
+            cands[k] = (0, ChowPlan { lows: [r, 9 + r, 18 + r], fan: 8.0 });
+            k += 1;
+        }
+        for c in cands.iter_mut() {
+            c.0 = match self.chow_missing(&c.1, tiles) {
+                Some((missing, _)) if missing <= 2 => missing,
+                _ => u8::MAX,
+            };
+        }
+        cands.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.fan.total_cmp(&a.1.fan)));
+        for c in cands.iter().take(MAX_CHOW_PLANS) {
+            if c.0 == u8::MAX {
+                break;
+            }
+            self.chow_plans[self.n_chow_plans as usize] = c.1;
+            self.n_chow_plans += 1;
+        }
+    }
+
+    /// Tiles of a three-chow plan missing from `tiles` and how many of its chows are not
+    /// declared melds; `None` when the melds leave no room for it.
+    fn chow_missing(&self, p: &ChowPlan, tiles: &Counts) -> Option<(u8, u8)> {
+        let mut covered = [false; 3];
+        let mut other = 0u8;
+        for m in self.melds() {
+            let hit = (0..3).find(|&i| !covered[i] && m.kind == MeldKind::Chow && m.tile == p.lows[i]);
+            match hit {
+                Some(i) => covered[i] = true,
+                None => other += 1,
+            }
+        }
+        if other > 1 {
+            return None;
+        }
+        let mut missing = 0;
+        let mut open = 0;
+        for i in 0..3 {
+            if covered[i] {
+                continue;
+            }
+            open += 1;
+            for j in 0..3 {
+                missing += u8::from(tiles[(p.lows[i] + j) as usize] == 0);
+            }
+        }
+        Some((missing, open))
+    }
+
+    /// Fan a pung of honor `i` (0-6: E S W N, red, green, white) is worth to this seat.
+    #[inline]
+    pub fn honor_value(&self, i: usize) -> f32 {
+        self.honor_value[i]
+    }
+
+    /// Expected fan from honors in the concealed tiles: pungs held, and a share for pairs.
+    #[inline]
+    fn honor_fan(&self, hand: &Counts) -> f32 {
+        let mut f = 0.0;
+        for i in 0..7 {
+            let c = hand[27 + i];
+            if c >= 3 {
+                f += self.honor_value[i];
+            } else if c == 2 {
+                f += 0.4 * self.honor_value[i];
+            }
+        }
+        f
+    }
+
+    #[inline]
+    fn weight(&self, fan: f32) -> f32 {
+        if fan >= self.min_fan {
+            1.0 + (fan - self.min_fan).min(40.0) / 80.0
+        } else {
+            missing_fan_weight(self.min_fan - fan)
+        }
+    }
+
+    /// The value of a waiting hand (`13 - 3k` concealed tiles beside this seat's `k` melds).
+    pub fn score(&self, hand: &Counts) -> Score {
+        let e = [
+            group_entry(0, &hand[0..9], &NO_USED[0..9], false),
+            group_entry(1, &hand[9..18], &NO_USED[9..18], false),
+            group_entry(2, &hand[18..27], &NO_USED[18..27], false),
+            group_entry(3, &hand[27..34], &NO_USED[27..34], false),
+        ];
+        self.score_with(hand, &e)
+    }
+
+    /// [`Evaluator::score`] with the hand's four group entries already looked up.
+    pub fn score_with(&self, hand: &Counts, e: &[Entry; 4]) -> Score {
+        let m = 4 - self.n_melds.min(4) as usize;
+        let honors = self.honor_fan(hand) + self.meld_fan;
+        let concealed = if self.exposed { 0.0 } else { 2.0 };
+        let mut best = Score { value: 0.0, plan: PlanKind::Plain, distance: INF, allowed: ALL };
+        let consider = |plan: PlanKind, d: u8, fan: f32, allowed: u64, best: &mut Score| {
+            if d >= INF {
+                return;
+            }
+            let v = self.weight(fan) * beta_pow(d);
+            if v > best.value {
+                *best = Score { value: v, plan, distance: d, allowed };
+            }
+        };
+
+        // The plain hand.
+        let ab = combine(&e[0], &e[1]);
+        let ch = combine(&e[2], &e[3]);
+        let plain = finish(&ab, &ch, m);
+        consider(PlanKind::Plain, plain, honors + concealed + 1.0, ALL, &mut best);
+
+        // Flushes.
+        for s in 0..3u8 {
+            let g = 1u8 << s;
+            if self.alive >> (ALIVE_FULL + s as u16) & 1 == 1 && self.meld_groups & !g == 0 {
+                consider(PlanKind::FullFlush(s), e[s as usize][2 * m + 1], 24.0, SUIT_MASK[s as usize], &mut best);
+            }
+            if self.alive >> (ALIVE_HALF + s as u16) & 1 == 1 && self.meld_groups & !(g | 8) == 0 {
+                let d = finish(&e[s as usize], &e[3], m);
+                consider(
+                    PlanKind::HalfFlush(s),
+                    d,
+                    6.0 + honors + concealed * 0.5 + 0.5,
+                    SUIT_MASK[s as usize] | HONORS,
+                    &mut best,
+                );
+            }
+        }
+
+        // All pungs.
+        if !self.chow_meld && self.alive >> ALIVE_PUNGS & 1 == 1 {
+            let d = all_pungs_distance(hand, m);
+            consider(PlanKind::AllPungs, d, 6.0 + honors + 1.0, ALL, &mut best);
+        }
+
+        // Concealed special forms.
+        if self.n_melds == 0 {
+            if self.alive >> ALIVE_PAIRS & 1 == 1 {
+                consider(PlanKind::SevenPairs, special::seven_pairs(hand), 24.0, ALL, &mut best);
+            }
+            if self.alive >> ALIVE_ORPHANS & 1 == 1 {
+                consider(PlanKind::ThirteenOrphans, special::thirteen_orphans(hand), 88.0, special::ORPHAN_MASK, &mut best);
+            }
+            if self.alive >> ALIVE_HONORS_KNITTED & 1 == 1 {
+                consider(PlanKind::HonorsKnitted, special::honors_knitted(hand), 12.0, ALL, &mut best);
+            }
+        }
+        if self.knitted_alive && self.n_melds <= 1 {
+            if let Some(d) = crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5) {
+                consider(PlanKind::KnittedStraight, d, 12.0 + concealed * 0.5, ALL, &mut best);
+            }
+        }
+
+        // Three fixed chows.
+        for (i, p) in self.chow_plans().iter().enumerate() {
+            if let Some(d) = self.chow_distance(p, hand, e) {
+                consider(PlanKind::Chows(i as u8), d, p.fan + concealed * 0.5 + 1.0, ALL, &mut best);
+            }
+        }
+        best
+    }
+
+    /// Distance of a three-chow plan: its missing tiles plus the regular distance of the
+    /// remaining tiles to the remaining sets and the pair.
+    fn chow_distance(&self, p: &ChowPlan, hand: &Counts, e: &[Entry; 4]) -> Option<u8> {
+        let mut covered = [false; 3];
+        let mut other = 0u8;
+        for mm in self.melds() {
+            let hit = (0..3).find(|&i| !covered[i] && mm.kind == MeldKind::Chow && mm.tile == p.lows[i]);
+            match hit {
+                Some(i) => covered[i] = true,
+                None => other += 1,
+            }
+        }
+        if other > 1 {
+            return None;
+        }
+        let mut rest = *hand;
+        let mut missing = 0u8;
+        let mut open = 0u8;
+        let mut touched = 0u8;
+        for (i, &done) in covered.iter().enumerate() {
+            if done {
+                continue;
+            }
+            open += 1;
+            touched |= 1 << (p.lows[i] / 9);
+            for j in 0..3 {
+                let t = (p.lows[i] + j) as usize;
+                if rest[t] > 0 {
+                    rest[t] -= 1;
+                } else {
+                    missing += 1;
+                }
+            }
+        }
+        // Sets still to build beside the plan: 4 - melds - open chows.
+        let sets_left = 4u8.checked_sub(self.n_melds + open)? as usize;
+        // Only the suits the open chows took tiles from need new entries.
+        let mut r = *e;
+        for g in 0..3usize {
+            if touched >> g & 1 == 1 {
+                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+            }
+        }
+        let d = finish(&combine(&r[0], &r[1]), &combine(&r[2], &r[3]), sets_left);
+        Some(missing.saturating_add(d))
+    }
+}
+
+impl Evaluator {
+    /// Kinds whose draw brings a waiting hand closer to `plan` (bit `t` for kind `t`):
+    /// for shapes of sets and a pair, the kinds that lower the regular distance among
+    /// those the plan can use; for all pungs, the kinds held once or twice; for the
+    /// special forms, the form's own improving kinds.
+    pub fn useful(&self, plan: PlanKind, allowed: u64, hand: &Counts) -> u64 {
+        match plan {
+            PlanKind::AllPungs => {
+                let mut m = 0u64;
+                for (t, &c) in hand.iter().enumerate() {
+                    m |= u64::from(c == 1 || c == 2) << t;
+                }
+                m
+            }
+            PlanKind::SevenPairs => special::seven_pairs_improving(hand, allowed),
+            PlanKind::ThirteenOrphans => special::thirteen_orphans_improving(hand, allowed),
+            PlanKind::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
+            _ => crate::shanten::regular::improving(hand, &NO_USED, self.n_melds, 0, allowed),
+        }
+    }
+}
+
+/// Tiles missing from the nearest all-pungs hand: `m` pungs and a pair from the concealed
+/// tiles (ignoring melds).
+pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
+    // Keep the best m pungs (by copies held, up to 3) and the best pair among the rest.
+    let mut top = [0u8; 5];
+    let mut pair_best = 0u8;
+    let mut pair_alt = 0u8;
+    // Sort counts capped at 3, descending, keeping the largest five.
+    for &c in hand.iter() {
+        let c3 = c.min(3);
+        if c3 > top[4] {
+            let mut i = 4;
+            while i > 0 && top[i - 1] < c3 {
+                top[i] = top[i - 1];
+                i -= 1;
+            }
+            top[i] = c3;
+        }
+    }
+    // A pair comes from the (m+1)-th best kind; a kind among the top m could lend its copies
+    // but then it is not a pung, so the pair uses the next best kind.
+    if m < 5 {
+        pair_best = top[m].min(2);
+    }
+    if m > 0 {
+        pair_alt = top[m - 1].min(2);
+    }
+    let pungs: u8 = top[..m].iter().map(|&c| 3 - c).sum();
+    let with_next = pungs + (2 - pair_best);
+    // Using the m-th kind as the pair and promoting the next one to a pung.
+    let alt = if m > 0 && m < 5 {
+        pungs - (3 - top[m - 1]) + (3 - top[m]) + (2 - pair_alt)
+    } else {
+        with_next
+    };
+    with_next.min(alt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile;
+
+    fn counts(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn all_pungs_distance_counts_missing_tiles() {
+        assert_eq!(all_pungs_distance(&counts("111222333m44455p"), 4), 0);
+        assert_eq!(all_pungs_distance(&counts("111222333m4445p"), 4), 1);
+        assert_eq!(all_pungs_distance(&counts("11m22m33m44m55m6m7m"), 4), 4);
+        assert_eq!(all_pungs_distance(&counts("1m"), 0), 1);
+    }
+
+    #[test]
+    fn a_flush_is_worth_keeping_over_a_cheap_shape() {
+        let ev = Evaluator::new(&[], 0, 0, 8);
+        // Nine dots and four scattered characters and bamboos: the flush is the plan.
+        let s = ev.score(&counts("1245789p3499p17s"));
+        assert!(matches!(s.plan, PlanKind::FullFlush(1) | PlanKind::HalfFlush(1)), "{s:?}");
+        // Discarding a dot costs more than discarding an off-suit tile.
+        let keep = ev.score(&counts("1245789p3499p1s"));
+        let wreck = ev.score(&counts("245789p3499p17s"));
+        assert!(keep.value >= wreck.value);
+    }
+
+    #[test]
+    fn seven_pairs_and_minimum_zero() {
+        let ev = Evaluator::new(&[], 0, 0, 8);
+        let s = ev.score(&counts("1133m5577p99s112z"));
+        assert_eq!(s.plan, PlanKind::SevenPairs);
+        assert_eq!(s.distance, 1);
+        // Without a minimum the plain shortest path wins ties.
+        let ev0 = Evaluator::new(&[], 0, 0, 0);
+        let plain = ev0.score(&counts("123m456p789s1112z"));
+        assert_eq!(plain.distance, 1);
+    }
+
+    #[test]
+    fn chow_plans_are_selected_and_measured() {
+        let mut ev = Evaluator::new(&[], 0, 0, 8);
+        let h = counts("123456789m1p2s5z");
+        ev.select_chow_plans(&h);
+        assert!(ev.chow_plans().iter().any(|p| p.lows == [0, 3, 6] && p.fan == 16.0));
+        let s = ev.score(&counts("123456789m12p5z"));
+        assert!(matches!(s.plan, PlanKind::Chows(_)), "{s:?}");
+        // 123456789m + 12p + 5z: one tile for the set, one for the pair.
+        assert_eq!(s.distance, 2);
+    }
+
+    #[test]
+    fn melds_restrict_flushes() {
+        let melds = [Meld { kind: MeldKind::Pung, tile: 31 }];
+        let ev = Evaluator::new(&melds, 0, 0, 8);
+        let s = ev.score(&counts("1234567m11p55s"));
+        assert!(!matches!(s.plan, PlanKind::FullFlush(_)));
+        let melds = [Meld { kind: MeldKind::Chow, tile: 0 }];
+        let ev = Evaluator::new(&melds, 0, 0, 8);
+        let s = ev.score(&counts("234567m1199m"));
+        assert!(matches!(s.plan, PlanKind::FullFlush(0)), "{s:?}");
+    }
+}

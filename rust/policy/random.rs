@@ -1,0 +1,37 @@
+//! [`RandomPolicy`]: a uniformly random legal action.
+
+use super::{Policy, TableView};
+use crate::round::Action;
+use crate::wall::Rng;
+
+/// Plays a legal action chosen uniformly at random (wins, claims and passes alike).
+#[derive(Debug, Clone)]
+pub struct RandomPolicy {
+    rng: Rng,
+}
+
+impl RandomPolicy {
+    /// A random policy seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomPolicy { rng: Rng::new(seed) }
+    }
+}
+
+impl Policy for RandomPolicy {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+    fn begin_hand(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+    fn act(&mut self, view: &dyn TableView) -> Action {
+        let legal = view.legal();
+        if legal.len() <= 1 {
+            return legal.first().copied().unwrap_or(Action::Pass);
+        }
+        legal[self.rng.below(legal.len() as u64) as usize]
+    }
+    fn boxed_clone(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
