@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+import majiang as mj
+
 pexpect = pytest.importorskip("pexpect")
 pytest.importorskip("textual")
 
@@ -37,12 +39,13 @@ def read_for(child: object, seconds: float) -> str:
     return "".join(out)
 
 
-def spawn() -> object:
+def spawn(*extra: str) -> object:
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="110", LINES="36")
     env.pop("NO_COLOR", None)
     return pexpect.spawn(
         sys.executable,
-        ["-m", "majiang", "play", "--ascii", "--seed", "5", "--level", "easy", "--delay", "0"],
+        ["-m", "majiang", "play", "--ascii", "--seed", "5", "--level", "easy", "--delay", "0",
+         *extra],
         dimensions=(36, 110),
         env=env,
         encoding="utf-8",
@@ -51,8 +54,9 @@ def spawn() -> object:
     )
 
 
-def test_play_ascii_in_a_pty() -> None:
-    child = spawn()
+def test_play_ascii_in_a_pty(tmp_path: object) -> None:
+    record = tmp_path / "game.jsonl"  # type: ignore[operator]
+    child = spawn("--record", str(record))
     try:
         child.expect("Your turn", timeout=30)
         screen = plain(child.before + child.after + read_for(child, 1.0))
@@ -69,6 +73,9 @@ def test_play_ascii_in_a_pty() -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+    # Quitting in the first hand still leaves a record (no finished hand yet).
+    rec = mj.MatchRecord.from_json(record.read_text())
+    assert rec.seed == 5 and rec.hands == []
 
 
 def test_play_without_textual_says_how_to_install(tmp_path: object) -> None:

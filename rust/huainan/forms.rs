@@ -366,14 +366,15 @@ pub fn score(
         Some(&limit_store)
     };
     let basic_any = shape::split(&wild.nat, wild.w, true, Sets::Any, limit);
-    let basic_nat = shape::split(concealed, 0, true, Sets::Any, None);
-    let pungs_ok = shape::melds_all_pungs(melds);
-    let nat_pungs = pungs_ok && shape::split(concealed, 0, true, Sets::PungsOnly, None);
+    // Every basic-form reading below implies `basic_any`; most hands fail it at once.
+    let basic_nat = basic_any && shape::split(concealed, 0, true, Sets::Any, None);
+    let pungs_ok = basic_any && shape::melds_all_pungs(melds);
+    let nat_pungs = pungs_ok && basic_nat && shape::split(concealed, 0, true, Sets::PungsOnly, None);
     let wild_pungs = pungs_ok && !nat_pungs && shape::split(&wild.nat, wild.w, true, Sets::PungsOnly, limit);
     let nat_chow = basic_nat
         && (shape::melds_have_chow(melds) || shape::split(concealed, 0, true, Sets::WithChow, None));
     let bdt = match win_tile {
-        Some(t) if !facts.heavenly => {
+        Some(t) if basic_any && !facts.heavenly => {
             let mut before = *concealed;
             before[t as usize] -= 1;
             shape::is_bdt(&before, bao, limit)

@@ -251,3 +251,49 @@ fn h15_two_robbers_of_one_kong() {
     m.finish_hand(res).unwrap();
     assert_eq!(m.dealer(), 1, "the first robber counter-clockwise from the konger deals");
 }
+
+/// Plays a hand with the wild-aware efficiency decisions at every seat.
+pub(super) fn play_efficient(seed: u64, dealer: u8) -> Round {
+    let rules = rules();
+    let mut r = Round::new(&rules, seed, dealer, 0).unwrap();
+    while !r.is_over() {
+        let s = r.pending_seats().next().unwrap();
+        let st = r.seat(s);
+        let h = r.huainan().unwrap();
+        let d = super::policy::Decision {
+            hand: &st.hand,
+            melds: st.melds(),
+            bao: h.bao,
+            state: h.seats[s as usize],
+            legal: r.legal_actions(s),
+            claim: r.claim().map(|c| c.1),
+            drawn: if r.turn() == s { r.drawn() } else { None },
+            wall_remaining: r.wall().remaining(),
+            opts: &rules.huainan,
+        };
+        let a = super::policy::decide(&d);
+        r.apply(s, a).unwrap();
+    }
+    r
+}
+
+#[test]
+fn wild_aware_efficiency_wins_most_hands() {
+    let mut won = 0;
+    let mut forms = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let r = play_efficient(seed, (seed % 4) as u8);
+        let res = r.result().unwrap();
+        assert_eq!(res.deltas.iter().sum::<i32>(), 0);
+        if !res.wins.is_empty() {
+            won += 1;
+        }
+        for w in &res.wins {
+            forms.insert(w.huainan.as_ref().unwrap().form.key());
+        }
+    }
+    assert!(won > 120, "{won} of 200 hands won");
+    assert!(forms.contains("baodiaotou") || forms.contains("baodiaobao") || forms.contains("baodiao_wubao"), "{forms:?}");
+    assert_eq!(play_efficient(3, 1).events(), play_efficient(3, 1).events());
+}
+

@@ -72,5 +72,8 @@ def run(args: argparse.Namespace) -> int:
               + ", ".join(f"{n} {s:+d}" for n, s in zip(("You", "Right", "Across", "Left"),
                                                          c.scores, strict=True)))
     if args.record:
-        print(f"Record saved to {args.record} (majiang replay {args.record})")
+        # Every finished hand is already saved; this also covers quitting before the first.
+        c.save_record(args.record)
+        print(f"Record of {len(c.record.hands)} hands saved to {args.record} "
+              f"(majiang replay {args.record})")
     return 0

@@ -123,6 +123,7 @@ class GameScreen(Screen[None]):
         self.hand_lines: list[HandLine] = []
         self._timer: Any = None
         self.last_hand: HandView | None = None
+        self._hint_key: tuple | None = None
 
     # ---- layout ---------------------------------------------------------------------
 
@@ -166,6 +167,10 @@ class GameScreen(Screen[None]):
         the hand is over."""
         self._timer = None
         c = self.c
+        if self.app.screen is not self:
+            # A dialog (quit?) is open: the bots wait until it closes.
+            self._timer = self.set_timer(max(self.opts.delay, 0.1), self.advance)
+            return
         while True:
             if c.hand_over:
                 self.refresh_view()
@@ -369,7 +374,12 @@ class GameScreen(Screen[None]):
         if self.c.round is None or self.c.round.is_over:
             panel.update("")
             return
-        panel.update(hint_text(self.c, self.ascii))
+        obs = self.c.observation()
+        key = (tuple(obs.hand), obs.drawn, tuple(obs.visible), obs.phase,
+               tuple(a.code for a in obs.legal_actions))
+        if key != self._hint_key:
+            self._hint_key = key
+            panel.update(hint_text(self.c, self.ascii))
 
     def _note(self, text: Text) -> None:
         self.moves.append(text)
@@ -505,6 +515,7 @@ class GameScreen(Screen[None]):
     def action_toggle_hints(self) -> None:
         panel = self.query_one("#hints", Static)
         panel.toggle_class("-shown")
+        self._hint_key = None
         self._refresh_hints()
 
     def action_quit_game(self) -> None:
