@@ -341,16 +341,8 @@ pub fn pool(threads: Option<usize>) -> MjResult<rayon::ThreadPool> {
     b.build().map_err(|e| MjError::rule(format!("cannot start the worker threads: {e}")))
 }
 
-fn check_rules(rules: &Rules) -> MjResult<()> {
-    if rules.kind == crate::rules::RuleSetKind::Huainan {
-        return Err(MjError::rule("simulate plays gb or classic; the huainan rule set has no table play".to_string()));
-    }
-    Ok(())
-}
-
 /// Plays hands `start..start + count` of `spec` on `pool`, in hand order.
 pub fn simulate(spec: &SimSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<HandOutcome>> {
-    check_rules(&spec.rules)?;
     pool.install(|| {
         (0..count)
             .into_par_iter()
@@ -377,7 +369,6 @@ pub fn simulate_checked(
     count: usize,
     pool: &rayon::ThreadPool,
 ) -> MjResult<(Vec<HandOutcome>, Violations)> {
-    check_rules(&spec.rules)?;
     let parts: MjResult<Vec<(HandOutcome, Violations)>> = pool.install(|| {
         (0..count)
             .into_par_iter()
@@ -450,7 +441,6 @@ impl ArenaSpec {
 
 /// Plays arena games `start..start + count` on `pool`, in order.
 pub fn arena(spec: &ArenaSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<ArenaGame>> {
-    check_rules(&spec.rules)?;
     pool.install(|| {
         (0..count)
             .into_par_iter()
@@ -548,9 +538,12 @@ mod tests {
     }
 
     #[test]
-    fn huainan_is_refused_with_a_reason() {
-        let s = spec("random", Rules::named("huainan").unwrap());
-        let e = simulate(&s, 0, 1, &pool(Some(1)).unwrap()).unwrap_err();
-        assert!(e.message().contains("huainan"));
+    fn huainan_plays_with_the_wild_aware_policy() {
+        let s = spec("efficiency", Rules::named("huainan").unwrap());
+        let a = simulate(&s, 0, 40, &pool(Some(2)).unwrap()).unwrap();
+        let b = simulate(&s, 0, 40, &pool(Some(1)).unwrap()).unwrap();
+        assert_eq!(a, b);
+        assert!(a.iter().all(|h| h.scores.iter().sum::<i32>() == 0));
+        assert!(a.iter().filter(|h| h.winner >= 0).count() > 20);
     }
 }

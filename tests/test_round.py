@@ -73,6 +73,17 @@ def test_observations_hide_other_hands_and_draws():
     assert obs.wall_remaining == before
 
 
+def test_a_round_can_be_copied_for_look_ahead():
+    import copy
+
+    r = mj.Round("gb", seed=4)
+    c = copy.copy(r)
+    c.apply(0, [a for a in c.legal_actions(0) if a.kind == "discard"][0])
+    assert r.n_events < c.n_events and r.phase == "turn"
+    d = copy.deepcopy(r)
+    assert d.events() == r.events() and d.clone().hand(0) == r.hand(0)
+
+
 def test_poll_events_has_a_cursor_per_viewer():
     r = mj.Round("gb", seed=3)
     first = r.poll_events()

@@ -95,7 +95,6 @@ def test_zero_hands():
     [
         ({"bots": "alphago"}, ValueError, "alphago"),
         ({"bots": ["random", "random"]}, ValueError, "four"),
-        ({"rules": "huainan"}, ValueError, "huainan"),
         ({"rules": "riichi"}, ValueError, "riichi"),
         ({"seed": -1}, ValueError, "seed"),
         ({"seed": 2**64}, ValueError, "seed"),

@@ -120,7 +120,7 @@ fn discarded_bao_only_for_jiebao() {
         "9m9m",
         "4p",
     );
-    assert_eq!(r.observe(1).bao_drawn, 3);
+    assert_eq!(r.observe(1).bao_state.bao_drawn, 3);
     r.apply(0, Action::Discard(t1("5p"))).unwrap();
     assert_eq!(r.phase(), Phase::Claim);
     // Seat 2 holds 46p but may not chow the 宝.

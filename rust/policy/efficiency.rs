@@ -41,6 +41,8 @@ const KONG_SHARE: f32 = 0.95;
 pub struct EfficiencyPolicy {
     rng: Rng,
     min_fan: u8,
+    /// Huainan: the 宝 rules, for the wild-aware decisions of [`crate::huainan::policy`].
+    huainan: Option<crate::huainan::HuainanOptions>,
 }
 
 /// One candidate discard and its evaluation.
@@ -59,7 +61,8 @@ impl EfficiencyPolicy {
     /// An efficiency policy for `rules` (its minimum fan steers the plans), seeded with
     /// `seed` for tie-breaks.
     pub fn new(rules: &Rules, seed: u64) -> Self {
-        EfficiencyPolicy { rng: Rng::new(seed), min_fan: rules.fan.min_fan }
+        let huainan = (rules.kind == crate::rules::RuleSetKind::Huainan).then(|| rules.huainan.clone());
+        EfficiencyPolicy { rng: Rng::new(seed), min_fan: rules.fan.min_fan, huainan }
     }
 
     /// The minimum fan the policy plans for.
@@ -379,6 +382,21 @@ impl Policy for EfficiencyPolicy {
             0 => return Action::Pass,
             1 => return legal[0],
             _ => {}
+        }
+        if let (Some(o), Some((bao, state))) = (&self.huainan, view.huainan()) {
+            let (m, n) = view.melds(view.seat());
+            let d = crate::huainan::policy::Decision {
+                hand: view.hand(),
+                melds: &m[..n],
+                bao,
+                state,
+                legal,
+                claim: view.claim().filter(|_| view.turn() != view.seat()).map(|c| c.1),
+                drawn: view.drawn(),
+                wall_remaining: view.wall_remaining(),
+                opts: o,
+            };
+            return crate::huainan::policy::decide(&d);
         }
         if legal.contains(&Action::Win) {
             return Action::Win;

@@ -66,6 +66,10 @@ pub trait TableView {
     fn drawn(&self) -> Option<Tile>;
     /// The seat's legal actions now.
     fn legal(&self) -> &[Action];
+    /// Huainan: the 宝 and the seat's own 宝 state (None in other rule sets).
+    fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
+        None
+    }
 }
 
 /// A live round seen from one seat.
@@ -134,6 +138,9 @@ impl TableView for RoundView<'_> {
     fn legal(&self) -> &[Action] {
         self.round.legal_actions(self.seat)
     }
+    fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
+        self.round.huainan().map(|h| (h.bao, h.seats[self.seat as usize & 3]))
+    }
 }
 
 impl TableView for Observation {
@@ -179,6 +186,9 @@ impl TableView for Observation {
     }
     fn legal(&self) -> &[Action] {
         self.legal.as_slice()
+    }
+    fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
+        self.bao.map(|(b, _)| (b, self.bao_state))
     }
 }
 

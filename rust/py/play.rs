@@ -389,7 +389,7 @@ impl PyObservation {
     /// Huainan: 宝 tiles this seat has drawn from the wall (接宝 at 3, 四个宝 at 4).
     #[getter]
     fn bao_drawn(&self) -> u8 {
-        self.inner.bao_drawn
+        self.inner.bao_state.bao_drawn
     }
     /// The observer's legal actions (empty when it has nothing to decide).
     #[getter]
@@ -667,6 +667,19 @@ impl PyRound {
     /// A seat's flowers.
     fn flowers(&self, seat: i64) -> PyResult<Vec<u32>> {
         Ok(convert::codes(self.inner.seat(seat_arg(seat)?).flowers()))
+    }
+
+    /// An independent copy of the hand in its current state (for look-ahead search).
+    fn clone(&self) -> PyRound {
+        PyRound { inner: self.inner.clone(), cursors: self.cursors }
+    }
+
+    fn __copy__(&self) -> PyRound {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyRound {
+        self.clone()
     }
 
     fn __repr__(&self) -> String {

@@ -69,8 +69,8 @@ pub struct Observation {
     pub legal: ActionList,
     /// Huainan: the 宝 face and its indicator, shown to everyone.
     pub bao: Option<(Tile, Tile)>,
-    /// Huainan: 宝 tiles the observer has drawn from the wall (接宝 at 3, 四个宝 at 4).
-    pub bao_drawn: u8,
+    /// Huainan: the observer's own 宝 state (宝 drawn, 宝吊头, passes, the passed-win lock).
+    pub bao_state: crate::huainan::BaoState,
 }
 
 impl Observation {
@@ -145,7 +145,7 @@ impl Round {
             scores: self.scores,
             legal: if self.pending >> seat & 1 == 1 { self.legal[seat as usize] } else { ActionList::default() },
             bao: self.huainan.map(|h| (h.bao, h.indicator)),
-            bao_drawn: self.huainan.map_or(0, |h| h.seats[seat as usize].bao_drawn),
+            bao_state: self.huainan.map(|h| h.seats[seat as usize]).unwrap_or_default(),
         }
     }
 }
