@@ -308,6 +308,25 @@ pub fn check_result(round: &Round, v: &mut Violations) {
         v.push(format!("scores sum to {sum}: {:?}", res.deltas));
     }
     let min = round.rules().fan.min_fan as u32;
+    if let Some(h) = round.huainan() {
+        // Huainan: a win is a complete hand with the 宝 wild, or one of the instant wins
+        // (接宝, 四个宝), and carries its value; there is no fan minimum.
+        for w in &res.wins {
+            let melds = &w.melds[..w.n_melds as usize];
+            let Some(sc) = &w.huainan else {
+                v.push(format!("seat {} won without a Huainan value", w.seat));
+                continue;
+            };
+            let o = &round.rules().huainan;
+            if !sc.form.is_special() && !crate::huainan::shape::is_win(&w.hand, melds, Some(h.bao), o) {
+                v.push(format!("seat {} won with an incomplete hand {}", w.seat, tile::format_counts(&w.hand)));
+            }
+            if sc.value == 0 || w.fan.total as u64 != sc.value {
+                v.push(format!("seat {} won with the value {} (fan total {})", w.seat, sc.value, w.fan.total));
+            }
+        }
+        return;
+    }
     for w in &res.wins {
         let melds = &w.melds[..w.n_melds as usize];
         let used = crate::shanten::used_counts(melds);

@@ -3,6 +3,7 @@
 import numpy as np
 
 import majiang as mj
+from majiang import _core
 
 
 def test_huainan_simulate_is_deterministic_and_zero_sum():
@@ -21,3 +22,11 @@ def test_efficiency_beats_random_in_huainan():
     eff = mj.simulate(300, rules="huainan", bots="efficiency,random,random,random", seed=3)
     s = eff.scores.sum(axis=0)
     assert s[0] > max(s[1:])
+
+
+def test_huainan_invariants_checked_in_rust():
+    """Each state checked in Rust (tiles conserved, legal actions only, at most four copies)
+    and every win a complete hand with the 宝 wild (or 接宝 / 四个宝) carrying its value."""
+    r = _core.simulate_hands(3000, rules="huainan", bots=["efficiency"] * 4, seed=2026, check=True)
+    assert r["violations"] == 0, r["violation_examples"]
+    assert r["scores"].sum(axis=1).tolist() == [0] * 3000

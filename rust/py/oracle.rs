@@ -220,7 +220,8 @@ fn batch_melds(row: &Counts) -> Result<u8, String> {
 
 /// Shanten of many hands at once: `counts` is an `(N, 34)` uint8 array of concealed-tile
 /// counts, each row 13-3k or 14-3k tiles (k melds assumed, their tiles unknown); returns
-/// an `(N,)` int8 array with the meaning of `shanten(..., rules="gb")`. Releases the GIL.
+/// an `(N,)` int8 array with the meaning of `shanten(..., rules="gb")`. Releases the GIL
+/// and uses every core for large batches.
 #[pyfunction]
 fn shanten_batch<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i8>>> {
     let arr: PyReadonlyArray2<'py, u8> = counts.extract().map_err(|_| {
@@ -237,15 +238,25 @@ fn shanten_batch<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<B
         )));
     }
     let result = py.detach(|| -> Result<Vec<i8>, String> {
-        let mut out = Vec::with_capacity(view.nrows());
-        let zero = [0u8; 34];
-        let mut row: Counts = [0; 34];
+        // One copy into contiguous rows (one allocation per batch), checked in order so the
+        // first bad row is the one reported; then the rows are shared out over all cores.
+        let mut rows: Vec<(Counts, u8)> = Vec::with_capacity(view.nrows());
         for (i, r) in view.outer_iter().enumerate() {
+            let mut row: Counts = [0; 34];
             for (dst, src) in row.iter_mut().zip(r.iter()) {
                 *dst = *src;
             }
             let k = batch_melds(&row).map_err(|e| format!("row {i}: {e}"))?;
-            out.push(engine::shanten(&row, &zero, k, 0));
+            rows.push((row, k));
+        }
+        let mut out = vec![0i8; rows.len()];
+        if rows.len() >= 4096 {
+            use rayon::prelude::*;
+            rows.par_chunks(1024)
+                .zip(out.par_chunks_mut(1024))
+                .for_each(|(r, o)| engine::shanten_rows(r, o));
+        } else {
+            engine::shanten_rows(&rows, &mut out);
         }
         Ok(out)
     });

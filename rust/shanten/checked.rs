@@ -136,13 +136,10 @@ impl Hand {
             None => self.forms,
         };
         let (h, u, k, w) = (&self.counts, &self.used, self.n_melds, self.wilds);
-        let d = super::distance_in(forms, h, u, k, w);
-        if d == u8::MAX {
-            return Err(MjError::hand(format!(
-                "the form {} cannot apply with {} meld(s)",
-                form.map_or("?", Form::as_str),
-                k
-            )));
+        if let Some(f) = form {
+            if super::form_distance(f, h, u, k, w).is_none() {
+                return Err(MjError::hand(format!("the form {} cannot apply with {k} meld(s)", f.as_str())));
+            }
         }
         let mask = useful::useful_tiles_in(forms, h, u, k, w);
         Ok(self.mask_with_wild(mask, self.wild_draw_helps()))

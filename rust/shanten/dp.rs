@@ -9,37 +9,87 @@
 //! pung or not, the pair or not. The cost of a kind is `max(c_i - v_i, 0)`.
 
 use super::tables::{Entry, INF, LANES};
+use std::cell::RefCell;
+
+/// Slots of the per-thread cache of computed entries (a power of two).
+const CACHE_SLOTS: usize = 1 << 13;
+
+thread_local! {
+    /// Direct-mapped cache: bots and the simulator ask about the same group under the same
+    /// melds again and again (every discard, every draw), so most answers are found here.
+    static CACHE: RefCell<Vec<(u64, Entry)>> = RefCell::new(vec![(0, [0; LANES]); CACHE_SLOTS]);
+}
+
+/// [`entry`] through the per-thread cache (allocated once per thread, never per call).
+pub fn cached_entry(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
+    let mut key = 1u64 << 63 | (chows as u64) << 62 | (max_sets.min(4) as u64) << 59;
+    for (i, (&h, &l)) in v.iter().zip(limit).enumerate() {
+        key |= ((h.min(7) as u64) | (l.min(7) as u64) << 3) << (6 * i);
+    }
+    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 13)) as usize;
+    let hit = CACHE.with(|c| {
+        let c = c.borrow();
+        let (k, e) = c[slot];
+        (k == key).then_some(e)
+    });
+    if let Some(e) = hit {
+        return e;
+    }
+    let e = entry(v, limit, chows, max_sets);
+    CACHE.with(|c| c.borrow_mut()[slot] = (key, e));
+    e
+}
 
 /// The entry of `v` (one group, up to 9 kinds) when kind `i` may hold at most `limit[i]`
-/// copies; `chows` is false for the honors.
+/// copies; `chows` is false for the honors. Lanes with more than `max_sets` sets are left
+/// at [`INF`] (a hand beside `k` melds never needs more than `4 - k`).
 #[allow(clippy::needless_range_loop)]
-pub fn entry(v: &[u8], limit: &[u8], chows: bool) -> Entry {
+pub fn entry(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
+    let top = max_sets.min(4);
     // dp[p1][p2][m][p]: p1 chows started at the previous kind, p2 two kinds back.
     let mut dp = [[[[INF; 2]; 5]; 5]; 5];
     dp[0][0][0][0] = 0;
     let n = v.len();
+    // Largest p1 + p2 reachable so far (0 without chows), to skip empty states.
+    let mut open = 0usize;
     for i in 0..n {
         let mut next = [[[[INF; 2]; 5]; 5]; 5];
         let can_start = chows && i + 2 < n;
-        for p1 in 0..5usize {
-            for p2 in 0..5usize - p1 {
-                for m in (p1 + p2)..5usize {
+        let lim = limit[i] as usize;
+        let have = v[i] as usize;
+        let mut next_open = 0usize;
+        for p1 in 0..=open.min(4) {
+            for p2 in 0..=(open - p1).min(4 - p1) {
+                let carried = p1 + p2;
+                if carried > lim {
+                    continue;
+                }
+                for m in carried..=top {
                     for p in 0..2usize {
                         let cost = dp[p1][p2][m][p];
                         if cost >= INF {
                             continue;
                         }
-                        let max_x = if can_start { 4 - m } else { 0 };
+                        let max_x = if can_start { top - m } else { 0 };
                         for x in 0..=max_x {
-                            for y in 0..=(4 - m - x) {
+                            let cx = carried + x;
+                            if cx > lim {
+                                break;
+                            }
+                            for y in 0..=(top - m - x) {
+                                let cy = cx + 3 * y;
+                                if cy > lim {
+                                    break;
+                                }
                                 for z in 0..=(1 - p) {
-                                    let c = p1 + p2 + x + 3 * y + 2 * z;
-                                    if c > limit[i] as usize {
-                                        continue;
+                                    let c = cy + 2 * z;
+                                    if c > lim {
+                                        break;
                                     }
-                                    let add = c.saturating_sub(v[i] as usize) as u8;
+                                    let add = c.saturating_sub(have) as u8;
                                     let cell = &mut next[x][p1][m + x + y][p + z];
                                     *cell = (*cell).min(cost + add);
+                                    next_open = next_open.max(x + p1);
                                 }
                             }
                         }
@@ -48,9 +98,10 @@ pub fn entry(v: &[u8], limit: &[u8], chows: bool) -> Entry {
             }
         }
         dp = next;
+        open = next_open;
     }
     let mut out = [INF; LANES];
-    for m in 0..5 {
+    for m in 0..=top {
         for p in 0..2 {
             out[2 * m + p] = dp[0][0][m][p];
         }
@@ -83,14 +134,24 @@ mod tests {
                     placed += 1;
                 }
             }
-            assert_eq!(entry(&v, &[4; 9], true), *tables::suit().get(&v), "{v:?}");
-            assert_eq!(entry(&v, &[14; 9], true), *tables::suit_wild().get(&v), "{v:?}");
+            assert_eq!(entry(&v, &[4; 9], true, 4), *tables::suit().get(&v), "{v:?}");
+            assert_eq!(entry(&v, &[14; 9], true, 4), *tables::suit_wild().get(&v), "{v:?}");
             let h = &v[..7];
             if h.iter().map(|&x| x as u32).sum::<u32>() <= 14 {
-                assert_eq!(entry(h, &[4; 7], false), *tables::honors().get(h), "{h:?}");
-                assert_eq!(entry(h, &[14; 7], false), *tables::honors_wild().get(h), "{h:?}");
+                assert_eq!(entry(h, &[4; 7], false, 4), *tables::honors().get(h), "{h:?}");
+                assert_eq!(entry(h, &[14; 7], false, 4), *tables::honors_wild().get(h), "{h:?}");
             }
         }
+    }
+
+    #[test]
+    fn cache_returns_the_same_entries() {
+        let v = [1u8, 1, 1, 0, 2, 0, 0, 0, 1];
+        let lim = [3u8, 3, 3, 4, 4, 4, 4, 4, 4];
+        assert_eq!(cached_entry(&v, &lim, true, 3), entry(&v, &lim, true, 3));
+        assert_eq!(cached_entry(&v, &lim, true, 3), entry(&v, &lim, true, 3));
+        assert_eq!(cached_entry(&v, &lim, true, 2), entry(&v, &lim, true, 2));
+        assert_eq!(cached_entry(&v[..7], &lim[..7], false, 3), entry(&v[..7], &lim[..7], false, 3));
     }
 
     #[test]
@@ -100,8 +161,8 @@ mod tests {
         v[0] = 1;
         let mut lim = [4u8; 9];
         lim[0] = 1;
-        let e = entry(&v, &lim, true);
+        let e = entry(&v, &lim, true, 4);
         assert_eq!(e[1], 2); // a pair elsewhere costs two
-        assert_eq!(entry(&v, &[4; 9], true)[1], 1);
+        assert_eq!(entry(&v, &[4; 9], true, 4)[1], 1);
     }
 }

@@ -145,7 +145,8 @@ fn analyse(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, held: u64, bou
         }
     }
     for p in order {
-        if a.base[p] >= best || blocked(held, used, wild, p) {
+        // Ties are kept: the useful tiles need every optimal permutation.
+        if a.base[p] > best || blocked(held, used, wild, p) {
             continue;
         }
         let rest = if n_melds == 1 {

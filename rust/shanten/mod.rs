@@ -252,6 +252,12 @@ pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wild
 fn distance_concealed(forms: Forms, hand: &Counts) -> u8 {
     let r = regular::ranks(hand);
     let e = regular::entries_at(&r);
+    distance_concealed_at(forms, hand, &r, &e)
+}
+
+/// [`distance_concealed`] with the group ranks and entries already read.
+#[inline(always)]
+fn distance_concealed_at(forms: Forms, hand: &Counts, r: &[usize; 4], e: &[tables::Entry; 4]) -> u8 {
     let mut best = u8::MAX;
     if forms.contains(Form::Regular) {
         best = regular::finish(&regular::combine(&e[0], &e[1]), &regular::combine(&e[2], &e[3]), 4);
@@ -268,12 +274,40 @@ fn distance_concealed(forms: Forms, hand: &Counts) -> u8 {
             best = best.min(special::honors_knitted_held(held));
         }
         if forms.contains(Form::KnittedStraight) {
-            if let Some(d) = knitted::distance_fast(held, &r, &e[3], best) {
+            if let Some(d) = knitted::distance_fast(held, r, &e[3], best) {
                 best = d;
             }
         }
     }
     best
+}
+
+/// GB shanten of many hands whose melds' tiles are unknown (`rows[i]` = concealed counts
+/// and number of melds), written to `out`. Hands are taken four at a time so that their
+/// table reads overlap in memory; allocation-free.
+pub fn shanten_rows(rows: &[(Counts, u8)], out: &mut [i8]) {
+    let zero = [0u8; 34];
+    for (chunk, dst) in rows.chunks(4).zip(out.chunks_mut(4)) {
+        let mut r = [[0usize; 4]; 4];
+        let mut e = [[[0u8; tables::LANES]; 4]; 4];
+        for (i, (h, _)) in chunk.iter().enumerate() {
+            r[i] = regular::ranks(h);
+        }
+        for i in 0..chunk.len() {
+            e[i] = regular::entries_at(&r[i]);
+        }
+        for (i, (h, k)) in chunk.iter().enumerate() {
+            let d = if *k == 0 {
+                distance_concealed_at(Forms::GB, h, &r[i], &e[i])
+            } else {
+                let m = 4 - (*k).min(4) as usize;
+                let ei = &e[i];
+                let best = regular::finish(&regular::combine(&ei[0], &ei[1]), &regular::combine(&ei[2], &ei[3]), m);
+                knitted::distance_below(h, &zero, *k, 0, best).unwrap_or(best)
+            };
+            dst[i] = to_shanten(d, 0);
+        }
+    }
 }
 
 /// Shanten over `forms`: the minimum of the forms' shanten.
@@ -307,6 +341,24 @@ mod tests {
         assert_eq!(shanten(&counts("123m456p789s11122z"), &z, 0, 0), -1);
         assert_eq!(form_shanten(Form::SevenPairs, &counts("1m"), &z, 4, 0), None);
         assert_eq!(shanten_in(Forms::BASIC, &counts("19m19p19s1234567z"), &z, 0, 0), 6);
+    }
+
+    #[test]
+    fn rows_match_single_calls() {
+        let z = [0u8; 34];
+        let hands = ["123m456p789s1112z", "19m19p19s1234567z", "147m258p369s1234z", "1m", "147m258p369s2z", "11m"];
+        let rows: Vec<(Counts, u8)> = hands
+            .iter()
+            .map(|s| {
+                let c = counts(s);
+                let n: u8 = c.iter().sum();
+                (c, (14 - n) / 3)
+            })
+            .collect();
+        let mut out = vec![0i8; rows.len()];
+        shanten_rows(&rows, &mut out);
+        let expect: Vec<i8> = rows.iter().map(|(c, k)| shanten(c, &z, *k, 0)).collect();
+        assert_eq!(out, expect);
     }
 
     #[test]
@@ -375,9 +427,17 @@ mod timing {
             Err(_) => random_hands(20_000),
         };
         let z = [0u8; 34];
+        let t = cpu_ns();
+        let suit = tables::generate(9, true, true);
+        println!("generate suit table: {:.0} ms CPU", (cpu_ns() - t) as f64 / 1e6);
+        std::hint::black_box(suit.len());
+        let t = cpu_ns();
+        let honors = tables::generate(7, false, true);
+        println!("generate honor table: {:.0} ms CPU", (cpu_ns() - t) as f64 / 1e6);
+        std::hint::black_box(honors.len());
         tables::warm_up();
         let suit = tables::suit();
-        let e = regular::entries(&hands[0], &z, false);
+        let e = regular::entries(&hands[0], &z, false, 4);
         let cases: [(&str, &Probe); 12] = [
             ("ranks", &|h| regular::ranks(h).iter().sum::<usize>() as u64),
             ("entries", &|h| regular::entries_at(&regular::ranks(h)).iter().map(|e| e[9] as u64).sum()),
@@ -399,5 +459,32 @@ mod timing {
         for (name, f) in cases {
             println!("{name:>16}: {:7.1} ns", per_call(&hands, f));
         }
+        // With melds: the groups holding melded copies take the exact DP.
+        let mut used = [0u8; 34];
+        used[1] = 3; // a melded pung of 2m
+        let meld_hands: Vec<Counts> = hands
+            .iter()
+            .map(|h| {
+                let mut h = *h;
+                h[1] = h[1].min(1);
+                let mut n: u32 = h.iter().map(|&c| c as u32).sum();
+                let mut t = 33;
+                while n > 10 {
+                    if h[t] > 0 {
+                        h[t] -= 1;
+                        n -= 1;
+                    } else {
+                        t -= 1;
+                    }
+                }
+                h
+            })
+            .collect();
+        let dp9 = |h: &Counts| dp::entry(&h[0..9], &[4, 1, 4, 4, 4, 4, 4, 4, 4], true, 3)[6] as u64;
+        println!("{:>16}: {:7.1} ns", "dp suit", per_call(&meld_hands, &dp9));
+        let sh = |h: &Counts| shanten(h, &used, 1, 0) as u64;
+        println!("{:>16}: {:7.1} ns", "shanten meld", per_call(&meld_hands, &sh));
+        let us = |h: &Counts| useful_tiles(h, &used, 1, 0);
+        println!("{:>16}: {:7.1} ns", "useful meld", per_call(&meld_hands, &us));
     }
 }

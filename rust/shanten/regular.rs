@@ -23,6 +23,12 @@ pub(crate) fn span(g: usize) -> std::ops::Range<usize> {
 /// With wilds the unlimited tables apply and melded copies do not matter.
 #[inline(always)]
 pub(crate) fn group_entry(g: usize, v: &[u8], used: &[u8], wild: bool) -> Entry {
+    group_entry_upto(g, v, used, wild, 4)
+}
+
+/// [`group_entry`] when at most `max_sets` sets are needed (lanes above may be [`INF`]).
+#[inline(always)]
+pub(crate) fn group_entry_upto(g: usize, v: &[u8], used: &[u8], wild: bool, max_sets: usize) -> Entry {
     let suit = g < 3;
     if wild {
         return if suit { *tables::suit_wild().get(v) } else { *tables::honors_wild().get(v) };
@@ -34,7 +40,7 @@ pub(crate) fn group_entry(g: usize, v: &[u8], used: &[u8], wild: bool) -> Entry 
     for (l, &u) in limit.iter_mut().zip(used) {
         *l = 4u8.saturating_sub(u);
     }
-    dp::entry(v, &limit[..v.len()], suit)
+    dp::cached_entry(v, &limit[..v.len()], suit, max_sets)
 }
 
 /// Merges two groups: the best cost of every target over all splits between them.
@@ -66,12 +72,12 @@ pub fn finish(a: &Entry, b: &Entry, m: usize) -> u8 {
 
 /// The four group entries of a hand.
 #[inline(always)]
-pub(crate) fn entries(hand: &Counts, used: &Counts, wild: bool) -> [Entry; 4] {
+pub(crate) fn entries(hand: &Counts, used: &Counts, wild: bool, max_sets: usize) -> [Entry; 4] {
     [
-        group_entry(0, &hand[0..9], &used[0..9], wild),
-        group_entry(1, &hand[9..18], &used[9..18], wild),
-        group_entry(2, &hand[18..27], &used[18..27], wild),
-        group_entry(3, &hand[27..34], &used[27..34], wild),
+        group_entry_upto(0, &hand[0..9], &used[0..9], wild, max_sets),
+        group_entry_upto(1, &hand[9..18], &used[9..18], wild, max_sets),
+        group_entry_upto(2, &hand[18..27], &used[18..27], wild, max_sets),
+        group_entry_upto(3, &hand[27..34], &used[27..34], wild, max_sets),
     ]
 }
 
@@ -104,7 +110,7 @@ pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
         let e = entries_at(&ranks(hand));
         return finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
     }
-    let e = entries(hand, used, wilds > 0);
+    let e = entries(hand, used, wilds > 0, m);
     let ab = combine(&e[0], &e[1]);
     let ch = combine(&e[2], &e[3]);
     finish(&ab, &ch, m)
@@ -118,6 +124,30 @@ pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
     [combine(&e[1], &ch), combine(&e[0], &ch), combine(&ab, &e[3]), combine(&ab, &e[2])]
 }
 
+/// Kinds whose draw lowers the regular distance `d` of a hand without melds or wilds,
+/// given its group ranks, entries and rests. Each table entry carries, per lane, the kinds
+/// that lower it: a draw lowers the distance exactly when it lowers a lane that an optimum
+/// uses.
+#[inline]
+pub(crate) fn improving_at(r: &[usize; 4], e: &[Entry; 4], rest: &[Entry; 4], m: usize, d: u8) -> u64 {
+    let mut out = 0u64;
+    for g in 0..4 {
+        let table = if g < 3 { tables::suit() } else { tables::honors() };
+        let Some(masks) = table.masks_at(r[g]) else { continue };
+        let mut mask = 0u16;
+        for m1 in 0..=m {
+            for p1 in 0..2 {
+                let lane = 2 * m1 + p1;
+                if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
+                    mask |= masks[lane];
+                }
+            }
+        }
+        out |= (mask as u64) << span(g).start;
+    }
+    out
+}
+
 /// Kinds whose draw lowers the regular distance of a `13 - 3k` hand (bit `t` for kind `t`),
 /// among the kinds in `allowed`.
 #[allow(clippy::needless_range_loop)]
@@ -125,30 +155,13 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
     let wild = wilds > 0;
     let m = 4 - n_melds.min(4) as usize;
     if !wild && plain(used) {
-        // Each table entry carries, per lane, the kinds that lower it: a draw lowers the
-        // distance exactly when it lowers a lane that the optimum uses.
         let r = ranks(hand);
         let e = entries_at(&r);
         let rest = rests(&e);
         let d = finish(&e[0], &rest[0], m);
-        let mut out = 0u64;
-        for g in 0..4 {
-            let table = if g < 3 { tables::suit() } else { tables::honors() };
-            let Some(masks) = table.masks_at(r[g]) else { continue };
-            let mut mask = 0u16;
-            for m1 in 0..=m {
-                for p1 in 0..2 {
-                    let lane = 2 * m1 + p1;
-                    if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
-                        mask |= masks[lane];
-                    }
-                }
-            }
-            out |= (mask as u64) << span(g).start;
-        }
-        return out & allowed;
+        return improving_at(&r, &e, &rest, m, d) & allowed;
     }
-    let e = entries(hand, used, wild);
+    let e = entries(hand, used, wild, m);
     let rest = rests(&e);
     let d = finish(&e[0], &rest[0], m);
     let mut out = 0u64;
@@ -161,12 +174,29 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
         if sum >= 14 {
             continue;
         }
+        let table = if g < 3 { tables::suit() } else { tables::honors() };
+        if !wild && used[r.clone()].iter().all(|&u| u == 0) {
+            // No melded copies in this group: its table masks answer for all its kinds.
+            if let Some(masks) = table.masks_at(table.rank(&v[..len])) {
+                let mut mask = 0u16;
+                for m1 in 0..=m {
+                    for p1 in 0..2 {
+                        let lane = 2 * m1 + p1;
+                        if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
+                            mask |= masks[lane];
+                        }
+                    }
+                }
+                out |= ((mask as u64) << r.start) & allowed;
+                continue;
+            }
+        }
         for (j, t) in r.clone().enumerate() {
             if allowed >> t & 1 == 0 || v[j] >= 4 {
                 continue;
             }
             v[j] += 1;
-            let ne = group_entry(g, &v[..len], &used[r.clone()], wild);
+            let ne = group_entry_upto(g, &v[..len], &used[r.clone()], wild, m);
             v[j] -= 1;
             if finish(&ne, &rest[g], m) < d {
                 out |= 1 << t;

@@ -62,8 +62,15 @@ pub struct Ranker {
     /// digits (summing to `prefix`) have digit `i` below `d`. Flat and padded to powers of
     /// two so that indexing needs no bounds checks.
     step: Box<[u32; 9 << 7]>,
+    /// The first `len - 4` digits' share of the rank, by their base-5 code.
+    head: Box<[u32]>,
+    /// The last four digits' share, by `[sum of the first digits (0-15)][their code]`.
+    tail: Box<[u32]>,
     size: usize,
 }
+
+/// Digits in the tail part of a [`Ranker`].
+const TAIL: usize = 4;
 
 impl Ranker {
     fn new(len: usize) -> Self {
@@ -88,7 +95,50 @@ impl Ranker {
                 }
             }
         }
-        Ranker { len, step, size: count[len][MAX_SUM] as usize }
+        let mut r = Ranker { len, step, head: Box::default(), tail: Box::default(), size: count[len][MAX_SUM] as usize };
+        // Two lookups instead of `len` chained ones: the first digits' share depends on
+        // them alone, the last four's on them and the sum before them.
+        let a = len - TAIL;
+        let mut head = vec![0u32; 5usize.pow(a as u32)];
+        let mut tail = vec![0u32; 16 * 5usize.pow(TAIL as u32)];
+        let mut digits = [0u8; 9];
+        for (code, h) in head.iter_mut().enumerate() {
+            let mut c = code;
+            for d in digits[..a].iter_mut() {
+                *d = (c % 5) as u8;
+                c /= 5;
+            }
+            *h = r.partial(&digits[..a], 0, 0);
+        }
+        for prefix in 0..=MAX_SUM {
+            for code in 0..5usize.pow(TAIL as u32) {
+                let mut c = code;
+                for d in digits[a..len].iter_mut() {
+                    *d = (c % 5) as u8;
+                    c /= 5;
+                }
+                tail[prefix * 5usize.pow(TAIL as u32) + code] = r.partial(&digits[a..len], a, prefix);
+            }
+        }
+        r.head = head.into_boxed_slice();
+        r.tail = tail.into_boxed_slice();
+        r
+    }
+
+    /// The share of the rank of digits `v` placed from position `first` on, after digits
+    /// summing to `prefix` (the chained definition of the rank).
+    fn partial(&self, v: &[u8], first: usize, prefix: usize) -> u32 {
+        let mut r = 0u32;
+        let mut prefix = prefix;
+        for (i, &d) in v.iter().enumerate() {
+            let d = d as usize;
+            if prefix > MAX_SUM {
+                break;
+            }
+            r += self.step[((first + i) << 7) | (prefix << 3) | d];
+            prefix += d;
+        }
+        r
     }
 
     /// Number of ranked vectors.
@@ -100,14 +150,25 @@ impl Ranker {
     #[inline(always)]
     pub fn rank(&self, v: &[u8]) -> usize {
         debug_assert_eq!(v.len(), self.len);
-        let mut r = 0u32;
-        let mut prefix = 0usize;
-        for (i, &d) in v.iter().enumerate().take(9) {
-            let d = d as usize & 7;
-            r += self.step[(i << 7) | ((prefix & 15) << 3) | d];
-            prefix += d;
+        let a = self.len - TAIL;
+        let (mut head, mut sum) = (0usize, 0usize);
+        for &d in v[..a].iter().rev() {
+            let d = d.min(4) as usize;
+            head = head * 5 + d;
+            sum += d;
         }
-        r as usize
+        let mut tail = 0usize;
+        for &d in v[a..].iter().rev() {
+            tail = tail * 5 + d.min(4) as usize;
+        }
+        let h = self.head.get(head).copied().unwrap_or(0);
+        let t = self.tail.get(sum.min(15) * 625 + tail).copied().unwrap_or(0);
+        (h + t) as usize
+    }
+
+    /// [`Ranker::rank`] by the chained definition (for checking the two-lookup form).
+    pub fn rank_chained(&self, v: &[u8]) -> usize {
+        self.partial(v, 0, 0) as usize
     }
 }
 
@@ -221,44 +282,63 @@ fn odometer(digits: &mut [u8]) -> bool {
 }
 
 /// Fills the improving masks and (for suits) the knitted remainders of a limited table.
+/// The work is split over the first two digits and runs on all cores.
 fn add_extras(t: &mut Table, n: usize, chows: bool) {
-    let mut masks = vec![[0u16; LANES]; t.cells.len()].into_boxed_slice();
-    let mut digits = [0u8; 9];
-    loop {
-        let v = &mut digits[..n];
-        let sum: usize = v.iter().map(|&d| d as usize).sum();
-        if sum <= MAX_SUM {
-            let r = t.ranker.rank(v);
-            let e = t.cells[r].lanes;
-            if sum < MAX_SUM {
-                for j in 0..n {
-                    if v[j] < 4 {
-                        v[j] += 1;
-                        let f = t.cells[t.ranker.rank(v)].lanes;
-                        v[j] -= 1;
-                        for l in 0..LANES {
-                            if f[l] < e[l] {
-                                masks[r][l] |= 1 << j;
+    use rayon::prelude::*;
+    type Extra = (usize, [u16; LANES], [u8; 3]);
+    let table = &*t;
+    let parts: Vec<Vec<Extra>> = (0..25usize)
+        .into_par_iter()
+        .map(|prefix| {
+            let mut out = Vec::new();
+            let mut digits = [0u8; 9];
+            digits[0] = (prefix % 5) as u8;
+            digits[1] = (prefix / 5) as u8;
+            loop {
+                let v = &mut digits[..n];
+                let sum: usize = v.iter().map(|&d| d as usize).sum();
+                if sum <= MAX_SUM {
+                    let r = table.ranker.rank(v);
+                    let e = table.cells[r].lanes;
+                    let mut masks = [0u16; LANES];
+                    if sum < MAX_SUM {
+                        for j in 0..n {
+                            if v[j] < 4 {
+                                v[j] += 1;
+                                let f = table.cells[table.ranker.rank(v)].lanes;
+                                v[j] -= 1;
+                                for l in 0..LANES {
+                                    if f[l] < e[l] {
+                                        masks[l] |= 1 << j;
+                                    }
+                                }
                             }
                         }
                     }
-                }
-            }
-            if chows {
-                for class in 0..3 {
-                    let mut rest = [0u8; 9];
-                    rest[..n].copy_from_slice(v);
-                    for k in (class..9).step_by(3) {
-                        rest[k] = rest[k].saturating_sub(1);
+                    let mut knit = [0u8; 3];
+                    if chows {
+                        for (class, code) in knit.iter_mut().enumerate() {
+                            let mut rest = [0u8; 9];
+                            rest[..n].copy_from_slice(v);
+                            for k in (class..9).step_by(3) {
+                                rest[k] = rest[k].saturating_sub(1);
+                            }
+                            *code = Knit::of(&table.cells[table.ranker.rank(&rest[..n])].lanes).encode();
+                        }
                     }
-                    let f = t.cells[t.ranker.rank(&rest[..n])].lanes;
-                    t.cells[r].knit[class] = Knit::of(&f).encode();
+                    out.push((r, masks, knit));
+                }
+                if !odometer(&mut digits[2..n]) {
+                    break;
                 }
             }
-        }
-        if !odometer(&mut digits[..n]) {
-            break;
-        }
+            out
+        })
+        .collect();
+    let mut masks = vec![[0u16; LANES]; t.cells.len()].into_boxed_slice();
+    for (r, m, k) in parts.into_iter().flatten() {
+        masks[r] = m;
+        t.cells[r].knit = k;
     }
     t.masks = masks;
     t.has_knit = chows;
@@ -437,6 +517,19 @@ mod tests {
         assert_eq!(r.rank(&[0; 7]), 0);
         let s = Ranker::new(9);
         assert_eq!(s.size(), 405_350);
+        let mut digits = [0u8; 9];
+        let mut seen = 0;
+        loop {
+            if digits.iter().map(|&d| d as usize).sum::<usize>() <= 14 {
+                assert_eq!(s.rank(&digits), s.rank_chained(&digits));
+                assert_eq!(r.rank(&digits[..7]), r.rank_chained(&digits[..7]));
+                seen += 1;
+            }
+            if !odometer(&mut digits) {
+                break;
+            }
+        }
+        assert_eq!(seen, 405_350);
         assert_eq!(s.rank(&[4, 4, 4, 2, 0, 0, 0, 0, 0]), s.size() - 1);
     }
 

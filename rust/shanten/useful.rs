@@ -17,6 +17,9 @@ pub fn available(hand: &Counts, used: &Counts) -> u64 {
 /// (`13 - 3k - W` tiles). Kinds with no copy left are never useful.
 pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
     let avail = available(hand, used);
+    if n_melds == 0 && wilds == 0 && forms.0 & !Forms::GB.0 == 0 && regular::plain(used) {
+        return useful_concealed(forms, hand) & avail;
+    }
     let mut d = [u8::MAX; Form::ALL.len()];
     let mut best = u8::MAX;
     for (i, f) in Form::ALL.iter().enumerate() {
@@ -47,6 +50,61 @@ pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, 
         out |= form_improving(*f, hand, used, n_melds, wilds, avail & !out);
     }
     out & avail
+}
+
+/// [`useful_tiles_in`] for a hand without melds or wilds: the group ranks, entries and
+/// rests are computed once and shared by every form.
+fn useful_concealed(forms: Forms, hand: &Counts) -> u64 {
+    let r = regular::ranks(hand);
+    let e = regular::entries_at(&r);
+    let held = special::presence(hand);
+    let mut d = [u8::MAX; 5];
+    let mut rest = None;
+    if forms.contains(Form::Regular) {
+        let rs = regular::rests(&e);
+        d[0] = regular::finish(&e[0], &rs[0], 4);
+        rest = Some(rs);
+    }
+    if forms.contains(Form::SevenPairs) {
+        d[1] = special::seven_pairs(hand);
+    }
+    if forms.contains(Form::ThirteenOrphans) {
+        d[2] = special::thirteen_orphans(hand);
+    }
+    if forms.contains(Form::HonorsKnitted) {
+        d[3] = special::honors_knitted_held(held);
+    }
+    let mut best = d.iter().copied().min().unwrap_or(u8::MAX);
+    if forms.contains(Form::KnittedStraight) {
+        // Only needed when it ties the best form: bound the search just above it.
+        if let Some(x) = super::knitted::distance_fast(held, &r, &e[3], best.saturating_add(1)) {
+            d[4] = x;
+            best = best.min(x);
+        }
+    }
+    if best == u8::MAX || best == 0 {
+        return 0;
+    }
+    let all = u64::MAX >> 30;
+    let mut out = 0u64;
+    if d[0] == best {
+        if let Some(rs) = &rest {
+            out |= regular::improving_at(&r, &e, rs, 4, best);
+        }
+    }
+    if d[1] == best {
+        out |= special::seven_pairs_improving(hand, all);
+    }
+    if d[2] == best {
+        out |= special::thirteen_orphans_improving(hand, all);
+    }
+    if d[3] == best {
+        out |= special::honors_knitted_improving(hand, all);
+    }
+    if d[4] == best {
+        out |= super::knitted::improving(hand, &[0; 34], 0, 0, all);
+    }
+    out
 }
 
 /// Kinds among `allowed` whose draw lowers the distance of one form.
