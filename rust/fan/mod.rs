@@ -279,6 +279,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
         seat: input.seat_wind,
         prevalent: input.prevalent_wind,
         opts,
+        wait: std::cell::Cell::new(None),
     };
 
     let mut best = Table::default();
@@ -296,17 +297,12 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
     }
     let seven_pairs = best.get(catalog::SEVEN_PAIRS) != 0;
     if !special || seven_pairs {
-        let mut pre = standing;
-        pre[win as usize] -= 1;
-        let held = ctx.held_before_win();
-        let dead = opts.mcr_exact_waits.then_some(&held);
-        let unique_wait = validate::unique_wait(&mut pre, win, fixed.is_empty(), dead);
         let mut divs = Divisions::new();
         let mut work = standing;
         divide::divide(&mut work, fixed, &mut divs);
         for d in &divs.items[..divs.len] {
             let mut t = Table::default();
-            score::score_regular(d, &ctx, unique_wait, &mut t);
+            score::score_regular(d, &ctx, &mut t);
             let p = score::points(&t);
             let prefer = t.get(catalog::PURE_TRIPLE_CHOW) == 1
                 || t.get(catalog::TRIPLE_PUNG) != 0

@@ -8,7 +8,7 @@
 //! fans, tile fans, rank fans, 四归一, waits, the 不计 exclusions, wind pungs, 无番和.
 
 use super::catalog::*;
-use super::divide::{Division, Pack, CHOW, KONG, PAIR, PUNG};
+use super::divide::{self, Division, Pack, CHOW, KONG, PAIR, PUNG};
 use super::principles::{
     apply_exclusions, kong_fans, score_four_chows, score_four_pungs, score_three_chows,
     score_three_pungs, two_chows, two_pungs, wind_pung,
@@ -111,6 +111,9 @@ pub struct Ctx<'a> {
     pub prevalent: u8,
     /// Scoring options.
     pub opts: &'a FanOptions,
+    /// Whether the hand before the win waits on the winning tile only (computed on
+    /// first use: many hands never need it).
+    pub wait: std::cell::Cell<Option<bool>>,
 }
 
 impl Ctx<'_> {
@@ -119,6 +122,21 @@ impl Ctx<'_> {
     pub fn uniques(&self) -> &[RTile] {
         &self.unique[..self.n_unique]
     }
+    /// True if the standing tiles before the win wait on the winning tile only, over the
+    /// regular form and (with no melds) seven pairs.
+    pub fn unique_wait(&self) -> bool {
+        if let Some(u) = self.wait.get() {
+            return u;
+        }
+        let mut pre = self.standing;
+        pre[self.win as usize] -= 1;
+        let held = self.held_before_win();
+        let dead = self.opts.mcr_exact_waits.then_some(&held);
+        let u = divide::is_unique_wait(&mut pre, self.win, self.fixed.is_empty(), dead);
+        self.wait.set(Some(u));
+        u
+    }
+
     /// Every tile the player held before the winning tile (hand and melds).
     pub fn held_before_win(&self) -> RTable {
         let mut h = self.merged;
@@ -352,8 +370,15 @@ pub(super) fn tile_hog(merged: &RTable, n_kongs: u8, t: &mut Table) {
 /// 边张 / 嵌张 / 单钓 from the position of the winning tile among the concealed groups
 /// (only called when the wait is unique). Edge beats closed beats single.
 pub(super) fn wait_fans(concealed: &[Pack], win: RTile, t: &mut Table) {
+    if let Some(f) = wait_position(concealed, win, t) {
+        set(t, f);
+    }
+}
+
+/// The wait fan the winning tile's position would give, if the wait is unique.
+fn wait_position(concealed: &[Pack], win: RTile, t: &Table) -> Option<Fan> {
     if has(t, MELDED_HAND) || has(t, FOUR_KONGS) {
-        return;
+        return None;
     }
     let (mut edge, mut closed, mut single) = (false, false, false);
     for p in concealed {
@@ -370,18 +395,20 @@ pub(super) fn wait_fans(concealed: &[Pack], win: RTile, t: &mut Table) {
         }
     }
     if edge {
-        set(t, EDGE_WAIT);
+        Some(EDGE_WAIT)
     } else if closed {
-        set(t, CLOSED_WAIT);
+        Some(CLOSED_WAIT)
     } else if single {
-        set(t, SINGLE_WAIT);
+        Some(SINGLE_WAIT)
+    } else {
+        None
     }
 }
 
 // ---------------------------------------------------------------- regular form ------
 
 /// Scores one regular decomposition (declared melds first, pair in slot 4).
-pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, unique_wait: bool, t: &mut Table) {
+pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
     let n_fixed = ctx.fixed.len();
     let mut chows = [0u8; 4];
     let mut pungs = [0u8; 4];
@@ -492,8 +519,10 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, unique_wait: bool, t: &mut
     if !has(t, QUADRUPLE_CHOW) {
         tile_hog(&ctx.merged, mk + ck, t);
     }
-    if unique_wait {
-        wait_fans(&packs[n_fixed..], win, t);
+    if let Some(f) = wait_position(&packs[n_fixed..], win, t) {
+        if ctx.unique_wait() {
+            set(t, f);
+        }
     }
     apply_exclusions(t, ctx.opts);
     if !has(t, BIG_FOUR_WINDS) {

@@ -8,8 +8,6 @@
 //! reference does). One flag is always derived: a winning tile whose other three copies
 //! sit in the player's own exposed melds is necessarily 和绝张.
 
-use super::divide;
-use super::rtile::{RTable, RTile};
 use super::score::WinFlags;
 use super::{FanOptions, WinInput};
 use crate::error::{MjError, MjResult};
@@ -182,9 +180,4 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
         f.fourth_tile = true;
     }
     Ok(f)
-}
-
-/// Whether the standing tiles before the win (`pre`) wait on `win` only.
-pub fn unique_wait(pre: &mut RTable, win: RTile, no_melds: bool, dead: Option<&RTable>) -> bool {
-    divide::is_unique_wait(pre, win, no_melds, dead)
 }

@@ -31,6 +31,8 @@ use crate::wall::Rng;
 const NO_USED: Counts = [0; 34];
 /// Discards within this share of the best value compete on useful tiles.
 const SHORTLIST: f32 = 0.85;
+/// At most this many discards compete on useful tiles.
+const MAX_SHORTLIST: usize = 14;
 /// A claim must improve the hand's value by this factor.
 const CLAIM_MARGIN: f32 = 1.1;
 /// A kong is declared when the hand after it keeps this share of the best discard's value.
@@ -121,6 +123,14 @@ impl EfficiencyPolicy {
                 }
             }
             return Some(top);
+        }
+        // Keep the best MAX_SHORTLIST discards within SHORTLIST of the best value; a single
+        // one needs no useful-tile count.
+        cands[..n].sort_by(|a, b| b.score.value.total_cmp(&a.score.value));
+        let mut n = cands[..n].iter().take_while(|c| c.score.value >= best * SHORTLIST).count();
+        n = n.clamp(1, MAX_SHORTLIST);
+        if n == 1 {
+            return Some(cands[0]);
         }
         let mut chosen: Option<(f32, DiscardChoice)> = None;
         let mut ties = 0u64;
@@ -219,6 +229,17 @@ impl EfficiencyPolicy {
         let hand = *view.hand();
         let mut with = hand;
         with[tile as usize] += 1;
+        // A chow of a tile that does not bring the hand closer to any set-and-pair shape
+        // cannot be worth it (a claim only removes freedom); pass without evaluating. A
+        // pung or kong is always weighed (it can complete an honor or all-pungs plan).
+        let n_melds = melds.len() as u8;
+        let only_chows = legal.iter().all(|a| matches!(a, Action::Chow(_) | Action::Pass));
+        if only_chows
+            && crate::shanten::regular::distance(&with, &NO_USED, n_melds, 0)
+            >= crate::shanten::regular::distance(&hand, &NO_USED, n_melds, 0)
+        {
+            return Action::Pass;
+        }
         let mut ev = self.evaluator(view, melds);
         ev.select_chow_plans(&with);
         let base = ev.score(&hand).value;
@@ -465,7 +486,7 @@ mod tests {
     }
 
     #[test]
-    fn passes_a_chow_that_breaks_a_flush_and_takes_a_useful_pung() {
+    fn passes_a_chow_that_breaks_a_flush_and_takes_a_pung_toward_all_pungs() {
         let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
         // A clean character flush two tiles away; a bamboo chow would kill it.
         let h = "111345999m77z35s";
@@ -473,10 +494,10 @@ mod tests {
         let hand = counts(h);
         assert_eq!(hand.iter().map(|&c| c as u32).sum::<u32>(), 13);
         assert_eq!(p.act(&o), Action::Pass);
-        // A pung of red dragons for a half flush: take it.
-        let h2 = "1245677899m577z";
-        let o2 = observation(h2, &[Action::Pung(31), Action::Pass], Some((3, 31)));
-        assert_eq!(p.act(&o2), Action::Pung(31));
+        // A pung of white dragons toward all pungs: take it.
+        let h2 = "111m222p339s5577z";
+        let o2 = observation(h2, &[Action::Pung(33), Action::Pass], Some((3, 33)));
+        assert_eq!(p.act(&o2), Action::Pung(33));
     }
 
     #[test]
