@@ -12,6 +12,7 @@
 //! - [`settle`]: who pays whom, the cap, kong points, several robbers, the next dealer
 //!   (§10.5-10.6, D-2).
 //! - [`table`]: the hooks the round state machine calls during a Huainan hand.
+//! - [`oracle`]: shanten, useful tiles, waits and wins under the D-7 / D-15 shape options.
 //! - [`policy`]: tile efficiency with wilds, for the built-in policies.
 //!
 //! The decisions about the flow of play are options of [`crate::round::TableOptions`],
@@ -24,6 +25,7 @@
 
 pub mod bao;
 pub mod forms;
+pub mod oracle;
 pub mod policy;
 pub mod settle;
 pub mod shape;
@@ -198,27 +200,6 @@ crate::option_group! {
         pub kong_points_ming: u32 = 1,
         /// D-27: points each other player pays for a concealed kong kept.
         pub kong_points_an: u32 = 2,
-    }
-}
-
-impl HuainanOptions {
-    /// The oracle's Huainan forms (`shanten`, `waits`, `useful_tiles`, `is_win` with
-    /// `rules="huainan"`) read the shapes with the D-7 and D-15 defaults; fails naming the
-    /// first option set otherwise (scoring honours every option).
-    pub fn check_oracle_shapes(&self) -> crate::MjResult<()> {
-        let d = HuainanOptions::default();
-        let changed = [
-            ("bao_wild_in_13lang", self.bao_wild_in_13lang != d.bao_wild_in_13lang),
-            ("bao_wild_in_jiuyao", self.bao_wild_in_jiuyao != d.bao_wild_in_jiuyao),
-            ("bao_wild_fifth_copy", self.bao_wild_fifth_copy != d.bao_wild_fifth_copy),
-            ("jiuyao_allows_pung_melds", self.jiuyao_allows_pung_melds != d.jiuyao_allows_pung_melds),
-        ];
-        match changed.iter().find(|(_, c)| *c) {
-            Some((name, _)) => Err(crate::MjError::rule(format!(
-                "the shanten oracle reads Huainan shapes with the default {name}; use score_huainan for hands under this option"
-            ))),
-            None => Ok(()),
-        }
     }
 }
 
