@@ -280,9 +280,15 @@ pub(super) fn play_efficient(seed: u64, dealer: u8) -> Round {
 #[test]
 fn wild_aware_efficiency_wins_most_hands() {
     let mut won = 0;
+    let mut kongs = 0;
     let mut forms = std::collections::BTreeSet::new();
     for seed in 0..200 {
         let r = play_efficient(seed, (seed % 4) as u8);
+        kongs += r
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Kong { .. } | Event::ConcealedKong { .. } | Event::AddedKong { .. }))
+            .count();
         let res = r.result().unwrap();
         assert_eq!(res.deltas.iter().sum::<i32>(), 0);
         if !res.wins.is_empty() {
@@ -293,6 +299,7 @@ fn wild_aware_efficiency_wins_most_hands() {
         }
     }
     assert!(won > 120, "{won} of 200 hands won");
+    assert!(kongs > 10, "{kongs} kongs in 200 hands");
     assert!(forms.contains("baodiaotou") || forms.contains("baodiaobao") || forms.contains("baodiao_wubao"), "{forms:?}");
     assert_eq!(play_efficient(3, 1).events(), play_efficient(3, 1).events());
 }
