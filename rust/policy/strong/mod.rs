@@ -39,6 +39,7 @@
 //! and `arena` run without the cap, so their results never depend on time.
 
 pub mod danger;
+pub mod lookahead;
 pub mod search;
 pub mod waits;
 
@@ -51,6 +52,7 @@ use crate::shanten;
 use crate::shanten::regular::group_entry;
 use crate::tile::{Counts, Tile};
 use crate::wall::{derive_seed, Rng};
+use lookahead::Lookahead;
 use search::{Search, MAX_CANDIDATES};
 use waits::{scoring_waits, WinContext};
 use std::time::{Duration, Instant};
@@ -79,6 +81,9 @@ pub const SEARCH_DISTANCE: u8 = 2;
 /// random tiles and deal in less than real ones).
 pub const SEARCH_DANGER: f32 = 8.0;
 
+/// Points of a certain win, pricing the lookahead's chance of winning against danger.
+pub const LOOKAHEAD_SCALE: f32 = 40.0;
+
 /// Discards below this share of the best plan value are far behind on attack.
 pub const SHORTLIST: f32 = 0.85;
 /// Rollouts per millisecond of budget (measured on the reference machine, halved for
@@ -86,6 +91,18 @@ pub const SHORTLIST: f32 = 0.85;
 pub const ROLLOUTS_PER_MS: u32 = 1;
 /// The default per-decision budget in milliseconds.
 pub const DEFAULT_BUDGET_MS: u32 = 50;
+
+/// Experiment knobs.
+pub fn knob(name: &str, default: f32) -> f32 {
+    static T: std::sync::OnceLock<Vec<(String, f32)>> = std::sync::OnceLock::new();
+    let t = T.get_or_init(|| {
+        std::env::var("MJ_TUNE").unwrap_or_default().split(',').filter_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            Some((k.to_string(), v.parse().ok()?))
+        }).collect()
+    });
+    t.iter().find(|(k, _)| k == name).map_or(default, |x| x.1)
+}
 
 /// How much a [`StrongPolicy`] searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,7 +270,7 @@ impl StrongPolicy {
 
     /// Fills in each candidate's total: its share of the best plan-and-useful key times
     /// the stake, minus the price of its danger. Returns the stake.
-    fn rank(cands: &mut [Candidate], wall_remaining: usize, threat: f32) -> f32 {
+    fn rank(cands: &mut [Candidate], wall_remaining: usize, threat: f32) -> (f32, bool) {
         let best_value = cands.iter().map(|c| c.score.value).fold(0f32, f32::max);
         let key = |c: &Candidate| c.score.value * (c.useful as f32 + 4.0);
         let short = |c: &Candidate| c.score.value >= SHORTLIST * best_value;
@@ -261,19 +278,68 @@ impl StrongPolicy {
         let top = cands.iter().filter(|c| short(c)).max_by(|a, b| key(a).total_cmp(&key(b))).map(|c| c.score);
         let stake = top.map(|s| Self::stake(&s, wall_remaining)).unwrap_or(0.0);
         let far = top.map_or(true, |s| s.distance >= FOLD_DISTANCE);
-        let fold = threat >= FOLD_THREAT && far;
+        let fold = threat >= knob("fold_threat", FOLD_THREAT) && far;
         for c in cands.iter_mut() {
             let share = if best > 0.0 { key(c) / best } else { 1.0 };
             c.total = if fold {
                 // Folding: the safest tile, the plan only breaking ties.
                 -c.danger * DEAL_IN_COST + 0.01 * share
             } else if short(c) {
-                share * stake - c.danger * DANGER_WEIGHT
+                share * stake - c.danger * knob("danger_weight", DANGER_WEIGHT)
             } else {
                 f32::NEG_INFINITY
             };
         }
-        stake
+        (stake, fold)
+    }
+
+    /// Replaces the totals of the candidates close to ready by their chance of winning
+    /// ([`lookahead`]) when some of them can reach a scoring ready hand; the others drop
+    /// out. Returns true when it did.
+    fn rank_close(&self, cands: &mut [Candidate], hand: &Counts, n_melds: u8, ctx: &WinContext, la: &mut Lookahead) -> bool {
+        let mut vals = [None; 14];
+        let mut any = false;
+        let mut h = *hand;
+        for (i, c) in cands.iter().enumerate() {
+            h[c.tile as usize] -= 1;
+            vals[i] = la.value(&h, n_melds, ctx, &self.rules);
+            h[c.tile as usize] += 1;
+            any |= vals[i].is_some_and(|v| v > 0.0);
+        }
+        if !any {
+            // Two tiles from ready: the leading candidates one draw further ahead.
+            let k = knob("la2_k", 4.0) as usize;
+            if k == 0 {
+                return false;
+            }
+            let mut order = [0usize; 14];
+            let n = cands.len().min(14);
+            for (i, o) in order.iter_mut().enumerate().take(n) {
+                *o = i;
+            }
+            order[..n].sort_by(|&a, &b| cands[b].total.total_cmp(&cands[a].total).then(a.cmp(&b)));
+            for &i in order[..n].iter().take(k) {
+                if !cands[i].total.is_finite() {
+                    continue;
+                }
+                h[cands[i].tile as usize] -= 1;
+                vals[i] = la.value2(&h, n_melds, ctx, &self.rules);
+                h[cands[i].tile as usize] += 1;
+                any |= vals[i].is_some_and(|v| v > 0.0);
+            }
+            if !any {
+                return false;
+            }
+        }
+        let scale = knob("la_scale", LOOKAHEAD_SCALE);
+        let dw = knob("danger_weight", DANGER_WEIGHT);
+        for (c, v) in cands.iter_mut().zip(vals) {
+            c.total = match v {
+                Some(v) if v > 0.0 => scale * v - c.danger * dw,
+                _ => f32::NEG_INFINITY,
+            };
+        }
+        true
     }
 
     fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
@@ -296,7 +362,12 @@ impl StrongPolicy {
         }
         let cands = &mut cands[..n];
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
-        Self::rank(cands, view.wall_remaining(), threat);
+        let (_, fold) = Self::rank(cands, view.wall_remaining(), threat);
+        if !fold && knob("la", 1.0) > 0.0 {
+            let mut la = Lookahead::new(unseen, view.wall_remaining());
+            la.reach = knob("reach", lookahead::REACH);
+            self.rank_close(cands, &hand, melds.len() as u8, &ctx, &mut la);
+        }
         cands.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.tile.cmp(&b.tile)));
         let mut choice = cands[0];
 
@@ -381,6 +452,16 @@ impl StrongPolicy {
         }
         let mut best = (base.value * CLAIM_MARGIN, Action::Pass);
         let k = melds.len().min(3);
+        // Close to ready: the chance of winning with and without each claim.
+        let use_la = knob("la", 1.0) > 0.0 && knob("la_claim", 1.0) > 0.0;
+        let pass_la = if use_la {
+            let mut la = Lookahead::new(unseen, view.wall_remaining());
+            la.reach = knob("reach", lookahead::REACH);
+            la.value(&hand, melds.len() as u8, &win_context(view, melds), &self.rules)
+        } else {
+            None
+        };
+        let mut best_la = (0f32, Action::Pass);
         for &a in legal {
             let (meld, take): (Meld, [Tile; 3]) = match a {
                 Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, 255]),
@@ -413,6 +494,21 @@ impl StrongPolicy {
                 let mut cs = [Candidate { tile: 0, score: base, useful: 0, danger: 0.0, total: 0.0 }; 14];
                 let ctx = win_context(view, &m2[..k + 1]);
                 let n = self.candidates(&ev2, &h, unseen, &danger, u64::MAX, &ctx, &mut cs);
+                if pass_la.is_some() {
+                    let mut la = Lookahead::new(unseen, view.wall_remaining());
+                    la.reach = knob("reach", lookahead::REACH);
+                    let mut hh = h;
+                    for c in &cs[..n] {
+                        hh[c.tile as usize] -= 1;
+                        if let Some(v) = la.value(&hh, (k + 1) as u8, &ctx, &self.rules) {
+                            let v = v - c.danger * knob("danger_weight", DANGER_WEIGHT) / knob("la_scale", LOOKAHEAD_SCALE);
+                            if v > best_la.0 {
+                                best_la = (v, a);
+                            }
+                        }
+                        hh[c.tile as usize] += 1;
+                    }
+                }
                 // The best discard after the claim, its danger priced against the stake.
                 cs[..n]
                     .iter()
@@ -421,6 +517,14 @@ impl StrongPolicy {
             };
             if v > best.0 {
                 best = (v, a);
+            }
+        }
+        if let Some(vp) = pass_la {
+            if vp > 0.0 || best_la.0 > 0.0 {
+                let a = if best_la.0 > vp * knob("la_claim_margin", 1.0) { best_la.1 } else { Action::Pass };
+                if a == Action::Pass || legal.contains(&a) {
+                    return if legal.contains(&a) { a } else { legal[legal.len() - 1] };
+                }
             }
         }
         // A close call between passing and the best claim goes to the search.
