@@ -114,8 +114,8 @@ def test_arguments_are_checked():
         StrongBot(seed=-3)
     with pytest.raises(ValueError, match="rollouts"):
         StrongBot(rollouts=-1)
-    assert StrongBot(budget_ms=20).rollouts > 0
-    assert StrongBot(rollouts=0).rollouts == 0
+    assert StrongBot(budget_ms=20).rollouts == 0
+    assert StrongBot(budget_ms=20, rollouts=30).rollouts == 30
 
 
 @pytest.mark.parametrize("rules", ["gb", "classic"])

@@ -8,11 +8,15 @@
 //! model turns those figures into a chance of winning before the wall runs out:
 //!
 //! - a ready hand with `W` scoring copies among `U` unseen tiles wins on each of its turns
-//!   with chance `h(W) = min(K·W/U, 0.9)` (its own draw and the discards of the three
-//!   others between two of its draws), so within `n` turns with `1 − (1 − h)^n`;
+//!   with chance `h(W) = min(K·W/U, 0.9)` (`K` = [`REACH`]), so within `n` turns with
+//!   `1 − (1 − h)^n`;
 //! - a hand one tile away reaches the ready hand of kind `x` on each turn with chance
-//!   `K·u_x/U` (`u_x` unseen copies), and then races as above:
-//!   `V₁(n) = Σ_x q_x·V₀(n − 1, W_x) + (1 − Σ_x q_x)·V₁(n − 1)`.
+//!   `q_x = K·u_x/U` (`u_x` unseen copies), and then races as above:
+//!   `V₁(n) = Σ_x q_x·V₀(n − 1, W_x) + (1 − Σ_x q_x)·V₁(n − 1)`;
+//! - a hand two tiles away ([`Lookahead::value2`]) reaches the best one-away hand after
+//!   drawing `x` the same way, with `V₁` in place of `V₀`.
+//!
+//! `n` is the seat's turns left (a quarter of the wall, at most [`MAX_TURNS`]).
 //!
 //! The figures compare candidates that are all close, which the plan values (distances
 //! and fan weights) cannot do: they do not see which ready hands actually reach 8 fan nor
@@ -26,9 +30,12 @@ use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
 
-/// Tiles reaching a seat per turn, relative to its own draw: its draw and a share of the
-/// discards of the three other seats (claimable for a win or a set).
-pub const REACH: f32 = 2.0;
+/// The scale of the per-turn chances: a kind with `u` of the `U` unseen copies reaches
+/// the seat in one turn with chance `REACH·u/U`. Its own draw alone would be 1 and the
+/// claimable discards of the others add to that; measured against three efficiency bots a
+/// smaller scale plays better (it keeps the value of more waits from saturating, and
+/// others' hands hold many of the unseen copies).
+pub const REACH: f32 = 0.8;
 /// Most turns the race model looks ahead.
 pub const MAX_TURNS: usize = 24;
 const CACHE: usize = 512;
