@@ -97,6 +97,8 @@ pub const SEARCH_DANGER: f32 = 8.0;
 pub const TWO_AWAY_CANDIDATES: usize = 8;
 /// After a claim, the discards (best plan values first) valued two draws ahead.
 pub const TWO_AWAY_CLAIM_DISCARDS: usize = 3;
+/// Weight of the plan-and-defense total beside the lookahead's value (a tie-break).
+pub const TIE_BREAK: f32 = 0.01;
 /// Points of a certain win, pricing the lookahead's chance of winning against danger.
 pub const LOOKAHEAD_SCALE: f32 = 40.0;
 
@@ -343,8 +345,11 @@ impl StrongPolicy {
         let scale = LOOKAHEAD_SCALE;
         let dw = DANGER_WEIGHT;
         for (c, v) in cands.iter_mut().zip(vals) {
+            // The plan-and-defense total breaks near ties (e.g. two discards that leave
+            // the same scoring routes).
+            let tie = if c.total.is_finite() { TIE_BREAK * c.total } else { -TIE_BREAK };
             c.total = match v {
-                Some(v) if v > 0.0 => scale * v - c.danger * dw,
+                Some(v) if v > 0.0 => scale * v - c.danger * dw + tie,
                 _ => f32::NEG_INFINITY,
             };
         }

@@ -210,6 +210,13 @@ fn the_default_configuration_keeps_the_hand_made_decisions() {
     assert_eq!(full().act(&o), Action::Pung(t("5z")));
     let h = "1123456789m55m1p";
     assert_eq!(full().act(&view(h, &discards(h), None)), Action::Discard(t("1p")));
+    let h = "1235678m99m34p557z";
+    let a = full().act(&view(h, &discards(h), None));
+    assert!(!["1m", "2m", "3m", "5m", "6m", "7m", "8m", "9m"].iter().any(|x| a == Action::Discard(t(x))), "{a:?}");
+    // Characters one tile from ready; after a bamboo chow no 8-fan hand is within two
+    // draws.
+    let o = view("11344577999m13s", &[Action::Chow(t("1s")), Action::Pass], Some((3, t("2s"))));
+    assert_eq!(full().act(&o), Action::Pass);
 }
 
 #[test]
