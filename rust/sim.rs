@@ -284,7 +284,7 @@ pub fn check_state(round: &Round, v: &mut Violations) {
             }
         }
     }
-    total += wall.remaining();
+    total += wall.standing();
     if total != wall.len() {
         v.push(format!("{total} tiles accounted for, the wall had {}", wall.len()));
     }

@@ -15,7 +15,11 @@
 //! normal draws continue from the head (`W[53]`, `W[54]`, ...). Replacement draws (after a
 //! kong or a flower) come from the tail, the upper tile of the last standing stack first:
 //! `W[n-2]`, `W[n-1]`, `W[n-4]`, `W[n-3]`, ... (C-4). The two ends may meet inside one
-//! stack; a position is never drawn twice. There is no dead wall: every tile is drawn.
+//! stack; a position is never drawn twice. By default there is no dead wall: every tile is
+//! drawn. A wall may instead keep a reserve ([`Wall::set_reserved`]: the hand is exhausted
+//! while that many tiles still stand, wherever the two ends meet) and hold positions that are
+//! never drawn ([`Wall::block`], e.g. a Huainan 宝 indicator set aside face up). Such tiles
+//! still stand in the wall ([`Wall::standing`]) but are not counted by [`Wall::remaining`].
 //!
 //! The dice are thrown after the shuffle, from the same generator, and recorded with the
 //! wall break they select ([`Dice`]). In the linear model they do not change which tile is
@@ -143,7 +147,14 @@ pub struct Wall {
     tail: u8,
     /// Drawn positions (a bit set over `0..len`).
     taken: [u64; 3],
+    /// Positions never drawn (a bit set over `0..len`, disjoint from `taken`).
+    blocked: [u64; 3],
+    /// Tiles still standing, blocked ones included.
     remaining: u8,
+    /// Blocked positions (all still standing).
+    n_blocked: u8,
+    /// Tiles that are never drawn from the end of the wall.
+    reserved: u8,
     dice: Dice,
     rng: Rng,
 }
@@ -200,7 +211,10 @@ impl Wall {
             head: 0,
             tail: 0,
             taken: [0; 3],
+            blocked: [0; 3],
             remaining: order.len() as u8,
+            n_blocked: 0,
+            reserved: 0,
             dice,
             rng,
         })
@@ -314,7 +328,10 @@ impl Wall {
             head: drawn as u8,
             tail: 0,
             taken,
+            blocked: [0; 3],
             remaining: rest.len() as u8,
+            n_blocked: 0,
+            reserved: 0,
             dice,
             rng: Rng::new(len as u64 ^ rest.len() as u64),
         })
@@ -328,7 +345,19 @@ impl Wall {
             tiles.swap(i, j);
         }
         let dice = throw_dice(&mut rng, throw);
-        Wall { tiles: *tiles, len: n as u8, head: 0, tail: 0, taken: [0; 3], remaining: n as u8, dice, rng }
+        Wall {
+            tiles: *tiles,
+            len: n as u8,
+            head: 0,
+            tail: 0,
+            taken: [0; 3],
+            blocked: [0; 3],
+            remaining: n as u8,
+            n_blocked: 0,
+            reserved: 0,
+            dice,
+            rng,
+        }
     }
 
     /// Total tiles in the wall (136 or 144).
@@ -343,10 +372,46 @@ impl Wall {
         self.len == 0
     }
 
-    /// Tiles not yet drawn from either end.
+    /// Tiles that can still be drawn from either end: the standing tiles less the blocked
+    /// ones and the reserve. The hand is exhausted when this reaches 0.
     #[inline]
     pub fn remaining(&self) -> usize {
+        (self.remaining as usize).saturating_sub(self.n_blocked as usize + self.reserved as usize)
+    }
+
+    /// Tiles still standing in the wall, the blocked ones and the reserve included.
+    #[inline]
+    pub fn standing(&self) -> usize {
         self.remaining as usize
+    }
+
+    /// Keeps the last `n` standing tiles out of play: every draw, from the head or the tail,
+    /// is refused once only `n` drawable tiles would be left (a reserved tail, 留牌).
+    pub fn set_reserved(&mut self, n: u8) {
+        self.reserved = n;
+    }
+
+    /// The reserve set with [`Wall::set_reserved`].
+    pub fn reserved(&self) -> usize {
+        self.reserved as usize
+    }
+
+    /// Takes position `i` out of play without drawing it: it stays in the wall (and in
+    /// [`Wall::order`]) but neither end ever draws it. False if `i` is past the end or
+    /// already drawn or blocked.
+    pub fn block(&mut self, i: usize) -> bool {
+        if i >= self.len as usize || self.is_taken(i) || self.is_blocked(i) {
+            return false;
+        }
+        self.blocked[i / 64] |= 1 << (i % 64);
+        self.n_blocked += 1;
+        true
+    }
+
+    /// True if position `i` is blocked ([`Wall::block`]).
+    #[inline]
+    pub fn is_blocked(&self, i: usize) -> bool {
+        self.blocked[i / 64] >> (i % 64) & 1 == 1
     }
 
     /// The whole wall in draw order, drawn tiles included.
@@ -408,12 +473,12 @@ impl Wall {
         hands
     }
 
-    /// Draws from the head (a normal draw); `None` when the wall is empty.
+    /// Draws from the head (a normal draw); `None` when no drawable tile is left.
     pub fn draw(&mut self) -> Option<Tile> {
-        if self.remaining == 0 {
+        if self.remaining() == 0 {
             return None;
         }
-        while self.is_taken(self.head as usize) {
+        while self.is_taken(self.head as usize) || self.is_blocked(self.head as usize) {
             self.head += 1;
         }
         let i = self.head as usize;
@@ -428,15 +493,16 @@ impl Wall {
         2 * stack + k % 2
     }
 
-    /// Draws from the tail (a kong or flower replacement); `None` when the wall is empty.
+    /// Draws from the tail (a kong or flower replacement); `None` when no drawable tile is
+    /// left.
     pub fn draw_tail(&mut self) -> Option<Tile> {
-        if self.remaining == 0 {
+        if self.remaining() == 0 {
             return None;
         }
         loop {
             let i = self.tail_pos(self.tail as usize);
             self.tail += 1;
-            if !self.is_taken(i) {
+            if !self.is_taken(i) && !self.is_blocked(i) {
                 return Some(self.take(i));
             }
         }
@@ -558,5 +624,25 @@ mod tests {
         assert_eq!((w.draw(), w.draw_tail(), w.remaining()), (None, None, 0));
         assert!(Wall::remainder(100, &rest, Dice::default()).is_err());
         assert!(Wall::remainder(136, &[50], Dice::default()).is_err());
+    }
+
+    #[test]
+    fn reserve_and_blocked_positions_are_never_drawn() {
+        let mut w = Wall::new(4, false, BreakThrow::Single);
+        w.deal();
+        w.set_reserved(14);
+        assert!(w.block(134));
+        assert!(!w.block(134) && !w.block(0) && !w.block(136));
+        assert_eq!((w.remaining(), w.standing()), (136 - 53 - 14 - 1, 136 - 53));
+        // The tail skips the blocked upper tile of the last stack.
+        assert_eq!(w.draw_tail(), Some(w.order()[135]));
+        let mut n = 1;
+        while w.draw().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 136 - 53 - 14 - 1);
+        assert_eq!((w.remaining(), w.standing()), (0, 15));
+        assert!(w.draw_tail().is_none());
+        assert!(!w.is_taken(134) && w.is_blocked(134));
     }
 }

@@ -3,6 +3,7 @@
 import pytest
 
 import majiang as mj
+from majiang import _core
 
 M = mj.Meld
 
@@ -343,3 +344,40 @@ def test_flow_decisions_are_table_options():
         mj.RuleSet("huainan", kong_lock_after_claim="chi").options()["kong_lock_after_claim"]
         == "chi"
     )
+
+
+def test_wall_and_kong_decisions_are_options():
+    o = mj.RuleSet("huainan").options()
+    assert o["reserved_tiles"] == 0  # D-4: no dead wall
+    assert o["bao_indicator_throw"] == "separate_after_deal"  # D-5
+    assert o["bao_indicator_count_from"] == "tail"  # D-5
+    assert o["bao_indicator_tile"] == "upper"  # D-5
+    assert o["bao_indicator_stays_in_wall"] is True  # D-6
+    assert o["added_kong_tile"] == "held_or_drawn"  # D-12
+    assert o["kong_on_empty_wall"] is False  # D-14
+    with pytest.raises(mj.RuleError, match="bao_indicator_tile"):
+        mj.RuleSet("huainan", bao_indicator_tile="middle")
+    with pytest.raises(mj.RuleError, match="D-1"):
+        mj.Game(rules=mj.RuleSet("huainan", flowers=True), seed=1).play()
+
+
+def test_alternative_wall_and_kong_rules_play_cleanly():
+    """Every alternative of D-4/5/6/12/13/14/18 at once: the Rust invariant checks hold
+    (tiles conserved, legal actions only) and the reserve is never drawn."""
+    r = mj.RuleSet(
+        "huainan",
+        reserved_tiles=16,
+        bao_indicator_throw="break_dice",
+        bao_indicator_count_from="head",
+        bao_indicator_tile="lower",
+        bao_indicator_stays_in_wall=False,
+        added_kong_tile="just_drawn",
+        kong_on_empty_wall=True,
+        kong_lock_after_claim="chi",
+        kong_points_on_draw=True,
+    )
+    out = _core.simulate_hands(1500, rules=r, bots=["efficiency"] * 4, seed=5, check=True)
+    assert out["violations"] == 0, out["violation_examples"]
+    assert out["scores"].sum(axis=1).tolist() == [0] * 1500
+    res = mj.simulate(300, rules=r, bots="efficiency", seed=5)
+    assert (res.scores.sum(axis=1) == 0).all()

@@ -213,8 +213,131 @@ def test_special_forms_with_wilds():
     assert mj.shanten("5p", four, rules="huainan") == 1
 
 
-def test_non_default_shape_options_are_refused_by_the_oracle():
-    r = mj.RuleSet("huainan", bao_wild_in_13lang=False)
-    with pytest.raises(mj.RuleError, match="bao_wild_in_13lang"):
-        mj.is_win("147m258p36s2m12345z", rules=r, wild="2m")
-    assert mj.is_win("147m258p36s2m12345z", rules=mj.RuleSet("huainan"), wild="2m")
+def jiuyao_shape(c, melds, pung_melds):
+    if melds and not pung_melds:
+        return False
+    melds_th = all(m.kind != "chow" and m.tile in TH for m in melds)
+    return melds_th and all(x == 0 or t in TH for t, x in enumerate(c))
+
+
+def reference_with(tiles, melds, bao, wild_13lang, wild_jiuyao, fifth_copy, pung_melds):
+    """``reference`` under the shape options: a 宝 that is not wild in 十三浪 / 九幺 counts
+    as its own face there; without fifth copies no reading takes a face past four copies
+    (melds included); without pung melds 九幺 takes no meld."""
+    nat = counts_of(t for t in tiles if t != bao)
+    w = len(tiles) - sum(nat)
+    melded = counts_of(t for m in melds for t in m.tiles)
+    total = [a + b for a, b in zip(nat, melded, strict=True)]
+    everything = counts_of(tiles)
+    if not melds and wild_13lang is False and natural_lang(everything):
+        return True
+    if not wild_jiuyao and jiuyao_shape(everything, melds, pung_melds):
+        return True
+    cand = set()
+    for t in range(34):
+        if nat[t]:
+            if t < 27:
+                s, r = divmod(t, 9)
+                cand.update(s * 9 + q for q in range(max(0, r - 2), min(9, r + 3)))
+            else:
+                cand.add(t)
+    cand.update([next((f for f in TH if total[f] == 0), 0), total.index(0)])
+    for faces in itertools.combinations_with_replacement(sorted(cand), w):
+        c = list(nat)
+        for f in faces:
+            c[f] += 1
+        if not fifth_copy and any(c[f] + melded[f] > 4 for f in range(34)):
+            continue
+        if natural_basic(c):
+            return True
+        if not melds and sum(c) == 14 and all(x in (0, 2, 4) for x in c):
+            return True
+        if wild_jiuyao and jiuyao_shape(c, melds, pung_melds):
+            return True
+    if melds or not wild_13lang:
+        return False
+    for faces in itertools.combinations([f for f in range(34) if nat[f] == 0], w):
+        c = list(nat)
+        for f in faces:
+            c[f] = 1
+        if natural_lang(c):
+            return True
+    return False
+
+
+SHAPE_OPTIONS = [
+    {"bao_wild_in_13lang": False},
+    {"bao_wild_in_jiuyao": False},
+    {"bao_wild_fifth_copy": False},
+    {"jiuyao_allows_pung_melds": False},
+    {
+        "bao_wild_in_13lang": False,
+        "bao_wild_in_jiuyao": False,
+        "bao_wild_fifth_copy": False,
+        "jiuyao_allows_pung_melds": False,
+    },
+]
+
+
+@pytest.mark.parametrize("opts", SHAPE_OPTIONS, ids=lambda o: ",".join(o))
+def test_shape_options_equal_enumeration(opts):
+    """is_win, shanten, waits and useful_tiles under each D-7 / D-15 option setting agree
+    with enumerating the faces the 宝 may read under that setting."""
+    r = mj.RuleSet("huainan", **opts)
+    flags = {
+        "wild_13lang": opts.get("bao_wild_in_13lang", True),
+        "wild_jiuyao": opts.get("bao_wild_in_jiuyao", True),
+        "fifth_copy": opts.get("bao_wild_fifth_copy", True),
+        "pung_melds": opts.get("jiuyao_allows_pung_melds", True),
+    }
+    rng = random.Random(sum(len(k) * (i + 1) for i, k in enumerate(opts)))
+    wins = differ = waiting = 0
+    for _ in range(1200):
+        conc, melds, bao = random_hand(rng)
+        want = reference_with(conc, melds, bao, **flags)
+        got = mj.is_win(conc, melds, rules=r, wild=bao)
+        assert got == want, (mj.format_tiles(conc), [str(m.tiles) for m in melds], bao)
+        assert (mj.shanten(conc, melds, rules=r, wild=bao) == -1) == want
+        wins += want
+        differ += want != mj.is_win(conc, melds, rules="huainan", wild=bao)
+        hand = conc[:-1]
+        total = counts_of(hand + [t for m in melds for t in m.tiles])
+        waits = mj.waits(hand, melds, rules=r, wild=bao)
+        room = [t for t in range(34) if total[t] < 4]
+        assert waits == [t for t in room if mj.is_win(hand + [t], melds, rules=r, wild=bao)]
+        s = mj.shanten(hand, melds, rules=r, wild=bao)
+        if waits:
+            assert s == 0, (mj.format_tiles(hand), bao)
+        if s != 0:
+            # Useful tiles: the draws that lower the shanten.
+            useful = mj.useful_tiles(hand, melds, rules=r, wild=bao)
+            assert useful == [
+                t for t in room if mj.shanten(hand + [t], melds, rules=r, wild=bao) < s
+            ]
+        waiting += bool(waits)
+    assert wins > 150 and waiting > 150, (wins, waiting)
+    # Each setting changes some answers against the defaults on these hands (九幺 with
+    # pung melds is covered by the examples: these random 九幺 hands have no melds).
+    assert differ > 0 or opts == {"jiuyao_allows_pung_melds": False}
+
+
+def test_shape_options_examples():
+    no13 = mj.RuleSet("huainan", bao_wild_in_13lang=False)
+    assert mj.is_win("147m258p36s2m12345z", rules="huainan", wild="2m")
+    assert not mj.is_win("147m258p36s2m12345z", rules=no13, wild="2m")
+    assert mj.shanten_forms("147m258p36s2m1234z", rules=no13, wild="2m")["shisanlang"] == 1
+    noj = mj.RuleSet("huainan", bao_wild_in_jiuyao=False)
+    assert not mj.is_win("119m19p19s123456z5s", rules=noj, wild="5s")
+    assert mj.waits("119m19p19s123456z", rules=noj, wild="5s") == TH
+    assert mj.useful_tiles("119m19p19s12345z5p", rules=noj, wild="5p", form="jiuyao") == TH
+    no5 = mj.RuleSet("huainan", bao_wild_fifth_copy=False)
+    four = [mj.Meld("pung", "555p"), mj.Meld("pung", "666p"), mj.Meld("chow", "234m")]
+    four.append(mj.Meld("chow", "567s"))
+    assert mj.waits("5p", four, rules=no5, wild="6z") == []
+    assert mj.shanten("5p", four, rules=no5, wild="6z") == 1
+    nop = mj.RuleSet("huainan", jiuyao_allows_pung_melds=False)
+    melds = [mj.Meld("pung", "111z")]
+    assert not mj.is_win("119m19p19s2344z", melds, rules=nop)
+    assert "jiuyao" not in mj.shanten_forms("119m19p19s2344z", melds, rules=nop)
+    with pytest.raises(mj.InvalidHandError, match="jiuyao"):
+        mj.useful_tiles("119m19p19s234z", melds, rules=nop, form="jiuyao")

@@ -1,6 +1,7 @@
 //! Choosing the 宝 (huainan.md §5): the indicator's position in the wall and the successor
 //! cycles that turn the indicator's face into the 宝 face.
 
+use super::{IndicatorEnd, IndicatorTile};
 use crate::error::{MjError, MjResult};
 use crate::tile::{self, Tile, EAST, RED, WHITE};
 
@@ -45,6 +46,27 @@ pub fn indicator_index(s2: u8, n_tiles: usize) -> MjResult<usize> {
     Ok(n_tiles - back)
 }
 
+/// The linear wall index of the indicator under the D-5 options: the `s2`-th stack counted
+/// from the tail (stack 1 is the last stack) or from the head (stack 1 is the first whole
+/// stack after the 53 dealt tiles, `S27`), and its upper or lower tile. From the tail with
+/// the upper tile this is [`indicator_index`]; from the head it is `W[52 + 2·s2]` (upper).
+pub fn indicator_position(s2: u8, n_tiles: usize, from: IndicatorEnd, tile: IndicatorTile) -> MjResult<usize> {
+    let upper = match from {
+        IndicatorEnd::Tail => indicator_index(s2, n_tiles)?,
+        IndicatorEnd::Head => {
+            if !(2..=12).contains(&s2) {
+                return Err(MjError::hand(format!("a two-dice throw is 2-12, got {s2}")));
+            }
+            let i = crate::wall::DEALT - 1 + 2 * s2 as usize;
+            if n_tiles % 2 != 0 || i + 2 > n_tiles {
+                return Err(MjError::hand(format!("a wall of {n_tiles} tiles has no indicator for a throw of {s2}")));
+            }
+            i
+        }
+    };
+    Ok(upper + usize::from(tile == IndicatorTile::Lower))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +104,11 @@ mod tests {
         assert_eq!(indicator_index(12, 136).unwrap(), 112);
         assert!(indicator_index(1, 136).is_err());
         assert!(indicator_index(13, 136).is_err());
+        // D-5 alternatives: the lower tile, or counting from the head after the deal.
+        assert_eq!(indicator_position(7, 136, IndicatorEnd::Tail, IndicatorTile::Upper).unwrap(), 122);
+        assert_eq!(indicator_position(7, 136, IndicatorEnd::Tail, IndicatorTile::Lower).unwrap(), 123);
+        assert_eq!(indicator_position(2, 136, IndicatorEnd::Head, IndicatorTile::Upper).unwrap(), 56);
+        assert_eq!(indicator_position(12, 136, IndicatorEnd::Head, IndicatorTile::Lower).unwrap(), 77);
+        assert!(indicator_position(1, 136, IndicatorEnd::Head, IndicatorTile::Upper).is_err());
     }
 }

@@ -12,16 +12,20 @@
 //! - [`settle`]: who pays whom, the cap, kong points, several robbers, the next dealer
 //!   (§10.5-10.6, D-2).
 //! - [`table`]: the hooks the round state machine calls during a Huainan hand.
+//! - [`oracle`]: shanten, useful tiles, waits and wins under the D-7 / D-15 shape options.
 //! - [`policy`]: tile efficiency with wilds, for the built-in policies.
 //!
 //! The decisions about the flow of play are options of [`crate::round::TableOptions`],
-//! shared with the other rule sets: D-1 `flowers`, D-2 `dealer_rotation`, D-3
-//! `break_throw`, D-11 `last_discard_claims`, D-13 `kong_lock_after_claim`, D-17
-//! `rob_added_kong` and `multi_winner_on_rob`, D-28 `hands_per_match`. The 宝 decisions are
+//! shared with the other rule sets: D-1 `flowers` (huainan refuses `true`: the 宝 cycles
+//! have no flowers), D-2 `dealer_rotation`, D-3 `break_throw`, D-4 `reserved_tiles`, D-11
+//! `last_discard_claims`, D-12 `added_kong_tile`, D-13 `kong_lock_after_claim`, D-14
+//! `kong_on_empty_wall`, D-17 `rob_added_kong` and `multi_winner_on_rob`, D-28
+//! `hands_per_match`. The 宝 decisions, D-5 and D-6 (the indicator) included, are
 //! [`HuainanOptions`].
 
 pub mod bao;
 pub mod forms;
+pub mod oracle;
 pub mod policy;
 pub mod settle;
 pub mod shape;
@@ -31,6 +35,36 @@ pub mod table;
 pub use bao::{bao_for_indicator, indicator_index};
 pub use forms::{score, Form, Multiplier, Score, WinFacts};
 pub use state::BaoState;
+
+crate::str_option! {
+    /// Which throw counts the stacks to the 宝 indicator (D-5).
+    pub enum IndicatorThrow {
+        /// A second throw of two dice right after the deal.
+        SeparateAfterDeal = "separate_after_deal",
+        /// The first two dice thrown to break the wall; no second throw.
+        BreakDice = "break_dice",
+    }
+}
+
+crate::str_option! {
+    /// Which end of the wall the stacks to the 宝 indicator are counted from (D-5).
+    pub enum IndicatorEnd {
+        /// From the tail: stack 1 is the last stack (the replacement end).
+        Tail = "tail",
+        /// From the head: stack 1 is the first whole stack after the deal.
+        Head = "head",
+    }
+}
+
+crate::str_option! {
+    /// Which tile of the counted stack is turned up as the 宝 indicator (D-5).
+    pub enum IndicatorTile {
+        /// The upper tile.
+        Upper = "upper",
+        /// The lower tile.
+        Lower = "lower",
+    }
+}
 
 crate::str_option! {
     /// When a non-winning discard claim is allowed (D-10).
@@ -65,6 +99,15 @@ crate::str_option! {
 crate::option_group! {
     /// Huainan options: every decision D-n of huainan.md with the spec's default.
     pub struct HuainanOptions {
+        /// D-5: which throw counts the stacks to the 宝 indicator.
+        pub bao_indicator_throw: IndicatorThrow = IndicatorThrow::SeparateAfterDeal,
+        /// D-5: which end of the wall the stacks are counted from.
+        pub bao_indicator_count_from: IndicatorEnd = IndicatorEnd::Tail,
+        /// D-5: which tile of the counted stack is turned up.
+        pub bao_indicator_tile: IndicatorTile = IndicatorTile::Upper,
+        /// D-6: the indicator stays in the wall face up and is drawn as an ordinary tile;
+        /// false sets it aside, out of play for the whole hand.
+        pub bao_indicator_stays_in_wall: bool = true,
         /// D-7: a 宝 is wild inside 十三浪.
         pub bao_wild_in_13lang: bool = true,
         /// D-7: a 宝 is wild inside 九幺.
@@ -157,27 +200,6 @@ crate::option_group! {
         pub kong_points_ming: u32 = 1,
         /// D-27: points each other player pays for a concealed kong kept.
         pub kong_points_an: u32 = 2,
-    }
-}
-
-impl HuainanOptions {
-    /// The oracle's Huainan forms (`shanten`, `waits`, `useful_tiles`, `is_win` with
-    /// `rules="huainan"`) read the shapes with the D-7 and D-15 defaults; fails naming the
-    /// first option set otherwise (scoring honours every option).
-    pub fn check_oracle_shapes(&self) -> crate::MjResult<()> {
-        let d = HuainanOptions::default();
-        let changed = [
-            ("bao_wild_in_13lang", self.bao_wild_in_13lang != d.bao_wild_in_13lang),
-            ("bao_wild_in_jiuyao", self.bao_wild_in_jiuyao != d.bao_wild_in_jiuyao),
-            ("bao_wild_fifth_copy", self.bao_wild_fifth_copy != d.bao_wild_fifth_copy),
-            ("jiuyao_allows_pung_melds", self.jiuyao_allows_pung_melds != d.jiuyao_allows_pung_melds),
-        ];
-        match changed.iter().find(|(_, c)| *c) {
-            Some((name, _)) => Err(crate::MjError::rule(format!(
-                "the shanten oracle reads Huainan shapes with the default {name}; use score_huainan for hands under this option"
-            ))),
-            None => Ok(()),
-        }
     }
 }
 

@@ -2,12 +2,14 @@
 //! Shanten counts the 宝 as wilds (the oracle's Huainan forms); a 宝 is never discarded
 //! while another tile can go; a discard that enters the 宝吊头 state (any tile wins) is
 //! preferred; a plain self-drawn win is declined when a discard enters that state instead,
-//! which pays double (宝吊头 2 against 平糊 1).
+//! which pays double (宝吊头 2 against 平糊 1). A kong is declared whenever it does not hurt
+//! the hand (its wild-aware shanten is no worse than the best alternative): it keeps the
+//! set, draws a free replacement tile and earns kong points (D-27).
 
 use super::forms::{self, WinFacts};
 use super::state::BaoState;
 use super::{shape, HuainanOptions};
-use crate::hand::Meld;
+use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::shanten::{self, Forms};
 use crate::tile::{Counts, Tile, N_KINDS};
@@ -164,9 +166,58 @@ pub fn fast_discard(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64) -> O
     best.map(|(s, _, _, t)| (t, s))
 }
 
+/// The hand and melds after declaring the kong `a` from `hand` (a concealed kong, an added
+/// kong, or a kong claimed on a discard of its tile), or `None` if `a` is not a kong.
+fn after_kong(hand: &Counts, melds: &[Meld], a: Action) -> Option<(Counts, [Meld; 4], usize)> {
+    let (t, take, meld) = match a {
+        Action::ConcealedKong(t) => (t, 4, Meld { kind: MeldKind::ConcealedKong, tile: t }),
+        Action::AddedKong(t) => (t, 1, Meld { kind: MeldKind::Kong, tile: t }),
+        Action::Kong(t) => (t, 3, Meld { kind: MeldKind::Kong, tile: t }),
+        _ => return None,
+    };
+    let mut h = *hand;
+    if h[t as usize] < take || melds.len() > 4 {
+        return None;
+    }
+    h[t as usize] -= take;
+    let mut m = [meld; 4];
+    m[..melds.len()].copy_from_slice(melds);
+    let n = match a {
+        Action::AddedKong(_) => {
+            let i = melds.iter().position(|x| x.kind == MeldKind::Pung && x.tile == t)?;
+            m[i] = meld;
+            melds.len()
+        }
+        _ if melds.len() < 4 => {
+            m[melds.len()] = meld;
+            melds.len() + 1
+        }
+        _ => return None,
+    };
+    Some((h, m, n))
+}
+
+/// A legal kong (of the kinds `pick` accepts) whose hand, with the kong as a meld, has a
+/// wild-aware shanten of at most `bar`; the lowest such shanten wins, ties to the first.
+fn kong_within(d: &Decision, bar: i8, pick: impl Fn(Action) -> bool) -> Option<Action> {
+    let mut best: Option<(i8, Action)> = None;
+    for &a in d.legal.iter().filter(|&&a| pick(a)) {
+        if let Some((h, m, n)) = after_kong(d.hand, d.melds, a) {
+            let s = shanten(&h, &m[..n], d.bao);
+            if s <= bar && best.map_or(true, |(bs, _)| s < bs) {
+                best = Some((s, a));
+            }
+        }
+    }
+    best.map(|(_, a)| a)
+}
+
 /// The decision of the wild-aware efficiency policy (huainan.md §6, §9): wins when offered,
 /// except that it declines a self-drawn win worth less than 宝吊头 when a discard enters the
-/// 宝吊头 state, and passes once in that state for 偷机 while the wall is long; discards by
+/// 宝吊头 state, and passes once in that state for 偷机 while the wall is long; in the 宝吊头
+/// state a concealed kong that keeps the state comes first (its replacement draw wins, 杠开);
+/// declares a kong whenever the hand after it is no further from a win than after the best
+/// discard (on a discard: than after the best pung or chow, or than now); discards by
 /// wild-aware shanten keeping the 宝; claims a pung or chow only when it lowers the shanten.
 pub fn decide(d: &Decision) -> Action {
     let has = |a: Action| d.legal.contains(&a);
@@ -174,6 +225,17 @@ pub fn decide(d: &Decision) -> Action {
     if has(Action::Win) {
         if d.claim.is_some() {
             return Action::Win;
+        }
+        if d.state.in_bdt && d.wall_remaining > 0 {
+            // Still 宝 plus sets after the kong: any replacement tile wins.
+            for &a in d.legal {
+                if let Some((h, m, n)) = after_kong(d.hand, d.melds, a).filter(|_| matches!(a, Action::ConcealedKong(_))) {
+                    let limit = (!d.opts.bao_wild_fifth_copy).then(|| shape::hand_limit(&shape::Wild::new(&h, Some(d.bao)).nat, &m[..n]));
+                    if shape::is_bdt(&h, d.bao, limit.as_ref()) {
+                        return a;
+                    }
+                }
+            }
         }
         if let Some(drawn) = d.drawn {
             // In the 宝吊头 state every draw wins: pass once for 偷机 when the wall is long.
@@ -195,22 +257,32 @@ pub fn decide(d: &Decision) -> Action {
         return Action::Win;
     }
     if let Some(t) = d.claim {
-        return claim(d, t).unwrap_or(if has(Action::Pass) { Action::Pass } else { first });
+        let now = shanten(d.hand, d.melds, d.bao);
+        let meld = claim(d, t, now);
+        let bar = meld.map_or(now, |(s, _)| s);
+        if let Some(k) = kong_within(d, bar, |a| matches!(a, Action::Kong(_))) {
+            return k;
+        }
+        return meld.map(|(_, a)| a).unwrap_or(if has(Action::Pass) { Action::Pass } else { first });
     }
     let allowed = d.legal.iter().fold(0u64, |m, a| match a {
         Action::Discard(t) => m | 1 << t,
         _ => m,
     });
-    match fast_discard(d.hand, d.melds, d.bao, allowed) {
+    let discard = fast_discard(d.hand, d.melds, d.bao, allowed);
+    let bar = discard.map_or(i8::MAX, |(_, s)| s);
+    if let Some(k) = kong_within(d, bar, |a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_))) {
+        return k;
+    }
+    match discard {
         Some((t, _)) => Action::Discard(t),
         None => first,
     }
 }
 
-/// A pung or chow worth taking: the hand after the claim and its best discard is closer to
-/// a win than the hand now.
-fn claim(d: &Decision, t: Tile) -> Option<Action> {
-    let now = shanten(d.hand, d.melds, d.bao);
+/// A pung or chow worth taking, with the shanten after it: the hand after the claim and its
+/// best discard is closer to a win than the hand now (shanten `now`).
+fn claim(d: &Decision, t: Tile, now: i8) -> Option<(i8, Action)> {
     let mut best: Option<(i8, Action)> = None;
     for &a in d.legal {
         let (meld, take): (Meld, [Tile; 2]) = match a {
@@ -246,7 +318,7 @@ fn claim(d: &Decision, t: Tile) -> Option<Action> {
             }
         }
     }
-    best.map(|(_, a)| a)
+    best
 }
 
 #[cfg(test)]
@@ -324,5 +396,62 @@ mod tests {
         let legal5: Vec<Action> = legal_for(&h5).into_iter().filter(|a| *a != Action::Win).collect();
         let d5 = Decision { hand: &h5, legal: &legal5, drawn: Some(t("7z")), state: BaoState::default(), claim: None, ..d };
         assert!(matches!(decide(&d5), Action::Discard(x) if x == t("1m") || x == t("7z")));
+    }
+
+    fn turn_legal(h: &Counts, extra: &[Action]) -> Vec<Action> {
+        let mut v: Vec<Action> = (0..34u8).filter(|&x| h[x as usize] > 0).map(Action::Discard).collect();
+        v.extend_from_slice(extra);
+        v
+    }
+
+    #[test]
+    fn kongs_when_they_do_not_hurt() {
+        let o = HuainanOptions::default();
+        let bao = t("9p");
+        let base = |hand: &'static Counts, melds: &'static [Meld], legal: &'static [Action]| Decision {
+            hand,
+            melds,
+            bao,
+            state: BaoState::default(),
+            legal,
+            claim: None,
+            drawn: None,
+            wall_remaining: 40,
+            opts: &o,
+        };
+        // 1111m beside 234p 567s 78s 5z 7z: the kong keeps the hand one step from ready.
+        let h: &'static Counts = Box::leak(Box::new(c("1111m234p567s78s5z7z")));
+        let l: &'static [Action] = turn_legal(h, &[Action::ConcealedKong(t("1m"))]).leak();
+        assert_eq!(decide(&Decision { drawn: Some(t("7z")), ..base(h, &[], l) }), Action::ConcealedKong(t("1m")));
+        // 1111m 23m 456p 789s 5z 7z: the fourth 1m belongs to 123m; a kong would cost a step.
+        let h2: &'static Counts = Box::leak(Box::new(c("1111m23m456p789s5z7z")));
+        let l2: &'static [Action] = turn_legal(h2, &[Action::ConcealedKong(t("1m"))]).leak();
+        assert!(matches!(decide(&Decision { drawn: Some(t("7z")), ..base(h2, &[], l2) }), Action::Discard(_)));
+        // An added kong onto an exposed pung of 5s: the held 5s is otherwise a loose tile.
+        let m3: &'static [Meld] = vec![Meld::pung(t("5s")).unwrap()].leak();
+        let h3: &'static Counts = Box::leak(Box::new(c("5s234p678m11z2z3z7z")));
+        let l3: &'static [Action] = turn_legal(h3, &[Action::AddedKong(t("5s"))]).leak();
+        assert_eq!(decide(&Decision { drawn: Some(t("7z")), ..base(h3, m3, l3) }), Action::AddedKong(t("5s")));
+        // Under a claim lock the kong is not legal, and nothing but a discard is chosen.
+        let l3b: &'static [Action] = turn_legal(h3, &[]).leak();
+        assert!(matches!(decide(&base(h3, m3, l3b)), Action::Discard(_)));
+        // A discard of the fourth 2s: the held 222s is a set already, so the exposed kong
+        // costs nothing (a pung would not lower the shanten either).
+        let h4: &'static Counts = Box::leak(Box::new(c("222s456m13p5z6z7z9m8s")));
+        let l4: &'static [Action] = vec![Action::Kong(t("2s")), Action::Pung(t("2s")), Action::Pass].leak();
+        assert_eq!(decide(&Decision { claim: Some(t("2s")), ..base(h4, &[], l4) }), Action::Kong(t("2s")));
+        // 2223s: the three 2s are a pair and a chow's tile; a kong breaks them, a pass keeps them.
+        let h5: &'static Counts = Box::leak(Box::new(c("2223s456m789p5z6z7z")));
+        let l5: &'static [Action] = vec![Action::Kong(t("2s")), Action::Pung(t("2s")), Action::Pass].leak();
+        assert_ne!(decide(&Decision { claim: Some(t("2s")), ..base(h5, &[], l5) }), Action::Kong(t("2s")));
+        // In the 宝吊头 state a concealed kong that keeps the state comes before the win: the
+        // replacement tile wins (杠开).
+        let h6: &'static Counts = Box::leak(Box::new(c("9p1111m456m789s234s")));
+        let l6: &'static [Action] = turn_legal(h6, &[Action::Win, Action::ConcealedKong(t("1m"))]).leak();
+        let st = BaoState { in_bdt: true, passes: 1, ..Default::default() };
+        assert_eq!(
+            decide(&Decision { state: st, drawn: Some(t("1m")), ..base(h6, &[], l6) }),
+            Action::ConcealedKong(t("1m"))
+        );
     }
 }

@@ -280,9 +280,15 @@ pub(super) fn play_efficient(seed: u64, dealer: u8) -> Round {
 #[test]
 fn wild_aware_efficiency_wins_most_hands() {
     let mut won = 0;
+    let mut kongs = 0;
     let mut forms = std::collections::BTreeSet::new();
     for seed in 0..200 {
         let r = play_efficient(seed, (seed % 4) as u8);
+        kongs += r
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Kong { .. } | Event::ConcealedKong { .. } | Event::AddedKong { .. }))
+            .count();
         let res = r.result().unwrap();
         assert_eq!(res.deltas.iter().sum::<i32>(), 0);
         if !res.wins.is_empty() {
@@ -293,7 +299,198 @@ fn wild_aware_efficiency_wins_most_hands() {
         }
     }
     assert!(won > 120, "{won} of 200 hands won");
+    assert!(kongs > 10, "{kongs} kongs in 200 hands");
     assert!(forms.contains("baodiaotou") || forms.contains("baodiaobao") || forms.contains("baodiao_wubao"), "{forms:?}");
     assert_eq!(play_efficient(3, 1).events(), play_efficient(3, 1).events());
 }
 
+
+/// Random play under `rules` (every seat picks a random legal action).
+fn play_random_with(rules: &Rules, seed: u64) -> Round {
+    let mut rng = Rng::new(seed ^ 0xA5A5);
+    let mut r = Round::new(rules, seed, (seed % 4) as u8, 0).unwrap();
+    while !r.is_over() {
+        for s in r.pending_seats().collect::<Vec<_>>() {
+            let l = r.legal_actions(s);
+            let a = l[rng.below(l.len() as u64) as usize];
+            r.apply(s, a).unwrap();
+        }
+    }
+    r
+}
+
+fn bao_event(r: &Round) -> (Tile, Tile, u8) {
+    r.events()
+        .iter()
+        .find_map(|e| match *e {
+            Event::Bao { indicator, tile, throw } => Some((indicator, tile, throw)),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn d4_a_reserved_tail_is_never_drawn() {
+    let mut rules = rules();
+    rules.set("reserved_tiles", &crate::rules::OptValue::Int(14)).unwrap();
+    let mut draws = 0;
+    for seed in 0..60 {
+        let r = play_random_with(&rules, seed);
+        if r.result().unwrap().exhaustive {
+            draws += 1;
+            assert_eq!((r.wall().remaining(), r.wall().standing()), (0, 14), "seed {seed}");
+        }
+        assert!(r.wall().standing() >= 14);
+    }
+    assert!(draws > 5, "{draws}");
+    let mut bad = self::rules();
+    bad.set("reserved_tiles", &crate::rules::OptValue::Int(90)).unwrap();
+    assert!(Round::new(&bad, 1, 0, 0).is_err());
+}
+
+#[test]
+fn d5_d6_where_the_indicator_comes_from() {
+    use crate::rules::OptValue;
+    let str_opt = |k: &str, v: &str| {
+        let mut r = rules();
+        r.set(k, &OptValue::Str(v.into())).unwrap();
+        r
+    };
+    for seed in 0..20 {
+        // Default: a separate throw, the upper tile of the s2-th stack from the tail.
+        let r = Round::new(&rules(), seed, 0, 0).unwrap();
+        let (ind, bao, s2) = bao_event(&r);
+        assert_eq!(ind, r.wall().order()[136 - 2 * s2 as usize]);
+        assert_eq!(bao, super::bao::succ(ind));
+        // The break dice count the stacks: no second throw.
+        let r = Round::new(&str_opt("bao_indicator_throw", "break_dice"), seed, 0, 0).unwrap();
+        let (ind, _, s) = bao_event(&r);
+        let d = r.wall().dice().dice;
+        assert_eq!(s, d[0] + d[1]);
+        assert_eq!(ind, r.wall().order()[136 - 2 * s as usize]);
+        // The lower tile; counting from the head (the first whole stack after the deal).
+        let r = Round::new(&str_opt("bao_indicator_tile", "lower"), seed, 0, 0).unwrap();
+        let (ind, _, s2) = bao_event(&r);
+        assert_eq!(ind, r.wall().order()[137 - 2 * s2 as usize]);
+        let r = Round::new(&str_opt("bao_indicator_count_from", "head"), seed, 0, 0).unwrap();
+        let (ind, _, s2) = bao_event(&r);
+        let i = 52 + 2 * s2 as usize;
+        assert_eq!((ind, r.huainan().unwrap().indicator_index as usize), (r.wall().order()[i], i));
+    }
+    // D-6: the indicator stays in the wall and is drawn by whoever reaches it, or is set
+    // aside and never drawn.
+    let mut aside = rules();
+    aside.set("bao_indicator_stays_in_wall", &OptValue::Bool(false)).unwrap();
+    let (mut drawn, mut kept) = (0, 0);
+    for seed in 0..40 {
+        for (rules, stays) in [(self::rules(), true), (aside.clone(), false)] {
+            let r = play_random_with(&rules, seed);
+            let i = r.huainan().unwrap().indicator_index as usize;
+            if !r.result().unwrap().exhaustive {
+                continue;
+            }
+            if stays {
+                assert!(r.wall().is_taken(i) && r.wall().standing() == 0, "seed {seed}");
+                drawn += 1;
+            } else {
+                assert!(!r.wall().is_taken(i) && r.wall().is_blocked(i), "seed {seed}");
+                assert_eq!(r.wall().standing(), 1);
+                kept += 1;
+            }
+        }
+    }
+    assert!(drawn > 3 && kept > 3, "{drawn} {kept}");
+    let mut flowers = rules();
+    flowers.set("flowers", &OptValue::Bool(true)).unwrap();
+    assert!(Round::new(&flowers, 1, 0, 0).unwrap_err().message().contains("D-1"));
+}
+
+/// Like [`arranged`] with `rules`, and `tail` as the first replacement draws (before the
+/// filler that leads to the indicator).
+fn arranged_with(rules: &Rules, hands: [&str; 4], head: &str, tail: &str, indicator: &str) -> Round {
+    let h: Vec<Vec<Tile>> = hands.iter().map(|s| t(s)).collect();
+    let head = t(head);
+    let mut tail = t(tail);
+    let probe = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &[], false, SEED, BreakThrow::Single).unwrap();
+    let s2 = probe.clone().throw_pair();
+    let mut left = [4u8; 34];
+    for x in h.iter().flatten().chain(head.iter()).chain(tail.iter()) {
+        left[*x as usize] -= 1;
+    }
+    let ind = t1(indicator);
+    left[ind as usize] -= 1;
+    assert!(tail.len() <= 2 * (s2 as usize - 1));
+    while tail.len() < 2 * (s2 as usize - 1) {
+        let f = (0..34).rev().find(|&f| left[f] > 0).unwrap();
+        left[f] -= 1;
+        tail.push(f as Tile);
+    }
+    tail.push(ind);
+    let wall = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &tail, false, SEED, BreakThrow::Single).unwrap();
+    Round::with_wall(rules, wall, 0, 0).unwrap()
+}
+
+#[test]
+fn d12_which_tile_an_added_kong_may_use() {
+    use crate::rules::OptValue;
+    let hands = ["5s19m19p19s1234567z", "2468m2468p13789s", "55s23578m3579p12z", "3366m3366p2266s9p"];
+    for just_drawn in [false, true] {
+        let mut rules = rules();
+        if just_drawn {
+            rules.set("added_kong_tile", &OptValue::Str("just_drawn".into())).unwrap();
+        }
+        let mut r = arranged_with(&rules, hands, "1z2z3z5s4z5z6z7z", "", "4p");
+        r.apply(0, Action::Discard(t1("5s"))).unwrap();
+        r.apply(2, Action::Pung(t1("5s"))).unwrap();
+        pass_all(&mut r);
+        draw_and_discard(&mut r, 2, "8m");
+        draw_and_discard(&mut r, 3, "1z");
+        draw_and_discard(&mut r, 0, "2z");
+        draw_and_discard(&mut r, 1, "3z");
+        // Seat 2 draws the fourth 5s: it may add it now either way.
+        assert_eq!(r.drawn(), Some(t1("5s")));
+        assert!(r.legal_actions(2).contains(&Action::AddedKong(t1("5s"))));
+        draw_and_discard(&mut r, 2, "2m");
+        draw_and_discard(&mut r, 3, "4z");
+        draw_and_discard(&mut r, 0, "5z");
+        draw_and_discard(&mut r, 1, "6z");
+        // A turn later the 5s is a held tile: only held_or_drawn allows it.
+        assert_eq!((r.turn(), r.drawn()), (2, Some(t1("7z"))));
+        assert_eq!(r.legal_actions(2).contains(&Action::AddedKong(t1("5s"))), !just_drawn);
+    }
+}
+
+#[test]
+fn d14_d18_a_kong_on_the_last_tile() {
+    use crate::rules::OptValue;
+    // Seat 3 holds 111m and draws the last tile of the wall, the fourth 1m. Every seat
+    // discards what it draws.
+    let hands = ["29m19p19s12345677z", "2468m2468p13789s", "2357m35789p1238s", "111m46p46s3466z9p8s"];
+    for (empty_ok, on_draw) in [(false, false), (true, false), (true, true)] {
+        let mut rules = rules();
+        rules.set("kong_on_empty_wall", &OptValue::Bool(empty_ok)).unwrap();
+        rules.set("kong_points_on_draw", &OptValue::Bool(on_draw)).unwrap();
+        let mut r = arranged_with(&rules, hands, "", "9s1m", "4p");
+        r.apply(0, Action::Discard(t1("7z"))).unwrap();
+        pass_all(&mut r);
+        while r.wall().remaining() > 0 {
+            let s = r.turn();
+            let d = r.drawn().unwrap();
+            if d == t1("1m") {
+                assert_eq!(s, 3);
+            }
+            r.apply(s, Action::Discard(d)).unwrap();
+            pass_all(&mut r);
+        }
+        assert_eq!((r.turn(), r.drawn()), (3, Some(t1("1m"))));
+        let kong = Action::ConcealedKong(t1("1m"));
+        assert_eq!(r.legal_actions(3).contains(&kong), empty_ok);
+        if !empty_ok {
+            continue;
+        }
+        r.apply(3, kong).unwrap();
+        let res = r.result().unwrap();
+        assert!(res.exhaustive, "no replacement tile: the hand is drawn");
+        assert_eq!(res.deltas, if on_draw { [-2, -2, -2, 6] } else { [0; 4] });
+    }
+}

@@ -59,7 +59,12 @@ impl HuainanHand {
     /// The 宝 chosen by a throw `s2` on a wall whose tile at the indicator's index is
     /// `indicator` (D-5, D-6: the upper tile of the `s2`-th stack from the tail).
     pub fn new(s2: u8, wall_len: usize, indicator: Tile) -> MjResult<Self> {
-        let index = bao::indicator_index(s2, wall_len)?;
+        Self::at(s2, bao::indicator_index(s2, wall_len)?, indicator)
+    }
+
+    /// The 宝 chosen by a throw `s2` that turned up `indicator` at wall index `index`
+    /// (wherever the D-5 options put it).
+    pub fn at(s2: u8, index: usize, indicator: Tile) -> MjResult<Self> {
         Ok(HuainanHand {
             bao: bao::bao_for_indicator(indicator)?,
             indicator,

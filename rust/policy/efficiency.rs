@@ -23,8 +23,8 @@ use super::{Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
-use crate::shanten::regular::{combine, finish, group_entry};
-use crate::shanten::tables::Entry;
+use crate::shanten::regular::{self, combine, finish, group_entry};
+use crate::shanten::tables::{self, Entry, INF};
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
@@ -93,7 +93,9 @@ impl EfficiencyPolicy {
             group_entry(2, &hand[18..27], &NO_USED[18..27], false),
             group_entry(3, &hand[27..34], &NO_USED[27..34], false),
         ];
-        let mut cands = [DiscardChoice { tile: 0, score: ev.score_with(hand, &full), useful: 0 }; 14];
+        let none = Score { value: 0.0, plan: PlanKind::Plain, distance: INF, allowed: 0 };
+        let mut cands = [DiscardChoice { tile: 0, score: none, useful: 0 }; 14];
+        let ctx = ev.discard_context(hand, &full);
         let mut n = 0usize;
         let mut best = 0f32;
         let mut h = *hand;
@@ -104,9 +106,8 @@ impl EfficiencyPolicy {
             h[t] -= 1;
             let g = (t / 9).min(3);
             let mut e = full;
-            let r = if g < 3 { g * 9..g * 9 + 9 } else { 27..34 };
-            e[g] = group_entry(g, &h[r.clone()], &NO_USED[r], false);
-            let s = ev.score_with(&h, &e);
+            e[g] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+            let s = ev.score_discard(&ctx, &h, &e, t as Tile);
             h[t] += 1;
             best = best.max(s.value);
             cands[n] = DiscardChoice { tile: t as Tile, score: s, useful: 0 };
@@ -134,9 +135,8 @@ impl EfficiencyPolicy {
         }
         let mut chosen: Option<(f32, DiscardChoice)> = None;
         let mut ties = 0u64;
-        // Entries of each group with one more tile of kind u, shared by every candidate
-        // whose discard lies in another group.
-        let mut plus: Option<([Entry; 34], u64)> = None;
+        // What the useful-tile counts share, built when the first shortlisted discard needs it.
+        let mut shared: Option<Shared> = None;
         let m_sets = 4 - ev.melds().len().min(4);
         for c in cands[..n].iter_mut() {
             if c.score.value < best * SHORTLIST {
@@ -145,8 +145,8 @@ impl EfficiencyPolicy {
             let mut x = *hand;
             x[c.tile as usize] -= 1;
             let mask = if regular_plan(c.score.plan) {
-                let plus = plus.get_or_insert_with(|| plus_entries(hand));
-                regular_useful(&x, &full, plus, c.tile as usize, m_sets, c.score.allowed & available(&x, unseen))
+                let shared = shared.get_or_insert_with(|| Shared::new(hand, &full));
+                regular_useful(&x, &full, shared, c.tile as usize, m_sets, c.score.allowed & available(&x, unseen))
             } else {
                 ev.useful(c.score.plan, c.score.allowed, &x)
             };
@@ -315,62 +315,61 @@ fn available(hand: &Counts, unseen: &Counts) -> u64 {
     m
 }
 
-/// For each kind `u`, the entry of `u`'s group in `hand` with one more `u`, and the
-/// kinds for which that exists (fewer than four copies, fewer than 14 tiles in the group).
-fn plus_entries(hand: &Counts) -> ([Entry; 34], u64) {
-    let mut out = [[0u8; 10]; 34];
-    let mut valid = 0u64;
-    let mut h = *hand;
-    for u in 0..34 {
-        let g = (u / 9).min(3);
-        let size: u32 = h[span(g)].iter().map(|&c| c as u32).sum();
-        if h[u] >= 4 || size >= 14 {
-            continue;
-        }
-        valid |= 1 << u;
-        h[u] += 1;
-        out[u] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
-        h[u] -= 1;
+/// What the useful-tile counts of every discard from one full hand share: the full
+/// hand's group ranks, each group's rest (the other three merged) and the merge of each
+/// pair of groups.
+struct Shared {
+    ranks: [usize; 4],
+    rest: [Entry; 4],
+    /// Merged pairs of groups, indexed by [`PAIR_OF`].
+    pairs: [Entry; 6],
+}
+
+/// `PAIR_OF[g][h]`: the index in [`Shared::pairs`] of the two groups other than `g` and
+/// `h` (`g != h`).
+const PAIR_OF: [[usize; 4]; 4] = [[0, 5, 4, 3], [5, 0, 2, 1], [4, 2, 0, 0], [3, 1, 0, 0]];
+
+impl Shared {
+    fn new(hand: &Counts, full: &[Entry; 4]) -> Shared {
+        // Pairs: 0 = {0,1}, 1 = {0,2}, 2 = {0,3}, 3 = {1,2}, 4 = {1,3}, 5 = {2,3}.
+        let pairs = [
+            combine(&full[0], &full[1]),
+            combine(&full[0], &full[2]),
+            combine(&full[0], &full[3]),
+            combine(&full[1], &full[2]),
+            combine(&full[1], &full[3]),
+            combine(&full[2], &full[3]),
+        ];
+        let rest = [
+            combine(&full[1], &pairs[5]),
+            combine(&full[0], &pairs[5]),
+            combine(&full[3], &pairs[0]),
+            combine(&full[2], &pairs[0]),
+        ];
+        Shared { ranks: regular::ranks(hand), rest, pairs }
     }
-    (out, valid)
 }
 
 /// Kinds among `allowed` whose draw lowers the regular distance of `x` = the full hand's
-/// counts minus one `t`. `full` holds the full hand's group entries and `plus` the entries
-/// with one more tile ([`plus_entries`]); only the discard's own group is looked up again.
-fn regular_useful(x: &Counts, full: &[Entry; 4], plus: &([Entry; 34], u64), t: usize, m: usize, allowed: u64) -> u64 {
+/// counts minus one `t`. `full` holds the full hand's group entries and `shared` what all
+/// discards share ([`Shared`]); only the discard's own group is looked up again, and the
+/// tables' per-lane improving masks answer for every kind at once
+/// ([`regular::improving_at`]).
+fn regular_useful(x: &Counts, full: &[Entry; 4], shared: &Shared, t: usize, m: usize, allowed: u64) -> u64 {
     let gt = (t / 9).min(3);
+    let table = if gt < 3 { tables::suit() } else { tables::honors() };
+    let mut ranks = shared.ranks;
+    ranks[gt] = table.rank(&x[span(gt)]);
     let mut e = *full;
-    e[gt] = group_entry(gt, &x[span(gt)], &NO_USED[span(gt)], false);
-    let ab = combine(&e[0], &e[1]);
-    let ch = combine(&e[2], &e[3]);
-    let rest = [combine(&e[1], &ch), combine(&e[0], &ch), combine(&ab, &e[3]), combine(&ab, &e[2])];
-    let d0 = finish(&e[0], &rest[0], m);
-    let mut out = 0u64;
-    let mut h = *x;
-    let mut bits = allowed;
-    while bits != 0 {
-        let u = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let g = (u / 9).min(3);
-        let ne = if g != gt {
-            if plus.1 >> u & 1 == 0 {
-                continue;
-            }
-            plus.0[u]
-        } else if u == t {
-            full[gt]
-        } else {
-            h[u] += 1;
-            let ne = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
-            h[u] -= 1;
-            ne
-        };
-        if finish(&ne, &rest[g], m) < d0 {
-            out |= 1 << u;
-        }
+    e[gt] = *table.at(ranks[gt]);
+    // Each other group's rest is the discard's group merged with the remaining two, which
+    // the discard does not change.
+    let mut rest = [[0u8; 10]; 4];
+    for (g, r) in rest.iter_mut().enumerate() {
+        *r = if g == gt { shared.rest[gt] } else { combine(&e[gt], &shared.pairs[PAIR_OF[g][gt]]) };
     }
-    out
+    let d0 = finish(&e[gt], &rest[gt], m);
+    regular::improving_at(&ranks, &e, &rest, m, d0) & allowed
 }
 
 /// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in
@@ -498,6 +497,39 @@ mod tests {
         let h2 = "111m222p339s5577z";
         let o2 = observation(h2, &[Action::Pung(33), Action::Pass], Some((3, 33)));
         assert_eq!(p.act(&o2), Action::Pung(33));
+    }
+
+    #[test]
+    fn useful_tiles_of_a_discard_match_the_oracle() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for round in 0..2000 {
+            let n_melds = round % 3;
+            let n = 14 - 3 * n_melds;
+            let mut hand = [0u8; 34];
+            let mut k = 0;
+            while k < n {
+                let t = next(34) as usize;
+                if hand[t] < 4 {
+                    hand[t] += 1;
+                    k += 1;
+                }
+            }
+            let full = std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let shared = Shared::new(&hand, &full);
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut after = hand;
+                after[t] -= 1;
+                let ours = regular_useful(&after, &full, &shared, t, 4 - n_melds, u64::MAX);
+                let oracle = crate::shanten::regular::improving(&after, &NO_USED, n_melds as u8, 0, u64::MAX);
+                assert_eq!(ours, oracle, "{after:?} after discarding {t}");
+            }
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@
 //! copies in melds (a policy heuristic, not a rule: the round decides what is legal).
 
 use crate::hand::{Meld, MeldKind};
-use crate::shanten::regular::{combine, finish, group_entry};
+use crate::shanten::regular::{combine, finish, group_entry, rests, span};
 use crate::shanten::special;
 use crate::shanten::tables::{Entry, INF};
 use crate::tile::{Counts, Tile};
@@ -326,6 +326,89 @@ impl Evaluator {
     /// [`Evaluator::score`] with the hand's four group entries already looked up.
     pub fn score_with(&self, hand: &Counts, e: &[Entry; 4]) -> Score {
         let m = 4 - self.n_melds.min(4) as usize;
+        let plain = finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+        self.score_core(hand, e, plain, |_, p| self.chow_distance(p, hand, e))
+    }
+
+    /// Everything about a full hand (`14 - 3k` tiles) that the scores of its discards
+    /// share: see [`Evaluator::score_discard`].
+    pub fn discard_context(&self, full_hand: &Counts, full: &[Entry; 4]) -> DiscardContext {
+        let mut ctx = DiscardContext {
+            rest: rests(full),
+            plans: [PlanContext { rest: [[INF; 10]; 4], touched: 0, sets_left: 0, valid: false }; MAX_CHOW_PLANS],
+        };
+        for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
+            let Some((covered, sets_left)) = self.chow_cover(p) else { continue };
+            let mut rest = *full_hand;
+            let mut touched = 0u8;
+            for i in (0..3).filter(|&i| !covered[i]) {
+                touched |= 1 << (p.lows[i] / 9);
+                for j in 0..3 {
+                    let t = (p.lows[i] + j) as usize;
+                    rest[t] = rest[t].saturating_sub(1);
+                }
+            }
+            let mut r = *full;
+            for g in (0..3usize).filter(|&g| touched >> g & 1 == 1) {
+                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+            }
+            *pc = PlanContext { rest: rests(&r), touched, sets_left, valid: true };
+        }
+        ctx
+    }
+
+    /// The score of the waiting hand `hand` left by discarding one `t` from the full hand
+    /// of `ctx`, whose group entries are `e` (the full hand's, with `t`'s group replaced).
+    /// Equal to [`Evaluator::score_with`]`(hand, e)`, with the other groups' shares taken
+    /// from `ctx` instead of recombined.
+    pub fn score_discard(&self, ctx: &DiscardContext, hand: &Counts, e: &[Entry; 4], t: Tile) -> Score {
+        let m = 4 - self.n_melds.min(4) as usize;
+        let g = (t as usize / 9).min(3);
+        let plain = finish(&e[g], &ctx.rest[g], m);
+        self.score_core(hand, e, plain, |i, p| {
+            let pc = &ctx.plans[i];
+            if !pc.valid {
+                return None;
+            }
+            // Tiles of the open chows that the hand lacks; the group of the discard is
+            // the only one whose remainder differs from the full hand's.
+            let (covered, _) = self.chow_cover(p)?;
+            let sp = span(g);
+            let mut own = [0u8; 9];
+            own[..sp.len()].copy_from_slice(&hand[sp.clone()]);
+            let mut missing = 0u8;
+            for i in (0..3).filter(|&i| !covered[i]) {
+                for j in 0..3 {
+                    let x = (p.lows[i] + j) as usize;
+                    if hand[x] == 0 {
+                        missing += 1;
+                    }
+                    if (x / 9).min(3) == g {
+                        let k = x - sp.start;
+                        own[k] = own[k].saturating_sub(1);
+                    }
+                }
+            }
+            let entry = if pc.touched >> g & 1 == 1 {
+                group_entry(g, &own[..sp.len()], &NO_USED[sp.clone()], false)
+            } else {
+                e[g]
+            };
+            Some(missing.saturating_add(finish(&entry, &pc.rest[g], pc.sets_left as usize)))
+        })
+    }
+
+    /// The plan values of a waiting hand given its regular distance `plain` and a way to
+    /// measure each three-chow plan.
+    #[inline(always)]
+    fn score_core(
+        &self,
+        hand: &Counts,
+        e: &[Entry; 4],
+        plain: u8,
+        mut chow: impl FnMut(usize, &ChowPlan) -> Option<u8>,
+    ) -> Score {
+        let m = 4 - self.n_melds.min(4) as usize;
         let honors = self.honor_fan(hand) + self.meld_fan;
         let concealed = if self.exposed { 0.0 } else { 2.0 };
         let mut best = Score { value: 0.0, plan: PlanKind::Plain, distance: INF, allowed: ALL };
@@ -340,9 +423,6 @@ impl Evaluator {
         };
 
         // The plain hand.
-        let ab = combine(&e[0], &e[1]);
-        let ch = combine(&e[2], &e[3]);
-        let plain = finish(&ab, &ch, m);
         consider(PlanKind::Plain, plain, honors + concealed + 1.0, ALL, &mut best);
 
         // Flushes.
@@ -389,7 +469,7 @@ impl Evaluator {
 
         // Three fixed chows.
         for (i, p) in self.chow_plans().iter().enumerate() {
-            if let Some(d) = self.chow_distance(p, hand, e) {
+            if let Some(d) = chow(i, p) {
                 consider(PlanKind::Chows(i as u8), d, p.fan + concealed * 0.5 + 1.0, ALL, &mut best);
             }
         }
@@ -399,6 +479,39 @@ impl Evaluator {
     /// Distance of a three-chow plan: its missing tiles plus the regular distance of the
     /// remaining tiles to the remaining sets and the pair.
     fn chow_distance(&self, p: &ChowPlan, hand: &Counts, e: &[Entry; 4]) -> Option<u8> {
+        let (covered, sets_left) = self.chow_cover(p)?;
+        let mut rest = *hand;
+        let mut missing = 0u8;
+        let mut touched = 0u8;
+        for (i, &done) in covered.iter().enumerate() {
+            if done {
+                continue;
+            }
+            touched |= 1 << (p.lows[i] / 9);
+            for j in 0..3 {
+                let t = (p.lows[i] + j) as usize;
+                if rest[t] > 0 {
+                    rest[t] -= 1;
+                } else {
+                    missing += 1;
+                }
+            }
+        }
+        // Only the suits the open chows took tiles from need new entries.
+        let mut r = *e;
+        for g in 0..3usize {
+            if touched >> g & 1 == 1 {
+                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+            }
+        }
+        let d = finish(&combine(&r[0], &r[1]), &combine(&r[2], &r[3]), sets_left as usize);
+        Some(missing.saturating_add(d))
+    }
+
+    /// Which chows of a three-chow plan the melds already are, and how many sets remain
+    /// to build beside the plan; `None` when the melds leave no room for it.
+    #[inline]
+    fn chow_cover(&self, p: &ChowPlan) -> Option<([bool; 3], u8)> {
         let mut covered = [false; 3];
         let mut other = 0u8;
         for mm in self.melds() {
@@ -411,37 +524,30 @@ impl Evaluator {
         if other > 1 {
             return None;
         }
-        let mut rest = *hand;
-        let mut missing = 0u8;
-        let mut open = 0u8;
-        let mut touched = 0u8;
-        for (i, &done) in covered.iter().enumerate() {
-            if done {
-                continue;
-            }
-            open += 1;
-            touched |= 1 << (p.lows[i] / 9);
-            for j in 0..3 {
-                let t = (p.lows[i] + j) as usize;
-                if rest[t] > 0 {
-                    rest[t] -= 1;
-                } else {
-                    missing += 1;
-                }
-            }
-        }
+        let open = covered.iter().filter(|&&c| !c).count() as u8;
         // Sets still to build beside the plan: 4 - melds - open chows.
-        let sets_left = 4u8.checked_sub(self.n_melds + open)? as usize;
-        // Only the suits the open chows took tiles from need new entries.
-        let mut r = *e;
-        for g in 0..3usize {
-            if touched >> g & 1 == 1 {
-                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
-            }
-        }
-        let d = finish(&combine(&r[0], &r[1]), &combine(&r[2], &r[3]), sets_left);
-        Some(missing.saturating_add(d))
+        Some((covered, 4u8.checked_sub(self.n_melds + open)?))
     }
+}
+
+/// The shares of a full hand that every one of its discards reuses
+/// ([`Evaluator::discard_context`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DiscardContext {
+    /// For each group, the other three groups merged.
+    rest: [Entry; 4],
+    plans: [PlanContext; MAX_CHOW_PLANS],
+}
+
+/// One three-chow plan's share of a [`DiscardContext`]: the hand without the plan's open
+/// chows, merged per group as in [`DiscardContext::rest`].
+#[derive(Debug, Clone, Copy)]
+struct PlanContext {
+    rest: [Entry; 4],
+    /// Suits the open chows take tiles from.
+    touched: u8,
+    sets_left: u8,
+    valid: bool,
 }
 
 impl Evaluator {
@@ -511,6 +617,48 @@ mod tests {
 
     fn counts(s: &str) -> Counts {
         tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn scoring_a_discard_in_context_equals_scoring_it_afresh() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let meld_sets: [&[Meld]; 3] = [
+            &[],
+            &[Meld { kind: MeldKind::Chow, tile: 0 }],
+            &[Meld { kind: MeldKind::Chow, tile: 12 }, Meld { kind: MeldKind::Pung, tile: 31 }],
+        ];
+        for round in 0..3000 {
+            let melds = meld_sets[round % 3];
+            let n = 14 - 3 * melds.len();
+            let mut hand = [0u8; 34];
+            let mut k = 0;
+            while k < n {
+                // Mostly one or two suits, so that the chow plans stay alive.
+                let t = if next(3) == 0 { next(34) } else { next(18) } as usize;
+                if hand[t] < 4 {
+                    hand[t] += 1;
+                    k += 1;
+                }
+            }
+            let mut ev = Evaluator::new(melds, 0, 0, 8);
+            ev.select_chow_plans(&hand);
+            let full = std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let ctx = ev.discard_context(&hand, &full);
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut h = hand;
+                h[t] -= 1;
+                let g = (t / 9).min(3);
+                let mut e = full;
+                e[g] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+                assert_eq!(ev.score_discard(&ctx, &h, &e, t as Tile), ev.score_with(&h, &e), "{hand:?} - {t}");
+            }
+        }
     }
 
     #[test]

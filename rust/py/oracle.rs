@@ -5,7 +5,8 @@ use super::errors::InvalidHandError;
 use super::rules::PyRuleSet;
 use crate::error::MjError;
 use crate::rules::RuleSetKind;
-use crate::shanten::{self as engine, checked::Hand, Form};
+use crate::huainan::oracle::Oracle;
+use crate::shanten::{self as engine, Form};
 use crate::tile::Counts;
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -110,13 +111,13 @@ fn prepare(
     melds: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
     wild: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Hand> {
+) -> PyResult<Oracle> {
     let kind = rules_kind(rules)?;
-    if let Some(r) = rules.and_then(|r| r.cast::<PyRuleSet>().ok()) {
-        if kind == RuleSetKind::Huainan {
-            r.get().inner.huainan.check_oracle_shapes()?;
-        }
-    }
+    // A Huainan RuleSet's shape options (D-7, D-15) change how the 宝 read.
+    let opts = match rules.and_then(|r| r.cast::<PyRuleSet>().ok()) {
+        Some(r) if kind == RuleSetKind::Huainan => Some(r.get().inner.huainan.clone()),
+        _ => None,
+    };
     let counts = hand_counts(hand)?;
     let melds = match melds {
         Some(m) => convert::melds(m)?,
@@ -126,7 +127,7 @@ fn prepare(
         Some(w) if !w.is_none() => Some(convert::tile_code(w)?),
         _ => None,
     };
-    Ok(Hand::new(&counts, &melds, kind, wild)?)
+    Ok(Oracle::new(&counts, &melds, kind, wild, opts.as_ref())?)
 }
 
 /// Shanten of a hand: 13-3k tiles give the distance to ready (0 = ready), 14-3k tiles

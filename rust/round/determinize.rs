@@ -114,7 +114,9 @@ impl Round {
         }
         let need_hands: usize = (0..4).filter(|&s| s != me).map(|s| obs.hand_sizes[s] as usize).sum();
         let n_suits = tiles[..n].iter().filter(|&&t| !tile::is_flower(t)).count();
-        if n != need_hands + obs.wall_remaining as usize || n_suits < need_hands {
+        // The reserve at the end of the wall (D-4) is unseen too.
+        let reserved = self.rules.table.reserved_tiles;
+        if n != need_hands + obs.wall_remaining as usize + reserved as usize || n_suits < need_hands {
             return Err(MjError::rule(format!(
                 "the view leaves {n} unseen tiles for {need_hands} concealed tiles and {} in the wall",
                 obs.wall_remaining
@@ -147,7 +149,8 @@ impl Round {
                 k += 1;
             }
         }
-        let wall = Wall::remainder(wall_len, &tiles[k..n], self.wall.dice())?;
+        let mut wall = Wall::remainder(wall_len, &tiles[k..n], self.wall.dice())?;
+        wall.set_reserved(reserved);
 
         // The table.
         for s in 0..4 {

@@ -48,7 +48,7 @@
 //!
 //! Legal actions only ever contain what the rules allow: a win is offered only when the
 //! tiles form a winning shape **and** the fan total (without flowers unless
-//! `flowers_count_toward_min`) meets `min_fan`; a kong needs a tile left in the wall; the
+//! `flowers_count_toward_min`) meets `min_fan`; a kong needs a tile left in the wall (unless `kong_on_empty_wall`); the
 //! discard after the last wall tile can only be won (G-4, C-8). The flags the fan table
 //! needs are computed from the table: 和绝张 (the other three copies visible in discards
 //! and exposed melds), 海底捞月 / 妙手回春 (the wall is empty), 杠上开花 (the tile came out
@@ -137,6 +137,16 @@ crate::str_option! {
 }
 
 crate::str_option! {
+    /// Which tile an added kong (补杠) may add to an exposed pung (huainan D-12).
+    pub enum AddedKongTile {
+        /// The tile just drawn or one already held.
+        HeldOrDrawn = "held_or_drawn",
+        /// Only the tile just drawn (a normal or replacement draw).
+        JustDrawn = "just_drawn",
+    }
+}
+
+crate::str_option! {
     /// What the discard made after the last wall tile can be claimed for (G-4, C-8).
     pub enum LastDiscardClaims {
         /// Only a win (海底捞月).
@@ -214,12 +224,22 @@ crate::option_group! {
         pub flowers: bool = true,
         /// Stacks per side of the square wall (gb 18, classic C-2 17); display only.
         pub wall_stacks_per_side: u8 = 18,
-        /// G-1 / C-3: one throw or two to break the wall.
+        /// G-1 / C-3 / D-3: one throw or two to break the wall.
         pub break_throw: BreakThrowOpt = BreakThrowOpt::Single,
+        /// D-4: tiles kept out of play at the end of the wall (留牌): the hand is exhausted
+        /// while this many tiles still stand, wherever the head and the tail meet (kong
+        /// replacements still come from the tail). 0: no dead wall, every tile is drawn.
+        pub reserved_tiles: u8 = 0,
         /// G-2: how the opening flowers are replaced.
         pub initial_flower_mode: FlowerMode = FlowerMode::Passes,
-        /// G-5 / C-6: no kong on a turn that began with these claims.
+        /// G-5 / C-6 / D-13: no kong on a turn that began with these claims.
         pub kong_lock_after_claim: KongLock = KongLock::ChiPeng,
+        /// D-12: which tile an added kong may use.
+        pub added_kong_tile: AddedKongTile = AddedKongTile::HeldOrDrawn,
+        /// D-14: a kong may be declared when no tile is left to draw. The kong stands (an
+        /// added kong may first be robbed) and, with no replacement tile, the hand ends in an
+        /// exhaustive draw. Default false: no kong without a replacement tile.
+        pub kong_on_empty_wall: bool = false,
         /// An added kong (补杠) may be robbed (抢杠和); concealed and claimed kongs never are.
         pub rob_added_kong: bool = true,
         /// 截和 (C-7): one winner on a discard, the first counter-clockwise from the discarder.

@@ -5,10 +5,11 @@ use super::events::{Event, WinKind};
 use super::observation::DiscardEntry;
 use super::scoring::{self, FanResult, WinInput};
 use super::settlement::{payments, RoundResult, WinRecord};
-use super::{FlowerMode, KongLock, LastDiscardClaims, PenaltyMode, TableOptions};
+use super::{AddedKongTile, FlowerMode, KongLock, LastDiscardClaims, PenaltyMode, TableOptions};
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
 use crate::huainan::table::{self as hn, HuainanHand, WinMoment, WinWay};
+use crate::huainan::IndicatorThrow;
 use crate::rules::{RuleSetKind, Rules};
 use crate::tile::{self, Counts, Tile};
 use crate::wall::{BreakThrow, Wall};
@@ -226,7 +227,18 @@ impl Round {
         if prevalent_wind > 3 {
             return Err(MjError::rule(format!("prevalent wind {prevalent_wind} is not 0-3 (E S W N)")));
         }
+        if rules.kind == RuleSetKind::Huainan && rules.table.flowers {
+            return Err(MjError::rule(
+                "huainan is played with 136 tiles and no flowers (D-1): a flower has no place in the 宝 cycles, 十三浪 or 九幺",
+            ));
+        }
         let want = if rules.table.flowers { 144 } else { 136 };
+        if (rules.table.reserved_tiles as usize) + crate::wall::DEALT >= want {
+            return Err(MjError::rule(format!(
+                "reserved_tiles = {} leaves no tile to draw from a wall of {want} after the deal",
+                rules.table.reserved_tiles
+            )));
+        }
         if wall.len() != want {
             return Err(MjError::rule(format!(
                 "the rules need a wall of {want} tiles (flowers = {}), got {}",
@@ -325,6 +337,7 @@ impl Round {
     // ---- the deal ---------------------------------------------------------------------
 
     fn start(&mut self) {
+        self.wall.set_reserved(self.rules.table.reserved_tiles);
         let d = self.wall.dice();
         self.emit(Event::Dice { dice: d.dice, break_seat: d.break_seat, break_stack: d.break_stack });
         let hands = self.wall.deal();
@@ -392,15 +405,26 @@ impl Round {
         self.run();
     }
 
-    /// Huainan: a second throw after the deal turns up the 宝 indicator in the wall
-    /// (D-5, D-6); every 宝 dealt counts as drawn (§6.5).
+    /// Huainan: after the deal a throw counts stacks to the 宝 indicator and turns it up
+    /// (D-5); it stays in the wall as an ordinary tile or is set aside (D-6). Every 宝 dealt
+    /// counts as drawn (§6.5).
     fn choose_bao(&mut self) {
-        let s2 = self.wall.throw_pair();
-        let n = self.wall.len();
-        let Some(indicator) = crate::huainan::indicator_index(s2, n).ok().and_then(|i| self.wall.peek(i)) else {
-            return;
+        let o = &self.rules.huainan;
+        let s2 = match o.bao_indicator_throw {
+            IndicatorThrow::SeparateAfterDeal => self.wall.throw_pair(),
+            IndicatorThrow::BreakDice => {
+                let d = self.wall.dice().dice;
+                d[0] + d[1]
+            }
         };
-        let Ok(mut h) = HuainanHand::new(s2, n, indicator) else { return };
+        let n = self.wall.len();
+        let (from, which, stays) = (o.bao_indicator_count_from, o.bao_indicator_tile, o.bao_indicator_stays_in_wall);
+        let Some(i) = crate::huainan::bao::indicator_position(s2, n, from, which).ok() else { return };
+        let Some(indicator) = self.wall.peek(i) else { return };
+        let Ok(mut h) = HuainanHand::at(s2, i, indicator) else { return };
+        if !stays {
+            self.wall.block(i);
+        }
         for s in 0..4u8 {
             h.on_deal(s, &self.seats[s as usize].hand, &self.rules.huainan);
         }
@@ -670,7 +694,8 @@ impl Round {
                     c[t as usize] += 1;
                 }
             }
-            if !st_ready && !self.kong_locked() && self.wall.remaining() > 0 {
+            let wall_ok = self.wall.remaining() > 0 || self.opts().kong_on_empty_wall;
+            if !st_ready && !self.kong_locked() && wall_ok {
                 let h = &self.huainan;
                 let o = &self.rules.huainan;
                 while quads != 0 {
@@ -680,8 +705,11 @@ impl Round {
                         l.push(Action::ConcealedKong(t));
                     }
                 }
+                // D-12: the tile added may be any held copy, or only the one just drawn.
+                let any_held = self.opts().added_kong_tile == AddedKongTile::HeldOrDrawn;
                 for m in st.melds() {
-                    if m.kind == MeldKind::Pung && hand[m.tile as usize] > 0 {
+                    let tile_ok = any_held || (start.drew() && self.drawn == m.tile);
+                    if m.kind == MeldKind::Pung && hand[m.tile as usize] > 0 && tile_ok {
                         l.push(Action::AddedKong(m.tile));
                     }
                 }
@@ -707,7 +735,7 @@ impl Round {
         if !st.ready && (!last || self.opts().last_discard_claims == LastDiscardClaims::Any) && meld_ok(&[t]) {
             let c = &st.hand;
             let n = c[t as usize];
-            if n >= 3 && !last {
+            if n >= 3 && (!last || self.opts().kong_on_empty_wall) {
                 l.push(Action::Kong(t));
             }
             if n >= 2 {
@@ -1072,12 +1100,31 @@ impl Round {
         self.emit(Event::ExhaustiveDraw);
         self.phase = Phase::Over;
         self.pending = 0;
-        self.result = Some(RoundResult {
-            wins: Vec::new(),
-            deltas: self.penalties,
-            penalties: self.penalties,
-            exhaustive: true,
-        });
+        let mut deltas = self.penalties;
+        if self.huainan.is_some() && self.rules.huainan.kong_points_on_draw {
+            // D-18 alternative: the kongs kept are paid on a draw too.
+            let (kongs, n) = self.kongs_kept();
+            let d = crate::huainan::settle::settle_draw(&kongs[..n], &self.rules.huainan);
+            for (r, x) in deltas.iter_mut().zip(d) {
+                *r += x.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+            }
+        }
+        self.result = Some(RoundResult { wins: Vec::new(), deltas, penalties: self.penalties, exhaustive: true });
+    }
+
+    /// Every kong on the table with its owner (Huainan kong points, D-27).
+    fn kongs_kept(&self) -> ([(usize, MeldKind); 16], usize) {
+        let mut kongs = [(0usize, MeldKind::Kong); 16];
+        let mut n = 0;
+        for (s, st) in self.seats.iter().enumerate() {
+            for m in st.melds() {
+                if m.kind.is_kong() && n < 16 {
+                    kongs[n] = (s, m.kind);
+                    n += 1;
+                }
+            }
+        }
+        (kongs, n)
     }
 
     fn finish(&mut self, winners: &[u8], kind: WinKind, from: u8, t: Tile) {
