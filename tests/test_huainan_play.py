@@ -83,3 +83,19 @@ def test_wild_aware_bots_win_and_wins_are_scored():
     rec_again = mj.Game(rules="huainan", bots=[WildBot() for _ in range(4)], seed=5, hands=6).play()
     assert rec_again.to_json() == rec.to_json()
     mj.MatchRecord.from_json(rec.to_json()).replay()
+
+
+def test_a_match_under_alternative_wall_rules_records_and_replays():
+    rules = mj.RuleSet(
+        "huainan",
+        reserved_tiles=14,
+        bao_indicator_count_from="head",
+        bao_indicator_stays_in_wall=False,
+        added_kong_tile="just_drawn",
+        kong_on_empty_wall=True,
+    )
+    rec = mj.Game(rules=rules, bots=[RandomBot(seed=i) for i in range(4)], seed=9, hands=4).play()
+    loaded = mj.MatchRecord.from_json(rec.to_json())
+    assert loaded.rule_set().options()["reserved_tiles"] == 14
+    loaded.replay()
+    assert len(loaded.hands) == 4 and sum(loaded.final_scores) == 0

@@ -158,3 +158,23 @@ def test_batch_matches_single_calls():
         bad = counts[:1].copy()
         bad[0, 0] = 5
         mj.shanten_batch(bad)
+
+
+def test_large_batch_is_split_over_cores_and_reports_the_first_bad_row():
+    rng = np.random.default_rng(3)
+    counts = np.zeros((20_000, 34), dtype=np.uint8)
+    for row in counts:
+        for t in rng.choice(136, 13, replace=False) // 4:
+            row[t] += 1
+    out = mj.shanten_batch(counts)
+    sample = range(0, 20_000, 997)
+    singles = [mj.shanten([t for t in range(34) for _ in range(counts[i, t])]) for i in sample]
+    assert [out[i] for i in sample] == singles
+    # Every other row, as a strided view, scores the same as those rows copied.
+    assert list(mj.shanten_batch(counts[::2])) == list(out[::2])
+    bad = counts.copy()
+    bad[17_000, :] = 0
+    bad[9_001, :] = 0
+    bad[9_001, 5] = 5
+    with pytest.raises(mj.InvalidHandError, match=r"row 9001: 5 copies of 6m"):
+        mj.shanten_batch(bad)

@@ -260,6 +260,22 @@ impl Oracle {
         }
     }
 
+    /// [`Oracle::useful_tiles`] as a bit mask (bit `t` for kind `t`).
+    pub fn useful_mask(&self, form: Option<Form>) -> MjResult<u64> {
+        match self {
+            Oracle::Plain(h) => h.useful_mask(form),
+            Oracle::Options(h) => Ok(h.useful_tiles(form)?.iter().fold(0, |m, &t| m | 1 << t)),
+        }
+    }
+
+    /// [`Oracle::waits`] as a bit mask (bit `t` for kind `t`).
+    pub fn waits_mask(&self) -> MjResult<u64> {
+        match self {
+            Oracle::Plain(h) => h.waits_mask(),
+            Oracle::Options(h) => Ok(h.waits()?.iter().fold(0, |m, &t| m | 1 << t)),
+        }
+    }
+
     /// True if the full hand is complete.
     pub fn is_win(&self) -> MjResult<bool> {
         match self {

@@ -169,29 +169,29 @@ fn shanten_forms<'py>(
 /// `form` restricts the question to one hand form (a key of `shanten_forms`).
 #[pyfunction]
 #[pyo3(signature = (hand, melds=None, *, rules=None, wild=None, form=None))]
-fn useful_tiles(
-    hand: &Bound<'_, PyAny>,
-    melds: Option<&Bound<'_, PyAny>>,
-    rules: Option<&Bound<'_, PyAny>>,
-    wild: Option<&Bound<'_, PyAny>>,
+fn useful_tiles<'py>(
+    hand: &Bound<'py, PyAny>,
+    melds: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
+    wild: Option<&Bound<'py, PyAny>>,
     form: Option<&str>,
-) -> PyResult<Vec<u32>> {
+) -> PyResult<Bound<'py, PyList>> {
     let h = prepare(hand, melds, rules, wild)?;
     let form = form.map(Form::parse).transpose()?;
-    Ok(convert::codes(&h.useful_tiles(form)?))
+    convert::mask_list(hand.py(), h.useful_mask(form)?)
 }
 
 /// Waits of a waiting hand (13-3k tiles): the kinds that complete it in some form (fan
 /// minimum not applied), sorted; `[]` if the hand is not ready.
 #[pyfunction]
 #[pyo3(signature = (hand, melds=None, *, rules=None, wild=None))]
-fn waits(
-    hand: &Bound<'_, PyAny>,
-    melds: Option<&Bound<'_, PyAny>>,
-    rules: Option<&Bound<'_, PyAny>>,
-    wild: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<u32>> {
-    Ok(convert::codes(&prepare(hand, melds, rules, wild)?.waits()?))
+fn waits<'py>(
+    hand: &Bound<'py, PyAny>,
+    melds: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
+    wild: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    convert::mask_list(hand.py(), prepare(hand, melds, rules, wild)?.waits_mask()?)
 }
 
 /// True if a full hand (14-3k tiles) is complete in one of the rule set's forms.
@@ -204,19 +204,6 @@ fn is_win(
     wild: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<bool> {
     Ok(prepare(hand, melds, rules, wild)?.is_win()?)
-}
-
-/// Checks one batch row: counts at most 4 and 13-3k or 14-3k tiles; returns k.
-fn batch_melds(row: &Counts) -> Result<u8, String> {
-    if let Some(t) = row.iter().position(|&c| c > 4) {
-        return Err(format!("{} copies of {} (at most 4)", row[t], crate::tile::name(t as u8)));
-    }
-    let n: u32 = row.iter().map(|&c| c as u32).sum();
-    match n % 3 {
-        1 if n <= 13 => Ok(((13 - n) / 3) as u8),
-        2 if n <= 14 => Ok(((14 - n) / 3) as u8),
-        _ => Err(format!("{n} tiles (expected 13-3k or 14-3k with k = 0-4)")),
-    }
 }
 
 /// Shanten of many hands at once: `counts` is an `(N, 34)` uint8 array of concealed-tile
@@ -238,28 +225,35 @@ fn shanten_batch<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<B
             view.ncols()
         )));
     }
+    let n = view.nrows();
+    // A C-contiguous array is read in place; any other layout is copied once.
+    let copy: Vec<u8>;
+    let flat: &[u8] = match view.as_slice() {
+        Some(s) => s,
+        None => {
+            copy = view.iter().copied().collect();
+            &copy
+        }
+    };
     let result = py.detach(|| -> Result<Vec<i8>, String> {
-        // One copy into contiguous rows (one allocation per batch), checked in order so the
-        // first bad row is the one reported; then the rows are shared out over all cores.
-        let mut rows: Vec<(Counts, u8)> = Vec::with_capacity(view.nrows());
-        for (i, r) in view.outer_iter().enumerate() {
-            let mut row: Counts = [0; 34];
-            for (dst, src) in row.iter_mut().zip(r.iter()) {
-                *dst = *src;
-            }
-            let k = batch_melds(&row).map_err(|e| format!("row {i}: {e}"))?;
-            rows.push((row, k));
-        }
-        let mut out = vec![0i8; rows.len()];
-        if rows.len() >= 4096 {
+        let mut out = vec![0i8; n];
+        // Rows are checked and scored together, in blocks shared out over all cores; the
+        // first bad row (lowest index) is the one reported.
+        const BLOCK: usize = 1024;
+        let first_error = if n >= 4 * BLOCK {
             use rayon::prelude::*;
-            rows.par_chunks(1024)
-                .zip(out.par_chunks_mut(1024))
-                .for_each(|(r, o)| engine::shanten_rows(r, o));
+            flat.par_chunks(34 * BLOCK)
+                .zip(out.par_chunks_mut(BLOCK))
+                .enumerate()
+                .filter_map(|(b, (rows, o))| engine::shanten_flat(rows, o).err().map(|(i, e)| (b * BLOCK + i, e)))
+                .min_by_key(|(i, _)| *i)
         } else {
-            engine::shanten_rows(&rows, &mut out);
+            engine::shanten_flat(flat, &mut out).err()
+        };
+        match first_error {
+            Some((i, e)) => Err(format!("row {i}: {e}")),
+            None => Ok(out),
         }
-        Ok(out)
     });
     match result {
         Ok(v) => Ok(PyArray1::from_vec(py, v)),

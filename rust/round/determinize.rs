@@ -221,7 +221,9 @@ mod tests {
     /// half the time) and rebuilds every decision point from the deciding seat's view.
     #[test]
     fn rebuilt_rounds_match_the_view_and_play_on() {
-        for (rules, seed) in [(Rules::gb(), 3u64), (Rules::preset(RuleSetKind::Classic), 4), (Rules::gb(), 9)] {
+        let mut reserve = Rules::preset(RuleSetKind::Classic);
+        reserve.set("reserved_tiles", &crate::rules::OptValue::Int(14)).unwrap();
+        for (rules, seed) in [(Rules::gb(), 3u64), (Rules::preset(RuleSetKind::Classic), 4), (Rules::gb(), 9), (reserve, 5)] {
             let mut round = Round::new(&rules, seed, (seed % 4) as u8, 1).unwrap();
             let mut rng = Rng::new(seed);
             let mut copy = Round::new(&rules, 0, 0, 0).unwrap();

@@ -112,19 +112,24 @@ impl Hand {
         self.wild.is_some() && self.wilds < 4
     }
 
-    fn mask_with_wild(&self, mut mask: u64, wild_helps: bool) -> Vec<Tile> {
+    fn mask_with_wild(&self, mut mask: u64, wild_helps: bool) -> u64 {
         if let Some(w) = self.wild {
             mask &= !(1u64 << w);
             if wild_helps {
                 mask |= 1 << w;
             }
         }
-        (0..34u8).filter(|&t| mask >> t & 1 == 1).collect()
+        mask
     }
 
     /// The kinds whose draw lowers the shanten (over all forms, or over `form` alone),
     /// sorted. Waiting hands only.
     pub fn useful_tiles(&self, form: Option<Form>) -> MjResult<Vec<Tile>> {
+        Ok(tiles_of(self.useful_mask(form)?))
+    }
+
+    /// [`Hand::useful_tiles`] as a bit mask (bit `t` for kind `t`).
+    pub fn useful_mask(&self, form: Option<Form>) -> MjResult<u64> {
         self.require_waiting("useful_tiles")?;
         let forms = match form {
             Some(f) => {
@@ -137,7 +142,8 @@ impl Hand {
         };
         let (h, u, k, w) = (&self.counts, &self.used, self.n_melds, self.wilds);
         if let Some(f) = form {
-            if super::form_distance(f, h, u, k, w).is_none() {
+            // The regular form applies beside any number of melds; the others may not.
+            if f != Form::Regular && super::form_distance(f, h, u, k, w).is_none() {
                 return Err(MjError::hand(format!("the form {} cannot apply with {k} meld(s)", f.as_str())));
             }
         }
@@ -147,6 +153,11 @@ impl Hand {
 
     /// The kinds that complete the hand (in any form), sorted; empty unless ready.
     pub fn waits(&self) -> MjResult<Vec<Tile>> {
+        Ok(tiles_of(self.waits_mask()?))
+    }
+
+    /// [`Hand::waits`] as a bit mask (bit `t` for kind `t`).
+    pub fn waits_mask(&self) -> MjResult<u64> {
         self.require_waiting("waits")?;
         let (h, u, k, w) = (&self.counts, &self.used, self.n_melds, self.wilds);
         let d = super::distance_in(self.forms, h, u, k, w);
@@ -174,6 +185,11 @@ impl Hand {
     pub fn form_distance(&self, form: Form) -> Option<u8> {
         form_distance(form, &self.counts, &self.used, self.n_melds, self.wilds)
     }
+}
+
+/// The kinds in a mask, in order.
+pub fn tiles_of(mask: u64) -> Vec<Tile> {
+    (0..34u8).filter(|&t| mask >> t & 1 == 1).collect()
 }
 
 #[cfg(test)]

@@ -240,9 +240,8 @@ fn rest_improving(hand: &Counts, p: usize, rest: u8) -> u64 {
     rank[3] = ht.rank(&hand[27..34]);
     let table = |g: usize| if g < 3 { st } else { ht };
     let e: [Entry; 4] = [0, 1, 2, 3].map(|g| *table(g).at(rank[g]));
-    let no_masks = [0u16; super::tables::LANES];
     let m: [[u16; super::tables::LANES]; 4] =
-        [0, 1, 2, 3].map(|g| *table(g).masks_at(rank[g]).unwrap_or(&no_masks));
+        [0, 1, 2, 3].map(|g| table(g).masks_at(rank[g]).unwrap_or([0; super::tables::LANES]));
     let mut out = 0u64;
     for a in 0..4 {
         let start = if a < 3 { 9 * a } else { 27 };

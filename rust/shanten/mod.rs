@@ -310,6 +310,36 @@ pub fn shanten_rows(rows: &[(Counts, u8)], out: &mut [i8]) {
     }
 }
 
+/// Checks one row of a batch: counts at most 4 and 13-3k or 14-3k tiles; returns k (the
+/// number of melds the row's size implies).
+pub fn batch_row_melds(row: &Counts) -> Result<u8, String> {
+    if let Some(t) = row.iter().position(|&c| c > 4) {
+        return Err(format!("{} copies of {} (at most 4)", row[t], crate::tile::name(t as u8)));
+    }
+    let n: u32 = row.iter().map(|&c| c as u32).sum();
+    match n % 3 {
+        1 if n <= 13 => Ok(((13 - n) / 3) as u8),
+        2 if n <= 14 => Ok(((14 - n) / 3) as u8),
+        _ => Err(format!("{n} tiles (expected 13-3k or 14-3k with k = 0-4)")),
+    }
+}
+
+/// [`shanten_rows`] over consecutive 34-byte rows of concealed counts (`counts.len()` =
+/// 34 × `out.len()`), each checked by [`batch_row_melds`]. On a bad row returns its index
+/// within this slice and the problem; the rows before it are written. Allocation-free.
+pub fn shanten_flat(counts: &[u8], out: &mut [i8]) -> Result<(), (usize, String)> {
+    let mut rows = [([0u8; 34], 0u8); 4];
+    for (c, (chunk, dst)) in counts.chunks(34 * 4).zip(out.chunks_mut(4)).enumerate() {
+        let n = chunk.len() / 34;
+        for (i, (row, slot)) in chunk.chunks_exact(34).zip(rows.iter_mut()).enumerate() {
+            slot.0.copy_from_slice(row);
+            slot.1 = batch_row_melds(&slot.0).map_err(|e| (4 * c + i, e))?;
+        }
+        shanten_rows(&rows[..n], dst);
+    }
+    Ok(())
+}
+
 /// Shanten over `forms`: the minimum of the forms' shanten.
 #[inline]
 pub fn shanten_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> i8 {

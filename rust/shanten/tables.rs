@@ -177,21 +177,40 @@ impl Ranker {
 pub struct Table {
     ranker: Ranker,
     cells: Box<[Cell]>,
-    /// `masks[rank][lane]`: bit `j` set when one more tile of kind `j` lowers that lane
-    /// (limited tables only; empty otherwise).
-    masks: Box<[[u16; LANES]]>,
+    /// True when the cells carry improving masks (limited tables).
+    has_masks: bool,
     /// True when the cells carry knitted-straight remainders (limited suit table).
     has_knit: bool,
 }
 
-/// One table cell, 16 bytes so that one access brings everything a shanten needs.
+/// One table cell: 32 bytes, aligned so that it never straddles a cache line and one
+/// access brings everything a shanten or a useful-tile query needs.
 #[derive(Debug, Clone, Copy)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 struct Cell {
     lanes: Entry,
     /// `knit[r]`: the remainder once one copy of each held kind of residue class `r`
     /// (147 / 258 / 369) is taken out, as a [`Knit`] code (limited suit table only).
     knit: [u8; 3],
+    /// The improving masks of the ten lanes, 9 bits each (bit `9 l + j`: one more tile of
+    /// the group's kind `j` lowers lane `l`), limited tables only.
+    masks: [u64; 2],
+}
+
+/// Packs ten 9-bit lane masks.
+fn pack_masks(m: &[u16; LANES]) -> [u64; 2] {
+    let mut x = 0u128;
+    for (l, &bits) in m.iter().enumerate() {
+        x |= ((bits & 0x1FF) as u128) << (9 * l);
+    }
+    [x as u64, (x >> 64) as u64]
+}
+
+/// Unpacks [`pack_masks`].
+#[inline(always)]
+fn unpack_masks(p: &[u64; 2]) -> [u16; LANES] {
+    let x = p[0] as u128 | (p[1] as u128) << 64;
+    std::array::from_fn(|l| ((x >> (9 * l)) & 0x1FF) as u16)
 }
 
 /// The pair, set and set-plus-pair distances of a group, packed in one byte.
@@ -242,10 +261,15 @@ impl Table {
         &self.cells[rank].lanes
     }
 
-    /// The improving masks at a rank (limited tables).
+    /// The improving masks at a rank (limited tables): bit `j` of lane `l` is set when
+    /// one more tile of the group's kind `j` lowers that lane.
     #[inline(always)]
-    pub fn masks_at(&self, rank: usize) -> Option<&[u16; LANES]> {
-        self.masks.get(rank)
+    pub fn masks_at(&self, rank: usize) -> Option<[u16; LANES]> {
+        if self.has_masks {
+            self.cells.get(rank).map(|c| unpack_masks(&c.masks))
+        } else {
+            None
+        }
     }
 
     /// The knitted-straight remainders at a rank (limited suit table).
@@ -335,12 +359,11 @@ fn add_extras(t: &mut Table, n: usize, chows: bool) {
             out
         })
         .collect();
-    let mut masks = vec![[0u16; LANES]; t.cells.len()].into_boxed_slice();
     for (r, m, k) in parts.into_iter().flatten() {
-        masks[r] = m;
+        t.cells[r].masks = pack_masks(&m);
         t.cells[r].knit = k;
     }
-    t.masks = masks;
+    t.has_masks = true;
     t.has_knit = chows;
 }
 
@@ -449,7 +472,7 @@ pub fn generate(n: usize, chows: bool, limited: bool) -> Table {
 
     // Keep vectors with at most 14 tiles, by rank.
     let ranker = Ranker::new(n);
-    let mut cells = vec![Cell { lanes: [INF; LANES], knit: [0; 3] }; ranker.size()].into_boxed_slice();
+    let mut cells = vec![Cell { lanes: [INF; LANES], knit: [0; 3], masks: [0; 2] }; ranker.size()].into_boxed_slice();
     let mut digits = [0u8; 9];
     for (idx, cell) in f.iter().enumerate() {
         if idx > 0 {
@@ -467,7 +490,7 @@ pub fn generate(n: usize, chows: bool, limited: bool) -> Table {
             cells[ranker.rank(&digits[..n])].lanes = e;
         }
     }
-    let mut t = Table { ranker, cells, masks: Box::default(), has_knit: false };
+    let mut t = Table { ranker, cells, has_masks: false, has_knit: false };
     if limited {
         add_extras(&mut t, n, chows);
     }
