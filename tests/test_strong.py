@@ -94,7 +94,9 @@ def test_takes_the_pung_that_completes_a_needed_fan():
 
 
 def test_passes_the_chow_that_kills_the_only_fan_path():
-    hand = "44557788999m13s"
+    # Characters one tile from ready, where the full flush (or a pure straight) is what
+    # reaches 8; a bamboo chow leaves no 8-fan hand within two draws.
+    hand = "11344577999m13s"
     obs = position(hand, [A("chow", "1s"), A("pass")], claim=(3, t("2s")))
     assert lite().act(obs) == A("pass")
 
@@ -114,8 +116,8 @@ def test_arguments_are_checked():
         StrongBot(seed=-3)
     with pytest.raises(ValueError, match="rollouts"):
         StrongBot(rollouts=-1)
-    assert StrongBot(budget_ms=20).rollouts > 0
-    assert StrongBot(rollouts=0).rollouts == 0
+    assert StrongBot(budget_ms=20).rollouts == 0
+    assert StrongBot(budget_ms=20, rollouts=30).rollouts == 30
 
 
 @pytest.mark.parametrize("rules", ["gb", "classic"])

@@ -223,24 +223,30 @@ pub enum PolicyKind {
     Random,
     /// [`EfficiencyPolicy`].
     Efficiency,
-    /// [`StrongPolicy`] at the default budget ([`strong::DEFAULT_BUDGET_MS`] worth of
-    /// rollouts, no wall-clock cap).
+    /// [`StrongPolicy`] in its default configuration: fan plans, defense and the
+    /// lookahead to scoring ready hands, no search.
     Strong,
-    /// [`StrongPolicy`] without the search: fan plans, ready-wait checks and defense.
+    /// [`StrongPolicy`] without lookahead or search: fan plans, ready-wait checks and
+    /// defense.
     StrongLite,
+    /// [`StrongPolicy`] with the lookahead and the search at the default budget
+    /// ([`strong::DEFAULT_BUDGET_MS`] worth of rollouts, no wall-clock cap).
+    StrongSearch,
 }
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 4] = [PolicyKind::Random, PolicyKind::Efficiency, PolicyKind::Strong, PolicyKind::StrongLite];
+    pub const ALL: [PolicyKind; 5] =
+        [PolicyKind::Random, PolicyKind::Efficiency, PolicyKind::Strong, PolicyKind::StrongLite, PolicyKind::StrongSearch];
 
-    /// `random`, `efficiency`, `strong` or `strong_lite`.
+    /// `random`, `efficiency`, `strong`, `strong_lite` or `strong_search`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
             PolicyKind::Efficiency => "efficiency",
             PolicyKind::Strong => "strong",
             PolicyKind::StrongLite => "strong_lite",
+            PolicyKind::StrongSearch => "strong_search",
         }
     }
 
@@ -259,6 +265,7 @@ impl PolicyKind {
             PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(rules, 0)),
             PolicyKind::Strong => Box::new(StrongPolicy::new(rules, 0, StrongConfig::default())),
             PolicyKind::StrongLite => Box::new(StrongPolicy::new(rules, 0, StrongConfig::lite())),
+            PolicyKind::StrongSearch => Box::new(StrongPolicy::new(rules, 0, StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false))),
         }
     }
 }

@@ -337,6 +337,11 @@ impl PyPolicy {
             PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(&rules, seed)),
             PolicyKind::Strong => Box::new(StrongPolicy::new(&rules, seed, StrongConfig::default())),
             PolicyKind::StrongLite => Box::new(StrongPolicy::new(&rules, seed, StrongConfig::lite())),
+            PolicyKind::StrongSearch => Box::new(StrongPolicy::new(
+                &rules,
+                seed,
+                StrongConfig::from_budget_ms(crate::policy::strong::DEFAULT_BUDGET_MS, false),
+            )),
         };
         Ok(PyPolicy { inner, name: kind.as_str() })
     }

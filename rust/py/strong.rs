@@ -33,7 +33,9 @@ impl PyStrongPolicy {
         if !(0..=60_000).contains(&budget_ms) {
             return Err(MjError::rule(format!("budget_ms must be between 0 and 60000, got {budget_ms}")).into());
         }
+        // The search is off unless rollouts are asked for; the budget caps it.
         let mut cfg = StrongConfig::from_budget_ms(budget_ms as u32, time_cap);
+        cfg.rollouts = 0;
         if let Some(r) = rollouts {
             if !(0..=1_000_000).contains(&r) {
                 return Err(MjError::rule(format!("rollouts must be between 0 and 1000000, got {r}")).into());

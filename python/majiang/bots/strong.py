@@ -1,11 +1,12 @@
 """``StrongBot``: the strongest built-in bot, a thin wrapper over the Rust strong policy.
 
 The policy plans toward fans (flushes, all pungs, straights, mixed shifted and triple
-chows, knitted forms, seven pairs, honors) and checks that a ready hand's waits reach the
-minimum fan; it prices every discard's danger from what the table shows and folds a poor
-hand against a likely-ready opponent; and when its best options are close it plays each
-out on sampled deals with the Rust round (a determinized Monte Carlo search). See the
-README section "StrongBot" for its measured strength.
+chows, knitted forms, seven pairs, honors), values hands close to ready by their chance
+of winning (the live copies of the waits that reach the minimum fan, one or two draws
+ahead), prices every discard's danger from what the table shows and folds a poor hand
+against a likely-ready opponent. On request it also plays its closest options out on
+sampled deals with the Rust round (a determinized Monte Carlo search). See the README
+section "StrongBot" for its measured strength.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ class StrongBot:
     """The strong bot.
 
     ``seed`` fixes its sampling (same seed, same observations: same actions).
-    ``budget_ms`` is the search budget per decision (default 50): it sets a number of
-    rollouts that this machine plays in well under that time, and the same value is a
-    wall-clock cap that only binds on a much slower machine (pass ``time_cap=False`` to
-    make the play independent of time everywhere). ``rollouts`` overrides the rollout
-    count (0 turns the search off). ``rules`` is the rule set it plans for ("gb",
+    ``rollouts`` turns the search on (rollouts per searched decision; default 0: the
+    search at this budget plays worse than the lookahead alone). ``budget_ms`` is the
+    wall-clock cap of a search per decision (default 50 ms; it only binds on a machine
+    much slower than the rollout count assumes: pass ``time_cap=False`` to make the play
+    independent of time everywhere). ``rules`` is the rule set it plans for ("gb",
     "classic" or a :class:`majiang.RuleSet`).
     """
 

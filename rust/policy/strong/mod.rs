@@ -1,6 +1,7 @@
-//! [`StrongPolicy`]: fan planning, defense and a determinized Monte Carlo search.
+//! [`StrongPolicy`]: fan planning, a lookahead to scoring ready hands, defense and an
+//! optional determinized Monte Carlo search.
 //!
-//! Every decision goes through three layers.
+//! Every decision goes through these layers.
 //!
 //! 1. **Plans** ([`crate::policy::plans`]): each candidate discard is valued by the best fan
 //!    plan the remaining tiles keep alive (flushes, all pungs, straights, mixed shifted
@@ -13,21 +14,30 @@
 //!    attacking; among the others the candidate's share of the best value times the
 //!    *attack stake* (what finishing the hand is worth, from the best plan's distance and
 //!    fan and the tiles left in the wall) is its attack value in points.
-//! 2. **Defense** ([`danger`]): the chance each discard deals in, from every seat's
+//! 2. **Lookahead** ([`lookahead`]): when some candidate leaves the hand at most one tile
+//!    from ready, the candidates are valued instead by their chance of winning: the
+//!    scoring waits of the ready hands they have or reach with one draw, counted by
+//!    unseen copies, through a race against the wall. When none does, the leading
+//!    [`TWO_AWAY_CANDIDATES`] are valued two draws ahead the same way. The chance of
+//!    winning times [`LOOKAHEAD_SCALE`] replaces the attack value.
+//! 3. **Defense** ([`danger`]): the chance each discard deals in, from every seat's
 //!    discards, melds and the turn, priced by [`DANGER_WEIGHT`] among the attacking
 //!    discards. A hand [`FOLD_DISTANCE`] or more tiles from its plan facing a seat at
 //!    least [`FOLD_THREAT`] likely to be ready folds: it discards the safest tile and
 //!    claims nothing.
-//! 3. **Search** ([`search`]): when the best plan is within [`SEARCH_DISTANCE`] tiles and
-//!    the leading candidates are close, each is played out on the same determinizations
-//!    by fast policies and the mean score change replaces the attack estimate (a danger
-//!    term, [`SEARCH_DANGER`], stays, since sampled opponents hold random tiles and
-//!    would understate it).
+//! 4. **Search** ([`search`], off by default: [`StrongConfig::rollouts`]): when the best
+//!    plan is within [`SEARCH_DISTANCE`] tiles and the leading candidates are close, each
+//!    is played out on the same determinizations by fast policies and the mean score
+//!    change replaces the estimate (a danger term, [`SEARCH_DANGER`], stays, since
+//!    sampled opponents hold random tiles and would understate it). Measured against
+//!    three efficiency bots, the rollouts a 50 ms budget affords are too few to beat the
+//!    lookahead, so the default configuration does not search.
 //!
-//! Claims are compared the same way: the hand after the claim and its best discard
-//! against the hand without it by [`CLAIM_MARGIN`] (a claim that kills the only fan plan
-//! loses value; a pung that completes a needed fan gains), never when folding, and by
-//! search when close. Wins are always taken; kongs follow the plan values.
+//! Claims are compared the same way: close to ready (or two tiles away), the chance of
+//! winning after the claim and its best discard against the chance without it;
+//! otherwise the plan values by [`CLAIM_MARGIN`] (a claim that kills the only fan plan
+//! loses value; a pung that completes a needed fan gains); never when folding. Wins are
+//! always taken; kongs follow the plan values.
 //!
 //! # Budget and determinism
 //!
@@ -36,9 +46,11 @@
 //! search early if it runs past that many milliseconds: with the default budget it is
 //! set well above the measured time on the reference machine, so it only binds on a
 //! machine several times slower (then results may differ from run to run). `simulate`
-//! and `arena` run without the cap, so their results never depend on time.
+//! and `arena` run without the cap, so their results never depend on time. The
+//! lookahead does a bounded amount of work and never looks at the clock.
 
 pub mod danger;
+pub mod lookahead;
 pub mod search;
 pub mod waits;
 
@@ -51,6 +63,7 @@ use crate::shanten;
 use crate::shanten::regular::group_entry;
 use crate::tile::{Counts, Tile};
 use crate::wall::{derive_seed, Rng};
+use lookahead::Lookahead;
 use search::{Search, MAX_CANDIDATES};
 use waits::{scoring_waits, WinContext};
 use std::time::{Duration, Instant};
@@ -79,6 +92,16 @@ pub const SEARCH_DISTANCE: u8 = 2;
 /// random tiles and deal in less than real ones).
 pub const SEARCH_DANGER: f32 = 8.0;
 
+/// Candidates (best plan-and-defense totals first) valued two draws ahead when none is
+/// within one tile of a scoring ready hand.
+pub const TWO_AWAY_CANDIDATES: usize = 8;
+/// After a claim, the discards (best plan values first) valued two draws ahead.
+pub const TWO_AWAY_CLAIM_DISCARDS: usize = 3;
+/// Weight of the plan-and-defense total beside the lookahead's value (a tie-break).
+pub const TIE_BREAK: f32 = 0.01;
+/// Points of a certain win, pricing the lookahead's chance of winning against danger.
+pub const LOOKAHEAD_SCALE: f32 = 40.0;
+
 /// Discards below this share of the best plan value are far behind on attack.
 pub const SHORTLIST: f32 = 0.85;
 /// Rollouts per millisecond of budget (measured on the reference machine, halved for
@@ -87,36 +110,44 @@ pub const ROLLOUTS_PER_MS: u32 = 1;
 /// The default per-decision budget in milliseconds.
 pub const DEFAULT_BUDGET_MS: u32 = 50;
 
-/// How much a [`StrongPolicy`] searches.
+/// How much a [`StrongPolicy`] looks ahead and searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StrongConfig {
     /// Rollouts per searched decision (spread over the candidates); 0 turns the search
-    /// off (plans and defense only).
+    /// off.
     pub rollouts: u32,
     /// Most candidates a search compares (2 to 6).
     pub candidates: u8,
     /// Stop a search after this many milliseconds (0 = never; see the module docs).
     pub time_cap_ms: u32,
+    /// Value close hands by their chance of winning ([`lookahead`]).
+    pub lookahead: bool,
 }
 
 impl Default for StrongConfig {
+    /// The strongest measured configuration: plans, defense and the lookahead, no search
+    /// (the rollouts at the default budget lose to the lookahead alone).
     fn default() -> Self {
-        StrongConfig::from_budget_ms(DEFAULT_BUDGET_MS, false)
+        StrongConfig { rollouts: 0, candidates: 3, time_cap_ms: 0, lookahead: true }
     }
 }
 
 impl StrongConfig {
-    /// No search: fan plans, ready-wait checks and defense only (about a millisecond per
-    /// decision).
+    /// Plans and defense only: no lookahead, no search (the fastest configuration).
     pub fn lite() -> Self {
-        StrongConfig { rollouts: 0, candidates: 3, time_cap_ms: 0 }
+        StrongConfig { rollouts: 0, candidates: 3, time_cap_ms: 0, lookahead: false }
     }
 
-    /// The configuration for a budget of `ms` milliseconds per decision: as many rollouts
-    /// as the reference machine plays in well under that time, and, with `cap`, the
-    /// budget as a wall-clock cap.
+    /// The lookahead and the search with a budget of `ms` milliseconds per decision: as
+    /// many rollouts as the reference machine plays in well under that time, and, with
+    /// `cap`, the budget as a wall-clock cap.
     pub fn from_budget_ms(ms: u32, cap: bool) -> Self {
-        StrongConfig { rollouts: ms.saturating_mul(ROLLOUTS_PER_MS), candidates: 3, time_cap_ms: if cap { ms } else { 0 } }
+        StrongConfig {
+            rollouts: ms.saturating_mul(ROLLOUTS_PER_MS),
+            candidates: 3,
+            time_cap_ms: if cap { ms } else { 0 },
+            lookahead: true,
+        }
     }
 }
 
@@ -253,7 +284,7 @@ impl StrongPolicy {
 
     /// Fills in each candidate's total: its share of the best plan-and-useful key times
     /// the stake, minus the price of its danger. Returns the stake.
-    fn rank(cands: &mut [Candidate], wall_remaining: usize, threat: f32) -> f32 {
+    fn rank(cands: &mut [Candidate], wall_remaining: usize, threat: f32) -> (f32, bool) {
         let best_value = cands.iter().map(|c| c.score.value).fold(0f32, f32::max);
         let key = |c: &Candidate| c.score.value * (c.useful as f32 + 4.0);
         let short = |c: &Candidate| c.score.value >= SHORTLIST * best_value;
@@ -273,7 +304,56 @@ impl StrongPolicy {
                 f32::NEG_INFINITY
             };
         }
-        stake
+        (stake, fold)
+    }
+
+    /// Replaces the totals of the candidates close to ready by their chance of winning
+    /// ([`lookahead`]) when some of them can reach a scoring ready hand; the others drop
+    /// out. Returns true when it did.
+    fn rank_close(&self, cands: &mut [Candidate], hand: &Counts, n_melds: u8, ctx: &WinContext, la: &mut Lookahead) -> bool {
+        let mut vals = [None; 14];
+        let mut any = false;
+        let mut h = *hand;
+        for (i, c) in cands.iter().enumerate() {
+            h[c.tile as usize] -= 1;
+            vals[i] = la.value(&h, n_melds, ctx, &self.rules);
+            h[c.tile as usize] += 1;
+            any |= vals[i].is_some_and(|v| v > 0.0);
+        }
+        if !any {
+            // Two tiles from ready: the leading candidates one draw further ahead.
+            let k = TWO_AWAY_CANDIDATES;
+            let mut order = [0usize; 14];
+            let n = cands.len().min(14);
+            for (i, o) in order.iter_mut().enumerate().take(n) {
+                *o = i;
+            }
+            order[..n].sort_by(|&a, &b| cands[b].total.total_cmp(&cands[a].total).then(a.cmp(&b)));
+            for &i in order[..n].iter().take(k) {
+                if !cands[i].total.is_finite() {
+                    continue;
+                }
+                h[cands[i].tile as usize] -= 1;
+                vals[i] = la.value2(&h, n_melds, ctx, &self.rules);
+                h[cands[i].tile as usize] += 1;
+                any |= vals[i].is_some_and(|v| v > 0.0);
+            }
+            if !any {
+                return false;
+            }
+        }
+        let scale = LOOKAHEAD_SCALE;
+        let dw = DANGER_WEIGHT;
+        for (c, v) in cands.iter_mut().zip(vals) {
+            // The plan-and-defense total breaks near ties (e.g. two discards that leave
+            // the same scoring routes).
+            let tie = if c.total.is_finite() { TIE_BREAK * c.total } else { -TIE_BREAK };
+            c.total = match v {
+                Some(v) if v > 0.0 => scale * v - c.danger * dw + tie,
+                _ => f32::NEG_INFINITY,
+            };
+        }
+        true
     }
 
     fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
@@ -296,7 +376,11 @@ impl StrongPolicy {
         }
         let cands = &mut cands[..n];
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
-        Self::rank(cands, view.wall_remaining(), threat);
+        let (_, fold) = Self::rank(cands, view.wall_remaining(), threat);
+        if !fold && self.cfg.lookahead {
+            let mut la = Lookahead::new(unseen, view.wall_remaining());
+            self.rank_close(cands, &hand, melds.len() as u8, &ctx, &mut la);
+        }
         cands.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.tile.cmp(&b.tile)));
         let mut choice = cands[0];
 
@@ -381,6 +465,16 @@ impl StrongPolicy {
         }
         let mut best = (base.value * CLAIM_MARGIN, Action::Pass);
         let k = melds.len().min(3);
+        // Close to ready: the chance of winning with and without each claim.
+        let pass_la = if self.cfg.lookahead {
+            let mut la = Lookahead::new(unseen, view.wall_remaining());
+            let ctx = win_context(view, melds);
+            la.value(&hand, melds.len() as u8, &ctx, &self.rules)
+                .or_else(|| la.value2(&hand, melds.len() as u8, &ctx, &self.rules))
+        } else {
+            None
+        };
+        let mut best_la = (0f32, Action::Pass);
         for &a in legal {
             let (meld, take): (Meld, [Tile; 3]) = match a {
                 Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, 255]),
@@ -413,14 +507,50 @@ impl StrongPolicy {
                 let mut cs = [Candidate { tile: 0, score: base, useful: 0, danger: 0.0, total: 0.0 }; 14];
                 let ctx = win_context(view, &m2[..k + 1]);
                 let n = self.candidates(&ev2, &h, unseen, &danger, u64::MAX, &ctx, &mut cs);
+                if pass_la.is_some() {
+                    let mut la = Lookahead::new(unseen, view.wall_remaining());
+                    let mut hh = h;
+                    let cs = &mut cs[..n];
+                    cs.sort_by(|a, b| {
+                        let ka = a.score.value * (a.useful as f32 + 4.0);
+                        let kb = b.score.value * (b.useful as f32 + 4.0);
+                        kb.total_cmp(&ka).then(a.tile.cmp(&b.tile))
+                    });
+                    let k2 = TWO_AWAY_CLAIM_DISCARDS;
+                    for (ci, c) in cs.iter().enumerate() {
+                        hh[c.tile as usize] -= 1;
+                        let v = la.value(&hh, (k + 1) as u8, &ctx, &self.rules).or_else(|| {
+                            if ci < k2 {
+                                la.value2(&hh, (k + 1) as u8, &ctx, &self.rules)
+                            } else {
+                                None
+                            }
+                        });
+                        if let Some(v) = v {
+                            let v = v - c.danger * DANGER_WEIGHT / LOOKAHEAD_SCALE;
+                            if v > best_la.0 {
+                                best_la = (v, a);
+                            }
+                        }
+                        hh[c.tile as usize] += 1;
+                    }
+                }
                 // The best discard after the claim, its danger priced against the stake.
-                cs[..n]
+                cs[..n.min(14)]
                     .iter()
                     .map(|c| c.score.value * (1.0 - (c.danger * DANGER_WEIGHT / stake.max(1.0)).min(1.0)))
                     .fold(0f32, f32::max)
             };
             if v > best.0 {
                 best = (v, a);
+            }
+        }
+        if let Some(vp) = pass_la {
+            if vp > 0.0 || best_la.0 > 0.0 {
+                let a = if best_la.0 > vp * 1.0 { best_la.1 } else { Action::Pass };
+                if a == Action::Pass || legal.contains(&a) {
+                    return if legal.contains(&a) { a } else { legal[legal.len() - 1] };
+                }
             }
         }
         // A close call between passing and the best claim goes to the search.

@@ -132,7 +132,7 @@ fn danger_reads_flush_and_readiness() {
 #[test]
 fn search_is_deterministic_and_legal_on_real_rounds() {
     let rules = Rules::gb();
-    let cfg = StrongConfig { rollouts: 12, candidates: 3, time_cap_ms: 0 };
+    let cfg = StrongConfig { rollouts: 12, candidates: 3, time_cap_ms: 0, lookahead: true };
     for seed in 0..3u64 {
         let mut results = Vec::new();
         for _ in 0..2 {
@@ -189,7 +189,7 @@ fn observation_from_a_round_view_rebuilds_the_table() {
 #[test]
 fn classic_hands_play_legally() {
     let rules = Rules::preset(RuleSetKind::Classic);
-    let cfg = StrongConfig { rollouts: 6, candidates: 2, time_cap_ms: 0 };
+    let cfg = StrongConfig { rollouts: 6, candidates: 2, time_cap_ms: 0, lookahead: true };
     for seed in 0..4u64 {
         let mut round = Round::new(&rules, seed, 0, 0).unwrap();
         let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| Box::new(StrongPolicy::new(&rules, s as u64, cfg)) as Box<dyn Policy>);
@@ -199,3 +199,92 @@ fn classic_hands_play_legally() {
 }
 
 
+
+fn full() -> StrongPolicy {
+    StrongPolicy::new(&Rules::gb(), 1, StrongConfig::default())
+}
+
+#[test]
+fn the_default_configuration_keeps_the_hand_made_decisions() {
+    let o = view("1245678m99m55z3p7s", &[Action::Pung(t("5z")), Action::Pass], Some((3, t("5z"))));
+    assert_eq!(full().act(&o), Action::Pung(t("5z")));
+    let h = "1123456789m55m1p";
+    assert_eq!(full().act(&view(h, &discards(h), None)), Action::Discard(t("1p")));
+    let h = "1235678m99m34p557z";
+    let a = full().act(&view(h, &discards(h), None));
+    assert!(!["1m", "2m", "3m", "5m", "6m", "7m", "8m", "9m"].iter().any(|x| a == Action::Discard(t(x))), "{a:?}");
+    // Characters one tile from ready; after a bamboo chow no 8-fan hand is within two
+    // draws.
+    let o = view("11344577999m13s", &[Action::Chow(t("1s")), Action::Pass], Some((3, t("2s"))));
+    assert_eq!(full().act(&o), Action::Pass);
+}
+
+#[test]
+fn keeps_the_ready_wait_with_live_copies() {
+    // Six pairs and two single honors: either single is a seven-pairs wait (24 fan). Two
+    // green dragons are on the table, so the wait on green has one copy left and the wait
+    // on North three: discard the green dragon.
+    let h = "1133m5577p99s224z6z";
+    let mut o = view(h, &discards(h), None);
+    o.visible[t("6z") as usize] = 2;
+    for (i, s) in [1u8, 2].iter().enumerate() {
+        o.discards[i] = DiscardEntry { seat: *s, tile: t("6z"), claimed: false, ready: false };
+    }
+    o.n_discards = 2;
+    assert_eq!(full().act(&o), Action::Discard(t("6z")));
+    // With the North winds gone instead, the green dragon is the wait to keep.
+    let mut o = view(h, &discards(h), None);
+    o.visible[t("4z") as usize] = 2;
+    for (i, s) in [1u8, 2].iter().enumerate() {
+        o.discards[i] = DiscardEntry { seat: *s, tile: t("4z"), claimed: false, ready: false };
+    }
+    o.n_discards = 2;
+    assert_eq!(full().act(&o), Action::Discard(t("4z")));
+}
+
+#[test]
+fn takes_the_pung_that_makes_a_scoring_ready_hand() {
+    // Two concealed pungs of terminals and three pairs: the pung of 5s leaves, after the
+    // lone West goes, an all-pungs hand waiting on 7s or the South wind (8 fan or more).
+    let o = view("111m999p55s77s223z", &[Action::Pung(t("5s")), Action::Pass], Some((2, t("5s"))));
+    assert_eq!(full().act(&o), Action::Pung(t("5s")));
+}
+
+#[test]
+fn passes_the_chow_that_breaks_a_scoring_ready_hand() {
+    // Ready on seven pairs (24 fan) with three live North winds; a chow of 2m would expose
+    // the hand and end the pairs.
+    let o = view("1133m5577p99s224z", &[Action::Chow(t("1m")), Action::Pass], Some((3, t("2m"))));
+    assert_eq!(full().act(&o), Action::Pass);
+}
+
+#[test]
+fn lookahead_values_live_scoring_waits() {
+    let rules = Rules::gb();
+    let ctx = win_context(&view("1m", &[Action::Pass], None), &[]);
+    let mut unseen = [4u8; 34];
+    let h = counts("1133m5577p99s224z");
+    for t in 0..34 {
+        unseen[t] -= h[t];
+    }
+    let live = Lookahead::new(&unseen, 60).value(&h, 0, &ctx, &rules).unwrap();
+    let mut fewer = unseen;
+    fewer[t("4z") as usize] = 1;
+    let thin = Lookahead::new(&fewer, 60).value(&h, 0, &ctx, &rules).unwrap();
+    assert!(live > thin && thin > 0.0, "{live} {thin}");
+    // Fewer turns left, less chance.
+    let late = Lookahead::new(&unseen, 8).value(&h, 0, &ctx, &rules).unwrap();
+    assert!(late < live, "{late} {live}");
+    // A full flush wait is worth far more than a cheap mixed hand one draw from ready.
+    let flush = Lookahead::new(&unseen, 60).value(&counts("1112345678999m"), 0, &ctx, &rules).unwrap();
+    let cheap = Lookahead::new(&unseen, 60).value(&counts("45m123p456p678s5z6z"), 0, &ctx, &rules).unwrap();
+    assert!(flush > 2.0 * cheap, "{flush} {cheap}");
+    // Two tiles from ready: only the two-draw value applies.
+    let two = counts("1245789m1299p34s");
+    assert_eq!(shanten::shanten(&two, &NO_USED, 0, 0), 2);
+    let mut la = Lookahead::new(&unseen, 60);
+    assert_eq!(la.value(&two, 0, &ctx, &rules), None);
+    let v2 = la.value2(&two, 0, &ctx, &rules).unwrap();
+    assert!(v2 > 0.0 && v2 < live, "{v2}");
+    assert_eq!(la.value2(&h, 0, &ctx, &rules), None);
+}

@@ -1,0 +1,275 @@
+//! Near the end of a hand's building: the chance of winning with each candidate, from the
+//! scoring waits it has or can reach with one draw.
+//!
+//! A hand one tile from ready (or ready without a wait that reaches the minimum fan) wins
+//! only through a ready hand that scores. [`Lookahead::value`] looks one draw ahead: for
+//! every kind `x` still unseen, the best discard after drawing `x` that leaves a ready
+//! hand, valued by the unseen copies of its scoring waits ([`scoring_waits`]). A race
+//! model turns those figures into a chance of winning before the wall runs out:
+//!
+//! - a ready hand with `W` scoring copies among `U` unseen tiles wins on each of its turns
+//!   with chance `h(W) = min(K·W/U, 0.9)` (`K` = [`REACH`]), so within `n` turns with
+//!   `1 − (1 − h)^n`;
+//! - a hand one tile away reaches the ready hand of kind `x` on each turn with chance
+//!   `q_x = K·u_x/U` (`u_x` unseen copies), and then races as above:
+//!   `V₁(n) = Σ_x q_x·V₀(n − 1, W_x) + (1 − Σ_x q_x)·V₁(n − 1)`;
+//! - a hand two tiles away ([`Lookahead::value2`]) reaches the best one-away hand after
+//!   drawing `x` the same way, with `V₁` in place of `V₀`.
+//!
+//! `n` is the seat's turns left (a quarter of the wall, at most [`MAX_TURNS`]).
+//!
+//! The figures compare candidates that are all close, which the plan values (distances
+//! and fan weights) cannot do: they do not see which ready hands actually reach 8 fan nor
+//! how many live tiles finish them. Scoring-wait counts of waiting hands are cached within
+//! one decision (different discards and draws often lead to the same waiting hand).
+
+use super::waits::{scoring_waits, WinContext};
+use crate::rules::Rules;
+use crate::shanten;
+use crate::tile::Counts;
+
+const NO_USED: Counts = [0; 34];
+
+/// The scale of the per-turn chances: a kind with `u` of the `U` unseen copies reaches
+/// the seat in one turn with chance `REACH·u/U`. Its own draw alone would be 1 and the
+/// claimable discards of the others add to that; measured against three efficiency bots a
+/// smaller scale plays better (it keeps the value of more waits from saturating, and
+/// others' hands hold many of the unseen copies).
+pub const REACH: f32 = 0.8;
+/// Most turns the race model looks ahead.
+pub const MAX_TURNS: usize = 24;
+const CACHE: usize = 512;
+const CURVES: usize = 256;
+
+/// The one-draw lookahead of a decision (a per-decision cache of waiting hands).
+#[derive(Clone)]
+pub struct Lookahead {
+    keys: [Counts; CACHE],
+    vals: [f32; CACHE],
+    used: [bool; CACHE],
+    curve_keys: [Counts; CURVES],
+    curves: [Curve; CURVES],
+    curve_used: [bool; CURVES],
+    /// Unseen copies of every kind from the deciding seat's view.
+    pub unseen: Counts,
+    total_unseen: f32,
+    /// The seat's turns left (its draws before the wall runs out).
+    pub turns: usize,
+    /// Tiles reaching the seat per turn (see [`REACH`]).
+    pub reach: f32,
+}
+
+impl Lookahead {
+    /// A lookahead from the seat's unseen copies and the tiles left in the wall.
+    pub fn new(unseen: &Counts, wall_remaining: usize) -> Lookahead {
+        let total: u32 = unseen.iter().map(|&c| c as u32).sum();
+        Lookahead {
+            keys: [[0; 34]; CACHE],
+            vals: [0.0; CACHE],
+            used: [false; CACHE],
+            curve_keys: [[0; 34]; CURVES],
+            curves: [[0.0; MAX_TURNS + 1]; CURVES],
+            curve_used: [false; CURVES],
+            unseen: *unseen,
+            total_unseen: total.max(1) as f32,
+            turns: wall_remaining.div_ceil(4).min(MAX_TURNS),
+            reach: REACH,
+        }
+    }
+
+    /// Scoring-wait copies of the waiting hand `h` (self-draw-only waits at a third),
+    /// cached.
+    fn waits(&mut self, h: &Counts, ctx: &WinContext, rules: &Rules) -> f32 {
+        let mut i = (hash(h) as usize) % CACHE;
+        for _ in 0..CACHE {
+            if !self.used[i] {
+                let v = scoring_waits(h, ctx, rules, &self.unseen).effective();
+                self.used[i] = true;
+                self.keys[i] = *h;
+                self.vals[i] = v;
+                return v;
+            }
+            if self.keys[i] == *h {
+                return self.vals[i];
+            }
+            i = (i + 1) % CACHE;
+        }
+        scoring_waits(h, ctx, rules, &self.unseen).effective()
+    }
+
+    /// Chance per turn that a ready hand with `w` scoring copies wins.
+    fn hazard(&self, w: f32) -> f32 {
+        (self.reach * w / self.total_unseen).min(0.9)
+    }
+
+    /// Chance that a ready hand with `w` scoring copies wins within `n` turns.
+    pub fn ready_value(&self, w: f32, n: usize) -> f32 {
+        1.0 - (1.0 - self.hazard(w)).powi(n as i32)
+    }
+
+    /// The chance of winning of the waiting hand `h` (`13 − 3k` tiles beside `n_melds`
+    /// melds): from its scoring waits when it is ready with one, else one draw ahead when
+    /// some draw makes it ready with one. `None` when the hand is two or more tiles from
+    /// ready (see [`Lookahead::value2`]).
+    pub fn value(&mut self, h: &Counts, n_melds: u8, ctx: &WinContext, rules: &Rules) -> Option<f32> {
+        let s = shanten::shanten(h, &NO_USED, n_melds, 0);
+        if s > 1 {
+            return None;
+        }
+        let c = self.curve(h, s, n_melds, ctx, rules);
+        Some(c[self.turns])
+    }
+
+    /// The chance of winning within `t` turns, for `t` = 0..=[`MAX_TURNS`], of a hand at
+    /// shanten `s` ≤ 1 (cached).
+    fn curve(&mut self, h: &Counts, s: i8, n_melds: u8, ctx: &WinContext, rules: &Rules) -> Curve {
+        let mut out = [0f32; MAX_TURNS + 1];
+        if s == 0 {
+            let w = self.waits(h, ctx, rules);
+            if w > 0.0 {
+                for (t, v) in out.iter_mut().enumerate() {
+                    *v = self.ready_value(w, t);
+                }
+                return out;
+            }
+        }
+        let key = hash(h);
+        let mut i = (key as usize) % CURVES;
+        for _ in 0..CURVES {
+            if !self.curve_used[i] {
+                break;
+            }
+            if self.curve_keys[i] == *h {
+                return self.curves[i];
+            }
+            i = (i + 1) % CURVES;
+        }
+        // One draw ahead: the kinds that make it ready (all kinds for a ready hand without
+        // a scoring wait, which may rebuild around the draw).
+        let draws = if s == 0 { (1u64 << 34) - 1 } else { shanten::useful_tiles(h, &NO_USED, n_melds, 0) };
+        let mut q = [0f32; 34];
+        let mut w = [0f32; 34];
+        let mut n = 0usize;
+        let mut hp = *h;
+        let mut bits = draws;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.unseen[x] == 0 || hp[x] >= 4 {
+                continue;
+            }
+            hp[x] += 1;
+            let mut best = 0f32;
+            for y in 0..34usize {
+                if hp[y] == 0 {
+                    continue;
+                }
+                hp[y] -= 1;
+                if shanten::shanten(&hp, &NO_USED, n_melds, 0) == 0 {
+                    best = best.max(self.waits(&hp, ctx, rules));
+                }
+                hp[y] += 1;
+            }
+            hp[x] -= 1;
+            if best > 0.0 {
+                q[n] = self.reach * self.unseen[x] as f32 / self.total_unseen;
+                w[n] = best;
+                n += 1;
+            }
+        }
+        if n > 0 {
+            let stay = normalise(&mut q[..n]);
+            for t in 1..=MAX_TURNS {
+                let mut reach = 0f32;
+                for i in 0..n {
+                    reach += q[i] * self.ready_value(w[i], t - 1);
+                }
+                out[t] = reach + stay * out[t - 1];
+            }
+        }
+        if !self.curve_used[i] {
+            self.curve_used[i] = true;
+            self.curve_keys[i] = *h;
+            self.curves[i] = out;
+        }
+        out
+    }
+
+    /// The chance of winning of a waiting hand two tiles from ready: one draw ahead to the
+    /// best hand one tile from ready ([`Lookahead::value`]'s figures). `None` unless the
+    /// hand is exactly two tiles from ready.
+    pub fn value2(&mut self, h: &Counts, n_melds: u8, ctx: &WinContext, rules: &Rules) -> Option<f32> {
+        if shanten::shanten(h, &NO_USED, n_melds, 0) != 2 {
+            return None;
+        }
+        let draws = shanten::useful_tiles(h, &NO_USED, n_melds, 0);
+        let mut q = [0f32; 34];
+        let mut best = [[0f32; MAX_TURNS + 1]; 34];
+        let mut n = 0usize;
+        let mut hp = *h;
+        let mut bits = draws;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.unseen[x] == 0 || hp[x] >= 4 {
+                continue;
+            }
+            hp[x] += 1;
+            let mut b = [0f32; MAX_TURNS + 1];
+            for y in 0..34usize {
+                if hp[y] == 0 || y == x {
+                    continue;
+                }
+                hp[y] -= 1;
+                let s = shanten::shanten(&hp, &NO_USED, n_melds, 0);
+                if s <= 1 {
+                    let c = self.curve(&hp, s, n_melds, ctx, rules);
+                    if c[self.turns] > b[self.turns] {
+                        b = c;
+                    }
+                }
+                hp[y] += 1;
+            }
+            hp[x] -= 1;
+            if b[self.turns] > 0.0 {
+                q[n] = self.reach * self.unseen[x] as f32 / self.total_unseen;
+                best[n] = b;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return Some(0.0);
+        }
+        let stay = normalise(&mut q[..n]);
+        let mut v = 0f32;
+        for t in 1..=self.turns {
+            let mut reach = 0f32;
+            for i in 0..n {
+                reach += q[i] * best[i][t - 1];
+            }
+            v = reach + stay * v;
+        }
+        Some(v)
+    }
+}
+
+type Curve = [f32; MAX_TURNS + 1];
+
+fn hash(h: &Counts) -> u64 {
+    let mut x: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in h.iter() {
+        x = (x ^ c as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    x
+}
+
+/// Caps the per-turn chances at 0.9 in all; returns the chance of no progress.
+fn normalise(q: &mut [f32]) -> f32 {
+    let sum: f32 = q.iter().sum();
+    if sum > 0.9 {
+        for v in q.iter_mut() {
+            *v *= 0.9 / sum;
+        }
+    }
+    1.0 - q.iter().sum::<f32>()
+}
