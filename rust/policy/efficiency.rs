@@ -501,13 +501,8 @@ mod tests {
 
     #[test]
     fn useful_tiles_of_a_discard_match_the_oracle() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move |n: u64| rng.below(n);
         for round in 0..2000 {
             let n_melds = round % 3;
             let n = 14 - 3 * n_melds;

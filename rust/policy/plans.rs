@@ -256,24 +256,10 @@ impl Evaluator {
     /// Tiles of a three-chow plan missing from `tiles` and how many of its chows are not
     /// declared melds; `None` when the melds leave no room for it.
     fn chow_missing(&self, p: &ChowPlan, tiles: &Counts) -> Option<(u8, u8)> {
-        let mut covered = [false; 3];
-        let mut other = 0u8;
-        for m in self.melds() {
-            let hit = (0..3).find(|&i| !covered[i] && m.kind == MeldKind::Chow && m.tile == p.lows[i]);
-            match hit {
-                Some(i) => covered[i] = true,
-                None => other += 1,
-            }
-        }
-        if other > 1 {
-            return None;
-        }
+        let (covered, _) = self.chow_cover(p)?;
         let mut missing = 0;
         let mut open = 0;
-        for i in 0..3 {
-            if covered[i] {
-                continue;
-            }
+        for i in (0..3).filter(|&i| !covered[i]) {
             open += 1;
             for j in 0..3 {
                 missing += u8::from(tiles[(p.lows[i] + j) as usize] == 0);
@@ -621,13 +607,8 @@ mod tests {
 
     #[test]
     fn scoring_a_discard_in_context_equals_scoring_it_afresh() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::wall::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |n: u64| rng.below(n);
         let meld_sets: [&[Meld]; 3] = [
             &[],
             &[Meld { kind: MeldKind::Chow, tile: 0 }],
