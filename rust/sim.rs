@@ -360,8 +360,15 @@ pub fn pool(threads: Option<usize>) -> MjResult<rayon::ThreadPool> {
     b.build().map_err(|e| MjError::rule(format!("cannot start the worker threads: {e}")))
 }
 
-/// Plays hands `start..start + count` of `spec` on `pool`, in hand order.
-pub fn simulate(spec: &SimSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<HandOutcome>> {
+/// Plays hands `start..start + count` of `spec` on `pool`, in hand order, each through
+/// `play(table, wall seed, dealer, wind, policy seeds)` on a per-thread [`Table`].
+fn par_hands<T: Send>(
+    spec: &SimSpec,
+    start: u64,
+    count: usize,
+    pool: &rayon::ThreadPool,
+    play: impl Fn(&mut Table, u64, u8, u8, [u64; 4]) -> MjResult<T> + Sync + Send,
+) -> MjResult<Vec<T>> {
     pool.install(|| {
         (0..count)
             .into_par_iter()
@@ -372,11 +379,17 @@ pub fn simulate(spec: &SimSpec, start: u64, count: usize, pool: &rayon::ThreadPo
                     let i = start + k as u64;
                     let ws = hand_seed(spec.seed, i);
                     let (dealer, wind) = deal_of(i);
-                    let seeds = std::array::from_fn(|s| policy_seed(ws, s as u8));
-                    table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, None)
+                    play(table, ws, dealer, wind, std::array::from_fn(|s| policy_seed(ws, s as u8)))
                 },
             )
             .collect()
+    })
+}
+
+/// Plays hands `start..start + count` of `spec` on `pool`, in hand order.
+pub fn simulate(spec: &SimSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<HandOutcome>> {
+    par_hands(spec, start, count, pool, |table, ws, dealer, wind, seeds| {
+        table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, None)
     })
 }
 
@@ -388,25 +401,11 @@ pub fn simulate_checked(
     count: usize,
     pool: &rayon::ThreadPool,
 ) -> MjResult<(Vec<HandOutcome>, Violations)> {
-    let parts: MjResult<Vec<(HandOutcome, Violations)>> = pool.install(|| {
-        (0..count)
-            .into_par_iter()
-            .with_min_len(64)
-            .map_init(
-                || Table::new(&spec.rules, &spec.bots),
-                |table, k| {
-                    let i = start + k as u64;
-                    let ws = hand_seed(spec.seed, i);
-                    let (dealer, wind) = deal_of(i);
-                    let seeds = std::array::from_fn(|s| policy_seed(ws, s as u8));
-                    let mut v = Violations::default();
-                    let o = table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, Some(&mut v))?;
-                    Ok((o, v))
-                },
-            )
-            .collect()
-    });
-    let parts = parts?;
+    let parts = par_hands(spec, start, count, pool, |table, ws, dealer, wind, seeds| {
+        let mut v = Violations::default();
+        let o = table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, Some(&mut v))?;
+        Ok((o, v))
+    })?;
     let mut out = Vec::with_capacity(parts.len());
     let mut all = Violations::default();
     for (o, v) in parts {

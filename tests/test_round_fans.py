@@ -2,25 +2,7 @@
 妙手回春 / 海底捞月, and the payments that follow."""
 
 import majiang as mj
-
-A = mj.Action
-T = mj.parse_tiles
-
-
-def t(s):
-    (x,) = T(s)
-    return x
-
-
-def pass_all(r):
-    if r.phase in ("claim", "rob_kong"):
-        for s in r.pending:
-            r.apply(s, A("pass"))
-
-
-def discard_drawn(r):
-    r.apply(r.turn, A("discard", r.drawn))
-    pass_all(r)
+from roundkit import A, T, discard_drawn, pass_all, t
 
 
 def fans(win):

@@ -4,34 +4,11 @@ flowers, the last tile, the minimum, declared ready, penalties."""
 import pytest
 
 import majiang as mj
-
-A = mj.Action
-T = mj.parse_tiles
-
-
-def t(s):
-    (x,) = T(s)
-    return x
+from roundkit import A, T, discard_drawn, pass_all, t
 
 
 def legal(r, seat):
     return r.legal_actions(seat)
-
-
-def pass_all(r):
-    if r.phase not in ("claim", "rob_kong"):
-        return
-    for s in r.pending:
-        r.apply(s, A("pass"))
-
-
-def discard_drawn(r):
-    """The seat to act discards what it drew; any claim window is passed."""
-    assert r.phase == "turn"
-    seat = r.turn
-    r.apply(seat, A("discard", r.drawn))
-    if r.phase == "claim":
-        pass_all(r)
 
 
 # Seat 0 (dealer) discards 5p; seat 1 can chow it, seat 2 pung it, seat 3 win on it
