@@ -132,6 +132,30 @@ fn missing_fan_weight(x: f32) -> f32 {
     t[((x * 10.0).round() as usize).min(400)]
 }
 
+/// Every three-chow plan: the pure straights (清龙, 16), the mixed straights (花龙, 8) and
+/// the mixed triple chows (三色三同顺, 8).
+const THREE_CHOW_PLANS: [ChowPlan; 16] = {
+    const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut out = [ChowPlan { lows: [0; 3], fan: 0.0 }; 16];
+    let mut k = 0;
+    while k < 3 {
+        let s = 9 * k as u8;
+        out[k] = ChowPlan { lows: [s, s + 3, s + 6], fan: 16.0 };
+        k += 1;
+    }
+    while k < 9 {
+        let p = PERMS[k - 3];
+        out[k] = ChowPlan { lows: [9 * p[0], 9 * p[1] + 3, 9 * p[2] + 6], fan: 8.0 };
+        k += 1;
+    }
+    while k < 16 {
+        let r = (k - 9) as u8;
+        out[k] = ChowPlan { lows: [r, 9 + r, 18 + r], fan: 8.0 };
+        k += 1;
+    }
+    out
+};
+
 /// The most three-chow plans kept alive at once.
 pub const MAX_CHOW_PLANS: usize = 3;
 
@@ -222,33 +246,25 @@ impl Evaluator {
             alive |= 1 << ALIVE_HONORS_KNITTED;
         }
         self.alive = alive;
-        let mut cands: [(u8, ChowPlan); 16] = [(u8::MAX, ChowPlan { lows: [0; 3], fan: 0.0 }); 16];
-        let mut k = 0;
-        for s in 0..3u8 {
-            cands[k] = (0, ChowPlan { lows: [9 * s, 9 * s + 3, 9 * s + 6], fan: 16.0 });
-            k += 1;
-        }
-        const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-        for p in PERMS {
-            cands[k] = (0, ChowPlan { lows: [9 * p[0], 9 * p[1] + 3, 9 * p[2] + 6], fan: 8.0 });
-            k += 1;
-        }
-        for r in 0..7u8 {
-            cands[k] = (0, ChowPlan { lows: [r, 9 + r, 18 + r], fan: 8.0 });
-            k += 1;
-        }
-        for c in cands.iter_mut() {
-            c.0 = match self.chow_missing(&c.1, tiles) {
+        // Keep the closest plans (fewest missing tiles, then most fan, then the order
+        // above), at most MAX_CHOW_PLANS of them, by insertion into a short sorted list.
+        let mut top = [(u8::MAX, 0f32, 0usize); MAX_CHOW_PLANS];
+        let mut kept = 0usize;
+        for (i, c) in THREE_CHOW_PLANS.iter().enumerate() {
+            let missing = match self.chow_missing(c, tiles) {
                 Some((missing, _)) if missing <= 2 => missing,
-                _ => u8::MAX,
+                _ => continue,
             };
+            let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
+            let Some(pos) = top[..kept].iter().position(better).or((kept < MAX_CHOW_PLANS).then_some(kept)) else {
+                continue;
+            };
+            top.copy_within(pos..MAX_CHOW_PLANS - 1, pos + 1);
+            top[pos] = (missing, c.fan, i);
+            kept = (kept + 1).min(MAX_CHOW_PLANS);
         }
-        cands.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.fan.total_cmp(&a.1.fan)));
-        for c in cands.iter().take(MAX_CHOW_PLANS) {
-            if c.0 == u8::MAX {
-                break;
-            }
-            self.chow_plans[self.n_chow_plans as usize] = c.1;
+        for &(_, _, i) in &top[..kept] {
+            self.chow_plans[self.n_chow_plans as usize] = THREE_CHOW_PLANS[i];
             self.n_chow_plans += 1;
         }
     }
@@ -496,8 +512,11 @@ impl Evaluator {
 
     /// Which chows of a three-chow plan the melds already are, and how many sets remain
     /// to build beside the plan; `None` when the melds leave no room for it.
-    #[inline]
+    #[inline(always)]
     fn chow_cover(&self, p: &ChowPlan) -> Option<([bool; 3], u8)> {
+        if self.n_melds == 0 {
+            return Some(([false; 3], 1));
+        }
         let mut covered = [false; 3];
         let mut other = 0u8;
         for mm in self.melds() {
