@@ -188,10 +188,10 @@ pub fn fast_discard_under(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64
         // goes when that alone brings the hand closer than every other discard.
         let b = bao as usize;
         if h[b] > 0 && can(b) && !only_bao {
-            h[b] -= 1;
-            let w = shape::Wild::new(&h, Some(bao));
-            let s = oracle::shanten_parts(&w.nat, w.w, &h, &used, k, o);
-            h[b] += 1;
+            let mut without = h;
+            without[b] -= 1;
+            let w = shape::Wild::new(&without, Some(bao));
+            let s = oracle::shanten_parts(&w.nat, w.w, &without, &used, k, o);
             if s < bs {
                 best = Some((s, false, 0, bao));
             }
