@@ -270,7 +270,7 @@ pub fn check_state(round: &Round, v: &mut Violations) {
     }
     // While an added kong may be robbed, its tile has left the hand and is not yet in the
     // meld (a robbed kong's tile then joins the winner's hand).
-    if round.phase() == crate::round::Phase::RobKong {
+    if round.phase() == crate::round::Phase::RobKong && !round.robbing_claimed_kong() {
         if let Some((_, t)) = round.claim() {
             per_kind[t as usize] += 1;
             total += 1;

@@ -355,6 +355,7 @@ def test_wall_and_kong_decisions_are_options():
     assert o["bao_indicator_stays_in_wall"] is True  # D-6
     assert o["added_kong_tile"] == "held_or_drawn"  # D-12
     assert o["kong_on_empty_wall"] is False  # D-14
+    assert o["robbable_kongs"] == "bu_gang"  # D-17
     with pytest.raises(mj.RuleError, match="bao_indicator_tile"):
         mj.RuleSet("huainan", bao_indicator_tile="middle")
     with pytest.raises(mj.RuleError, match="D-1"):
@@ -362,7 +363,7 @@ def test_wall_and_kong_decisions_are_options():
 
 
 def test_alternative_wall_and_kong_rules_play_cleanly():
-    """Every alternative of D-4/5/6/12/13/14/18 at once: the Rust invariant checks hold
+    """Every alternative of D-4/5/6/12/13/14/17/18 at once: the Rust invariant checks hold
     (tiles conserved, legal actions only) and the reserve is never drawn."""
     r = mj.RuleSet(
         "huainan",
@@ -375,6 +376,7 @@ def test_alternative_wall_and_kong_rules_play_cleanly():
         kong_on_empty_wall=True,
         kong_lock_after_claim="chi",
         kong_points_on_draw=True,
+        robbable_kongs="bu_gang_zhi_gang",
     )
     out = _core.simulate_hands(1500, rules=r, bots=["efficiency"] * 4, seed=5, check=True)
     assert out["violations"] == 0, out["violation_examples"]

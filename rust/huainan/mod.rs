@@ -19,7 +19,8 @@
 //! shared with the other rule sets: D-1 `flowers` (huainan refuses `true`: the 宝 cycles
 //! have no flowers), D-2 `dealer_rotation`, D-3 `break_throw`, D-4 `reserved_tiles`, D-11
 //! `last_discard_claims`, D-12 `added_kong_tile`, D-13 `kong_lock_after_claim`, D-14
-//! `kong_on_empty_wall`, D-17 `rob_added_kong` and `multi_winner_on_rob`, D-28
+//! `kong_on_empty_wall`, D-17 `rob_added_kong` and `multi_winner_on_rob` (beside the
+//! Huainan `robbable_kongs`), D-28
 //! `hands_per_match`. The 宝 decisions, D-5 and D-6 (the indicator) included, are
 //! [`HuainanOptions`].
 
@@ -67,6 +68,18 @@ crate::str_option! {
 }
 
 crate::str_option! {
+    /// Which kongs may be robbed (D-17). A concealed kong is never shown, so it never can.
+    pub enum RobbableKongs {
+        /// Only an added kong (补杠), whose tile the konger drew.
+        BuGang = "bu_gang",
+        /// An added kong, and a kong claimed on a discard (直杠): before the claimant takes the
+        /// discard, every player who may rob it wins on it (not its discarder, nor a player
+        /// who passed a win on that discard).
+        BuGangZhiGang = "bu_gang_zhi_gang",
+    }
+}
+
+crate::str_option! {
     /// When a non-winning discard claim is allowed (D-10).
     pub enum DiscardWins {
         /// Any player holding no 宝 may win on a discard.
@@ -108,6 +121,8 @@ crate::option_group! {
         /// D-6: the indicator stays in the wall face up and is drawn as an ordinary tile;
         /// false sets it aside, out of play for the whole hand.
         pub bao_indicator_stays_in_wall: bool = true,
+        /// D-17: which kongs may be robbed (with `rob_added_kong` true for the added kong).
+        pub robbable_kongs: RobbableKongs = RobbableKongs::BuGang,
         /// D-7: a 宝 is wild inside 十三浪.
         pub bao_wild_in_13lang: bool = true,
         /// D-7: a 宝 is wild inside 九幺.

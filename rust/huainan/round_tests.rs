@@ -494,3 +494,46 @@ fn d14_d18_a_kong_on_the_last_tile() {
         assert_eq!(res.deltas, if on_draw { [-2, -2, -2, 6] } else { [0; 4] });
     }
 }
+
+#[test]
+fn d17_robbing_a_kong_claimed_on_a_discard() {
+    use crate::rules::OptValue;
+    // 宝 = 5p. Seat 1 holds a 宝 and wins on 1p (H3: the 宝 pairs with 9s), so it may not
+    // take the dealer's 1p as a discard; seat 3 holds 111p and claims a kong on it.
+    let hands = ["1p19m19s1234567z89p", "123m456m678s23p9s5p", "2468m2468s357p12z", "111p3579m3579s34z"];
+    for (zhi, rob) in [(false, false), (true, true), (true, false)] {
+        let mut rules = rules();
+        if zhi {
+            rules.set("robbable_kongs", &OptValue::Str("bu_gang_zhi_gang".into())).unwrap();
+        }
+        let mut r = arranged_with(&rules, hands, "", "", "4p");
+        r.apply(0, Action::Discard(t1("1p"))).unwrap();
+        assert!(!r.legal_actions(1).contains(&Action::Win), "no discard win while holding a 宝");
+        r.apply(3, Action::Kong(t1("1p"))).unwrap();
+        pass_all(&mut r);
+        if !zhi {
+            // Only an added kong may be robbed: the kong stands and its replacement is drawn.
+            assert_eq!((r.phase(), r.turn(), r.turn_start()), (Phase::Turn, 3, crate::round::TurnStart::Replacement));
+            assert_eq!(r.seat(3).melds().len(), 1);
+            continue;
+        }
+        assert_eq!(r.phase(), Phase::RobKong);
+        assert!(r.robbing_claimed_kong());
+        assert!(r.legal_actions(0).is_empty(), "the discarder cannot rob its own tile");
+        assert_eq!(r.legal_actions(1), &[Action::Win, Action::Pass]);
+        if rob {
+            r.apply(1, Action::Win).unwrap();
+            let res = r.result().unwrap();
+            let w = &res.wins[0];
+            assert_eq!((w.seat, w.from, w.kind), (1, 3, WinKind::RobbedKong));
+            assert_eq!(w.huainan.as_ref().unwrap().value, 2, "平糊 1 × 抢杠 2");
+            assert_eq!(res.deltas, [0, 2, 0, -2]);
+            assert!(r.discards()[0].claimed);
+        } else {
+            r.apply(1, Action::Pass).unwrap();
+            assert_eq!((r.phase(), r.turn()), (Phase::Turn, 3));
+            assert_eq!(r.seat(3).melds()[0].kind, crate::hand::MeldKind::Kong);
+            assert!(r.huainan().unwrap().seats[1].guo_hu, "a passed robbery locks");
+        }
+    }
+}

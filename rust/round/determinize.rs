@@ -181,6 +181,8 @@ impl Round {
         self.scores = obs.scores;
         self.wins = Default::default();
         self.legal = [ActionList::default(); 4];
+        self.rob_discarder = None;
+        self.rob_skip = 0;
         match (obs.phase, obs.claim) {
             (Phase::Claim, Some((from, t))) => self.open_window(from, t, false),
             (Phase::RobKong, Some((from, t))) => self.open_window(from, t, true),

@@ -9,7 +9,7 @@ use super::{AddedKongTile, FlowerMode, KongLock, LastDiscardClaims, PenaltyMode,
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
 use crate::huainan::table::{self as hn, HuainanHand, WinMoment, WinWay};
-use crate::huainan::IndicatorThrow;
+use crate::huainan::{IndicatorThrow, RobbableKongs};
 use crate::rules::{RuleSetKind, Rules};
 use crate::tile::{self, Counts, Tile};
 use crate::wall::{BreakThrow, Wall};
@@ -198,6 +198,11 @@ pub struct Round {
     /// The value of each seat's available Huainan win, beside `wins`.
     pub(super) huainan_wins: [Option<crate::huainan::Score>; 4],
     pub(super) record: bool,
+    /// In a robbing window on a kong claimed from a discard (huainan `robbable_kongs`): the
+    /// discarder; `None` for an added kong.
+    pub(super) rob_discarder: Option<u8>,
+    /// Seats that may not rob in the current robbing window (bit set).
+    pub(super) rob_skip: u8,
 }
 
 fn check_seat(seat: u8, what: &str) -> MjResult<()> {
@@ -273,6 +278,8 @@ impl Round {
             huainan: None,
             huainan_wins: Default::default(),
             record: true,
+            rob_discarder: None,
+            rob_skip: 0,
         };
         r.start();
         Ok(r)
@@ -308,6 +315,8 @@ impl Round {
         self.penalties = [0; 4];
         self.huainan = None;
         self.huainan_wins = Default::default();
+        self.rob_discarder = None;
+        self.rob_skip = 0;
         self.start();
         Ok(())
     }
@@ -435,6 +444,12 @@ impl Round {
     /// The 宝 of a Huainan hand.
     pub fn bao(&self) -> Option<Tile> {
         self.huainan.map(|h| h.bao)
+    }
+
+    /// In a robbing window: true when the kong was claimed on a discard (its tile is still
+    /// that discard), false for an added kong (its tile has left the konger's hand).
+    pub fn robbing_claimed_kong(&self) -> bool {
+        self.phase == Phase::RobKong && self.rob_discarder.is_some()
     }
 
     /// The Huainan 宝 state (indicator, per-seat counters), for huainan hands.
@@ -778,7 +793,8 @@ impl Round {
             let s = (from + k) % 4;
             let l = if rob {
                 let mut l = ActionList::default();
-                if self.opts().rob_added_kong {
+                let may = if self.rob_discarder.is_some() { self.rob_skip >> s & 1 == 0 } else { self.opts().rob_added_kong };
+                if may {
                     if let Some((fr, hs)) = self.eval_win(s, t, WinKind::RobbedKong) {
                         self.wins[s as usize] = Some(fr);
                         self.huainan_wins[s as usize] = hs;
@@ -992,9 +1008,19 @@ impl Round {
             }
         }
         if self.phase == Phase::RobKong {
+            let discarder = self.rob_discarder.take();
+            self.rob_skip = 0;
             if n > 0 {
                 let n = if self.opts().multi_winner_on_rob { n } else { 1 };
+                if discarder.is_some() {
+                    // The robbers take the discard itself.
+                    self.mark_claimed();
+                }
                 self.finish(&winners[..n], WinKind::RobbedKong, from, t);
+            } else if let Some(d) = discarder {
+                // Nobody robbed the kong claimed on `d`'s discard: it stands.
+                self.claim_meld(from, d, Meld { kind: MeldKind::Kong, tile: t }, 3);
+                self.draw_for(from, true);
             } else {
                 let st = &mut self.seats[from as usize];
                 if let Some(i) = st.melds().iter().position(|m| m.kind == MeldKind::Pung && m.tile == t) {
@@ -1020,6 +1046,16 @@ impl Round {
                     return;
                 }
                 Action::Kong(_) => {
+                    if self.huainan.is_some() && self.rules.huainan.robbable_kongs == RobbableKongs::BuGangZhiGang {
+                        // D-17 alternative: the kong may be robbed before it takes the discard,
+                        // by anyone but the discarder and the seats that passed a win on it.
+                        let passed = order.iter().filter(|&&x| self.legal[x as usize].contains(Action::Win)).fold(0u8, |m, &x| m | 1 << x);
+                        self.emit(Event::Kong { seat: s, from, tile: t });
+                        self.rob_discarder = Some(from);
+                        self.rob_skip = passed | 1 << from;
+                        self.open_window(s, t, true);
+                        return;
+                    }
                     self.claim_meld(s, from, Meld { kind: MeldKind::Kong, tile: t }, 3);
                     self.emit(Event::Kong { seat: s, from, tile: t });
                     self.draw_for(s, true);

@@ -336,7 +336,7 @@ class GameScreen(Screen[None]):
             prompt = Text()
             if claim is not None:
                 seat, tile = claim
-                what = "adds a kong with" if obs.phase == "rob_kong" else "discards"
+                what = "declares a kong with" if obs.phase == "rob_kong" else "discards"
                 prompt.append(f"{self.names()[seat]} {what} ")
                 prompt.append(inline(tile, a), style=suit_style(tile) + " reverse")
             bar.show(prompt, self._key_choices(legal))
