@@ -228,17 +228,17 @@ pub(crate) fn improving_at(r: &[usize; 4], e: &[Entry; 4], rest: &[Entry; 4], m:
     let mut out = 0u64;
     for g in 0..4 {
         let table = if g < 3 { tables::suit() } else { tables::honors() };
-        let Some(masks) = table.masks_at(r[g]) else { continue };
-        let mut mask = 0u16;
+        let Some(packed) = table.packed_masks_at(r[g]) else { continue };
+        let mut mask = 0u128;
         for m1 in 0..=m {
             for p1 in 0..2 {
                 let lane = 2 * m1 + p1;
                 if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
-                    mask |= masks[lane];
+                    mask |= packed >> (9 * lane);
                 }
             }
         }
-        out |= (mask as u64) << span(g).start;
+        out |= ((mask as u64) & 0x1FF) << span(g).start;
     }
     out
 }

@@ -261,6 +261,17 @@ impl Table {
         &self.cells[rank].lanes
     }
 
+    /// The improving masks at a rank packed 9 bits per lane (lane `l` at bits `9 l ..`), as
+    /// [`Table::masks_at`] without unpacking (limited tables).
+    #[inline(always)]
+    pub fn packed_masks_at(&self, rank: usize) -> Option<u128> {
+        if self.has_masks {
+            self.cells.get(rank).map(|c| c.masks[0] as u128 | (c.masks[1] as u128) << 64)
+        } else {
+            None
+        }
+    }
+
     /// The improving masks at a rank (limited tables): bit `j` of lane `l` is set when
     /// one more tile of the group's kind `j` lowers that lane.
     #[inline(always)]
