@@ -356,6 +356,7 @@ def test_wall_and_kong_decisions_are_options():
     assert o["added_kong_tile"] == "held_or_drawn"  # D-12
     assert o["kong_on_empty_wall"] is False  # D-14
     assert o["robbable_kongs"] == "bu_gang"  # D-17
+    assert o["dealer_after_draw"] == "same"  # D-2
     with pytest.raises(mj.RuleError, match="bao_indicator_tile"):
         mj.RuleSet("huainan", bao_indicator_tile="middle")
     with pytest.raises(mj.RuleError, match="D-1"):

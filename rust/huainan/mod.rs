@@ -17,7 +17,7 @@
 //!
 //! The decisions about the flow of play are options of [`crate::round::TableOptions`],
 //! shared with the other rule sets: D-1 `flowers` (huainan refuses `true`: the 宝 cycles
-//! have no flowers), D-2 `dealer_rotation`, D-3 `break_throw`, D-4 `reserved_tiles`, D-11
+//! have no flowers), D-2 `dealer_rotation` and `dealer_after_draw`, D-3 `break_throw`, D-4 `reserved_tiles`, D-11
 //! `last_discard_claims`, D-12 `added_kong_tile`, D-13 `kong_lock_after_claim`, D-14
 //! `kong_on_empty_wall`, D-17 `rob_added_kong` and `multi_winner_on_rob` (beside the
 //! Huainan `robbable_kongs`), D-28

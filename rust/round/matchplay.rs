@@ -7,13 +7,16 @@
 //! - classic (classic.md §4, C-5): the first dealer is random (from the match seed); the
 //!   dealer keeps the deal on a dealer win or a draw, otherwise the winner deals; the
 //!   prevalent wind goes by hand number.
+//! - huainan (huainan.md §3, D-2): as classic; several robbers of one kong give the deal to
+//!   the first counter-clockwise from the konger. `dealer_after_draw = next` passes the
+//!   deal on after an exhaustive draw instead.
 //!
 //! Hand `i` is shuffled from `derive_seed(match_seed, i)`, so a match is reproducible
 //! from its seed alone.
 
 use super::settlement::RoundResult;
 use super::state::Round;
-use super::{DealerRotation, FirstDealer, PrevalentWindMode};
+use super::{DealerAfterDraw, DealerRotation, FirstDealer, PrevalentWindMode};
 use crate::error::{MjError, MjResult};
 use crate::rules::Rules;
 use crate::wall::derive_seed;
@@ -103,9 +106,10 @@ impl Match {
         }
         self.dealer = match self.rules.table.dealer_rotation {
             DealerRotation::CcwEveryHand => (self.dealer + 1) % 4,
-            DealerRotation::WinnerDeals => match result.winner() {
-                Some(w) => w.seat,
-                None => self.dealer,
+            DealerRotation::WinnerDeals => match (result.winner(), self.rules.table.dealer_after_draw) {
+                (Some(w), _) => w.seat,
+                (None, DealerAfterDraw::Same) => self.dealer,
+                (None, DealerAfterDraw::Next) => (self.dealer + 1) % 4,
             },
         };
         self.index += 1;
@@ -161,5 +165,20 @@ mod tests {
         let expect = res.winner().map(|w| w.seat).unwrap_or(first);
         assert_eq!(m.dealer(), expect);
         let _ = Action::Pass;
+    }
+
+    #[test]
+    fn after_a_draw_the_dealer_stays_or_passes_on() {
+        let drawn = RoundResult { wins: Vec::new(), deltas: [0; 4], penalties: [0; 4], exhaustive: true };
+        for (next, step) in [(false, 0u8), (true, 1)] {
+            let mut rules = Rules::named("huainan").unwrap();
+            if next {
+                rules.set("dealer_after_draw", &crate::rules::OptValue::Str("next".into())).unwrap();
+            }
+            let mut m = Match::new(&rules, 4, Some(3)).unwrap();
+            let first = m.dealer();
+            m.finish_hand(&drawn).unwrap();
+            assert_eq!(m.dealer(), (first + step) % 4);
+        }
     }
 }

@@ -168,6 +168,16 @@ crate::str_option! {
 }
 
 crate::str_option! {
+    /// Who deals after an exhaustive draw when the winner deals (`winner_deals`; D-2).
+    pub enum DealerAfterDraw {
+        /// The dealer deals again.
+        Same = "same",
+        /// The deal passes counter-clockwise to the dealer's right.
+        Next = "next",
+    }
+}
+
+crate::str_option! {
     /// Who deals the first hand.
     pub enum FirstDealer {
         /// Seat 0 (P1, sitting East).
@@ -251,6 +261,8 @@ crate::option_group! {
         /// Who deals next (gb: every hand counter-clockwise; classic: the winner, kept on a
         /// draw).
         pub dealer_rotation: DealerRotation = DealerRotation::CcwEveryHand,
+        /// D-2: under `winner_deals`, who deals after an exhaustive draw.
+        pub dealer_after_draw: DealerAfterDraw = DealerAfterDraw::Same,
         /// Who deals the first hand (gb: P1; classic: random).
         pub first_dealer: FirstDealer = FirstDealer::East,
         /// C-5: how the prevalent wind is chosen.
