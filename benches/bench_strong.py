@@ -1,9 +1,10 @@
 """StrongBot decision time, with the efficiency policy on the same observations.
 
 Run: ``python -m pytest benches/bench_strong.py --benchmark-only`` (per-round time of a
-fixed list of real decisions), or ``python benches/bench_strong.py [HANDS] [BUDGET_MS]``
+fixed list of real decisions), or ``python benches/bench_strong.py [HANDS] [ROLLOUTS]``
 to play hands with StrongBot in seat 0 against three efficiency policies and print the
-median decision time over every decision and over the decisions with a choice.
+median decision time over every decision and over the decisions with a choice (the
+default bot does not search: ROLLOUTS 0; a search keeps its 50 ms wall-clock cap).
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ class _Efficiency:
         return self._p.choose(obs)
 
 
-def play(hands: int, budget_ms: int, seed: int = 7) -> tuple[list[float], list[float]]:
+def play(hands: int, rollouts: int, seed: int = 7) -> tuple[list[float], list[float]]:
     """Plays `hands` hands; returns StrongBot's decision times (s): all, and on its turns."""
-    strong = StrongBot(seed=seed, budget_ms=budget_ms)
+    strong = StrongBot(seed=seed, rollouts=rollouts)
     others = [_Efficiency(seed + s) for s in (1, 2, 3)]
     all_t: list[float] = []
     chosen: list[float] = []
@@ -69,9 +70,9 @@ def _decisions(n_hands: int = 4) -> list:
 DECISIONS = _decisions()
 
 
-@pytest.mark.parametrize("budget_ms", [0, 10, 50])
-def test_strong_decisions(benchmark, budget_ms):
-    bot = StrongBot(seed=1, budget_ms=budget_ms, time_cap=False)
+@pytest.mark.parametrize("rollouts", [0, 10, 50])
+def test_strong_decisions(benchmark, rollouts):
+    bot = StrongBot(seed=1, rollouts=rollouts, time_cap=False)
     benchmark(lambda: [bot.act(o) for o in DECISIONS])
 
 
@@ -82,10 +83,11 @@ def test_efficiency_decisions(benchmark):
 
 if __name__ == "__main__":
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    budget = int(sys.argv[2]) if len(sys.argv) > 2 else 50
-    all_t, chosen = play(hands, budget)
+    rollouts = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    all_t, chosen = play(hands, rollouts)
     ms = 1000.0
-    print(f"hands {hands}, budget {budget} ms, decisions {len(all_t)} ({len(chosen)} on its turns)")
+    n = f"{len(all_t)} ({len(chosen)} on its turns)"
+    print(f"hands {hands}, rollouts {rollouts}, decisions {n}")
     print(f"median all     {statistics.median(all_t) * ms:.3f} ms")
     print(f"median turns   {statistics.median(chosen) * ms:.3f} ms")
     print(f"p90 turns      {statistics.quantiles(chosen, n=10)[-1] * ms:.3f} ms")

@@ -31,3 +31,19 @@ def test_huainan_invariants_checked_in_rust():
     r = _core.simulate_hands(3000, rules="huainan", bots=["efficiency"] * 4, seed=2026, check=True)
     assert r["violations"] == 0, r["violation_examples"]
     assert r["scores"].sum(axis=1).tolist() == [0] * 3000
+
+
+def test_huainan_shape_options_in_play():
+    """Under non-default D-7 / D-15 shape options every win is a shape under those options
+    (checked in Rust) and the efficiency policy still wins most hands."""
+    r = mj.RuleSet(
+        "huainan",
+        bao_wild_in_13lang=False,
+        bao_wild_in_jiuyao=False,
+        bao_wild_fifth_copy=False,
+        jiuyao_allows_pung_melds=False,
+    )
+    out = _core.simulate_hands(800, rules=r, bots=["efficiency"] * 4, seed=8, check=True)
+    assert out["violations"] == 0, out["violation_examples"]
+    res = mj.simulate(800, rules=r, bots="efficiency", seed=8)
+    assert (res.winner >= 0).mean() > 0.6

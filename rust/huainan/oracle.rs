@@ -71,31 +71,42 @@ fn to_shanten(d: u8, w: u8) -> i8 {
     (d as i16 - w as i16 - 1).clamp(-1, 100) as i8
 }
 
+/// Shanten of one Huainan form under `o` for naturals `nat` (the 宝 taken out), `w` 宝,
+/// every concealed tile `all` (the 宝 at their own face) and `used` copies in `k` melds
+/// (`None` when the form cannot apply).
+pub fn form_shanten(f: Form, nat: &Counts, w: u8, all: &Counts, used: &Counts, k: u8, o: &ShapeOptions) -> Option<i8> {
+    match f {
+        Form::Regular => {
+            let d = regular::distance(nat, used, k, if o.fifth_copy { w } else { 0 });
+            Some(to_shanten(d, w))
+        }
+        Form::SevenPairs => (k == 0).then(|| to_shanten(special::seven_pairs(nat), w)),
+        Form::Shisanlang => (k == 0).then(|| {
+            if o.wild_in_13lang {
+                to_shanten(shape::shisanlang_distance(nat), w)
+            } else {
+                to_shanten(shape::shisanlang_distance(all), 0)
+            }
+        }),
+        Form::Jiuyao => {
+            let (c, ww) = if o.wild_in_jiuyao { (nat, w) } else { (all, 0) };
+            shape::jiuyao_distance(c, used, k, o.jiuyao_pung_melds).map(|d| to_shanten(d, ww))
+        }
+        _ => None,
+    }
+}
+
+/// Shanten over the four Huainan forms under `o` (the arguments of [`form_shanten`]),
+/// without the engine's wild-draw correction: what the policies compare.
+pub fn shanten_parts(nat: &Counts, w: u8, all: &Counts, used: &Counts, k: u8, o: &ShapeOptions) -> i8 {
+    FORMS.iter().filter_map(|&f| form_shanten(f, nat, w, all, used, k, o)).min().unwrap_or(i8::MAX)
+}
+
 impl OptionHand {
     /// Shanten of one form for naturals `nat`, `w` wilds and all tiles `all` (`None` when
     /// the form cannot apply).
     fn form_shanten(&self, f: Form, nat: &Counts, w: u8, all: &Counts) -> Option<i8> {
-        let h = &self.hand;
-        let (used, k, o) = (&h.used, h.n_melds, &self.opts);
-        match f {
-            Form::Regular => {
-                let d = regular::distance(nat, used, k, if o.fifth_copy { w } else { 0 });
-                Some(to_shanten(d, w))
-            }
-            Form::SevenPairs => (k == 0).then(|| to_shanten(special::seven_pairs(nat), w)),
-            Form::Shisanlang => (k == 0).then(|| {
-                if o.wild_in_13lang {
-                    to_shanten(shape::shisanlang_distance(nat), w)
-                } else {
-                    to_shanten(shape::shisanlang_distance(all), 0)
-                }
-            }),
-            Form::Jiuyao => {
-                let (c, ww) = if o.wild_in_jiuyao { (nat, w) } else { (all, 0) };
-                shape::jiuyao_distance(c, used, k, o.jiuyao_pung_melds).map(|d| to_shanten(d, ww))
-            }
-            _ => None,
-        }
+        form_shanten(f, nat, w, all, &self.hand.used, self.hand.n_melds, &self.opts)
     }
 
     /// Shanten over `forms` of the hand plus `extra` (a drawn tile), before the wild-draw

@@ -4,10 +4,13 @@
 //! preferred; a plain self-drawn win is declined when a discard enters that state instead,
 //! which pays double (宝吊头 2 against 平糊 1). A kong is declared whenever it does not hurt
 //! the hand (its wild-aware shanten is no worse than the best alternative): it keeps the
-//! set, draws a free replacement tile and earns kong points (D-27).
+//! set, draws a free replacement tile and earns kong points (D-27). Under non-default shape
+//! options (D-7, D-15) the shanten reads the hand as the oracle does under them
+//! ([`super::oracle`]).
 
 use super::forms::{self, WinFacts};
 use super::state::BaoState;
+use super::oracle::{self, ShapeOptions};
 use super::{shape, HuainanOptions};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
@@ -16,9 +19,17 @@ use crate::tile::{Counts, Tile, N_KINDS};
 
 /// Wild-aware shanten of concealed tiles (13 − 3k or 14 − 3k) with `melds` and 宝 `bao`.
 pub fn shanten(hand: &Counts, melds: &[Meld], bao: Tile) -> i8 {
+    shanten_under(hand, melds, bao, None)
+}
+
+/// [`shanten`] under non-default shape options (`None`: the defaults, D-7 and D-15).
+pub fn shanten_under(hand: &Counts, melds: &[Meld], bao: Tile, sh: Option<&ShapeOptions>) -> i8 {
     let w = shape::Wild::new(hand, Some(bao));
     let used = shanten::used_counts(melds);
-    shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, melds.len() as u8, w.w)
+    match sh {
+        None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, melds.len() as u8, w.w),
+        Some(o) => oracle::shanten_parts(&w.nat, w.w, hand, &used, melds.len() as u8, o),
+    }
 }
 
 /// A discard and how good the hand is after it.
@@ -139,6 +150,12 @@ fn connectivity(h: &Counts, t: usize) -> u32 {
 /// state, then the least connected tile. Never a 宝 while another tile can go.
 /// `allowed` is a bit mask of the kinds that may be discarded.
 pub fn fast_discard(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64) -> Option<(Tile, i8)> {
+    fast_discard_under(hand, melds, bao, allowed, None)
+}
+
+/// [`fast_discard`] under non-default shape options (`None`: the defaults); a 宝 may then
+/// go when discarding it alone gives the lowest shanten.
+pub fn fast_discard_under(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64, sh: Option<&ShapeOptions>) -> Option<(Tile, i8)> {
     let used = shanten::used_counts(melds);
     let k = melds.len() as u8;
     let can = |t: usize| allowed >> t & 1 == 1;
@@ -152,7 +169,10 @@ pub fn fast_discard(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64) -> O
         let conn = connectivity(&h, t);
         h[t] -= 1;
         let w = shape::Wild::new(&h, Some(bao));
-        let s = shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w);
+        let s = match sh {
+            None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w),
+            Some(o) => oracle::shanten_parts(&w.nat, w.w, &h, &used, k, o),
+        };
         let bdt = s == 0 && w.w > 0 && shape::is_bdt(&h, bao, None);
         h[t] += 1;
         let better = match best {
@@ -161,6 +181,20 @@ pub fn fast_discard(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64) -> O
         };
         if better {
             best = Some((s, bdt, conn, t as Tile));
+        }
+    }
+    if let (Some(o), Some((bs, ..))) = (sh, best) {
+        // Under the options a 宝 can be in the way (e.g. as its own face inside 十三浪): it
+        // goes when that alone brings the hand closer than every other discard.
+        let b = bao as usize;
+        if h[b] > 0 && can(b) && !only_bao {
+            let mut without = h;
+            without[b] -= 1;
+            let w = shape::Wild::new(&without, Some(bao));
+            let s = oracle::shanten_parts(&w.nat, w.w, &without, &used, k, o);
+            if s < bs {
+                best = Some((s, false, 0, bao));
+            }
         }
     }
     best.map(|(s, _, _, t)| (t, s))
@@ -199,11 +233,11 @@ fn after_kong(hand: &Counts, melds: &[Meld], a: Action) -> Option<(Counts, [Meld
 
 /// A legal kong (of the kinds `pick` accepts) whose hand, with the kong as a meld, has a
 /// wild-aware shanten of at most `bar`; the lowest such shanten wins, ties to the first.
-fn kong_within(d: &Decision, bar: i8, pick: impl Fn(Action) -> bool) -> Option<Action> {
+fn kong_within(d: &Decision, sh: Option<&ShapeOptions>, bar: i8, pick: impl Fn(Action) -> bool) -> Option<Action> {
     let mut best: Option<(i8, Action)> = None;
     for &a in d.legal.iter().filter(|&&a| pick(a)) {
         if let Some((h, m, n)) = after_kong(d.hand, d.melds, a) {
-            let s = shanten(&h, &m[..n], d.bao);
+            let s = shanten_under(&h, &m[..n], d.bao, sh);
             if s <= bar && best.map_or(true, |(bs, _)| s < bs) {
                 best = Some((s, a));
             }
@@ -256,11 +290,14 @@ pub fn decide(d: &Decision) -> Action {
         }
         return Action::Win;
     }
+    // The shape options (D-7, D-15) when they differ from the defaults.
+    let shapes = ShapeOptions::of(d.opts);
+    let sh = (!shapes.is_default()).then_some(&shapes);
     if let Some(t) = d.claim {
-        let now = shanten(d.hand, d.melds, d.bao);
-        let meld = claim(d, t, now);
+        let now = shanten_under(d.hand, d.melds, d.bao, sh);
+        let meld = claim(d, sh, t, now);
         let bar = meld.map_or(now, |(s, _)| s);
-        if let Some(k) = kong_within(d, bar, |a| matches!(a, Action::Kong(_))) {
+        if let Some(k) = kong_within(d, sh, bar, |a| matches!(a, Action::Kong(_))) {
             return k;
         }
         return meld.map(|(_, a)| a).unwrap_or(if has(Action::Pass) { Action::Pass } else { first });
@@ -269,9 +306,9 @@ pub fn decide(d: &Decision) -> Action {
         Action::Discard(t) => m | 1 << t,
         _ => m,
     });
-    let discard = fast_discard(d.hand, d.melds, d.bao, allowed);
+    let discard = fast_discard_under(d.hand, d.melds, d.bao, allowed, sh);
     let bar = discard.map_or(i8::MAX, |(_, s)| s);
-    if let Some(k) = kong_within(d, bar, |a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_))) {
+    if let Some(k) = kong_within(d, sh, bar, |a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_))) {
         return k;
     }
     match discard {
@@ -282,7 +319,7 @@ pub fn decide(d: &Decision) -> Action {
 
 /// A pung or chow worth taking, with the shanten after it: the hand after the claim and its
 /// best discard is closer to a win than the hand now (shanten `now`).
-fn claim(d: &Decision, t: Tile, now: i8) -> Option<(i8, Action)> {
+fn claim(d: &Decision, sh: Option<&ShapeOptions>, t: Tile, now: i8) -> Option<(i8, Action)> {
     let mut best: Option<(i8, Action)> = None;
     for &a in d.legal {
         let (meld, take): (Meld, [Tile; 2]) = match a {
@@ -312,7 +349,7 @@ fn claim(d: &Decision, t: Tile, now: i8) -> Option<(i8, Action)> {
         let mut melds = [meld; 4];
         melds[..d.melds.len()].copy_from_slice(d.melds);
         melds[d.melds.len()] = meld;
-        if let Some((_, s)) = fast_discard(&h, &melds[..d.melds.len() + 1], d.bao, u64::MAX) {
+        if let Some((_, s)) = fast_discard_under(&h, &melds[..d.melds.len() + 1], d.bao, u64::MAX, sh) {
             if s < now && best.map_or(true, |(bs, _)| s < bs) {
                 best = Some((s, a));
             }
@@ -453,5 +490,22 @@ mod tests {
             decide(&Decision { state: st, drawn: Some(t("1m")), ..base(h6, &[], l6) }),
             Action::ConcealedKong(t("1m"))
         );
+    }
+
+    #[test]
+    fn shape_options_steer_the_policy() {
+        // 十三浪 with the 宝 2m as 9s wins by default; with the 宝 only itself in 十三浪 it
+        // does not, and the policy's shanten sees that.
+        let h = c("147m258p36s2m12345z");
+        let no13 = ShapeOptions::of(&HuainanOptions { bao_wild_in_13lang: false, ..Default::default() });
+        assert_eq!(shanten_under(&h, &[], t("2m"), None), -1);
+        assert!(shanten_under(&h, &[], t("2m"), Some(&no13)) >= 0);
+        // The same shape with 6z for 5z: by default the 宝 is kept (any other discard is
+        // ready); under the option the 2m must go, as it breaks the 1m-4m gap.
+        let h14 = c("147m258p36s2m1234z6z");
+        let (tile, s) = fast_discard_under(&h14, &[], t("2m"), u64::MAX, None).unwrap();
+        assert!(tile != t("2m") && s == 0);
+        let (tile, s) = fast_discard_under(&h14, &[], t("2m"), u64::MAX, Some(&no13)).unwrap();
+        assert_eq!((tile, s), (t("2m"), 0));
     }
 }
