@@ -116,6 +116,27 @@ def test_shanten(benchmark, fn):
     benchmark(fn)
 
 
+LARGE = 100_000
+
+
+def _large_batch() -> np.ndarray:
+    rng = np.random.default_rng(SEED)
+    ids = np.argsort(rng.random((LARGE, 136)), axis=1)[:, :13] // 4
+    counts = np.zeros((LARGE, 34), dtype=np.uint8)
+    np.add.at(counts, (np.repeat(np.arange(LARGE), 13), ids.ravel()), 1)
+    return counts
+
+
+def test_shanten_batch_throughput(benchmark):
+    """``shanten_batch`` on 100,000 random 13-tile hands in one array: the throughput a
+    simulation pipeline sees (divide by 100,000 for the time per hand)."""
+    counts = _large_batch()
+    benchmark.group = f"shanten_batch, {LARGE:,} hands"
+    benchmark.extra_info["hands"] = LARGE
+    out = benchmark(mj.shanten_batch, counts)
+    assert out.shape == (LARGE,) and out.min() >= 0
+
+
 @pytest.mark.parametrize(
     "fn",
     [ours_useful, ours_useful_regular, ref_useful_regular],
