@@ -19,7 +19,7 @@
 //!   the plan values account for.
 
 use super::plans::{Evaluator, PlanKind, Score};
-use super::{Policy, TableView};
+use super::{Claimed, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
@@ -244,32 +244,10 @@ impl EfficiencyPolicy {
         ev.select_chow_plans(&with);
         let base = ev.score(&hand).value;
         let mut best = (base * CLAIM_MARGIN, Action::Pass);
-        let k = melds.len().min(3);
         for &a in legal {
-            let (meld, take): (Meld, [Tile; 3]) = match a {
-                Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, 255]),
-                Action::Kong(t) => (Meld { kind: MeldKind::Kong, tile: t }, [t, t, t]),
-                Action::Chow(low) => {
-                    let mut take = [255; 3];
-                    let mut j = 0;
-                    for x in low..low + 3 {
-                        if x != tile {
-                            take[j] = x;
-                            j += 1;
-                        }
-                    }
-                    (Meld { kind: MeldKind::Chow, tile: low }, take)
-                }
-                _ => continue,
-            };
-            let mut h = hand;
-            for &x in take.iter().filter(|&&x| x != 255) {
-                h[x as usize] = h[x as usize].saturating_sub(1);
-            }
-            let mut m2 = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
-            m2[..k].copy_from_slice(&melds[..k]);
-            m2[k] = meld;
-            let mut ev2 = self.evaluator(view, &m2[..k + 1]);
+            let Some(c) = Claimed::of(a, tile, &hand, melds) else { continue };
+            let (meld, h) = (c.meld, c.hand);
+            let mut ev2 = self.evaluator(view, c.melds());
             ev2.select_chow_plans(&h);
             let v = if meld.kind == MeldKind::Kong {
                 // A replacement tile follows: the hand after the kong waits as it is.
@@ -437,35 +415,8 @@ impl Policy for EfficiencyPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::round::{ActionList, Observation, Phase, Round};
-    use crate::tile;
 
-    fn counts(s: &str) -> Counts {
-        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
-    }
-
-    fn observation(hand: &str, legal: &[Action], claim: Option<(u8, Tile)>) -> Observation {
-        let round = Round::new(&Rules::gb(), 1, 0, 0).unwrap();
-        let mut o = round.observe(0);
-        o.hand = counts(hand);
-        o.visible = [0; 34];
-        o.n_discards = 0;
-        o.n_melds = [0; 4];
-        o.claim = claim;
-        o.turn = claim.map(|c| c.0).unwrap_or(0);
-        o.phase = if claim.is_some() { Phase::Claim } else { Phase::Turn };
-        let mut l = ActionList::default();
-        for &a in legal {
-            l.push(a);
-        }
-        o.legal = l;
-        o
-    }
-
-    fn discards(hand: &str) -> Vec<Action> {
-        let c = counts(hand);
-        (0..34u8).filter(|&t| c[t as usize] > 0).map(Action::Discard).collect()
-    }
+    use crate::policy::positions::{counts, discards, view as observation};
 
     #[test]
     fn wins_whenever_offered() {

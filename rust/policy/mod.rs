@@ -287,6 +287,91 @@ pub fn play_out(round: &mut Round, policies: &mut [Box<dyn Policy>; 4]) -> MjRes
     }
 }
 
+/// What a claim of `tile` leaves a seat: the concealed tiles without the ones the meld
+/// takes from the hand, and the melds with the new one (at most four kept).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Claimed {
+    /// The new meld.
+    pub meld: Meld,
+    /// Concealed tiles after the claim.
+    pub hand: Counts,
+    melds: [Meld; 4],
+    n_melds: usize,
+}
+
+impl Claimed {
+    /// The result of `action` (a chow, pung or kong of `tile`) for a seat holding `hand`
+    /// and `melds`; `None` for any other action.
+    pub(crate) fn of(action: Action, tile: Tile, hand: &Counts, melds: &[Meld]) -> Option<Claimed> {
+        let (meld, take): (Meld, [Tile; 3]) = match action {
+            Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, HIDDEN]),
+            Action::Kong(t) => (Meld { kind: MeldKind::Kong, tile: t }, [t, t, t]),
+            Action::Chow(low) => {
+                let mut take = [HIDDEN; 3];
+                for (j, x) in (low..low + 3).filter(|&x| x != tile).enumerate() {
+                    take[j] = x;
+                }
+                (Meld { kind: MeldKind::Chow, tile: low }, take)
+            }
+            _ => return None,
+        };
+        let mut h = *hand;
+        for &x in take.iter().filter(|&&x| (x as usize) < 34) {
+            h[x as usize] = h[x as usize].saturating_sub(1);
+        }
+        let k = melds.len().min(3);
+        let mut all = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+        all[..k].copy_from_slice(&melds[..k]);
+        all[k] = meld;
+        Some(Claimed { meld, hand: h, melds: all, n_melds: k + 1 })
+    }
+
+    /// The melds after the claim.
+    pub(crate) fn melds(&self) -> &[Meld] {
+        &self.melds[..self.n_melds]
+    }
+}
+
+/// Builders for hand-made test positions shared by the policies' tests.
+#[cfg(test)]
+pub(crate) mod positions {
+    use crate::round::{Action, ActionList, Observation, Phase, Round};
+    use crate::rules::Rules;
+    use crate::tile::{self, Counts, Tile};
+
+    /// Counts of MPSZ text.
+    pub fn counts(s: &str) -> Counts {
+        tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    /// Seat 0's view of a fresh gb hand holding `hand`, nothing else on the table, with
+    /// `legal` as its choices; `claim` = (discarder, tile) puts a discard under claim.
+    pub fn view(hand: &str, legal: &[Action], claim: Option<(u8, Tile)>) -> Observation {
+        let round = Round::new(&Rules::gb(), 1, 0, 0).unwrap();
+        let mut o = round.observe(0);
+        o.hand = counts(hand);
+        o.visible = [0; 34];
+        o.n_discards = 0;
+        o.n_melds = [0; 4];
+        o.claim = claim;
+        o.turn = claim.map(|c| c.0).unwrap_or(0);
+        o.drawn = None;
+        o.phase = if claim.is_some() { Phase::Claim } else { Phase::Turn };
+        let mut l = ActionList::default();
+        for &a in legal {
+            l.push(a);
+        }
+        o.legal = l;
+        o
+    }
+
+    /// Every discard of `hand`.
+    pub fn discards(hand: &str) -> Vec<Action> {
+        let c = counts(hand);
+        (0..34u8).filter(|&t| c[t as usize] > 0).map(Action::Discard).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

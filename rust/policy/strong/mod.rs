@@ -55,7 +55,7 @@ pub mod search;
 pub mod waits;
 
 use super::plans::{Evaluator, Score};
-use super::{Policy, TableView};
+use super::{Claimed, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::{Action, ActionList, DiscardEntry, Observation, Phase, HIDDEN};
 use crate::rules::{RuleSetKind, Rules};
@@ -464,7 +464,6 @@ impl StrongPolicy {
             return Action::Pass;
         }
         let mut best = (base.value * CLAIM_MARGIN, Action::Pass);
-        let k = melds.len().min(3);
         // Close to ready: the chance of winning with and without each claim.
         let pass_la = if self.cfg.lookahead {
             let mut la = Lookahead::new(unseen, view.wall_remaining());
@@ -476,36 +475,17 @@ impl StrongPolicy {
         };
         let mut best_la = (0f32, Action::Pass);
         for &a in legal {
-            let (meld, take): (Meld, [Tile; 3]) = match a {
-                Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, 255]),
-                Action::Kong(t) => (Meld { kind: MeldKind::Kong, tile: t }, [t, t, t]),
-                Action::Chow(low) => {
-                    let mut take = [255; 3];
-                    let mut j = 0;
-                    for x in low..low + 3 {
-                        if x != tile {
-                            take[j] = x;
-                            j += 1;
-                        }
-                    }
-                    (Meld { kind: MeldKind::Chow, tile: low }, take)
-                }
-                _ => continue,
-            };
-            let mut h = hand;
-            for &x in take.iter().filter(|&&x| x != 255) {
-                h[x as usize] = h[x as usize].saturating_sub(1);
-            }
-            let mut m2 = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
-            m2[..k].copy_from_slice(&melds[..k]);
-            m2[k] = meld;
-            let mut ev2 = self.evaluator(view, &m2[..k + 1]);
+            let Some(claimed) = Claimed::of(a, tile, &hand, melds) else { continue };
+            let (meld, h) = (claimed.meld, claimed.hand);
+            let melds_after = claimed.melds();
+            let n_after = melds_after.len() as u8;
+            let mut ev2 = self.evaluator(view, melds_after);
             ev2.select_chow_plans(&h);
             let v = if meld.kind == MeldKind::Kong {
                 ev2.score(&h).value / 1.1
             } else {
                 let mut cs = [Candidate { tile: 0, score: base, useful: 0, danger: 0.0, total: 0.0 }; 14];
-                let ctx = win_context(view, &m2[..k + 1]);
+                let ctx = win_context(view, melds_after);
                 let n = self.candidates(&ev2, &h, unseen, &danger, u64::MAX, &ctx, &mut cs);
                 if pass_la.is_some() {
                     let mut la = Lookahead::new(unseen, view.wall_remaining());
@@ -519,9 +499,9 @@ impl StrongPolicy {
                     let k2 = TWO_AWAY_CLAIM_DISCARDS;
                     for (ci, c) in cs.iter().enumerate() {
                         hh[c.tile as usize] -= 1;
-                        let v = la.value(&hh, (k + 1) as u8, &ctx, &self.rules).or_else(|| {
+                        let v = la.value(&hh, n_after, &ctx, &self.rules).or_else(|| {
                             if ci < k2 {
-                                la.value2(&hh, (k + 1) as u8, &ctx, &self.rules)
+                                la.value2(&hh, n_after, &ctx, &self.rules)
                             } else {
                                 None
                             }

@@ -5,37 +5,10 @@ use crate::policy::{play_out, EfficiencyPolicy, RoundView};
 use crate::round::Round;
 use crate::tile;
 
-fn counts(s: &str) -> Counts {
-    tile::to_counts(&tile::parse(s).unwrap()).unwrap()
-}
+use crate::policy::positions::{counts, discards, view};
 
 fn t(s: &str) -> Tile {
     tile::parse(s).unwrap()[0]
-}
-
-/// Seat 0's view of a fresh gb hand with `hand` as its tiles and nothing else on the table.
-fn view(hand: &str, legal: &[Action], claim: Option<(u8, Tile)>) -> Observation {
-    let round = Round::new(&Rules::gb(), 1, 0, 0).unwrap();
-    let mut o = round.observe(0);
-    o.hand = counts(hand);
-    o.visible = [0; 34];
-    o.n_discards = 0;
-    o.n_melds = [0; 4];
-    o.claim = claim;
-    o.turn = claim.map(|c| c.0).unwrap_or(0);
-    o.drawn = None;
-    o.phase = if claim.is_some() { Phase::Claim } else { Phase::Turn };
-    let mut l = ActionList::default();
-    for &a in legal {
-        l.push(a);
-    }
-    o.legal = l;
-    o
-}
-
-fn discards(hand: &str) -> Vec<Action> {
-    let c = counts(hand);
-    (0..34u8).filter(|&t| c[t as usize] > 0).map(Action::Discard).collect()
 }
 
 fn lite() -> StrongPolicy {
