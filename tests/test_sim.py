@@ -161,3 +161,13 @@ def test_policy_rejects_bad_input():
     p = _core.Policy("random", seed=1)
     with pytest.raises(ValueError, match="legal_actions"):
         p.choose(object())
+
+
+def test_cli_simulates_and_arenas_huainan_in_its_own_units(capsys):
+    assert main(["simulate", "-n", "60", "-q", "--rules", "huainan", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "rules huainan" in out and "mean value" in out and "value histogram" in out
+    assert "mean fan" not in out and "most frequent fans" not in out
+    bots = "strong,efficiency,efficiency,efficiency"
+    assert main(["arena", "--bots", bots, "--hands", "8", "--rules", "huainan", "-q"]) == 0
+    assert "rules huainan" in capsys.readouterr().out

@@ -213,17 +213,24 @@ class SimResult:
     def format_summary(self, top: int = 10) -> str:
         """The summary as text (what ``majiang simulate`` prints)."""
         s = self.summary(top=top)
+        # Huainan hands are valued in 倍 (form value times multipliers), not in fan.
+        huainan = str(s["rules"]).startswith("huainan")
+        mean = (
+            f"mean value       {s['mean_fan']:.2f} (of wins, 倍 after multipliers)"
+            if huainan
+            else f"mean fan         {s['mean_fan']:.2f} (of wins, flowers included)"
+        )
         lines = [
             f"hands            {s['hands']:,}  (rules {s['rules']}, bots {','.join(s['bots'])},"
             f" seed {s['seed']})",
             f"win rate         {s['win_rate']:.2%}  ({s['wins']:,} wins)",
             f"self-draw share  {s['self_draw_share']:.2%} of wins",
             f"exhaustive draws {s['exhaustive_draw_rate']:.2%}",
-            f"mean fan         {s['mean_fan']:.2f} (of wins, flowers included)",
+            mean,
             f"mean hand length {s['mean_turns']:.1f} discards",
             "win rate by seat " + "  ".join(f"{x:.2%}" for x in s["seat_win_rate"]),
             "mean score/seat  " + "  ".join(f"{x:+.2f}" for x in s["seat_mean_score"]),
-            "fan histogram (total: wins)",
+            "value histogram (value: wins)" if huainan else "fan histogram (total: wins)",
         ]
         hist = s["fan_histogram"]
         if hist:
@@ -231,6 +238,8 @@ class SimResult:
             for total, count in sorted(hist.items()):
                 bar = "#" * max(1, round(40 * count / peak))
                 lines.append(f"  {total:>4} {count:>10,} {bar}")
+        if huainan:
+            return "\n".join(lines)
         lines.append("most frequent fans (share of wins)")
         for en, zh, count, share in s["top_fans"]:
             lines.append(f"  {en:<28} {zh:<6} {count:>10,}  {share:6.2%}")
@@ -248,8 +257,8 @@ def simulate(
 ) -> SimResult:
     """Plays ``n_hands`` whole hands in Rust with built-in policies and returns the arrays.
 
-    ``rules``: ``"gb"``, ``"classic"`` or a :class:`~majiang.RuleSet` (huainan has no table
-    play). ``bots``: one built-in policy name for all seats (``"random"``,
+    ``rules``: ``"gb"``, ``"classic"``, ``"huainan"`` or a :class:`~majiang.RuleSet` (in
+    huainan ``fan_total`` holds the winner's value in 倍). ``bots``: one built-in policy name for all seats (``"random"``,
     ``"efficiency"``), or four (a list, or comma-separated text). ``threads``: worker
     threads (all cores when None). ``progress``: a progress bar on stderr. The GIL is
     released while hands are played. Same seed and arguments, same arrays, whatever

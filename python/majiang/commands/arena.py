@@ -56,7 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--hands", type=int, default=4_000, help="hands to play (default 4000)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--rules", default="gb", choices=["gb", "classic"], help="rule set")
+    p.add_argument(
+        "--rules", default="gb", choices=["gb", "classic", "huainan"], help="rule set (gb)"
+    )
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--no-duplicate", action="store_true", help="keep every bot in its seat")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")

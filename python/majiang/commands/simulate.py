@@ -45,7 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the thread count.",
     )
     p.add_argument("-n", type=int, default=10_000, help="hands to play (default 10000)")
-    p.add_argument("--rules", default="gb", choices=["gb", "classic"], help="rule set")
+    p.add_argument(
+        "--rules", default="gb", choices=["gb", "classic", "huainan"], help="rule set (gb)"
+    )
     p.add_argument(
         "--bots",
         default="efficiency",
