@@ -258,11 +258,11 @@ def simulate(
     """Plays ``n_hands`` whole hands in Rust with built-in policies and returns the arrays.
 
     ``rules``: ``"gb"``, ``"classic"``, ``"huainan"`` or a :class:`~majiang.RuleSet` (in
-    huainan ``fan_total`` holds the winner's value in 倍). ``bots``: one built-in policy name for all seats (``"random"``,
-    ``"efficiency"``), or four (a list, or comma-separated text). ``threads``: worker
-    threads (all cores when None). ``progress``: a progress bar on stderr. The GIL is
-    released while hands are played. Same seed and arguments, same arrays, whatever
-    ``threads``.
+    huainan ``fan_total`` holds the winner's value in 倍). ``bots``: one built-in policy name
+    for all seats (``"random"``, ``"efficiency"``), or four (a list, or comma-separated
+    text). ``threads``: worker threads (all cores when None). ``progress``: a progress bar
+    on stderr. The GIL is released while hands are played. Same seed and arguments, same
+    arrays, whatever ``threads``.
     """
     n = _check_count("n_hands", n_hands)
     seed = _check_seed(seed)
