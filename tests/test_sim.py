@@ -170,4 +170,5 @@ def test_cli_simulates_and_arenas_huainan_in_its_own_units(capsys):
     assert "mean fan" not in out and "most frequent fans" not in out
     bots = "strong,efficiency,efficiency,efficiency"
     assert main(["arena", "--bots", bots, "--hands", "8", "--rules", "huainan", "-q"]) == 0
-    assert "rules huainan" in capsys.readouterr().out
+    table = capsys.readouterr().out
+    assert "rules huainan" in table and "mean 倍" in table and "mean fan" not in table

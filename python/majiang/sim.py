@@ -358,9 +358,11 @@ class ArenaResult:
 
     def format_table(self) -> str:
         """The per-bot figures as a text table (what ``majiang arena`` prints)."""
+        # Huainan wins are valued in 倍, not in fan.
+        value = "mean 倍" if str(self.rules).startswith("huainan") else "mean fan"
         head = (
             f"{'#':>2} {'bot':<12} {'mean score':>11} {'95% CI':>19} {'win':>7} "
-            f"{'deal-in':>8} {'self-draw':>9} {'mean fan':>8} {'draws':>7}"
+            f"{'deal-in':>8} {'self-draw':>9} {value:>8} {'draws':>7}"
         )
         lines = [
             f"{len(self):,} hands, rules {self.rules}, seed {self.seed}, "
