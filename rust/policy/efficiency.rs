@@ -19,7 +19,7 @@
 //!   the plan values account for.
 
 use super::plans::{Evaluator, PlanKind, Score};
-use super::{Claimed, Policy, TableView};
+use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
@@ -195,15 +195,10 @@ impl EfficiencyPolicy {
         for &a in legal {
             match a {
                 Action::ConcealedKong(t) => {
-                    let mut h = hand;
-                    h[t as usize] = h[t as usize].saturating_sub(4);
-                    let mut m2 = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
-                    let k = melds.len().min(3);
-                    m2[..k].copy_from_slice(&melds[..k]);
-                    m2[k] = Meld { kind: MeldKind::ConcealedKong, tile: t };
-                    let mut ev2 = self.evaluator(view, &m2[..k + 1]);
-                    ev2.select_chow_plans(&h);
-                    if ev2.score(&h).value >= target {
+                    let after = AfterMeld::of_concealed_kong(t, &hand, melds);
+                    let mut ev2 = self.evaluator(view, after.melds());
+                    ev2.select_chow_plans(&after.hand);
+                    if ev2.score(&after.hand).value >= target {
                         return a;
                     }
                 }
@@ -245,7 +240,7 @@ impl EfficiencyPolicy {
         let base = ev.score(&hand).value;
         let mut best = (base * CLAIM_MARGIN, Action::Pass);
         for &a in legal {
-            let Some(c) = Claimed::of(a, tile, &hand, melds) else { continue };
+            let Some(c) = AfterMeld::of_claim(a, tile, &hand, melds) else { continue };
             let (meld, h) = (c.meld, c.hand);
             let mut ev2 = self.evaluator(view, c.melds());
             ev2.select_chow_plans(&h);

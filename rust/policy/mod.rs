@@ -287,22 +287,22 @@ pub fn play_out(round: &mut Round, policies: &mut [Box<dyn Policy>; 4]) -> MjRes
     }
 }
 
-/// What a claim of `tile` leaves a seat: the concealed tiles without the ones the meld
-/// takes from the hand, and the melds with the new one (at most four kept).
+/// What a new meld leaves a seat: the concealed tiles without the ones the meld takes
+/// from the hand, and the melds with the new one (at most four kept).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Claimed {
+pub(crate) struct AfterMeld {
     /// The new meld.
     pub meld: Meld,
-    /// Concealed tiles after the claim.
+    /// Concealed tiles after the meld.
     pub hand: Counts,
     melds: [Meld; 4],
     n_melds: usize,
 }
 
-impl Claimed {
-    /// The result of `action` (a chow, pung or kong of `tile`) for a seat holding `hand`
-    /// and `melds`; `None` for any other action.
-    pub(crate) fn of(action: Action, tile: Tile, hand: &Counts, melds: &[Meld]) -> Option<Claimed> {
+impl AfterMeld {
+    /// The result of `action` (a chow, pung or kong of the discard `tile`) for a seat
+    /// holding `hand` and `melds`; `None` for any other action.
+    pub(crate) fn of_claim(action: Action, tile: Tile, hand: &Counts, melds: &[Meld]) -> Option<AfterMeld> {
         let (meld, take): (Meld, [Tile; 3]) = match action {
             Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, HIDDEN]),
             Action::Kong(t) => (Meld { kind: MeldKind::Kong, tile: t }, [t, t, t]),
@@ -319,14 +319,25 @@ impl Claimed {
         for &x in take.iter().filter(|&&x| (x as usize) < 34) {
             h[x as usize] = h[x as usize].saturating_sub(1);
         }
+        Some(Self::with(meld, h, melds))
+    }
+
+    /// The result of declaring a concealed kong of `t` from `hand` beside `melds`.
+    pub(crate) fn of_concealed_kong(t: Tile, hand: &Counts, melds: &[Meld]) -> AfterMeld {
+        let mut h = *hand;
+        h[t as usize] = h[t as usize].saturating_sub(4);
+        Self::with(Meld { kind: MeldKind::ConcealedKong, tile: t }, h, melds)
+    }
+
+    fn with(meld: Meld, hand: Counts, melds: &[Meld]) -> AfterMeld {
         let k = melds.len().min(3);
         let mut all = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
         all[..k].copy_from_slice(&melds[..k]);
         all[k] = meld;
-        Some(Claimed { meld, hand: h, melds: all, n_melds: k + 1 })
+        AfterMeld { meld, hand, melds: all, n_melds: k + 1 }
     }
 
-    /// The melds after the claim.
+    /// The melds after the new one.
     pub(crate) fn melds(&self) -> &[Meld] {
         &self.melds[..self.n_melds]
     }

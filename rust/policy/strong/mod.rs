@@ -55,7 +55,7 @@ pub mod search;
 pub mod waits;
 
 use super::plans::{Evaluator, Score};
-use super::{Claimed, Policy, TableView};
+use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::{Action, ActionList, DiscardEntry, Observation, Phase, HIDDEN};
 use crate::rules::{RuleSetKind, Rules};
@@ -389,15 +389,10 @@ impl StrongPolicy {
         for &a in legal {
             match a {
                 Action::ConcealedKong(t) => {
-                    let mut h = hand;
-                    h[t as usize] = h[t as usize].saturating_sub(4);
-                    let mut m2 = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
-                    let k = melds.len().min(3);
-                    m2[..k].copy_from_slice(&melds[..k]);
-                    m2[k] = Meld { kind: MeldKind::ConcealedKong, tile: t };
-                    let mut ev2 = self.evaluator(view, &m2[..k + 1]);
-                    ev2.select_chow_plans(&h);
-                    if ev2.score(&h).value >= best_value * 0.95 {
+                    let after = AfterMeld::of_concealed_kong(t, &hand, melds);
+                    let mut ev2 = self.evaluator(view, after.melds());
+                    ev2.select_chow_plans(&after.hand);
+                    if ev2.score(&after.hand).value >= best_value * 0.95 {
                         return a;
                     }
                 }
@@ -475,7 +470,7 @@ impl StrongPolicy {
         };
         let mut best_la = (0f32, Action::Pass);
         for &a in legal {
-            let Some(claimed) = Claimed::of(a, tile, &hand, melds) else { continue };
+            let Some(claimed) = AfterMeld::of_claim(a, tile, &hand, melds) else { continue };
             let (meld, h) = (claimed.meld, claimed.hand);
             let melds_after = claimed.melds();
             let n_after = melds_after.len() as u8;
