@@ -94,11 +94,30 @@ def render_table(result: _core.FanResult, minimum: int) -> str:
     return "\n".join(lines)
 
 
+def add_meld_arguments(p: argparse.ArgumentParser) -> None:
+    """Adds ``--melds`` and ``--concealed-kong`` (read back by :func:`melds_from_args`)."""
+    p.add_argument(
+        "--melds",
+        nargs="+",
+        metavar="MELD",
+        help="declared melds: 123m (chow), 555z (pung), 1111p (exposed kong) or KIND:TILES "
+        "with KIND chow, pung, kong, ck (concealed kong)",
+    )
+    p.add_argument(
+        "--concealed-kong", action="append", metavar="TILES", help="a concealed kong, e.g. 9999s"
+    )
+
+
+def melds_from_args(args: argparse.Namespace) -> list[_core.Meld]:
+    """The melds given with ``--melds`` and ``--concealed-kong``."""
+    melds = [parse_meld(m) for m in args.melds or []]
+    return melds + [_core.Meld("concealed_kong", m) for m in args.concealed_kong or []]
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         rules = _core.RuleSet(args.rules, **dict(args.option or []))
-        melds = [parse_meld(m) for m in args.melds or []]
-        melds += [_core.Meld("concealed_kong", m) for m in args.concealed_kong or []]
+        melds = melds_from_args(args)
         result = evaluate_fan(
             args.hand,
             args.win,
@@ -156,16 +175,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("hand", help="concealed tiles WITHOUT the winning tile, MPSZ (123m456p...)")
     p.add_argument("--win", required=True, help="the winning tile, e.g. 5z")
-    p.add_argument(
-        "--melds",
-        nargs="+",
-        metavar="MELD",
-        help="declared melds: 123m (chow), 555z (pung), 1111p (exposed kong) or KIND:TILES "
-        "with KIND chow, pung, kong, ck (concealed kong)",
-    )
-    p.add_argument(
-        "--concealed-kong", action="append", metavar="TILES", help="a concealed kong, e.g. 9999s"
-    )
+    add_meld_arguments(p)
     p.add_argument("--self-drawn", action="store_true", help="won on a self-drawn tile")
     p.add_argument("--fourth-tile", action="store_true", help="the last copy of the tile (和绝张)")
     p.add_argument(

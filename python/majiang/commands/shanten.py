@@ -9,7 +9,7 @@ import sys
 
 from .. import _core
 from ..oracle import shanten, shanten_forms, useful_tiles, waits
-from .fan import _pad, _width, parse_meld
+from .fan import _pad, _width, add_meld_arguments, melds_from_args
 
 
 def _remaining(tile: int, hand: list[int], melds: list[_core.Meld]) -> int:
@@ -122,8 +122,7 @@ def render(info: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         hand = _core.parse_tiles(args.hand)
-        melds = [parse_meld(m) for m in args.melds or []]
-        melds += [_core.Meld("concealed_kong", m) for m in args.concealed_kong or []]
+        melds = melds_from_args(args)
         info = analyse(hand, melds, args.rules, args.wild)
     except (_core.InvalidHandError, _core.RuleError) as e:
         print(f"majiang shanten: error: {e}", file=sys.stderr)
@@ -145,16 +144,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="example: majiang shanten 13579m2468p1357s1z",
     )
     p.add_argument("hand", help="concealed tiles, MPSZ (123m456p...), 13-3k or 14-3k of them")
-    p.add_argument(
-        "--melds",
-        nargs="+",
-        metavar="MELD",
-        help="declared melds: 123m (chow), 555z (pung), 1111p (exposed kong) or KIND:TILES "
-        "with KIND chow, pung, kong, ck (concealed kong)",
-    )
-    p.add_argument(
-        "--concealed-kong", action="append", metavar="TILES", help="a concealed kong, e.g. 9999s"
-    )
+    add_meld_arguments(p)
     p.add_argument(
         "--rules", default="gb", choices=["gb", "classic", "huainan"], help="rule set (gb)"
     )
