@@ -70,16 +70,10 @@ def natural_win(c, melds):
     return melds_th and all(x == 0 or t in TH for t, x in enumerate(c))
 
 
-def reference(tiles, melds, bao):
-    """Some assignment of faces to the 宝 makes a natural winning shape (enumerated)."""
-    nat = counts_of(t for t in tiles if t != bao)
-    w = len(tiles) - sum(nat)
-    total = list(nat)
-    for m in melds:
-        for t in m.tiles:
-            total[t] += 1
-    # Faces a wild can usefully read (see rust/huainan/brute.rs): near a natural tile, or
-    # one fresh terminal/honour and one absent face for groups made of wilds alone.
+def wild_faces(nat, total):
+    """Faces a wild can usefully read (see rust/huainan/brute.rs), sorted: near a natural
+    tile, or one fresh terminal/honour and one absent face (``total`` counts the melds too)
+    for groups made of wilds alone."""
     cand = set()
     for t in range(34):
         if nat[t]:
@@ -89,7 +83,18 @@ def reference(tiles, melds, bao):
             else:
                 cand.add(t)
     cand.update([next((f for f in TH if total[f] == 0), 0), total.index(0)])
-    for faces in itertools.combinations_with_replacement(sorted(cand), w):
+    return sorted(cand)
+
+
+def reference(tiles, melds, bao):
+    """Some assignment of faces to the 宝 makes a natural winning shape (enumerated)."""
+    nat = counts_of(t for t in tiles if t != bao)
+    w = len(tiles) - sum(nat)
+    total = list(nat)
+    for m in melds:
+        for t in m.tiles:
+            total[t] += 1
+    for faces in itertools.combinations_with_replacement(wild_faces(nat, total), w):
         c = list(nat)
         for f in faces:
             c[f] += 1
@@ -233,16 +238,7 @@ def reference_with(tiles, melds, bao, wild_13lang, wild_jiuyao, fifth_copy, pung
         return True
     if not wild_jiuyao and jiuyao_shape(everything, melds, pung_melds):
         return True
-    cand = set()
-    for t in range(34):
-        if nat[t]:
-            if t < 27:
-                s, r = divmod(t, 9)
-                cand.update(s * 9 + q for q in range(max(0, r - 2), min(9, r + 3)))
-            else:
-                cand.add(t)
-    cand.update([next((f for f in TH if total[f] == 0), 0), total.index(0)])
-    for faces in itertools.combinations_with_replacement(sorted(cand), w):
+    for faces in itertools.combinations_with_replacement(wild_faces(nat, total), w):
         c = list(nat)
         for f in faces:
             c[f] += 1
