@@ -87,12 +87,8 @@ impl EfficiencyPolicy {
         allowed: u64,
         with_useful: bool,
     ) -> Option<DiscardChoice> {
-        let full = [
-            group_entry(0, &hand[0..9], &NO_USED[0..9], false),
-            group_entry(1, &hand[9..18], &NO_USED[9..18], false),
-            group_entry(2, &hand[18..27], &NO_USED[18..27], false),
-            group_entry(3, &hand[27..34], &NO_USED[27..34], false),
-        ];
+        let ranks = regular::ranks(hand);
+        let full = regular::entries_at(&ranks);
         let none = Score { value: 0.0, plan: PlanKind::Plain, distance: INF, allowed: 0 };
         let mut cands = [DiscardChoice { tile: 0, score: none, useful: 0 }; 14];
         let ctx = ev.discard_context(hand, &full);
@@ -145,7 +141,7 @@ impl EfficiencyPolicy {
             let mut x = *hand;
             x[c.tile as usize] -= 1;
             let mask = if regular_plan(c.score.plan) {
-                let shared = shared.get_or_insert_with(|| Shared::new(hand, &full));
+                let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest()));
                 regular_useful(&x, &full, shared, c.tile as usize, m_sets, c.score.allowed & available(&x, unseen))
             } else {
                 ev.useful(c.score.plan, c.score.allowed, &x)
@@ -303,7 +299,9 @@ struct Shared {
 const PAIR_OF: [[usize; 4]; 4] = [[0, 5, 4, 3], [5, 0, 2, 1], [4, 2, 0, 0], [3, 1, 0, 0]];
 
 impl Shared {
-    fn new(hand: &Counts, full: &[Entry; 4]) -> Shared {
+    /// From the full hand's group ranks, entries and rests ([`regular::rests`], already
+    /// merged for scoring).
+    fn new(ranks: &[usize; 4], full: &[Entry; 4], rest: &[Entry; 4]) -> Shared {
         // Pairs: 0 = {0,1}, 1 = {0,2}, 2 = {0,3}, 3 = {1,2}, 4 = {1,3}, 5 = {2,3}.
         let pairs = [
             combine(&full[0], &full[1]),
@@ -313,13 +311,7 @@ impl Shared {
             combine(&full[1], &full[3]),
             combine(&full[2], &full[3]),
         ];
-        let rest = [
-            combine(&full[1], &pairs[5]),
-            combine(&full[0], &pairs[5]),
-            combine(&full[3], &pairs[0]),
-            combine(&full[2], &pairs[0]),
-        ];
-        Shared { ranks: regular::ranks(hand), rest, pairs }
+        Shared { ranks: *ranks, rest: *rest, pairs }
     }
 }
 
@@ -462,7 +454,7 @@ mod tests {
                 }
             }
             let full = std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
-            let shared = Shared::new(&hand, &full);
+            let shared = Shared::new(&regular::ranks(&hand), &full, &regular::rests(&full));
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;

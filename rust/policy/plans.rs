@@ -544,6 +544,13 @@ pub struct DiscardContext {
     plans: [PlanContext; MAX_CHOW_PLANS],
 }
 
+impl DiscardContext {
+    /// For each group, the full hand's other three groups merged.
+    pub fn rest(&self) -> &[Entry; 4] {
+        &self.rest
+    }
+}
+
 /// One three-chow plan's share of a [`DiscardContext`]: the hand without the plan's open
 /// chows, merged per group as in [`DiscardContext::rest`].
 #[derive(Debug, Clone, Copy)]
