@@ -88,7 +88,17 @@ pub struct SeatState {
     pub barred: bool,
     /// Running summaries of `hand` for the fast completeness filter.
     pub(super) stats: scoring::ShapeStats,
+    /// A lower bound on the shanten of `hand` beside the current melds, as
+    /// [`scoring::shanten_ignoring_melds`] counts it, or [`NO_BOUND`]. Kept up to date
+    /// without asking the oracle: drawing a tile lowers a replacement number by at most
+    /// one and giving one up never lowers it, so a tile added lowers the bound by one and a
+    /// tile removed keeps it; a new meld forgets it. A win needs shanten -1, so a seat whose
+    /// bound rules that out skips the win test.
+    pub(super) bound: i8,
 }
+
+/// [`SeatState::bound`] when nothing is known (no test may be skipped).
+const NO_BOUND: i8 = -2;
 
 impl Default for SeatState {
     fn default() -> Self {
@@ -103,6 +113,7 @@ impl Default for SeatState {
             ready: false,
             barred: false,
             stats: scoring::ShapeStats::default(),
+            bound: NO_BOUND,
         }
     }
 }
@@ -124,6 +135,7 @@ impl SeatState {
         self.stats.change(t, c, c + 1);
         self.hand[t as usize] = c + 1;
         self.n_hand += 1;
+        self.bound = (self.bound - 1).max(NO_BOUND);
     }
     #[inline]
     fn remove(&mut self, t: Tile, n: u8) {
@@ -138,12 +150,7 @@ impl SeatState {
     fn may_complete(&self, extra: Option<Tile>) -> bool {
         match extra {
             None => self.stats.may_be_complete(self.n_melds as usize),
-            Some(t) => {
-                let mut st = self.stats;
-                let c = self.hand[t as usize];
-                st.change(t, c, c + 1);
-                st.may_be_complete(self.n_melds as usize)
-            }
+            Some(t) => self.stats.may_be_complete_with(t, self.hand[t as usize], self.n_melds as usize),
         }
     }
     #[inline]
@@ -151,6 +158,24 @@ impl SeatState {
         self.melds[self.n_melds as usize] = m;
         self.meld_from[self.n_melds as usize] = from;
         self.n_melds += 1;
+        self.bound = NO_BOUND;
+    }
+
+    /// False when the shanten bound rules out a win on the concealed tiles plus `extra`
+    /// (the tiles as they are when `None`).
+    #[inline]
+    fn may_win(&self, extra: Option<Tile>) -> bool {
+        // With a tile to come, a win needs shanten 0 now; without, -1.
+        self.bound <= if extra.is_some() { 0 } else { -1 }
+    }
+
+    /// The shanten of the concealed tiles beside the melds, meld copies ignored
+    /// ([`scoring::shanten_ignoring_melds`]), which also becomes the bound.
+    #[inline]
+    fn refresh_bound(&mut self) -> i8 {
+        let s = scoring::shanten_ignoring_melds(&self.hand, self.n_melds);
+        self.bound = s;
+        s
     }
     #[inline]
     fn push_flower(&mut self, f: Tile) {
@@ -569,8 +594,37 @@ impl Round {
     // ---- legal actions ----------------------------------------------------------------
 
     /// Evaluates a win of `seat` on `t`; `Some` only if it is a legal win (shape and
-    /// minimum). For a self-draw `t` is already in the hand.
-    fn eval_win(&self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
+    /// minimum). For a self-draw `t` is already in the hand. May tighten the seat's shanten
+    /// bound.
+    #[inline]
+    fn eval_win(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
+        if self.huainan.is_none() {
+            // The common answer (no) from the seat's summaries, before anything is copied.
+            let st = &self.seats[seat as usize];
+            let extra = (kind != WinKind::SelfDrawn).then_some(t);
+            if !st.may_win(extra) {
+                debug_assert!(
+                    st.barred || {
+                        let mut c = st.hand;
+                        if let Some(x) = extra {
+                            c[x as usize] += 1;
+                        }
+                        !scoring::complete(&c, st.melds())
+                    },
+                    "the shanten bound of seat {seat} ruled out a win"
+                );
+                return None;
+            }
+            if st.barred || !st.may_complete(extra) {
+                return None;
+            }
+        }
+        self.eval_win_full(seat, t, kind)
+    }
+
+    /// [`Round::eval_win`] past its quick tests.
+    #[inline(never)]
+    fn eval_win_full(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
         let st = &self.seats[seat as usize];
         if st.barred {
             return None;
@@ -586,8 +640,14 @@ impl Round {
             let fr = FanResult { fans: Default::default(), total, total_without_flowers: total, meets_minimum: true };
             return Some((fr, Some(score)));
         }
-        let extra = (kind != WinKind::SelfDrawn).then_some(t);
-        if !st.may_complete(extra) || !scoring::complete_unfiltered(&c, st.melds()) {
+        // Before the full test, the shanten of the tiles held: far from ready, it rules out
+        // this win and, through the bound, the next ones.
+        let need = if kind != WinKind::SelfDrawn { 0 } else { -1 };
+        if self.seats[seat as usize].refresh_bound() > need {
+            return None;
+        }
+        let st = &self.seats[seat as usize];
+        if !scoring::complete_unfiltered(&c, st.melds()) {
             return None;
         }
         let input = self.win_input(seat, c, t, kind);
@@ -655,6 +715,17 @@ impl Round {
         false
     }
 
+    /// Whether the 14 - 3k tiles of `seat` are within one tile of ready (some discard may
+    /// declare ready), tightening its bound on the way.
+    fn ready_reachable(&mut self, seat: u8) -> bool {
+        let st = &mut self.seats[seat as usize];
+        if st.bound > 0 || st.refresh_bound() > 0 {
+            return false;
+        }
+        // Ready or better with the meld copies ignored: exact when there is no meld.
+        st.n_melds == 0 || scoring::shanten(&st.hand, st.melds()) <= 0
+    }
+
     fn kong_locked(&self) -> bool {
         match self.opts().kong_lock_after_claim {
             KongLock::ChiPeng => matches!(self.start, TurnStart::Chow | TurnStart::Pung),
@@ -673,7 +744,6 @@ impl Round {
             self.legal[s].clear();
         }
         let mut l = ActionList::default();
-        let st = &self.seats[seat as usize];
         if start.drew() {
             if let Some((fr, hs)) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
                 self.wins[seat as usize] = Some(fr);
@@ -681,6 +751,7 @@ impl Round {
                 l.push(Action::Win);
             }
         }
+        let st = &self.seats[seat as usize];
         let st_ready = st.ready;
         if st_ready && start.drew() {
             l.push(Action::Discard(self.drawn));
@@ -696,7 +767,7 @@ impl Round {
                     quads |= 1 << t;
                 }
             }
-            if self.opts().ting_enabled && !st_ready && scoring::shanten(&hand, st.melds()) <= 0 {
+            if self.opts().ting_enabled && !st_ready && self.ready_reachable(seat) {
                 let mut c = hand;
                 for t in 0..34u8 {
                     if c[t as usize] == 0 {
@@ -722,7 +793,7 @@ impl Round {
                 }
                 // D-12: the tile added may be any held copy, or only the one just drawn.
                 let any_held = self.opts().added_kong_tile == AddedKongTile::HeldOrDrawn;
-                for m in st.melds() {
+                for m in self.seats[seat as usize].melds() {
                     let tile_ok = any_held || (start.drew() && self.drawn == m.tile);
                     if m.kind == MeldKind::Pung && hand[m.tile as usize] > 0 && tile_ok {
                         l.push(Action::AddedKong(m.tile));
