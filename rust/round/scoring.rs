@@ -141,9 +141,8 @@ pub fn ready_scores(rules: &Rules) -> bool {
 
 /// Running summaries of a concealed hand, kept up to date tile by tile, from which
 /// [`ShapeStats::may_be_complete`] answers the same necessary condition as
-/// [`may_be_complete`] in a few operations (and [`ShapeStats::may_be_complete_with`] for
-/// the hand plus one tile, without updating anything), and which kinds are held (a bit
-/// set).
+/// [`may_be_complete`] in a few operations (and [`ShapeStats::completing`] for the hand
+/// plus any one tile), and which kinds are held or held four times (bit sets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShapeStats {
     /// Tiles of each suit.
@@ -155,6 +154,7 @@ pub struct ShapeStats {
     repeated: u8,
     distinct_suited: u8,
     present: u64,
+    quads: u64,
 }
 
 /// Powers of three: the weight of suit `j` in a residue code `r0 + 3 r1 + 9 r2` (the
@@ -253,12 +253,19 @@ impl ShapeStats {
         } else {
             self.present &= !(1 << t);
         }
+        self.quads = self.quads & !(1 << t) | u64::from(after == 4) << t;
     }
 
     /// Bit `t` is set when the hand holds kind `t`.
     #[inline]
     pub fn present(&self) -> u64 {
         self.present
+    }
+
+    /// Bit `t` is set when the hand holds all four copies of kind `t`.
+    #[inline]
+    pub fn quads(&self) -> u64 {
+        self.quads
     }
 
     /// The summaries of `c`.
@@ -287,30 +294,73 @@ impl ShapeStats {
         self.special_forms(n_melds, self.odd, self.inner, self.repeated, self.distinct_suited, self.present)
     }
 
-    /// [`may_be_complete`] for the hand these summaries describe plus one copy of `t`, of
-    /// which it holds `held` (the summaries are left as they are).
-    #[inline]
-    pub fn may_be_complete_with(&self, t: u8, held: u8, n_melds: usize) -> bool {
-        let t = t as usize;
-        let regular = if t < 27 {
-            let code = PLUS_ONE[self.residues()][t / 9];
-            self.honor_bad == 0 && PAIR_SUITS[code as usize] + self.honor_pairs == 1
-        } else {
-            let bad = self.honor_bad + honor_bad(held + 1) - honor_bad(held);
-            let pairs = self.honor_pairs + u8::from(held == 1) - u8::from(held == 2);
-            bad == 0 && PAIR_SUITS[self.residues()] + pairs == 1
-        };
-        if regular {
-            return true;
+    /// The kinds `t` (bit set) one more copy of which makes the hand `hand` (the one these
+    /// summaries describe) pass [`may_be_complete`]; exact for every kind held fewer than
+    /// four times.
+    pub fn completing(&self, hand: &Counts, n_melds: usize) -> u64 {
+        const SUITS: [u64; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
+        const ALL: u64 = (1 << 34) - 1;
+        const SUITED: u64 = (1 << 27) - 1;
+        // Terminals and honors.
+        const OUTER: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7F << 27;
+        let code = self.residues();
+        let mut out = 0u64;
+        // Regular form, a suited tile: only its suit's residue moves.
+        if self.honor_bad == 0 {
+            for (j, &suit) in SUITS.iter().enumerate() {
+                if PAIR_SUITS[PLUS_ONE[code][j] as usize] + self.honor_pairs == 1 {
+                    out |= suit;
+                }
+            }
+        }
+        // Regular form, an honor: a pair becoming a pung (no bad honor), or the one single
+        // honor becoming a pair (and no other pair anywhere).
+        let suit_pairs = PAIR_SUITS[code];
+        let pair_to_pung = self.honor_bad == 0 && suit_pairs + self.honor_pairs == 2;
+        let single_to_pair = self.honor_bad == 1 && suit_pairs == 0 && self.honor_pairs == 0;
+        if pair_to_pung || single_to_pair {
+            let want = if pair_to_pung { 2 } else { 1 };
+            for (i, &x) in hand[27..].iter().enumerate() {
+                if x == want {
+                    out |= 1 << (27 + i);
+                }
+            }
         }
         if n_melds > 1 {
-            return false;
+            return out;
         }
-        let odd = if held & 1 == 1 { self.odd - 1 } else { self.odd + 1 };
-        let inner = self.inner + u8::from(is_inner(t));
-        let repeated = self.repeated + u8::from(held == 1);
-        let distinct = self.distinct_suited + u8::from(t < 27 && held == 0);
-        self.special_forms(n_melds, odd, inner, repeated, distinct, self.present | 1 << t)
+        if n_melds == 0 {
+            // Seven pairs: the one kind held an odd number of times.
+            if self.odd == 1 {
+                for (t, &x) in hand.iter().enumerate() {
+                    if x & 1 == 1 {
+                        out |= 1 << t;
+                    }
+                }
+            }
+            // Thirteen orphans: no suited 2-8 held, and none added.
+            if self.inner == 0 {
+                out |= OUTER;
+            }
+            // Honors and knitted: no kind held twice, and none added twice.
+            if self.repeated == 0 {
+                out |= !self.present & ALL;
+            }
+        }
+        // Knitted straight: at most one of a straight's nine kinds missing, and nine
+        // distinct suited kinds after the tile.
+        if self.distinct_suited >= 8 {
+            let new_suited = SUITED & !self.present;
+            for k in KNITTED_MASKS {
+                let missing = k & !self.present;
+                if missing == 0 {
+                    out |= if self.distinct_suited >= 9 { ALL } else { new_suited };
+                } else if missing & (missing - 1) == 0 {
+                    out |= missing;
+                }
+            }
+        }
+        out
     }
 
     /// The part of the filter for the forms other than the regular one (seven pairs,
@@ -399,12 +449,26 @@ mod tests {
             assert_eq!(st, ShapeStats::of(&c));
             for m in 0..3 {
                 assert_eq!(st.may_be_complete(m), may_be_complete(&c, m), "{c:?}");
+                let all = st.completing(&c, m);
                 for t in 0..34 {
                     if c[t] < 4 {
                         let mut plus = c;
                         plus[t] += 1;
-                        assert_eq!(st.may_be_complete_with(t as u8, c[t], m), may_be_complete(&plus, m), "{c:?} + {t}");
+                        assert_eq!(all >> t & 1 == 1, may_be_complete(&plus, m), "{c:?} + {t}, {m} melds");
                     }
+                }
+            }
+        }
+        // Knitted straights one or two kinds short, and other near-special shapes.
+        for s in ["147m258p369s1234z", "147m258p36s12345z", "147m25p369s1122z", "14m258p369s147p1z", "1122334455667m", "19m19p19s123456z"] {
+            let c = to_counts(&parse(s).unwrap()).unwrap();
+            let st = ShapeStats::of(&c);
+            for m in 0..2 {
+                let all = st.completing(&c, m);
+                for t in (0..34).filter(|&t| c[t] < 4) {
+                    let mut plus = c;
+                    plus[t] += 1;
+                    assert_eq!(all >> t & 1 == 1, may_be_complete(&plus, m), "{s} + {t}, {m} melds");
                 }
             }
         }
