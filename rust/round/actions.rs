@@ -187,6 +187,18 @@ impl ActionList {
             self.len += 1;
         }
     }
+    /// Appends `make(t)` for every kind `t` of the bit set `kinds`, lowest first (ignored
+    /// past the capacity).
+    #[inline]
+    pub fn push_each(&mut self, mut kinds: u64, make: impl Fn(Tile) -> Action) {
+        let mut n = self.len as usize;
+        while kinds != 0 && n < MAX_ACTIONS {
+            self.items[n] = make(kinds.trailing_zeros() as Tile);
+            kinds &= kinds - 1;
+            n += 1;
+        }
+        self.len = n as u8;
+    }
     /// The actions.
     #[inline]
     pub fn as_slice(&self) -> &[Action] {

@@ -105,13 +105,21 @@ pub fn may_be_complete(c: &Counts, n_melds: usize) -> bool {
     distinct_suited >= 9 && KNITTED.iter().any(|k| k.iter().all(|&t| c[t as usize] > 0))
 }
 
+/// Shanten of 13 - 3k or 14 - 3k concealed tiles beside `n_melds` melds whose copies are
+/// ignored (they may only make a hand look closer than it is). A complete hand (-1) is
+/// exactly one [`complete`] accepts.
+#[inline]
+pub fn shanten_ignoring_melds(concealed: &Counts, n_melds: u8) -> i8 {
+    shanten_api::shanten(concealed, &NONE_USED, n_melds, 0)
+}
+
 /// Shanten of 13 - 3k or 14 - 3k concealed tiles beside `melds` (-1 complete, 0 ready),
 /// exact with respect to the copies in the melds.
 #[inline]
 pub fn shanten(concealed: &Counts, melds: &[Meld]) -> i8 {
     // Ignoring the melds' copies can only make a hand look closer; only a hand that
     // looks ready needs the exact (slower) answer.
-    let fast = shanten_api::shanten(concealed, &NONE_USED, melds.len() as u8, 0);
+    let fast = shanten_ignoring_melds(concealed, melds.len() as u8);
     if fast > 0 || melds.is_empty() {
         return fast;
     }
@@ -133,9 +141,11 @@ pub fn ready_scores(rules: &Rules) -> bool {
 
 /// Running summaries of a concealed hand, kept up to date tile by tile, from which
 /// [`ShapeStats::may_be_complete`] answers the same necessary condition as
-/// [`may_be_complete`] in a few operations, and which kinds are held (a bit set).
+/// [`may_be_complete`] in a few operations (and [`ShapeStats::completing`] for the hand
+/// plus any one tile), and which kinds are held or held four times (bit sets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShapeStats {
+    /// Tiles of each suit.
     suit: [u8; 3],
     honor_bad: u8,
     honor_pairs: u8,
@@ -144,23 +154,96 @@ pub struct ShapeStats {
     repeated: u8,
     distinct_suited: u8,
     present: u64,
+    quads: u64,
+}
+
+/// Powers of three: the weight of suit `j` in a residue code `r0 + 3 r1 + 9 r2` (the
+/// suits' tile counts modulo 3).
+const POW3: [u8; 3] = [1, 3, 9];
+
+/// `RESIDUE[n][j]`: suit `j` holding `n` tiles, as its term of a residue code.
+const RESIDUE: [[u8; 3]; 15] = {
+    let mut out = [[0u8; 3]; 15];
+    let mut n = 0;
+    while n < 15 {
+        let mut j = 0;
+        while j < 3 {
+            out[n][j] = (n % 3) as u8 * POW3[j];
+            j += 1;
+        }
+        n += 1;
+    }
+    out
+};
+
+/// For each residue code: how many suits hold a pair's worth (count 2 mod 3), or a
+/// value far above 1 when some suit holds 1 mod 3 (no regular shape then).
+const PAIR_SUITS: [u8; 27] = {
+    let mut out = [0u8; 27];
+    let mut code = 0;
+    while code < 27 {
+        let digits = [code % 3, code / 3 % 3, code / 9];
+        let mut twos = 0;
+        let mut ones = 0;
+        let mut j = 0;
+        while j < 3 {
+            if digits[j] == 2 {
+                twos += 1;
+            }
+            if digits[j] == 1 {
+                ones += 1;
+            }
+            j += 1;
+        }
+        out[code] = if ones > 0 { 100 } else { twos };
+        code += 1;
+    }
+    out
+};
+
+/// Residue code after one more tile of suit `j`: `PLUS_ONE[code][j]`.
+const PLUS_ONE: [[u8; 3]; 27] = {
+    let mut out = [[0u8; 3]; 27];
+    let mut code = 0;
+    while code < 27 {
+        let mut j = 0;
+        while j < 3 {
+            let w = POW3[j] as usize;
+            let digit = code / w % 3;
+            out[code][j] = if digit == 2 { code - 2 * w } else { code + w } as u8;
+            j += 1;
+        }
+        code += 1;
+    }
+    out
+};
+
+/// Whether a count of an honor kind breaks the regular shape (a single or four copies).
+#[inline(always)]
+fn honor_bad(x: u8) -> u8 {
+    u8::from(x == 1 || x == 4)
+}
+
+/// Whether kind `t` is a suited 2-8.
+#[inline(always)]
+fn is_inner(t: usize) -> bool {
+    t < 27 && t % 9 != 0 && t % 9 != 8
 }
 
 impl ShapeStats {
     /// Accounts for a kind going from `before` to `after` copies.
-    #[inline]
+    #[inline(always)]
     pub fn change(&mut self, t: u8, before: u8, after: u8) {
         let t = t as usize;
         let d = after as i16 - before as i16;
         if t < 27 {
             self.suit[t / 9] = (self.suit[t / 9] as i16 + d) as u8;
-            if t % 9 != 0 && t % 9 != 8 {
+            if is_inner(t) {
                 self.inner = (self.inner as i16 + d) as u8;
             }
             self.distinct_suited = (self.distinct_suited as i16 + i16::from(after > 0) - i16::from(before > 0)) as u8;
         } else {
-            let bad = |x: u8| i16::from(x == 1 || x == 4);
-            self.honor_bad = (self.honor_bad as i16 + bad(after) - bad(before)) as u8;
+            self.honor_bad = self.honor_bad + honor_bad(after) - honor_bad(before);
             self.honor_pairs = (self.honor_pairs as i16 + i16::from(after == 2) - i16::from(before == 2)) as u8;
         }
         self.odd = (self.odd as i16 + i16::from(after & 1 == 1) - i16::from(before & 1 == 1)) as u8;
@@ -170,12 +253,19 @@ impl ShapeStats {
         } else {
             self.present &= !(1 << t);
         }
+        self.quads = self.quads & !(1 << t) | u64::from(after == 4) << t;
     }
 
     /// Bit `t` is set when the hand holds kind `t`.
     #[inline]
     pub fn present(&self) -> u64 {
         self.present
+    }
+
+    /// Bit `t` is set when the hand holds all four copies of kind `t`.
+    #[inline]
+    pub fn quads(&self) -> u64 {
+        self.quads
     }
 
     /// The summaries of `c`.
@@ -188,32 +278,106 @@ impl ShapeStats {
         s
     }
 
+    /// The residue code of the suits' tile counts.
+    #[inline(always)]
+    fn residues(&self) -> usize {
+        let r = |j: usize| RESIDUE[(self.suit[j] as usize).min(14)][j] as usize;
+        r(0) + r(1) + r(2)
+    }
+
     /// [`may_be_complete`] for the hand these summaries describe.
     #[inline]
     pub fn may_be_complete(&self, n_melds: usize) -> bool {
-        let mut pairs = u32::from(self.honor_pairs);
-        let mut regular = self.honor_bad == 0;
-        for &n in &self.suit {
-            match n % 3 {
-                0 => {}
-                2 => pairs += 1,
-                _ => regular = false,
-            }
-        }
-        if regular && pairs == 1 {
+        if self.honor_bad == 0 && PAIR_SUITS[self.residues()] + self.honor_pairs == 1 {
             return true;
         }
+        self.special_forms(n_melds, self.odd, self.inner, self.repeated, self.distinct_suited, self.present)
+    }
+
+    /// The kinds `t` (bit set) one more copy of which makes the hand `hand` (the one these
+    /// summaries describe) pass [`may_be_complete`]; exact for every kind held fewer than
+    /// four times.
+    pub fn completing(&self, hand: &Counts, n_melds: usize) -> u64 {
+        const SUITS: [u64; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
+        const ALL: u64 = (1 << 34) - 1;
+        const SUITED: u64 = (1 << 27) - 1;
+        // Terminals and honors.
+        const OUTER: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7F << 27;
+        let code = self.residues();
+        let mut out = 0u64;
+        // Regular form, a suited tile: only its suit's residue moves.
+        if self.honor_bad == 0 {
+            for (j, &suit) in SUITS.iter().enumerate() {
+                if PAIR_SUITS[PLUS_ONE[code][j] as usize] + self.honor_pairs == 1 {
+                    out |= suit;
+                }
+            }
+        }
+        // Regular form, an honor: a pair becoming a pung (no bad honor), or the one single
+        // honor becoming a pair (and no other pair anywhere).
+        let suit_pairs = PAIR_SUITS[code];
+        let pair_to_pung = self.honor_bad == 0 && suit_pairs + self.honor_pairs == 2;
+        let single_to_pair = self.honor_bad == 1 && suit_pairs == 0 && self.honor_pairs == 0;
+        if pair_to_pung || single_to_pair {
+            let want = if pair_to_pung { 2 } else { 1 };
+            for (i, &x) in hand[27..].iter().enumerate() {
+                if x == want {
+                    out |= 1 << (27 + i);
+                }
+            }
+        }
+        if n_melds > 1 {
+            return out;
+        }
+        if n_melds == 0 {
+            // Seven pairs: the one kind held an odd number of times.
+            if self.odd == 1 {
+                for (t, &x) in hand.iter().enumerate() {
+                    if x & 1 == 1 {
+                        out |= 1 << t;
+                    }
+                }
+            }
+            // Thirteen orphans: no suited 2-8 held, and none added.
+            if self.inner == 0 {
+                out |= OUTER;
+            }
+            // Honors and knitted: no kind held twice, and none added twice.
+            if self.repeated == 0 {
+                out |= !self.present & ALL;
+            }
+        }
+        // Knitted straight: at most one of a straight's nine kinds missing, and nine
+        // distinct suited kinds after the tile.
+        if self.distinct_suited >= 8 {
+            let new_suited = SUITED & !self.present;
+            for k in KNITTED_MASKS {
+                let missing = k & !self.present;
+                if missing == 0 {
+                    out |= if self.distinct_suited >= 9 { ALL } else { new_suited };
+                } else if missing & (missing - 1) == 0 {
+                    out |= missing;
+                }
+            }
+        }
+        out
+    }
+
+    /// The part of the filter for the forms other than the regular one (seven pairs,
+    /// thirteen orphans, honors-knitted, knitted straight), from their summaries.
+    #[inline(always)]
+    fn special_forms(&self, n_melds: usize, odd: u8, inner: u8, repeated: u8, distinct: u8, present: u64) -> bool {
         if n_melds > 1 {
             return false;
         }
-        if n_melds == 0 && (self.odd == 0 || self.inner == 0 || self.repeated == 0) {
+        if n_melds == 0 && (odd == 0 || inner == 0 || repeated == 0) {
             return true;
         }
-        if self.distinct_suited < 9 {
+        if distinct < 9 {
             return false;
         }
         for k in KNITTED_MASKS {
-            if self.present & k == k {
+            if present & k == k {
                 return true;
             }
         }
@@ -283,8 +447,29 @@ mod tests {
                 }
             }
             assert_eq!(st, ShapeStats::of(&c));
-            for m in 0..2 {
+            for m in 0..3 {
                 assert_eq!(st.may_be_complete(m), may_be_complete(&c, m), "{c:?}");
+                let all = st.completing(&c, m);
+                for t in 0..34 {
+                    if c[t] < 4 {
+                        let mut plus = c;
+                        plus[t] += 1;
+                        assert_eq!(all >> t & 1 == 1, may_be_complete(&plus, m), "{c:?} + {t}, {m} melds");
+                    }
+                }
+            }
+        }
+        // Knitted straights one or two kinds short, and other near-special shapes.
+        for s in ["147m258p369s1234z", "147m258p36s12345z", "147m25p369s1122z", "14m258p369s147p1z", "1122334455667m", "19m19p19s123456z"] {
+            let c = to_counts(&parse(s).unwrap()).unwrap();
+            let st = ShapeStats::of(&c);
+            for m in 0..2 {
+                let all = st.completing(&c, m);
+                for t in (0..34).filter(|&t| c[t] < 4) {
+                    let mut plus = c;
+                    plus[t] += 1;
+                    assert_eq!(all >> t & 1 == 1, may_be_complete(&plus, m), "{s} + {t}, {m} melds");
+                }
             }
         }
         for s in ["19m19p19s1234567z1m", "147m258p369s12345z", "11223344556677m", "147m258p369s11z234m"] {
@@ -293,5 +478,45 @@ mod tests {
             assert!(complete(&c, &[]), "{s}");
         }
     }
-}
 
+    #[test]
+    fn shanten_moves_by_at_most_one_per_tile_drawn_and_never_down_per_tile_given_up() {
+        // The seat bound of the round relies on this: a tile added lowers the shanten
+        // (melds' copies ignored) by at most one, a tile removed never lowers it, and -1 is
+        // exactly a complete hand. Random walks of draws and discards, 0-2 melds.
+        let mut rng = Rng::new(11);
+        let mut wall = [0u8; 34];
+        for walk in 0..3_000 {
+            let n_melds = (walk % 3) as u8;
+            let melds = vec![Meld { kind: crate::hand::MeldKind::Pung, tile: 0 }; n_melds as usize];
+            wall.fill(4);
+            let mut hand = [0u8; 34];
+            // Bias toward a few kinds so ready and complete hands appear.
+            let base = rng.below(34) as usize;
+            let pick = |rng: &mut Rng, wall: &mut [u8; 34]| loop {
+                let t = if rng.below(3) == 0 { rng.below(34) as usize } else { (base + rng.below(7) as usize) % 34 };
+                if wall[t] > 0 {
+                    wall[t] -= 1;
+                    return t;
+                }
+            };
+            for _ in 0..13 - 3 * n_melds {
+                let t = pick(&mut rng, &mut wall);
+                hand[t] += 1;
+            }
+            let mut s = shanten_ignoring_melds(&hand, n_melds);
+            for _ in 0..12 {
+                let t = pick(&mut rng, &mut wall);
+                hand[t] += 1;
+                let drawn = shanten_ignoring_melds(&hand, n_melds);
+                assert!(drawn >= s - 1, "{hand:?}: {s} -> {drawn}");
+                assert_eq!(drawn == -1, complete(&hand, &melds), "{hand:?}");
+                let held: Vec<usize> = (0..34).filter(|&x| hand[x] > 0).collect();
+                let out = held[rng.below(held.len() as u64) as usize];
+                hand[out] -= 1;
+                s = shanten_ignoring_melds(&hand, n_melds);
+                assert!(s >= drawn, "{hand:?}: {drawn} -> {s}");
+            }
+        }
+    }
+}

@@ -88,7 +88,22 @@ pub struct SeatState {
     pub barred: bool,
     /// Running summaries of `hand` for the fast completeness filter.
     pub(super) stats: scoring::ShapeStats,
+    /// A lower bound on the shanten of `hand` beside the current melds, as
+    /// [`scoring::shanten_ignoring_melds`] counts it, or [`NO_BOUND`]. Kept up to date
+    /// without asking the oracle: drawing a tile lowers a replacement number by at most
+    /// one and giving one up never lowers it, so a tile added lowers the bound by one and a
+    /// tile removed keeps it; a new meld forgets it. A win needs shanten -1, so a seat whose
+    /// bound rules that out skips the win test.
+    pub(super) bound: i8,
+    /// The kinds one more copy of which passes the completeness filter
+    /// ([`scoring::ShapeStats::completing`]), when `completing_known`.
+    pub(super) completing: u64,
+    /// `completing` describes the current tiles and melds.
+    pub(super) completing_known: bool,
 }
+
+/// [`SeatState::bound`] when nothing is known (no test may be skipped).
+const NO_BOUND: i8 = -2;
 
 impl Default for SeatState {
     fn default() -> Self {
@@ -103,6 +118,9 @@ impl Default for SeatState {
             ready: false,
             barred: false,
             stats: scoring::ShapeStats::default(),
+            bound: NO_BOUND,
+            completing: 0,
+            completing_known: false,
         }
     }
 }
@@ -124,6 +142,8 @@ impl SeatState {
         self.stats.change(t, c, c + 1);
         self.hand[t as usize] = c + 1;
         self.n_hand += 1;
+        self.bound = (self.bound - 1).max(NO_BOUND);
+        self.completing_known = false;
     }
     #[inline]
     fn remove(&mut self, t: Tile, n: u8) {
@@ -131,18 +151,22 @@ impl SeatState {
         self.stats.change(t, c, c - n);
         self.hand[t as usize] = c - n;
         self.n_hand -= n;
+        self.completing_known = false;
     }
 
-    /// Whether the hand, plus `extra` when given, passes the completeness filter.
-    #[inline]
-    fn may_complete(&self, extra: Option<Tile>) -> bool {
+    /// Whether the hand, plus `extra` when given, passes the completeness filter. With a
+    /// tile to add the answers for every kind are found at once and kept until the tiles
+    /// change (each discard of the others asks again).
+    #[inline(always)]
+    fn may_complete(&mut self, extra: Option<Tile>) -> bool {
         match extra {
             None => self.stats.may_be_complete(self.n_melds as usize),
             Some(t) => {
-                let mut st = self.stats;
-                let c = self.hand[t as usize];
-                st.change(t, c, c + 1);
-                st.may_be_complete(self.n_melds as usize)
+                if !self.completing_known {
+                    self.completing = self.stats.completing(&self.hand, self.n_melds as usize);
+                    self.completing_known = true;
+                }
+                self.completing >> t & 1 == 1
             }
         }
     }
@@ -151,6 +175,25 @@ impl SeatState {
         self.melds[self.n_melds as usize] = m;
         self.meld_from[self.n_melds as usize] = from;
         self.n_melds += 1;
+        self.bound = NO_BOUND;
+        self.completing_known = false;
+    }
+
+    /// False when the shanten bound rules out a win on the concealed tiles plus `extra`
+    /// (the tiles as they are when `None`).
+    #[inline]
+    fn may_win(&self, extra: Option<Tile>) -> bool {
+        // With a tile to come, a win needs shanten 0 now; without, -1.
+        self.bound <= if extra.is_some() { 0 } else { -1 }
+    }
+
+    /// The shanten of the concealed tiles beside the melds, meld copies ignored
+    /// ([`scoring::shanten_ignoring_melds`]), which also becomes the bound.
+    #[inline]
+    fn refresh_bound(&mut self) -> i8 {
+        let s = scoring::shanten_ignoring_melds(&self.hand, self.n_melds);
+        self.bound = s;
+        s
     }
     #[inline]
     fn push_flower(&mut self, f: Tile) {
@@ -569,8 +612,37 @@ impl Round {
     // ---- legal actions ----------------------------------------------------------------
 
     /// Evaluates a win of `seat` on `t`; `Some` only if it is a legal win (shape and
-    /// minimum). For a self-draw `t` is already in the hand.
-    fn eval_win(&self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
+    /// minimum). For a self-draw `t` is already in the hand. May tighten the seat's shanten
+    /// bound.
+    #[inline(always)]
+    fn eval_win(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
+        if self.huainan.is_none() {
+            // The common answer (no) from the seat's summaries, before anything is copied.
+            let st = &mut self.seats[seat as usize];
+            let extra = (kind != WinKind::SelfDrawn).then_some(t);
+            if !st.may_win(extra) {
+                debug_assert!(
+                    st.barred || {
+                        let mut c = st.hand;
+                        if let Some(x) = extra {
+                            c[x as usize] += 1;
+                        }
+                        !scoring::complete(&c, st.melds())
+                    },
+                    "the shanten bound of seat {seat} ruled out a win"
+                );
+                return None;
+            }
+            if st.barred || !st.may_complete(extra) {
+                return None;
+            }
+        }
+        self.eval_win_full(seat, t, kind)
+    }
+
+    /// [`Round::eval_win`] past its quick tests.
+    #[inline(never)]
+    fn eval_win_full(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
         let st = &self.seats[seat as usize];
         if st.barred {
             return None;
@@ -586,8 +658,14 @@ impl Round {
             let fr = FanResult { fans: Default::default(), total, total_without_flowers: total, meets_minimum: true };
             return Some((fr, Some(score)));
         }
-        let extra = (kind != WinKind::SelfDrawn).then_some(t);
-        if !st.may_complete(extra) || !scoring::complete_unfiltered(&c, st.melds()) {
+        // Before the full test, the shanten of the tiles held: far from ready, it rules out
+        // this win and, through the bound, the next ones.
+        let need = if kind != WinKind::SelfDrawn { 0 } else { -1 };
+        if self.seats[seat as usize].refresh_bound() > need {
+            return None;
+        }
+        let st = &self.seats[seat as usize];
+        if !scoring::complete_unfiltered(&c, st.melds()) {
             return None;
         }
         let input = self.win_input(seat, c, t, kind);
@@ -655,6 +733,17 @@ impl Round {
         false
     }
 
+    /// Whether the 14 - 3k tiles of `seat` are within one tile of ready (some discard may
+    /// declare ready), tightening its bound on the way.
+    fn ready_reachable(&mut self, seat: u8) -> bool {
+        let st = &mut self.seats[seat as usize];
+        if st.bound > 0 || st.refresh_bound() > 0 {
+            return false;
+        }
+        // Ready or better with the meld copies ignored: exact when there is no meld.
+        st.n_melds == 0 || scoring::shanten(&st.hand, st.melds()) <= 0
+    }
+
     fn kong_locked(&self) -> bool {
         match self.opts().kong_lock_after_claim {
             KongLock::ChiPeng => matches!(self.start, TurnStart::Chow | TurnStart::Pung),
@@ -672,47 +761,40 @@ impl Round {
             self.huainan_wins[s] = None;
             self.legal[s].clear();
         }
-        let mut l = ActionList::default();
-        let st = &self.seats[seat as usize];
+        let s = seat as usize;
         if start.drew() {
             if let Some((fr, hs)) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
-                self.wins[seat as usize] = Some(fr);
-                self.huainan_wins[seat as usize] = hs;
-                l.push(Action::Win);
+                self.wins[s] = Some(fr);
+                self.huainan_wins[s] = hs;
+                self.legal[s].push(Action::Win);
             }
         }
+        let st = &self.seats[s];
         let st_ready = st.ready;
         if st_ready && start.drew() {
-            l.push(Action::Discard(self.drawn));
+            self.legal[s].push(Action::Discard(self.drawn));
         } else {
-            let hand = st.hand;
-            let mut held = st.stats.present();
-            let mut quads = 0u64;
-            while held != 0 {
-                let t = held.trailing_zeros() as u8;
-                held &= held - 1;
-                l.push(Action::Discard(t));
-                if hand[t as usize] == 4 {
-                    quads |= 1 << t;
-                }
-            }
-            if self.opts().ting_enabled && !st_ready && scoring::shanten(&hand, st.melds()) <= 0 {
-                let mut c = hand;
+            self.legal[s].push_each(st.stats.present(), Action::Discard);
+            if self.opts().ting_enabled && !st_ready && self.ready_reachable(seat) {
+                let mut c = self.seats[s].hand;
                 for t in 0..34u8 {
                     if c[t as usize] == 0 {
                         continue;
                     }
                     c[t as usize] -= 1;
                     if self.ready_ok(seat, &c) {
-                        l.push(Action::Ready(t));
+                        self.legal[s].push(Action::Ready(t));
                     }
                     c[t as usize] += 1;
                 }
             }
             let wall_ok = self.wall.remaining() > 0 || self.opts().kong_on_empty_wall;
             if !st_ready && !self.kong_locked() && wall_ok {
+                let st = &self.seats[s];
+                let l = &mut self.legal[s];
                 let h = &self.huainan;
                 let o = &self.rules.huainan;
+                let mut quads = st.stats.quads();
                 while quads != 0 {
                     let t = quads.trailing_zeros() as u8;
                     quads &= quads - 1;
@@ -721,36 +803,37 @@ impl Round {
                     }
                 }
                 // D-12: the tile added may be any held copy, or only the one just drawn.
-                let any_held = self.opts().added_kong_tile == AddedKongTile::HeldOrDrawn;
+                let any_held = self.rules.table.added_kong_tile == AddedKongTile::HeldOrDrawn;
                 for m in st.melds() {
                     let tile_ok = any_held || (start.drew() && self.drawn == m.tile);
-                    if m.kind == MeldKind::Pung && hand[m.tile as usize] > 0 && tile_ok {
+                    if m.kind == MeldKind::Pung && st.hand[m.tile as usize] > 0 && tile_ok {
                         l.push(Action::AddedKong(m.tile));
                     }
                 }
             }
         }
-        self.legal[seat as usize] = l;
         self.pending = 1 << seat;
         self.responses = [Action::Pass; 4];
     }
 
-    fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) -> ActionList {
-        let mut l = ActionList::default();
+    /// Fills the (empty) legal actions of `seat` on the discard `t` of `from`.
+    fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) {
         if let Some((fr, hs)) = self.eval_win(seat, t, WinKind::Discard) {
             self.wins[seat as usize] = Some(fr);
             self.huainan_wins[seat as usize] = hs;
-            l.push(Action::Win);
+            self.legal[seat as usize].push(Action::Win);
         }
+        let l = &mut self.legal[seat as usize];
         let st = &self.seats[seat as usize];
+        let opts = &self.rules.table;
         let last = self.wall.remaining() == 0;
         let o = &self.rules.huainan;
         let h = self.huainan;
         let meld_ok = |tiles: &[Tile]| h.map_or(true, |h| h.discard_claimable(t, o) && h.meld_allowed(tiles, o));
-        if !st.ready && (!last || self.opts().last_discard_claims == LastDiscardClaims::Any) && meld_ok(&[t]) {
+        if !st.ready && (!last || opts.last_discard_claims == LastDiscardClaims::Any) && meld_ok(&[t]) {
             let c = &st.hand;
             let n = c[t as usize];
-            if n >= 3 && (!last || self.opts().kong_on_empty_wall) {
+            if n >= 3 && (!last || opts.kong_on_empty_wall) {
                 l.push(Action::Kong(t));
             }
             if n >= 2 {
@@ -773,7 +856,6 @@ impl Round {
         if !l.is_empty() {
             l.push(Action::Pass);
         }
-        l
     }
 
     /// Opens a claim window (`rob` false) or a robbing window on `t` played by `from`.
@@ -791,28 +873,25 @@ impl Round {
         let auto_win = self.opts().ting_auto_win;
         for k in 1..4u8 {
             let s = (from + k) % 4;
-            let l = if rob {
-                let mut l = ActionList::default();
+            if rob {
                 let may = if self.rob_discarder.is_some() { self.rob_skip >> s & 1 == 0 } else { self.opts().rob_added_kong };
                 if may {
                     if let Some((fr, hs)) = self.eval_win(s, t, WinKind::RobbedKong) {
                         self.wins[s as usize] = Some(fr);
                         self.huainan_wins[s as usize] = hs;
-                        l.push(Action::Win);
-                        l.push(Action::Pass);
+                        self.legal[s as usize].push(Action::Win);
+                        self.legal[s as usize].push(Action::Pass);
                     }
                 }
-                l
             } else {
-                self.claim_legal(s, from, t)
-            };
-            if l.is_empty() {
+                self.claim_legal(s, from, t);
+            }
+            if self.legal[s as usize].is_empty() {
                 continue;
             }
-            self.legal[s as usize] = l;
             if self.seats[s as usize].ready && auto_win {
                 // A locked hand claims its legal win automatically and nothing else.
-                if l.contains(Action::Win) {
+                if self.legal[s as usize].contains(Action::Win) {
                     self.responses[s as usize] = Action::Win;
                 }
                 continue;
