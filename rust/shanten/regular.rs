@@ -184,11 +184,31 @@ pub(crate) fn plain(used: &Counts) -> bool {
     (word(0) | word(1) | word(2) | word(3)) == 0 && used[32] == 0 && used[33] == 0
 }
 
-/// The table ranks of the four groups (limited tables).
+/// The table ranks of the four groups (limited tables). Equal to [`tables::Table::rank`]
+/// of each group; the base-5 codes are computed eight counts at a time
+/// ([`swar::base5_quads`]).
 #[inline(always)]
 pub(crate) fn ranks(hand: &Counts) -> [usize; 4] {
+    let word = |at: usize| u64::from_le_bytes(hand[at..at + 8].try_into().unwrap_or([0; 8]));
     let s = tables::suit();
-    [s.rank(&hand[0..9]), s.rank(&hand[9..18]), s.rank(&hand[18..27]), tables::honors().rank(&hand[27..34])]
+    let suit = |at: usize| {
+        // Head: counts 0-4 (the first four from one word, the fifth weighted 5^4); tail:
+        // counts 5-8, the upper four bytes of the word one count further on.
+        let first = word(at);
+        let head = (swar::base5_quads(first) & 0xFFFF_FFFF) as usize + 625 * hand[at + 4] as usize;
+        let sum = swar::byte_sum(first & 0xFF_FFFF_FFFF) as usize;
+        let tail = (swar::base5_quads(word(at + 1)) >> 32) as usize;
+        s.rank_of_codes(head, sum, tail)
+    };
+    // Honors: counts 27-29 are the head, 30-33 the tail (the word starts at kind 26).
+    let last = word(26);
+    let head3 = (last >> 8) & 0xFF_FFFF;
+    let honors = tables::honors().rank_of_codes(
+        (swar::base5_quads(head3) & 0xFFFF_FFFF) as usize,
+        swar::byte_sum(head3) as usize,
+        (swar::base5_quads(last) >> 32) as usize,
+    );
+    [suit(0), suit(9), suit(18), honors]
 }
 
 /// The four group entries at known ranks.
@@ -371,6 +391,35 @@ mod tests {
         let better = improving(&hand, &used, 1, 0, u64::MAX);
         assert_eq!(better & 1, 0);
         assert_ne!(better, 0);
+    }
+
+    #[test]
+    fn ranks_match_the_table_ranks() {
+        let mut x = 0x853C_49E6_748F_EA9Bu64;
+        for _ in 0..50_000 {
+            let mut hand = [0u8; 34];
+            // Up to 14 tiles, often crowded into one group.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let group = (x % 4) as usize;
+            for k in 0..14 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let t = if k % 3 == 0 { (x >> 8) as usize % 34 } else { span(group).start + (x >> 8) as usize % span(group).len() };
+                if hand[t] < 4 {
+                    hand[t] += 1;
+                }
+            }
+            let want = [
+                tables::suit().rank(&hand[0..9]),
+                tables::suit().rank(&hand[9..18]),
+                tables::suit().rank(&hand[18..27]),
+                tables::honors().rank(&hand[27..34]),
+            ];
+            assert_eq!(ranks(&hand), want, "{hand:?}");
+        }
     }
 
     #[test]

@@ -25,17 +25,30 @@ pub const KNITTED: [u64; 6] = super::knitted::MASKS;
 /// Bit `t` set when the hand holds kind `t`.
 #[inline(always)]
 pub fn presence(hand: &Counts) -> u64 {
-    // Eight counts at a time: a byte is non-zero when one of its low three bits is set
-    // (counts are at most 4); the multiply gathers the eight flags into one byte.
+    // A count (at most 4) is non-zero when one of its low three bits is set.
+    kinds_where(hand, |x| x | x >> 1 | x >> 2)
+}
+
+/// Bit `t` set when the hand holds at least two of kind `t`.
+#[inline(always)]
+pub fn pairs_held(hand: &Counts) -> u64 {
+    // A count (at most 4) is at least 2 when bit 1 or bit 2 is set.
+    kinds_where(hand, |x| x >> 1 | x >> 2)
+}
+
+/// Bit `t` set when bit 0 of `flag(count)` is set for kind `t`, eight counts at a time:
+/// `flag` works on a word of eight counts and the multiply gathers the eight flags into
+/// one byte.
+#[inline(always)]
+fn kinds_where(hand: &Counts, flag: impl Fn(u64) -> u64) -> u64 {
     let mut m = 0u64;
     for c in 0..4 {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&hand[8 * c..8 * c + 8]);
-        let x = u64::from_le_bytes(b);
-        let nz = (x | x >> 1 | x >> 2) & 0x0101_0101_0101_0101;
-        m |= (nz.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * c);
+        let x = u64::from_le_bytes(hand[8 * c..8 * c + 8].try_into().unwrap_or([0; 8]));
+        let f = flag(x) & 0x0101_0101_0101_0101;
+        m |= (f.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * c);
     }
-    m | u64::from(hand[32] > 0) << 32 | u64::from(hand[33] > 0) << 33
+    let tail = u64::from_le_bytes([hand[32], hand[33], 0, 0, 0, 0, 0, 0]);
+    m | (flag(tail) & 1) << 32 | (flag(tail >> 8) & 1) << 33
 }
 
 /// Seven pairs from the number of pairs held (a four counts as two) and of odd counts.
@@ -103,13 +116,14 @@ pub fn seven_pairs_improving(hand: &Counts, allowed: u64) -> u64 {
 /// Thirteen orphans: one copy of each of the 13 kinds, one of them twice.
 #[inline]
 pub fn thirteen_orphans(hand: &Counts) -> u8 {
-    let mut distinct = 0u8;
-    let mut pair = false;
-    for t in [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33] {
-        distinct += u8::from(hand[t] > 0);
-        pair |= hand[t] >= 2;
-    }
-    13 - distinct + u8::from(!pair)
+    thirteen_orphans_held(presence(hand), pairs_held(hand))
+}
+
+/// [`thirteen_orphans`] from the kinds held ([`presence`]) and held twice ([`pairs_held`]).
+#[inline(always)]
+pub fn thirteen_orphans_held(held: u64, pairs: u64) -> u8 {
+    let distinct = (held & ORPHAN_MASK).count_ones() as u8;
+    13 - distinct + u8::from(pairs & ORPHAN_MASK == 0)
 }
 
 /// Kinds whose draw lowers [`thirteen_orphans`].
@@ -172,6 +186,12 @@ mod tests {
             }
             let naive = (0..34).fold(0u64, |m, t| m | u64::from(h[t] > 0) << t);
             assert_eq!(presence(&h), naive);
+            let twice = (0..34).fold(0u64, |m, t| m | u64::from(h[t] >= 2) << t);
+            assert_eq!(pairs_held(&h), twice);
+            let orphans = [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+            let distinct = orphans.iter().filter(|&&t| h[t] > 0).count() as u8;
+            let pair = orphans.iter().any(|&t| h[t] >= 2);
+            assert_eq!(thirteen_orphans(&h), 13 - distinct + u8::from(!pair));
             let pairs: u32 = h.iter().map(|&c| (c / 2) as u32).sum();
             let odd: u32 = h.iter().map(|&c| (c & 1) as u32).sum();
             assert_eq!(pair_stats(&h), (pairs, odd));

@@ -20,6 +20,32 @@ pub fn gather_high_bits(x: u64) -> u64 {
     ((x >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
+/// The base-5 codes of the two four-byte halves of `x` (byte `i` of a half weighted
+/// `5^i`): the lower half's code in bits 0-31, the upper half's in bits 32-63. Exact for
+/// bytes up to 4 (each code at most 624); larger bytes give some other value.
+#[inline(always)]
+pub fn base5_quads(x: u64) -> u64 {
+    const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
+    const LOW16: u64 = 0x0000_FFFF_0000_FFFF;
+    let pairs = (x & EVEN) + ((x >> 8) & EVEN) * 5;
+    (pairs & LOW16) + ((pairs >> 16) & LOW16) * 25
+}
+
+/// The sum of the bytes of `x`, when it is below 256.
+#[inline(always)]
+pub fn byte_sum(x: u64) -> u64 {
+    x.wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
+/// True when some byte of `x` is above 4.
+#[inline(always)]
+pub fn any_byte_above_4(x: u64) -> bool {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // A byte's low seven bits plus 0x7B reach its high bit exactly when they are at least
+    // 5, without carrying out of the byte; a byte whose own high bit is set is above 4 too.
+    (((x & LOW7) + 0x7B7B_7B7B_7B7B_7B7B) | x) & !LOW7 != 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,5 +65,27 @@ mod tests {
         assert_eq!(zero_bytes(0), 0xFF);
         assert_eq!(zero_bytes(u64::MAX), 0);
         assert_eq!(zero_bytes(0x0080_0001_0000_7F00), 0b1010_1101);
+    }
+
+    #[test]
+    fn bytes_above_4() {
+        for b in 0..=255u64 {
+            for at in 0..8 {
+                let x = 0x0403_0201_0004_0302u64 & !(0xFF << (8 * at)) | b << (8 * at);
+                assert_eq!(any_byte_above_4(x), b > 4, "{x:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn base5_codes_and_byte_sums() {
+        for code in 0..625u64 * 625 {
+            let digits: Vec<u64> = (0..8).map(|i| code / 5u64.pow(i) % 5).collect();
+            let x = digits.iter().enumerate().fold(0u64, |w, (i, &d)| w | d << (8 * i));
+            let low: u64 = (0..4).map(|i| digits[i] * 5u64.pow(i as u32)).sum();
+            let high: u64 = (4..8).map(|i| digits[i] * 5u64.pow(i as u32 - 4)).sum();
+            assert_eq!(base5_quads(x), low | high << 32);
+            assert_eq!(byte_sum(x), digits.iter().sum::<u64>());
+        }
     }
 }

@@ -161,6 +161,13 @@ impl Ranker {
         for &d in v[a..].iter().rev() {
             tail = tail * 5 + d.min(4) as usize;
         }
+        self.rank_of_codes(head, sum, tail)
+    }
+
+    /// The rank from its two parts: the base-5 code of the first `len - 4` digits (digit
+    /// `i` weighted `5^i`), their sum, and the base-5 code of the last four digits.
+    #[inline(always)]
+    pub fn rank_of_codes(&self, head: usize, sum: usize, tail: usize) -> usize {
         let h = self.head.get(head).copied().unwrap_or(0);
         let t = self.tail.get(sum.min(15) * 625 + tail).copied().unwrap_or(0);
         (h + t) as usize
@@ -241,6 +248,18 @@ impl Knit {
 }
 
 impl Table {
+    /// The ranker of the table's count vectors.
+    #[inline(always)]
+    pub fn ranker(&self) -> &Ranker {
+        &self.ranker
+    }
+
+    /// The rank for [`Ranker::rank_of_codes`] parts, clamped like [`Table::rank`].
+    #[inline(always)]
+    pub fn rank_of_codes(&self, head: usize, sum: usize, tail: usize) -> usize {
+        self.ranker.rank_of_codes(head, sum, tail).min(self.cells.len() - 1)
+    }
+
     /// The rank of count vector `v` (at most 14 tiles).
     #[inline(always)]
     pub fn rank(&self, v: &[u8]) -> usize {
