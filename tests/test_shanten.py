@@ -1,5 +1,7 @@
 """Shanten, forms, useful tiles, waits and wins: hand-checked cases per form."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -126,6 +128,47 @@ def test_huainan_wilds():
 def test_bad_input_raises_invalid_hand(call):
     with pytest.raises(mj.InvalidHandError):
         call()
+
+
+class _Code(int):
+    """An int subclass: a valid tile code that the short reader leaves to the full one."""
+
+
+def test_every_hand_spelling_gives_the_same_answers():
+    rng = random.Random(11)
+    for _ in range(300):
+        tiles = sorted(rng.sample(range(136), 13))
+        codes = [t // 4 for t in tiles]
+        text = mj.format_tiles(codes)
+        spellings = [
+            codes,
+            tuple(codes),
+            text,
+            [_Code(c) for c in codes],
+            list(np.array(codes, dtype=np.int64)),
+            (c for c in codes),
+        ]
+        answers = {
+            (mj.shanten(h), tuple(mj.useful_tiles(h)), tuple(mj.useful_tiles(h, form="regular")))
+            for h in spellings[:-1]
+        }
+        assert len(answers) == 1, (codes, answers)
+        assert mj.shanten(spellings[-1]) == answers.pop()[0]
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        [0] * 5 + list(range(9, 17)),  # a fifth copy
+        [True] * 13,  # bools are not tile codes
+        list(range(12)) + [34],  # a flower code in a concealed hand
+        [1.0] * 13,
+        list(range(12)) + [2**70],
+    ],
+)
+def test_unusual_items_reach_the_full_reader(hand):
+    with pytest.raises(mj.InvalidHandError):
+        mj.useful_tiles(hand)
 
 
 def test_wild_outside_huainan_is_a_rule_error():

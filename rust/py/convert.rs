@@ -105,21 +105,6 @@ pub fn codes(tiles: &[Tile]) -> Vec<u32> {
     tiles.iter().map(|&t| t as u32).collect()
 }
 
-/// The kinds in a bit mask (bit `t` for kind `t`) as a Python list of tile codes, in
-/// order, built directly from the bits.
-pub fn mask_list<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, pyo3::types::PyList>> {
-    let mut bits = mask & ((1u64 << 34) - 1);
-    let n = bits.count_ones() as usize;
-    pyo3::types::PyList::new(
-        py,
-        (0..n).map(|_| {
-            let t = bits.trailing_zeros();
-            bits &= bits - 1;
-            t
-        }),
-    )
-}
-
 /// The Python type name of an object, for messages.
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".to_string())

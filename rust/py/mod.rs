@@ -9,6 +9,7 @@ mod fan;
 mod huainan;
 mod oracle;
 mod play;
+mod quick;
 mod rules;
 mod sim;
 mod strong;

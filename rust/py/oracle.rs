@@ -1,16 +1,18 @@
 //! Python bindings for the oracle: shanten, forms, useful tiles, waits, wins, batches.
 
 use super::convert;
+use super::quick;
 use super::errors::InvalidHandError;
 use super::rules::PyRuleSet;
 use crate::error::MjError;
 use crate::rules::RuleSetKind;
 use crate::huainan::oracle::Oracle;
+use crate::shanten::checked::Hand;
 use crate::shanten::{self as engine, Form};
 use crate::tile::Counts;
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 
 /// Reads `rules` as a rule-set kind without building a whole rule set.
 fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
@@ -28,81 +30,13 @@ fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
     .into())
 }
 
-/// Reads a concealed hand into counts. Lists and tuples of plain ints and well-formed MPSZ
-/// text take a short path; anything unusual (and every error, for its message) goes
-/// through [`convert::counts`].
+/// Reads a concealed hand into counts: the short reader ([`quick::counts`]) first, the
+/// full one (which names every problem) for anything it declines.
 fn hand_counts(obj: &Bound<'_, PyAny>) -> PyResult<Counts> {
-    let mut c = [0u8; 34];
-    let ok = if let Ok(l) = obj.cast::<PyList>() {
-        l.len() <= 18 && l.iter().all(|it| add_code(&mut c, &it))
-    } else if let Ok(t) = obj.cast::<PyTuple>() {
-        t.len() <= 18 && t.iter().all(|it| add_code(&mut c, &it))
-    } else if let Ok(s) = obj.cast::<PyString>() {
-        s.to_str().is_ok_and(|text| add_text(&mut c, text))
-    } else {
-        false
-    };
-    if ok {
-        Ok(c)
-    } else {
-        convert::counts(obj)
+    match quick::counts(obj) {
+        Some((c, _)) => Ok(c),
+        None => convert::counts(obj),
     }
-}
-
-/// Adds one plain int tile code 0-33; false for anything else or a fifth copy.
-#[inline]
-fn add_code(c: &mut Counts, item: &Bound<'_, PyAny>) -> bool {
-    if !item.is_exact_instance_of::<PyInt>() {
-        return false;
-    }
-    match item.extract::<i64>() {
-        Ok(t @ 0..=33) if c[t as usize] < 4 => {
-            c[t as usize] += 1;
-            true
-        }
-        _ => false,
-    }
-}
-
-/// Adds the tiles of MPSZ text (no flowers); false on anything the full parser should see.
-fn add_text(c: &mut Counts, text: &str) -> bool {
-    let mut pending = [0u8; 18];
-    let mut n = 0usize;
-    for b in text.bytes() {
-        match b {
-            b'1'..=b'9' => {
-                if n == pending.len() {
-                    return false;
-                }
-                pending[n] = b - b'1';
-                n += 1;
-            }
-            b'm' | b'p' | b's' | b'z' => {
-                if n == 0 {
-                    return false;
-                }
-                let base = match b {
-                    b'm' => 0,
-                    b'p' => 9,
-                    b's' => 18,
-                    _ => 27,
-                };
-                for &r in &pending[..n] {
-                    if base == 27 && r > 6 {
-                        return false;
-                    }
-                    let t = (base + r) as usize;
-                    if c[t] >= 4 {
-                        return false;
-                    }
-                    c[t] += 1;
-                }
-                n = 0;
-            }
-            _ => return false,
-        }
-    }
-    n == 0
 }
 
 /// Reads and validates the common arguments.
@@ -118,6 +52,13 @@ fn prepare(
         Some(r) if kind == RuleSetKind::Huainan => Some(r.get().inner.huainan.clone()),
         _ => None,
     };
+    if opts.is_none() && melds.is_none() && wild.map_or(true, |w| w.is_none()) {
+        // The common query, a bare concealed hand: the short reader has already checked
+        // every count, so only the size is left to check.
+        if let Some((counts, n @ (13 | 14))) = quick::counts(hand) {
+            return Ok(Oracle::Plain(Hand::concealed(counts, kind, n == 14)));
+        }
+    }
     let counts = hand_counts(hand)?;
     let melds = match melds {
         Some(m) => convert::melds(m)?,
@@ -178,7 +119,7 @@ fn useful_tiles<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let h = prepare(hand, melds, rules, wild)?;
     let form = form.map(Form::parse).transpose()?;
-    convert::mask_list(hand.py(), h.useful_mask(form)?)
+    quick::mask_list(hand.py(), h.useful_mask(form)?)
 }
 
 /// Waits of a waiting hand (13-3k tiles): the kinds that complete it in some form (fan
@@ -191,7 +132,7 @@ fn waits<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     wild: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    convert::mask_list(hand.py(), prepare(hand, melds, rules, wild)?.waits_mask()?)
+    quick::mask_list(hand.py(), prepare(hand, melds, rules, wild)?.waits_mask()?)
 }
 
 /// True if a full hand (14-3k tiles) is complete in one of the rule set's forms.

@@ -69,6 +69,15 @@ impl Hand {
         })
     }
 
+    /// A concealed hand without melds or wilds whose counts are already known to be valid
+    /// (each at most 4, 13 tiles when `full` is false, 14 when true): the short path for
+    /// callers that read and checked the tiles themselves.
+    pub fn concealed(counts: Counts, rules: RuleSetKind, full: bool) -> Hand {
+        debug_assert!(counts.iter().all(|&c| c <= 4));
+        debug_assert_eq!(counts.iter().map(|&c| c as usize).sum::<usize>(), 13 + full as usize);
+        Hand { counts, used: [0; 34], n_melds: 0, wilds: 0, wild: None, forms: Forms::for_rules(rules), full }
+    }
+
     /// Shanten over the rule set's forms (-1 = complete).
     pub fn shanten(&self) -> i8 {
         let s = super::shanten_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds);

@@ -61,6 +61,7 @@ pub mod dp;
 pub mod knitted;
 pub mod regular;
 pub mod special;
+mod swar;
 pub mod tables;
 pub mod useful;
 

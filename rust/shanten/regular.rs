@@ -6,6 +6,7 @@
 //! split of the sets and the pair, and [`finish`] reads the one target the hand needs.
 
 use super::dp;
+use super::swar;
 use super::tables::{self, Entry, INF, LANES};
 use crate::tile::Counts;
 
@@ -179,7 +180,8 @@ pub(crate) fn entries(hand: &Counts, used: &Counts, wild: bool, max_sets: usize)
 /// True when no copy is in a meld, so the tables apply as they are.
 #[inline(always)]
 pub(crate) fn plain(used: &Counts) -> bool {
-    used.iter().fold(0u8, |a, &u| a | u) == 0
+    let word = |c: usize| u64::from_le_bytes(used[8 * c..8 * c + 8].try_into().unwrap_or([1; 8]));
+    (word(0) | word(1) | word(2) | word(3)) == 0 && used[32] == 0 && used[33] == 0
 }
 
 /// The table ranks of the four groups (limited tables).
@@ -229,18 +231,54 @@ pub(crate) fn improving_at(r: &[usize; 4], e: &[Entry; 4], rest: &[Entry; 4], m:
     for g in 0..4 {
         let table = if g < 3 { tables::suit() } else { tables::honors() };
         let Some(packed) = table.packed_masks_at(r[g]) else { continue };
-        let mut mask = 0u128;
-        for m1 in 0..=m {
-            for p1 in 0..2 {
-                let lane = 2 * m1 + p1;
-                if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
-                    mask |= packed >> (9 * lane);
-                }
-            }
-        }
-        out |= ((mask as u64) & 0x1FF) << span(g).start;
+        let lanes = optimal_lanes(&e[g], &rest[g], m, d) as usize;
+        // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
+        let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
+        let kept = packed & keep;
+        let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+        x |= x >> 27;
+        x |= x >> 18;
+        x |= x >> 9;
+        out |= (x & 0x1FF) << span(g).start;
     }
     out
+}
+
+/// `SPREAD[b]`: bits `9 l .. 9 l + 9` set for each of the five lanes `l` set in `b`.
+const SPREAD: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut b = 0;
+    while b < 32 {
+        let mut l = 0;
+        while l < 5 {
+            if b >> l & 1 == 1 {
+                t[b] |= 0x1FF << (9 * l);
+            }
+            l += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The lanes of a group that an optimum of `m` sets and a pair uses (bit `l` for lane
+/// `l`): those where `e[l] + rest[2m + 1 - l] == d`, the rest taking the sets and the
+/// pair the group leaves. All lanes are compared at once in the bytes of a `u128`.
+#[inline(always)]
+fn optimal_lanes(e: &Entry, rest: &Entry, m: usize, d: u8) -> u32 {
+    let mut own = [INF; 16];
+    own[..LANES].copy_from_slice(e);
+    // `rest` reversed around lane 9, then moved down to reverse it around lane 2m + 1.
+    let mut other = [INF; 16];
+    for l in 0..LANES {
+        other[l] = rest[LANES - 1 - l];
+    }
+    let other = u128::from_le_bytes(other) >> (8 * (8 - 2 * m.min(4)));
+    // Every byte is at most 2 * INF < 128, so the bytes add without carries.
+    let sum = u128::from_le_bytes(own) + other;
+    let hit = sum ^ (u128::from(d) * 0x0101_0101_0101_0101_0101_0101_0101_0101);
+    let lanes = swar::zero_bytes(hit as u64) | swar::zero_bytes((hit >> 64) as u64) << 8;
+    (lanes & ((1 << (2 * m.min(4) + 2)) - 1)) as u32
 }
 
 /// Kinds whose draw lowers the regular distance of a `13 - 3k` hand (bit `t` for kind `t`),

@@ -1,16 +1,20 @@
 //! Useful tiles, waits and complete hands (fast, unchecked entry points).
 
-use super::{form_distance, regular, special, Form, Forms};
+use super::{form_distance, regular, special, swar, Form, Forms};
 use crate::tile::Counts;
 
 /// Kinds with a copy left outside the hand and the melds.
 #[inline(always)]
 pub fn available(hand: &Counts, used: &Counts) -> u64 {
+    // Eight kinds at a time: hand + used (at most 8 per byte) is below 4 exactly when its
+    // bits from 4 up are clear.
     let mut m = 0u64;
-    for t in 0..34 {
-        m |= u64::from(hand[t] + used[t] < 4) << t;
+    for c in 0..4 {
+        let word = |x: &Counts| u64::from_le_bytes(x[8 * c..8 * c + 8].try_into().unwrap_or([4; 8]));
+        let held = word(hand) + word(used);
+        m |= swar::zero_bytes(held & 0xFCFC_FCFC_FCFC_FCFC) << (8 * c);
     }
-    m
+    m | u64::from(hand[32] + used[32] < 4) << 32 | u64::from(hand[33] + used[33] < 4) << 33
 }
 
 /// Kinds (bit mask) whose draw lowers the shanten over `forms` of a waiting hand
