@@ -134,7 +134,8 @@ impl Violations {
     }
 }
 
-/// One thread's table: a reusable round and four policies.
+/// One thread's table: a reusable round (events not recorded: nothing here reads them)
+/// and four policies.
 pub struct Table {
     rules: Rules,
     round: Option<Round>,
@@ -166,7 +167,11 @@ impl Table {
     ) -> MjResult<HandOutcome> {
         match self.round.as_mut() {
             Some(r) => r.reset(wall_seed, dealer, wind)?,
-            None => self.round = Some(Round::new(&self.rules, wall_seed, dealer, wind)?),
+            None => {
+                let mut r = Round::new(&self.rules, wall_seed, dealer, wind)?;
+                r.set_record_events(false);
+                self.round = Some(r);
+            }
         }
         let Some(round) = self.round.as_mut() else {
             return Err(MjError::rule("no round".to_string()));
@@ -175,19 +180,32 @@ impl Table {
             self.policies[order[s]].begin_hand(seeds[s]);
         }
         // Seat order view of the policies: swap them into place, play, swap back.
-        let mut seated: [Box<dyn Policy>; 4] = std::array::from_fn(|s| {
-            std::mem::replace(&mut self.policies[order[s]], Box::new(crate::policy::RandomPolicy::new(0)))
-        });
+        let held = permute(&mut self.policies, order);
         let played = match violations {
-            Some(v) => play_checked(round, &mut seated, v),
-            None => play_out(round, &mut seated).map(|_| ()),
+            Some(v) => play_checked(round, &mut self.policies, v),
+            None => play_out(round, &mut self.policies).map(|_| ()),
         };
-        for (s, p) in seated.into_iter().enumerate() {
-            self.policies[order[s]] = p;
+        let mut back = [0usize; 4];
+        for (s, &p) in held.iter().enumerate() {
+            back[p] = s;
         }
+        permute(&mut self.policies, back);
         played?;
         Ok(outcome(round))
     }
+}
+
+/// Reorders `items` in place so that position `s` holds what was at `order[s]` (a
+/// permutation of 0..4); returns, for each position, the original index now there.
+fn permute<T>(items: &mut [T; 4], order: [usize; 4]) -> [usize; 4] {
+    let mut at = [0, 1, 2, 3];
+    for (s, &want) in order.iter().enumerate() {
+        if let Some(j) = (s..4).find(|&j| at[j] == want) {
+            items.swap(s, j);
+            at.swap(s, j);
+        }
+    }
+    at
 }
 
 /// Reads the outcome of a finished round.
@@ -500,6 +518,24 @@ mod tests {
     fn spec(bots: &str, rules: Rules) -> SimSpec {
         let k = PolicyKind::parse(bots).unwrap();
         SimSpec { rules, bots: [k; 4], seed: 42 }
+    }
+
+    #[test]
+    fn permute_places_and_restores() {
+        for order in [[0, 1, 2, 3], [1, 2, 3, 0], [3, 2, 1, 0], [2, 0, 3, 1]] {
+            let mut items = ['a', 'b', 'c', 'd'];
+            let at = permute(&mut items, order);
+            assert_eq!(at, order);
+            for s in 0..4 {
+                assert_eq!(items[s], ['a', 'b', 'c', 'd'][order[s]]);
+            }
+            let mut back = [0usize; 4];
+            for (s, &p) in at.iter().enumerate() {
+                back[p] = s;
+            }
+            permute(&mut items, back);
+            assert_eq!(items, ['a', 'b', 'c', 'd']);
+        }
     }
 
     #[test]

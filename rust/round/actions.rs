@@ -161,6 +161,8 @@ pub const MAX_ACTIONS: usize = 40;
 pub struct ActionList {
     items: [Action; MAX_ACTIONS],
     len: u8,
+    /// Bit `t` set when `Discard(t)` is in the list (membership without a scan).
+    discards: u64,
 }
 
 impl Default for ActionList {
@@ -168,7 +170,7 @@ impl Default for ActionList {
     fn default() -> Self {
         // Copied from a constant, which compiles to a few wide moves rather than one store
         // per slot.
-        const EMPTY: ActionList = ActionList { items: [Action::Pass; MAX_ACTIONS], len: 0 };
+        const EMPTY: ActionList = ActionList { items: [Action::Pass; MAX_ACTIONS], len: 0, discards: 0 };
         EMPTY
     }
 }
@@ -178,6 +180,7 @@ impl ActionList {
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
+        self.discards = 0;
     }
     /// Appends an action (ignored past the capacity, which legal play never reaches).
     #[inline]
@@ -185,19 +188,25 @@ impl ActionList {
         if (self.len as usize) < MAX_ACTIONS {
             self.items[self.len as usize] = a;
             self.len += 1;
+            if let Action::Discard(t) = a {
+                self.discards |= 1u64.checked_shl(t as u32).unwrap_or(0);
+            }
         }
     }
-    /// Appends `make(t)` for every kind `t` of the bit set `kinds`, lowest first (ignored
-    /// past the capacity).
+    /// Appends `Discard(t)` for every kind `t` of the bit set `kinds`, lowest first
+    /// (ignored past the capacity).
     #[inline]
-    pub fn push_each(&mut self, mut kinds: u64, make: impl Fn(Tile) -> Action) {
+    pub fn push_discards(&mut self, mut kinds: u64) {
+        let all = kinds;
         let mut n = self.len as usize;
         while kinds != 0 && n < MAX_ACTIONS {
-            self.items[n] = make(kinds.trailing_zeros() as Tile);
+            self.items[n] = Action::Discard(kinds.trailing_zeros() as Tile);
             kinds &= kinds - 1;
             n += 1;
         }
         self.len = n as u8;
+        // The kinds left in `kinds` did not fit.
+        self.discards |= all & !kinds;
     }
     /// The actions.
     #[inline]
@@ -217,7 +226,10 @@ impl ActionList {
     /// True if `a` is in the list.
     #[inline]
     pub fn contains(&self, a: Action) -> bool {
-        self.as_slice().contains(&a)
+        match a {
+            Action::Discard(t) => self.discards >> (t & 63) & 1 == 1 && t < 64,
+            _ => self.as_slice().contains(&a),
+        }
     }
 }
 
@@ -248,5 +260,27 @@ mod tests {
         assert!(Action::from_parts("discard", Some(35)).unwrap_err().message().contains("2f"));
         assert!(Action::from_parts("riichi", None).unwrap_err().message().contains("riichi"));
         assert_eq!(Action::Chow(2).describe(), "chow 345m");
+    }
+
+    #[test]
+    fn membership_of_discards_matches_the_list() {
+        let mut l = ActionList::default();
+        l.push(Action::Win);
+        l.push_discards(1 << 3 | 1 << 20 | 1 << 33);
+        l.push(Action::Discard(7));
+        l.push(Action::Ready(9));
+        for t in 0..=255u8 {
+            let d = Action::Discard(t);
+            assert_eq!(l.contains(d), l.as_slice().contains(&d), "{t}");
+        }
+        assert!(l.contains(Action::Ready(9)) && !l.contains(Action::Ready(3)));
+        l.clear();
+        assert!(!l.contains(Action::Discard(3)));
+        let mut full = ActionList::default();
+        for t in 0..MAX_ACTIONS as u8 + 5 {
+            full.push(Action::Discard(t));
+        }
+        assert_eq!(full.len(), MAX_ACTIONS);
+        assert!(!full.contains(Action::Discard(MAX_ACTIONS as u8 + 1)));
     }
 }

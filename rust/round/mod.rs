@@ -66,6 +66,15 @@
 //! ([`Round::reset`]). Legal actions are computed once per decision point; an
 //! [`Observation`] is built only when asked for.
 //!
+//! Most win tests (every other seat on every discard, the drawer on every draw) fail, so
+//! each seat keeps what makes failing cheap, all derived from its tiles and never changing
+//! the answer: running shape summaries of its hand, the kinds one more copy of which could
+//! complete it by shape (found once per hand state, then read as one bit per discard), and
+//! a lower bound on its shanten (a drawn tile lowers it by one, a discard keeps it, a meld
+//! forgets it). The oracle is asked only when the bound allows a win and the shape test
+//! passes, and then for the shanten, which refreshes the bound; the fan evaluation (and
+//! with it the minimum) runs only on a complete hand.
+//!
 //! # For policies, the simulator and other rule sets
 //!
 //! - A policy decides from [`Round::observe`] (an [`Observation`]: the seat's own tiles,

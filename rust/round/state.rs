@@ -774,7 +774,7 @@ impl Round {
         if st_ready && start.drew() {
             self.legal[s].push(Action::Discard(self.drawn));
         } else {
-            self.legal[s].push_each(st.stats.present(), Action::Discard);
+            self.legal[s].push_discards(st.stats.present());
             if self.opts().ting_enabled && !st_ready && self.ready_reachable(seat) {
                 let mut c = self.seats[s].hand;
                 for t in 0..34u8 {
