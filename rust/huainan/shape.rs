@@ -289,6 +289,9 @@ struct LangTable {
     best: [[i8; 4]; 512],
     /// The free slots of the mask itself if it is valid, else -1.
     own: [i8; 512],
+    /// `most[mask][e]`: the most ranks of a valid sub-pattern of `mask` whose ranks plus
+    /// free slots reach at least `e`, or -1 if none.
+    most: [[i8; 4]; 512],
 }
 
 fn lang_valid(m: u16) -> bool {
@@ -323,7 +326,17 @@ fn lang_table() -> &'static LangTable {
                 }
             }
         }
-        LangTable { best, own: cap }
+        let mut most = [[-1i8; 4]; 512];
+        for (row, b) in most.iter_mut().zip(best.iter()) {
+            for (k, &free) in b.iter().enumerate() {
+                if free >= 0 {
+                    for slot in row.iter_mut().take((k as i8 + free) as usize + 1) {
+                        *slot = (*slot).max(k as i8);
+                    }
+                }
+            }
+        }
+        LangTable { best, own: cap, most }
     })
 }
 
@@ -464,7 +477,28 @@ pub fn jiuyao(nat: &Counts, w: u8, melds: &[Meld], pung_melds: bool) -> Jiuyao {
 /// without the 宝): the fewest tiles missing from a 14-tile 十三浪 that keeps only tiles of
 /// `nat`; the 宝 then fill missing tiles, so shanten = distance − 宝 − 1.
 pub fn shisanlang_distance(nat: &Counts) -> u8 {
-    14 - shisanlang(nat, 0).usable
+    // With no jokers, the best partial pattern of [`shisanlang`] keeps the most naturals
+    // among patterns whose suits extend (ranks plus free slots) to seven ranks or more, the
+    // honours all kept. A suit extends to at most three, so the suits reach seven exactly
+    // through the extents (3, 3, 1) or (3, 2, 2) in some order, and `most` is monotone.
+    const REACH: [[usize; 3]; 6] = [[3, 3, 1], [3, 1, 3], [1, 3, 3], [3, 2, 2], [2, 3, 2], [2, 2, 3]];
+    let t = lang_table();
+    let rows = [&t.most[suit_mask(nat, 0).0 as usize], &t.most[suit_mask(nat, 1).0 as usize], &t.most[suit_mask(nat, 2).0 as usize]];
+    let mut kept = -1i32;
+    for e in REACH {
+        let (a, b, c) = (rows[0][e[0]], rows[1][e[1]], rows[2][e[2]]);
+        if a >= 0 && b >= 0 && c >= 0 {
+            kept = kept.max((a + b + c) as i32);
+        }
+    }
+    let mut n = 0u32;
+    let mut honors = 0i32;
+    for (f, &c) in nat.iter().enumerate() {
+        n += c as u32;
+        honors += (f >= EAST as usize && c > 0) as i32;
+    }
+    let usable = if kept < 0 { 0 } else { kept + honors };
+    14 - usable.min(14).min(n as i32) as u8
 }
 
 /// Replacement number of 九幺 in the oracle's terms: `nat` the concealed tiles without the
@@ -501,8 +535,8 @@ pub fn is_win(concealed: &Counts, melds: &[Meld], bao: Option<Tile>, o: &super::
         if seven_pairs(concealed, bao).any {
             return true;
         }
-        let lang = if o.bao_wild_in_13lang { shisanlang(&wild.nat, wild.w) } else { shisanlang(concealed, 0) };
-        if lang.win {
+        let lang = if o.bao_wild_in_13lang { shisanlang_win(&wild.nat, wild.w) } else { shisanlang_win(concealed, 0) };
+        if lang.is_some() {
             return true;
         }
     }
@@ -725,5 +759,30 @@ mod tests {
         assert_eq!(shisanlang_win(&c("147m258p369s12345z"), 0), Some(false));
         assert_eq!(shisanlang_win(&c("147m25p36s1234567z"), 0), Some(true));
         assert_eq!(shisanlang_win(&c("147m258p369s1234z"), 0), None);
+    }
+
+    #[test]
+    fn shisanlang_distance_is_the_best_partial_pattern() {
+        let mut rng = Lcg(13);
+        let mut seen = [0u32; 15];
+        for _ in 0..40_000 {
+            let mut nat = [0u8; N_KINDS];
+            let size = 1 + rng.below(14);
+            let spaced = rng.below(2) == 0;
+            let offsets = [rng.below(3) as usize, rng.below(3) as usize, rng.below(3) as usize];
+            let mut n = 0;
+            while n < size {
+                let f = rng.below(N_KINDS as u32) as usize;
+                if (spaced && f < 27 && f % 9 % 3 != offsets[f / 9] && rng.below(4) != 0) || nat[f] == 4 {
+                    continue;
+                }
+                nat[f] += 1;
+                n += 1;
+            }
+            let d = shisanlang_distance(&nat);
+            assert_eq!(d, 14 - shisanlang(&nat, 0).usable, "{nat:?}");
+            seen[d as usize] += 1;
+        }
+        assert!(seen[..5].iter().sum::<u32>() > 1_000 && seen[10..].iter().sum::<u32>() > 1_000, "{seen:?}");
     }
 }
