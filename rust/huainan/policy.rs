@@ -160,29 +160,53 @@ pub fn fast_discard_under(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64
     let k = melds.len() as u8;
     let can = |t: usize| allowed >> t & 1 == 1;
     let only_bao = (0..N_KINDS).all(|t| t == bao as usize || hand[t] == 0 || !can(t));
-    let mut best: Option<(i8, bool, u32, Tile)> = None;
-    let mut h = *hand;
+    // The candidates, least connected first (ties to the lower code), so that the first
+    // discards tried are the likely choices.
+    let mut cands = [(0u32, 0 as Tile); N_KINDS];
+    let mut n = 0;
     for t in 0..N_KINDS {
-        if h[t] == 0 || !can(t) || (t == bao as usize && !only_bao) {
+        if hand[t] == 0 || !can(t) || (t == bao as usize && !only_bao) {
             continue;
         }
-        let conn = connectivity(&h, t);
-        h[t] -= 1;
+        cands[n] = (connectivity(hand, t), t as Tile);
+        n += 1;
+    }
+    let cands = &mut cands[..n];
+    cands.sort_unstable();
+    // Under the default shapes no discard of a natural tile leaves the hand closer than
+    // the whole hand is (a hand holding more tiles needs no more from outside): a candidate
+    // whose best imaginable key cannot beat the best so far needs no shanten.
+    let whole = shape::Wild::new(hand, Some(bao));
+    let floor = match sh {
+        None if n > 1 => Some(shanten::shanten_in(Forms::HUAINAN, &whole.nat, &used, k, whole.w)),
+        _ => None,
+    };
+    // The key: shanten, not entering 宝吊头, connectivity, code (the least wins).
+    let mut best: Option<(i8, bool, u32, Tile)> = None;
+    let mut h = *hand;
+    for &(conn, t) in cands.iter() {
+        let ti = t as usize;
+        if let (Some(lb), Some(b)) = (floor, best) {
+            let w_after = whole.w - (t == bao) as u8;
+            let may_bdt = lb <= 0 && w_after > 0;
+            if t != bao && (lb, !may_bdt, conn, t) >= b {
+                continue;
+            }
+        }
+        h[ti] -= 1;
         let w = shape::Wild::new(&h, Some(bao));
         let s = match sh {
             None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w),
             Some(o) => oracle::shanten_parts(&w.nat, w.w, &h, &used, k, o),
         };
         let bdt = s == 0 && w.w > 0 && shape::is_bdt(&h, bao, None);
-        h[t] += 1;
-        let better = match best {
-            None => true,
-            Some((bs, bb, bc, _)) => (s, !bdt, conn) < (bs, !bb, bc),
-        };
-        if better {
-            best = Some((s, bdt, conn, t as Tile));
+        h[ti] += 1;
+        let key = (s, !bdt, conn, t);
+        if best.map_or(true, |b| key < b) {
+            best = Some(key);
         }
     }
+    let mut best = best.map(|(s, bdt, conn, t)| (s, !bdt, conn, t));
     if let (Some(o), Some((bs, ..))) = (sh, best) {
         // Under the options a 宝 can be in the way (e.g. as its own face inside 十三浪): it
         // goes when that alone brings the hand closer than every other discard.
@@ -507,5 +531,115 @@ mod tests {
         assert!(tile != t("2m") && s == 0);
         let (tile, s) = fast_discard_under(&h14, &[], t("2m"), u64::MAX, Some(&no13)).unwrap();
         assert_eq!((tile, s), (t("2m"), 0));
+    }
+
+    /// [`fast_discard_under`] with every candidate's shanten taken, in code order.
+    fn fast_discard_everywhere(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64, sh: Option<&ShapeOptions>) -> Option<(Tile, i8)> {
+        let used = shanten::used_counts(melds);
+        let k = melds.len() as u8;
+        let can = |t: usize| allowed >> t & 1 == 1;
+        let only_bao = (0..N_KINDS).all(|t| t == bao as usize || hand[t] == 0 || !can(t));
+        let mut best: Option<(i8, bool, u32, Tile)> = None;
+        let mut h = *hand;
+        for t in 0..N_KINDS {
+            if h[t] == 0 || !can(t) || (t == bao as usize && !only_bao) {
+                continue;
+            }
+            let conn = connectivity(&h, t);
+            h[t] -= 1;
+            let w = shape::Wild::new(&h, Some(bao));
+            let s = match sh {
+                None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w),
+                Some(o) => oracle::shanten_parts(&w.nat, w.w, &h, &used, k, o),
+            };
+            let bdt = s == 0 && w.w > 0 && shape::is_bdt(&h, bao, None);
+            h[t] += 1;
+            if best.map_or(true, |(bs, bb, bc, _)| (s, !bdt, conn) < (bs, !bb, bc)) {
+                best = Some((s, bdt, conn, t as Tile));
+            }
+        }
+        if let (Some(o), Some((bs, ..))) = (sh, best) {
+            let b = bao as usize;
+            if h[b] > 0 && can(b) && !only_bao {
+                let mut without = h;
+                without[b] -= 1;
+                let w = shape::Wild::new(&without, Some(bao));
+                let s = oracle::shanten_parts(&w.nat, w.w, &without, &used, k, o);
+                if s < bs {
+                    best = Some((s, false, 0, bao));
+                }
+            }
+        }
+        best.map(|(s, _, _, t)| (t, s))
+    }
+
+    #[test]
+    fn pruned_discards_match_every_shanten_taken() {
+        let mut x = 5u64;
+        let mut below = |n: u32| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % n as u64) as u32
+        };
+        let opts = HuainanOptions { bao_wild_in_13lang: false, ..Default::default() };
+        let shapes = ShapeOptions::of(&opts);
+        let mut bdt_picks = 0;
+        for round in 0..6_000 {
+            let bao = below(34) as Tile;
+            let n_melds = below(3) as usize;
+            let melds: Vec<Meld> = (0..n_melds).map(|i| Meld::pung(((i * 11) as u32 + below(5)) as Tile).unwrap()).collect();
+            // Sets and a pair with some tiles changed, or tiles at random.
+            let mut hand = [0u8; 34];
+            let size = 14 - 3 * n_melds as u32;
+            let mut n = 0;
+            if below(2) == 0 {
+                while n + 3 <= size - 2 {
+                    let f = below(34) as usize;
+                    let chow = f < 27 && f % 9 < 7 && below(2) == 0;
+                    let faces = if chow { [f, f + 1, f + 2] } else { [f; 3] };
+                    if faces.iter().all(|&g| hand[g] < 4 - (faces.iter().filter(|&&y| y == g).count() as u8 - 1)) {
+                        faces.iter().for_each(|&g| hand[g] += 1);
+                        n += 3;
+                    }
+                }
+                let f = below(34) as usize;
+                if hand[f] <= 2 {
+                    hand[f] += 2;
+                    n += 2;
+                }
+                for _ in 0..below(4) {
+                    let (a, b) = (below(34) as usize, below(34) as usize);
+                    if hand[a] > 0 && hand[b] < 4 {
+                        hand[a] -= 1;
+                        hand[b] += 1;
+                    }
+                }
+            }
+            while n < size {
+                let f = if below(4) == 0 { bao as usize } else { below(34) as usize };
+                if hand[f] < 4 {
+                    hand[f] += 1;
+                    n += 1;
+                }
+            }
+            let allowed = if round % 5 == 0 { !(1u64 << below(34)) } else { u64::MAX };
+            let sh = (round % 3 == 0).then_some(&shapes);
+            let want = fast_discard_everywhere(&hand, &melds, bao, allowed, sh);
+            assert_eq!(fast_discard_under(&hand, &melds, bao, allowed, sh), want, "{hand:?} {melds:?} bao {bao}");
+            if let Some((t, 0)) = want {
+                let mut h = hand;
+                h[t as usize] -= 1;
+                bdt_picks += shape::is_bdt(&h, bao, None) as u32;
+            }
+            // The floor: no discard of a natural tile leaves the hand closer than it is.
+            let used = shanten::used_counts(&melds);
+            let whole = shape::Wild::new(&hand, Some(bao));
+            let floor = shanten::shanten_in(Forms::HUAINAN, &whole.nat, &used, n_melds as u8, whole.w);
+            for t in (0..N_KINDS).filter(|&t| whole.nat[t] > 0) {
+                let mut nat = whole.nat;
+                nat[t] -= 1;
+                assert!(shanten::shanten_in(Forms::HUAINAN, &nat, &used, n_melds as u8, whole.w) >= floor, "{hand:?} - {t}");
+            }
+        }
+        assert!(bdt_picks > 50, "too few 宝吊头 discards drawn: {bdt_picks}");
     }
 }
