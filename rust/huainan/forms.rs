@@ -4,7 +4,7 @@
 use super::shape::{self, Sets, Wild};
 use super::{DihuDefinition, DiscardWins, HuainanOptions, ScoringMode};
 use crate::error::{MjError, MjResult};
-use crate::hand::{self, HandSize, Meld};
+use crate::hand::{self, HandSize, Meld, MeldKind};
 use crate::tile::{self, Counts, Tile};
 
 /// A primary form (exactly one per win) or a special win.
@@ -258,8 +258,114 @@ fn not_winning(msg: impl Into<String>) -> MjError {
     MjError::NotWinning(msg.into())
 }
 
-fn check_facts(f: &WinFacts, melds: &[Meld], o: &HuainanOptions) -> MjResult<()> {
-    let bad = |m: &str| Err(MjError::hand(m.to_string()));
+/// Why [`score`] turns a hand down, kept without any text: the hot paths of play only ask
+/// whether a hand wins, and [`Reject::explain`] words the reason for the checked API.
+#[derive(Debug)]
+enum Reject {
+    /// The tiles themselves are inconsistent (as `check_hand` words it).
+    Tiles(MjError),
+    /// The 宝 face is a flower or no tile.
+    BadBao,
+    /// Not 14 − 3k concealed tiles.
+    Size,
+    /// Meld `i` holds the 宝.
+    BaoInMeld(usize),
+    /// Inconsistent facts of the win.
+    Facts(&'static str),
+    /// More than four 宝 discarded.
+    BaoDiscarded,
+    /// No winning tile and no 天糊.
+    NoWinTile,
+    /// The winning tile is not in the hand.
+    WinTileAbsent(Tile),
+    /// A robbed 宝 while a 宝 never goes into a kong.
+    RobbedBao,
+    /// Discard wins are switched off.
+    DiscardWinsOff,
+    /// A discarded 宝 (only 接宝 takes it).
+    DiscardedBao,
+    /// A discard win while holding a 宝.
+    HoldingBao,
+    /// No winning shape.
+    NoShape,
+    /// A plain hand on a discard when `plain_discard_win` is off.
+    PlainOnDiscard,
+}
+
+impl Reject {
+    /// The error [`score`] reports for this reason.
+    fn explain(self, concealed: &Counts, melds: &[Meld], bao: Tile, facts: &WinFacts) -> MjError {
+        match self {
+            Reject::Tiles(e) => e,
+            Reject::BadBao => MjError::hand(format!("the 宝 must be a suited or honour tile, got code {bao}")),
+            Reject::Size => {
+                let n: u32 = concealed.iter().map(|&c| c as u32).sum();
+                MjError::hand(format!(
+                    "a finished hand has {} concealed tiles with {} meld(s), got {n}",
+                    14 - 3 * melds.len(),
+                    melds.len()
+                ))
+            }
+            Reject::BaoInMeld(i) => MjError::hand(format!(
+                "meld {} holds the 宝 {}: a 宝 never goes into a meld (bao_in_melds)",
+                melds[i].notation(),
+                tile::name(bao)
+            )),
+            Reject::Facts(m) => MjError::hand(m.to_string()),
+            Reject::BaoDiscarded => MjError::hand(format!("{} 宝 discarded: there are four", facts.bao_discarded)),
+            Reject::NoWinTile => MjError::hand("only 天糊 has no winning tile"),
+            Reject::WinTileAbsent(t) => MjError::hand(format!(
+                "the winning tile {} is not in the hand",
+                if tile::is_valid(t) { tile::name(t) } else { format!("code {t}") }
+            )),
+            Reject::RobbedBao => MjError::hand("a 宝 never goes into a kong, so it cannot be robbed"),
+            Reject::DiscardWinsOff => not_winning("discard wins are switched off (discard_wins = none)"),
+            Reject::DiscardedBao => not_winning("a discarded 宝 can only be caught by 接宝"),
+            Reject::HoldingBao => not_winning(format!(
+                "a player holding a 宝 ({}) wins only by self-draw or robbing a kong",
+                tile::name(bao)
+            )),
+            Reject::NoShape => not_winning(format!(
+                "{}{} is not a winning shape with 宝 {}",
+                tile::format_counts(concealed),
+                melds.iter().map(|m| format!(" [{}]", m.notation())).collect::<String>(),
+                tile::name(bao)
+            )),
+            Reject::PlainOnDiscard => not_winning("a plain hand cannot win on a discard (plain_discard_win = false)"),
+        }
+    }
+}
+
+/// True when `hand::check_hand` finds a full hand: at most four melds, no fifth copy
+/// between the hand and its melds, 14 − 3k concealed tiles. One pass, for the hot path;
+/// any other answer goes to `check_hand` for its reason.
+fn full_hand(concealed: &Counts, melds: &[Meld]) -> bool {
+    if melds.len() > 4 {
+        return false;
+    }
+    let mut all = *concealed;
+    for m in melds {
+        m.add_to(&mut all);
+    }
+    let mut n = 0u32;
+    let mut over = false;
+    for (&c, &a) in concealed.iter().zip(all.iter()) {
+        n += c as u32;
+        over |= a > 4;
+    }
+    !over && n as usize == 14 - 3 * melds.len()
+}
+
+/// Whether meld `m` holds a copy of `t` (as `m.tiles().contains(&t)`, without the list).
+fn meld_holds(m: &Meld, t: Tile) -> bool {
+    match m.kind {
+        MeldKind::Chow => (m.tile..=m.tile.saturating_add(2)).contains(&t),
+        _ => m.tile == t,
+    }
+}
+
+fn check_facts(f: &WinFacts, melds: &[Meld], o: &HuainanOptions) -> Result<(), Reject> {
+    let bad = |m: &'static str| Err(Reject::Facts(m));
     if f.robbed_kong && f.self_drawn {
         return bad("a robbed kong is not a self-drawn win");
     }
@@ -284,7 +390,7 @@ fn check_facts(f: &WinFacts, melds: &[Meld], o: &HuainanOptions) -> MjResult<()>
         }
     }
     if f.bao_discarded > 4 {
-        return Err(MjError::hand(format!("{} 宝 discarded: there are four", f.bao_discarded)));
+        return Err(Reject::BaoDiscarded);
     }
     Ok(())
 }
@@ -305,54 +411,67 @@ pub fn score(
     facts: &WinFacts,
     o: &HuainanOptions,
 ) -> MjResult<Score> {
+    evaluate(concealed, melds, win_tile, bao, facts, o).map_err(|r| r.explain(concealed, melds, bao, facts))
+}
+
+/// [`score`] without the reason of a refusal: `Some` exactly when [`score`] is `Ok`, with
+/// the same value. Builds no message, so a hand that does not win costs no allocation.
+pub fn score_if_winning(
+    concealed: &Counts,
+    melds: &[Meld],
+    win_tile: Option<Tile>,
+    bao: Tile,
+    facts: &WinFacts,
+    o: &HuainanOptions,
+) -> Option<Score> {
+    evaluate(concealed, melds, win_tile, bao, facts, o).ok()
+}
+
+fn evaluate(
+    concealed: &Counts,
+    melds: &[Meld],
+    win_tile: Option<Tile>,
+    bao: Tile,
+    facts: &WinFacts,
+    o: &HuainanOptions,
+) -> Result<Score, Reject> {
     if tile::is_flower(bao) || !tile::is_valid(bao) {
-        return Err(MjError::hand(format!("the 宝 must be a suited or honour tile, got code {bao}")));
+        return Err(Reject::BadBao);
     }
-    if hand::check_hand(concealed, melds)? != HandSize::Full {
-        let n: u32 = concealed.iter().map(|&c| c as u32).sum();
-        return Err(MjError::hand(format!(
-            "a finished hand has {} concealed tiles with {} meld(s), got {n}",
-            14 - 3 * melds.len(),
-            melds.len()
-        )));
+    if !full_hand(concealed, melds) {
+        match hand::check_hand(concealed, melds) {
+            Ok(HandSize::Full) => {}
+            Ok(HandSize::Waiting) => return Err(Reject::Size),
+            Err(e) => return Err(Reject::Tiles(e)),
+        }
     }
     if !o.bao_in_melds {
-        if let Some(m) = melds.iter().find(|m| m.tiles().contains(&bao)) {
-            return Err(MjError::hand(format!(
-                "meld {} holds the 宝 {}: a 宝 never goes into a meld (bao_in_melds)",
-                m.notation(),
-                tile::name(bao)
-            )));
+        if let Some(i) = melds.iter().position(|m| meld_holds(m, bao)) {
+            return Err(Reject::BaoInMeld(i));
         }
     }
     check_facts(facts, melds, o)?;
     match win_tile {
-        None if !facts.heavenly => return Err(MjError::hand("only 天糊 has no winning tile")),
+        None if !facts.heavenly => return Err(Reject::NoWinTile),
         Some(t) if !tile::is_valid(t) || tile::is_flower(t) || concealed[t as usize] == 0 => {
-            return Err(MjError::hand(format!(
-                "the winning tile {} is not in the hand",
-                if tile::is_valid(t) { tile::name(t) } else { format!("code {t}") }
-            )));
+            return Err(Reject::WinTileAbsent(t));
         }
         _ => {}
     }
     let discard_win = !facts.self_drawn && !facts.robbed_kong;
     if facts.robbed_kong && win_tile == Some(bao) && !o.bao_in_melds {
-        return Err(MjError::hand("a 宝 never goes into a kong, so it cannot be robbed"));
+        return Err(Reject::RobbedBao);
     }
     if discard_win {
         let t = win_tile.unwrap_or(bao);
         if o.discard_wins == DiscardWins::Never {
-            return Err(not_winning("discard wins are switched off (discard_wins = none)"));
+            return Err(Reject::DiscardWinsOff);
         }
         if t == bao {
-            return Err(not_winning("a discarded 宝 can only be caught by 接宝"));
+            return Err(Reject::DiscardedBao);
         }
         if o.discard_win_requires_no_bao && concealed[bao as usize] > 0 {
-            return Err(not_winning(format!(
-                "a player holding a 宝 ({}) wins only by self-draw or robbing a kong",
-                tile::name(bao)
-            )));
+            return Err(Reject::HoldingBao);
         }
     }
 
@@ -411,12 +530,12 @@ pub fn score(
             None
         };
         let lang = if o.bao_wild_in_13lang {
-            shape::shisanlang(&wild.nat, wild.w)
+            shape::shisanlang_win(&wild.nat, wild.w)
         } else {
-            shape::shisanlang(concealed, 0)
+            shape::shisanlang_win(concealed, 0)
         };
-        if lang.win {
-            cands[5] = Some(if lang.qixing { Form::QixingShisanlang } else { Form::Shisanlang });
+        if let Some(qixing) = lang {
+            cands[5] = Some(if qixing { Form::QixingShisanlang } else { Form::Shisanlang });
         }
     }
     let jy = if o.bao_wild_in_jiuyao {
@@ -437,16 +556,11 @@ pub fn score(
         }
     }
     let Some(form) = best else {
-        return Err(not_winning(format!(
-            "{}{} is not a winning shape with 宝 {}",
-            tile::format_counts(concealed),
-            melds.iter().map(|m| format!(" [{}]", m.notation())).collect::<String>(),
-            tile::name(bao)
-        )));
+        return Err(Reject::NoShape);
     };
     let form_value = form.value(o);
     if discard_win && !o.plain_discard_win && form_value < 2 {
-        return Err(not_winning("a plain hand cannot win on a discard (plain_discard_win = false)"));
+        return Err(Reject::PlainOnDiscard);
     }
 
     let mut multipliers: Vec<(Multiplier, u64)> = Vec::new();
@@ -672,5 +786,105 @@ mod tests {
         let s = score(&c("123m456p789s99m"), &melds, Some(t("9s")), t("3s"), &f, &a).unwrap();
         // 2 + (2-1)*2 + (2-1)*2 = 6.
         assert_eq!(s.value, 6);
+    }
+
+    #[test]
+    fn quiet_scoring_agrees_with_the_checked_api() {
+        let mut x = 3u64;
+        let mut below = |n: u32| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % n as u64) as u32
+        };
+        let mut variants = [o(), o(), o(), o()];
+        variants[1].bao_wild_fifth_copy = false;
+        variants[1].bao_in_melds = true;
+        variants[2].plain_discard_win = false;
+        variants[2].bao_wild_in_13lang = false;
+        variants[2].bao_wild_in_jiuyao = false;
+        variants[3].discard_wins = DiscardWins::Never;
+        variants[3].discard_win_requires_no_bao = false;
+        variants[3].dihu_definition = DihuDefinition::FirstSelfDraw;
+        let (mut wins, mut refused) = (0, 0);
+        for _ in 0..30_000 {
+            let bao = below(34) as Tile;
+            let mut melds = Vec::new();
+            for _ in 0..below(5) {
+                let f = below(34) as Tile;
+                let m = match below(4) {
+                    0 if f < 27 && f % 9 < 7 => Meld::chow(f),
+                    1 => Meld::kong(f),
+                    2 => Meld::concealed_kong(f),
+                    _ => Meld::pung(f),
+                };
+                melds.push(m.unwrap());
+            }
+            // Sets and a pair, then some tiles turned into the 宝, sometimes one more or less.
+            let mut hand = [0u8; 34];
+            for _ in melds.len()..4 {
+                let f = below(34) as usize;
+                if below(2) == 0 && f < 27 && f % 9 < 7 {
+                    (f..f + 3).for_each(|g| hand[g] += 1);
+                } else {
+                    hand[f] += 3;
+                }
+            }
+            hand[below(34) as usize] += 2;
+            for _ in 0..below(4) {
+                let f = below(34) as usize;
+                if hand[f] > 0 {
+                    hand[f] -= 1;
+                    hand[bao as usize] += 1;
+                }
+            }
+            match below(8) {
+                0 => hand[below(34) as usize] += 1,
+                1 => {
+                    let f = below(34) as usize;
+                    hand[f] = hand[f].saturating_sub(1);
+                }
+                2 => {
+                    let (a, b) = (below(34) as usize, below(34) as usize);
+                    if hand[a] > 0 {
+                        hand[a] -= 1;
+                        hand[b] += 1;
+                    }
+                }
+                _ => {}
+            }
+            let held: Vec<Tile> = (0..34u8).filter(|&t| hand[t as usize] > 0).collect();
+            let win = match below(10) {
+                0 => None,
+                1 => Some(below(34) as Tile),
+                _ if !held.is_empty() => Some(held[below(held.len() as u32) as usize]),
+                _ => Some(bao),
+            };
+            let way = below(3);
+            let facts = WinFacts {
+                self_drawn: way == 0,
+                robbed_kong: way == 2,
+                replacement: way == 0 && below(6) == 0,
+                heavenly: win.is_none() || below(20) == 0,
+                earthly: below(20) == 0,
+                bao_discarded: below(6) as u8 * (below(3) == 0) as u8,
+                passes: below(3) as u8,
+            };
+            let opts = &variants[below(4) as usize];
+            assert_eq!(
+                full_hand(&hand, &melds),
+                matches!(hand::check_hand(&hand, &melds), Ok(HandSize::Full)),
+                "{hand:?} {melds:?}"
+            );
+            let checked = score(&hand, &melds, win, bao, &facts, opts);
+            let quiet = score_if_winning(&hand, &melds, win, bao, &facts, opts);
+            assert_eq!(quiet, checked.clone().ok(), "{hand:?} {melds:?} {win:?} {bao} {facts:?}");
+            match checked {
+                Ok(_) => wins += 1,
+                Err(e) => {
+                    assert!(!e.message().is_empty());
+                    refused += 1;
+                }
+            }
+        }
+        assert!(wins > 3_000 && refused > 3_000, "{wins} wins, {refused} refusals");
     }
 }

@@ -277,8 +277,8 @@ pub fn decide(d: &Decision) -> Action {
                 return Action::Discard(drawn);
             }
             let facts = WinFacts { self_drawn: true, passes: d.state.passes, bao_discarded: d.state.bao_discarded, ..Default::default() };
-            let value = forms::score(d.hand, d.melds, Some(drawn), d.bao, &facts, d.opts).map(|s| s.form_value);
-            if let Ok(v) = value {
+            let value = forms::score_if_winning(d.hand, d.melds, Some(drawn), d.bao, &facts, d.opts).map(|s| s.form_value);
+            if let Some(v) = value {
                 if !take_self_draw(d.hand, d.bao, v as u64, d.opts.form_baodiaotou as u64, d.wall_remaining, 8) {
                     if let Some(c) = best_discard(d.hand, d.melds, d.bao, &[0; 34], u64::MAX).filter(|c| c.bdt) {
                         if has(Action::Discard(c.tile)) {

@@ -169,11 +169,41 @@ impl Search<'_> {
 /// one pair when `pair` is true. With `limit`, no face may exceed four copies.
 pub fn split(nat: &Counts, w: u8, pair: bool, sets: Sets, limit: Option<&Limit>) -> bool {
     let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
-    if n % 3 != if pair { 2 } else { 0 } {
+    if n % 3 != if pair { 2 } else { 0 } || !enough_jokers(nat, w, pair) {
         return false;
     }
     let mut s = Search { c: *nat, extra: [0; N_KINDS], limit, sets };
     s.rec(0, w, pair, false)
+}
+
+/// A quick necessary condition for a split of any kind: sets never span suits, and every
+/// honour face is its own group, so each suit and each honour face needs jokers up to the
+/// next multiple of three (its size mod 3 being 2 for the group that holds the pair: one
+/// joker less there when some group is not a multiple of three, else two for a pair of
+/// jokers). False when `w` jokers are fewer than that; true decides nothing.
+#[inline]
+fn enough_jokers(nat: &Counts, w: u8, pair: bool) -> bool {
+    let mut need = 0u32;
+    let mut uneven = false;
+    let mut group = |size: u32| {
+        let r = size % 3;
+        need += (3 - r) % 3;
+        uneven |= r != 0;
+    };
+    for s in 0..3 {
+        group(nat[s * 9..s * 9 + 9].iter().map(|&c| c as u32).sum());
+    }
+    for &c in &nat[EAST as usize..N_KINDS] {
+        group(c as u32);
+    }
+    if pair {
+        if uneven {
+            need -= 1;
+        } else {
+            need += 2;
+        }
+    }
+    need <= w as u32
 }
 
 /// A hand split into the 宝 tiles and the rest.
@@ -321,22 +351,45 @@ pub struct Lang {
     pub usable: u8,
 }
 
+/// 十三浪 of the whole hand with `w` jokers (the `win` and `qixing` of [`shisanlang`]):
+/// `Some(qixing)` when the 14 tiles make 十三浪 under some reading, else `None`.
+pub fn shisanlang_win(nat: &Counts, w: u8) -> Option<bool> {
+    let mut n = w as u32;
+    for &c in nat {
+        if c > 1 {
+            return None;
+        }
+        n += c as u32;
+    }
+    if n != 14 {
+        return None;
+    }
+    let t = lang_table();
+    let mut suit_room = 0i32;
+    for s in 0..3 {
+        let own = t.own[suit_mask(nat, s).0 as usize];
+        if own < 0 {
+            return None;
+        }
+        suit_room += own as i32;
+    }
+    let honors = nat[EAST as usize..N_KINDS].iter().filter(|&&c| c > 0).count() as i32;
+    let honor_room = 7 - honors;
+    let w = w as i32;
+    (w <= suit_room + honor_room).then_some(honor_room <= w && w - honor_room <= suit_room)
+}
+
 /// 十三浪 with `w` jokers: the naturals in `nat` (the hand's tiles without the 宝).
 pub fn shisanlang(nat: &Counts, w: u8) -> Lang {
     let t = lang_table();
     let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
     let honors = nat[EAST as usize..N_KINDS].iter().filter(|&&c| c > 0).count() as i32;
-    let honor_dup = nat[EAST as usize..N_KINDS].iter().any(|&c| c > 1);
     let masks = [suit_mask(nat, 0), suit_mask(nat, 1), suit_mask(nat, 2)];
     let mut r = Lang::default();
     // The whole hand: every natural kept.
-    if n == 14 && !honor_dup && masks.iter().all(|&(m, d)| !d && t.own[m as usize] >= 0) {
-        let suit_room: i32 = masks.iter().map(|&(m, _)| t.own[m as usize] as i32).sum();
-        let honor_room = 7 - honors;
-        if w as i32 <= suit_room + honor_room {
-            r.win = true;
-            r.qixing = honor_room <= w as i32 && w as i32 - honor_room <= suit_room;
-        }
+    if let Some(qixing) = shisanlang_win(nat, w) {
+        r.win = true;
+        r.qixing = qixing;
     }
     // The best partial pattern: naturals kept per suit plus jokers in free slots.
     let mut best = 0i32;
@@ -574,5 +627,103 @@ mod tests {
         // H8: 222s 55z 3z* 6z is not the bdt state.
         assert!(!is_bdt(&c("222s55z3z6z"), t("3z"), None));
         assert!(!is_bdt(&c("123m456m789s23p9s"), t("5p"), None));
+    }
+
+    /// A small deterministic generator for the randomised checks.
+    struct Lcg(u64);
+    impl Lcg {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as u32
+        }
+    }
+
+    /// The search alone, without the joker floor in front of it.
+    fn split_by_search(nat: &Counts, w: u8, pair: bool, sets: Sets, limit: Option<&Limit>) -> bool {
+        let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
+        n % 3 == if pair { 2 } else { 0 } && Search { c: *nat, extra: [0; N_KINDS], limit, sets }.rec(0, w, pair, false)
+    }
+
+    #[test]
+    fn joker_floor_keeps_every_split() {
+        let mut rng = Lcg(7);
+        let mut found = 0;
+        for _ in 0..40_000 {
+            // Sets and a pair, some tiles turned into jokers, sometimes one tile changed.
+            let mut nat = [0u8; N_KINDS];
+            let pair = rng.below(4) != 0;
+            let n_sets = rng.below(5);
+            for _ in 0..n_sets {
+                let f = rng.below(N_KINDS as u32) as usize;
+                if rng.below(2) == 0 && f < 27 && f % 9 < 7 {
+                    (f..f + 3).for_each(|g| nat[g] += 1);
+                } else {
+                    nat[f] += 3;
+                }
+            }
+            if pair {
+                nat[rng.below(N_KINDS as u32) as usize] += 2;
+            }
+            if nat.iter().any(|&c| c > 4) {
+                continue;
+            }
+            let mut w = 0u8;
+            for _ in 0..rng.below(5) {
+                let f = rng.below(N_KINDS as u32) as usize;
+                if nat[f] > 0 {
+                    nat[f] -= 1;
+                    w += 1;
+                }
+            }
+            if rng.below(3) == 0 {
+                let from = rng.below(N_KINDS as u32) as usize;
+                let to = rng.below(N_KINDS as u32) as usize;
+                if nat[from] > 0 && nat[to] < 4 {
+                    nat[from] -= 1;
+                    nat[to] += 1;
+                }
+            }
+            let limit = hand_limit(&nat, &[]);
+            let limit = (rng.below(2) == 0).then_some(&limit);
+            for sets in [Sets::Any, Sets::PungsOnly, Sets::WithChow] {
+                for p in [pair, !pair] {
+                    let want = split_by_search(&nat, w, p, sets, limit);
+                    assert_eq!(split(&nat, w, p, sets, limit), want, "{nat:?} w={w} pair={p} {sets:?}");
+                    found += want as u32;
+                }
+            }
+        }
+        assert!(found > 10_000, "too few splittable hands drawn: {found}");
+    }
+
+    #[test]
+    fn shisanlang_win_is_the_whole_hand_reading() {
+        let mut rng = Lcg(11);
+        let mut wins = 0;
+        for _ in 0..20_000 {
+            let mut nat = [0u8; N_KINDS];
+            let w = rng.below(4) as u8;
+            let mut n = w;
+            // Half of the hands keep to ranks three apart in each suit, so that 十三浪 comes up.
+            let spaced = rng.below(2) == 0;
+            let offsets = [rng.below(3) as usize, rng.below(3) as usize, rng.below(3) as usize];
+            while n < 14 {
+                let f = rng.below(N_KINDS as u32) as usize;
+                if spaced && f < 27 && f % 9 % 3 != offsets[f / 9] {
+                    continue;
+                }
+                if nat[f] == 0 || rng.below(8) == 0 {
+                    nat[f] += 1;
+                    n += 1;
+                }
+            }
+            let full = shisanlang(&nat, w);
+            assert_eq!(shisanlang_win(&nat, w), full.win.then_some(full.qixing), "{nat:?} w={w}");
+            wins += full.win as u32;
+        }
+        assert!(wins > 500, "too few 十三浪 drawn: {wins}");
+        assert_eq!(shisanlang_win(&c("147m258p369s12345z"), 0), Some(false));
+        assert_eq!(shisanlang_win(&c("147m25p36s1234567z"), 0), Some(true));
+        assert_eq!(shisanlang_win(&c("147m258p369s1234z"), 0), None);
     }
 }

@@ -186,7 +186,7 @@ impl HuainanHand {
             bao_discarded: st.bao_discarded,
             passes: st.passes,
         };
-        let shape = forms::score(concealed, melds, if heavenly { None } else { Some(t) }, self.bao, &facts, o).ok();
+        let shape = forms::score_if_winning(concealed, melds, if heavenly { None } else { Some(t) }, self.bao, &facts, o);
         let special = (way == WinWay::SelfDrawn && st.may_sigebao(o)).then(|| forms::special(Form::Sigebao, o).ok()).flatten();
         match (shape, special) {
             (Some(a), Some(b)) => Some(if b.value > a.value { b } else { a }),
