@@ -96,21 +96,19 @@ fn pair_stats(hand: &Counts) -> (u32, u32) {
 pub fn seven_pairs_improving(hand: &Counts, allowed: u64) -> u64 {
     let (pairs, odd) = pair_stats(hand);
     let d = seven_pairs_from(pairs, odd);
+    // A draw of a kind held an odd number of times makes one more pair (a four counts as
+    // two); a draw of a kind held 0 or 2 times makes one more odd kind.
+    let odd_kinds = kinds_where(hand, |x| x);
+    let fours = kinds_where(hand, |x| x >> 2);
+    let all = (1u64 << 34) - 1;
     let mut out = 0;
-    for (t, &c) in hand.iter().enumerate() {
-        if allowed >> t & 1 == 0 || c >= 4 {
-            continue;
-        }
-        let nd = if c & 1 == 1 {
-            seven_pairs_from(pairs + 1, odd - 1)
-        } else {
-            seven_pairs_from(pairs, odd + 1)
-        };
-        if nd < d {
-            out |= 1 << t;
-        }
+    if odd > 0 && seven_pairs_from(pairs + 1, odd - 1) < d {
+        out |= odd_kinds;
     }
-    out
+    if seven_pairs_from(pairs, odd + 1) < d {
+        out |= all & !odd_kinds & !fours;
+    }
+    out & allowed
 }
 
 /// Thirteen orphans: one copy of each of the 13 kinds, one of them twice.
@@ -195,6 +193,33 @@ mod tests {
             let pairs: u32 = h.iter().map(|&c| (c / 2) as u32).sum();
             let odd: u32 = h.iter().map(|&c| (c & 1) as u32).sum();
             assert_eq!(pair_stats(&h), (pairs, odd));
+        }
+    }
+
+    #[test]
+    fn seven_pairs_improving_matches_trying_every_draw() {
+        let mut s = 7u64;
+        for _ in 0..20_000 {
+            // 13 tiles over few kinds, so that pairs, triples and fours are common.
+            let mut h = [0u8; 34];
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let kinds = 4 + (s >> 40) as usize % 10;
+            let mut n = 0;
+            while n < 13 {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let t = (s >> 33) as usize % kinds * 2;
+                if h[t] < 4 {
+                    h[t] += 1;
+                    n += 1;
+                }
+            }
+            let d = seven_pairs(&h);
+            let lowering = (0..34).filter(|&t| h[t] < 4).fold(0u64, |m, t| {
+                let mut more = h;
+                more[t] += 1;
+                m | u64::from(seven_pairs(&more) < d) << t
+            });
+            assert_eq!(seven_pairs_improving(&h, u64::MAX), lowering, "{h:?}");
         }
     }
 
