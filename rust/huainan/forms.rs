@@ -424,6 +424,9 @@ pub fn score_if_winning(
     facts: &WinFacts,
     o: &HuainanOptions,
 ) -> Option<Score> {
+    if !shape::may_win(concealed, melds.len(), bao, o.bao_wild_in_13lang, o.bao_wild_in_jiuyao) {
+        return None;
+    }
     evaluate(concealed, melds, win_tile, bao, facts, o).ok()
 }
 

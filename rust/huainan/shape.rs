@@ -516,6 +516,35 @@ pub fn jiuyao_distance(nat: &Counts, used: &Counts, n_melds: u8, pung_melds: boo
     Some((14 - 3 * n_melds as u32).saturating_sub(good) as u8)
 }
 
+/// A quick necessary condition for a win in any Huainan shape with `bao` wild (the basic
+/// form with its joker floor, seven pairs, 十三浪, 九幺; `wild_in_13lang` and
+/// `wild_in_jiuyao` as D-7 sets them): false means no reading of the hand is a win;
+/// true decides nothing. A few passes over the counts, no search.
+pub fn may_win(concealed: &Counts, n_melds: usize, bao: Tile, wild_in_13lang: bool, wild_in_jiuyao: bool) -> bool {
+    let b = bao as usize;
+    if b >= N_KINDS {
+        return true;
+    }
+    let w = concealed[b];
+    let mut nat = *concealed;
+    nat[b] = 0;
+    if enough_jokers(&nat, w, true) {
+        return true;
+    }
+    if n_melds == 0 {
+        let odd = nat.iter().filter(|&&c| c % 2 == 1).count() as u8;
+        if odd <= w && (w - odd) % 2 == 0 {
+            return true;
+        }
+        let lang = if wild_in_13lang { &nat } else { concealed };
+        if lang.iter().all(|&c| c <= 1) {
+            return true;
+        }
+    }
+    let jy = if wild_in_jiuyao { &nat } else { concealed };
+    jy.iter().enumerate().all(|(t, &c)| c == 0 || tile::is_terminal_or_honor(t as Tile))
+}
+
 /// Whether a full hand (14 − 3k concealed tiles) wins in some Huainan shape under some
 /// reading of the 宝 (§8.1): the basic form, seven pairs, 十三浪 or 九幺, with the
 /// options of D-7 and D-15. `bao = None`: no wild tiles.
@@ -784,5 +813,58 @@ mod tests {
             seen[d as usize] += 1;
         }
         assert!(seen[..5].iter().sum::<u32>() > 1_000 && seen[10..].iter().sum::<u32>() > 1_000, "{seen:?}");
+    }
+
+    const TERMINALS: [Tile; 13] = tile::TERMINALS_AND_HONORS;
+
+    #[test]
+    fn may_win_holds_for_every_win() {
+        let mut rng = Lcg(17);
+        let opts = [
+            super::super::HuainanOptions::default(),
+            super::super::HuainanOptions {
+                bao_wild_in_13lang: false,
+                bao_wild_in_jiuyao: false,
+                bao_wild_fifth_copy: false,
+                ..Default::default()
+            },
+        ];
+        let (mut wins, mut cut) = (0, 0);
+        for i in 0..40_000 {
+            let n_melds = rng.below(3) as usize;
+            let melds: Vec<Meld> = (0..n_melds).map(|j| Meld::pung((j * 9 + rng.below(9) as usize) as Tile).unwrap()).collect();
+            let bao = rng.below(N_KINDS as u32) as Tile;
+            // Near-wins: sets and a pair with a few tiles changed (some to the 宝), or odd
+            // shapes at random.
+            let mut hand = [0u8; N_KINDS];
+            let size = 14 - 3 * n_melds as u32;
+            let mut n = 0;
+            let narrow = rng.below(3);
+            while n < size {
+                let f = match narrow {
+                    0 => TERMINALS[rng.below(13) as usize] as usize,
+                    _ => rng.below(N_KINDS as u32) as usize,
+                };
+                let k = if narrow == 2 && n + 3 <= size { 3 } else { 1 };
+                if hand[f] + k <= 4 {
+                    hand[f] += k;
+                    n += k as u32;
+                }
+            }
+            for _ in 0..rng.below(3) {
+                let f = rng.below(N_KINDS as u32) as usize;
+                if hand[f] > 0 && hand[bao as usize] < 4 {
+                    hand[f] -= 1;
+                    hand[bao as usize] += 1;
+                }
+            }
+            let o = &opts[i % 2];
+            let win = is_win(&hand, &melds, Some(bao), o);
+            let quick = may_win(&hand, n_melds, bao, o.bao_wild_in_13lang, o.bao_wild_in_jiuyao);
+            assert!(quick || !win, "{hand:?} {melds:?} bao {bao}");
+            wins += win as u32;
+            cut += !quick as u32;
+        }
+        assert!(wins > 1_000 && cut > 10_000, "{wins} wins, {cut} ruled out");
     }
 }
