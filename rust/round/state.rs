@@ -502,12 +502,16 @@ impl Round {
 
     /// Huainan: the facts of a win on `t` by `seat` the forms need from the table.
     fn huainan_moment(&self, seat: u8, way: WinWay) -> WinMoment {
-        let own_discards = self.discards().iter().filter(|d| d.seat == seat).count();
-        let quiet = self.seats.iter().all(|s| s.n_melds == 0);
+        // Checked in this order so that the scan of the discards runs only for a self-drawn
+        // win by a non-dealer while no one has melded.
+        let first_own_draw = way == WinWay::SelfDrawn
+            && seat != self.dealer
+            && self.seats.iter().all(|s| s.n_melds == 0)
+            && !self.discards().iter().any(|d| d.seat == seat);
         WinMoment {
             dealer_first_turn: way == WinWay::SelfDrawn && self.start == TurnStart::Deal,
             dealer_first_discard: way == WinWay::Discard && self.n_discards == 1 && self.claim_from == self.dealer,
-            first_own_draw: way == WinWay::SelfDrawn && seat != self.dealer && own_discards == 0 && quiet,
+            first_own_draw,
             replacement: way == WinWay::SelfDrawn && self.kong_draw,
         }
     }
