@@ -117,8 +117,7 @@ fn blocked(held: u64, used: &Counts, wild: bool, p: usize) -> bool {
     if wild {
         return false;
     }
-    let missing = MASKS[p] & !held;
-    missing != 0 && (0..27).any(|t| missing >> t & 1 == 1 && used[t] >= 4)
+    MASKS[p] & !held & super::special::fours(used) != 0
 }
 
 fn analyse(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, held: u64, bound: u8) -> Analysis {
@@ -240,18 +239,19 @@ fn rest_improving(hand: &Counts, p: usize, rest: u8) -> u64 {
     rank[3] = ht.rank(&hand[27..34]);
     let table = |g: usize| if g < 3 { st } else { ht };
     let e: [Entry; 4] = [0, 1, 2, 3].map(|g| *table(g).at(rank[g]));
-    let m: [[u16; super::tables::LANES]; 4] =
-        [0, 1, 2, 3].map(|g| table(g).masks_at(rank[g]).unwrap_or([0; super::tables::LANES]));
+    // The improving masks of lanes 1 (a pair), 2 (a set) and 3 (both) of each group.
+    let packed: [u128; 4] = [0, 1, 2, 3].map(|g| table(g).packed_masks_at(rank[g]).unwrap_or(0));
+    let lane = |g: usize, l: usize| (packed[g] >> (9 * l)) as u64 & 0x1FF;
     let mut out = 0u64;
     for a in 0..4 {
         let start = if a < 3 { 9 * a } else { 27 };
         if e[a][3] == rest {
-            out |= (m[a][3] as u64) << start;
+            out |= lane(a, 3) << start;
         }
         for b in 0..4 {
             if a != b && e[a][2] + e[b][1] == rest {
                 let sb = if b < 3 { 9 * b } else { 27 };
-                out |= (m[a][2] as u64) << start | (m[b][1] as u64) << sb;
+                out |= lane(a, 2) << start | lane(b, 1) << sb;
             }
         }
     }

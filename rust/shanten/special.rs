@@ -36,6 +36,12 @@ pub fn pairs_held(hand: &Counts) -> u64 {
     kinds_where(hand, |x| x >> 1 | x >> 2)
 }
 
+/// Bit `t` set when kind `t` counts four (counts are at most 4).
+#[inline(always)]
+pub fn fours(counts: &Counts) -> u64 {
+    kinds_where(counts, |x| x >> 2)
+}
+
 /// Bit `t` set when bit 0 of `flag(count)` is set for kind `t`, eight counts at a time:
 /// `flag` works on a word of eight counts and the multiply gathers the eight flags into
 /// one byte.
@@ -99,14 +105,14 @@ pub fn seven_pairs_improving(hand: &Counts, allowed: u64) -> u64 {
     // A draw of a kind held an odd number of times makes one more pair (a four counts as
     // two); a draw of a kind held 0 or 2 times makes one more odd kind.
     let odd_kinds = kinds_where(hand, |x| x);
-    let fours = kinds_where(hand, |x| x >> 2);
+    let four_kinds = fours(hand);
     let all = (1u64 << 34) - 1;
     let mut out = 0;
     if odd > 0 && seven_pairs_from(pairs + 1, odd - 1) < d {
         out |= odd_kinds;
     }
     if seven_pairs_from(pairs, odd + 1) < d {
-        out |= all & !odd_kinds & !fours;
+        out |= all & !odd_kinds & !four_kinds;
     }
     out & allowed
 }
@@ -185,6 +191,7 @@ mod tests {
             let naive = (0..34).fold(0u64, |m, t| m | u64::from(h[t] > 0) << t);
             assert_eq!(presence(&h), naive);
             let twice = (0..34).fold(0u64, |m, t| m | u64::from(h[t] >= 2) << t);
+            assert_eq!(fours(&h), (0..34).fold(0u64, |m, t| m | u64::from(h[t] == 4) << t));
             assert_eq!(pairs_held(&h), twice);
             let orphans = [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
             let distinct = orphans.iter().filter(|&&t| h[t] > 0).count() as u8;
