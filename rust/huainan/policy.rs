@@ -208,20 +208,24 @@ pub fn fast_discard_under(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64
     }
     let mut best = best.map(|(s, bdt, conn, t)| (s, !bdt, conn, t));
     if let (Some(o), Some((bs, ..))) = (sh, best) {
-        // Under the options a 宝 can be in the way (e.g. as its own face inside 十三浪): it
-        // goes when that alone brings the hand closer than every other discard.
-        let b = bao as usize;
-        if h[b] > 0 && can(b) && !only_bao {
-            let mut without = h;
-            without[b] -= 1;
-            let w = shape::Wild::new(&without, Some(bao));
-            let s = oracle::shanten_parts(&w.nat, w.w, &without, &used, k, o);
-            if s < bs {
+        if h[bao as usize] > 0 && can(bao as usize) && !only_bao {
+            if let Some(s) = bao_discard_shanten(&h, bao, &used, k, o, bs) {
                 best = Some((s, false, 0, bao));
             }
         }
     }
     best.map(|(s, _, _, t)| (t, s))
+}
+
+/// Under the shape options a 宝 can be in the way (e.g. as its own face inside 十三浪): the
+/// shanten after discarding it, when that alone brings the hand closer than the best other
+/// discard (shanten `other`).
+fn bao_discard_shanten(h: &Counts, bao: Tile, used: &Counts, k: u8, o: &ShapeOptions, other: i8) -> Option<i8> {
+    let mut without = *h;
+    without[bao as usize] -= 1;
+    let w = shape::Wild::new(&without, Some(bao));
+    let s = oracle::shanten_parts(&w.nat, w.w, &without, used, k, o);
+    (s < other).then_some(s)
 }
 
 /// The hand and melds after declaring the kong `a` from `hand` (a concealed kong, an added
@@ -559,13 +563,8 @@ mod tests {
             }
         }
         if let (Some(o), Some((bs, ..))) = (sh, best) {
-            let b = bao as usize;
-            if h[b] > 0 && can(b) && !only_bao {
-                let mut without = h;
-                without[b] -= 1;
-                let w = shape::Wild::new(&without, Some(bao));
-                let s = oracle::shanten_parts(&w.nat, w.w, &without, &used, k, o);
-                if s < bs {
+            if h[bao as usize] > 0 && can(bao as usize) && !only_bao {
+                if let Some(s) = bao_discard_shanten(&h, bao, &used, k, o, bs) {
                     best = Some((s, false, 0, bao));
                 }
             }
