@@ -314,14 +314,13 @@ pub fn shanten_rows(rows: &[(Counts, u8)], out: &mut [i8]) {
 /// Checks one row of a batch: counts at most 4 and 13-3k or 14-3k tiles; returns k (the
 /// number of melds the row's size implies).
 pub fn batch_row_melds(row: &Counts) -> Result<u8, String> {
-    let words: [u64; 4] = std::array::from_fn(|c| u64::from_le_bytes(row[8 * c..8 * c + 8].try_into().unwrap_or([0; 8])));
-    let tail = u64::from(row[32]) | u64::from(row[33]) << 8;
-    if words.iter().chain([&tail]).any(|&w| swar::any_byte_above_4(w)) {
+    let words = swar::words(row);
+    if words.iter().any(|&w| swar::any_byte_above_4(w)) {
         let t = row.iter().position(|&c| c > 4).unwrap_or(0);
         return Err(format!("{} copies of {} (at most 4)", row[t], crate::tile::name(t as u8)));
     }
     // Every count is at most 4, so each word's bytes sum below 256.
-    let n = words.iter().chain([&tail]).map(|&w| swar::byte_sum(w) as u32).sum::<u32>();
+    let n = words.iter().map(|&w| swar::byte_sum(w) as u32).sum::<u32>();
     match n % 3 {
         1 if n <= 13 => Ok(((13 - n) / 3) as u8),
         2 if n <= 14 => Ok(((14 - n) / 3) as u8),

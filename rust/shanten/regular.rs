@@ -180,8 +180,7 @@ pub(crate) fn entries(hand: &Counts, used: &Counts, wild: bool, max_sets: usize)
 /// True when no copy is in a meld, so the tables apply as they are.
 #[inline(always)]
 pub(crate) fn plain(used: &Counts) -> bool {
-    let word = |c: usize| u64::from_le_bytes(used[8 * c..8 * c + 8].try_into().unwrap_or([1; 8]));
-    (word(0) | word(1) | word(2) | word(3)) == 0 && used[32] == 0 && used[33] == 0
+    swar::words(used).iter().fold(0, |a, &w| a | w) == 0
 }
 
 /// The table ranks of the four groups (limited tables). Equal to [`tables::Table::rank`]
@@ -189,7 +188,7 @@ pub(crate) fn plain(used: &Counts) -> bool {
 /// ([`swar::base5_quads`]).
 #[inline(always)]
 pub(crate) fn ranks(hand: &Counts) -> [usize; 4] {
-    let word = |at: usize| u64::from_le_bytes(hand[at..at + 8].try_into().unwrap_or([0; 8]));
+    let word = |at: usize| swar::word(hand, at);
     let s = tables::suit();
     let suit = |at: usize| {
         // Head: counts 0-4 (the first four from one word, the fifth weighted 5^4); tail:

@@ -11,6 +11,7 @@
 //! None of the first three needs a copy that could be missing when the tile is drawn (they
 //! take no melds). The knitted straight lives in [`super::knitted`].
 
+use super::swar;
 use crate::tile::Counts;
 
 /// Bit mask of the honors (kinds 27-33).
@@ -47,14 +48,11 @@ pub fn fours(counts: &Counts) -> u64 {
 /// one byte.
 #[inline(always)]
 fn kinds_where(hand: &Counts, flag: impl Fn(u64) -> u64) -> u64 {
-    let mut m = 0u64;
-    for c in 0..4 {
-        let x = u64::from_le_bytes(hand[8 * c..8 * c + 8].try_into().unwrap_or([0; 8]));
+    // The fifth word's empty bytes flag nothing: every `flag` here maps 0 to 0.
+    swar::words(hand).iter().enumerate().fold(0, |m, (c, &x)| {
         let f = flag(x) & 0x0101_0101_0101_0101;
-        m |= (f.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * c);
-    }
-    let tail = u64::from_le_bytes([hand[32], hand[33], 0, 0, 0, 0, 0, 0]);
-    m | (flag(tail) & 1) << 32 | (flag(tail >> 8) & 1) << 33
+        m | swar::gather_high_bits(f << 7) << (8 * c)
+    })
 }
 
 /// Seven pairs from the number of pairs held (a four counts as two) and of odd counts.
@@ -83,17 +81,10 @@ pub fn seven_pairs(hand: &Counts) -> u8 {
 #[inline(always)]
 fn pair_stats(hand: &Counts) -> (u32, u32) {
     let (mut pairs, mut odd) = (0u64, 0u64);
-    for c in 0..4 {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&hand[8 * c..8 * c + 8]);
-        let x = u64::from_le_bytes(b);
-        // Byte sums by multiplication (each sum stays below 256).
-        pairs += ((x >> 1) & 0x0303_0303_0303_0303).wrapping_mul(0x0101_0101_0101_0101) >> 56;
-        odd += (x & 0x0101_0101_0101_0101).wrapping_mul(0x0101_0101_0101_0101) >> 56;
-    }
-    for &c in &hand[32..34] {
-        pairs += (c >> 1) as u64;
-        odd += (c & 1) as u64;
+    for x in swar::words(hand) {
+        // Each word's byte sums stay below 256.
+        pairs += swar::byte_sum((x >> 1) & 0x0303_0303_0303_0303);
+        odd += swar::byte_sum(x & 0x0101_0101_0101_0101);
     }
     (pairs as u32, odd as u32)
 }

@@ -1,6 +1,23 @@
 //! Byte-parallel arithmetic in a `u64` ("SIMD within a register"): eight small counts or
 //! table values handled by one word operation, portable to every target.
 
+use crate::tile::Counts;
+
+/// Counts `c[at..at + 8]` as the bytes of a word (byte `i` holds `c[at + i]`).
+#[inline(always)]
+pub fn word(c: &Counts, at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&c[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// All 34 counts as five words: kinds 0-7, 8-15, 16-23 and 24-31, then kinds 32 and 33
+/// in the two low bytes of the fifth (its other bytes zero).
+#[inline(always)]
+pub fn words(c: &Counts) -> [u64; 5] {
+    [word(c, 0), word(c, 8), word(c, 16), word(c, 24), u64::from(c[32]) | u64::from(c[33]) << 8]
+}
+
 /// Bit `i` set when byte `i` of `x` is zero (an exact test, no false positives).
 #[inline(always)]
 pub fn zero_bytes(x: u64) -> u64 {

@@ -9,12 +9,11 @@ pub fn available(hand: &Counts, used: &Counts) -> u64 {
     // Eight kinds at a time: hand + used (at most 8 per byte) is below 4 exactly when its
     // bits from 4 up are clear.
     let mut m = 0u64;
-    for c in 0..4 {
-        let word = |x: &Counts| u64::from_le_bytes(x[8 * c..8 * c + 8].try_into().unwrap_or([4; 8]));
-        let held = word(hand) + word(used);
-        m |= swar::zero_bytes(held & 0xFCFC_FCFC_FCFC_FCFC) << (8 * c);
+    for (c, (h, u)) in swar::words(hand).into_iter().zip(swar::words(used)).enumerate() {
+        m |= swar::zero_bytes((h + u) & 0xFCFC_FCFC_FCFC_FCFC) << (8 * c);
     }
-    m | u64::from(hand[32] + used[32] < 4) << 32 | u64::from(hand[33] + used[33] < 4) << 33
+    // The fifth word's empty bytes would count as free kinds 34-39.
+    m & ((1 << 34) - 1)
 }
 
 /// Kinds (bit mask) whose draw lowers the shanten over `forms` of a waiting hand
@@ -61,7 +60,12 @@ pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, 
 fn useful_concealed(forms: Forms, hand: &Counts) -> u64 {
     let r = regular::ranks(hand);
     let e = regular::entries_at(&r);
-    let held = special::presence(hand);
+    // The kinds held, for the two knitted forms only.
+    let held = if forms.contains(Form::HonorsKnitted) || forms.contains(Form::KnittedStraight) {
+        special::presence(hand)
+    } else {
+        0
+    };
     let mut d = [u8::MAX; 5];
     let mut rest = None;
     if forms.contains(Form::Regular) {
