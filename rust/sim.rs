@@ -180,24 +180,20 @@ impl Table {
             self.policies[order[s]].begin_hand(seeds[s]);
         }
         // Seat order view of the policies: swap them into place, play, swap back.
-        let held = permute(&mut self.policies, order);
+        permute(&mut self.policies, order);
         let played = match violations {
             Some(v) => play_checked(round, &mut self.policies, v),
             None => play_out(round, &mut self.policies).map(|_| ()),
         };
-        let mut back = [0usize; 4];
-        for (s, &p) in held.iter().enumerate() {
-            back[p] = s;
-        }
-        permute(&mut self.policies, back);
+        permute(&mut self.policies, inverse(order));
         played?;
         Ok(outcome(round))
     }
 }
 
 /// Reorders `items` in place so that position `s` holds what was at `order[s]` (a
-/// permutation of 0..4); returns, for each position, the original index now there.
-fn permute<T>(items: &mut [T; 4], order: [usize; 4]) -> [usize; 4] {
+/// permutation of 0..4).
+fn permute<T>(items: &mut [T; 4], order: [usize; 4]) {
     let mut at = [0, 1, 2, 3];
     for (s, &want) in order.iter().enumerate() {
         if let Some(j) = (s..4).find(|&j| at[j] == want) {
@@ -205,7 +201,15 @@ fn permute<T>(items: &mut [T; 4], order: [usize; 4]) -> [usize; 4] {
             at.swap(s, j);
         }
     }
-    at
+}
+
+/// The permutation that undoes [`permute`] by `order`.
+fn inverse(order: [usize; 4]) -> [usize; 4] {
+    let mut back = [0; 4];
+    for (s, &p) in order.iter().enumerate() {
+        back[p] = s;
+    }
+    back
 }
 
 /// Reads the outcome of a finished round.
@@ -524,16 +528,11 @@ mod tests {
     fn permute_places_and_restores() {
         for order in [[0, 1, 2, 3], [1, 2, 3, 0], [3, 2, 1, 0], [2, 0, 3, 1]] {
             let mut items = ['a', 'b', 'c', 'd'];
-            let at = permute(&mut items, order);
-            assert_eq!(at, order);
+            permute(&mut items, order);
             for s in 0..4 {
                 assert_eq!(items[s], ['a', 'b', 'c', 'd'][order[s]]);
             }
-            let mut back = [0usize; 4];
-            for (s, &p) in at.iter().enumerate() {
-                back[p] = s;
-            }
-            permute(&mut items, back);
+            permute(&mut items, inverse(order));
             assert_eq!(items, ['a', 'b', 'c', 'd']);
         }
     }

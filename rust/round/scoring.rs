@@ -291,7 +291,7 @@ impl ShapeStats {
         if self.honor_bad == 0 && PAIR_SUITS[self.residues()] + self.honor_pairs == 1 {
             return true;
         }
-        self.special_forms(n_melds, self.odd, self.inner, self.repeated, self.distinct_suited, self.present)
+        self.special_forms(n_melds)
     }
 
     /// The kinds `t` (bit set) one more copy of which makes the hand `hand` (the one these
@@ -366,18 +366,18 @@ impl ShapeStats {
     /// The part of the filter for the forms other than the regular one (seven pairs,
     /// thirteen orphans, honors-knitted, knitted straight), from their summaries.
     #[inline(always)]
-    fn special_forms(&self, n_melds: usize, odd: u8, inner: u8, repeated: u8, distinct: u8, present: u64) -> bool {
+    fn special_forms(&self, n_melds: usize) -> bool {
         if n_melds > 1 {
             return false;
         }
-        if n_melds == 0 && (odd == 0 || inner == 0 || repeated == 0) {
+        if n_melds == 0 && (self.odd == 0 || self.inner == 0 || self.repeated == 0) {
             return true;
         }
-        if distinct < 9 {
+        if self.distinct_suited < 9 {
             return false;
         }
         for k in KNITTED_MASKS {
-            if present & k == k {
+            if self.present & k == k {
                 return true;
             }
         }
