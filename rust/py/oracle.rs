@@ -9,7 +9,6 @@ use crate::rules::RuleSetKind;
 use crate::huainan::oracle::Oracle;
 use crate::shanten::checked::Hand;
 use crate::shanten::{self as engine, Form};
-use crate::tile::Counts;
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -30,15 +29,6 @@ fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
     .into())
 }
 
-/// Reads a concealed hand into counts: the short reader ([`quick::counts`]) first, the
-/// full one (which names every problem) for anything it declines.
-fn hand_counts(obj: &Bound<'_, PyAny>) -> PyResult<Counts> {
-    match quick::counts(obj) {
-        Some((c, _)) => Ok(c),
-        None => convert::counts(obj),
-    }
-}
-
 /// Reads and validates the common arguments.
 fn prepare(
     hand: &Bound<'_, PyAny>,
@@ -52,14 +42,20 @@ fn prepare(
         Some(r) if kind == RuleSetKind::Huainan => Some(r.get().inner.huainan.clone()),
         _ => None,
     };
-    if opts.is_none() && melds.is_none() && wild.map_or(true, |w| w.is_none()) {
-        // The common query, a bare concealed hand: the short reader has already checked
-        // every count, so only the size is left to check.
-        if let Some((counts, n @ (13 | 14))) = quick::counts(hand) {
+    // The short reader first; the full one (which names every problem) for anything it
+    // declines.
+    let quick = quick::counts(hand);
+    if let Some((counts, n @ (13 | 14))) = quick {
+        if opts.is_none() && melds.is_none() && wild.map_or(true, |w| w.is_none()) {
+            // The common query, a bare concealed hand: the short reader has already
+            // checked every count, so only the size was left to check.
             return Ok(Oracle::Plain(Hand::concealed(counts, kind, n == 14)));
         }
     }
-    let counts = hand_counts(hand)?;
+    let counts = match quick {
+        Some((counts, _)) => counts,
+        None => convert::counts(hand)?,
+    };
     let melds = match melds {
         Some(m) => convert::melds(m)?,
         None => Vec::new(),
