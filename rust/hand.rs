@@ -76,11 +76,18 @@ impl Meld {
                 shown()
             )));
         }
-        if let Some(&bad) = tiles.iter().find(|&&t| !tile::is_valid(t) || tile::is_flower(t)) {
+        if let Some(&bad) = tiles
+            .iter()
+            .find(|&&t| !tile::is_valid(t) || tile::is_flower(t))
+        {
             return Err(MjError::hand(format!(
                 "meld {} contains {}, which cannot be melded",
                 shown(),
-                if tile::is_valid(bad) { tile::name(bad) } else { format!("code {bad}") }
+                if tile::is_valid(bad) {
+                    tile::name(bad)
+                } else {
+                    format!("code {bad}")
+                }
             )));
         }
         let mut s: Vec<Tile> = tiles.to_vec();
@@ -112,7 +119,10 @@ impl Meld {
 
     /// Shorthand constructors for tests and engines that already hold valid tiles.
     pub fn chow(first: Tile) -> MjResult<Self> {
-        Self::new(MeldKind::Chow, &[first, first.wrapping_add(1), first.wrapping_add(2)])
+        Self::new(
+            MeldKind::Chow,
+            &[first, first.wrapping_add(1), first.wrapping_add(2)],
+        )
     }
     /// A pung of `t`.
     pub fn pung(t: Tile) -> MjResult<Self> {
@@ -191,7 +201,10 @@ pub enum HandSize {
 /// and 13 - 3k or 14 - 3k concealed tiles. Returns which of the two sizes it is.
 pub fn check_hand(concealed: &Counts, melds: &[Meld]) -> MjResult<HandSize> {
     if melds.len() > 4 {
-        return Err(MjError::hand(format!("{} melds given, at most 4", melds.len())));
+        return Err(MjError::hand(format!(
+            "{} melds given, at most 4",
+            melds.len()
+        )));
     }
     if let Some(t) = concealed.iter().position(|&c| c > 4) {
         return Err(MjError::hand(format!(
@@ -224,9 +237,18 @@ mod tests {
 
     #[test]
     fn meld_validation_names_the_problem() {
-        assert!(Meld::new(MeldKind::Chow, &[27, 28, 29]).unwrap_err().message().contains("honors"));
-        assert!(Meld::new(MeldKind::Chow, &[7, 8, 9]).unwrap_err().message().contains("consecutive"));
-        assert!(Meld::new(MeldKind::Pung, &[1, 1]).unwrap_err().message().contains("3 tiles"));
+        assert!(Meld::new(MeldKind::Chow, &[27, 28, 29])
+            .unwrap_err()
+            .message()
+            .contains("honors"));
+        assert!(Meld::new(MeldKind::Chow, &[7, 8, 9])
+            .unwrap_err()
+            .message()
+            .contains("consecutive"));
+        assert!(Meld::new(MeldKind::Pung, &[1, 1])
+            .unwrap_err()
+            .message()
+            .contains("3 tiles"));
         assert!(Meld::new(MeldKind::Kong, &[1, 1, 1, 2]).is_err());
         assert!(Meld::new(MeldKind::Pung, &[34, 34, 34]).is_err());
         let m = Meld::new(MeldKind::Chow, &[5, 3, 4]).unwrap();
@@ -242,6 +264,9 @@ mod tests {
         assert!(check_hand(&c, &melds).is_err());
         let c2 = tile::to_counts(&tile::parse("1111m").unwrap()).unwrap();
         let m4 = [Meld::pung(0).unwrap(); 4];
-        assert!(check_hand(&c2, &m4[..3]).unwrap_err().message().contains("1m"));
+        assert!(check_hand(&c2, &m4[..3])
+            .unwrap_err()
+            .message()
+            .contains("1m"));
     }
 }

@@ -79,7 +79,9 @@ impl OptType for bool {
     fn from_opt(key: &str, v: &OptValue) -> MjResult<Self> {
         match v {
             OptValue::Bool(b) => Ok(*b),
-            other => Err(MjError::rule(format!("option {key} takes true or false, got {other}"))),
+            other => Err(MjError::rule(format!(
+                "option {key} takes true or false, got {other}"
+            ))),
         }
     }
 }
@@ -226,7 +228,10 @@ impl Rules {
         if let Some(r) = self.huainan.set(key, v) {
             return r;
         }
-        Err(MjError::rule(format!("unknown option {key:?} for rule set {}", self.kind.as_str())))
+        Err(MjError::rule(format!(
+            "unknown option {key:?} for rule set {}",
+            self.kind.as_str()
+        )))
     }
 }
 
@@ -267,7 +272,10 @@ mod tests {
     #[test]
     fn presets_by_name() {
         assert_eq!(Rules::named("classic").unwrap().kind, RuleSetKind::Classic);
-        assert!(Rules::named("riichi").unwrap_err().message().contains("riichi"));
+        assert!(Rules::named("riichi")
+            .unwrap_err()
+            .message()
+            .contains("riichi"));
         let mut r = Rules::gb();
         assert!(r.set("no_such_option", &OptValue::Bool(true)).is_err());
     }

@@ -79,13 +79,23 @@ pub struct HandOutcome {
 
 impl Default for HandOutcome {
     fn default() -> Self {
-        HandOutcome { winner: -1, discarder: -1, fan_total: 0, turns: 0, scores: [0; 4], dealer: 0, fans: [0; MAX_FANS] }
+        HandOutcome {
+            winner: -1,
+            discarder: -1,
+            fan_total: 0,
+            turns: 0,
+            scores: [0; 4],
+            dealer: 0,
+            fans: [0; MAX_FANS],
+        }
     }
 }
 
 /// The English and Chinese names of fan id `id`, if it is one.
 pub fn fan_name(id: u8) -> Option<(&'static str, &'static str)> {
-    crate::fan::Fan::all().find(|f| f.id() == id).map(|f| (f.name_en(), f.name_zh()))
+    crate::fan::Fan::all()
+        .find(|f| f.id() == id)
+        .map(|f| (f.name_en(), f.name_zh()))
 }
 
 /// Totals over a batch that are not per hand: how many wins include each fan.
@@ -145,7 +155,11 @@ pub struct Table {
 impl Table {
     /// A table for `rules` with the policies of `kinds` (seat order).
     pub fn new(rules: &Rules, kinds: &[PolicyKind; 4]) -> Table {
-        Table { rules: rules.clone(), round: None, policies: std::array::from_fn(|s| kinds[s].build(rules)) }
+        Table {
+            rules: rules.clone(),
+            round: None,
+            policies: std::array::from_fn(|s| kinds[s].build(rules)),
+        }
     }
 
     /// The round of the last hand played.
@@ -214,12 +228,20 @@ fn inverse(order: [usize; 4]) -> [usize; 4] {
 
 /// Reads the outcome of a finished round.
 pub fn outcome(round: &Round) -> HandOutcome {
-    let mut o = HandOutcome { dealer: round.dealer(), turns: round.discards().len() as u16, ..Default::default() };
+    let mut o = HandOutcome {
+        dealer: round.dealer(),
+        turns: round.discards().len() as u16,
+        ..Default::default()
+    };
     if let Some(res) = round.result() {
         o.scores = res.deltas;
         if let Some(w) = res.winner() {
             o.winner = w.seat as i8;
-            o.discarder = if w.kind == WinKind::SelfDrawn { -1 } else { w.from as i8 };
+            o.discarder = if w.kind == WinKind::SelfDrawn {
+                -1
+            } else {
+                w.from as i8
+            };
             o.fan_total = w.fan.total as i32;
             for (slot, fc) in o.fans.iter_mut().zip(w.fan.fans.iter()) {
                 *slot = fc.fan.0;
@@ -231,7 +253,11 @@ pub fn outcome(round: &Round) -> HandOutcome {
 
 /// Drives `round` to its end like [`play_out`], checking every state it passes through
 /// with [`check_state`] and the end with [`check_result`].
-pub fn play_checked(round: &mut Round, policies: &mut [Box<dyn Policy>; 4], v: &mut Violations) -> MjResult<()> {
+pub fn play_checked(
+    round: &mut Round,
+    policies: &mut [Box<dyn Policy>; 4],
+    v: &mut Violations,
+) -> MjResult<()> {
     check_state(round, v);
     loop {
         let pending = round.pending();
@@ -241,7 +267,10 @@ pub fn play_checked(round: &mut Round, policies: &mut [Box<dyn Policy>; 4], v: &
         let seat = pending.trailing_zeros() as u8;
         let action = policies[seat as usize].act(&crate::policy::RoundView { round, seat });
         if !round.legal_actions(seat).contains(&action) {
-            v.push(format!("seat {seat} chose {} which is not legal", action.describe()));
+            v.push(format!(
+                "seat {seat} chose {} which is not legal",
+                action.describe()
+            ));
         }
         round.apply(seat, action)?;
         check_state(round, v);
@@ -260,7 +289,10 @@ pub fn check_state(round: &Round, v: &mut Violations) {
         let st = round.seat(s);
         let held: u32 = st.hand.iter().map(|&c| c as u32).sum();
         if held != st.n_hand as u32 {
-            v.push(format!("seat {s}: {} concealed tiles recorded, {held} held", st.n_hand));
+            v.push(format!(
+                "seat {s}: {} concealed tiles recorded, {held} held",
+                st.n_hand
+            ));
         }
         let size = st.n_hand as usize + 3 * st.n_melds as usize;
         if !(13..=14).contains(&size) {
@@ -308,7 +340,10 @@ pub fn check_state(round: &Round, v: &mut Violations) {
     }
     total += wall.standing();
     if total != wall.len() {
-        v.push(format!("{total} tiles accounted for, the wall had {}", wall.len()));
+        v.push(format!(
+            "{total} tiles accounted for, the wall had {}",
+            wall.len()
+        ));
     }
     for (t, &c) in per_kind.iter().enumerate() {
         let limit = if tile::is_flower(t as u8) { 1 } else { 4 };
@@ -340,11 +375,20 @@ pub fn check_result(round: &Round, v: &mut Violations) {
                 continue;
             };
             let o = &round.rules().huainan;
-            if !sc.form.is_special() && !crate::huainan::shape::is_win(&w.hand, melds, Some(h.bao), o) {
-                v.push(format!("seat {} won with an incomplete hand {}", w.seat, tile::format_counts(&w.hand)));
+            if !sc.form.is_special()
+                && !crate::huainan::shape::is_win(&w.hand, melds, Some(h.bao), o)
+            {
+                v.push(format!(
+                    "seat {} won with an incomplete hand {}",
+                    w.seat,
+                    tile::format_counts(&w.hand)
+                ));
             }
             if sc.value == 0 || w.fan.total as u64 != sc.value {
-                v.push(format!("seat {} won with the value {} (fan total {})", w.seat, sc.value, w.fan.total));
+                v.push(format!(
+                    "seat {} won with the value {} (fan total {})",
+                    w.seat, sc.value, w.fan.total
+                ));
             }
         }
         return;
@@ -353,11 +397,22 @@ pub fn check_result(round: &Round, v: &mut Violations) {
         let melds = &w.melds[..w.n_melds as usize];
         let used = crate::shanten::used_counts(melds);
         if !crate::shanten::is_win(&w.hand, &used, w.n_melds, 0) {
-            v.push(format!("seat {} won with an incomplete hand {}", w.seat, tile::format_counts(&w.hand)));
+            v.push(format!(
+                "seat {} won with an incomplete hand {}",
+                w.seat,
+                tile::format_counts(&w.hand)
+            ));
         }
-        let fan = if round.rules().fan.flowers_count_toward_min { w.fan.total } else { w.fan.total_without_flowers };
+        let fan = if round.rules().fan.flowers_count_toward_min {
+            w.fan.total
+        } else {
+            w.fan.total_without_flowers
+        };
         if fan < min {
-            v.push(format!("seat {} won with {fan} fan, below the minimum {min}", w.seat));
+            v.push(format!(
+                "seat {} won with {fan} fan, below the minimum {min}",
+                w.seat
+            ));
         }
     }
 }
@@ -379,7 +434,8 @@ pub fn pool(threads: Option<usize>) -> MjResult<rayon::ThreadPool> {
     if let Some(n) = threads.filter(|&n| n > 0) {
         b = b.num_threads(n);
     }
-    b.build().map_err(|e| MjError::rule(format!("cannot start the worker threads: {e}")))
+    b.build()
+        .map_err(|e| MjError::rule(format!("cannot start the worker threads: {e}")))
 }
 
 /// Plays hands `start..start + count` of `spec` on `pool`, in hand order, each through
@@ -401,7 +457,13 @@ fn par_hands<T: Send>(
                     let i = start + k as u64;
                     let ws = hand_seed(spec.seed, i);
                     let (dealer, wind) = deal_of(i);
-                    play(table, ws, dealer, wind, std::array::from_fn(|s| policy_seed(ws, s as u8)))
+                    play(
+                        table,
+                        ws,
+                        dealer,
+                        wind,
+                        std::array::from_fn(|s| policy_seed(ws, s as u8)),
+                    )
                 },
             )
             .collect()
@@ -409,10 +471,19 @@ fn par_hands<T: Send>(
 }
 
 /// Plays hands `start..start + count` of `spec` on `pool`, in hand order.
-pub fn simulate(spec: &SimSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<HandOutcome>> {
-    par_hands(spec, start, count, pool, |table, ws, dealer, wind, seeds| {
-        table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, None)
-    })
+pub fn simulate(
+    spec: &SimSpec,
+    start: u64,
+    count: usize,
+    pool: &rayon::ThreadPool,
+) -> MjResult<Vec<HandOutcome>> {
+    par_hands(
+        spec,
+        start,
+        count,
+        pool,
+        |table, ws, dealer, wind, seeds| table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, None),
+    )
 }
 
 /// Like [`simulate`], verifying every state of every hand; returns the outcomes and what
@@ -423,11 +494,17 @@ pub fn simulate_checked(
     count: usize,
     pool: &rayon::ThreadPool,
 ) -> MjResult<(Vec<HandOutcome>, Violations)> {
-    let parts = par_hands(spec, start, count, pool, |table, ws, dealer, wind, seeds| {
-        let mut v = Violations::default();
-        let o = table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, Some(&mut v))?;
-        Ok((o, v))
-    })?;
+    let parts = par_hands(
+        spec,
+        start,
+        count,
+        pool,
+        |table, ws, dealer, wind, seeds| {
+            let mut v = Violations::default();
+            let o = table.play(ws, dealer, wind, [0, 1, 2, 3], seeds, Some(&mut v))?;
+            Ok((o, v))
+        },
+    )?;
     let mut out = Vec::with_capacity(parts.len());
     let mut all = Violations::default();
     for (o, v) in parts {
@@ -480,7 +557,12 @@ impl ArenaSpec {
 }
 
 /// Plays arena games `start..start + count` on `pool`, in order.
-pub fn arena(spec: &ArenaSpec, start: u64, count: usize, pool: &rayon::ThreadPool) -> MjResult<Vec<ArenaGame>> {
+pub fn arena(
+    spec: &ArenaSpec,
+    start: u64,
+    count: usize,
+    pool: &rayon::ThreadPool,
+) -> MjResult<Vec<ArenaGame>> {
     pool.install(|| {
         (0..count)
             .into_par_iter()
@@ -500,7 +582,13 @@ pub fn arena(spec: &ArenaSpec, start: u64, count: usize, pool: &rayon::ThreadPoo
                     let gs = derive_seed(ws, j);
                     let seeds = std::array::from_fn(|s| policy_seed(gs, s as u8));
                     let o = table.play(ws, dealer, wind, order, seeds, None)?;
-                    let bot_at = |seat: i8| if seat < 0 { -1 } else { order[seat as usize] as i8 };
+                    let bot_at = |seat: i8| {
+                        if seat < 0 {
+                            -1
+                        } else {
+                            order[seat as usize] as i8
+                        }
+                    };
                     Ok(ArenaGame {
                         wall: w,
                         seats,
@@ -521,7 +609,11 @@ mod tests {
 
     fn spec(bots: &str, rules: Rules) -> SimSpec {
         let k = PolicyKind::parse(bots).unwrap();
-        SimSpec { rules, bots: [k; 4], seed: 42 }
+        SimSpec {
+            rules,
+            bots: [k; 4],
+            seed: 42,
+        }
     }
 
     #[test]
@@ -569,14 +661,22 @@ mod tests {
         let out = simulate(&s, 0, 400, &pool(Some(2)).unwrap()).unwrap();
         let wins = out.iter().filter(|o| o.winner >= 0).count();
         assert!(wins > 100, "only {wins} wins in 400 hands");
-        assert!(out.iter().filter(|o| o.winner >= 0).all(|o| o.fan_total >= 8));
+        assert!(out
+            .iter()
+            .filter(|o| o.winner >= 0)
+            .all(|o| o.fan_total >= 8));
     }
 
     #[test]
     fn duplicate_arena_rotates_seats_over_one_wall() {
         let a = ArenaSpec {
             rules: Rules::gb(),
-            bots: [PolicyKind::Efficiency, PolicyKind::Random, PolicyKind::Random, PolicyKind::Random],
+            bots: [
+                PolicyKind::Efficiency,
+                PolicyKind::Random,
+                PolicyKind::Random,
+                PolicyKind::Random,
+            ],
             seed: 5,
             duplicate: true,
         };

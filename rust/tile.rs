@@ -104,7 +104,9 @@ pub fn from_suit_rank(suit: u8, rank: u8) -> MjResult<Tile> {
     };
     if rank == 0 || rank > max {
         let letter = SUIT_LETTERS[suit as usize];
-        return Err(MjError::hand(format!("'{rank}{letter}' is not a tile (ranks of {letter} are 1-{max})")));
+        return Err(MjError::hand(format!(
+            "'{rank}{letter}' is not a tile (ranks of {letter} are 1-{max})"
+        )));
     }
     Ok(base + rank - 1)
 }
@@ -114,7 +116,9 @@ pub fn check(t: i64) -> MjResult<Tile> {
     if (0..N_CODES as i64).contains(&t) {
         Ok(t as Tile)
     } else {
-        Err(MjError::hand(format!("tile code {t} is out of range (0-41)")))
+        Err(MjError::hand(format!(
+            "tile code {t} is out of range (0-41)"
+        )))
     }
 }
 
@@ -168,7 +172,9 @@ pub fn parse(s: &str) -> MjResult<Vec<Tile>> {
             )));
         };
         if pending.is_empty() {
-            return Err(MjError::hand(format!("suit letter '{ch}' at position {pos} in {s:?} has no digits before it")));
+            return Err(MjError::hand(format!(
+                "suit letter '{ch}' at position {pos} in {s:?} has no digits before it"
+            )));
         }
         for &d in &pending {
             out.push(from_suit_rank(si as u8, d)?);
@@ -176,7 +182,9 @@ pub fn parse(s: &str) -> MjResult<Vec<Tile>> {
         pending.clear();
     }
     if !pending.is_empty() {
-        return Err(MjError::hand(format!("{s:?} ends with digits that have no suit letter")));
+        return Err(MjError::hand(format!(
+            "{s:?} ends with digits that have no suit letter"
+        )));
     }
     Ok(out)
 }
@@ -219,14 +227,22 @@ pub fn to_counts(tiles: &[Tile]) -> MjResult<Counts> {
     let mut c = [0u8; 34];
     for &t in tiles {
         if !is_valid(t) {
-            return Err(MjError::hand(format!("tile code {t} is out of range (0-41)")));
+            return Err(MjError::hand(format!(
+                "tile code {t} is out of range (0-41)"
+            )));
         }
         if is_flower(t) {
-            return Err(MjError::hand(format!("flower {} cannot be part of a hand", name(t))));
+            return Err(MjError::hand(format!(
+                "flower {} cannot be part of a hand",
+                name(t)
+            )));
         }
         c[t as usize] += 1;
         if c[t as usize] > 4 {
-            return Err(MjError::hand(format!("more than four copies of {}", name(t))));
+            return Err(MjError::hand(format!(
+                "more than four copies of {}",
+                name(t)
+            )));
         }
     }
     Ok(c)
@@ -249,7 +265,10 @@ mod tests {
         assert!(parse("0m").unwrap_err().message().contains("'0m'"));
         assert!(parse("8z").is_err());
         assert!(parse("9f").is_err());
-        assert!(parse("12").unwrap_err().message().contains("no suit letter"));
+        assert!(parse("12")
+            .unwrap_err()
+            .message()
+            .contains("no suit letter"));
         assert!(parse("m").is_err());
         assert!(parse("1x").unwrap_err().message().contains("'x'"));
     }
@@ -273,6 +292,9 @@ mod tests {
         assert!(is_terminal(0) && is_terminal(26) && !is_terminal(27));
         assert!(is_wind(30) && is_dragon(31) && !is_wind(31));
         assert_eq!((suit(13), rank(13)), (1, 5));
-        assert!(to_counts(&[1, 1, 1, 1, 1]).unwrap_err().message().contains("2m"));
+        assert!(to_counts(&[1, 1, 1, 1, 1])
+            .unwrap_err()
+            .message()
+            .contains("2m"));
     }
 }

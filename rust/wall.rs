@@ -56,7 +56,12 @@ impl Rng {
     /// A generator whose state is filled from `seed` by SplitMix64 (never all zero).
     pub fn new(seed: u64) -> Self {
         let mut sm = seed;
-        let s = [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)];
+        let s = [
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+            splitmix64(&mut sm),
+        ];
         Rng { s }
     }
 
@@ -187,7 +192,9 @@ impl Wall {
         let mut counts = [0u8; 42];
         for &t in order {
             if !crate::tile::is_valid(t) {
-                return Err(crate::MjError::hand(format!("tile code {t} is out of range (0-41)")));
+                return Err(crate::MjError::hand(format!(
+                    "tile code {t} is out of range (0-41)"
+                )));
             }
             counts[t as usize] += 1;
         }
@@ -246,7 +253,9 @@ impl Wall {
         }
         let mut take = |t: Tile| -> crate::MjResult<Tile> {
             if !crate::tile::is_valid(t) {
-                return Err(crate::MjError::hand(format!("tile code {t} is out of range (0-41)")));
+                return Err(crate::MjError::hand(format!(
+                    "tile code {t} is out of range (0-41)"
+                )));
             }
             if left[t as usize] == 0 {
                 return Err(crate::MjError::hand(format!(
@@ -275,7 +284,9 @@ impl Wall {
         }
         order[52] = take(hands[0][13])?;
         if DEALT + head.len() + tail.len() > n {
-            return Err(crate::MjError::hand("more head and tail draws than the wall holds"));
+            return Err(crate::MjError::hand(
+                "more head and tail draws than the wall holds",
+            ));
         }
         for (k, &t) in head.iter().enumerate() {
             order[DEALT + k] = take(t)?;
@@ -286,7 +297,9 @@ impl Wall {
         }
         // Leftover tiles in code order, with any leftover flowers in the middle, so that
         // the draws right after the arranged ones (at either end) are not flowers.
-        let mut rest: Vec<Tile> = (0..34u8).flat_map(|t| std::iter::repeat(t).take(left[t as usize] as usize)).collect();
+        let mut rest: Vec<Tile> = (0..34u8)
+            .flat_map(|t| std::iter::repeat(t).take(left[t as usize] as usize))
+            .collect();
         let flowers_left: Vec<Tile> = (34..42u8).filter(|&f| left[f as usize] > 0).collect();
         let mid = rest.len() / 2;
         rest.splice(mid..mid, flowers_left);
@@ -307,13 +320,20 @@ impl Wall {
     /// `len` is not a wall size or `rest` is longer than it.
     pub fn remainder(len: usize, rest: &[Tile], dice: Dice) -> crate::MjResult<Self> {
         if len != 136 && len != 144 {
-            return Err(crate::MjError::hand(format!("a wall is 136 or 144 tiles, not {len}")));
+            return Err(crate::MjError::hand(format!(
+                "a wall is 136 or 144 tiles, not {len}"
+            )));
         }
         if rest.len() > len {
-            return Err(crate::MjError::hand(format!("{} tiles left in a wall of {len}", rest.len())));
+            return Err(crate::MjError::hand(format!(
+                "{} tiles left in a wall of {len}",
+                rest.len()
+            )));
         }
         if let Some(&t) = rest.iter().find(|&&t| !crate::tile::is_valid(t)) {
-            return Err(crate::MjError::hand(format!("tile code {t} is out of range (0-41)")));
+            return Err(crate::MjError::hand(format!(
+                "tile code {t} is out of range (0-41)"
+            )));
         }
         let drawn = len - rest.len();
         let mut tiles = [0 as Tile; MAX_TILES];
@@ -513,10 +533,18 @@ fn throw_dice(rng: &mut Rng, throw: BreakThrow) -> Dice {
     let (a, b) = (rng.die(), rng.die());
     let s1 = a + b;
     match throw {
-        BreakThrow::Single => Dice { dice: [a, b, 0, 0], break_seat: (s1 - 1) % 4, break_stack: s1 },
+        BreakThrow::Single => Dice {
+            dice: [a, b, 0, 0],
+            break_seat: (s1 - 1) % 4,
+            break_stack: s1,
+        },
         BreakThrow::Double => {
             let (c, d) = (rng.die(), rng.die());
-            Dice { dice: [a, b, c, d], break_seat: (s1 - 1) % 4, break_stack: s1 + c + d }
+            Dice {
+                dice: [a, b, c, d],
+                break_seat: (s1 - 1) % 4,
+                break_stack: s1 + c + d,
+            }
         }
     }
 }
@@ -598,7 +626,10 @@ mod tests {
         assert_eq!(d.break_seat, (d.break_stack - 1) % 4);
         let w2 = Wall::new(3, false, BreakThrow::Double);
         assert_eq!(w2.dice().count(), 4);
-        assert_eq!(w2.dice().break_stack as u32, w2.dice().dice.iter().map(|&x| x as u32).sum::<u32>());
+        assert_eq!(
+            w2.dice().break_stack as u32,
+            w2.dice().dice.iter().map(|&x| x as u32).sum::<u32>()
+        );
     }
 
     #[test]

@@ -11,7 +11,11 @@ pub fn bao_for_indicator(indicator: Tile) -> MjResult<Tile> {
     if !tile::is_valid(indicator) || tile::is_flower(indicator) {
         return Err(MjError::hand(format!(
             "a 宝 indicator is a suited or honour tile, got {}",
-            if tile::is_valid(indicator) { tile::name(indicator) } else { format!("code {indicator}") }
+            if tile::is_valid(indicator) {
+                tile::name(indicator)
+            } else {
+                format!("code {indicator}")
+            }
         )));
     }
     Ok(succ(indicator))
@@ -41,7 +45,9 @@ pub fn indicator_index(s2: u8, n_tiles: usize) -> MjResult<usize> {
     }
     let back = 2 * s2 as usize;
     if n_tiles % 2 != 0 || n_tiles < back + 52 {
-        return Err(MjError::hand(format!("a wall of {n_tiles} tiles has no indicator for a throw of {s2}")));
+        return Err(MjError::hand(format!(
+            "a wall of {n_tiles} tiles has no indicator for a throw of {s2}"
+        )));
     }
     Ok(n_tiles - back)
 }
@@ -50,7 +56,12 @@ pub fn indicator_index(s2: u8, n_tiles: usize) -> MjResult<usize> {
 /// from the tail (stack 1 is the last stack) or from the head (stack 1 is the first whole
 /// stack after the 53 dealt tiles, `S27`), and its upper or lower tile. From the tail with
 /// the upper tile this is [`indicator_index`]; from the head it is `W[52 + 2·s2]` (upper).
-pub fn indicator_position(s2: u8, n_tiles: usize, from: IndicatorEnd, tile: IndicatorTile) -> MjResult<usize> {
+pub fn indicator_position(
+    s2: u8,
+    n_tiles: usize,
+    from: IndicatorEnd,
+    tile: IndicatorTile,
+) -> MjResult<usize> {
     let upper = match from {
         IndicatorEnd::Tail => indicator_index(s2, n_tiles)?,
         IndicatorEnd::Head => {
@@ -59,7 +70,9 @@ pub fn indicator_position(s2: u8, n_tiles: usize, from: IndicatorEnd, tile: Indi
             }
             let i = crate::wall::DEALT - 1 + 2 * s2 as usize;
             if n_tiles % 2 != 0 || i + 2 > n_tiles {
-                return Err(MjError::hand(format!("a wall of {n_tiles} tiles has no indicator for a throw of {s2}")));
+                return Err(MjError::hand(format!(
+                    "a wall of {n_tiles} tiles has no indicator for a throw of {s2}"
+                )));
             }
             i
         }
@@ -105,10 +118,22 @@ mod tests {
         assert!(indicator_index(1, 136).is_err());
         assert!(indicator_index(13, 136).is_err());
         // D-5 alternatives: the lower tile, or counting from the head after the deal.
-        assert_eq!(indicator_position(7, 136, IndicatorEnd::Tail, IndicatorTile::Upper).unwrap(), 122);
-        assert_eq!(indicator_position(7, 136, IndicatorEnd::Tail, IndicatorTile::Lower).unwrap(), 123);
-        assert_eq!(indicator_position(2, 136, IndicatorEnd::Head, IndicatorTile::Upper).unwrap(), 56);
-        assert_eq!(indicator_position(12, 136, IndicatorEnd::Head, IndicatorTile::Lower).unwrap(), 77);
+        assert_eq!(
+            indicator_position(7, 136, IndicatorEnd::Tail, IndicatorTile::Upper).unwrap(),
+            122
+        );
+        assert_eq!(
+            indicator_position(7, 136, IndicatorEnd::Tail, IndicatorTile::Lower).unwrap(),
+            123
+        );
+        assert_eq!(
+            indicator_position(2, 136, IndicatorEnd::Head, IndicatorTile::Upper).unwrap(),
+            56
+        );
+        assert_eq!(
+            indicator_position(12, 136, IndicatorEnd::Head, IndicatorTile::Lower).unwrap(),
+            77
+        );
         assert!(indicator_position(1, 136, IndicatorEnd::Head, IndicatorTile::Upper).is_err());
     }
 }

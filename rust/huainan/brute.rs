@@ -98,7 +98,9 @@ fn natural_basic(c: &Counts) -> bool {
 }
 
 fn natural_seven_pairs(c: &Counts, k: usize) -> bool {
-    k == 0 && c.iter().map(|&x| x as u32).sum::<u32>() == 14 && c.iter().all(|&x| x == 0 || x == 2 || x == 4)
+    k == 0
+        && c.iter().map(|&x| x as u32).sum::<u32>() == 14
+        && c.iter().all(|&x| x == 0 || x == 2 || x == 4)
 }
 
 fn natural_lang(c: &Counts, k: usize) -> bool {
@@ -120,8 +122,12 @@ fn natural_lang(c: &Counts, k: usize) -> bool {
 }
 
 fn natural_jiuyao(c: &Counts, melds: &[Meld]) -> bool {
-    melds.iter().all(|m| m.kind != MeldKind::Chow && tile::is_terminal_or_honor(m.tile))
-        && c.iter().enumerate().all(|(t, &x)| x == 0 || tile::is_terminal_or_honor(t as Tile))
+    melds
+        .iter()
+        .all(|m| m.kind != MeldKind::Chow && tile::is_terminal_or_honor(m.tile))
+        && c.iter()
+            .enumerate()
+            .all(|(t, &x)| x == 0 || tile::is_terminal_or_honor(t as Tile))
 }
 
 fn natural_win(c: &Counts, melds: &[Meld], limit: Option<&Limit>) -> bool {
@@ -134,7 +140,15 @@ fn natural_win(c: &Counts, melds: &[Meld], limit: Option<&Limit>) -> bool {
 }
 
 /// Enumerates multisets of `w` faces from `cand`, starting at index `from`.
-fn any_multiset(c: &mut Counts, tot: &mut Counts, cand: &[Tile], from: usize, w: u8, melds: &[Meld], fifth: bool) -> bool {
+fn any_multiset(
+    c: &mut Counts,
+    tot: &mut Counts,
+    cand: &[Tile],
+    from: usize,
+    w: u8,
+    melds: &[Meld],
+    fifth: bool,
+) -> bool {
     if w == 0 {
         return natural_win(c, melds, if fifth { None } else { Some(tot) });
     }
@@ -210,13 +224,19 @@ fn reference(concealed: &Counts, melds: &[Meld], bao: Tile, fifth: bool) -> bool
             mark[t] = true;
         }
     }
-    if let Some(&f) = tile::TERMINALS_AND_HONORS.iter().find(|&&f| tot[f as usize] == 0) {
+    if let Some(&f) = tile::TERMINALS_AND_HONORS
+        .iter()
+        .find(|&&f| tot[f as usize] == 0)
+    {
         mark[f as usize] = true;
     }
     if let Some(f) = (0..N_KINDS).find(|&f| tot[f] == 0) {
         mark[f] = true;
     }
-    let cand: Vec<Tile> = (0..N_KINDS).filter(|&f| mark[f]).map(|f| f as Tile).collect();
+    let cand: Vec<Tile> = (0..N_KINDS)
+        .filter(|&f| mark[f])
+        .map(|f| f as Tile)
+        .collect();
     let mut c = wild.nat;
     if any_multiset(&mut c, &mut tot, &cand, 0, wild.w, melds, fifth) {
         return true;
@@ -238,7 +258,11 @@ fn random_hand(rng: &mut Rng) -> (Counts, Vec<Meld>, Tile) {
                 let mut fine = true;
                 for i in 0..4 {
                     let chow = rng.below(2) == 0;
-                    let t = if chow { (rng.below(3) * 9 + rng.below(7)) as usize } else { rng.below(34) as usize };
+                    let t = if chow {
+                        (rng.below(3) * 9 + rng.below(7)) as usize
+                    } else {
+                        rng.below(34) as usize
+                    };
                     let faces: [usize; 3] = if chow { [t, t + 1, t + 2] } else { [t; 3] };
                     let kong = !chow && i < k && rng.below(4) == 0;
                     for &f in &faces {
@@ -251,12 +275,20 @@ fn random_hand(rng: &mut Rng) -> (Counts, Vec<Meld>, Tile) {
                         let kind = if chow {
                             MeldKind::Chow
                         } else if kong {
-                            if rng.below(2) == 0 { MeldKind::Kong } else { MeldKind::ConcealedKong }
+                            if rng.below(2) == 0 {
+                                MeldKind::Kong
+                            } else {
+                                MeldKind::ConcealedKong
+                            }
                         } else {
                             MeldKind::Pung
                         };
                         let size = kind.size();
-                        let tiles: Vec<Tile> = if chow { faces.iter().map(|&f| f as Tile).collect() } else { vec![t as Tile; size] };
+                        let tiles: Vec<Tile> = if chow {
+                            faces.iter().map(|&f| f as Tile).collect()
+                        } else {
+                            vec![t as Tile; size]
+                        };
                         match Meld::new(kind, &tiles) {
                             Ok(m) => melds.push(m),
                             Err(_) => fine = false,
@@ -291,7 +323,18 @@ fn random_hand(rng: &mut Rng) -> (Counts, Vec<Meld>, Tile) {
                     }
                 }
                 let mut need = 14 - honors;
-                let starts = [[0usize, 3, 6], [0, 3, 7], [0, 3, 8], [0, 4, 7], [0, 4, 8], [0, 5, 8], [1, 4, 7], [1, 4, 8], [1, 5, 8], [2, 5, 8]];
+                let starts = [
+                    [0usize, 3, 6],
+                    [0, 3, 7],
+                    [0, 3, 8],
+                    [0, 4, 7],
+                    [0, 4, 8],
+                    [0, 5, 8],
+                    [1, 4, 7],
+                    [1, 4, 8],
+                    [1, 5, 8],
+                    [2, 5, 8],
+                ];
                 for s in 0..3 {
                     let pat = starts[rng.below(10) as usize];
                     let take = need.min(3);
@@ -308,7 +351,10 @@ fn random_hand(rng: &mut Rng) -> (Counts, Vec<Meld>, Tile) {
                 for _ in 0..k {
                     let t = tile::TERMINALS_AND_HONORS[rng.below(13) as usize];
                     all[t as usize] += 3;
-                    melds.push(Meld::pung(t).unwrap_or(Meld { kind: MeldKind::Pung, tile: t }));
+                    melds.push(Meld::pung(t).unwrap_or(Meld {
+                        kind: MeldKind::Pung,
+                        tile: t,
+                    }));
                 }
                 for _ in 0..14 - 3 * k {
                     let t = tile::TERMINALS_AND_HONORS[rng.below(13) as usize] as usize;
@@ -386,8 +432,13 @@ fn is_win_equals_enumeration_over_100k_hands() {
         if fifth {
             // The oracle's engine (basic form and seven pairs from its tables, 十三浪 and
             // 九幺 from this module) agrees too.
-            let h = crate::shanten::checked::Hand::new(&conc, &melds, crate::RuleSetKind::Huainan, Some(bao))
-                .expect("a valid hand");
+            let h = crate::shanten::checked::Hand::new(
+                &conc,
+                &melds,
+                crate::RuleSetKind::Huainan,
+                Some(bao),
+            )
+            .expect("a valid hand");
             assert_eq!(
                 h.is_win().expect("a full hand"),
                 want,
@@ -405,6 +456,9 @@ fn is_win_equals_enumeration_over_100k_hands() {
     eprintln!("wins by number of 宝: {wins:?} of {seen:?}");
     // Both sides of the boundary are well covered for every number of 宝.
     for w in 0..5 {
-        assert!(seen[w] > 2_000 && wins[w] > seen[w] / 10 && wins[w] < seen[w] * 9 / 10, "{w}: {wins:?} {seen:?}");
+        assert!(
+            seen[w] > 2_000 && wins[w] > seen[w] / 10 && wins[w] < seen[w] * 9 / 10,
+            "{w}: {wins:?} {seen:?}"
+        );
     }
 }

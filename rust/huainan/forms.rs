@@ -245,13 +245,27 @@ pub fn special(form: Form, o: &HuainanOptions) -> MjResult<Score> {
     let enabled = match form {
         Form::Jiebao => o.jiebao,
         Form::Sigebao => o.sigebao,
-        other => return Err(MjError::hand(format!("{} is not a special win", other.key()))),
+        other => {
+            return Err(MjError::hand(format!(
+                "{} is not a special win",
+                other.key()
+            )))
+        }
     };
     if !enabled {
-        return Err(MjError::NotWinning(format!("{} is switched off in these rules", form.key())));
+        return Err(MjError::NotWinning(format!(
+            "{} is switched off in these rules",
+            form.key()
+        )));
     }
     let v = form.value(o) as u64 * o.base_points as u64;
-    Ok(Score { form, form_value: form.value(o), multipliers: Vec::new(), raw_value: v, value: cap(v, o) })
+    Ok(Score {
+        form,
+        form_value: form.value(o),
+        multipliers: Vec::new(),
+        raw_value: v,
+        value: cap(v, o),
+    })
 }
 
 fn not_winning(msg: impl Into<String>) -> MjError {
@@ -297,7 +311,9 @@ impl Reject {
     fn explain(self, concealed: &Counts, melds: &[Meld], bao: Tile, facts: &WinFacts) -> MjError {
         match self {
             Reject::Tiles(e) => e,
-            Reject::BadBao => MjError::hand(format!("the 宝 must be a suited or honour tile, got code {bao}")),
+            Reject::BadBao => MjError::hand(format!(
+                "the 宝 must be a suited or honour tile, got code {bao}"
+            )),
             Reject::Size => {
                 let n: u32 = concealed.iter().map(|&c| c as u32).sum();
                 MjError::hand(format!(
@@ -312,14 +328,25 @@ impl Reject {
                 tile::name(bao)
             )),
             Reject::Facts(m) => MjError::hand(m.to_string()),
-            Reject::BaoDiscarded => MjError::hand(format!("{} 宝 discarded: there are four", facts.bao_discarded)),
+            Reject::BaoDiscarded => MjError::hand(format!(
+                "{} 宝 discarded: there are four",
+                facts.bao_discarded
+            )),
             Reject::NoWinTile => MjError::hand("only 天糊 has no winning tile"),
             Reject::WinTileAbsent(t) => MjError::hand(format!(
                 "the winning tile {} is not in the hand",
-                if tile::is_valid(t) { tile::name(t) } else { format!("code {t}") }
+                if tile::is_valid(t) {
+                    tile::name(t)
+                } else {
+                    format!("code {t}")
+                }
             )),
-            Reject::RobbedBao => MjError::hand("a 宝 never goes into a kong, so it cannot be robbed"),
-            Reject::DiscardWinsOff => not_winning("discard wins are switched off (discard_wins = none)"),
+            Reject::RobbedBao => {
+                MjError::hand("a 宝 never goes into a kong, so it cannot be robbed")
+            }
+            Reject::DiscardWinsOff => {
+                not_winning("discard wins are switched off (discard_wins = none)")
+            }
             Reject::DiscardedBao => not_winning("a discarded 宝 can only be caught by 接宝"),
             Reject::HoldingBao => not_winning(format!(
                 "a player holding a 宝 ({}) wins only by self-draw or robbing a kong",
@@ -328,10 +355,15 @@ impl Reject {
             Reject::NoShape => not_winning(format!(
                 "{}{} is not a winning shape with 宝 {}",
                 tile::format_counts(concealed),
-                melds.iter().map(|m| format!(" [{}]", m.notation())).collect::<String>(),
+                melds
+                    .iter()
+                    .map(|m| format!(" [{}]", m.notation()))
+                    .collect::<String>(),
                 tile::name(bao)
             )),
-            Reject::PlainOnDiscard => not_winning("a plain hand cannot win on a discard (plain_discard_win = false)"),
+            Reject::PlainOnDiscard => {
+                not_winning("a plain hand cannot win on a discard (plain_discard_win = false)")
+            }
         }
     }
 }
@@ -373,7 +405,9 @@ fn check_facts(f: &WinFacts, melds: &[Meld], o: &HuainanOptions) -> Result<(), R
         return bad("a win on a kong replacement (杠开) is self-drawn");
     }
     if f.heavenly && (!f.self_drawn || f.replacement || !melds.is_empty()) {
-        return bad("天糊 is the dealer's self-drawn win on the 14 dealt tiles, without melds or kongs");
+        return bad(
+            "天糊 is the dealer's self-drawn win on the 14 dealt tiles, without melds or kongs",
+        );
     }
     if f.earthly {
         if f.heavenly {
@@ -384,7 +418,9 @@ fn check_facts(f: &WinFacts, melds: &[Meld], o: &HuainanOptions) -> Result<(), R
                 return bad("地糊 is a win on the dealer's first discard (dihu_definition)");
             }
             DihuDefinition::FirstSelfDraw if !f.self_drawn || f.replacement => {
-                return bad("地糊 is a non-dealer's self-drawn win on the first draw (dihu_definition)");
+                return bad(
+                    "地糊 is a non-dealer's self-drawn win on the first draw (dihu_definition)",
+                );
             }
             _ => {}
         }
@@ -411,7 +447,8 @@ pub fn score(
     facts: &WinFacts,
     o: &HuainanOptions,
 ) -> MjResult<Score> {
-    evaluate(concealed, melds, win_tile, bao, facts, o).map_err(|r| r.explain(concealed, melds, bao, facts))
+    evaluate(concealed, melds, win_tile, bao, facts, o)
+        .map_err(|r| r.explain(concealed, melds, bao, facts))
 }
 
 /// [`score`] without the reason of a refusal: `Some` exactly when [`score`] is `Ok`, with
@@ -424,7 +461,13 @@ pub fn score_if_winning(
     facts: &WinFacts,
     o: &HuainanOptions,
 ) -> Option<Score> {
-    if !shape::may_win(concealed, melds.len(), bao, o.bao_wild_in_13lang, o.bao_wild_in_jiuyao) {
+    if !shape::may_win(
+        concealed,
+        melds.len(),
+        bao,
+        o.bao_wild_in_13lang,
+        o.bao_wild_in_jiuyao,
+    ) {
         return None;
     }
     evaluate(concealed, melds, win_tile, bao, facts, o).ok()
@@ -491,10 +534,13 @@ fn evaluate(
     // Every basic-form reading below implies `basic_any`; most hands fail it at once.
     let basic_nat = basic_any && shape::split(concealed, 0, true, Sets::Any, None);
     let pungs_ok = basic_any && shape::melds_all_pungs(melds);
-    let nat_pungs = pungs_ok && basic_nat && shape::split(concealed, 0, true, Sets::PungsOnly, None);
-    let wild_pungs = pungs_ok && !nat_pungs && shape::split(&wild.nat, wild.w, true, Sets::PungsOnly, limit);
+    let nat_pungs =
+        pungs_ok && basic_nat && shape::split(concealed, 0, true, Sets::PungsOnly, None);
+    let wild_pungs =
+        pungs_ok && !nat_pungs && shape::split(&wild.nat, wild.w, true, Sets::PungsOnly, limit);
     let nat_chow = basic_nat
-        && (shape::melds_have_chow(melds) || shape::split(concealed, 0, true, Sets::WithChow, None));
+        && (shape::melds_have_chow(melds)
+            || shape::split(concealed, 0, true, Sets::WithChow, None));
     let bdt = match win_tile {
         Some(t) if basic_any && !facts.heavenly => {
             let mut before = *concealed;
@@ -526,9 +572,17 @@ fn evaluate(
     if k == 0 {
         let sp = shape::seven_pairs(concealed, Some(bao));
         cands[4] = if sp.natural {
-            Some(if sp.natural_luxury { Form::QingHaohuaQidui } else { Form::QingQidui })
+            Some(if sp.natural_luxury {
+                Form::QingHaohuaQidui
+            } else {
+                Form::QingQidui
+            })
         } else if sp.any {
-            Some(if sp.any_luxury { Form::HaohuaQidui } else { Form::Qidui })
+            Some(if sp.any_luxury {
+                Form::HaohuaQidui
+            } else {
+                Form::Qidui
+            })
         } else {
             None
         };
@@ -538,7 +592,11 @@ fn evaluate(
             shape::shisanlang_win(concealed, 0)
         };
         if let Some(qixing) = lang {
-            cands[5] = Some(if qixing { Form::QixingShisanlang } else { Form::Shisanlang });
+            cands[5] = Some(if qixing {
+                Form::QixingShisanlang
+            } else {
+                Form::Shisanlang
+            });
         }
     }
     let jy = if o.bao_wild_in_jiuyao {
@@ -547,7 +605,11 @@ fn evaluate(
         shape::jiuyao(concealed, 0, melds, o.jiuyao_allows_pung_melds)
     };
     if jy.win {
-        cands[6] = Some(if jy.qixing && o.qixing_jiuyao_all_honors { Form::QixingJiuyao } else { Form::Jiuyao });
+        cands[6] = Some(if jy.qixing && o.qixing_jiuyao_all_honors {
+            Form::QixingJiuyao
+        } else {
+            Form::Jiuyao
+        });
     }
     if basic_any {
         cands[7] = Some(Form::Pinghu);
@@ -577,14 +639,34 @@ fn evaluate(
         }
     };
     if bdt && facts.passes >= 1 {
-        push(Multiplier::Touji, o.mult_touji, if o.touji_per_pass { facts.passes as u32 } else { 1 });
+        push(
+            Multiplier::Touji,
+            o.mult_touji,
+            if o.touji_per_pass {
+                facts.passes as u32
+            } else {
+                1
+            },
+        );
     }
     push(Multiplier::Tianhu, o.mult_tianhu, facts.heavenly as u32);
     push(Multiplier::Dihu, o.mult_dihu, facts.earthly as u32);
-    push(Multiplier::Gangkai, o.mult_gangkai, facts.replacement as u32);
-    push(Multiplier::Qianggang, o.mult_qianggang, facts.robbed_kong as u32);
+    push(
+        Multiplier::Gangkai,
+        o.mult_gangkai,
+        facts.replacement as u32,
+    );
+    push(
+        Multiplier::Qianggang,
+        o.mult_qianggang,
+        facts.robbed_kong as u32,
+    );
     push(Multiplier::Dandiao, o.mult_dandiao, (k == 4) as u32);
-    push(Multiplier::Feibao, o.mult_feibao_each, facts.bao_discarded as u32);
+    push(
+        Multiplier::Feibao,
+        o.mult_feibao_each,
+        facts.bao_discarded as u32,
+    );
     let base = o.base_points as u64 * form_value as u64;
     let raw_value = match o.scoring_mode {
         ScoringMode::Multiplicative => {
@@ -605,7 +687,13 @@ fn evaluate(
     for &(m, f, t) in &parts[..n] {
         multipliers.push((m, f.saturating_pow(t)));
     }
-    Ok(Score { form, form_value, multipliers, raw_value, value: cap(raw_value, o) })
+    Ok(Score {
+        form,
+        form_value,
+        multipliers,
+        raw_value,
+        value: cap(raw_value, o),
+    })
 }
 
 #[cfg(test)]
@@ -622,7 +710,10 @@ mod tests {
         HuainanOptions::default()
     }
     fn zimo() -> WinFacts {
-        WinFacts { self_drawn: true, ..Default::default() }
+        WinFacts {
+            self_drawn: true,
+            ..Default::default()
+        }
     }
     fn ron() -> WinFacts {
         WinFacts::default()
@@ -657,14 +748,28 @@ mod tests {
     fn h4_h5_bdt() {
         let s = sc("5p123m456m789s234s7z", &[], "7z", "5p", zimo()).unwrap();
         assert_eq!((s.form, s.value), (Form::Baodiaotou, 2));
-        let f = WinFacts { passes: 1, ..zimo() };
+        let f = WinFacts {
+            passes: 1,
+            ..zimo()
+        };
         let s = sc("55p123m456m789s234s", &[], "5p", "5p", f).unwrap();
         assert_eq!((s.form, s.value), (Form::Baodiaobao, 8));
         assert_eq!(mults(&s), ["touji"]);
-        let f = WinFacts { passes: 3, ..zimo() };
+        let f = WinFacts {
+            passes: 3,
+            ..zimo()
+        };
         let mut per_pass = o();
         per_pass.touji_per_pass = true;
-        let s2 = score(&c("55p123m456m789s234s"), &[], Some(t("5p")), t("5p"), &f, &per_pass).unwrap();
+        let s2 = score(
+            &c("55p123m456m789s234s"),
+            &[],
+            Some(t("5p")),
+            t("5p"),
+            &f,
+            &per_pass,
+        )
+        .unwrap();
         assert_eq!(s2.value, 32);
     }
 
@@ -737,7 +842,10 @@ mod tests {
 
     #[test]
     fn h15_robbing() {
-        let rob = WinFacts { robbed_kong: true, ..Default::default() };
+        let rob = WinFacts {
+            robbed_kong: true,
+            ..Default::default()
+        };
         let s = sc("5p123m456m789p234s8s", &[], "8s", "5p", rob).unwrap();
         assert_eq!((s.form, s.value), (Form::Baodiaotou, 4));
         let s = sc("11z234p678p789m789s", &[], "8s", "5p", rob).unwrap();
@@ -746,13 +854,23 @@ mod tests {
 
     #[test]
     fn h16_to_h18_multipliers() {
-        let f = WinFacts { heavenly: true, ..zimo() };
+        let f = WinFacts {
+            heavenly: true,
+            ..zimo()
+        };
         let s = score(&c("123m456m78m5p234s11z"), &[], None, t("5p"), &f, &o()).unwrap();
         assert_eq!((s.form, s.value), (Form::Pinghu, 8));
-        let f = WinFacts { earthly: true, ..ron() };
+        let f = WinFacts {
+            earthly: true,
+            ..ron()
+        };
         let s = sc("11m33m55p77p22s44s66z", &[], "6z", "9m", f).unwrap();
         assert_eq!((s.raw_value, s.value), (64, 64));
-        let f = WinFacts { replacement: true, bao_discarded: 1, ..zimo() };
+        let f = WinFacts {
+            replacement: true,
+            bao_discarded: 1,
+            ..zimo()
+        };
         let melds = [Meld::concealed_kong(t("7z")).unwrap()];
         let s = sc("123m456p789s99m", &melds, "9s", "3s", f).unwrap();
         assert_eq!((s.form, s.value), (Form::PinghuZimo, 8));
@@ -771,22 +889,47 @@ mod tests {
 
     #[test]
     fn facts_are_checked() {
-        let bad = WinFacts { robbed_kong: true, self_drawn: true, ..Default::default() };
-        assert!(matches!(sc("123m456m789s234p99s", &[], "9s", "5p", bad), Err(MjError::InvalidHand(_))));
+        let bad = WinFacts {
+            robbed_kong: true,
+            self_drawn: true,
+            ..Default::default()
+        };
+        assert!(matches!(
+            sc("123m456m789s234p99s", &[], "9s", "5p", bad),
+            Err(MjError::InvalidHand(_))
+        ));
         assert!(sc("123m456m789s234p99s", &[], "5z", "5p", zimo()).is_err());
         assert!(sc("123m456m789s234p9s", &[], "9s", "5p", zimo()).is_err());
         let melds = [Meld::pung(t("5p")).unwrap()];
-        assert!(sc("123m456m789s99s", &melds, "9s", "5p", zimo()).unwrap_err().message().contains("meld"));
-        assert!(sc("123m456m789s234p55p", &[], "5p", "5p", ron()).unwrap_err().message().contains("接宝"));
+        assert!(sc("123m456m789s99s", &melds, "9s", "5p", zimo())
+            .unwrap_err()
+            .message()
+            .contains("meld"));
+        assert!(sc("123m456m789s234p55p", &[], "5p", "5p", ron())
+            .unwrap_err()
+            .message()
+            .contains("接宝"));
     }
 
     #[test]
     fn additive_mode() {
         let mut a = o();
         a.scoring_mode = ScoringMode::Additive;
-        let f = WinFacts { replacement: true, bao_discarded: 1, ..zimo() };
+        let f = WinFacts {
+            replacement: true,
+            bao_discarded: 1,
+            ..zimo()
+        };
         let melds = [Meld::concealed_kong(t("7z")).unwrap()];
-        let s = score(&c("123m456p789s99m"), &melds, Some(t("9s")), t("3s"), &f, &a).unwrap();
+        let s = score(
+            &c("123m456p789s99m"),
+            &melds,
+            Some(t("9s")),
+            t("3s"),
+            &f,
+            &a,
+        )
+        .unwrap();
         // 2 + (2-1)*2 + (2-1)*2 = 6.
         assert_eq!(s.value, 6);
     }
@@ -795,7 +938,9 @@ mod tests {
     fn quiet_scoring_agrees_with_the_checked_api() {
         let mut x = 3u64;
         let mut below = |n: u32| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((x >> 33) % n as u64) as u32
         };
         let mut variants = [o(), o(), o(), o()];
@@ -879,7 +1024,11 @@ mod tests {
             );
             let checked = score(&hand, &melds, win, bao, &facts, opts);
             let quiet = score_if_winning(&hand, &melds, win, bao, &facts, opts);
-            assert_eq!(quiet, checked.clone().ok(), "{hand:?} {melds:?} {win:?} {bao} {facts:?}");
+            assert_eq!(
+                quiet,
+                checked.clone().ok(),
+                "{hand:?} {melds:?} {win:?} {bao} {facts:?}"
+            );
             match checked {
                 Ok(_) => wins += 1,
                 Err(e) => {
@@ -888,6 +1037,9 @@ mod tests {
                 }
             }
         }
-        assert!(wins > 3_000 && refused > 3_000, "{wins} wins, {refused} refusals");
+        assert!(
+            wins > 3_000 && refused > 3_000,
+            "{wins} wins, {refused} refusals"
+        );
     }
 }

@@ -242,9 +242,12 @@ mod tests {
         }
         assert_eq!(o.cap, 64);
         let mut r = Rules::named("huainan").unwrap();
-        r.set("discard_wins", &OptValue::Str("none".into())).unwrap();
+        r.set("discard_wins", &OptValue::Str("none".into()))
+            .unwrap();
         assert_eq!(r.huainan.discard_wins, DiscardWins::Never);
-        assert!(r.set("discard_wins", &OptValue::Str("sometimes".into())).is_err());
+        assert!(r
+            .set("discard_wins", &OptValue::Str("sometimes".into()))
+            .is_err());
     }
 }
 

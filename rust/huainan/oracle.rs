@@ -53,7 +53,12 @@ impl ShapeOptions {
     }
 }
 
-const FORMS: [Form; 4] = [Form::Regular, Form::SevenPairs, Form::Shisanlang, Form::Jiuyao];
+const FORMS: [Form; 4] = [
+    Form::Regular,
+    Form::SevenPairs,
+    Form::Shisanlang,
+    Form::Jiuyao,
+];
 
 /// A validated Huainan hand read under non-default shape options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +79,15 @@ fn to_shanten(d: u8, w: u8) -> i8 {
 /// Shanten of one Huainan form under `o` for naturals `nat` (the 宝 taken out), `w` 宝,
 /// every concealed tile `all` (the 宝 at their own face) and `used` copies in `k` melds
 /// (`None` when the form cannot apply).
-pub fn form_shanten(f: Form, nat: &Counts, w: u8, all: &Counts, used: &Counts, k: u8, o: &ShapeOptions) -> Option<i8> {
+pub fn form_shanten(
+    f: Form,
+    nat: &Counts,
+    w: u8,
+    all: &Counts,
+    used: &Counts,
+    k: u8,
+    o: &ShapeOptions,
+) -> Option<i8> {
     match f {
         Form::Regular => {
             let d = regular::distance(nat, used, k, if o.fifth_copy { w } else { 0 });
@@ -98,15 +111,34 @@ pub fn form_shanten(f: Form, nat: &Counts, w: u8, all: &Counts, used: &Counts, k
 
 /// Shanten over the four Huainan forms under `o` (the arguments of [`form_shanten`]),
 /// without the engine's wild-draw correction: what the policies compare.
-pub fn shanten_parts(nat: &Counts, w: u8, all: &Counts, used: &Counts, k: u8, o: &ShapeOptions) -> i8 {
-    FORMS.iter().filter_map(|&f| form_shanten(f, nat, w, all, used, k, o)).min().unwrap_or(i8::MAX)
+pub fn shanten_parts(
+    nat: &Counts,
+    w: u8,
+    all: &Counts,
+    used: &Counts,
+    k: u8,
+    o: &ShapeOptions,
+) -> i8 {
+    FORMS
+        .iter()
+        .filter_map(|&f| form_shanten(f, nat, w, all, used, k, o))
+        .min()
+        .unwrap_or(i8::MAX)
 }
 
 impl OptionHand {
     /// Shanten of one form for naturals `nat`, `w` wilds and all tiles `all` (`None` when
     /// the form cannot apply).
     fn form_shanten(&self, f: Form, nat: &Counts, w: u8, all: &Counts) -> Option<i8> {
-        form_shanten(f, nat, w, all, &self.hand.used, self.hand.n_melds, &self.opts)
+        form_shanten(
+            f,
+            nat,
+            w,
+            all,
+            &self.hand.used,
+            self.hand.n_melds,
+            &self.opts,
+        )
     }
 
     /// Shanten over `forms` of the hand plus `extra` (a drawn tile), before the wild-draw
@@ -121,7 +153,11 @@ impl OptionHand {
                 nat[t as usize] += 1;
             }
         }
-        forms.iter().filter_map(|&f| self.form_shanten(f, &nat, w, &all)).min().unwrap_or(i8::MAX)
+        forms
+            .iter()
+            .filter_map(|&f| self.form_shanten(f, &nat, w, &all))
+            .min()
+            .unwrap_or(i8::MAX)
     }
 
     /// True if a copy of `t` may still be drawn (not all four in the hand and its melds).
@@ -146,7 +182,10 @@ impl OptionHand {
     /// Shanten of each form that can apply, in [`Form::ALL`] order.
     pub fn forms(&self) -> Vec<(Form, i8)> {
         let (nat, w, all) = (&self.hand.counts, self.hand.wilds, &self.all);
-        FORMS.iter().filter_map(|&f| self.form_shanten(f, nat, w, all).map(|s| (f, s))).collect()
+        FORMS
+            .iter()
+            .filter_map(|&f| self.form_shanten(f, nat, w, all).map(|s| (f, s)))
+            .collect()
     }
 
     fn require_waiting(&self, what: &str) -> MjResult<()> {
@@ -169,7 +208,10 @@ impl OptionHand {
         let forms: &[Form] = match form {
             Some(f) => {
                 if !FORMS.contains(&f) {
-                    return Err(MjError::hand(format!("the form {} is not part of this rule set", f.as_str())));
+                    return Err(MjError::hand(format!(
+                        "the form {} is not part of this rule set",
+                        f.as_str()
+                    )));
                 }
                 let (nat, w, all) = (&self.hand.counts, self.hand.wilds, &self.all);
                 if self.form_shanten(f, nat, w, all).is_none() {
@@ -185,13 +227,17 @@ impl OptionHand {
             None => &FORMS,
         };
         let now = self.raw(forms, None);
-        Ok((0..34u8).filter(|&t| self.room(t) && self.raw(forms, Some(t)) < now).collect())
+        Ok((0..34u8)
+            .filter(|&t| self.room(t) && self.raw(forms, Some(t)) < now)
+            .collect())
     }
 
     /// The kinds that complete the hand, sorted. Waiting hands only.
     pub fn waits(&self) -> MjResult<Vec<Tile>> {
         self.require_waiting("waits")?;
-        Ok((0..34u8).filter(|&t| self.room(t) && self.raw(&FORMS, Some(t)) == -1).collect())
+        Ok((0..34u8)
+            .filter(|&t| self.room(t) && self.raw(&FORMS, Some(t)) == -1)
+            .collect())
     }
 
     /// True if the full hand is complete in a Huainan form under the options.
@@ -233,7 +279,11 @@ impl Oracle {
         Ok(match shape {
             Some(o) if kind == crate::rules::RuleSetKind::Huainan && !o.is_default() => {
                 debug_assert!(hand.forms == Forms::HUAINAN);
-                Oracle::Options(OptionHand { hand, all: *concealed, opts: o })
+                Oracle::Options(OptionHand {
+                    hand,
+                    all: *concealed,
+                    opts: o,
+                })
             }
             _ => Oracle::Plain(hand),
         })
@@ -317,10 +367,23 @@ mod tests {
     #[test]
     fn answers_agree_with_the_shape_predicates() {
         let settings = [
-            HuainanOptions { bao_wild_in_13lang: false, ..Default::default() },
-            HuainanOptions { bao_wild_in_jiuyao: false, ..Default::default() },
-            HuainanOptions { bao_wild_fifth_copy: false, ..Default::default() },
-            HuainanOptions { jiuyao_allows_pung_melds: false, bao_wild_fifth_copy: false, ..Default::default() },
+            HuainanOptions {
+                bao_wild_in_13lang: false,
+                ..Default::default()
+            },
+            HuainanOptions {
+                bao_wild_in_jiuyao: false,
+                ..Default::default()
+            },
+            HuainanOptions {
+                bao_wild_fifth_copy: false,
+                ..Default::default()
+            },
+            HuainanOptions {
+                jiuyao_allows_pung_melds: false,
+                bao_wild_fifth_copy: false,
+                ..Default::default()
+            },
         ];
         let mut rng = crate::wall::Rng::new(17);
         let mut wins = 0;
@@ -330,17 +393,35 @@ mod tests {
                 let mut h = [0u8; 34];
                 let mut n = 0;
                 while n < 14 {
-                    let x = if rng.below(4) == 0 { bao } else { rng.below(34) as Tile };
-                    let x = if rng.below(2) == 0 && x < 27 { x - x % 9 + (x % 9).min(2) * 3 } else { x };
+                    let x = if rng.below(4) == 0 {
+                        bao
+                    } else {
+                        rng.below(34) as Tile
+                    };
+                    let x = if rng.below(2) == 0 && x < 27 {
+                        x - x % 9 + (x % 9).min(2) * 3
+                    } else {
+                        x
+                    };
                     if h[x as usize] < 4 {
                         h[x as usize] += 1;
                         n += 1;
                     }
                 }
                 let hand = Hand::new(&h, &[], RuleSetKind::Huainan, Some(bao)).unwrap();
-                let oh = OptionHand { hand, all: h, opts: ShapeOptions::of(o) };
+                let oh = OptionHand {
+                    hand,
+                    all: h,
+                    opts: ShapeOptions::of(o),
+                };
                 let want = shape::is_win(&h, &[], Some(bao), o);
-                assert_eq!(oh.is_win().unwrap(), want, "{} bao {}", tile::format_counts(&h), bao);
+                assert_eq!(
+                    oh.is_win().unwrap(),
+                    want,
+                    "{} bao {}",
+                    tile::format_counts(&h),
+                    bao
+                );
                 wins += usize::from(want);
             }
         }
@@ -351,28 +432,74 @@ mod tests {
     fn each_option_changes_the_answers() {
         let d = HuainanOptions::default();
         // 十三浪 with 2m as 9s: only while the 宝 is wild there.
-        let no13 = HuainanOptions { bao_wild_in_13lang: false, ..Default::default() };
-        assert!(oracle("147m258p36s2m12345z", &[], "2m", &d).is_win().unwrap());
-        assert!(!oracle("147m258p36s2m12345z", &[], "2m", &no13).is_win().unwrap());
+        let no13 = HuainanOptions {
+            bao_wild_in_13lang: false,
+            ..Default::default()
+        };
+        assert!(oracle("147m258p36s2m12345z", &[], "2m", &d)
+            .is_win()
+            .unwrap());
+        assert!(!oracle("147m258p36s2m12345z", &[], "2m", &no13)
+            .is_win()
+            .unwrap());
         // A 宝 that is a terminal still counts as itself in 九幺.
-        let noj = HuainanOptions { bao_wild_in_jiuyao: false, ..Default::default() };
-        assert!(!oracle("119m19p19s123456z5s", &[], "5s", &noj).is_win().unwrap());
-        assert!(oracle("119m19p19s123456z1z", &[], "1z", &noj).is_win().unwrap());
-        assert_eq!(oracle("119m19p19s123456z", &[], "5s", &noj).waits().unwrap(), tile::TERMINALS_AND_HONORS.to_vec());
+        let noj = HuainanOptions {
+            bao_wild_in_jiuyao: false,
+            ..Default::default()
+        };
+        assert!(!oracle("119m19p19s123456z5s", &[], "5s", &noj)
+            .is_win()
+            .unwrap());
+        assert!(oracle("119m19p19s123456z1z", &[], "1z", &noj)
+            .is_win()
+            .unwrap());
+        assert_eq!(
+            oracle("119m19p19s123456z", &[], "5s", &noj)
+                .waits()
+                .unwrap(),
+            tile::TERMINALS_AND_HONORS.to_vec()
+        );
         // The fourth 5p beside a pung of 5p: a 宝 may not read as a fifth 5p.
-        let no5 = HuainanOptions { bao_wild_fifth_copy: false, ..Default::default() };
-        let four = [Meld::pung(t("5p")).unwrap(), Meld::pung(t("6p")).unwrap(), Meld::chow(t("2m")).unwrap(), Meld::chow(t("5s")).unwrap()];
-        assert_eq!(oracle("5p", &four, "6z", &d).waits().unwrap(), vec![t("6z")]);
-        assert_eq!(oracle("5p", &four, "6z", &no5).waits().unwrap(), Vec::<Tile>::new());
+        let no5 = HuainanOptions {
+            bao_wild_fifth_copy: false,
+            ..Default::default()
+        };
+        let four = [
+            Meld::pung(t("5p")).unwrap(),
+            Meld::pung(t("6p")).unwrap(),
+            Meld::chow(t("2m")).unwrap(),
+            Meld::chow(t("5s")).unwrap(),
+        ];
+        assert_eq!(
+            oracle("5p", &four, "6z", &d).waits().unwrap(),
+            vec![t("6z")]
+        );
+        assert_eq!(
+            oracle("5p", &four, "6z", &no5).waits().unwrap(),
+            Vec::<Tile>::new()
+        );
         assert_eq!(oracle("5p", &four, "6z", &no5).shanten(), 1);
         // 九幺 with a pung meld only under D-15.
-        let nop = HuainanOptions { jiuyao_allows_pung_melds: false, ..Default::default() };
+        let nop = HuainanOptions {
+            jiuyao_allows_pung_melds: false,
+            ..Default::default()
+        };
         let m = [Meld::pung(t("1z")).unwrap()];
         assert!(oracle("119m19p19s2344z", &m, "5p", &d).is_win().unwrap());
         assert!(!oracle("119m19p19s2344z", &m, "5p", &nop).is_win().unwrap());
-        assert!(oracle("119m19p19s2344z", &m, "5p", &nop).forms().iter().all(|(f, _)| *f != Form::Jiuyao));
+        assert!(oracle("119m19p19s2344z", &m, "5p", &nop)
+            .forms()
+            .iter()
+            .all(|(f, _)| *f != Form::Jiuyao));
         // Same answers as the engine when only a non-shape option changed.
-        let plain = Oracle::new(&c("123m456p789s1255z"), &[], RuleSetKind::Huainan, Some(t("5z")), Some(&d)).unwrap();
+        let plain = Oracle::new(
+            &c("123m456p789s1255z"),
+            &[],
+            RuleSetKind::Huainan,
+            Some(t("5z")),
+            Some(&d),
+        )
+        .unwrap();
         assert!(matches!(plain, Oracle::Plain(_)));
     }
 }

@@ -9,8 +9,8 @@
 //! ([`super::oracle`]).
 
 use super::forms::{self, WinFacts};
-use super::state::BaoState;
 use super::oracle::{self, ShapeOptions};
+use super::state::BaoState;
 use super::{shape, HuainanOptions};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
@@ -55,7 +55,13 @@ impl Choice {
 /// The best discard from a full hand (14 − 3k concealed tiles): never a 宝 while another
 /// tile can go; ties go to the lowest code. `unseen` counts the copies of each kind the
 /// player has not seen; `allowed` is a bit mask of the kinds that may be discarded.
-pub fn best_discard(hand: &Counts, melds: &[Meld], bao: Tile, unseen: &Counts, allowed: u64) -> Option<Choice> {
+pub fn best_discard(
+    hand: &Counts,
+    melds: &[Meld],
+    bao: Tile,
+    unseen: &Counts,
+    allowed: u64,
+) -> Option<Choice> {
     let used = shanten::used_counts(melds);
     let k = melds.len() as u8;
     let only_bao = (0..N_KINDS).all(|t| t == bao as usize || hand[t] == 0 || allowed >> t & 1 == 0);
@@ -69,13 +75,21 @@ pub fn best_discard(hand: &Counts, melds: &[Meld], bao: Tile, unseen: &Counts, a
         let w = shape::Wild::new(&h, Some(bao));
         let s = shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w);
         let mask = shanten::useful_tiles_in(Forms::HUAINAN, &w.nat, &used, k, w.w);
-        let mut useful: u32 = (0..N_KINDS).filter(|&x| mask >> x & 1 == 1 && x != bao as usize).map(|x| unseen[x] as u32).sum();
+        let mut useful: u32 = (0..N_KINDS)
+            .filter(|&x| mask >> x & 1 == 1 && x != bao as usize)
+            .map(|x| unseen[x] as u32)
+            .sum();
         if w.w < 4 {
             useful += unseen[bao as usize] as u32;
         }
         let bdt = shape::is_bdt(&h, bao, None);
         h[t] += 1;
-        let c = Choice { tile: t as Tile, shanten: s, useful, bdt };
+        let c = Choice {
+            tile: t as Tile,
+            shanten: s,
+            useful,
+            bdt,
+        };
         if best.map_or(true, |b| c.key() > b.key()) {
             best = Some(c);
         }
@@ -87,7 +101,14 @@ pub fn best_discard(hand: &Counts, melds: &[Meld], bao: Tile, unseen: &Counts, a
 /// `hand`), or decline it and discard into the 宝吊头 state, which pays more once any tile
 /// is drawn: declined only for a win worth less than `bdt_value` that some discard turns
 /// into the 宝吊头 state, with at least `min_wall` tiles left to draw.
-pub fn take_self_draw(hand: &Counts, bao: Tile, value: u64, bdt_value: u64, wall_left: usize, min_wall: usize) -> bool {
+pub fn take_self_draw(
+    hand: &Counts,
+    bao: Tile,
+    value: u64,
+    bdt_value: u64,
+    wall_left: usize,
+    min_wall: usize,
+) -> bool {
     if value >= bdt_value || wall_left < min_wall || hand[bao as usize] == 0 {
         return true;
     }
@@ -155,7 +176,13 @@ pub fn fast_discard(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64) -> O
 
 /// [`fast_discard`] under non-default shape options (`None`: the defaults); a 宝 may then
 /// go when discarding it alone gives the lowest shanten.
-pub fn fast_discard_under(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64, sh: Option<&ShapeOptions>) -> Option<(Tile, i8)> {
+pub fn fast_discard_under(
+    hand: &Counts,
+    melds: &[Meld],
+    bao: Tile,
+    allowed: u64,
+    sh: Option<&ShapeOptions>,
+) -> Option<(Tile, i8)> {
     let used = shanten::used_counts(melds);
     let k = melds.len() as u8;
     let can = |t: usize| allowed >> t & 1 == 1;
@@ -178,7 +205,13 @@ pub fn fast_discard_under(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64
     // whose best imaginable key cannot beat the best so far needs no shanten.
     let whole = shape::Wild::new(hand, Some(bao));
     let floor = match sh {
-        None if n > 1 => Some(shanten::shanten_in(Forms::HUAINAN, &whole.nat, &used, k, whole.w)),
+        None if n > 1 => Some(shanten::shanten_in(
+            Forms::HUAINAN,
+            &whole.nat,
+            &used,
+            k,
+            whole.w,
+        )),
         _ => None,
     };
     // The key: shanten, not entering 宝吊头, connectivity, code (the least wins).
@@ -220,7 +253,14 @@ pub fn fast_discard_under(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64
 /// Under the shape options a 宝 can be in the way (e.g. as its own face inside 十三浪): the
 /// shanten after discarding it, when that alone brings the hand closer than the best other
 /// discard (shanten `other`).
-fn bao_discard_shanten(h: &Counts, bao: Tile, used: &Counts, k: u8, o: &ShapeOptions, other: i8) -> Option<i8> {
+fn bao_discard_shanten(
+    h: &Counts,
+    bao: Tile,
+    used: &Counts,
+    k: u8,
+    o: &ShapeOptions,
+    other: i8,
+) -> Option<i8> {
     let mut without = *h;
     without[bao as usize] -= 1;
     let w = shape::Wild::new(&without, Some(bao));
@@ -232,9 +272,30 @@ fn bao_discard_shanten(h: &Counts, bao: Tile, used: &Counts, k: u8, o: &ShapeOpt
 /// kong, or a kong claimed on a discard of its tile), or `None` if `a` is not a kong.
 fn after_kong(hand: &Counts, melds: &[Meld], a: Action) -> Option<(Counts, [Meld; 4], usize)> {
     let (t, take, meld) = match a {
-        Action::ConcealedKong(t) => (t, 4, Meld { kind: MeldKind::ConcealedKong, tile: t }),
-        Action::AddedKong(t) => (t, 1, Meld { kind: MeldKind::Kong, tile: t }),
-        Action::Kong(t) => (t, 3, Meld { kind: MeldKind::Kong, tile: t }),
+        Action::ConcealedKong(t) => (
+            t,
+            4,
+            Meld {
+                kind: MeldKind::ConcealedKong,
+                tile: t,
+            },
+        ),
+        Action::AddedKong(t) => (
+            t,
+            1,
+            Meld {
+                kind: MeldKind::Kong,
+                tile: t,
+            },
+        ),
+        Action::Kong(t) => (
+            t,
+            3,
+            Meld {
+                kind: MeldKind::Kong,
+                tile: t,
+            },
+        ),
         _ => return None,
     };
     let mut h = *hand;
@@ -246,7 +307,9 @@ fn after_kong(hand: &Counts, melds: &[Meld], a: Action) -> Option<(Counts, [Meld
     m[..melds.len()].copy_from_slice(melds);
     let n = match a {
         Action::AddedKong(_) => {
-            let i = melds.iter().position(|x| x.kind == MeldKind::Pung && x.tile == t)?;
+            let i = melds
+                .iter()
+                .position(|x| x.kind == MeldKind::Pung && x.tile == t)?;
             m[i] = meld;
             melds.len()
         }
@@ -261,7 +324,12 @@ fn after_kong(hand: &Counts, melds: &[Meld], a: Action) -> Option<(Counts, [Meld
 
 /// A legal kong (of the kinds `pick` accepts) whose hand, with the kong as a meld, has a
 /// wild-aware shanten of at most `bar`; the lowest such shanten wins, ties to the first.
-fn kong_within(d: &Decision, sh: Option<&ShapeOptions>, bar: i8, pick: impl Fn(Action) -> bool) -> Option<Action> {
+fn kong_within(
+    d: &Decision,
+    sh: Option<&ShapeOptions>,
+    bar: i8,
+    pick: impl Fn(Action) -> bool,
+) -> Option<Action> {
     let mut best: Option<(i8, Action)> = None;
     for &a in d.legal.iter().filter(|&&a| pick(a)) {
         if let Some((h, m, n)) = after_kong(d.hand, d.melds, a) {
@@ -291,8 +359,12 @@ pub fn decide(d: &Decision) -> Action {
         if d.state.in_bdt && d.wall_remaining > 0 {
             // Still 宝 plus sets after the kong: any replacement tile wins.
             for &a in d.legal {
-                if let Some((h, m, n)) = after_kong(d.hand, d.melds, a).filter(|_| matches!(a, Action::ConcealedKong(_))) {
-                    let limit = (!d.opts.bao_wild_fifth_copy).then(|| shape::hand_limit(&shape::Wild::new(&h, Some(d.bao)).nat, &m[..n]));
+                if let Some((h, m, n)) =
+                    after_kong(d.hand, d.melds, a).filter(|_| matches!(a, Action::ConcealedKong(_)))
+                {
+                    let limit = (!d.opts.bao_wild_fifth_copy).then(|| {
+                        shape::hand_limit(&shape::Wild::new(&h, Some(d.bao)).nat, &m[..n])
+                    });
                     if shape::is_bdt(&h, d.bao, limit.as_ref()) {
                         return a;
                     }
@@ -301,14 +373,35 @@ pub fn decide(d: &Decision) -> Action {
         }
         if let Some(drawn) = d.drawn {
             // In the 宝吊头 state every draw wins: pass once for 偷机 when the wall is long.
-            if d.state.in_bdt && d.state.passes == 0 && drawn != d.bao && d.wall_remaining >= 16 && has(Action::Discard(drawn)) {
+            if d.state.in_bdt
+                && d.state.passes == 0
+                && drawn != d.bao
+                && d.wall_remaining >= 16
+                && has(Action::Discard(drawn))
+            {
                 return Action::Discard(drawn);
             }
-            let facts = WinFacts { self_drawn: true, passes: d.state.passes, bao_discarded: d.state.bao_discarded, ..Default::default() };
-            let value = forms::score_if_winning(d.hand, d.melds, Some(drawn), d.bao, &facts, d.opts).map(|s| s.form_value);
+            let facts = WinFacts {
+                self_drawn: true,
+                passes: d.state.passes,
+                bao_discarded: d.state.bao_discarded,
+                ..Default::default()
+            };
+            let value =
+                forms::score_if_winning(d.hand, d.melds, Some(drawn), d.bao, &facts, d.opts)
+                    .map(|s| s.form_value);
             if let Some(v) = value {
-                if !take_self_draw(d.hand, d.bao, v as u64, d.opts.form_baodiaotou as u64, d.wall_remaining, 8) {
-                    if let Some(c) = best_discard(d.hand, d.melds, d.bao, &[0; 34], u64::MAX).filter(|c| c.bdt) {
+                if !take_self_draw(
+                    d.hand,
+                    d.bao,
+                    v as u64,
+                    d.opts.form_baodiaotou as u64,
+                    d.wall_remaining,
+                    8,
+                ) {
+                    if let Some(c) =
+                        best_discard(d.hand, d.melds, d.bao, &[0; 34], u64::MAX).filter(|c| c.bdt)
+                    {
                         if has(Action::Discard(c.tile)) {
                             return Action::Discard(c.tile);
                         }
@@ -328,7 +421,11 @@ pub fn decide(d: &Decision) -> Action {
         if let Some(k) = kong_within(d, sh, bar, |a| matches!(a, Action::Kong(_))) {
             return k;
         }
-        return meld.map(|(_, a)| a).unwrap_or(if has(Action::Pass) { Action::Pass } else { first });
+        return meld.map(|(_, a)| a).unwrap_or(if has(Action::Pass) {
+            Action::Pass
+        } else {
+            first
+        });
     }
     let allowed = d.legal.iter().fold(0u64, |m, a| match a {
         Action::Discard(t) => m | 1 << t,
@@ -336,7 +433,9 @@ pub fn decide(d: &Decision) -> Action {
     });
     let discard = fast_discard_under(d.hand, d.melds, d.bao, allowed, sh);
     let bar = discard.map_or(i8::MAX, |(_, s)| s);
-    if let Some(k) = kong_within(d, sh, bar, |a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_))) {
+    if let Some(k) = kong_within(d, sh, bar, |a| {
+        matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_))
+    }) {
         return k;
     }
     match discard {
@@ -351,7 +450,13 @@ fn claim(d: &Decision, sh: Option<&ShapeOptions>, t: Tile, now: i8) -> Option<(i
     let mut best: Option<(i8, Action)> = None;
     for &a in d.legal {
         let (meld, take): (Meld, [Tile; 2]) = match a {
-            Action::Pung(x) => (Meld { kind: crate::hand::MeldKind::Pung, tile: x }, [x, x]),
+            Action::Pung(x) => (
+                Meld {
+                    kind: crate::hand::MeldKind::Pung,
+                    tile: x,
+                },
+                [x, x],
+            ),
             Action::Chow(low) if (low..low + 3).contains(&t) => {
                 let mut others = [low; 2];
                 let mut n = 0;
@@ -361,7 +466,13 @@ fn claim(d: &Decision, sh: Option<&ShapeOptions>, t: Tile, now: i8) -> Option<(i
                         n += 1;
                     }
                 }
-                (Meld { kind: crate::hand::MeldKind::Chow, tile: low }, others)
+                (
+                    Meld {
+                        kind: crate::hand::MeldKind::Chow,
+                        tile: low,
+                    },
+                    others,
+                )
             }
             _ => continue,
         };
@@ -377,7 +488,9 @@ fn claim(d: &Decision, sh: Option<&ShapeOptions>, t: Tile, now: i8) -> Option<(i
         let mut melds = [meld; 4];
         melds[..d.melds.len()].copy_from_slice(d.melds);
         melds[d.melds.len()] = meld;
-        if let Some((_, s)) = fast_discard_under(&h, &melds[..d.melds.len() + 1], d.bao, u64::MAX, sh) {
+        if let Some((_, s)) =
+            fast_discard_under(&h, &melds[..d.melds.len() + 1], d.bao, u64::MAX, sh)
+        {
             if s < now && best.map_or(true, |(bs, _)| s < bs) {
                 best = Some((s, a));
             }
@@ -415,7 +528,12 @@ mod tests {
         let ch = best_discard(&h, &[], t("5p"), &unseen, u64::MAX).unwrap();
         assert_ne!(ch.tile, t("5p"));
         // Only 宝 left to discard: one goes.
-        let melds = [Meld::pung(0).unwrap(), Meld::pung(1).unwrap(), Meld::pung(2).unwrap(), Meld::pung(3).unwrap()];
+        let melds = [
+            Meld::pung(0).unwrap(),
+            Meld::pung(1).unwrap(),
+            Meld::pung(2).unwrap(),
+            Meld::pung(3).unwrap(),
+        ];
         let ch = best_discard(&c("5p5p"), &melds, t("5p"), &unseen, u64::MAX).unwrap();
         assert_eq!(ch.tile, t("5p"));
     }
@@ -425,7 +543,11 @@ mod tests {
         let o = HuainanOptions::default();
         let legal_for = |h: &Counts| -> Vec<Action> {
             let mut v = vec![Action::Win];
-            v.extend((0..34u8).filter(|&x| h[x as usize] > 0).map(Action::Discard));
+            v.extend(
+                (0..34u8)
+                    .filter(|&x| h[x as usize] > 0)
+                    .map(Action::Discard),
+            );
             v
         };
         // H4: a plain win (worth 1) on 4s; discarding 9p enters 宝吊头 (worth 2).
@@ -448,23 +570,57 @@ mod tests {
         // In the 宝吊头 state: pass once for 偷机 while the wall is long, then win.
         let h2 = c("5p123m456m789s234s7z");
         let legal2 = legal_for(&h2);
-        let st = BaoState { in_bdt: true, ..Default::default() };
-        let d2 = Decision { hand: &h2, legal: &legal2, drawn: Some(t("7z")), state: st, wall_remaining: 40, ..d };
+        let st = BaoState {
+            in_bdt: true,
+            ..Default::default()
+        };
+        let d2 = Decision {
+            hand: &h2,
+            legal: &legal2,
+            drawn: Some(t("7z")),
+            state: st,
+            wall_remaining: 40,
+            ..d
+        };
         assert_eq!(decide(&d2), Action::Discard(t("7z")));
-        let d3 = Decision { state: BaoState { in_bdt: true, passes: 1, ..Default::default() }, ..d2 };
+        let d3 = Decision {
+            state: BaoState {
+                in_bdt: true,
+                passes: 1,
+                ..Default::default()
+            },
+            ..d2
+        };
         assert_eq!(decide(&d3), Action::Win);
         // A claim window with a win (a discard win or 接宝) is always taken.
-        let d4 = Decision { claim: Some(t("7z")), drawn: None, ..d3 };
+        let d4 = Decision {
+            claim: Some(t("7z")),
+            drawn: None,
+            ..d3
+        };
         assert_eq!(decide(&d4), Action::Win);
         // Without a win: discard by wild-aware shanten, keeping the 宝.
         let h5 = c("5p1m123m456m789s23s7z");
-        let legal5: Vec<Action> = legal_for(&h5).into_iter().filter(|a| *a != Action::Win).collect();
-        let d5 = Decision { hand: &h5, legal: &legal5, drawn: Some(t("7z")), state: BaoState::default(), claim: None, ..d };
+        let legal5: Vec<Action> = legal_for(&h5)
+            .into_iter()
+            .filter(|a| *a != Action::Win)
+            .collect();
+        let d5 = Decision {
+            hand: &h5,
+            legal: &legal5,
+            drawn: Some(t("7z")),
+            state: BaoState::default(),
+            claim: None,
+            ..d
+        };
         assert!(matches!(decide(&d5), Action::Discard(x) if x == t("1m") || x == t("7z")));
     }
 
     fn turn_legal(h: &Counts, extra: &[Action]) -> Vec<Action> {
-        let mut v: Vec<Action> = (0..34u8).filter(|&x| h[x as usize] > 0).map(Action::Discard).collect();
+        let mut v: Vec<Action> = (0..34u8)
+            .filter(|&x| h[x as usize] > 0)
+            .map(Action::Discard)
+            .collect();
         v.extend_from_slice(extra);
         v
     }
@@ -473,49 +629,91 @@ mod tests {
     fn kongs_when_they_do_not_hurt() {
         let o = HuainanOptions::default();
         let bao = t("9p");
-        let base = |hand: &'static Counts, melds: &'static [Meld], legal: &'static [Action]| Decision {
-            hand,
-            melds,
-            bao,
-            state: BaoState::default(),
-            legal,
-            claim: None,
-            drawn: None,
-            wall_remaining: 40,
-            opts: &o,
-        };
+        let base =
+            |hand: &'static Counts, melds: &'static [Meld], legal: &'static [Action]| Decision {
+                hand,
+                melds,
+                bao,
+                state: BaoState::default(),
+                legal,
+                claim: None,
+                drawn: None,
+                wall_remaining: 40,
+                opts: &o,
+            };
         // 1111m beside 234p 567s 78s 5z 7z: the kong keeps the hand one step from ready.
         let h: &'static Counts = Box::leak(Box::new(c("1111m234p567s78s5z7z")));
         let l: &'static [Action] = turn_legal(h, &[Action::ConcealedKong(t("1m"))]).leak();
-        assert_eq!(decide(&Decision { drawn: Some(t("7z")), ..base(h, &[], l) }), Action::ConcealedKong(t("1m")));
+        assert_eq!(
+            decide(&Decision {
+                drawn: Some(t("7z")),
+                ..base(h, &[], l)
+            }),
+            Action::ConcealedKong(t("1m"))
+        );
         // 1111m 23m 456p 789s 5z 7z: the fourth 1m belongs to 123m; a kong would cost a step.
         let h2: &'static Counts = Box::leak(Box::new(c("1111m23m456p789s5z7z")));
         let l2: &'static [Action] = turn_legal(h2, &[Action::ConcealedKong(t("1m"))]).leak();
-        assert!(matches!(decide(&Decision { drawn: Some(t("7z")), ..base(h2, &[], l2) }), Action::Discard(_)));
+        assert!(matches!(
+            decide(&Decision {
+                drawn: Some(t("7z")),
+                ..base(h2, &[], l2)
+            }),
+            Action::Discard(_)
+        ));
         // An added kong onto an exposed pung of 5s: the held 5s is otherwise a loose tile.
         let m3: &'static [Meld] = vec![Meld::pung(t("5s")).unwrap()].leak();
         let h3: &'static Counts = Box::leak(Box::new(c("5s234p678m11z2z3z7z")));
         let l3: &'static [Action] = turn_legal(h3, &[Action::AddedKong(t("5s"))]).leak();
-        assert_eq!(decide(&Decision { drawn: Some(t("7z")), ..base(h3, m3, l3) }), Action::AddedKong(t("5s")));
+        assert_eq!(
+            decide(&Decision {
+                drawn: Some(t("7z")),
+                ..base(h3, m3, l3)
+            }),
+            Action::AddedKong(t("5s"))
+        );
         // Under a claim lock the kong is not legal, and nothing but a discard is chosen.
         let l3b: &'static [Action] = turn_legal(h3, &[]).leak();
         assert!(matches!(decide(&base(h3, m3, l3b)), Action::Discard(_)));
         // A discard of the fourth 2s: the held 222s is a set already, so the exposed kong
         // costs nothing (a pung would not lower the shanten either).
         let h4: &'static Counts = Box::leak(Box::new(c("222s456m13p5z6z7z9m8s")));
-        let l4: &'static [Action] = vec![Action::Kong(t("2s")), Action::Pung(t("2s")), Action::Pass].leak();
-        assert_eq!(decide(&Decision { claim: Some(t("2s")), ..base(h4, &[], l4) }), Action::Kong(t("2s")));
+        let l4: &'static [Action] =
+            vec![Action::Kong(t("2s")), Action::Pung(t("2s")), Action::Pass].leak();
+        assert_eq!(
+            decide(&Decision {
+                claim: Some(t("2s")),
+                ..base(h4, &[], l4)
+            }),
+            Action::Kong(t("2s"))
+        );
         // 2223s: the three 2s are a pair and a chow's tile; a kong breaks them, a pass keeps them.
         let h5: &'static Counts = Box::leak(Box::new(c("2223s456m789p5z6z7z")));
-        let l5: &'static [Action] = vec![Action::Kong(t("2s")), Action::Pung(t("2s")), Action::Pass].leak();
-        assert_ne!(decide(&Decision { claim: Some(t("2s")), ..base(h5, &[], l5) }), Action::Kong(t("2s")));
+        let l5: &'static [Action] =
+            vec![Action::Kong(t("2s")), Action::Pung(t("2s")), Action::Pass].leak();
+        assert_ne!(
+            decide(&Decision {
+                claim: Some(t("2s")),
+                ..base(h5, &[], l5)
+            }),
+            Action::Kong(t("2s"))
+        );
         // In the 宝吊头 state a concealed kong that keeps the state comes before the win: the
         // replacement tile wins (杠开).
         let h6: &'static Counts = Box::leak(Box::new(c("9p1111m456m789s234s")));
-        let l6: &'static [Action] = turn_legal(h6, &[Action::Win, Action::ConcealedKong(t("1m"))]).leak();
-        let st = BaoState { in_bdt: true, passes: 1, ..Default::default() };
+        let l6: &'static [Action] =
+            turn_legal(h6, &[Action::Win, Action::ConcealedKong(t("1m"))]).leak();
+        let st = BaoState {
+            in_bdt: true,
+            passes: 1,
+            ..Default::default()
+        };
         assert_eq!(
-            decide(&Decision { state: st, drawn: Some(t("1m")), ..base(h6, &[], l6) }),
+            decide(&Decision {
+                state: st,
+                drawn: Some(t("1m")),
+                ..base(h6, &[], l6)
+            }),
             Action::ConcealedKong(t("1m"))
         );
     }
@@ -525,7 +723,10 @@ mod tests {
         // 十三浪 with the 宝 2m as 9s wins by default; with the 宝 only itself in 十三浪 it
         // does not, and the policy's shanten sees that.
         let h = c("147m258p36s2m12345z");
-        let no13 = ShapeOptions::of(&HuainanOptions { bao_wild_in_13lang: false, ..Default::default() });
+        let no13 = ShapeOptions::of(&HuainanOptions {
+            bao_wild_in_13lang: false,
+            ..Default::default()
+        });
         assert_eq!(shanten_under(&h, &[], t("2m"), None), -1);
         assert!(shanten_under(&h, &[], t("2m"), Some(&no13)) >= 0);
         // The same shape with 6z for 5z: by default the 宝 is kept (any other discard is
@@ -538,7 +739,13 @@ mod tests {
     }
 
     /// [`fast_discard_under`] with every candidate's shanten taken, in code order.
-    fn fast_discard_everywhere(hand: &Counts, melds: &[Meld], bao: Tile, allowed: u64, sh: Option<&ShapeOptions>) -> Option<(Tile, i8)> {
+    fn fast_discard_everywhere(
+        hand: &Counts,
+        melds: &[Meld],
+        bao: Tile,
+        allowed: u64,
+        sh: Option<&ShapeOptions>,
+    ) -> Option<(Tile, i8)> {
         let used = shanten::used_counts(melds);
         let k = melds.len() as u8;
         let can = |t: usize| allowed >> t & 1 == 1;
@@ -576,16 +783,23 @@ mod tests {
     fn pruned_discards_match_every_shanten_taken() {
         let mut x = 5u64;
         let mut below = |n: u32| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((x >> 33) % n as u64) as u32
         };
-        let opts = HuainanOptions { bao_wild_in_13lang: false, ..Default::default() };
+        let opts = HuainanOptions {
+            bao_wild_in_13lang: false,
+            ..Default::default()
+        };
         let shapes = ShapeOptions::of(&opts);
         let mut bdt_picks = 0;
         for round in 0..6_000 {
             let bao = below(34) as Tile;
             let n_melds = below(3) as usize;
-            let melds: Vec<Meld> = (0..n_melds).map(|i| Meld::pung(((i * 11) as u32 + below(5)) as Tile).unwrap()).collect();
+            let melds: Vec<Meld> = (0..n_melds)
+                .map(|i| Meld::pung(((i * 11) as u32 + below(5)) as Tile).unwrap())
+                .collect();
             // Sets and a pair with some tiles changed, or tiles at random.
             let mut hand = [0u8; 34];
             let size = 14 - 3 * n_melds as u32;
@@ -595,7 +809,9 @@ mod tests {
                     let f = below(34) as usize;
                     let chow = f < 27 && f % 9 < 7 && below(2) == 0;
                     let faces = if chow { [f, f + 1, f + 2] } else { [f; 3] };
-                    if faces.iter().all(|&g| hand[g] < 4 - (faces.iter().filter(|&&y| y == g).count() as u8 - 1)) {
+                    if faces.iter().all(|&g| {
+                        hand[g] < 4 - (faces.iter().filter(|&&y| y == g).count() as u8 - 1)
+                    }) {
                         faces.iter().for_each(|&g| hand[g] += 1);
                         n += 3;
                     }
@@ -614,16 +830,28 @@ mod tests {
                 }
             }
             while n < size {
-                let f = if below(4) == 0 { bao as usize } else { below(34) as usize };
+                let f = if below(4) == 0 {
+                    bao as usize
+                } else {
+                    below(34) as usize
+                };
                 if hand[f] < 4 {
                     hand[f] += 1;
                     n += 1;
                 }
             }
-            let allowed = if round % 5 == 0 { !(1u64 << below(34)) } else { u64::MAX };
+            let allowed = if round % 5 == 0 {
+                !(1u64 << below(34))
+            } else {
+                u64::MAX
+            };
             let sh = (round % 3 == 0).then_some(&shapes);
             let want = fast_discard_everywhere(&hand, &melds, bao, allowed, sh);
-            assert_eq!(fast_discard_under(&hand, &melds, bao, allowed, sh), want, "{hand:?} {melds:?} bao {bao}");
+            assert_eq!(
+                fast_discard_under(&hand, &melds, bao, allowed, sh),
+                want,
+                "{hand:?} {melds:?} bao {bao}"
+            );
             if let Some((t, 0)) = want {
                 let mut h = hand;
                 h[t as usize] -= 1;
@@ -632,11 +860,16 @@ mod tests {
             // The floor: no discard of a natural tile leaves the hand closer than it is.
             let used = shanten::used_counts(&melds);
             let whole = shape::Wild::new(&hand, Some(bao));
-            let floor = shanten::shanten_in(Forms::HUAINAN, &whole.nat, &used, n_melds as u8, whole.w);
+            let floor =
+                shanten::shanten_in(Forms::HUAINAN, &whole.nat, &used, n_melds as u8, whole.w);
             for t in (0..N_KINDS).filter(|&t| whole.nat[t] > 0) {
                 let mut nat = whole.nat;
                 nat[t] -= 1;
-                assert!(shanten::shanten_in(Forms::HUAINAN, &nat, &used, n_melds as u8, whole.w) >= floor, "{hand:?} - {t}");
+                assert!(
+                    shanten::shanten_in(Forms::HUAINAN, &nat, &used, n_melds as u8, whole.w)
+                        >= floor,
+                    "{hand:?} - {t}"
+                );
             }
         }
         assert!(bdt_picks > 50, "too few 宝吊头 discards drawn: {bdt_picks}");

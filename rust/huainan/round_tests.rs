@@ -26,7 +26,15 @@ fn rules() -> Rules {
 fn arranged(hands: [&str; 4], head: &str, indicator: &str) -> Round {
     let h: Vec<Vec<Tile>> = hands.iter().map(|s| t(s)).collect();
     let head = t(head);
-    let probe = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &[], false, SEED, BreakThrow::Single).unwrap();
+    let probe = Wall::arranged(
+        [&h[0], &h[1], &h[2], &h[3]],
+        &head,
+        &[],
+        false,
+        SEED,
+        BreakThrow::Single,
+    )
+    .unwrap();
     let s2 = probe.clone().throw_pair();
     // The indicator is the upper tile of the s2-th stack from the tail: tail step 2(s2-1).
     let mut left = [4u8; 34];
@@ -42,7 +50,15 @@ fn arranged(hands: [&str; 4], head: &str, indicator: &str) -> Round {
         tail.push(f as Tile);
     }
     tail.push(ind);
-    let wall = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &tail, false, SEED, BreakThrow::Single).unwrap();
+    let wall = Wall::arranged(
+        [&h[0], &h[1], &h[2], &h[3]],
+        &head,
+        &tail,
+        false,
+        SEED,
+        BreakThrow::Single,
+    )
+    .unwrap();
     let r = Round::with_wall(&rules(), wall, 0, 0).unwrap();
     assert_eq!(r.bao(), Some(super::bao::succ(ind)));
     r
@@ -59,7 +75,10 @@ fn play_random(seed: u64) -> Round {
             // No claim of a discarded 宝 except a win; no meld with a 宝.
             if let Some((_, ct)) = r.claim() {
                 if ct == bao {
-                    assert!(l.iter().all(|a| matches!(a, Action::Win | Action::Pass)), "{l:?}");
+                    assert!(
+                        l.iter().all(|a| matches!(a, Action::Win | Action::Pass)),
+                        "{l:?}"
+                    );
                 }
             }
             let a = l[rng.below(l.len() as u64) as usize];
@@ -81,7 +100,9 @@ fn random_hands_keep_the_invariants() {
     for seed in 0..300 {
         let r = play_random(seed);
         let bao = r.bao().unwrap();
-        assert!(matches!(r.events().iter().find(|e| matches!(e, Event::Bao { .. })), Some(Event::Bao { tile, .. }) if *tile == bao));
+        assert!(
+            matches!(r.events().iter().find(|e| matches!(e, Event::Bao { .. })), Some(Event::Bao { tile, .. }) if *tile == bao)
+        );
         let res = r.result().unwrap();
         assert_eq!(res.deltas.iter().sum::<i32>(), 0);
         assert_eq!(res.exhaustive, res.wins.is_empty());
@@ -116,7 +137,12 @@ fn same_seed_same_hand() {
 fn discarded_bao_only_for_jiebao() {
     // 宝 = 5p (indicator 4p). Seat 1 was dealt three 5p: a discarded 5p is 接宝 for it.
     let mut r = arranged(
-        ["5p1234m19s1234567z", "555p13579m2468s7z", "46p1235m2346s123z", "4p9p2578m1357s456z"],
+        [
+            "5p1234m19s1234567z",
+            "555p13579m2468s7z",
+            "46p1235m2346s123z",
+            "4p9p2578m1357s456z",
+        ],
         "9m9m",
         "4p",
     );
@@ -137,7 +163,12 @@ fn discarded_bao_only_for_jiebao() {
 fn holding_a_bao_no_discard_win_and_the_passed_win_lock() {
     // 宝 = 5p. Seat 1 waits on 9s holding a 宝 (H3); seat 2 waits on 9s with none.
     let mut r = arranged(
-        ["9s1234m89p1234567z", "123m456m678s23p9s5p", "123m456m678s234p9s", "123m19p12345z678s"],
+        [
+            "9s1234m89p1234567z",
+            "123m456m678s23p9s5p",
+            "123m456m678s234p9s",
+            "123m19p12345z678s",
+        ],
         "9s2z3z4z",
         "4p",
     );
@@ -152,7 +183,10 @@ fn holding_a_bao_no_discard_win_and_the_passed_win_lock() {
     assert_eq!((r.phase(), r.turn()), (Phase::Turn, 1));
     // Seat 1 drew the last 9s and discards it: seat 2 may not win on it before it draws.
     assert!(r.huainan().unwrap().seats[2].guo_hu);
-    assert!(r.legal_actions(1).contains(&Action::Win), "a self-draw with a 宝 wins");
+    assert!(
+        r.legal_actions(1).contains(&Action::Win),
+        "a self-draw with a 宝 wins"
+    );
     r.apply(1, Action::Discard(t1("9s"))).unwrap();
     assert!(!r.legal_actions(2).contains(&Action::Win));
 }
@@ -161,7 +195,12 @@ fn holding_a_bao_no_discard_win_and_the_passed_win_lock() {
 fn tianhu_and_settlement() {
     // Dealer dealt a complete hand with a 宝 (H16): 平糊 × 天糊 = 8 from each.
     let mut r = arranged(
-        ["123m456m78m5p234s11z", "13579m2468p1357s", "13579p2468s1357m", "2468m13579s2468p"],
+        [
+            "123m456m78m5p234s11z",
+            "13579m2468p1357s",
+            "13579p2468s1357m",
+            "2468m13579s2468p",
+        ],
         "",
         "4p",
     );
@@ -216,7 +255,12 @@ fn h15_two_robbers_of_one_kong() {
     // A = 0 (dealer) pungs D's 8s, then adds the fourth 8s. B = 1 is in the 宝吊头 state
     // (宝 = 5p) and may rob although holding a 宝; D = 3 waits on 8s with no 宝. Both win.
     let mut r = arranged(
-        ["88s19m19p19s234567z", "5p123m456m789p234s", "2468m13p56s12367z", "11z234p678p789m79s"],
+        [
+            "88s19m19p19s234567z",
+            "5p123m456m789p234s",
+            "2468m13p56s12367z",
+            "11z234p678p789m79s",
+        ],
         "9s5z8s6s4z3s8s",
         "4p",
     );
@@ -239,9 +283,16 @@ fn h15_two_robbers_of_one_kong() {
     r.apply(1, Action::Win).unwrap();
     r.apply(3, Action::Win).unwrap();
     let res = r.result().unwrap();
-    assert_eq!(res.wins.iter().map(|w| w.seat).collect::<Vec<_>>(), vec![1, 3]);
+    assert_eq!(
+        res.wins.iter().map(|w| w.seat).collect::<Vec<_>>(),
+        vec![1, 3]
+    );
     let b = res.wins[0].huainan.as_ref().unwrap();
-    assert_eq!((b.form, b.value), (Form::Baodiaotou, 8), "宝吊头 2 × 抢杠 2 × 偷机 2");
+    assert_eq!(
+        (b.form, b.value),
+        (Form::Baodiaotou, 8),
+        "宝吊头 2 × 抢杠 2 × 偷机 2"
+    );
     let d = res.wins[1].huainan.as_ref().unwrap();
     assert_eq!((d.form, d.value), (Form::Pinghu, 2));
     // The konger pays each robber; the robbed kong earns no kong points.
@@ -249,7 +300,11 @@ fn h15_two_robbers_of_one_kong() {
     let rules = rules();
     let mut m = Match::new(&rules, 1, Some(2)).unwrap();
     m.finish_hand(res).unwrap();
-    assert_eq!(m.dealer(), 1, "the first robber counter-clockwise from the konger deals");
+    assert_eq!(
+        m.dealer(),
+        1,
+        "the first robber counter-clockwise from the konger deals"
+    );
 }
 
 /// Plays a hand with the wild-aware efficiency decisions at every seat.
@@ -287,7 +342,12 @@ fn wild_aware_efficiency_wins_most_hands() {
         kongs += r
             .events()
             .iter()
-            .filter(|e| matches!(e, Event::Kong { .. } | Event::ConcealedKong { .. } | Event::AddedKong { .. }))
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Kong { .. } | Event::ConcealedKong { .. } | Event::AddedKong { .. }
+                )
+            })
             .count();
         let res = r.result().unwrap();
         assert_eq!(res.deltas.iter().sum::<i32>(), 0);
@@ -300,10 +360,14 @@ fn wild_aware_efficiency_wins_most_hands() {
     }
     assert!(won > 120, "{won} of 200 hands won");
     assert!(kongs > 10, "{kongs} kongs in 200 hands");
-    assert!(forms.contains("baodiaotou") || forms.contains("baodiaobao") || forms.contains("baodiao_wubao"), "{forms:?}");
+    assert!(
+        forms.contains("baodiaotou")
+            || forms.contains("baodiaobao")
+            || forms.contains("baodiao_wubao"),
+        "{forms:?}"
+    );
     assert_eq!(play_efficient(3, 1).events(), play_efficient(3, 1).events());
 }
-
 
 /// Random play under `rules` (every seat picks a random legal action).
 fn play_random_with(rules: &Rules, seed: u64) -> Round {
@@ -323,7 +387,11 @@ fn bao_event(r: &Round) -> (Tile, Tile, u8) {
     r.events()
         .iter()
         .find_map(|e| match *e {
-            Event::Bao { indicator, tile, throw } => Some((indicator, tile, throw)),
+            Event::Bao {
+                indicator,
+                tile,
+                throw,
+            } => Some((indicator, tile, throw)),
             _ => None,
         })
         .unwrap()
@@ -332,19 +400,26 @@ fn bao_event(r: &Round) -> (Tile, Tile, u8) {
 #[test]
 fn d4_a_reserved_tail_is_never_drawn() {
     let mut rules = rules();
-    rules.set("reserved_tiles", &crate::rules::OptValue::Int(14)).unwrap();
+    rules
+        .set("reserved_tiles", &crate::rules::OptValue::Int(14))
+        .unwrap();
     let mut draws = 0;
     for seed in 0..60 {
         let r = play_random_with(&rules, seed);
         if r.result().unwrap().exhaustive {
             draws += 1;
-            assert_eq!((r.wall().remaining(), r.wall().standing()), (0, 14), "seed {seed}");
+            assert_eq!(
+                (r.wall().remaining(), r.wall().standing()),
+                (0, 14),
+                "seed {seed}"
+            );
         }
         assert!(r.wall().standing() >= 14);
     }
     assert!(draws > 5, "{draws}");
     let mut bad = self::rules();
-    bad.set("reserved_tiles", &crate::rules::OptValue::Int(90)).unwrap();
+    bad.set("reserved_tiles", &crate::rules::OptValue::Int(90))
+        .unwrap();
     assert!(Round::new(&bad, 1, 0, 0).is_err());
 }
 
@@ -375,12 +450,17 @@ fn d5_d6_where_the_indicator_comes_from() {
         let r = Round::new(&str_opt("bao_indicator_count_from", "head"), seed, 0, 0).unwrap();
         let (ind, _, s2) = bao_event(&r);
         let i = 52 + 2 * s2 as usize;
-        assert_eq!((ind, r.huainan().unwrap().indicator_index as usize), (r.wall().order()[i], i));
+        assert_eq!(
+            (ind, r.huainan().unwrap().indicator_index as usize),
+            (r.wall().order()[i], i)
+        );
     }
     // D-6: the indicator stays in the wall and is drawn by whoever reaches it, or is set
     // aside and never drawn.
     let mut aside = rules();
-    aside.set("bao_indicator_stays_in_wall", &OptValue::Bool(false)).unwrap();
+    aside
+        .set("bao_indicator_stays_in_wall", &OptValue::Bool(false))
+        .unwrap();
     let (mut drawn, mut kept) = (0, 0);
     for seed in 0..40 {
         for (rules, stays) in [(self::rules(), true), (aside.clone(), false)] {
@@ -390,10 +470,16 @@ fn d5_d6_where_the_indicator_comes_from() {
                 continue;
             }
             if stays {
-                assert!(r.wall().is_taken(i) && r.wall().standing() == 0, "seed {seed}");
+                assert!(
+                    r.wall().is_taken(i) && r.wall().standing() == 0,
+                    "seed {seed}"
+                );
                 drawn += 1;
             } else {
-                assert!(!r.wall().is_taken(i) && r.wall().is_blocked(i), "seed {seed}");
+                assert!(
+                    !r.wall().is_taken(i) && r.wall().is_blocked(i),
+                    "seed {seed}"
+                );
                 assert_eq!(r.wall().standing(), 1);
                 kept += 1;
             }
@@ -402,16 +488,33 @@ fn d5_d6_where_the_indicator_comes_from() {
     assert!(drawn > 3 && kept > 3, "{drawn} {kept}");
     let mut flowers = rules();
     flowers.set("flowers", &OptValue::Bool(true)).unwrap();
-    assert!(Round::new(&flowers, 1, 0, 0).unwrap_err().message().contains("D-1"));
+    assert!(Round::new(&flowers, 1, 0, 0)
+        .unwrap_err()
+        .message()
+        .contains("D-1"));
 }
 
 /// Like [`arranged`] with `rules`, and `tail` as the first replacement draws (before the
 /// filler that leads to the indicator).
-fn arranged_with(rules: &Rules, hands: [&str; 4], head: &str, tail: &str, indicator: &str) -> Round {
+fn arranged_with(
+    rules: &Rules,
+    hands: [&str; 4],
+    head: &str,
+    tail: &str,
+    indicator: &str,
+) -> Round {
     let h: Vec<Vec<Tile>> = hands.iter().map(|s| t(s)).collect();
     let head = t(head);
     let mut tail = t(tail);
-    let probe = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &[], false, SEED, BreakThrow::Single).unwrap();
+    let probe = Wall::arranged(
+        [&h[0], &h[1], &h[2], &h[3]],
+        &head,
+        &[],
+        false,
+        SEED,
+        BreakThrow::Single,
+    )
+    .unwrap();
     let s2 = probe.clone().throw_pair();
     let mut left = [4u8; 34];
     for x in h.iter().flatten().chain(head.iter()).chain(tail.iter()) {
@@ -426,18 +529,33 @@ fn arranged_with(rules: &Rules, hands: [&str; 4], head: &str, tail: &str, indica
         tail.push(f as Tile);
     }
     tail.push(ind);
-    let wall = Wall::arranged([&h[0], &h[1], &h[2], &h[3]], &head, &tail, false, SEED, BreakThrow::Single).unwrap();
+    let wall = Wall::arranged(
+        [&h[0], &h[1], &h[2], &h[3]],
+        &head,
+        &tail,
+        false,
+        SEED,
+        BreakThrow::Single,
+    )
+    .unwrap();
     Round::with_wall(rules, wall, 0, 0).unwrap()
 }
 
 #[test]
 fn d12_which_tile_an_added_kong_may_use() {
     use crate::rules::OptValue;
-    let hands = ["5s19m19p19s1234567z", "2468m2468p13789s", "55s23578m3579p12z", "3366m3366p2266s9p"];
+    let hands = [
+        "5s19m19p19s1234567z",
+        "2468m2468p13789s",
+        "55s23578m3579p12z",
+        "3366m3366p2266s9p",
+    ];
     for just_drawn in [false, true] {
         let mut rules = rules();
         if just_drawn {
-            rules.set("added_kong_tile", &OptValue::Str("just_drawn".into())).unwrap();
+            rules
+                .set("added_kong_tile", &OptValue::Str("just_drawn".into()))
+                .unwrap();
         }
         let mut r = arranged_with(&rules, hands, "1z2z3z5s4z5z6z7z", "", "4p");
         r.apply(0, Action::Discard(t1("5s"))).unwrap();
@@ -456,7 +574,10 @@ fn d12_which_tile_an_added_kong_may_use() {
         draw_and_discard(&mut r, 1, "6z");
         // A turn later the 5s is a held tile: only held_or_drawn allows it.
         assert_eq!((r.turn(), r.drawn()), (2, Some(t1("7z"))));
-        assert_eq!(r.legal_actions(2).contains(&Action::AddedKong(t1("5s"))), !just_drawn);
+        assert_eq!(
+            r.legal_actions(2).contains(&Action::AddedKong(t1("5s"))),
+            !just_drawn
+        );
     }
 }
 
@@ -465,11 +586,20 @@ fn d14_d18_a_kong_on_the_last_tile() {
     use crate::rules::OptValue;
     // Seat 3 holds 111m and draws the last tile of the wall, the fourth 1m. Every seat
     // discards what it draws.
-    let hands = ["29m19p19s12345677z", "2468m2468p13789s", "2357m35789p1238s", "111m46p46s3466z9p8s"];
+    let hands = [
+        "29m19p19s12345677z",
+        "2468m2468p13789s",
+        "2357m35789p1238s",
+        "111m46p46s3466z9p8s",
+    ];
     for (empty_ok, on_draw) in [(false, false), (true, false), (true, true)] {
         let mut rules = rules();
-        rules.set("kong_on_empty_wall", &OptValue::Bool(empty_ok)).unwrap();
-        rules.set("kong_points_on_draw", &OptValue::Bool(on_draw)).unwrap();
+        rules
+            .set("kong_on_empty_wall", &OptValue::Bool(empty_ok))
+            .unwrap();
+        rules
+            .set("kong_points_on_draw", &OptValue::Bool(on_draw))
+            .unwrap();
         let mut r = arranged_with(&rules, hands, "", "9s1m", "4p");
         r.apply(0, Action::Discard(t1("7z"))).unwrap();
         pass_all(&mut r);
@@ -500,26 +630,42 @@ fn d17_robbing_a_kong_claimed_on_a_discard() {
     use crate::rules::OptValue;
     // 宝 = 5p. Seat 1 holds a 宝 and wins on 1p (H3: the 宝 pairs with 9s), so it may not
     // take the dealer's 1p as a discard; seat 3 holds 111p and claims a kong on it.
-    let hands = ["1p19m19s1234567z89p", "123m456m678s23p9s5p", "2468m2468s357p12z", "111p3579m3579s34z"];
+    let hands = [
+        "1p19m19s1234567z89p",
+        "123m456m678s23p9s5p",
+        "2468m2468s357p12z",
+        "111p3579m3579s34z",
+    ];
     for (zhi, rob) in [(false, false), (true, true), (true, false)] {
         let mut rules = rules();
         if zhi {
-            rules.set("robbable_kongs", &OptValue::Str("bu_gang_zhi_gang".into())).unwrap();
+            rules
+                .set("robbable_kongs", &OptValue::Str("bu_gang_zhi_gang".into()))
+                .unwrap();
         }
         let mut r = arranged_with(&rules, hands, "", "", "4p");
         r.apply(0, Action::Discard(t1("1p"))).unwrap();
-        assert!(!r.legal_actions(1).contains(&Action::Win), "no discard win while holding a 宝");
+        assert!(
+            !r.legal_actions(1).contains(&Action::Win),
+            "no discard win while holding a 宝"
+        );
         r.apply(3, Action::Kong(t1("1p"))).unwrap();
         pass_all(&mut r);
         if !zhi {
             // Only an added kong may be robbed: the kong stands and its replacement is drawn.
-            assert_eq!((r.phase(), r.turn(), r.turn_start()), (Phase::Turn, 3, crate::round::TurnStart::Replacement));
+            assert_eq!(
+                (r.phase(), r.turn(), r.turn_start()),
+                (Phase::Turn, 3, crate::round::TurnStart::Replacement)
+            );
             assert_eq!(r.seat(3).melds().len(), 1);
             continue;
         }
         assert_eq!(r.phase(), Phase::RobKong);
         assert!(r.robbing_claimed_kong());
-        assert!(r.legal_actions(0).is_empty(), "the discarder cannot rob its own tile");
+        assert!(
+            r.legal_actions(0).is_empty(),
+            "the discarder cannot rob its own tile"
+        );
         assert_eq!(r.legal_actions(1), &[Action::Win, Action::Pass]);
         if rob {
             r.apply(1, Action::Win).unwrap();
@@ -533,7 +679,10 @@ fn d17_robbing_a_kong_claimed_on_a_discard() {
             r.apply(1, Action::Pass).unwrap();
             assert_eq!((r.phase(), r.turn()), (Phase::Turn, 3));
             assert_eq!(r.seat(3).melds()[0].kind, crate::hand::MeldKind::Kong);
-            assert!(r.huainan().unwrap().seats[1].guo_hu, "a passed robbery locks");
+            assert!(
+                r.huainan().unwrap().seats[1].guo_hu,
+                "a passed robbery locks"
+            );
         }
     }
 }

@@ -46,7 +46,11 @@ pub fn winners_from(from: usize, can_win: [bool; 4], all: bool, out: &mut [usize
 /// What one payer pays a winner whose uncapped value is `raw`: times `dealer_multiplier`
 /// when the dealer pays or wins, then capped (§10.4, D-26).
 pub fn payment(raw: u64, dealer_involved: bool, o: &HuainanOptions) -> i64 {
-    let v = if dealer_involved { raw.saturating_mul(o.dealer_multiplier as u64) } else { raw };
+    let v = if dealer_involved {
+        raw.saturating_mul(o.dealer_multiplier as u64)
+    } else {
+        raw
+    };
     let v = if o.cap == 0 { v } else { v.min(o.cap as u64) };
     v.min(i64::MAX as u64) as i64
 }
@@ -120,7 +124,10 @@ mod tests {
         let d = settle_win(&[(1, 4), (3, 2)], WinKind::Robbed { konger: 0 }, 0, &[], &o);
         assert_eq!(d, [-6, 4, 0, 2]);
         assert_eq!(next_dealer(0, &out[..n]), 1);
-        assert_eq!(winners_from(0, [false, true, false, true], false, &mut out), 1);
+        assert_eq!(
+            winners_from(0, [false, true, false, true], false, &mut out),
+            1
+        );
     }
 
     #[test]
@@ -135,9 +142,15 @@ mod tests {
     fn payments_cap_and_kongs() {
         let o = HuainanOptions::default();
         // H1: self-drawn 2 each.
-        assert_eq!(settle_win(&[(2, 2)], WinKind::SelfDrawn, 0, &[], &o), [-2, -2, 6, -2]);
+        assert_eq!(
+            settle_win(&[(2, 2)], WinKind::SelfDrawn, 0, &[], &o),
+            [-2, -2, 6, -2]
+        );
         // H17: 地糊 64 from the dealer; a raw 512 would also cap at 64.
-        assert_eq!(settle_win(&[(1, 512)], WinKind::Discard { discarder: 0 }, 0, &[], &o), [-64, 64, 0, 0]);
+        assert_eq!(
+            settle_win(&[(1, 512)], WinKind::Discard { discarder: 0 }, 0, &[], &o),
+            [-64, 64, 0, 0]
+        );
         // Kong points: an exposed kong of seat 1 and a concealed one of seat 2.
         let kongs = [(1, MeldKind::Kong), (2, MeldKind::ConcealedKong)];
         let d = settle_win(&[(0, 1)], WinKind::Discard { discarder: 3 }, 0, &kongs, &o);
@@ -150,7 +163,10 @@ mod tests {
         assert_ne!(settle_draw(&kongs, &on_draw), [0; 4]);
         let mut dm = o.clone();
         dm.dealer_multiplier = 2;
-        assert_eq!(settle_win(&[(2, 2)], WinKind::SelfDrawn, 0, &[], &dm), [-4, -2, 8, -2]);
+        assert_eq!(
+            settle_win(&[(2, 2)], WinKind::SelfDrawn, 0, &[], &dm),
+            [-4, -2, 8, -2]
+        );
         let mut nocap = o.clone();
         nocap.cap = 0;
         assert_eq!(payment(512, false, &nocap), 512);

@@ -172,7 +172,12 @@ pub fn split(nat: &Counts, w: u8, pair: bool, sets: Sets, limit: Option<&Limit>)
     if n % 3 != if pair { 2 } else { 0 } || !enough_jokers(nat, w, pair) {
         return false;
     }
-    let mut s = Search { c: *nat, extra: [0; N_KINDS], limit, sets };
+    let mut s = Search {
+        c: *nat,
+        extra: [0; N_KINDS],
+        limit,
+        sets,
+    };
     s.rec(0, w, pair, false)
 }
 
@@ -314,7 +319,12 @@ fn lang_table() -> &'static LangTable {
         // Free slots of a valid pattern: the largest valid superset minus its size.
         let mut cap = [-1i8; 512];
         for &p in &valid {
-            let most = valid.iter().filter(|&&q| q & p == p).map(|q| q.count_ones()).max().unwrap_or(0);
+            let most = valid
+                .iter()
+                .filter(|&&q| q & p == p)
+                .map(|q| q.count_ones())
+                .max()
+                .unwrap_or(0);
             cap[p as usize] = (most - p.count_ones()) as i8;
         }
         let mut best = [[-1i8; 4]; 512];
@@ -336,7 +346,11 @@ fn lang_table() -> &'static LangTable {
                 }
             }
         }
-        LangTable { best, own: cap, most }
+        LangTable {
+            best,
+            own: cap,
+            most,
+        }
     })
 }
 
@@ -386,7 +400,10 @@ pub fn shisanlang_win(nat: &Counts, w: u8) -> Option<bool> {
         }
         suit_room += own as i32;
     }
-    let honors = nat[EAST as usize..N_KINDS].iter().filter(|&&c| c > 0).count() as i32;
+    let honors = nat[EAST as usize..N_KINDS]
+        .iter()
+        .filter(|&&c| c > 0)
+        .count() as i32;
     let honor_room = 7 - honors;
     let w = w as i32;
     (w <= suit_room + honor_room).then_some(honor_room <= w && w - honor_room <= suit_room)
@@ -396,7 +413,10 @@ pub fn shisanlang_win(nat: &Counts, w: u8) -> Option<bool> {
 pub fn shisanlang(nat: &Counts, w: u8) -> Lang {
     let t = lang_table();
     let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
-    let honors = nat[EAST as usize..N_KINDS].iter().filter(|&&c| c > 0).count() as i32;
+    let honors = nat[EAST as usize..N_KINDS]
+        .iter()
+        .filter(|&&c| c > 0)
+        .count() as i32;
     let masks = [suit_mask(nat, 0), suit_mask(nat, 1), suit_mask(nat, 2)];
     let mut r = Lang::default();
     // The whole hand: every natural kept.
@@ -456,7 +476,11 @@ pub fn jiuyao(nat: &Counts, w: u8, melds: &[Meld], pung_melds: bool) -> Jiuyao {
         return r;
     }
     let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
-    let good: u32 = tile::TERMINALS_AND_HONORS.iter().map(|&t| nat[t as usize] as u32).sum::<u32>() + w as u32;
+    let good: u32 = tile::TERMINALS_AND_HONORS
+        .iter()
+        .map(|&t| nat[t as usize] as u32)
+        .sum::<u32>()
+        + w as u32;
     let full = 14 - 3 * melds.len() as u32;
     r.usable = Some(good.min(full) as u8);
     if n == full && good == n {
@@ -481,9 +505,20 @@ pub fn shisanlang_distance(nat: &Counts) -> u8 {
     // among patterns whose suits extend (ranks plus free slots) to seven ranks or more, the
     // honours all kept. A suit extends to at most three, so the suits reach seven exactly
     // through the extents (3, 3, 1) or (3, 2, 2) in some order, and `most` is monotone.
-    const REACH: [[usize; 3]; 6] = [[3, 3, 1], [3, 1, 3], [1, 3, 3], [3, 2, 2], [2, 3, 2], [2, 2, 3]];
+    const REACH: [[usize; 3]; 6] = [
+        [3, 3, 1],
+        [3, 1, 3],
+        [1, 3, 3],
+        [3, 2, 2],
+        [2, 3, 2],
+        [2, 2, 3],
+    ];
     let t = lang_table();
-    let rows = [&t.most[suit_mask(nat, 0).0 as usize], &t.most[suit_mask(nat, 1).0 as usize], &t.most[suit_mask(nat, 2).0 as usize]];
+    let rows = [
+        &t.most[suit_mask(nat, 0).0 as usize],
+        &t.most[suit_mask(nat, 1).0 as usize],
+        &t.most[suit_mask(nat, 2).0 as usize],
+    ];
     let mut kept = -1i32;
     for e in REACH {
         let (a, b, c) = (rows[0][e[0]], rows[1][e[1]], rows[2][e[2]]);
@@ -508,11 +543,17 @@ pub fn jiuyao_distance(nat: &Counts, used: &Counts, n_melds: u8, pung_melds: boo
     if n_melds > 0 && !pung_melds {
         return None;
     }
-    let melds_ok = used.iter().enumerate().all(|(t, &c)| c == 0 || tile::is_terminal_or_honor(t as Tile));
+    let melds_ok = used
+        .iter()
+        .enumerate()
+        .all(|(t, &c)| c == 0 || tile::is_terminal_or_honor(t as Tile));
     if !melds_ok || n_melds > 4 {
         return None;
     }
-    let good: u32 = tile::TERMINALS_AND_HONORS.iter().map(|&t| nat[t as usize] as u32).sum();
+    let good: u32 = tile::TERMINALS_AND_HONORS
+        .iter()
+        .map(|&t| nat[t as usize] as u32)
+        .sum();
     Some((14 - 3 * n_melds as u32).saturating_sub(good) as u8)
 }
 
@@ -520,7 +561,13 @@ pub fn jiuyao_distance(nat: &Counts, used: &Counts, n_melds: u8, pung_melds: boo
 /// form with its joker floor, seven pairs, 十三浪, 九幺; `wild_in_13lang` and
 /// `wild_in_jiuyao` as D-7 sets them): false means no reading of the hand is a win;
 /// true decides nothing. A few passes over the counts, no search.
-pub fn may_win(concealed: &Counts, n_melds: usize, bao: Tile, wild_in_13lang: bool, wild_in_jiuyao: bool) -> bool {
+pub fn may_win(
+    concealed: &Counts,
+    n_melds: usize,
+    bao: Tile,
+    wild_in_13lang: bool,
+    wild_in_jiuyao: bool,
+) -> bool {
     let b = bao as usize;
     if b >= N_KINDS {
         return true;
@@ -542,13 +589,20 @@ pub fn may_win(concealed: &Counts, n_melds: usize, bao: Tile, wild_in_13lang: bo
         }
     }
     let jy = if wild_in_jiuyao { &nat } else { concealed };
-    jy.iter().enumerate().all(|(t, &c)| c == 0 || tile::is_terminal_or_honor(t as Tile))
+    jy.iter()
+        .enumerate()
+        .all(|(t, &c)| c == 0 || tile::is_terminal_or_honor(t as Tile))
 }
 
 /// Whether a full hand (14 − 3k concealed tiles) wins in some Huainan shape under some
 /// reading of the 宝 (§8.1): the basic form, seven pairs, 十三浪 or 九幺, with the
 /// options of D-7 and D-15. `bao = None`: no wild tiles.
-pub fn is_win(concealed: &Counts, melds: &[Meld], bao: Option<Tile>, o: &super::HuainanOptions) -> bool {
+pub fn is_win(
+    concealed: &Counts,
+    melds: &[Meld],
+    bao: Option<Tile>,
+    o: &super::HuainanOptions,
+) -> bool {
     let wild = Wild::new(concealed, bao);
     let limit_store;
     let limit = if o.bao_wild_fifth_copy {
@@ -564,7 +618,11 @@ pub fn is_win(concealed: &Counts, melds: &[Meld], bao: Option<Tile>, o: &super::
         if seven_pairs(concealed, bao).any {
             return true;
         }
-        let lang = if o.bao_wild_in_13lang { shisanlang_win(&wild.nat, wild.w) } else { shisanlang_win(concealed, 0) };
+        let lang = if o.bao_wild_in_13lang {
+            shisanlang_win(&wild.nat, wild.w)
+        } else {
+            shisanlang_win(concealed, 0)
+        };
         if lang.is_some() {
             return true;
         }
@@ -696,7 +754,10 @@ mod tests {
     struct Lcg(u64);
     impl Lcg {
         fn below(&mut self, n: u32) -> u32 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((self.0 >> 33) % n as u64) as u32
         }
     }
@@ -704,7 +765,14 @@ mod tests {
     /// The search alone, without the joker floor in front of it.
     fn split_by_search(nat: &Counts, w: u8, pair: bool, sets: Sets, limit: Option<&Limit>) -> bool {
         let n: u32 = nat.iter().map(|&c| c as u32).sum::<u32>() + w as u32;
-        n % 3 == if pair { 2 } else { 0 } && Search { c: *nat, extra: [0; N_KINDS], limit, sets }.rec(0, w, pair, false)
+        n % 3 == if pair { 2 } else { 0 }
+            && Search {
+                c: *nat,
+                extra: [0; N_KINDS],
+                limit,
+                sets,
+            }
+            .rec(0, w, pair, false)
     }
 
     #[test]
@@ -751,7 +819,11 @@ mod tests {
             for sets in [Sets::Any, Sets::PungsOnly, Sets::WithChow] {
                 for p in [pair, !pair] {
                     let want = split_by_search(&nat, w, p, sets, limit);
-                    assert_eq!(split(&nat, w, p, sets, limit), want, "{nat:?} w={w} pair={p} {sets:?}");
+                    assert_eq!(
+                        split(&nat, w, p, sets, limit),
+                        want,
+                        "{nat:?} w={w} pair={p} {sets:?}"
+                    );
                     found += want as u32;
                 }
             }
@@ -769,7 +841,11 @@ mod tests {
             let mut n = w;
             // Half of the hands keep to ranks three apart in each suit, so that 十三浪 comes up.
             let spaced = rng.below(2) == 0;
-            let offsets = [rng.below(3) as usize, rng.below(3) as usize, rng.below(3) as usize];
+            let offsets = [
+                rng.below(3) as usize,
+                rng.below(3) as usize,
+                rng.below(3) as usize,
+            ];
             while n < 14 {
                 let f = rng.below(N_KINDS as u32) as usize;
                 if spaced && f < 27 && f % 9 % 3 != offsets[f / 9] {
@@ -781,7 +857,11 @@ mod tests {
                 }
             }
             let full = shisanlang(&nat, w);
-            assert_eq!(shisanlang_win(&nat, w), full.win.then_some(full.qixing), "{nat:?} w={w}");
+            assert_eq!(
+                shisanlang_win(&nat, w),
+                full.win.then_some(full.qixing),
+                "{nat:?} w={w}"
+            );
             wins += full.win as u32;
         }
         assert!(wins > 500, "too few 十三浪 drawn: {wins}");
@@ -798,11 +878,17 @@ mod tests {
             let mut nat = [0u8; N_KINDS];
             let size = 1 + rng.below(14);
             let spaced = rng.below(2) == 0;
-            let offsets = [rng.below(3) as usize, rng.below(3) as usize, rng.below(3) as usize];
+            let offsets = [
+                rng.below(3) as usize,
+                rng.below(3) as usize,
+                rng.below(3) as usize,
+            ];
             let mut n = 0;
             while n < size {
                 let f = rng.below(N_KINDS as u32) as usize;
-                if (spaced && f < 27 && f % 9 % 3 != offsets[f / 9] && rng.below(4) != 0) || nat[f] == 4 {
+                if (spaced && f < 27 && f % 9 % 3 != offsets[f / 9] && rng.below(4) != 0)
+                    || nat[f] == 4
+                {
                     continue;
                 }
                 nat[f] += 1;
@@ -812,7 +898,10 @@ mod tests {
             assert_eq!(d, 14 - shisanlang(&nat, 0).usable, "{nat:?}");
             seen[d as usize] += 1;
         }
-        assert!(seen[..5].iter().sum::<u32>() > 1_000 && seen[10..].iter().sum::<u32>() > 1_000, "{seen:?}");
+        assert!(
+            seen[..5].iter().sum::<u32>() > 1_000 && seen[10..].iter().sum::<u32>() > 1_000,
+            "{seen:?}"
+        );
     }
 
     const TERMINALS: [Tile; 13] = tile::TERMINALS_AND_HONORS;
@@ -832,7 +921,9 @@ mod tests {
         let (mut wins, mut cut) = (0, 0);
         for i in 0..40_000 {
             let n_melds = rng.below(3) as usize;
-            let melds: Vec<Meld> = (0..n_melds).map(|j| Meld::pung((j * 9 + rng.below(9) as usize) as Tile).unwrap()).collect();
+            let melds: Vec<Meld> = (0..n_melds)
+                .map(|j| Meld::pung((j * 9 + rng.below(9) as usize) as Tile).unwrap())
+                .collect();
             let bao = rng.below(N_KINDS as u32) as Tile;
             // Near-wins: sets and a pair with a few tiles changed (some to the 宝), or odd
             // shapes at random.
@@ -860,7 +951,13 @@ mod tests {
             }
             let o = &opts[i % 2];
             let win = is_win(&hand, &melds, Some(bao), o);
-            let quick = may_win(&hand, n_melds, bao, o.bao_wild_in_13lang, o.bao_wild_in_jiuyao);
+            let quick = may_win(
+                &hand,
+                n_melds,
+                bao,
+                o.bao_wild_in_13lang,
+                o.bao_wild_in_jiuyao,
+            );
             assert!(quick || !win, "{hand:?} {melds:?} bao {bao}");
             wins += win as u32;
             cut += !quick as u32;

@@ -46,7 +46,13 @@ impl BaoState {
     /// The player discards `t`, leaving `concealed_after` (13 − 3k tiles). Updates 飞宝, the
     /// 宝吊头 state and its passes: staying in the state after a turn that began with a draw
     /// is a pass; leaving it resets the passes.
-    pub fn on_discard(&mut self, t: Tile, bao: Tile, concealed_after: &Counts, limit: Option<&Limit>) {
+    pub fn on_discard(
+        &mut self,
+        t: Tile,
+        bao: Tile,
+        concealed_after: &Counts,
+        limit: Option<&Limit>,
+    ) {
         if t == bao {
             self.bao_discarded += 1;
         }
@@ -71,7 +77,13 @@ impl BaoState {
 
     /// Whether the rules let this player win on `discard` (§8.2, D-10, D-16), holding
     /// `concealed` before the discard is added. The shape is checked separately.
-    pub fn may_win_on_discard(&self, concealed: &Counts, discard: Tile, bao: Tile, o: &HuainanOptions) -> bool {
+    pub fn may_win_on_discard(
+        &self,
+        concealed: &Counts,
+        discard: Tile,
+        bao: Tile,
+        o: &HuainanOptions,
+    ) -> bool {
         !self.guo_hu
             && o.discard_wins == DiscardWins::AllowedWithoutBao
             && discard != bao
@@ -160,7 +172,9 @@ mod tests {
             s.on_wall_tile(bao, bao);
         }
         s.on_wall_tile(t("3p"), bao);
-        assert!(s.may_jiebao(bao, bao, &o) && !s.may_jiebao(t("3p"), bao, &o) && !s.may_sigebao(&o));
+        assert!(
+            s.may_jiebao(bao, bao, &o) && !s.may_jiebao(t("3p"), bao, &o) && !s.may_sigebao(&o)
+        );
         s.on_wall_tile(bao, bao);
         assert!(s.may_sigebao(&o) && !s.may_jiebao(bao, bao, &o));
         s.on_claim();

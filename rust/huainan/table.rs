@@ -108,7 +108,14 @@ impl HuainanHand {
     }
 
     /// `seat` discarded `t`, keeping `hand` (13 − 3k tiles) and `melds`.
-    pub fn on_discard(&mut self, seat: u8, t: Tile, hand: &Counts, melds: &[Meld], o: &HuainanOptions) {
+    pub fn on_discard(
+        &mut self,
+        seat: u8,
+        t: Tile,
+        hand: &Counts,
+        melds: &[Meld],
+        o: &HuainanOptions,
+    ) {
         let limit = self.limit(hand, melds, o);
         self.seats[seat as usize & 3].on_discard(t, self.bao, hand, limit.as_ref());
     }
@@ -161,7 +168,9 @@ impl HuainanHand {
     ) -> Option<Score> {
         let st = &self.seats[seat as usize & 3];
         match way {
-            WinWay::Discard if st.may_jiebao(t, self.bao, o) => return forms::special(Form::Jiebao, o).ok(),
+            WinWay::Discard if st.may_jiebao(t, self.bao, o) => {
+                return forms::special(Form::Jiebao, o).ok()
+            }
             WinWay::Discard => {
                 let mut before = *concealed;
                 before[t as usize] = before[t as usize].saturating_sub(1);
@@ -173,8 +182,12 @@ impl HuainanHand {
             _ => {}
         }
         let earthly = match o.dihu_definition {
-            DihuDefinition::DealerFirstDiscard => way == WinWay::Discard && moment.dealer_first_discard,
-            DihuDefinition::FirstSelfDraw => way == WinWay::SelfDrawn && moment.first_own_draw && !moment.replacement,
+            DihuDefinition::DealerFirstDiscard => {
+                way == WinWay::Discard && moment.dealer_first_discard
+            }
+            DihuDefinition::FirstSelfDraw => {
+                way == WinWay::SelfDrawn && moment.first_own_draw && !moment.replacement
+            }
         };
         let heavenly = way == WinWay::SelfDrawn && moment.dealer_first_turn && melds.is_empty();
         let facts = WinFacts {
@@ -186,8 +199,17 @@ impl HuainanHand {
             bao_discarded: st.bao_discarded,
             passes: st.passes,
         };
-        let shape = forms::score_if_winning(concealed, melds, if heavenly { None } else { Some(t) }, self.bao, &facts, o);
-        let special = (way == WinWay::SelfDrawn && st.may_sigebao(o)).then(|| forms::special(Form::Sigebao, o).ok()).flatten();
+        let shape = forms::score_if_winning(
+            concealed,
+            melds,
+            if heavenly { None } else { Some(t) },
+            self.bao,
+            &facts,
+            o,
+        );
+        let special = (way == WinWay::SelfDrawn && st.may_sigebao(o))
+            .then(|| forms::special(Form::Sigebao, o).ok())
+            .flatten();
         match (shape, special) {
             (Some(a), Some(b)) => Some(if b.value > a.value { b } else { a }),
             (a, b) => a.or(b),
@@ -207,8 +229,12 @@ pub fn settle_win(
 ) -> [i64; 4] {
     let kind = match way {
         WinWay::SelfDrawn => PayKind::SelfDrawn,
-        WinWay::Discard => PayKind::Discard { discarder: from as usize },
-        WinWay::RobbedKong => PayKind::Robbed { konger: from as usize },
+        WinWay::Discard => PayKind::Discard {
+            discarder: from as usize,
+        },
+        WinWay::RobbedKong => PayKind::Robbed {
+            konger: from as usize,
+        },
     };
     let mut w = [(0usize, 0u64); 3];
     let n = winners.len().min(3);
@@ -245,32 +271,128 @@ mod tests {
         assert!(!h.meld_allowed(&[t("4p"), t("5p"), t("6p")], &o));
         // H3: holding a 宝, no discard win; a self-draw is fine.
         let hand = c("123m456m789s23p99s5p");
-        assert!(h.win(1, &hand, &[], t("9s"), WinWay::Discard, WinMoment::default(), &o).is_none());
-        let s = h.win(1, &hand, &[], t("9s"), WinWay::SelfDrawn, WinMoment::default(), &o).unwrap();
+        assert!(h
+            .win(
+                1,
+                &hand,
+                &[],
+                t("9s"),
+                WinWay::Discard,
+                WinMoment::default(),
+                &o
+            )
+            .is_none());
+        let s = h
+            .win(
+                1,
+                &hand,
+                &[],
+                t("9s"),
+                WinWay::SelfDrawn,
+                WinMoment::default(),
+                &o,
+            )
+            .unwrap();
         assert_eq!(s.form, Form::Pinghu);
         // H17: 地糊 on the dealer's first discard.
-        let m = WinMoment { dealer_first_discard: true, ..Default::default() };
-        let s = h.win(1, &c("11m33m77p88p22s44s66z"), &[], t("6z"), WinWay::Discard, m, &o).unwrap();
+        let m = WinMoment {
+            dealer_first_discard: true,
+            ..Default::default()
+        };
+        let s = h
+            .win(
+                1,
+                &c("11m33m77p88p22s44s66z"),
+                &[],
+                t("6z"),
+                WinWay::Discard,
+                m,
+                &o,
+            )
+            .unwrap();
         assert_eq!(s.value, 64);
         // H20: a declined win locks discard wins until the next draw.
         h.on_declined(1, &o);
-        assert!(h.win(1, &c("11m33m77p88p22s44s66z"), &[], t("6z"), WinWay::Discard, m, &o).is_none());
-        assert!(h.win(1, &c("11m33m77p88p22s44s66z"), &[], t("6z"), WinWay::RobbedKong, m, &o).is_none());
+        assert!(h
+            .win(
+                1,
+                &c("11m33m77p88p22s44s66z"),
+                &[],
+                t("6z"),
+                WinWay::Discard,
+                m,
+                &o
+            )
+            .is_none());
+        assert!(h
+            .win(
+                1,
+                &c("11m33m77p88p22s44s66z"),
+                &[],
+                t("6z"),
+                WinWay::RobbedKong,
+                m,
+                &o
+            )
+            .is_none());
         h.on_own_draw(1);
-        assert!(h.win(1, &c("11m33m77p88p22s44s66z"), &[], t("6z"), WinWay::Discard, m, &o).is_some());
+        assert!(h
+            .win(
+                1,
+                &c("11m33m77p88p22s44s66z"),
+                &[],
+                t("6z"),
+                WinWay::Discard,
+                m,
+                &o
+            )
+            .is_some());
         // H19: 接宝 with three 宝 drawn; 四个宝 with four, whatever the hand.
         for _ in 0..3 {
             h.on_wall_tile(2, t("5p"));
         }
         let junk = c("1357m2468p1357s1z5p");
-        let s = h.win(2, &junk, &[], t("5p"), WinWay::Discard, WinMoment::default(), &o).unwrap();
+        let s = h
+            .win(
+                2,
+                &junk,
+                &[],
+                t("5p"),
+                WinWay::Discard,
+                WinMoment::default(),
+                &o,
+            )
+            .unwrap();
         assert_eq!((s.form, s.value), (Form::Jiebao, 16));
         h.on_wall_tile(2, t("5p"));
-        let s = h.win(2, &c("1357m2468p1357s1z5p"), &[], t("5p"), WinWay::SelfDrawn, WinMoment::default(), &o).unwrap();
+        let s = h
+            .win(
+                2,
+                &c("1357m2468p1357s1z5p"),
+                &[],
+                t("5p"),
+                WinWay::SelfDrawn,
+                WinMoment::default(),
+                &o,
+            )
+            .unwrap();
         assert_eq!(s.form, Form::Sigebao);
         // H16: 天糊 on the dealt tiles.
-        let m = WinMoment { dealer_first_turn: true, ..Default::default() };
-        let s = h.win(0, &c("123m456m78m5p234s11z"), &[], t("1z"), WinWay::SelfDrawn, m, &o).unwrap();
+        let m = WinMoment {
+            dealer_first_turn: true,
+            ..Default::default()
+        };
+        let s = h
+            .win(
+                0,
+                &c("123m456m78m5p234s11z"),
+                &[],
+                t("1z"),
+                WinWay::SelfDrawn,
+                m,
+                &o,
+            )
+            .unwrap();
         assert_eq!(s.value, 8);
     }
 
@@ -279,7 +401,14 @@ mod tests {
         let o = HuainanOptions::default();
         let d = settle_win(&[(1, 4), (3, 2)], WinWay::RobbedKong, 0, 0, &[], &o);
         assert_eq!(d, [-6, 4, 0, 2]);
-        let d = settle_win(&[(2, 8)], WinWay::SelfDrawn, 2, 0, &[(2, MeldKind::ConcealedKong)], &o);
+        let d = settle_win(
+            &[(2, 8)],
+            WinWay::SelfDrawn,
+            2,
+            0,
+            &[(2, MeldKind::ConcealedKong)],
+            &o,
+        );
         assert_eq!(d, [-10, -10, 30, -10]);
     }
 }

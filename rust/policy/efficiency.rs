@@ -63,8 +63,13 @@ impl EfficiencyPolicy {
     /// An efficiency policy for `rules` (its minimum fan steers the plans), seeded with
     /// `seed` for tie-breaks.
     pub fn new(rules: &Rules, seed: u64) -> Self {
-        let huainan = (rules.kind == crate::rules::RuleSetKind::Huainan).then(|| rules.huainan.clone());
-        EfficiencyPolicy { rng: Rng::new(seed), min_fan: rules.fan.min_fan, huainan }
+        let huainan =
+            (rules.kind == crate::rules::RuleSetKind::Huainan).then(|| rules.huainan.clone());
+        EfficiencyPolicy {
+            rng: Rng::new(seed),
+            min_fan: rules.fan.min_fan,
+            huainan,
+        }
     }
 
     /// The minimum fan the policy plans for.
@@ -89,8 +94,17 @@ impl EfficiencyPolicy {
     ) -> Option<DiscardChoice> {
         let ranks = regular::ranks(hand);
         let full = regular::entries_at(&ranks);
-        let none = Score { value: 0.0, plan: PlanKind::Plain, distance: INF, allowed: 0 };
-        let mut cands = [DiscardChoice { tile: 0, score: none, useful: 0 }; 14];
+        let none = Score {
+            value: 0.0,
+            plan: PlanKind::Plain,
+            distance: INF,
+            allowed: 0,
+        };
+        let mut cands = [DiscardChoice {
+            tile: 0,
+            score: none,
+            useful: 0,
+        }; 14];
         let ctx = ev.discard_context(hand, &full);
         let mut n = 0usize;
         let mut best = 0f32;
@@ -106,7 +120,11 @@ impl EfficiencyPolicy {
             let s = ev.score_discard(&ctx, &h, &e, t as Tile);
             h[t] += 1;
             best = best.max(s.value);
-            cands[n] = DiscardChoice { tile: t as Tile, score: s, useful: 0 };
+            cands[n] = DiscardChoice {
+                tile: t as Tile,
+                score: s,
+                useful: 0,
+            };
             n += 1;
         }
         if n == 0 {
@@ -124,7 +142,10 @@ impl EfficiencyPolicy {
         // Keep the best MAX_SHORTLIST discards within SHORTLIST of the best value; a single
         // one needs no useful-tile count.
         cands[..n].sort_by(|a, b| b.score.value.total_cmp(&a.score.value));
-        let mut n = cands[..n].iter().take_while(|c| c.score.value >= best * SHORTLIST).count();
+        let mut n = cands[..n]
+            .iter()
+            .take_while(|c| c.score.value >= best * SHORTLIST)
+            .count();
         n = n.clamp(1, MAX_SHORTLIST);
         if n == 1 {
             return Some(cands[0]);
@@ -142,7 +163,14 @@ impl EfficiencyPolicy {
             x[c.tile as usize] -= 1;
             let mask = if regular_plan(c.score.plan) {
                 let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest()));
-                regular_useful(&x, &full, shared, c.tile as usize, m_sets, c.score.allowed & available(&x, unseen))
+                regular_useful(
+                    &x,
+                    &full,
+                    shared,
+                    c.tile as usize,
+                    m_sets,
+                    c.score.allowed & available(&x, unseen),
+                )
             } else {
                 ev.useful(c.score.plan, c.score.allowed, &x)
             };
@@ -215,7 +243,13 @@ impl EfficiencyPolicy {
         Action::Discard(choice.tile)
     }
 
-    fn claim(&mut self, view: &dyn TableView, melds: &[Meld], tile: Tile, unseen: &Counts) -> Action {
+    fn claim(
+        &mut self,
+        view: &dyn TableView,
+        melds: &[Meld],
+        tile: Tile,
+        unseen: &Counts,
+    ) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
         let mut with = hand;
@@ -224,10 +258,12 @@ impl EfficiencyPolicy {
         // cannot be worth it (a claim only removes freedom); pass without evaluating. A
         // pung or kong is always weighed (it can complete an honor or all-pungs plan).
         let n_melds = melds.len() as u8;
-        let only_chows = legal.iter().all(|a| matches!(a, Action::Chow(_) | Action::Pass));
+        let only_chows = legal
+            .iter()
+            .all(|a| matches!(a, Action::Chow(_) | Action::Pass));
         if only_chows
             && crate::shanten::regular::distance(&with, &NO_USED, n_melds, 0)
-            >= crate::shanten::regular::distance(&hand, &NO_USED, n_melds, 0)
+                >= crate::shanten::regular::distance(&hand, &NO_USED, n_melds, 0)
         {
             return Action::Pass;
         }
@@ -236,7 +272,9 @@ impl EfficiencyPolicy {
         let base = ev.score(&hand).value;
         let mut best = (base * CLAIM_MARGIN, Action::Pass);
         for &a in legal {
-            let Some(c) = AfterMeld::of_claim(a, tile, &hand, melds) else { continue };
+            let Some(c) = AfterMeld::of_claim(a, tile, &hand, melds) else {
+                continue;
+            };
             let (meld, h) = (c.meld, c.hand);
             let mut ev2 = self.evaluator(view, c.melds());
             ev2.select_chow_plans(&h);
@@ -264,7 +302,10 @@ impl EfficiencyPolicy {
 /// True for plans whose shapes are sets and a pair (their useful tiles are those that lower
 /// the regular distance).
 fn regular_plan(p: PlanKind) -> bool {
-    matches!(p, PlanKind::Plain | PlanKind::FullFlush(_) | PlanKind::HalfFlush(_) | PlanKind::Chows(_))
+    matches!(
+        p,
+        PlanKind::Plain | PlanKind::FullFlush(_) | PlanKind::HalfFlush(_) | PlanKind::Chows(_)
+    )
 }
 
 fn span(g: usize) -> std::ops::Range<usize> {
@@ -311,7 +352,11 @@ impl Shared {
             combine(&full[1], &full[3]),
             combine(&full[2], &full[3]),
         ];
-        Shared { ranks: *ranks, rest: *rest, pairs }
+        Shared {
+            ranks: *ranks,
+            rest: *rest,
+            pairs,
+        }
     }
 }
 
@@ -320,9 +365,20 @@ impl Shared {
 /// discards share ([`Shared`]); only the discard's own group is looked up again, and the
 /// tables' per-lane improving masks answer for every kind at once
 /// ([`regular::improving_at`]).
-fn regular_useful(x: &Counts, full: &[Entry; 4], shared: &Shared, t: usize, m: usize, allowed: u64) -> u64 {
+fn regular_useful(
+    x: &Counts,
+    full: &[Entry; 4],
+    shared: &Shared,
+    t: usize,
+    m: usize,
+    allowed: u64,
+) -> u64 {
     let gt = (t / 9).min(3);
-    let table = if gt < 3 { tables::suit() } else { tables::honors() };
+    let table = if gt < 3 {
+        tables::suit()
+    } else {
+        tables::honors()
+    };
     let mut ranks = shared.ranks;
     ranks[gt] = table.rank(&x[span(gt)]);
     let mut e = *full;
@@ -331,7 +387,11 @@ fn regular_useful(x: &Counts, full: &[Entry; 4], shared: &Shared, t: usize, m: u
     // the discard does not change.
     let mut rest = [[0u8; 10]; 4];
     for (g, r) in rest.iter_mut().enumerate() {
-        *r = if g == gt { shared.rest[gt] } else { combine(&e[gt], &shared.pairs[PAIR_OF[g][gt]]) };
+        *r = if g == gt {
+            shared.rest[gt]
+        } else {
+            combine(&e[gt], &shared.pairs[PAIR_OF[g][gt]])
+        };
     }
     let d0 = finish(&e[gt], &rest[gt], m);
     regular::improving_at(&ranks, &e, &rest, m, d0) & allowed
@@ -376,7 +436,10 @@ impl Policy for EfficiencyPolicy {
                 bao,
                 state,
                 legal,
-                claim: view.claim().filter(|_| view.turn() != view.seat()).map(|c| c.1),
+                claim: view
+                    .claim()
+                    .filter(|_| view.turn() != view.seat())
+                    .map(|c| c.1),
                 drawn: view.drawn(),
                 wall_remaining: view.wall_remaining(),
                 opts: o,
@@ -408,7 +471,11 @@ mod tests {
     #[test]
     fn wins_whenever_offered() {
         let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
-        let o = observation("123m456p789s11122z", &[Action::Win, Action::Discard(0)], None);
+        let o = observation(
+            "123m456p789s11122z",
+            &[Action::Win, Action::Discard(0)],
+            None,
+        );
         assert_eq!(p.act(&o), Action::Win);
     }
 
@@ -419,7 +486,10 @@ mod tests {
         let mut p = EfficiencyPolicy::new(&Rules::gb(), 0);
         let o = observation(h, &discards(h), None);
         let a = p.act(&o);
-        assert!(a == Action::Discard(13) || a == Action::Discard(24), "{a:?}");
+        assert!(
+            a == Action::Discard(13) || a == Action::Discard(24),
+            "{a:?}"
+        );
     }
 
     #[test]
@@ -453,13 +523,20 @@ mod tests {
                     k += 1;
                 }
             }
-            let full = std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let full =
+                std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
             let shared = Shared::new(&regular::ranks(&hand), &full, &regular::rests(&full));
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;
                 let ours = regular_useful(&after, &full, &shared, t, 4 - n_melds, u64::MAX);
-                let oracle = crate::shanten::regular::improving(&after, &NO_USED, n_melds as u8, 0, u64::MAX);
+                let oracle = crate::shanten::regular::improving(
+                    &after,
+                    &NO_USED,
+                    n_melds as u8,
+                    0,
+                    u64::MAX,
+                );
                 assert_eq!(ours, oracle, "{after:?} after discarding {t}");
             }
         }
@@ -469,7 +546,9 @@ mod tests {
     fn same_seed_same_choices() {
         let h = "19m19p19s1234567z5m";
         let o = observation(h, &discards(h), None);
-        let a: Vec<Action> = (0..5).map(|_| EfficiencyPolicy::new(&Rules::gb(), 7).act(&o)).collect();
+        let a: Vec<Action> = (0..5)
+            .map(|_| EfficiencyPolicy::new(&Rules::gb(), 7).act(&o))
+            .collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]));
     }
 }

@@ -141,7 +141,9 @@ impl TableView for RoundView<'_> {
         self.round.legal_actions(self.seat)
     }
     fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
-        self.round.huainan().map(|h| (h.bao, h.seats[self.seat as usize & 3]))
+        self.round
+            .huainan()
+            .map(|h| (h.bao, h.seats[self.seat as usize & 3]))
     }
 }
 
@@ -236,8 +238,13 @@ pub enum PolicyKind {
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 5] =
-        [PolicyKind::Random, PolicyKind::Efficiency, PolicyKind::Strong, PolicyKind::StrongLite, PolicyKind::StrongSearch];
+    pub const ALL: [PolicyKind; 5] = [
+        PolicyKind::Random,
+        PolicyKind::Efficiency,
+        PolicyKind::Strong,
+        PolicyKind::StrongLite,
+        PolicyKind::StrongSearch,
+    ];
 
     /// `random`, `efficiency`, `strong`, `strong_lite` or `strong_search`.
     pub fn as_str(self) -> &'static str {
@@ -252,10 +259,17 @@ impl PolicyKind {
 
     /// Parses a policy name.
     pub fn parse(s: &str) -> MjResult<PolicyKind> {
-        PolicyKind::ALL.iter().copied().find(|k| k.as_str() == s).ok_or_else(|| {
-            let names: Vec<&str> = PolicyKind::ALL.iter().map(|k| k.as_str()).collect();
-            MjError::rule(format!("unknown bot {s:?} (built-in bots: {})", names.join(", ")))
-        })
+        PolicyKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = PolicyKind::ALL.iter().map(|k| k.as_str()).collect();
+                MjError::rule(format!(
+                    "unknown bot {s:?} (built-in bots: {})",
+                    names.join(", ")
+                ))
+            })
     }
 
     /// A fresh policy of this kind for `rules`.
@@ -265,7 +279,11 @@ impl PolicyKind {
             PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(rules, 0)),
             PolicyKind::Strong => Box::new(StrongPolicy::new(rules, 0, StrongConfig::default())),
             PolicyKind::StrongLite => Box::new(StrongPolicy::new(rules, 0, StrongConfig::lite())),
-            PolicyKind::StrongSearch => Box::new(StrongPolicy::new(rules, 0, StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false))),
+            PolicyKind::StrongSearch => Box::new(StrongPolicy::new(
+                rules,
+                0,
+                StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
+            )),
         }
     }
 }
@@ -302,16 +320,39 @@ pub(crate) struct AfterMeld {
 impl AfterMeld {
     /// The result of `action` (a chow, pung or kong of the discard `tile`) for a seat
     /// holding `hand` and `melds`; `None` for any other action.
-    pub(crate) fn of_claim(action: Action, tile: Tile, hand: &Counts, melds: &[Meld]) -> Option<AfterMeld> {
+    pub(crate) fn of_claim(
+        action: Action,
+        tile: Tile,
+        hand: &Counts,
+        melds: &[Meld],
+    ) -> Option<AfterMeld> {
         let (meld, take): (Meld, [Tile; 3]) = match action {
-            Action::Pung(t) => (Meld { kind: MeldKind::Pung, tile: t }, [t, t, HIDDEN]),
-            Action::Kong(t) => (Meld { kind: MeldKind::Kong, tile: t }, [t, t, t]),
+            Action::Pung(t) => (
+                Meld {
+                    kind: MeldKind::Pung,
+                    tile: t,
+                },
+                [t, t, HIDDEN],
+            ),
+            Action::Kong(t) => (
+                Meld {
+                    kind: MeldKind::Kong,
+                    tile: t,
+                },
+                [t, t, t],
+            ),
             Action::Chow(low) => {
                 let mut take = [HIDDEN; 3];
                 for (j, x) in (low..low + 3).filter(|&x| x != tile).enumerate() {
                     take[j] = x;
                 }
-                (Meld { kind: MeldKind::Chow, tile: low }, take)
+                (
+                    Meld {
+                        kind: MeldKind::Chow,
+                        tile: low,
+                    },
+                    take,
+                )
             }
             _ => return None,
         };
@@ -326,15 +367,30 @@ impl AfterMeld {
     pub(crate) fn of_concealed_kong(t: Tile, hand: &Counts, melds: &[Meld]) -> AfterMeld {
         let mut h = *hand;
         h[t as usize] = h[t as usize].saturating_sub(4);
-        Self::with(Meld { kind: MeldKind::ConcealedKong, tile: t }, h, melds)
+        Self::with(
+            Meld {
+                kind: MeldKind::ConcealedKong,
+                tile: t,
+            },
+            h,
+            melds,
+        )
     }
 
     fn with(meld: Meld, hand: Counts, melds: &[Meld]) -> AfterMeld {
         let k = melds.len().min(3);
-        let mut all = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+        let mut all = [Meld {
+            kind: MeldKind::Chow,
+            tile: 0,
+        }; 4];
         all[..k].copy_from_slice(&melds[..k]);
         all[k] = meld;
-        AfterMeld { meld, hand, melds: all, n_melds: k + 1 }
+        AfterMeld {
+            meld,
+            hand,
+            melds: all,
+            n_melds: k + 1,
+        }
     }
 
     /// The melds after the new one.
@@ -367,7 +423,11 @@ pub(crate) mod positions {
         o.claim = claim;
         o.turn = claim.map(|c| c.0).unwrap_or(0);
         o.drawn = None;
-        o.phase = if claim.is_some() { Phase::Claim } else { Phase::Turn };
+        o.phase = if claim.is_some() {
+            Phase::Claim
+        } else {
+            Phase::Turn
+        };
         let mut l = ActionList::default();
         for &a in legal {
             l.push(a);
@@ -379,7 +439,10 @@ pub(crate) mod positions {
     /// Every discard of `hand`.
     pub fn discards(hand: &str) -> Vec<Action> {
         let c = counts(hand);
-        (0..34u8).filter(|&t| c[t as usize] > 0).map(Action::Discard).collect()
+        (0..34u8)
+            .filter(|&t| c[t as usize] > 0)
+            .map(Action::Discard)
+            .collect()
     }
 }
 
@@ -400,7 +463,8 @@ mod tests {
     fn round_view_hides_other_concealed_kongs_and_matches_observation() {
         let rules = Rules::gb();
         let mut round = Round::new(&rules, 11, 0, 0).unwrap();
-        let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|_| PolicyKind::Random.build(&rules));
+        let mut pols: [Box<dyn Policy>; 4] =
+            std::array::from_fn(|_| PolicyKind::Random.build(&rules));
         for (i, p) in pols.iter_mut().enumerate() {
             p.begin_hand(i as u64);
         }
@@ -411,7 +475,10 @@ mod tests {
                 break;
             }
             let seat = pending.trailing_zeros() as u8;
-            let v = RoundView { round: &round, seat };
+            let v = RoundView {
+                round: &round,
+                seat,
+            };
             let o = round.observe(seat);
             assert_eq!(v.hand(), TableView::hand(&o));
             assert_eq!(v.legal(), TableView::legal(&o));

@@ -135,22 +135,41 @@ fn missing_fan_weight(x: f32) -> f32 {
 /// Every three-chow plan: the pure straights (清龙, 16), the mixed straights (花龙, 8) and
 /// the mixed triple chows (三色三同顺, 8).
 const THREE_CHOW_PLANS: [ChowPlan; 16] = {
-    const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-    let mut out = [ChowPlan { lows: [0; 3], fan: 0.0 }; 16];
+    const PERMS: [[u8; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut out = [ChowPlan {
+        lows: [0; 3],
+        fan: 0.0,
+    }; 16];
     let mut k = 0;
     while k < 3 {
         let s = 9 * k as u8;
-        out[k] = ChowPlan { lows: [s, s + 3, s + 6], fan: 16.0 };
+        out[k] = ChowPlan {
+            lows: [s, s + 3, s + 6],
+            fan: 16.0,
+        };
         k += 1;
     }
     while k < 9 {
         let p = PERMS[k - 3];
-        out[k] = ChowPlan { lows: [9 * p[0], 9 * p[1] + 3, 9 * p[2] + 6], fan: 8.0 };
+        out[k] = ChowPlan {
+            lows: [9 * p[0], 9 * p[1] + 3, 9 * p[2] + 6],
+            fan: 8.0,
+        };
         k += 1;
     }
     while k < 16 {
         let r = (k - 9) as u8;
-        out[k] = ChowPlan { lows: [r, 9 + r, 18 + r], fan: 8.0 };
+        out[k] = ChowPlan {
+            lows: [r, 9 + r, 18 + r],
+            fan: 8.0,
+        };
         k += 1;
     }
     out
@@ -168,7 +187,10 @@ impl Evaluator {
         honor_value[6] = 2.0;
         honor_value[(seat_wind & 3) as usize] += 2.0;
         honor_value[(prevalent_wind & 3) as usize] += 2.0;
-        let mut m = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+        let mut m = [Meld {
+            kind: MeldKind::Chow,
+            tile: 0,
+        }; 4];
         let n = melds.len().min(4);
         m[..n].copy_from_slice(&melds[..n]);
         let mut e = Evaluator {
@@ -180,7 +202,10 @@ impl Evaluator {
             exposed: false,
             meld_fan: 0.0,
             honor_value,
-            chow_plans: [ChowPlan { lows: [0; 3], fan: 0.0 }; MAX_CHOW_PLANS],
+            chow_plans: [ChowPlan {
+                lows: [0; 3],
+                fan: 0.0,
+            }; MAX_CHOW_PLANS],
             n_chow_plans: 0,
             knitted_alive: true,
             alive: u16::MAX,
@@ -216,11 +241,18 @@ impl Evaluator {
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
         self.n_chow_plans = 0;
         let held = special::presence(tiles);
-        self.knitted_alive =
-            self.n_melds <= 1 && crate::shanten::knitted::MASKS.iter().any(|&k| (held & k).count_ones() >= 6);
+        self.knitted_alive = self.n_melds <= 1
+            && crate::shanten::knitted::MASKS
+                .iter()
+                .any(|&k| (held & k).count_ones() >= 6);
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
-        let group = |g: usize| -> u32 { tiles[if g < 3 { g * 9..g * 9 + 9 } else { 27..34 }].iter().map(|&c| c as u32).sum() };
+        let group = |g: usize| -> u32 {
+            tiles[if g < 3 { g * 9..g * 9 + 9 } else { 27..34 }]
+                .iter()
+                .map(|&c| c as u32)
+                .sum()
+        };
         let honors = group(3);
         let melded = 3 * self.n_melds as u32;
         for g in 0..3u16 {
@@ -242,7 +274,10 @@ impl Evaluator {
         if (held & special::ORPHAN_MASK).count_ones() >= 9 {
             alive |= 1 << ALIVE_ORPHANS;
         }
-        if crate::shanten::knitted::MASKS.iter().any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10) {
+        if crate::shanten::knitted::MASKS
+            .iter()
+            .any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10)
+        {
             alive |= 1 << ALIVE_HONORS_KNITTED;
         }
         self.alive = alive;
@@ -256,7 +291,11 @@ impl Evaluator {
                 _ => continue,
             };
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
-            let Some(pos) = top[..kept].iter().position(better).or((kept < MAX_CHOW_PLANS).then_some(kept)) else {
+            let Some(pos) = top[..kept]
+                .iter()
+                .position(better)
+                .or((kept < MAX_CHOW_PLANS).then_some(kept))
+            else {
                 continue;
             };
             top.copy_within(pos..MAX_CHOW_PLANS - 1, pos + 1);
@@ -337,10 +376,17 @@ impl Evaluator {
     pub fn discard_context(&self, full_hand: &Counts, full: &[Entry; 4]) -> DiscardContext {
         let mut ctx = DiscardContext {
             rest: rests(full),
-            plans: [PlanContext { rest: [[INF; 10]; 4], touched: 0, sets_left: 0, valid: false }; MAX_CHOW_PLANS],
+            plans: [PlanContext {
+                rest: [[INF; 10]; 4],
+                touched: 0,
+                sets_left: 0,
+                valid: false,
+            }; MAX_CHOW_PLANS],
         };
         for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
-            let Some((covered, sets_left)) = self.chow_cover(p) else { continue };
+            let Some((covered, sets_left)) = self.chow_cover(p) else {
+                continue;
+            };
             let mut rest = *full_hand;
             let mut touched = 0u8;
             for i in (0..3).filter(|&i| !covered[i]) {
@@ -354,7 +400,12 @@ impl Evaluator {
             for g in (0..3usize).filter(|&g| touched >> g & 1 == 1) {
                 r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
             }
-            *pc = PlanContext { rest: rests(&r), touched, sets_left, valid: true };
+            *pc = PlanContext {
+                rest: rests(&r),
+                touched,
+                sets_left,
+                valid: true,
+            };
         }
         ctx
     }
@@ -363,7 +414,13 @@ impl Evaluator {
     /// of `ctx`, whose group entries are `e` (the full hand's, with `t`'s group replaced).
     /// Equal to [`Evaluator::score_with`]`(hand, e)`, with the other groups' shares taken
     /// from `ctx` instead of recombined.
-    pub fn score_discard(&self, ctx: &DiscardContext, hand: &Counts, e: &[Entry; 4], t: Tile) -> Score {
+    pub fn score_discard(
+        &self,
+        ctx: &DiscardContext,
+        hand: &Counts,
+        e: &[Entry; 4],
+        t: Tile,
+    ) -> Score {
         let m = 4 - self.n_melds.min(4) as usize;
         let g = (t as usize / 9).min(3);
         let plain = finish(&e[g], &ctx.rest[g], m);
@@ -413,25 +470,47 @@ impl Evaluator {
         let m = 4 - self.n_melds.min(4) as usize;
         let honors = self.honor_fan(hand) + self.meld_fan;
         let concealed = if self.exposed { 0.0 } else { 2.0 };
-        let mut best = Score { value: 0.0, plan: PlanKind::Plain, distance: INF, allowed: ALL };
+        let mut best = Score {
+            value: 0.0,
+            plan: PlanKind::Plain,
+            distance: INF,
+            allowed: ALL,
+        };
         let consider = |plan: PlanKind, d: u8, fan: f32, allowed: u64, best: &mut Score| {
             if d >= INF {
                 return;
             }
             let v = self.weight(fan) * beta_pow(d);
             if v > best.value {
-                *best = Score { value: v, plan, distance: d, allowed };
+                *best = Score {
+                    value: v,
+                    plan,
+                    distance: d,
+                    allowed,
+                };
             }
         };
 
         // The plain hand.
-        consider(PlanKind::Plain, plain, honors + concealed + 1.0, ALL, &mut best);
+        consider(
+            PlanKind::Plain,
+            plain,
+            honors + concealed + 1.0,
+            ALL,
+            &mut best,
+        );
 
         // Flushes.
         for s in 0..3u8 {
             let g = 1u8 << s;
             if self.alive >> (ALIVE_FULL + s as u16) & 1 == 1 && self.meld_groups & !g == 0 {
-                consider(PlanKind::FullFlush(s), e[s as usize][2 * m + 1], 24.0, SUIT_MASK[s as usize], &mut best);
+                consider(
+                    PlanKind::FullFlush(s),
+                    e[s as usize][2 * m + 1],
+                    24.0,
+                    SUIT_MASK[s as usize],
+                    &mut best,
+                );
             }
             if self.alive >> (ALIVE_HALF + s as u16) & 1 == 1 && self.meld_groups & !(g | 8) == 0 {
                 let d = finish(&e[s as usize], &e[3], m);
@@ -454,25 +533,57 @@ impl Evaluator {
         // Concealed special forms.
         if self.n_melds == 0 {
             if self.alive >> ALIVE_PAIRS & 1 == 1 {
-                consider(PlanKind::SevenPairs, special::seven_pairs(hand), 24.0, ALL, &mut best);
+                consider(
+                    PlanKind::SevenPairs,
+                    special::seven_pairs(hand),
+                    24.0,
+                    ALL,
+                    &mut best,
+                );
             }
             if self.alive >> ALIVE_ORPHANS & 1 == 1 {
-                consider(PlanKind::ThirteenOrphans, special::thirteen_orphans(hand), 88.0, special::ORPHAN_MASK, &mut best);
+                consider(
+                    PlanKind::ThirteenOrphans,
+                    special::thirteen_orphans(hand),
+                    88.0,
+                    special::ORPHAN_MASK,
+                    &mut best,
+                );
             }
             if self.alive >> ALIVE_HONORS_KNITTED & 1 == 1 {
-                consider(PlanKind::HonorsKnitted, special::honors_knitted(hand), 12.0, ALL, &mut best);
+                consider(
+                    PlanKind::HonorsKnitted,
+                    special::honors_knitted(hand),
+                    12.0,
+                    ALL,
+                    &mut best,
+                );
             }
         }
         if self.knitted_alive && self.n_melds <= 1 {
-            if let Some(d) = crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5) {
-                consider(PlanKind::KnittedStraight, d, 12.0 + concealed * 0.5, ALL, &mut best);
+            if let Some(d) =
+                crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5)
+            {
+                consider(
+                    PlanKind::KnittedStraight,
+                    d,
+                    12.0 + concealed * 0.5,
+                    ALL,
+                    &mut best,
+                );
             }
         }
 
         // Three fixed chows.
         for (i, p) in self.chow_plans().iter().enumerate() {
             if let Some(d) = chow(i, p) {
-                consider(PlanKind::Chows(i as u8), d, p.fan + concealed * 0.5 + 1.0, ALL, &mut best);
+                consider(
+                    PlanKind::Chows(i as u8),
+                    d,
+                    p.fan + concealed * 0.5 + 1.0,
+                    ALL,
+                    &mut best,
+                );
             }
         }
         best
@@ -506,7 +617,11 @@ impl Evaluator {
                 r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
             }
         }
-        let d = finish(&combine(&r[0], &r[1]), &combine(&r[2], &r[3]), sets_left as usize);
+        let d = finish(
+            &combine(&r[0], &r[1]),
+            &combine(&r[2], &r[3]),
+            sets_left as usize,
+        );
         Some(missing.saturating_add(d))
     }
 
@@ -520,7 +635,8 @@ impl Evaluator {
         let mut covered = [false; 3];
         let mut other = 0u8;
         for mm in self.melds() {
-            let hit = (0..3).find(|&i| !covered[i] && mm.kind == MeldKind::Chow && mm.tile == p.lows[i]);
+            let hit =
+                (0..3).find(|&i| !covered[i] && mm.kind == MeldKind::Chow && mm.tile == p.lows[i]);
             match hit {
                 Some(i) => covered[i] = true,
                 None => other += 1,
@@ -637,8 +753,20 @@ mod tests {
         let mut next = move |n: u64| rng.below(n);
         let meld_sets: [&[Meld]; 3] = [
             &[],
-            &[Meld { kind: MeldKind::Chow, tile: 0 }],
-            &[Meld { kind: MeldKind::Chow, tile: 12 }, Meld { kind: MeldKind::Pung, tile: 31 }],
+            &[Meld {
+                kind: MeldKind::Chow,
+                tile: 0,
+            }],
+            &[
+                Meld {
+                    kind: MeldKind::Chow,
+                    tile: 12,
+                },
+                Meld {
+                    kind: MeldKind::Pung,
+                    tile: 31,
+                },
+            ],
         ];
         for round in 0..3000 {
             let melds = meld_sets[round % 3];
@@ -655,7 +783,8 @@ mod tests {
             }
             let mut ev = Evaluator::new(melds, 0, 0, 8);
             ev.select_chow_plans(&hand);
-            let full = std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let full =
+                std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
             let ctx = ev.discard_context(&hand, &full);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut h = hand;
@@ -663,7 +792,11 @@ mod tests {
                 let g = (t / 9).min(3);
                 let mut e = full;
                 e[g] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
-                assert_eq!(ev.score_discard(&ctx, &h, &e, t as Tile), ev.score_with(&h, &e), "{hand:?} - {t}");
+                assert_eq!(
+                    ev.score_discard(&ctx, &h, &e, t as Tile),
+                    ev.score_with(&h, &e),
+                    "{hand:?} - {t}"
+                );
             }
         }
     }
@@ -681,7 +814,10 @@ mod tests {
         let ev = Evaluator::new(&[], 0, 0, 8);
         // Nine dots and four scattered characters and bamboos: the flush is the plan.
         let s = ev.score(&counts("1245789p3499p17s"));
-        assert!(matches!(s.plan, PlanKind::FullFlush(1) | PlanKind::HalfFlush(1)), "{s:?}");
+        assert!(
+            matches!(s.plan, PlanKind::FullFlush(1) | PlanKind::HalfFlush(1)),
+            "{s:?}"
+        );
         // Discarding a dot costs more than discarding an off-suit tile.
         let keep = ev.score(&counts("1245789p3499p1s"));
         let wreck = ev.score(&counts("245789p3499p17s"));
@@ -705,7 +841,10 @@ mod tests {
         let mut ev = Evaluator::new(&[], 0, 0, 8);
         let h = counts("123456789m1p2s5z");
         ev.select_chow_plans(&h);
-        assert!(ev.chow_plans().iter().any(|p| p.lows == [0, 3, 6] && p.fan == 16.0));
+        assert!(ev
+            .chow_plans()
+            .iter()
+            .any(|p| p.lows == [0, 3, 6] && p.fan == 16.0));
         let s = ev.score(&counts("123456789m12p5z"));
         assert!(matches!(s.plan, PlanKind::Chows(_)), "{s:?}");
         // 123456789m + 12p + 5z: one tile for the set, one for the pair.
@@ -714,11 +853,17 @@ mod tests {
 
     #[test]
     fn melds_restrict_flushes() {
-        let melds = [Meld { kind: MeldKind::Pung, tile: 31 }];
+        let melds = [Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        }];
         let ev = Evaluator::new(&melds, 0, 0, 8);
         let s = ev.score(&counts("1234567m11p55s"));
         assert!(!matches!(s.plan, PlanKind::FullFlush(_)));
-        let melds = [Meld { kind: MeldKind::Chow, tile: 0 }];
+        let melds = [Meld {
+            kind: MeldKind::Chow,
+            tile: 0,
+        }];
         let ev = Evaluator::new(&melds, 0, 0, 8);
         let s = ev.score(&counts("234567m1199m"));
         assert!(matches!(s.plan, PlanKind::FullFlush(0)), "{s:?}");

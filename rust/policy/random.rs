@@ -13,7 +13,9 @@ pub struct RandomPolicy {
 impl RandomPolicy {
     /// A random policy seeded with `seed`.
     pub fn new(seed: u64) -> Self {
-        RandomPolicy { rng: Rng::new(seed) }
+        RandomPolicy {
+            rng: Rng::new(seed),
+        }
     }
 }
 

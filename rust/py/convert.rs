@@ -19,7 +19,9 @@ pub fn tiles(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Tile>> {
         return Ok(tile::parse(&s.to_cow()?)?);
     }
     if obj.is_instance_of::<PyBytes>() {
-        return Err(InvalidHandError::new_err("a hand is MPSZ text or a sequence of tile codes, not bytes"));
+        return Err(InvalidHandError::new_err(
+            "a hand is MPSZ text or a sequence of tile codes, not bytes",
+        ));
     }
     let iter = obj.try_iter().map_err(|_| {
         InvalidHandError::new_err(format!(
@@ -34,7 +36,9 @@ pub fn tiles(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Tile>> {
             InvalidHandError::new_err(format!("item {i} of the hand: {}", e.value(obj.py())))
         })?);
         if out.len() > 64 {
-            return Err(InvalidHandError::new_err("a hand has at most 18 tiles; got more than 64"));
+            return Err(InvalidHandError::new_err(
+                "a hand has at most 18 tiles; got more than 64",
+            ));
         }
     }
     Ok(out)
@@ -46,12 +50,16 @@ pub fn tile_code(obj: &Bound<'_, PyAny>) -> PyResult<Tile> {
         let text = s.to_cow()?;
         let t = tile::parse(&text)?;
         if t.len() != 1 {
-            return Err(InvalidHandError::new_err(format!("{text:?} is not a single tile")));
+            return Err(InvalidHandError::new_err(format!(
+                "{text:?} is not a single tile"
+            )));
         }
         return Ok(t[0]);
     }
     if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(InvalidHandError::new_err("a tile is an int code or MPSZ text, not a bool"));
+        return Err(InvalidHandError::new_err(
+            "a tile is an int code or MPSZ text, not a bool",
+        ));
     }
     match obj.extract::<i64>() {
         Ok(v) => Ok(tile::check(v)?),
@@ -70,16 +78,24 @@ pub fn counts(obj: &Bound<'_, PyAny>) -> PyResult<Counts> {
 /// Reads a sequence of `Meld` objects.
 pub fn melds(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Meld>> {
     if obj.is_instance_of::<PyString>() {
-        return Err(InvalidHandError::new_err("melds are a sequence of majiang.Meld, not a string"));
+        return Err(InvalidHandError::new_err(
+            "melds are a sequence of majiang.Meld, not a string",
+        ));
     }
     let iter = obj.try_iter().map_err(|_| {
-        InvalidHandError::new_err(format!("melds must be a sequence of majiang.Meld, got {}", type_name(obj)))
+        InvalidHandError::new_err(format!(
+            "melds must be a sequence of majiang.Meld, got {}",
+            type_name(obj)
+        ))
     })?;
     let mut out = Vec::with_capacity(4);
     for (i, item) in iter.enumerate() {
         let item = item?;
         let m = item.cast::<PyMeld>().map_err(|_| {
-            InvalidHandError::new_err(format!("meld {i} is a {}, not a majiang.Meld", type_name(&item)))
+            InvalidHandError::new_err(format!(
+                "meld {i} is a {}, not a majiang.Meld",
+                type_name(&item)
+            ))
         })?;
         out.push(m.get().inner);
         if out.len() > 4 {
@@ -97,7 +113,11 @@ pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     if let Ok(r) = obj.cast::<PyRuleSet>() {
         return Ok(r.get().inner.clone());
     }
-    Err(MjError::rule(format!("rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}", type_name(obj))).into())
+    Err(MjError::rule(format!(
+        "rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}",
+        type_name(obj)
+    ))
+    .into())
 }
 
 /// Tile codes as a list of Python ints (a `Vec<u8>` would become `bytes`).
@@ -107,5 +127,8 @@ pub fn codes(tiles: &[Tile]) -> Vec<u32> {
 
 /// The Python type name of an object, for messages.
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".to_string())
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".to_string())
 }

@@ -5,10 +5,30 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-create_exception!(majiang, InvalidHandError, PyValueError, "Malformed tiles, melds or hand flags.");
-create_exception!(majiang, NotWinningError, PyValueError, "The tiles do not form a winning hand.");
-create_exception!(majiang, IllegalActionError, PyValueError, "An action that is not legal now.");
-create_exception!(majiang, RuleError, PyValueError, "An unknown rule set, option or option value.");
+create_exception!(
+    majiang,
+    InvalidHandError,
+    PyValueError,
+    "Malformed tiles, melds or hand flags."
+);
+create_exception!(
+    majiang,
+    NotWinningError,
+    PyValueError,
+    "The tiles do not form a winning hand."
+);
+create_exception!(
+    majiang,
+    IllegalActionError,
+    PyValueError,
+    "An action that is not legal now."
+);
+create_exception!(
+    majiang,
+    RuleError,
+    PyValueError,
+    "An unknown rule set, option or option value."
+);
 
 /// Converts a core error into the matching Python exception.
 pub(crate) fn to_py(e: MjError) -> PyErr {

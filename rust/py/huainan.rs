@@ -24,7 +24,11 @@ fn huainan_options(rules: &Bound<'_, PyAny>) -> PyResult<HuainanOptions> {
 fn wild_tile(wild: &Bound<'_, PyAny>) -> PyResult<Tile> {
     let t = convert::tile_code(wild)?;
     if tile::is_flower(t) {
-        return Err(MjError::hand(format!("the 宝 (wild) is a suited or honour tile, got {}", tile::name(t))).into());
+        return Err(MjError::hand(format!(
+            "the 宝 (wild) is a suited or honour tile, got {}",
+            tile::name(t)
+        ))
+        .into());
     }
     Ok(t)
 }
@@ -56,12 +60,20 @@ impl PyHuainanScore {
     /// The multipliers that apply as `(key, factor)`; 飞宝's factor is 2^f.
     #[getter]
     fn multipliers(&self) -> Vec<(&'static str, u64)> {
-        self.inner.multipliers.iter().map(|(m, f)| (m.key(), *f)).collect()
+        self.inner
+            .multipliers
+            .iter()
+            .map(|(m, f)| (m.key(), *f))
+            .collect()
     }
     /// The multipliers' Chinese names.
     #[getter]
     fn multipliers_zh(&self) -> Vec<&'static str> {
-        self.inner.multipliers.iter().map(|(m, _)| m.name_zh()).collect()
+        self.inner
+            .multipliers
+            .iter()
+            .map(|(m, _)| m.name_zh())
+            .collect()
     }
     /// `base × form × multipliers` before the cap.
     #[getter]
@@ -74,7 +86,12 @@ impl PyHuainanScore {
         self.inner.value
     }
     fn __repr__(&self) -> String {
-        let m: Vec<String> = self.inner.multipliers.iter().map(|(m, f)| format!("{}×{f}", m.name_zh())).collect();
+        let m: Vec<String> = self
+            .inner
+            .multipliers
+            .iter()
+            .map(|(m, f)| format!("{}×{f}", m.name_zh()))
+            .collect();
         format!(
             "HuainanScore({} {}{}{}, value={})",
             self.inner.form.name_zh(),
@@ -97,7 +114,8 @@ fn bao_for_indicator(indicator: &Bound<'_, PyAny>) -> PyResult<u32> {
 /// `s2`-th stack from the tail of the 136-tile wall.
 #[pyfunction]
 fn bao_indicator_index(s2: i64) -> PyResult<usize> {
-    let s = u8::try_from(s2).map_err(|_| MjError::hand(format!("a two-dice throw is 2-12, got {s2}")))?;
+    let s = u8::try_from(s2)
+        .map_err(|_| MjError::hand(format!("a two-dice throw is 2-12, got {s2}")))?;
     Ok(huainan::indicator_index(s, 136)?)
 }
 
@@ -130,7 +148,15 @@ fn is_bao_diaotou(
     }
     let w = shape::Wild::new(&counts, Some(bao));
     let limit = shape::hand_limit(&w.nat, &melds);
-    Ok(shape::is_bdt(&counts, bao, if o.bao_wild_fifth_copy { None } else { Some(&limit) }))
+    Ok(shape::is_bdt(
+        &counts,
+        bao,
+        if o.bao_wild_fifth_copy {
+            None
+        } else {
+            Some(&limit)
+        },
+    ))
 }
 
 /// Scores a finished Huainan hand (huainan.md §9-10).
@@ -188,9 +214,14 @@ fn score_huainan(
         passes: small("passes", passes)?,
     };
     if win.is_none() && !heavenly {
-        return Err(MjError::hand("win_tile is required (only a 天糊 hand, heavenly=True, has none)").into());
+        return Err(MjError::hand(
+            "win_tile is required (only a 天糊 hand, heavenly=True, has none)",
+        )
+        .into());
     }
-    Ok(PyHuainanScore { inner: forms::score(&counts, &melds, win, bao, &facts, &o)? })
+    Ok(PyHuainanScore {
+        inner: forms::score(&counts, &melds, win, bao, &facts, &o)?,
+    })
 }
 
 /// The value of a special instant win: `"jiebao"` (接宝) or `"sigebao"` (四个宝).
@@ -202,7 +233,9 @@ fn score_huainan_special(kind: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResu
         None => HuainanOptions::default(),
     };
     let form = Form::parse(kind)?;
-    Ok(PyHuainanScore { inner: forms::special(form, &o)? })
+    Ok(PyHuainanScore {
+        inner: forms::special(form, &o)?,
+    })
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

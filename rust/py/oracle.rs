@@ -1,12 +1,12 @@
 //! Python bindings for the oracle: shanten, forms, useful tiles, waits, wins, batches.
 
 use super::convert;
-use super::quick;
 use super::errors::InvalidHandError;
+use super::quick;
 use super::rules::PyRuleSet;
 use crate::error::MjError;
-use crate::rules::RuleSetKind;
 use crate::huainan::oracle::Oracle;
+use crate::rules::RuleSetKind;
 use crate::shanten::checked::Hand;
 use crate::shanten::{self as engine, Form};
 use numpy::{PyArray1, PyReadonlyArray2};
@@ -15,7 +15,9 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 /// Reads `rules` as a rule-set kind without building a whole rule set.
 fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
-    let Some(obj) = obj else { return Ok(RuleSetKind::Gb) };
+    let Some(obj) = obj else {
+        return Ok(RuleSetKind::Gb);
+    };
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(RuleSetKind::parse(&s.to_cow()?)?);
     }
@@ -148,7 +150,10 @@ fn is_win(
 /// an `(N,)` int8 array with the meaning of `shanten(..., rules="gb")`. Releases the GIL
 /// and uses every core for large batches.
 #[pyfunction]
-fn shanten_batch<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+fn shanten_batch<'py>(
+    py: Python<'py>,
+    counts: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
     let arr: PyReadonlyArray2<'py, u8> = counts.extract().map_err(|_| {
         InvalidHandError::new_err(format!(
             "counts must be a 2-D numpy array of uint8 with 34 columns, got {}",
@@ -182,7 +187,11 @@ fn shanten_batch<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<B
             flat.par_chunks(34 * BLOCK)
                 .zip(out.par_chunks_mut(BLOCK))
                 .enumerate()
-                .filter_map(|(b, (rows, o))| engine::shanten_flat(rows, o).err().map(|(i, e)| (b * BLOCK + i, e)))
+                .filter_map(|(b, (rows, o))| {
+                    engine::shanten_flat(rows, o)
+                        .err()
+                        .map(|(i, e)| (b * BLOCK + i, e))
+                })
                 .min_by_key(|(i, _)| *i)
         } else {
             engine::shanten_flat(flat, &mut out).err()

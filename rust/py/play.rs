@@ -35,7 +35,9 @@ static ACTIONS: PyOnceLock<Vec<Option<Py<PyAction>>>> = PyOnceLock::new();
 fn action_obj(py: Python<'_>, a: Action) -> PyResult<Py<PyAction>> {
     let table = ACTIONS.get_or_init(py, || {
         (0..9 * 64u16)
-            .map(|code| Action::from_code(code).and_then(|a| Py::new(py, PyAction { inner: a }).ok()))
+            .map(|code| {
+                Action::from_code(code).and_then(|a| Py::new(py, PyAction { inner: a }).ok())
+            })
             .collect()
     });
     match table.get(a.code() as usize).and_then(|o| o.as_ref()) {
@@ -61,7 +63,9 @@ impl PyAction {
             Some(obj) if !obj.is_none() => Some(convert::tile_code(obj)?),
             _ => None,
         };
-        Ok(PyAction { inner: Action::from_parts(kind, t)? })
+        Ok(PyAction {
+            inner: Action::from_parts(kind, t)?,
+        })
     }
 
     /// `discard`, `ready`, `win`, `concealed_kong`, `added_kong`, `chow`, `pung`, `kong`
@@ -104,9 +108,14 @@ impl PyAction {
     }
 
     #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Option<u32>))> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Option<u32>))> {
         let me = slf.get();
-        Ok((slf.get_type().into_any(), (me.inner.kind().to_string(), me.inner.tile().map(u32::from))))
+        Ok((
+            slf.get_type().into_any(),
+            (me.inner.kind().to_string(), me.inner.tile().map(u32::from)),
+        ))
     }
 }
 
@@ -138,7 +147,11 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
         d.set_item("seat", s)?;
     }
     match *e {
-        Event::Dice { dice, break_seat, break_stack } => {
+        Event::Dice {
+            dice,
+            break_seat,
+            break_stack,
+        } => {
             let thrown: Vec<u32> = dice.iter().filter(|&&x| x > 0).map(|&x| x as u32).collect();
             d.set_item("dice", thrown)?;
             d.set_item("break_seat", break_seat)?;
@@ -152,14 +165,18 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
             d.set_item("tile", opt_tile(tile))?;
             d.set_item("tail", tail)?;
         }
-        Event::Flower { tile, .. } | Event::ConcealedKong { tile, .. } | Event::AddedKong { tile, .. } => {
+        Event::Flower { tile, .. }
+        | Event::ConcealedKong { tile, .. }
+        | Event::AddedKong { tile, .. } => {
             d.set_item("tile", opt_tile(tile))?;
         }
         Event::Discard { tile, ready, .. } => {
             d.set_item("tile", opt_tile(tile))?;
             d.set_item("ready", ready)?;
         }
-        Event::Chow { from, tile, low, .. } => {
+        Event::Chow {
+            from, tile, low, ..
+        } => {
             d.set_item("from", from)?;
             d.set_item("tile", tile)?;
             d.set_item("low", low)?;
@@ -168,7 +185,13 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
             d.set_item("from", from)?;
             d.set_item("tile", tile)?;
         }
-        Event::Win { from, tile, kind, fan, .. } => {
+        Event::Win {
+            from,
+            tile,
+            kind,
+            fan,
+            ..
+        } => {
             d.set_item("from", from)?;
             d.set_item("tile", tile)?;
             d.set_item("how", kind.as_str())?;
@@ -178,7 +201,11 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
             d.set_item("each", each)?;
         }
         Event::ExhaustiveDraw => {}
-        Event::Bao { indicator, tile, throw } => {
+        Event::Bao {
+            indicator,
+            tile,
+            throw,
+        } => {
             d.set_item("indicator", indicator)?;
             d.set_item("tile", tile)?;
             d.set_item("throw", throw)?;
@@ -244,7 +271,9 @@ fn seat_arg(seat: i64) -> PyResult<u8> {
     if (0..4).contains(&seat) {
         Ok(seat as u8)
     } else {
-        Err(IllegalActionError::new_err(format!("seat {seat} is not a seat (0-3)")))
+        Err(IllegalActionError::new_err(format!(
+            "seat {seat} is not a seat (0-3)"
+        )))
     }
 }
 
@@ -310,7 +339,13 @@ impl PyObservation {
     fn melds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         for s in 0..4u8 {
-            let shown: Vec<Meld> = self.inner.melds_of(s).iter().copied().filter(|m| m.tile != HIDDEN).collect();
+            let shown: Vec<Meld> = self
+                .inner
+                .melds_of(s)
+                .iter()
+                .copied()
+                .filter(|m| m.tile != HIDDEN)
+                .collect();
             out.append(melds_list(py, &shown)?)?;
         }
         Ok(out)
@@ -318,12 +353,27 @@ impl PyObservation {
     /// Concealed kongs per seat whose tiles the observer cannot see.
     #[getter]
     fn hidden_kongs(&self) -> Vec<usize> {
-        (0..4u8).map(|s| self.inner.melds_of(s).iter().filter(|m| m.tile == HIDDEN).count()).collect()
+        (0..4u8)
+            .map(|s| {
+                self.inner
+                    .melds_of(s)
+                    .iter()
+                    .filter(|m| m.tile == HIDDEN)
+                    .count()
+            })
+            .collect()
     }
     /// Every seat's flowers.
     #[getter]
     fn flowers(&self) -> Vec<Vec<u32>> {
-        (0..4).map(|s| self.inner.flowers[s][..self.inner.n_flowers[s] as usize].iter().map(|&t| t as u32).collect()).collect()
+        (0..4)
+            .map(|s| {
+                self.inner.flowers[s][..self.inner.n_flowers[s] as usize]
+                    .iter()
+                    .map(|&t| t as u32)
+                    .collect()
+            })
+            .collect()
     }
     /// Concealed tiles per seat (counts only).
     #[getter]
@@ -354,7 +404,11 @@ impl PyObservation {
     /// Every discard in order as `(seat, tile, claimed, ready)`.
     #[getter]
     fn discard_log(&self) -> Vec<(u8, u32, bool, bool)> {
-        self.inner.discards().iter().map(|d| (d.seat, d.tile as u32, d.claimed, d.ready)).collect()
+        self.inner
+            .discards()
+            .iter()
+            .map(|d| (d.seat, d.tile as u32, d.claimed, d.ready))
+            .collect()
     }
     /// Copies of each of the 34 kinds visible to everyone (discards and exposed melds).
     #[getter]
@@ -426,9 +480,10 @@ fn wall_tiles(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Tile>> {
     }
     let mut out = Vec::with_capacity(144);
     for (i, item) in obj.try_iter()?.enumerate() {
-        out.push(convert::tile_code(&item?).map_err(|e| {
-            MjError::hand(format!("item {i} of {what}: {}", e.value(obj.py())))
-        })?);
+        out.push(
+            convert::tile_code(&item?)
+                .map_err(|e| MjError::hand(format!("item {i} of {what}: {}", e.value(obj.py()))))?,
+        );
         if out.len() > 144 {
             return Err(MjError::hand(format!("{what}: more tiles than a wall holds")).into());
         }
@@ -446,7 +501,11 @@ fn arranged_wall(
 ) -> PyResult<Wall> {
     let items: Vec<Bound<'_, PyAny>> = hands.try_iter()?.collect::<PyResult<_>>()?;
     if items.len() != 4 {
-        return Err(MjError::hand(format!("hands takes four hands (one per seat), got {}", items.len())).into());
+        return Err(MjError::hand(format!(
+            "hands takes four hands (one per seat), got {}",
+            items.len()
+        ))
+        .into());
     }
     let mut hs: Vec<Vec<Tile>> = Vec::with_capacity(4);
     for k in 0..4 {
@@ -465,7 +524,14 @@ fn arranged_wall(
         crate::round::BreakThrowOpt::Single => BreakThrow::Single,
         crate::round::BreakThrowOpt::Double => BreakThrow::Double,
     };
-    Ok(Wall::arranged([&hs[0], &hs[1], &hs[2], &hs[3]], &head, &tail, rules.table.flowers, seed, throw)?)
+    Ok(Wall::arranged(
+        [&hs[0], &hs[1], &hs[2], &hs[3]],
+        &head,
+        &tail,
+        rules.table.flowers,
+        seed,
+        throw,
+    )?)
 }
 
 #[pymethods]
@@ -487,12 +553,18 @@ impl PyRound {
             Some(r) => convert::rules(r)?,
             None => crate::rules::Rules::gb(),
         };
-        let dealer = u8::try_from(dealer).ok().filter(|&d| d < 4).ok_or_else(|| {
-            MjError::rule(format!("dealer {dealer} is not a seat (0-3)"))
-        })?;
-        let prevalent = u8::try_from(prevalent_wind).ok().filter(|&p| p < 4).ok_or_else(|| {
-            MjError::rule(format!("prevalent wind {prevalent_wind} is not 0-3 (E S W N)"))
-        })?;
+        let dealer = u8::try_from(dealer)
+            .ok()
+            .filter(|&d| d < 4)
+            .ok_or_else(|| MjError::rule(format!("dealer {dealer} is not a seat (0-3)")))?;
+        let prevalent = u8::try_from(prevalent_wind)
+            .ok()
+            .filter(|&p| p < 4)
+            .ok_or_else(|| {
+                MjError::rule(format!(
+                    "prevalent wind {prevalent_wind} is not 0-3 (E S W N)"
+                ))
+            })?;
         let mut round = match hands {
             Some(h) if !h.is_none() => {
                 let wall = arranged_wall(&rules, dealer, h, draws, replacements, seed)?;
@@ -508,7 +580,10 @@ impl PyRound {
         if let Some(s) = scores {
             round.set_scores(s);
         }
-        Ok(PyRound { inner: round, cursors: [0; 5] })
+        Ok(PyRound {
+            inner: round,
+            cursors: [0; 5],
+        })
     }
 
     /// `turn`, `claim`, `rob_kong` or `over`.
@@ -528,7 +603,9 @@ impl PyRound {
             (0..16u8)
                 .map(|mask| {
                     let seats: Vec<u8> = (0..4u8).filter(|s| mask >> s & 1 == 1).collect();
-                    PyTuple::new(py, seats).map(|t| t.unbind()).unwrap_or_else(|_| PyTuple::empty(py).unbind())
+                    PyTuple::new(py, seats)
+                        .map(|t| t.unbind())
+                        .unwrap_or_else(|_| PyTuple::empty(py).unbind())
                 })
                 .collect()
         });
@@ -567,7 +644,13 @@ impl PyRound {
     /// The dice thrown to break the wall.
     #[getter]
     fn dice(&self) -> Vec<u32> {
-        self.inner.wall().dice().thrown().iter().map(|&d| d as u32).collect()
+        self.inner
+            .wall()
+            .dice()
+            .thrown()
+            .iter()
+            .map(|&d| d as u32)
+            .collect()
     }
     /// The whole wall in draw order (referee view).
     #[getter]
@@ -577,7 +660,9 @@ impl PyRound {
     /// The rules of this hand.
     #[getter]
     fn rules(&self) -> PyRuleSet {
-        PyRuleSet { inner: self.inner.rules().clone() }
+        PyRuleSet {
+            inner: self.inner.rules().clone(),
+        }
     }
 
     /// The legal actions of `seat` now (empty if it has nothing to decide).
@@ -587,7 +672,9 @@ impl PyRound {
 
     /// What `seat` can see now, with its legal actions.
     fn observation(&self, seat: i64) -> PyResult<PyObservation> {
-        Ok(PyObservation { inner: Box::new(self.inner.observe(seat_arg(seat)?)) })
+        Ok(PyObservation {
+            inner: Box::new(self.inner.observe(seat_arg(seat)?)),
+        })
     }
 
     /// Applies `seat`'s action; raises IllegalActionError (changing nothing) if it is not
@@ -610,7 +697,12 @@ impl PyRound {
     /// The events so far as dicts, from index `since`; as `seat` sees them (hidden tiles
     /// are None), or everything when `seat` is None.
     #[pyo3(signature = (seat = None, since = 0))]
-    fn events<'py>(&self, py: Python<'py>, seat: Option<i64>, since: usize) -> PyResult<Bound<'py, PyList>> {
+    fn events<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<i64>,
+        since: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
         let viewer = seat.map(seat_arg).transpose()?;
         let out = PyList::empty(py);
         for e in self.inner.events().iter().skip(since) {
@@ -622,7 +714,11 @@ impl PyRound {
     /// The events since the previous call with the same `seat` (each viewer has its own
     /// cursor), as `events` shows them.
     #[pyo3(signature = (seat = None))]
-    fn poll_events<'py>(&mut self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyList>> {
+    fn poll_events<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: Option<i64>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let viewer = seat.map(seat_arg).transpose()?;
         let k = viewer.map(|s| s as usize).unwrap_or(4);
         let since = self.cursors[k];
@@ -671,7 +767,10 @@ impl PyRound {
 
     /// An independent copy of the hand in its current state (for look-ahead search).
     fn clone(&self) -> PyRound {
-        PyRound { inner: self.inner.clone(), cursors: self.cursors }
+        PyRound {
+            inner: self.inner.clone(),
+            cursors: self.cursors,
+        }
     }
 
     fn __copy__(&self) -> PyRound {
@@ -714,12 +813,17 @@ impl PyMatch {
             None => crate::rules::Rules::gb(),
         };
         let hands = match hands {
-            Some(h) => Some(u16::try_from(h).ok().filter(|&h| h > 0).ok_or_else(|| {
-                MjError::rule(format!("hands must be 1-65535, got {h}"))
-            })?),
+            Some(h) => Some(
+                u16::try_from(h)
+                    .ok()
+                    .filter(|&h| h > 0)
+                    .ok_or_else(|| MjError::rule(format!("hands must be 1-65535, got {h}")))?,
+            ),
             None => None,
         };
-        Ok(PyMatch { inner: Match::new(&rules, seed, hands)? })
+        Ok(PyMatch {
+            inner: Match::new(&rules, seed, hands)?,
+        })
     }
     /// The match seed.
     #[getter]
@@ -764,11 +868,16 @@ impl PyMatch {
     /// The rules.
     #[getter]
     fn rules(&self) -> PyRuleSet {
-        PyRuleSet { inner: self.inner.rules().clone() }
+        PyRuleSet {
+            inner: self.inner.rules().clone(),
+        }
     }
     /// Deals the next hand.
     fn start_hand(&self) -> PyResult<PyRound> {
-        Ok(PyRound { inner: self.inner.start_hand()?, cursors: [0; 5] })
+        Ok(PyRound {
+            inner: self.inner.start_hand()?,
+            cursors: [0; 5],
+        })
     }
     /// Records a finished hand (its payments, then the next dealer and wind).
     fn finish_hand(&mut self, round: PyRef<'_, PyRound>) -> PyResult<()> {

@@ -29,8 +29,14 @@ fn kind_ints(py: Python<'_>) -> &KindInts {
         let base = ints[0].as_ptr() as usize;
         let step = (ints[1].as_ptr() as usize).wrapping_sub(base);
         let even = step.is_power_of_two()
-            && ints.iter().enumerate().all(|(t, i)| i.as_ptr() as usize == base.wrapping_add(t * step));
-        KindInts { ints, layout: even.then(|| (base, step.trailing_zeros())) }
+            && ints
+                .iter()
+                .enumerate()
+                .all(|(t, i)| i.as_ptr() as usize == base.wrapping_add(t * step));
+        KindInts {
+            ints,
+            layout: even.then(|| (base, step.trailing_zeros())),
+        }
     })
 }
 
@@ -84,14 +90,22 @@ pub fn counts(obj: &Bound<'_, PyAny>) -> Option<(Counts, usize)> {
         // SAFETY: indices below the list's length, read while the list is borrowed and no
         // Python code runs (no item is released or replaced).
         (n <= MAX_TILES
-            && (0..n).all(|i| add_code(kinds, &mut c, py, unsafe { ffi::PyList_GET_ITEM(l.as_ptr(), i as _) })))
+            && (0..n).all(|i| {
+                add_code(kinds, &mut c, py, unsafe {
+                    ffi::PyList_GET_ITEM(l.as_ptr(), i as _)
+                })
+            }))
         .then_some(n)
     } else if let Ok(t) = obj.cast::<PyTuple>() {
         let kinds = kind_ints(py);
         let n = t.len();
         // SAFETY: as for the list; tuples are immutable.
         (n <= MAX_TILES
-            && (0..n).all(|i| add_code(kinds, &mut c, py, unsafe { ffi::PyTuple_GET_ITEM(t.as_ptr(), i as _) })))
+            && (0..n).all(|i| {
+                add_code(kinds, &mut c, py, unsafe {
+                    ffi::PyTuple_GET_ITEM(t.as_ptr(), i as _)
+                })
+            }))
         .then_some(n)
     } else if let Ok(s) = obj.cast::<PyString>() {
         s.to_str().ok().and_then(|text| add_text(&mut c, text))

@@ -53,8 +53,12 @@ impl PyRuleSet {
     #[new]
     #[pyo3(signature = (name = "gb", **options))]
     fn new(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let base = PyRuleSet { inner: Rules::named(name)? };
-        Ok(PyRuleSet { inner: base.with(options)? })
+        let base = PyRuleSet {
+            inner: Rules::named(name)?,
+        };
+        Ok(PyRuleSet {
+            inner: base.with(options)?,
+        })
     }
 
     /// The preset this configuration starts from: `"gb"`, `"classic"` or `"huainan"`.
@@ -75,7 +79,9 @@ impl PyRuleSet {
     /// A copy with some options changed.
     #[pyo3(signature = (**options))]
     fn replace(&self, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(PyRuleSet { inner: self.with(options)? })
+        Ok(PyRuleSet {
+            inner: self.with(options)?,
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -96,7 +102,11 @@ impl PyRuleSet {
         if changed.is_empty() {
             format!("RuleSet({:?})", self.inner.kind.as_str())
         } else {
-            format!("RuleSet({:?}, {})", self.inner.kind.as_str(), changed.join(", "))
+            format!(
+                "RuleSet({:?}, {})",
+                self.inner.kind.as_str(),
+                changed.join(", ")
+            )
         }
     }
 }

@@ -6,7 +6,9 @@ use super::convert;
 use super::play::PyAction;
 use crate::error::MjError;
 use crate::hand::{Meld, MeldKind};
-use crate::policy::{EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, StrongConfig, StrongPolicy};
+use crate::policy::{
+    EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, StrongConfig, StrongPolicy,
+};
 use crate::round::{ActionList, DiscardEntry, Observation, Phase, Round, HIDDEN};
 use crate::sim::{self, ArenaSpec, SimSpec, MAX_FANS};
 use crate::tile::Tile;
@@ -17,7 +19,11 @@ use pyo3::types::{PyDict, PyList, PyString};
 /// Reads `bots`: one name, or a sequence of four names.
 fn bot_kinds(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 4]> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let names: Vec<String> = s.to_cow()?.split(',').map(|x| x.trim().to_string()).collect();
+        let names: Vec<String> = s
+            .to_cow()?
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .collect();
         return kinds_of(&names);
     }
     let names: Vec<String> = match obj.extract() {
@@ -34,23 +40,32 @@ fn bot_kinds(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 4]> {
 }
 
 fn kinds_of(names: &[String]) -> PyResult<[PolicyKind; 4]> {
-    let kinds: Vec<PolicyKind> = names.iter().map(|n| PolicyKind::parse(n)).collect::<Result<_, _>>()?;
+    let kinds: Vec<PolicyKind> = names
+        .iter()
+        .map(|n| PolicyKind::parse(n))
+        .collect::<Result<_, _>>()?;
     match kinds.len() {
         1 => Ok([kinds[0]; 4]),
         4 => Ok([kinds[0], kinds[1], kinds[2], kinds[3]]),
-        n => Err(MjError::rule(format!("bots needs one name or four (one per seat), got {n}")).into()),
+        n => Err(MjError::rule(format!(
+            "bots needs one name or four (one per seat), got {n}"
+        ))
+        .into()),
     }
 }
 
 fn seed_arg(seed: i128) -> PyResult<u64> {
-    u64::try_from(seed).map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")).into())
+    u64::try_from(seed)
+        .map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")).into())
 }
 
 fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
     match threads {
         None => Ok(None),
         Some(n) if (1..=1024).contains(&n) => Ok(Some(n as usize)),
-        Some(n) => Err(MjError::rule(format!("threads must be between 1 and 1024, got {n}")).into()),
+        Some(n) => {
+            Err(MjError::rule(format!("threads must be between 1 and 1024, got {n}")).into())
+        }
     }
 }
 
@@ -79,8 +94,13 @@ fn simulate_hands<'py>(
     check: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = count_arg("n_hands", n_hands)?;
-    let spec = SimSpec { rules: convert::rules(rules)?, bots: bot_kinds(bots)?, seed: seed_arg(seed)? };
-    let start = seed_arg(start).map_err(|_| MjError::rule(format!("start must be 0 <= start < 2**64, got {start}")))?;
+    let spec = SimSpec {
+        rules: convert::rules(rules)?,
+        bots: bot_kinds(bots)?,
+        seed: seed_arg(seed)?,
+    };
+    let start = seed_arg(start)
+        .map_err(|_| MjError::rule(format!("start must be 0 <= start < 2**64, got {start}")))?;
     if start.checked_add(n as u64).is_none() {
         return Err(MjError::rule("start + n_hands must stay below 2**64".to_string()).into());
     }
@@ -143,8 +163,14 @@ fn arena_games<'py>(
     threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = count_arg("n_games", n_games)?;
-    let spec = ArenaSpec { rules: convert::rules(rules)?, bots: bot_kinds(bots)?, seed: seed_arg(seed)?, duplicate };
-    let start = seed_arg(start).map_err(|_| MjError::rule(format!("start must be 0 <= start < 2**64, got {start}")))?;
+    let spec = ArenaSpec {
+        rules: convert::rules(rules)?,
+        bots: bot_kinds(bots)?,
+        seed: seed_arg(seed)?,
+        duplicate,
+    };
+    let start = seed_arg(start)
+        .map_err(|_| MjError::rule(format!("start must be 0 <= start < 2**64, got {start}")))?;
     if start.checked_add(n as u64).is_none() {
         return Err(MjError::rule("start + n_games must stay below 2**64".to_string()).into());
     }
@@ -199,12 +225,18 @@ fn policy_names() -> Vec<&'static str> {
 
 fn attr<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     obj.getattr(name).map_err(|_| {
-        MjError::rule(format!("the observation has no attribute {name:?} (got {})", convert::type_name(obj))).into()
+        MjError::rule(format!(
+            "the observation has no attribute {name:?} (got {})",
+            convert::type_name(obj)
+        ))
+        .into()
     })
 }
 
 fn counts34(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 34]> {
-    let v: Vec<i64> = obj.extract().map_err(|_| MjError::rule(format!("observation.{what} must be 34 counts")))?;
+    let v: Vec<i64> = obj
+        .extract()
+        .map_err(|_| MjError::rule(format!("observation.{what} must be 34 counts")))?;
     if v.len() != 34 || v.iter().any(|&c| !(0..=4).contains(&c)) {
         return Err(MjError::rule(format!("observation.{what} must be 34 counts of 0-4")).into());
     }
@@ -216,7 +248,9 @@ fn counts34(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 34]> {
 }
 
 fn small(obj: &Bound<'_, PyAny>, what: &str, max: i64) -> PyResult<u8> {
-    let v: i64 = obj.extract().map_err(|_| MjError::rule(format!("observation.{what} must be an int")))?;
+    let v: i64 = obj
+        .extract()
+        .map_err(|_| MjError::rule(format!("observation.{what} must be an int")))?;
     if !(0..=max).contains(&v) {
         return Err(MjError::rule(format!("observation.{what} must be 0-{max}, got {v}")).into());
     }
@@ -226,26 +260,35 @@ fn small(obj: &Bound<'_, PyAny>, what: &str, max: i64) -> PyResult<u8> {
 /// A blank observation (seat 0 of a fresh gb hand) to fill in.
 fn template() -> PyResult<Observation> {
     static T: std::sync::OnceLock<Option<Observation>> = std::sync::OnceLock::new();
-    T.get_or_init(|| Round::new(&crate::rules::Rules::gb(), 0, 0, 0).ok().map(|r| r.observe(0)))
-        .clone()
-        .ok_or_else(|| MjError::rule("cannot build an observation".to_string()).into())
+    T.get_or_init(|| {
+        Round::new(&crate::rules::Rules::gb(), 0, 0, 0)
+            .ok()
+            .map(|r| r.observe(0))
+    })
+    .clone()
+    .ok_or_else(|| MjError::rule("cannot build an observation".to_string()).into())
 }
 
 /// Rebuilds the Rust observation from a Python `Observation` (its public attributes).
-pub(super) fn read_observation<'py>(obs: &Bound<'py, PyAny>) -> PyResult<(Observation, Bound<'py, PyList>)> {
+pub(super) fn read_observation<'py>(
+    obs: &Bound<'py, PyAny>,
+) -> PyResult<(Observation, Bound<'py, PyList>)> {
     let legal_obj = attr(obs, "legal_actions")?;
-    let legal_list = legal_obj
-        .cast_into::<PyList>()
-        .map_err(|_| MjError::rule("observation.legal_actions must be a list of Action".to_string()))?;
+    let legal_list = legal_obj.cast_into::<PyList>().map_err(|_| {
+        MjError::rule("observation.legal_actions must be a list of Action".to_string())
+    })?;
     let mut legal = ActionList::default();
     for a in legal_list.iter() {
-        let a = a
-            .cast::<PyAction>()
-            .map_err(|_| MjError::rule("observation.legal_actions must hold Action objects".to_string()))?;
+        let a = a.cast::<PyAction>().map_err(|_| {
+            MjError::rule("observation.legal_actions must hold Action objects".to_string())
+        })?;
         legal.push(a.get().inner);
     }
     let seat = small(&attr(obs, "seat")?, "seat", 3)?;
-    let no_meld = Meld { kind: MeldKind::Chow, tile: 0 };
+    let no_meld = Meld {
+        kind: MeldKind::Chow,
+        tile: 0,
+    };
     let mut melds = [[no_meld; 4]; 4];
     let mut n_melds = [0u8; 4];
     let meld_lists = attr(obs, "melds")?;
@@ -259,7 +302,10 @@ pub(super) fn read_observation<'py>(obs: &Bound<'py, PyAny>) -> PyResult<(Observ
         let h = hidden.get(s).copied().unwrap_or(0).clamp(0, 4) as usize;
         for _ in 0..h {
             if (n_melds[s] as usize) < 4 {
-                melds[s][n_melds[s] as usize] = Meld { kind: MeldKind::ConcealedKong, tile: HIDDEN };
+                melds[s][n_melds[s] as usize] = Meld {
+                    kind: MeldKind::ConcealedKong,
+                    tile: HIDDEN,
+                };
                 n_melds[s] += 1;
             }
         }
@@ -278,12 +324,21 @@ pub(super) fn read_observation<'py>(obs: &Bound<'py, PyAny>) -> PyResult<(Observ
     let mut discards: [DiscardEntry; _] = std::array::from_fn(|_| DiscardEntry::default());
     let mut n_discards = 0u8;
     for &(s, t, claimed, r) in log.iter().take(discards.len()) {
-        discards[n_discards as usize] = DiscardEntry { seat: s & 3, tile: t.clamp(0, 33) as Tile, claimed, ready: r };
+        discards[n_discards as usize] = DiscardEntry {
+            seat: s & 3,
+            tile: t.clamp(0, 33) as Tile,
+            claimed,
+            ready: r,
+        };
         n_discards += 1;
     }
     let claim: Option<(u8, i64)> = attr(obs, "claim")?.extract().unwrap_or(None);
     let drawn: Option<i64> = attr(obs, "drawn")?.extract().unwrap_or(None);
-    let phase = match attr(obs, "phase")?.extract::<String>().unwrap_or_default().as_str() {
+    let phase = match attr(obs, "phase")?
+        .extract::<String>()
+        .unwrap_or_default()
+        .as_str()
+    {
         "claim" => Phase::Claim,
         "rob_kong" => Phase::RobKong,
         "over" => Phase::Over,
@@ -335,15 +390,22 @@ impl PyPolicy {
         let inner: Box<dyn Policy> = match kind {
             PolicyKind::Random => Box::new(RandomPolicy::new(seed)),
             PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(&rules, seed)),
-            PolicyKind::Strong => Box::new(StrongPolicy::new(&rules, seed, StrongConfig::default())),
-            PolicyKind::StrongLite => Box::new(StrongPolicy::new(&rules, seed, StrongConfig::lite())),
+            PolicyKind::Strong => {
+                Box::new(StrongPolicy::new(&rules, seed, StrongConfig::default()))
+            }
+            PolicyKind::StrongLite => {
+                Box::new(StrongPolicy::new(&rules, seed, StrongConfig::lite()))
+            }
             PolicyKind::StrongSearch => Box::new(StrongPolicy::new(
                 &rules,
                 seed,
                 StrongConfig::from_budget_ms(crate::policy::strong::DEFAULT_BUDGET_MS, false),
             )),
         };
-        Ok(PyPolicy { inner, name: kind.as_str() })
+        Ok(PyPolicy {
+            inner,
+            name: kind.as_str(),
+        })
     }
 
     /// The policy's name.
@@ -362,7 +424,10 @@ impl PyPolicy {
     fn choose<'py>(&mut self, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let (obs, legal) = read_observation(observation)?;
         if legal.is_empty() {
-            return Err(MjError::action("the observation has no legal action to choose from".to_string()).into());
+            return Err(MjError::action(
+                "the observation has no legal action to choose from".to_string(),
+            )
+            .into());
         }
         let a = self.inner.act(&obs);
         for item in legal.iter() {

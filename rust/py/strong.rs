@@ -29,20 +29,29 @@ impl PyStrongPolicy {
             Some(r) if !r.is_none() => convert::rules(r)?,
             _ => crate::rules::Rules::gb(),
         };
-        let seed = u64::try_from(seed).map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
+        let seed = u64::try_from(seed)
+            .map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
         if !(0..=60_000).contains(&budget_ms) {
-            return Err(MjError::rule(format!("budget_ms must be between 0 and 60000, got {budget_ms}")).into());
+            return Err(MjError::rule(format!(
+                "budget_ms must be between 0 and 60000, got {budget_ms}"
+            ))
+            .into());
         }
         // The search is off unless rollouts are asked for; the budget caps it.
         let mut cfg = StrongConfig::from_budget_ms(budget_ms as u32, time_cap);
         cfg.rollouts = 0;
         if let Some(r) = rollouts {
             if !(0..=1_000_000).contains(&r) {
-                return Err(MjError::rule(format!("rollouts must be between 0 and 1000000, got {r}")).into());
+                return Err(MjError::rule(format!(
+                    "rollouts must be between 0 and 1000000, got {r}"
+                ))
+                .into());
             }
             cfg.rollouts = r as u32;
         }
-        Ok(PyStrongPolicy { inner: StrongPolicy::new(&rules, seed, cfg) })
+        Ok(PyStrongPolicy {
+            inner: StrongPolicy::new(&rules, seed, cfg),
+        })
     }
 
     /// Rollouts per searched decision.
@@ -59,17 +68,25 @@ impl PyStrongPolicy {
 
     /// Reseeds the policy (a new hand).
     fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        let seed = u64::try_from(seed).map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
+        let seed = u64::try_from(seed)
+            .map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
         self.inner.begin_hand(seed);
         Ok(())
     }
 
     /// One of `observation.legal_actions` (the same object). The GIL is released while
     /// the policy thinks.
-    fn choose<'py>(&mut self, py: Python<'py>, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn choose<'py>(
+        &mut self,
+        py: Python<'py>,
+        observation: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let (obs, legal) = read_observation(observation)?;
         if legal.is_empty() {
-            return Err(MjError::action("the observation has no legal action to choose from".to_string()).into());
+            return Err(MjError::action(
+                "the observation has no legal action to choose from".to_string(),
+            )
+            .into());
         }
         let inner = &mut self.inner;
         let a = py.detach(|| inner.act(&obs));
@@ -80,7 +97,11 @@ impl PyStrongPolicy {
                 }
             }
         }
-        Err(MjError::action(format!("the strong policy chose {}, which is not legal", a.describe())).into())
+        Err(MjError::action(format!(
+            "the strong policy chose {}, which is not legal",
+            a.describe()
+        ))
+        .into())
     }
 }
 

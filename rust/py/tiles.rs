@@ -49,7 +49,9 @@ impl PyMeld {
     fn new(kind: &str, tiles: &Bound<'_, PyAny>) -> PyResult<Self> {
         let kind = MeldKind::parse(kind)?;
         let tiles = convert::tiles(tiles)?;
-        Ok(PyMeld { inner: Meld::new(kind, &tiles)? })
+        Ok(PyMeld {
+            inner: Meld::new(kind, &tiles)?,
+        })
     }
 
     /// `"chow"`, `"pung"`, `"kong"` or `"concealed_kong"`.
@@ -77,7 +79,11 @@ impl PyMeld {
     }
 
     fn __repr__(&self) -> String {
-        format!("Meld({:?}, {:?})", self.inner.kind.as_str(), self.inner.notation())
+        format!(
+            "Meld({:?}, {:?})",
+            self.inner.kind.as_str(),
+            self.inner.notation()
+        )
     }
 
     fn __str__(&self) -> String {
@@ -91,7 +97,10 @@ impl PyMeld {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
         let me = slf.get();
         let cls = slf.get_type().into_any();
-        Ok((cls, (me.inner.kind.as_str().to_string(), me.inner.notation())))
+        Ok((
+            cls,
+            (me.inner.kind.as_str().to_string(), me.inner.notation()),
+        ))
     }
 }
 

@@ -69,15 +69,23 @@ impl Action {
                 Some(t) if (t as usize) < tile::N_KINDS => Ok(t),
                 Some(t) => Err(crate::MjError::action(format!(
                     "action {kind:?} needs a non-flower tile, got {}",
-                    if tile::is_valid(t) { tile::name(t) } else { format!("code {t}") }
+                    if tile::is_valid(t) {
+                        tile::name(t)
+                    } else {
+                        format!("code {t}")
+                    }
                 ))),
-                None => Err(crate::MjError::action(format!("action {kind:?} needs a tile"))),
+                None => Err(crate::MjError::action(format!(
+                    "action {kind:?} needs a tile"
+                ))),
             }
         };
         let no_tile = |a: Action| -> crate::MjResult<Action> {
             match tile {
                 None => Ok(a),
-                Some(_) => Err(crate::MjError::action(format!("action {kind:?} takes no tile"))),
+                Some(_) => Err(crate::MjError::action(format!(
+                    "action {kind:?} takes no tile"
+                ))),
             }
         };
         match kind {
@@ -170,7 +178,11 @@ impl Default for ActionList {
     fn default() -> Self {
         // Copied from a constant, which compiles to a few wide moves rather than one store
         // per slot.
-        const EMPTY: ActionList = ActionList { items: [Action::Pass; MAX_ACTIONS], len: 0, discards: 0 };
+        const EMPTY: ActionList = ActionList {
+            items: [Action::Pass; MAX_ACTIONS],
+            len: 0,
+            discards: 0,
+        };
         EMPTY
     }
 }
@@ -257,8 +269,14 @@ mod tests {
         assert_eq!(Action::from_code(5 * 64 + 25), None);
         assert!(Action::from_parts("chow", Some(7)).is_err());
         assert!(Action::from_parts("win", Some(7)).is_err());
-        assert!(Action::from_parts("discard", Some(35)).unwrap_err().message().contains("2f"));
-        assert!(Action::from_parts("riichi", None).unwrap_err().message().contains("riichi"));
+        assert!(Action::from_parts("discard", Some(35))
+            .unwrap_err()
+            .message()
+            .contains("2f"));
+        assert!(Action::from_parts("riichi", None)
+            .unwrap_err()
+            .message()
+            .contains("riichi"));
         assert_eq!(Action::Chow(2).describe(), "chow 345m");
     }
 

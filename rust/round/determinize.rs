@@ -31,7 +31,12 @@ impl Round {
     /// Fails with a rule error when the observation is not a consistent view of a hand in
     /// progress under `rules` (tile counts that do not add up, a finished hand).
     pub fn determinize(rules: &Rules, obs: &Observation, rng: &mut Rng) -> MjResult<Round> {
-        let mut r = Round::with_wall(rules, Wall::new(0, rules.table.flowers, crate::wall::BreakThrow::Single), obs.dealer, 0)?;
+        let mut r = Round::with_wall(
+            rules,
+            Wall::new(0, rules.table.flowers, crate::wall::BreakThrow::Single),
+            obs.dealer,
+            0,
+        )?;
         r.redeal_from(obs, rng)?;
         Ok(r)
     }
@@ -40,7 +45,9 @@ impl Round {
     /// its rules. On failure the round is left unchanged.
     pub fn redeal_from(&mut self, obs: &Observation, rng: &mut Rng) -> MjResult<()> {
         if self.rules.kind == RuleSetKind::Huainan {
-            return Err(MjError::rule("huainan hands are not rebuilt from a view (the 宝 state is not sampled)"));
+            return Err(MjError::rule(
+                "huainan hands are not rebuilt from a view (the 宝 state is not sampled)",
+            ));
         }
         if obs.phase == Phase::Over {
             return Err(MjError::rule("the hand is over: nothing to rebuild"));
@@ -53,10 +60,17 @@ impl Round {
         let mut pool = [0u8; 42];
         for (t, slot) in pool.iter_mut().enumerate().take(34) {
             let seen = obs.hand[t] as u32 + obs.visible[t] as u32;
-            let own_kongs = obs.melds_of(obs.seat).iter().filter(|m| m.kind == MeldKind::ConcealedKong && m.tile as usize == t).count() as u32;
+            let own_kongs = obs
+                .melds_of(obs.seat)
+                .iter()
+                .filter(|m| m.kind == MeldKind::ConcealedKong && m.tile as usize == t)
+                .count() as u32;
             let seen = seen + 4 * own_kongs;
             if seen > 4 {
-                return Err(MjError::rule(format!("the view shows {seen} copies of {}", tile::name(t as Tile))));
+                return Err(MjError::rule(format!(
+                    "the view shows {seen} copies of {}",
+                    tile::name(t as Tile)
+                )));
             }
             *slot = 4 - seen as u8;
         }
@@ -112,11 +126,15 @@ impl Round {
                 n += 1;
             }
         }
-        let need_hands: usize = (0..4).filter(|&s| s != me).map(|s| obs.hand_sizes[s] as usize).sum();
+        let need_hands: usize = (0..4)
+            .filter(|&s| s != me)
+            .map(|s| obs.hand_sizes[s] as usize)
+            .sum();
         let n_suits = tiles[..n].iter().filter(|&&t| !tile::is_flower(t)).count();
         // The reserve at the end of the wall (D-4) is unseen too.
         let reserved = self.rules.table.reserved_tiles;
-        if n != need_hands + obs.wall_remaining as usize + reserved as usize || n_suits < need_hands {
+        if n != need_hands + obs.wall_remaining as usize + reserved as usize || n_suits < need_hands
+        {
             return Err(MjError::rule(format!(
                 "the view leaves {n} unseen tiles for {need_hands} concealed tiles and {} in the wall",
                 obs.wall_remaining
@@ -154,7 +172,11 @@ impl Round {
 
         // The table.
         for s in 0..4 {
-            let mut st = SeatState { hand: hands[s], n_hand: obs.hand_sizes[s], ..SeatState::default() };
+            let mut st = SeatState {
+                hand: hands[s],
+                n_hand: obs.hand_sizes[s],
+                ..SeatState::default()
+            };
             st.melds = melds[s];
             st.meld_from = obs.meld_from[s];
             st.n_melds = obs.n_melds[s];
@@ -191,15 +213,32 @@ impl Round {
                 let st = &self.seats[seat as usize];
                 let (start, drawn) = if seat == obs.seat {
                     match obs.drawn {
-                        Some(t) => (if obs.n_discards == 0 { TurnStart::Deal } else { TurnStart::Draw }, t),
+                        Some(t) => (
+                            if obs.n_discards == 0 {
+                                TurnStart::Deal
+                            } else {
+                                TurnStart::Draw
+                            },
+                            t,
+                        ),
                         None => {
                             let last = st.melds().last().map(|m| m.kind);
-                            (if last == Some(MeldKind::Chow) { TurnStart::Chow } else { TurnStart::Pung }, 0)
+                            (
+                                if last == Some(MeldKind::Chow) {
+                                    TurnStart::Chow
+                                } else {
+                                    TurnStart::Pung
+                                },
+                                0,
+                            )
                         }
                     }
                 } else {
                     // Another seat's turn: taken as a draw of one of its tiles.
-                    let t = (0..34u8).rev().find(|&t| st.hand[t as usize] > 0).unwrap_or(0);
+                    let t = (0..34u8)
+                        .rev()
+                        .find(|&t| st.hand[t as usize] > 0)
+                        .unwrap_or(0);
                     (TurnStart::Draw, t)
                 };
                 self.drawn = drawn;
@@ -224,8 +263,15 @@ mod tests {
     #[test]
     fn rebuilt_rounds_match_the_view_and_play_on() {
         let mut reserve = Rules::preset(RuleSetKind::Classic);
-        reserve.set("reserved_tiles", &crate::rules::OptValue::Int(14)).unwrap();
-        for (rules, seed) in [(Rules::gb(), 3u64), (Rules::preset(RuleSetKind::Classic), 4), (Rules::gb(), 9), (reserve, 5)] {
+        reserve
+            .set("reserved_tiles", &crate::rules::OptValue::Int(14))
+            .unwrap();
+        for (rules, seed) in [
+            (Rules::gb(), 3u64),
+            (Rules::preset(RuleSetKind::Classic), 4),
+            (Rules::gb(), 9),
+            (reserve, 5),
+        ] {
             let mut round = Round::new(&rules, seed, (seed % 4) as u8, 1).unwrap();
             let mut rng = Rng::new(seed);
             let mut copy = Round::new(&rules, 0, 0, 0).unwrap();
@@ -235,7 +281,11 @@ mod tests {
                 let obs = round.observe(seat);
                 copy.redeal_from(&obs, &mut rng).unwrap();
                 let again = copy.observe(seat);
-                assert_eq!(again.legal.as_slice(), obs.legal.as_slice(), "seed {seed} step {step}");
+                assert_eq!(
+                    again.legal.as_slice(),
+                    obs.legal.as_slice(),
+                    "seed {seed} step {step}"
+                );
                 assert_eq!(again.hand, obs.hand);
                 assert_eq!(again.visible, obs.visible);
                 assert_eq!(again.hand_sizes, obs.hand_sizes);
@@ -266,7 +316,10 @@ mod tests {
                         }
                     }
                 }
-                assert!(all.iter().all(|&c| c == 4), "seed {seed} step {step}: {all:?}");
+                assert!(
+                    all.iter().all(|&c| c == 4),
+                    "seed {seed} step {step}: {all:?}"
+                );
                 // The rebuilt hand plays to its end.
                 let mut probe = copy.clone();
                 while !probe.is_over() {

@@ -197,9 +197,19 @@ impl Event {
     pub fn seen_by(&self, viewer: Option<u8>) -> Event {
         let Some(v) = viewer else { return *self };
         match *self {
-            Event::Deal { seat, n, .. } if seat != v => Event::Deal { seat, tiles: [HIDDEN; 14], n },
-            Event::Draw { seat, tail, .. } if seat != v => Event::Draw { seat, tile: HIDDEN, tail },
-            Event::ConcealedKong { seat, .. } if seat != v => Event::ConcealedKong { seat, tile: HIDDEN },
+            Event::Deal { seat, n, .. } if seat != v => Event::Deal {
+                seat,
+                tiles: [HIDDEN; 14],
+                n,
+            },
+            Event::Draw { seat, tail, .. } if seat != v => Event::Draw {
+                seat,
+                tile: HIDDEN,
+                tail,
+            },
+            Event::ConcealedKong { seat, .. } if seat != v => {
+                Event::ConcealedKong { seat, tile: HIDDEN }
+            }
             e => e,
         }
     }
@@ -219,7 +229,11 @@ impl Event {
             let _ = write!(out, ",\"seat\":{s}");
         }
         match *self {
-            Event::Dice { dice, break_seat, break_stack } => {
+            Event::Dice {
+                dice,
+                break_seat,
+                break_stack,
+            } => {
                 out.push_str(",\"dice\":[");
                 for (i, d) in dice.iter().filter(|&&d| d > 0).enumerate() {
                     if i > 0 {
@@ -227,7 +241,10 @@ impl Event {
                     }
                     let _ = write!(out, "{d}");
                 }
-                let _ = write!(out, "],\"break_seat\":{break_seat},\"break_stack\":{break_stack}");
+                let _ = write!(
+                    out,
+                    "],\"break_seat\":{break_seat},\"break_stack\":{break_stack}"
+                );
             }
             Event::Deal { tiles, n, .. } => {
                 out.push_str(",\"tiles\":[");
@@ -247,14 +264,16 @@ impl Event {
                 tile(out, "tile", t);
                 let _ = write!(out, ",\"tail\":{tail}");
             }
-            Event::Flower { tile: t, .. } | Event::ConcealedKong { tile: t, .. } | Event::AddedKong { tile: t, .. } => {
-                tile(out, "tile", t)
-            }
+            Event::Flower { tile: t, .. }
+            | Event::ConcealedKong { tile: t, .. }
+            | Event::AddedKong { tile: t, .. } => tile(out, "tile", t),
             Event::Discard { tile: t, ready, .. } => {
                 tile(out, "tile", t);
                 let _ = write!(out, ",\"ready\":{ready}");
             }
-            Event::Chow { from, tile: t, low, .. } => {
+            Event::Chow {
+                from, tile: t, low, ..
+            } => {
                 let _ = write!(out, ",\"from\":{from}");
                 tile(out, "tile", t);
                 tile(out, "low", low);
@@ -263,7 +282,13 @@ impl Event {
                 let _ = write!(out, ",\"from\":{from}");
                 tile(out, "tile", t);
             }
-            Event::Win { from, tile: t, kind, fan, .. } => {
+            Event::Win {
+                from,
+                tile: t,
+                kind,
+                fan,
+                ..
+            } => {
                 let _ = write!(out, ",\"from\":{from}");
                 tile(out, "tile", t);
                 let _ = write!(out, ",\"how\":\"{}\",\"fan\":{fan}", kind.as_str());
@@ -272,7 +297,11 @@ impl Event {
                 let _ = write!(out, ",\"each\":{each}");
             }
             Event::ExhaustiveDraw => {}
-            Event::Bao { indicator, tile: t, throw } => {
+            Event::Bao {
+                indicator,
+                tile: t,
+                throw,
+            } => {
                 tile(out, "indicator", indicator);
                 tile(out, "tile", t);
                 let _ = write!(out, ",\"throw\":{throw}");
@@ -288,26 +317,70 @@ mod tests {
 
     #[test]
     fn views_hide_private_tiles() {
-        let d = Event::Draw { seat: 1, tile: 5, tail: false };
+        let d = Event::Draw {
+            seat: 1,
+            tile: 5,
+            tail: false,
+        };
         assert_eq!(d.seen_by(Some(1)), d);
-        assert_eq!(d.seen_by(Some(2)), Event::Draw { seat: 1, tile: HIDDEN, tail: false });
+        assert_eq!(
+            d.seen_by(Some(2)),
+            Event::Draw {
+                seat: 1,
+                tile: HIDDEN,
+                tail: false
+            }
+        );
         assert_eq!(d.seen_by(None), d);
         let k = Event::ConcealedKong { seat: 0, tile: 9 };
-        assert_eq!(k.seen_by(Some(3)), Event::ConcealedKong { seat: 0, tile: HIDDEN });
-        let p = Event::Pung { seat: 0, from: 2, tile: 9 };
+        assert_eq!(
+            k.seen_by(Some(3)),
+            Event::ConcealedKong {
+                seat: 0,
+                tile: HIDDEN
+            }
+        );
+        let p = Event::Pung {
+            seat: 0,
+            from: 2,
+            tile: 9,
+        };
         assert_eq!(p.seen_by(Some(3)), p);
     }
 
     #[test]
     fn json_lines() {
         let mut s = String::new();
-        Event::Draw { seat: 1, tile: HIDDEN, tail: true }.write_json(&mut s);
+        Event::Draw {
+            seat: 1,
+            tile: HIDDEN,
+            tail: true,
+        }
+        .write_json(&mut s);
         assert_eq!(s, r#"{"type":"draw","seat":1,"tile":null,"tail":true}"#);
         s.clear();
-        Event::Dice { dice: [3, 4, 0, 0], break_seat: 2, break_stack: 7 }.write_json(&mut s);
-        assert_eq!(s, r#"{"type":"dice","dice":[3,4],"break_seat":2,"break_stack":7}"#);
+        Event::Dice {
+            dice: [3, 4, 0, 0],
+            break_seat: 2,
+            break_stack: 7,
+        }
+        .write_json(&mut s);
+        assert_eq!(
+            s,
+            r#"{"type":"dice","dice":[3,4],"break_seat":2,"break_stack":7}"#
+        );
         s.clear();
-        Event::Win { seat: 2, from: 0, tile: 7, kind: WinKind::Discard, fan: 12 }.write_json(&mut s);
-        assert_eq!(s, r#"{"type":"win","seat":2,"from":0,"tile":7,"how":"discard","fan":12}"#);
+        Event::Win {
+            seat: 2,
+            from: 0,
+            tile: 7,
+            kind: WinKind::Discard,
+            fan: 12,
+        }
+        .write_json(&mut s);
+        assert_eq!(
+            s,
+            r#"{"type":"win","seat":2,"from":0,"tile":7,"how":"discard","fan":12}"#
+        );
     }
 }

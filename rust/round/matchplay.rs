@@ -43,7 +43,14 @@ impl Match {
             FirstDealer::East => 0,
             FirstDealer::Random => (derive_seed(seed, u64::MAX) % 4) as u8,
         };
-        Ok(Match { rules: rules.clone(), seed, hands, index: 0, dealer, scores: [0; 4] })
+        Ok(Match {
+            rules: rules.clone(),
+            seed,
+            hands,
+            index: 0,
+            dealer,
+            scores: [0; 4],
+        })
     }
 
     /// The rules.
@@ -89,9 +96,17 @@ impl Match {
     /// Deals the next hand.
     pub fn start_hand(&self) -> MjResult<Round> {
         if self.is_over() {
-            return Err(MjError::action(format!("the match is over ({} hands played)", self.hands)));
+            return Err(MjError::action(format!(
+                "the match is over ({} hands played)",
+                self.hands
+            )));
         }
-        let mut r = Round::new(&self.rules, self.hand_seed(), self.dealer, self.prevalent_wind())?;
+        let mut r = Round::new(
+            &self.rules,
+            self.hand_seed(),
+            self.dealer,
+            self.prevalent_wind(),
+        )?;
         r.set_scores(self.scores);
         Ok(r)
     }
@@ -99,18 +114,23 @@ impl Match {
     /// Records a finished hand: adds its payments and moves the deal on.
     pub fn finish_hand(&mut self, result: &RoundResult) -> MjResult<()> {
         if self.is_over() {
-            return Err(MjError::action(format!("the match is over ({} hands played)", self.hands)));
+            return Err(MjError::action(format!(
+                "the match is over ({} hands played)",
+                self.hands
+            )));
         }
         for s in 0..4 {
             self.scores[s] += result.deltas[s];
         }
         self.dealer = match self.rules.table.dealer_rotation {
             DealerRotation::CcwEveryHand => (self.dealer + 1) % 4,
-            DealerRotation::WinnerDeals => match (result.winner(), self.rules.table.dealer_after_draw) {
-                (Some(w), _) => w.seat,
-                (None, DealerAfterDraw::Same) => self.dealer,
-                (None, DealerAfterDraw::Next) => (self.dealer + 1) % 4,
-            },
+            DealerRotation::WinnerDeals => {
+                match (result.winner(), self.rules.table.dealer_after_draw) {
+                    (Some(w), _) => w.seat,
+                    (None, DealerAfterDraw::Same) => self.dealer,
+                    (None, DealerAfterDraw::Next) => (self.dealer + 1) % 4,
+                }
+            }
         };
         self.index += 1;
         Ok(())
@@ -169,11 +189,21 @@ mod tests {
 
     #[test]
     fn after_a_draw_the_dealer_stays_or_passes_on() {
-        let drawn = RoundResult { wins: Vec::new(), deltas: [0; 4], penalties: [0; 4], exhaustive: true };
+        let drawn = RoundResult {
+            wins: Vec::new(),
+            deltas: [0; 4],
+            penalties: [0; 4],
+            exhaustive: true,
+        };
         for (next, step) in [(false, 0u8), (true, 1)] {
             let mut rules = Rules::named("huainan").unwrap();
             if next {
-                rules.set("dealer_after_draw", &crate::rules::OptValue::Str("next".into())).unwrap();
+                rules
+                    .set(
+                        "dealer_after_draw",
+                        &crate::rules::OptValue::Str("next".into()),
+                    )
+                    .unwrap();
             }
             let mut m = Match::new(&rules, 4, Some(3)).unwrap();
             let first = m.dealer();

@@ -94,7 +94,10 @@ impl Round {
     pub fn observe(&self, seat: u8) -> Observation {
         let seat = seat & 3;
         let over = self.phase == Phase::Over;
-        let mut melds = [[Meld { kind: MeldKind::Chow, tile: 0 }; 4]; 4];
+        let mut melds = [[Meld {
+            kind: MeldKind::Chow,
+            tile: 0,
+        }; 4]; 4];
         let mut meld_from = [[0u8; 4]; 4];
         let mut n_melds = [0u8; 4];
         let mut flowers = [[0 as Tile; 8]; 4];
@@ -120,7 +123,11 @@ impl Round {
             ready[s] = st.ready;
             barred[s] = st.barred;
         }
-        let drawn = if self.turn == seat { self.drawn() } else { None };
+        let drawn = if self.turn == seat {
+            self.drawn()
+        } else {
+            None
+        };
         Observation {
             seat,
             dealer: self.dealer,
@@ -143,9 +150,16 @@ impl Round {
             wall_remaining: self.wall.remaining() as u8,
             claim: self.claim(),
             scores: self.scores,
-            legal: if self.pending >> seat & 1 == 1 { self.legal[seat as usize] } else { ActionList::default() },
+            legal: if self.pending >> seat & 1 == 1 {
+                self.legal[seat as usize]
+            } else {
+                ActionList::default()
+            },
             bao: self.huainan.map(|h| (h.bao, h.indicator)),
-            bao_state: self.huainan.map(|h| h.seats[seat as usize]).unwrap_or_default(),
+            bao_state: self
+                .huainan
+                .map(|h| h.seats[seat as usize])
+                .unwrap_or_default(),
         }
     }
 }

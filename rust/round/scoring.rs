@@ -23,7 +23,8 @@ const NONE_USED: Counts = [0; 34];
 /// oracle is asked.
 #[inline]
 pub fn complete(concealed: &Counts, melds: &[Meld]) -> bool {
-    may_be_complete(concealed, melds.len()) && shanten_api::is_win(concealed, &NONE_USED, melds.len() as u8, 0)
+    may_be_complete(concealed, melds.len())
+        && shanten_api::is_win(concealed, &NONE_USED, melds.len() as u8, 0)
 }
 
 /// [`complete`] without the filter (for callers that filtered already).
@@ -34,7 +35,14 @@ pub fn complete_unfiltered(concealed: &Counts, melds: &[Meld]) -> bool {
 
 /// The six knitted straights (147/258/369 spread over the three suits), as tile lists.
 const KNITTED: [[u8; 9]; 6] = {
-    let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let perms = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
     let mut out = [[0u8; 9]; 6];
     let mut p = 0;
     while p < 6 {
@@ -98,7 +106,11 @@ pub fn may_be_complete(c: &Counts, n_melds: usize) -> bool {
     }
     let odd = c.iter().fold(0u8, |a, &x| a | (x & 1)) != 0;
     let repeated = or_all > 1;
-    let inner = c[1..8].iter().chain(&c[10..17]).chain(&c[19..26]).any(|&x| x > 0);
+    let inner = c[1..8]
+        .iter()
+        .chain(&c[10..17])
+        .chain(&c[19..26])
+        .any(|&x| x > 0);
     if n_melds == 0 && (!odd || !inner || !repeated) {
         return true;
     }
@@ -241,10 +253,12 @@ impl ShapeStats {
             if is_inner(t) {
                 self.inner = (self.inner as i16 + d) as u8;
             }
-            self.distinct_suited = (self.distinct_suited as i16 + i16::from(after > 0) - i16::from(before > 0)) as u8;
+            self.distinct_suited =
+                (self.distinct_suited as i16 + i16::from(after > 0) - i16::from(before > 0)) as u8;
         } else {
             self.honor_bad = self.honor_bad + honor_bad(after) - honor_bad(before);
-            self.honor_pairs = (self.honor_pairs as i16 + i16::from(after == 2) - i16::from(before == 2)) as u8;
+            self.honor_pairs =
+                (self.honor_pairs as i16 + i16::from(after == 2) - i16::from(before == 2)) as u8;
         }
         self.odd = (self.odd as i16 + i16::from(after & 1 == 1) - i16::from(before & 1 == 1)) as u8;
         self.repeated = (self.repeated as i16 + i16::from(after > 1) - i16::from(before > 1)) as u8;
@@ -354,7 +368,11 @@ impl ShapeStats {
             for k in KNITTED_MASKS {
                 let missing = k & !self.present;
                 if missing == 0 {
-                    out |= if self.distinct_suited >= 9 { ALL } else { new_suited };
+                    out |= if self.distinct_suited >= 9 {
+                        ALL
+                    } else {
+                        new_suited
+                    };
                 } else if missing & (missing - 1) == 0 {
                     out |= missing;
                 }
@@ -419,7 +437,11 @@ mod tests {
             // Bias toward few kinds so complete hands appear.
             let base = rng.below(27) as usize;
             while n < 14 - 3 * n_melds {
-                let t = if rng.below(4) == 0 { rng.below(34) as usize } else { (base + rng.below(9) as usize) % 34 };
+                let t = if rng.below(4) == 0 {
+                    rng.below(34) as usize
+                } else {
+                    (base + rng.below(9) as usize) % 34
+                };
                 if c[t] < 4 {
                     c[t] += 1;
                     n += 1;
@@ -454,13 +476,24 @@ mod tests {
                     if c[t] < 4 {
                         let mut plus = c;
                         plus[t] += 1;
-                        assert_eq!(all >> t & 1 == 1, may_be_complete(&plus, m), "{c:?} + {t}, {m} melds");
+                        assert_eq!(
+                            all >> t & 1 == 1,
+                            may_be_complete(&plus, m),
+                            "{c:?} + {t}, {m} melds"
+                        );
                     }
                 }
             }
         }
         // Knitted straights one or two kinds short, and other near-special shapes.
-        for s in ["147m258p369s1234z", "147m258p36s12345z", "147m25p369s1122z", "14m258p369s147p1z", "1122334455667m", "19m19p19s123456z"] {
+        for s in [
+            "147m258p369s1234z",
+            "147m258p36s12345z",
+            "147m25p369s1122z",
+            "14m258p369s147p1z",
+            "1122334455667m",
+            "19m19p19s123456z",
+        ] {
             let c = to_counts(&parse(s).unwrap()).unwrap();
             let st = ShapeStats::of(&c);
             for m in 0..2 {
@@ -468,11 +501,20 @@ mod tests {
                 for t in (0..34).filter(|&t| c[t] < 4) {
                     let mut plus = c;
                     plus[t] += 1;
-                    assert_eq!(all >> t & 1 == 1, may_be_complete(&plus, m), "{s} + {t}, {m} melds");
+                    assert_eq!(
+                        all >> t & 1 == 1,
+                        may_be_complete(&plus, m),
+                        "{s} + {t}, {m} melds"
+                    );
                 }
             }
         }
-        for s in ["19m19p19s1234567z1m", "147m258p369s12345z", "11223344556677m", "147m258p369s11z234m"] {
+        for s in [
+            "19m19p19s1234567z1m",
+            "147m258p369s12345z",
+            "11223344556677m",
+            "147m258p369s11z234m",
+        ] {
             let c = to_counts(&parse(s).unwrap()).unwrap();
             assert!(may_be_complete(&c, 0), "{s}");
             assert!(complete(&c, &[]), "{s}");
@@ -488,13 +530,23 @@ mod tests {
         let mut wall = [0u8; 34];
         for walk in 0..3_000 {
             let n_melds = (walk % 3) as u8;
-            let melds = vec![Meld { kind: crate::hand::MeldKind::Pung, tile: 0 }; n_melds as usize];
+            let melds = vec![
+                Meld {
+                    kind: crate::hand::MeldKind::Pung,
+                    tile: 0
+                };
+                n_melds as usize
+            ];
             wall.fill(4);
             let mut hand = [0u8; 34];
             // Bias toward a few kinds so ready and complete hands appear.
             let base = rng.below(34) as usize;
             let pick = |rng: &mut Rng, wall: &mut [u8; 34]| loop {
-                let t = if rng.below(3) == 0 { rng.below(34) as usize } else { (base + rng.below(7) as usize) % 34 };
+                let t = if rng.below(3) == 0 {
+                    rng.below(34) as usize
+                } else {
+                    (base + rng.below(7) as usize) % 34
+                };
                 if wall[t] > 0 {
                     wall[t] -= 1;
                     return t;

@@ -56,7 +56,14 @@ impl RoundResult {
 
 /// The payments for one win with fan total `fan` (gb-flow.md §12, classic.md §9).
 /// `from` is the discarder or konger (ignored for a self-draw).
-pub fn payments(mode: Settlement, base: i32, winner: u8, kind: WinKind, from: u8, fan: i32) -> [i32; 4] {
+pub fn payments(
+    mode: Settlement,
+    base: i32,
+    winner: u8,
+    kind: WinKind,
+    from: u8,
+    fan: i32,
+) -> [i32; 4] {
     let mut d = [0i32; 4];
     for s in 0..4u8 {
         if s == winner {
@@ -93,12 +100,27 @@ mod tests {
     #[test]
     fn spec_settlement_examples() {
         // S1: West (2) self-draws 9 fan + 2 flowers: F = 11, each pays 19.
-        assert_eq!(payments(Settlement::Mcr, 8, 2, WinKind::SelfDrawn, 2, 11), [-19, -19, 57, -19]);
+        assert_eq!(
+            payments(Settlement::Mcr, 8, 2, WinKind::SelfDrawn, 2, 11),
+            [-19, -19, 57, -19]
+        );
         // S3: South (1) wins on East's (0) discard, F = 13: East 21, the others 8.
-        assert_eq!(payments(Settlement::Mcr, 8, 1, WinKind::Discard, 0, 13), [-21, 37, -8, -8]);
+        assert_eq!(
+            payments(Settlement::Mcr, 8, 1, WinKind::Discard, 0, 13),
+            [-21, 37, -8, -8]
+        );
         // Robbing pays like a discard win, by the konger.
-        assert_eq!(payments(Settlement::Mcr, 8, 2, WinKind::RobbedKong, 0, 9), [-17, -8, 33, -8]);
-        assert_eq!(payments(Settlement::FanTimesBase, 8, 1, WinKind::Discard, 3, 5), [0, 5, 0, -5]);
-        assert_eq!(payments(Settlement::FanTimesBase, 8, 1, WinKind::SelfDrawn, 1, 5), [-5, 15, -5, -5]);
+        assert_eq!(
+            payments(Settlement::Mcr, 8, 2, WinKind::RobbedKong, 0, 9),
+            [-17, -8, 33, -8]
+        );
+        assert_eq!(
+            payments(Settlement::FanTimesBase, 8, 1, WinKind::Discard, 3, 5),
+            [0, 5, 0, -5]
+        );
+        assert_eq!(
+            payments(Settlement::FanTimesBase, 8, 1, WinKind::SelfDrawn, 1, 5),
+            [-5, 15, -5, -5]
+        );
     }
 }

@@ -58,11 +58,17 @@ impl TurnStart {
     /// True when the turn's tile came from the wall (a self-drawn win is possible).
     #[inline]
     pub fn drew(self) -> bool {
-        matches!(self, TurnStart::Deal | TurnStart::Draw | TurnStart::Replacement)
+        matches!(
+            self,
+            TurnStart::Deal | TurnStart::Draw | TurnStart::Replacement
+        )
     }
 }
 
-const NO_MELD: Meld = Meld { kind: MeldKind::Chow, tile: 0 };
+const NO_MELD: Meld = Meld {
+    kind: MeldKind::Chow,
+    tile: 0,
+};
 
 /// One seat's tiles.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -250,7 +256,9 @@ pub struct Round {
 
 fn check_seat(seat: u8, what: &str) -> MjResult<()> {
     if seat > 3 {
-        return Err(MjError::action(format!("{what} {seat} is not a seat (0-3)")));
+        return Err(MjError::action(format!(
+            "{what} {seat} is not a seat (0-3)"
+        )));
     }
     Ok(())
 }
@@ -273,7 +281,9 @@ impl Round {
     pub fn with_wall(rules: &Rules, wall: Wall, dealer: u8, prevalent_wind: u8) -> MjResult<Round> {
         check_seat(dealer, "dealer")?;
         if prevalent_wind > 3 {
-            return Err(MjError::rule(format!("prevalent wind {prevalent_wind} is not 0-3 (E S W N)")));
+            return Err(MjError::rule(format!(
+                "prevalent wind {prevalent_wind} is not 0-3 (E S W N)"
+            )));
         }
         if rules.kind == RuleSetKind::Huainan && rules.table.flowers {
             return Err(MjError::rule(
@@ -332,7 +342,9 @@ impl Round {
     pub fn reset(&mut self, seed: u64, dealer: u8, prevalent_wind: u8) -> MjResult<()> {
         check_seat(dealer, "dealer")?;
         if prevalent_wind > 3 {
-            return Err(MjError::rule(format!("prevalent wind {prevalent_wind} is not 0-3 (E S W N)")));
+            return Err(MjError::rule(format!(
+                "prevalent wind {prevalent_wind} is not 0-3 (E S W N)"
+            )));
         }
         let t = &self.rules.table;
         let throw = match t.break_throw {
@@ -391,7 +403,11 @@ impl Round {
     fn start(&mut self) {
         self.wall.set_reserved(self.rules.table.reserved_tiles);
         let d = self.wall.dice();
-        self.emit(Event::Dice { dice: d.dice, break_seat: d.break_seat, break_stack: d.break_stack });
+        self.emit(Event::Dice {
+            dice: d.dice,
+            break_seat: d.break_seat,
+            break_stack: d.break_stack,
+        });
         let hands = self.wall.deal();
         let mut held = [[0 as Tile; 8]; 4];
         let mut n_held = [0usize; 4];
@@ -399,7 +415,11 @@ impl Round {
         for (i, h) in hands.iter().enumerate() {
             let seat = (self.dealer as usize + i) % 4;
             let n = if i == 0 { 14 } else { 13 };
-            self.emit(Event::Deal { seat: seat as u8, tiles: *h, n: n as u8 });
+            self.emit(Event::Deal {
+                seat: seat as u8,
+                tiles: *h,
+                n: n as u8,
+            });
             for &t in &h[..n] {
                 if tile::is_flower(t) {
                     held[seat][n_held[seat]] = t;
@@ -422,7 +442,10 @@ impl Round {
                     let flowers = held[seat];
                     n_held[seat] = 0;
                     for &f in &flowers[..k] {
-                        self.emit(Event::Flower { seat: seat as u8, tile: f });
+                        self.emit(Event::Flower {
+                            seat: seat as u8,
+                            tile: f,
+                        });
                         self.seats[seat].push_flower(f);
                     }
                     for _ in 0..k {
@@ -430,7 +453,11 @@ impl Round {
                             self.exhaustive();
                             return;
                         };
-                        self.emit(Event::Draw { seat: seat as u8, tile: t, tail: true });
+                        self.emit(Event::Draw {
+                            seat: seat as u8,
+                            tile: t,
+                            tail: true,
+                        });
                         if tile::is_flower(t) {
                             held[seat][n_held[seat]] = t;
                             n_held[seat] += 1;
@@ -470,17 +497,31 @@ impl Round {
             }
         };
         let n = self.wall.len();
-        let (from, which, stays) = (o.bao_indicator_count_from, o.bao_indicator_tile, o.bao_indicator_stays_in_wall);
-        let Some(i) = crate::huainan::bao::indicator_position(s2, n, from, which).ok() else { return };
-        let Some(indicator) = self.wall.peek(i) else { return };
-        let Ok(mut h) = HuainanHand::at(s2, i, indicator) else { return };
+        let (from, which, stays) = (
+            o.bao_indicator_count_from,
+            o.bao_indicator_tile,
+            o.bao_indicator_stays_in_wall,
+        );
+        let Some(i) = crate::huainan::bao::indicator_position(s2, n, from, which).ok() else {
+            return;
+        };
+        let Some(indicator) = self.wall.peek(i) else {
+            return;
+        };
+        let Ok(mut h) = HuainanHand::at(s2, i, indicator) else {
+            return;
+        };
         if !stays {
             self.wall.block(i);
         }
         for s in 0..4u8 {
             h.on_deal(s, &self.seats[s as usize].hand, &self.rules.huainan);
         }
-        self.emit(Event::Bao { indicator, tile: h.bao, throw: s2 });
+        self.emit(Event::Bao {
+            indicator,
+            tile: h.bao,
+            throw: s2,
+        });
         self.huainan = Some(h);
     }
 
@@ -510,7 +551,9 @@ impl Round {
             && !self.discards().iter().any(|d| d.seat == seat);
         WinMoment {
             dealer_first_turn: way == WinWay::SelfDrawn && self.start == TurnStart::Deal,
-            dealer_first_discard: way == WinWay::Discard && self.n_discards == 1 && self.claim_from == self.dealer,
+            dealer_first_discard: way == WinWay::Discard
+                && self.n_discards == 1
+                && self.claim_from == self.dealer,
             first_own_draw,
             replacement: way == WinWay::SelfDrawn && self.kong_draw,
         }
@@ -569,7 +612,8 @@ impl Round {
     }
     /// The tile under claim (the discard, or the added kong's tile), with whoever played it.
     pub fn claim(&self) -> Option<(u8, Tile)> {
-        matches!(self.phase, Phase::Claim | Phase::RobKong).then_some((self.claim_from, self.claim_tile))
+        matches!(self.phase, Phase::Claim | Phase::RobKong)
+            .then_some((self.claim_from, self.claim_tile))
     }
     /// The tile the current turn drew, if the turn began with a draw.
     pub fn drawn(&self) -> Option<Tile> {
@@ -619,7 +663,12 @@ impl Round {
     /// minimum). For a self-draw `t` is already in the hand. May tighten the seat's shanten
     /// bound.
     #[inline(always)]
-    fn eval_win(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
+    fn eval_win(
+        &mut self,
+        seat: u8,
+        t: Tile,
+        kind: WinKind,
+    ) -> Option<(FanResult, Option<crate::huainan::Score>)> {
         if self.huainan.is_none() {
             // The common answer (no) from the seat's summaries, before anything is copied.
             let st = &mut self.seats[seat as usize];
@@ -646,7 +695,12 @@ impl Round {
 
     /// [`Round::eval_win`] past its quick tests.
     #[inline(never)]
-    fn eval_win_full(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<(FanResult, Option<crate::huainan::Score>)> {
+    fn eval_win_full(
+        &mut self,
+        seat: u8,
+        t: Tile,
+        kind: WinKind,
+    ) -> Option<(FanResult, Option<crate::huainan::Score>)> {
         let st = &self.seats[seat as usize];
         if st.barred {
             return None;
@@ -657,9 +711,22 @@ impl Round {
         }
         if let Some(h) = &self.huainan {
             let way = huainan_way(kind);
-            let score = h.win(seat, &c, st.melds(), t, way, self.huainan_moment(seat, way), &self.rules.huainan)?;
+            let score = h.win(
+                seat,
+                &c,
+                st.melds(),
+                t,
+                way,
+                self.huainan_moment(seat, way),
+                &self.rules.huainan,
+            )?;
             let total = score.value.min(u32::MAX as u64) as u32;
-            let fr = FanResult { fans: Default::default(), total, total_without_flowers: total, meets_minimum: true };
+            let fr = FanResult {
+                fans: Default::default(),
+                total,
+                total_without_flowers: total,
+                meets_minimum: true,
+            };
             return Some((fr, Some(score)));
         }
         // Before the full test, the shanten of the tiles held: far from ready, it rules out
@@ -692,7 +759,8 @@ impl Round {
             win_tile: t,
             self_drawn: kind == WinKind::SelfDrawn,
             fourth_tile: kind != WinKind::RobbedKong && others >= 3,
-            about_kong: (kind == WinKind::SelfDrawn && self.kong_draw) || kind == WinKind::RobbedKong,
+            about_kong: (kind == WinKind::SelfDrawn && self.kong_draw)
+                || kind == WinKind::RobbedKong,
             // The last wall tile drawn as a kong replacement scores 杠上开花, not also 妙手回春.
             wall_last: kind != WinKind::RobbedKong
                 && self.wall.remaining() == 0
@@ -833,8 +901,15 @@ impl Round {
         let last = self.wall.remaining() == 0;
         let o = &self.rules.huainan;
         let h = self.huainan;
-        let meld_ok = |tiles: &[Tile]| h.map_or(true, |h| h.discard_claimable(t, o) && h.meld_allowed(tiles, o));
-        if !st.ready && (!last || opts.last_discard_claims == LastDiscardClaims::Any) && meld_ok(&[t]) {
+        let meld_ok = |tiles: &[Tile]| {
+            h.map_or(true, |h| {
+                h.discard_claimable(t, o) && h.meld_allowed(tiles, o)
+            })
+        };
+        if !st.ready
+            && (!last || opts.last_discard_claims == LastDiscardClaims::Any)
+            && meld_ok(&[t])
+        {
             let c = &st.hand;
             let n = c[t as usize];
             if n >= 3 && (!last || opts.kong_on_empty_wall) {
@@ -878,7 +953,11 @@ impl Round {
         for k in 1..4u8 {
             let s = (from + k) % 4;
             if rob {
-                let may = if self.rob_discarder.is_some() { self.rob_skip >> s & 1 == 0 } else { self.opts().rob_added_kong };
+                let may = if self.rob_discarder.is_some() {
+                    self.rob_skip >> s & 1 == 0
+                } else {
+                    self.opts().rob_added_kong
+                };
                 if may {
                     if let Some((fr, hs)) = self.eval_win(s, t, WinKind::RobbedKong) {
                         self.wins[s as usize] = Some(fr);
@@ -921,7 +1000,10 @@ impl Round {
             self.run();
             return Ok(());
         }
-        if action == Action::Win && self.opts().penalty_mode == PenaltyMode::Mcr1998 && self.may_declare(seat) {
+        if action == Action::Win
+            && self.opts().penalty_mode == PenaltyMode::Mcr1998
+            && self.may_declare(seat)
+        {
             self.penalise(seat);
             self.run();
             return Ok(());
@@ -934,7 +1016,11 @@ impl Round {
                 waiting.join(", ")
             )));
         }
-        let legal: Vec<String> = self.legal[seat as usize].as_slice().iter().map(|a| a.describe()).collect();
+        let legal: Vec<String> = self.legal[seat as usize]
+            .as_slice()
+            .iter()
+            .map(|a| a.describe())
+            .collect();
         Err(MjError::action(format!(
             "{} is not legal for seat {seat} now; legal: {}",
             action.describe(),
@@ -949,7 +1035,9 @@ impl Round {
         }
         match self.phase {
             Phase::Turn => seat == self.turn && self.start.drew(),
-            Phase::Claim | Phase::RobKong => seat != self.claim_from && self.responses[seat as usize] == Action::Pass,
+            Phase::Claim | Phase::RobKong => {
+                seat != self.claim_from && self.responses[seat as usize] == Action::Pass
+            }
             Phase::Over => false,
         }
     }
@@ -960,7 +1048,11 @@ impl Round {
         if self.phase != Phase::Turn {
             c[self.claim_tile as usize] += 1;
         }
-        let each: u8 = if scoring::complete(&c, st.melds()) { 10 } else { 20 };
+        let each: u8 = if scoring::complete(&c, st.melds()) {
+            10
+        } else {
+            20
+        };
         for s in 0..4 {
             if s != seat as usize {
                 self.penalties[s] += each as i32;
@@ -1004,7 +1096,12 @@ impl Round {
                     self.seats[s].ready = true;
                 }
                 if (self.n_discards as usize) < MAX_DISCARDS {
-                    self.discards[self.n_discards as usize] = DiscardEntry { seat, tile: t, claimed: false, ready };
+                    self.discards[self.n_discards as usize] = DiscardEntry {
+                        seat,
+                        tile: t,
+                        claimed: false,
+                        ready,
+                    };
                     self.n_discards += 1;
                 }
                 self.visible[t as usize] += 1;
@@ -1012,7 +1109,11 @@ impl Round {
                     let st = &self.seats[s];
                     h.on_discard(seat, t, &st.hand, st.melds(), &self.rules.huainan);
                 }
-                self.emit(Event::Discard { seat, tile: t, ready });
+                self.emit(Event::Discard {
+                    seat,
+                    tile: t,
+                    ready,
+                });
                 self.open_window(seat, t, false);
             }
             Action::Win => {
@@ -1021,7 +1122,13 @@ impl Round {
             }
             Action::ConcealedKong(t) => {
                 self.seats[s].remove(t, 4);
-                self.seats[s].push_meld(Meld { kind: MeldKind::ConcealedKong, tile: t }, seat);
+                self.seats[s].push_meld(
+                    Meld {
+                        kind: MeldKind::ConcealedKong,
+                        tile: t,
+                    },
+                    seat,
+                );
                 self.emit(Event::ConcealedKong { seat, tile: t });
                 self.draw_for(seat, true);
             }
@@ -1077,7 +1184,9 @@ impl Round {
         if let Some(h) = &mut self.huainan {
             // A win passed up on another seat's tile locks such wins until the next draw.
             for &s in &order {
-                if self.legal[s as usize].contains(Action::Win) && self.responses[s as usize] != Action::Win {
+                if self.legal[s as usize].contains(Action::Win)
+                    && self.responses[s as usize] != Action::Win
+                {
                     h.on_declined(s, &self.rules.huainan);
                 }
             }
@@ -1094,7 +1203,11 @@ impl Round {
             let discarder = self.rob_discarder.take();
             self.rob_skip = 0;
             if n > 0 {
-                let n = if self.opts().multi_winner_on_rob { n } else { 1 };
+                let n = if self.opts().multi_winner_on_rob {
+                    n
+                } else {
+                    1
+                };
                 if discarder.is_some() {
                     // The robbers take the discard itself.
                     self.mark_claimed();
@@ -1102,11 +1215,23 @@ impl Round {
                 self.finish(&winners[..n], WinKind::RobbedKong, from, t);
             } else if let Some(d) = discarder {
                 // Nobody robbed the kong claimed on `d`'s discard: it stands.
-                self.claim_meld(from, d, Meld { kind: MeldKind::Kong, tile: t }, 3);
+                self.claim_meld(
+                    from,
+                    d,
+                    Meld {
+                        kind: MeldKind::Kong,
+                        tile: t,
+                    },
+                    3,
+                );
                 self.draw_for(from, true);
             } else {
                 let st = &mut self.seats[from as usize];
-                if let Some(i) = st.melds().iter().position(|m| m.kind == MeldKind::Pung && m.tile == t) {
+                if let Some(i) = st
+                    .melds()
+                    .iter()
+                    .position(|m| m.kind == MeldKind::Pung && m.tile == t)
+                {
                     st.melds[i].kind = MeldKind::Kong;
                 }
                 self.draw_for(from, true);
@@ -1114,7 +1239,11 @@ impl Round {
             return;
         }
         if n > 0 {
-            let n = if self.opts().single_winner_headbump { 1 } else { n };
+            let n = if self.opts().single_winner_headbump {
+                1
+            } else {
+                n
+            };
             self.mark_claimed();
             self.finish(&winners[..n], WinKind::Discard, from, t);
             return;
@@ -1122,25 +1251,58 @@ impl Round {
         for &s in &order {
             match self.responses[s as usize] {
                 Action::Pung(_) => {
-                    self.claim_meld(s, from, Meld { kind: MeldKind::Pung, tile: t }, 2);
-                    self.emit(Event::Pung { seat: s, from, tile: t });
+                    self.claim_meld(
+                        s,
+                        from,
+                        Meld {
+                            kind: MeldKind::Pung,
+                            tile: t,
+                        },
+                        2,
+                    );
+                    self.emit(Event::Pung {
+                        seat: s,
+                        from,
+                        tile: t,
+                    });
                     self.kong_draw = false;
                     self.enter_turn(s, TurnStart::Pung);
                     return;
                 }
                 Action::Kong(_) => {
-                    if self.huainan.is_some() && self.rules.huainan.robbable_kongs == RobbableKongs::BuGangZhiGang {
+                    if self.huainan.is_some()
+                        && self.rules.huainan.robbable_kongs == RobbableKongs::BuGangZhiGang
+                    {
                         // D-17 alternative: the kong may be robbed before it takes the discard,
                         // by anyone but the discarder and the seats that passed a win on it.
-                        let passed = order.iter().filter(|&&x| self.legal[x as usize].contains(Action::Win)).fold(0u8, |m, &x| m | 1 << x);
-                        self.emit(Event::Kong { seat: s, from, tile: t });
+                        let passed = order
+                            .iter()
+                            .filter(|&&x| self.legal[x as usize].contains(Action::Win))
+                            .fold(0u8, |m, &x| m | 1 << x);
+                        self.emit(Event::Kong {
+                            seat: s,
+                            from,
+                            tile: t,
+                        });
                         self.rob_discarder = Some(from);
                         self.rob_skip = passed | 1 << from;
                         self.open_window(s, t, true);
                         return;
                     }
-                    self.claim_meld(s, from, Meld { kind: MeldKind::Kong, tile: t }, 3);
-                    self.emit(Event::Kong { seat: s, from, tile: t });
+                    self.claim_meld(
+                        s,
+                        from,
+                        Meld {
+                            kind: MeldKind::Kong,
+                            tile: t,
+                        },
+                        3,
+                    );
+                    self.emit(Event::Kong {
+                        seat: s,
+                        from,
+                        tile: t,
+                    });
                     self.draw_for(s, true);
                     return;
                 }
@@ -1157,11 +1319,22 @@ impl Round {
                     self.visible[x as usize] += 1;
                 }
             }
-            st.push_meld(Meld { kind: MeldKind::Chow, tile: low }, from);
+            st.push_meld(
+                Meld {
+                    kind: MeldKind::Chow,
+                    tile: low,
+                },
+                from,
+            );
             if let Some(h) = &mut self.huainan {
                 h.on_claim(next);
             }
-            self.emit(Event::Chow { seat: next, from, tile: t, low });
+            self.emit(Event::Chow {
+                seat: next,
+                from,
+                tile: t,
+                low,
+            });
             self.kong_draw = false;
             self.enter_turn(next, TurnStart::Chow);
             return;
@@ -1191,12 +1364,20 @@ impl Round {
     fn draw_for(&mut self, seat: u8, kong: bool) {
         let mut from_tail = kong;
         let t = loop {
-            let next = if from_tail { self.wall.draw_tail() } else { self.wall.draw() };
+            let next = if from_tail {
+                self.wall.draw_tail()
+            } else {
+                self.wall.draw()
+            };
             let Some(t) = next else {
                 self.exhaustive();
                 return;
             };
-            self.emit(Event::Draw { seat, tile: t, tail: from_tail });
+            self.emit(Event::Draw {
+                seat,
+                tile: t,
+                tail: from_tail,
+            });
             if tile::is_flower(t) {
                 self.emit(Event::Flower { seat, tile: t });
                 self.seats[seat as usize].push_flower(t);
@@ -1212,7 +1393,14 @@ impl Round {
         }
         self.drawn = t;
         self.kong_draw = kong;
-        self.enter_turn(seat, if kong { TurnStart::Replacement } else { TurnStart::Draw });
+        self.enter_turn(
+            seat,
+            if kong {
+                TurnStart::Replacement
+            } else {
+                TurnStart::Draw
+            },
+        );
     }
 
     fn exhaustive(&mut self) {
@@ -1228,7 +1416,12 @@ impl Round {
                 *r += x.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
             }
         }
-        self.result = Some(RoundResult { wins: Vec::new(), deltas, penalties: self.penalties, exhaustive: true });
+        self.result = Some(RoundResult {
+            wins: Vec::new(),
+            deltas,
+            penalties: self.penalties,
+            exhaustive: true,
+        });
     }
 
     /// Every kong on the table with its owner (Huainan kong points, D-27).
@@ -1273,7 +1466,14 @@ impl Round {
             let hscore = self.huainan_wins[w as usize].take();
             let deltas = match &hscore {
                 Some(sc) => {
-                    let d = hn::settle_win(&[(w, sc.raw_value)], huainan_way(kind), from, self.dealer, &[], &self.rules.huainan);
+                    let d = hn::settle_win(
+                        &[(w, sc.raw_value)],
+                        huainan_way(kind),
+                        from,
+                        self.dealer,
+                        &[],
+                        &self.rules.huainan,
+                    );
                     d.map(|x| x.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
                 }
                 None => payments(mode, base, w, kind, from, fan.total as i32),
@@ -1282,8 +1482,26 @@ impl Round {
                 *total += d;
             }
             let (melds, n_melds, flowers) = (st.melds, st.n_melds, st.n_flowers);
-            self.emit(Event::Win { seat: w, from, tile: t, kind, fan: fan.total.min(u16::MAX as u32) as u16 });
-            result.wins.push(WinRecord { seat: w, from, tile: t, kind, fan, hand, melds, n_melds, flowers, deltas, huainan: hscore });
+            self.emit(Event::Win {
+                seat: w,
+                from,
+                tile: t,
+                kind,
+                fan: fan.total.min(u16::MAX as u32) as u16,
+            });
+            result.wins.push(WinRecord {
+                seat: w,
+                from,
+                tile: t,
+                kind,
+                fan,
+                hand,
+                melds,
+                n_melds,
+                flowers,
+                deltas,
+                huainan: hscore,
+            });
         }
         if self.huainan.is_some() && !result.wins.is_empty() {
             // Kong points (D-27): every kong kept, paid by each other seat.
@@ -1297,7 +1515,14 @@ impl Round {
                     }
                 }
             }
-            let d = hn::settle_win(&[], huainan_way(kind), from, self.dealer, &kongs[..n], &self.rules.huainan);
+            let d = hn::settle_win(
+                &[],
+                huainan_way(kind),
+                from,
+                self.dealer,
+                &kongs[..n],
+                &self.rules.huainan,
+            );
             for (r, x) in result.deltas.iter_mut().zip(d) {
                 *r += x as i32;
             }

@@ -19,7 +19,10 @@ fn conserved(r: &Round) -> bool {
         for m in st.melds() {
             n += m.kind.size();
         }
-        assert_eq!(st.hand.iter().map(|&c| c as usize).sum::<usize>(), st.n_hand as usize);
+        assert_eq!(
+            st.hand.iter().map(|&c| c as usize).sum::<usize>(),
+            st.n_hand as usize
+        );
     }
     n += r.discards().iter().filter(|d| !d.claimed).count();
     // An added kong's tile is held by neither hand nor meld while it may be robbed.
@@ -52,7 +55,10 @@ fn play_random(rules: &Rules, seed: u64) -> Round {
             let a = l[rng.below(l.len() as u64) as usize];
             r.apply(s, a).unwrap();
         }
-        assert!(r.is_over() || hand_size_ok(&r), "seed {seed}: a hand has a wrong size");
+        assert!(
+            r.is_over() || hand_size_ok(&r),
+            "seed {seed}: a hand has a wrong size"
+        );
         steps += 1;
         assert!(steps < 2000);
     }
@@ -125,7 +131,10 @@ fn chow_only_from_the_left_and_priority() {
     assert_eq!(r.phase(), Phase::Claim);
     assert!(r.legal_actions(1).contains(&Action::Chow(3)));
     assert!(r.legal_actions(2).contains(&Action::Pung(4)));
-    assert!(r.legal_actions(3).is_empty(), "seat 3 sits right of the discarder: no chow");
+    assert!(
+        r.legal_actions(3).is_empty(),
+        "seat 3 sits right of the discarder: no chow"
+    );
     r.apply(1, Action::Chow(3)).unwrap();
     assert_eq!(r.phase(), Phase::Claim, "seat 2 has not answered yet");
     r.apply(2, Action::Pung(4)).unwrap();
@@ -146,7 +155,9 @@ fn illegal_actions_are_refused_without_change() {
     let before = r.events().len();
     let e = r.apply(1, Action::Pass).unwrap_err();
     assert!(e.message().contains("nothing to decide"), "{}", e.message());
-    let missing = (0..34u8).find(|&x| r.seat(0).hand[x as usize] == 0).unwrap();
+    let missing = (0..34u8)
+        .find(|&x| r.seat(0).hand[x as usize] == 0)
+        .unwrap();
     let e = r.apply(0, Action::Discard(missing)).unwrap_err();
     assert!(e.message().contains("not legal"), "{}", e.message());
     assert!(r.apply(7, Action::Pass).is_err());
@@ -171,7 +182,10 @@ fn kong_lock_after_a_pung() {
     r.apply(0, Action::Discard(8)).unwrap();
     r.apply(1, Action::Pung(8)).unwrap();
     assert_eq!(r.turn(), 1);
-    assert!(!r.legal_actions(1).iter().any(|a| matches!(a, Action::ConcealedKong(_))));
+    assert!(!r
+        .legal_actions(1)
+        .iter()
+        .any(|a| matches!(a, Action::ConcealedKong(_))));
     let mut free = rules.clone();
     free.table.kong_lock_after_claim = KongLock::None;
     let mut r = arranged(

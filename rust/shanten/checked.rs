@@ -31,7 +31,12 @@ pub struct Hand {
 impl Hand {
     /// Validates `concealed` with `melds` under `rules`. `wild` (Huainan only) is the wild
     /// kind: every concealed tile of that kind is a wild; no meld may contain it.
-    pub fn new(concealed: &Counts, melds: &[Meld], rules: RuleSetKind, wild: Option<Tile>) -> MjResult<Hand> {
+    pub fn new(
+        concealed: &Counts,
+        melds: &[Meld],
+        rules: RuleSetKind,
+        wild: Option<Tile>,
+    ) -> MjResult<Hand> {
         let size = check_hand(concealed, melds)?;
         let mut counts = *concealed;
         let mut wilds = 0u8;
@@ -45,7 +50,11 @@ impl Hand {
             if !tile::is_valid(w) || tile::is_flower(w) {
                 return Err(MjError::hand(format!(
                     "the wild kind must be a tile 0-33, got {}",
-                    if tile::is_valid(w) { tile::name(w) } else { format!("code {w}") }
+                    if tile::is_valid(w) {
+                        tile::name(w)
+                    } else {
+                        format!("code {w}")
+                    }
                 )));
             }
             if let Some(m) = melds.iter().find(|m| m.tiles().contains(&w)) {
@@ -74,13 +83,30 @@ impl Hand {
     /// callers that read and checked the tiles themselves.
     pub fn concealed(counts: Counts, rules: RuleSetKind, full: bool) -> Hand {
         debug_assert!(counts.iter().all(|&c| c <= 4));
-        debug_assert_eq!(counts.iter().map(|&c| c as usize).sum::<usize>(), 13 + full as usize);
-        Hand { counts, used: [0; 34], n_melds: 0, wilds: 0, wild: None, forms: Forms::for_rules(rules), full }
+        debug_assert_eq!(
+            counts.iter().map(|&c| c as usize).sum::<usize>(),
+            13 + full as usize
+        );
+        Hand {
+            counts,
+            used: [0; 34],
+            n_melds: 0,
+            wilds: 0,
+            wild: None,
+            forms: Forms::for_rules(rules),
+            full,
+        }
     }
 
     /// Shanten over the rule set's forms (-1 = complete).
     pub fn shanten(&self) -> i8 {
-        let s = super::shanten_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds);
+        let s = super::shanten_in(
+            self.forms,
+            &self.counts,
+            &self.used,
+            self.n_melds,
+            self.wilds,
+        );
         if s > 0 && self.wild_draw_wins() {
             return 0;
         }
@@ -93,14 +119,24 @@ impl Hand {
     fn wild_draw_wins(&self) -> bool {
         !self.full
             && self.wild_draw_helps()
-            && useful::is_win_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds + 1)
+            && useful::is_win_in(
+                self.forms,
+                &self.counts,
+                &self.used,
+                self.n_melds,
+                self.wilds + 1,
+            )
     }
 
     /// Shanten of each of the rule set's forms that can apply, in [`Form::ALL`] order.
     pub fn forms(&self) -> impl Iterator<Item = (Form, i8)> + '_ {
-        Form::ALL.into_iter().filter(|f| self.forms.contains(*f)).filter_map(|f| {
-            super::form_shanten(f, &self.counts, &self.used, self.n_melds, self.wilds).map(|s| (f, s))
-        })
+        Form::ALL
+            .into_iter()
+            .filter(|f| self.forms.contains(*f))
+            .filter_map(|f| {
+                super::form_shanten(f, &self.counts, &self.used, self.n_melds, self.wilds)
+                    .map(|s| (f, s))
+            })
     }
 
     fn require_waiting(&self, what: &str) -> MjResult<()> {
@@ -143,7 +179,10 @@ impl Hand {
         let forms = match form {
             Some(f) => {
                 if !self.forms.contains(f) {
-                    return Err(MjError::hand(format!("the form {} is not part of this rule set", f.as_str())));
+                    return Err(MjError::hand(format!(
+                        "the form {} is not part of this rule set",
+                        f.as_str()
+                    )));
                 }
                 Forms::only(f)
             }
@@ -153,7 +192,10 @@ impl Hand {
         if let Some(f) = form {
             // The regular form applies beside any number of melds; the others may not.
             if f != Form::Regular && super::form_distance(f, h, u, k, w).is_none() {
-                return Err(MjError::hand(format!("the form {} cannot apply with {k} meld(s)", f.as_str())));
+                return Err(MjError::hand(format!(
+                    "the form {} cannot apply with {k} meld(s)",
+                    f.as_str()
+                )));
             }
         }
         let mask = useful::useful_tiles_in(forms, h, u, k, w);
@@ -187,7 +229,13 @@ impl Hand {
                 n - 1
             )));
         }
-        Ok(useful::is_win_in(self.forms, &self.counts, &self.used, self.n_melds, self.wilds))
+        Ok(useful::is_win_in(
+            self.forms,
+            &self.counts,
+            &self.used,
+            self.n_melds,
+            self.wilds,
+        ))
     }
 
     /// The replacement number of one form (`None` when it cannot apply).
@@ -206,21 +254,40 @@ mod tests {
     use super::*;
 
     fn hand(s: &str, melds: &[Meld], rules: RuleSetKind, wild: Option<Tile>) -> MjResult<Hand> {
-        Hand::new(&tile::to_counts(&tile::parse(s).unwrap()).unwrap(), melds, rules, wild)
+        Hand::new(
+            &tile::to_counts(&tile::parse(s).unwrap()).unwrap(),
+            melds,
+            rules,
+            wild,
+        )
     }
 
     #[test]
     fn validation() {
         let gb = RuleSetKind::Gb;
-        assert!(hand("123m", &[], gb, None).unwrap_err().message().contains("expected 13 or 14"));
-        assert!(matches!(hand("123m456p789s1112z", &[], gb, Some(0)), Err(MjError::InvalidRule(_))));
+        assert!(hand("123m", &[], gb, None)
+            .unwrap_err()
+            .message()
+            .contains("expected 13 or 14"));
+        assert!(matches!(
+            hand("123m456p789s1112z", &[], gb, Some(0)),
+            Err(MjError::InvalidRule(_))
+        ));
         let m = [Meld::pung(0).unwrap()];
         let e = hand("1m123p456p789p", &m, RuleSetKind::Huainan, Some(0)).unwrap_err();
         assert!(e.message().contains("wild"));
         let h = hand("123m456p789s1112z", &[], gb, None).unwrap();
-        assert!(h.is_win().unwrap_err().message().contains("full hand of 14"));
+        assert!(h
+            .is_win()
+            .unwrap_err()
+            .message()
+            .contains("full hand of 14"));
         let f = hand("123m456p789s11122z", &[], gb, None).unwrap();
-        assert!(f.useful_tiles(None).unwrap_err().message().contains("waiting hand of 13"));
+        assert!(f
+            .useful_tiles(None)
+            .unwrap_err()
+            .message()
+            .contains("waiting hand of 13"));
     }
 
     #[test]
@@ -233,7 +300,15 @@ mod tests {
         assert_eq!(h.shanten(), 0);
         assert_eq!(h.waits().unwrap(), vec![27, 28, 31]);
         let forms: Vec<_> = h.forms().map(|(f, _)| f).collect();
-        assert_eq!(forms, vec![Form::Regular, Form::SevenPairs, Form::Shisanlang, Form::Jiuyao]);
+        assert_eq!(
+            forms,
+            vec![
+                Form::Regular,
+                Form::SevenPairs,
+                Form::Shisanlang,
+                Form::Jiuyao
+            ]
+        );
         let full = hand("123m456p789s12555z", &[], hn, Some(31)).unwrap();
         assert!(full.is_win().unwrap());
     }

@@ -116,7 +116,9 @@ mod tests {
 
     /// A small deterministic generator for the cross-checks.
     fn lcg(state: &mut u64) -> u64 {
-        *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         *state >> 33
     }
 
@@ -134,12 +136,28 @@ mod tests {
                     placed += 1;
                 }
             }
-            assert_eq!(entry(&v, &[4; 9], true, 4), *tables::suit().get(&v), "{v:?}");
-            assert_eq!(entry(&v, &[14; 9], true, 4), *tables::suit_wild().get(&v), "{v:?}");
+            assert_eq!(
+                entry(&v, &[4; 9], true, 4),
+                *tables::suit().get(&v),
+                "{v:?}"
+            );
+            assert_eq!(
+                entry(&v, &[14; 9], true, 4),
+                *tables::suit_wild().get(&v),
+                "{v:?}"
+            );
             let h = &v[..7];
             if h.iter().map(|&x| x as u32).sum::<u32>() <= 14 {
-                assert_eq!(entry(h, &[4; 7], false, 4), *tables::honors().get(h), "{h:?}");
-                assert_eq!(entry(h, &[14; 7], false, 4), *tables::honors_wild().get(h), "{h:?}");
+                assert_eq!(
+                    entry(h, &[4; 7], false, 4),
+                    *tables::honors().get(h),
+                    "{h:?}"
+                );
+                assert_eq!(
+                    entry(h, &[14; 7], false, 4),
+                    *tables::honors_wild().get(h),
+                    "{h:?}"
+                );
             }
         }
     }
@@ -151,7 +169,10 @@ mod tests {
         assert_eq!(cached_entry(&v, &lim, true, 3), entry(&v, &lim, true, 3));
         assert_eq!(cached_entry(&v, &lim, true, 3), entry(&v, &lim, true, 3));
         assert_eq!(cached_entry(&v, &lim, true, 2), entry(&v, &lim, true, 2));
-        assert_eq!(cached_entry(&v[..7], &lim[..7], false, 3), entry(&v[..7], &lim[..7], false, 3));
+        assert_eq!(
+            cached_entry(&v[..7], &lim[..7], false, 3),
+            entry(&v[..7], &lim[..7], false, 3)
+        );
     }
 
     #[test]

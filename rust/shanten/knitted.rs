@@ -20,7 +20,14 @@ use super::tables::{self, Entry, Knit, INF};
 use crate::tile::Counts;
 
 /// The residue class (0 = 147, 1 = 258, 2 = 369) each suit takes, per permutation.
-pub const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+pub const PERMS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// The nine tiles of each permutation's knitted straight, as bit masks.
 pub const MASKS: [u64; 6] = masks();
@@ -120,8 +127,18 @@ fn blocked(held: u64, used: &Counts, wild: bool, p: usize) -> bool {
     MASKS[p] & !held & super::special::fours(used) != 0
 }
 
-fn analyse(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, held: u64, bound: u8) -> Analysis {
-    let mut a = Analysis { base: [INF; 6], rest: [INF; 6] };
+fn analyse(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wild: bool,
+    held: u64,
+    bound: u8,
+) -> Analysis {
+    let mut a = Analysis {
+        base: [INF; 6],
+        rest: [INF; 6],
+    };
     let mut best = bound;
     let z = [0u8; 9];
     let mut honors: Option<Entry> = None;
@@ -133,7 +150,11 @@ fn analyse(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, held: u64, bou
     order.sort_by_key(|&p| a.base[p]);
     // Without wilds or melds the suit table already holds every remainder.
     let mut fast: Option<[[u8; 3]; 3]> = None;
-    let mut fast_honors = Knit { pair: 0, set: 0, both: 0 };
+    let mut fast_honors = Knit {
+        pair: 0,
+        set: 0,
+        both: 0,
+    };
     if !wild && n_melds == 0 && a.base.iter().any(|&b| b < best) {
         let st = tables::suit();
         let ht = tables::honors();
@@ -163,7 +184,8 @@ fn analyse(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, held: u64, bou
             let mut e = [h; 4];
             for s in 0..3 {
                 let r = PERMS[p][s];
-                e[s] = *cache[s][r].get_or_insert_with(|| group_entry(s, &suit_rest(hand, s, r), &z, wild));
+                e[s] = *cache[s][r]
+                    .get_or_insert_with(|| group_entry(s, &suit_rest(hand, s, r), &z, wild));
             }
             set_and_pair([&e[0], &e[1], &e[2], &e[3]])
         };
@@ -176,7 +198,12 @@ fn analyse(hand: &Counts, used: &Counts, n_melds: u8, wild: bool, held: u64, bou
 /// The distance below `bound` of a hand without melds or wilds whose group ranks in the
 /// limited tables are `ranks` (and honors entry `honors`); `None` if not below `bound`.
 #[inline]
-pub(crate) fn distance_fast(held: u64, ranks: &[usize; 4], honors: &Entry, bound: u8) -> Option<u8> {
+pub(crate) fn distance_fast(
+    held: u64,
+    ranks: &[usize; 4],
+    honors: &Entry,
+    bound: u8,
+) -> Option<u8> {
     let mut base = [0u8; 6];
     let mut lowest = u8::MAX;
     for p in 0..6 {
@@ -187,7 +214,11 @@ pub(crate) fn distance_fast(held: u64, ranks: &[usize; 4], honors: &Entry, bound
         return None;
     }
     let st = tables::suit();
-    let codes = [st.knit_at(ranks[0])?, st.knit_at(ranks[1])?, st.knit_at(ranks[2])?];
+    let codes = [
+        st.knit_at(ranks[0])?,
+        st.knit_at(ranks[1])?,
+        st.knit_at(ranks[2])?,
+    ];
     let h = Knit::of(honors);
     let mut best = bound;
     for p in 0..6 {
@@ -212,7 +243,13 @@ pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<
 
 /// The distance if it is below `bound` (`None` otherwise, or with more than one meld).
 #[inline]
-pub fn distance_below(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, bound: u8) -> Option<u8> {
+pub fn distance_below(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+    bound: u8,
+) -> Option<u8> {
     if n_melds > 1 {
         return None;
     }
@@ -222,7 +259,10 @@ pub fn distance_below(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, boun
         return distance_fast(held, &r, tables::honors().at(r[3]), bound.min(INF + 1));
     }
     let a = analyse(hand, used, n_melds, wilds > 0, held, bound);
-    let best = (0..6).map(|p| a.base[p].saturating_add(a.rest[p])).min().unwrap_or(INF);
+    let best = (0..6)
+        .map(|p| a.base[p].saturating_add(a.rest[p]))
+        .min()
+        .unwrap_or(INF);
     (best < bound).then_some(best.min(INF))
 }
 
@@ -266,7 +306,10 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
     let wild = wilds > 0;
     let held = presence(hand);
     let a = analyse(hand, used, n_melds, wild, held, u8::MAX);
-    let d = (0..6).map(|p| a.base[p].saturating_add(a.rest[p])).min().unwrap_or(INF);
+    let d = (0..6)
+        .map(|p| a.base[p].saturating_add(a.rest[p]))
+        .min()
+        .unwrap_or(INF);
     if d == 0 || d >= INF {
         return 0;
     }
@@ -284,7 +327,10 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
         // Any other draw joins the rest.
         if n_melds == 1 {
             for t in 0..34 {
-                if allowed >> t & 1 == 1 && out >> t & 1 == 0 && pair_only(hand, used, wild, p, Some(t)) < a.rest[p] {
+                if allowed >> t & 1 == 1
+                    && out >> t & 1 == 0
+                    && pair_only(hand, used, wild, p, Some(t)) < a.rest[p]
+                {
                     out |= 1 << t;
                 }
             }
@@ -346,23 +392,40 @@ mod tests {
         let mut used = [0u8; 34];
         used[0] = 4;
         assert_eq!(distance(&counts("47m258p369s22z"), &used, 1, 0), Some(6));
-        assert_eq!(distance_below(&counts("147m258p369s23m12z"), &z, 0, 0, 2), None);
+        assert_eq!(
+            distance_below(&counts("147m258p369s23m12z"), &z, 0, 0, 2),
+            None
+        );
     }
 
     #[test]
     fn improving_tiles() {
         let z = [0u8; 34];
         let all = u64::MAX >> 30;
-        assert_eq!(improving(&counts("147m258p369s23m12z"), &z, 0, 0, all), mask("14m12z"));
-        assert_eq!(improving(&counts("47m258p369s22z"), &z, 1, 0, all), mask("1m"));
-        assert_eq!(improving(&counts("147m258p369s2z"), &z, 1, 0, all), mask("2z"));
+        assert_eq!(
+            improving(&counts("147m258p369s23m12z"), &z, 0, 0, all),
+            mask("14m12z")
+        );
+        assert_eq!(
+            improving(&counts("47m258p369s22z"), &z, 1, 0, all),
+            mask("1m")
+        );
+        assert_eq!(
+            improving(&counts("147m258p369s2z"), &z, 1, 0, all),
+            mask("2z")
+        );
     }
 
     #[test]
     fn brute_force_agrees() {
         // Compare the improving set with distance() after each draw.
         let z = [0u8; 34];
-        for s in ["147m258p369s23m12z", "14m25p369s1133z55m", "1479m258p36s12345z", "147m2588p369s1z"] {
+        for s in [
+            "147m258p369s23m12z",
+            "14m25p369s1133z55m",
+            "1479m258p36s12345z",
+            "147m2588p369s1z",
+        ] {
             let h = counts(s);
             let d = distance(&h, &z, 0, 0).unwrap();
             let mut expect = 0u64;

@@ -186,21 +186,35 @@ fn to_shanten(d: u8, wilds: u8) -> i8 {
 /// Replacement number of one form, `None` when the form cannot apply (seven pairs,
 /// thirteen orphans and honors-knitted need no melds, knitted straight at most one).
 #[inline]
-pub fn form_distance(form: Form, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<u8> {
+pub fn form_distance(
+    form: Form,
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+) -> Option<u8> {
     match form {
         Form::Regular => Some(regular::distance(hand, used, n_melds, wilds)),
         Form::SevenPairs => (n_melds == 0).then(|| special::seven_pairs(hand)),
         Form::ThirteenOrphans => (n_melds == 0).then(|| special::thirteen_orphans(hand)),
         Form::HonorsKnitted => (n_melds == 0).then(|| special::honors_knitted(hand)),
         Form::KnittedStraight => knitted::distance(hand, used, n_melds, wilds),
-        Form::Shisanlang => (n_melds == 0).then(|| crate::huainan::shape::shisanlang_distance(hand)),
+        Form::Shisanlang => {
+            (n_melds == 0).then(|| crate::huainan::shape::shisanlang_distance(hand))
+        }
         Form::Jiuyao => crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true),
     }
 }
 
 /// Shanten of one form (`None` when it cannot apply).
 #[inline]
-pub fn form_shanten(form: Form, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<i8> {
+pub fn form_shanten(
+    form: Form,
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+) -> Option<i8> {
     form_distance(form, hand, used, n_melds, wilds).map(|d| to_shanten(d, wilds))
 }
 
@@ -258,17 +272,29 @@ fn distance_concealed(forms: Forms, hand: &Counts) -> u8 {
 
 /// [`distance_concealed`] with the group ranks and entries already read.
 #[inline(always)]
-fn distance_concealed_at(forms: Forms, hand: &Counts, r: &[usize; 4], e: &[tables::Entry; 4]) -> u8 {
+fn distance_concealed_at(
+    forms: Forms,
+    hand: &Counts,
+    r: &[usize; 4],
+    e: &[tables::Entry; 4],
+) -> u8 {
     let mut best = u8::MAX;
     if forms.contains(Form::Regular) {
-        best = regular::finish(&regular::combine(&e[0], &e[1]), &regular::combine(&e[2], &e[3]), 4);
+        best = regular::finish(
+            &regular::combine(&e[0], &e[1]),
+            &regular::combine(&e[2], &e[3]),
+            4,
+        );
     }
     if forms.contains(Form::SevenPairs) {
         best = best.min(special::seven_pairs(hand));
     }
     let held = special::presence(hand);
     if forms.contains(Form::ThirteenOrphans) {
-        best = best.min(special::thirteen_orphans_held(held, special::pairs_held(hand)));
+        best = best.min(special::thirteen_orphans_held(
+            held,
+            special::pairs_held(hand),
+        ));
     }
     if forms.contains(Form::HonorsKnitted) || forms.contains(Form::KnittedStraight) {
         if forms.contains(Form::HonorsKnitted) {
@@ -303,7 +329,11 @@ pub fn shanten_rows(rows: &[(Counts, u8)], out: &mut [i8]) {
             } else {
                 let m = 4 - (*k).min(4) as usize;
                 let ei = &e[i];
-                let best = regular::finish(&regular::combine(&ei[0], &ei[1]), &regular::combine(&ei[2], &ei[3]), m);
+                let best = regular::finish(
+                    &regular::combine(&ei[0], &ei[1]),
+                    &regular::combine(&ei[2], &ei[3]),
+                    m,
+                );
                 knitted::distance_below(h, &zero, *k, 0, best).unwrap_or(best)
             };
             dst[i] = to_shanten(d, 0);
@@ -317,7 +347,11 @@ pub fn batch_row_melds(row: &Counts) -> Result<u8, String> {
     let words = swar::words(row);
     if words.iter().any(|&w| swar::any_byte_above_4(w)) {
         let t = row.iter().position(|&c| c > 4).unwrap_or(0);
-        return Err(format!("{} copies of {} (at most 4)", row[t], crate::tile::name(t as u8)));
+        return Err(format!(
+            "{} copies of {} (at most 4)",
+            row[t],
+            crate::tile::name(t as u8)
+        ));
     }
     // Every count is at most 4, so each word's bytes sum below 256.
     let n = words.iter().map(|&w| swar::byte_sum(w) as u32).sum::<u32>();
@@ -373,14 +407,27 @@ mod tests {
         assert_eq!(shanten(&counts("147m258p369s1234z"), &z, 0, 0), 0);
         assert_eq!(shanten(&counts("147m258p369s123m1z"), &z, 0, 0), 0);
         assert_eq!(shanten(&counts("123m456p789s11122z"), &z, 0, 0), -1);
-        assert_eq!(form_shanten(Form::SevenPairs, &counts("1m"), &z, 4, 0), None);
-        assert_eq!(shanten_in(Forms::BASIC, &counts("19m19p19s1234567z"), &z, 0, 0), 6);
+        assert_eq!(
+            form_shanten(Form::SevenPairs, &counts("1m"), &z, 4, 0),
+            None
+        );
+        assert_eq!(
+            shanten_in(Forms::BASIC, &counts("19m19p19s1234567z"), &z, 0, 0),
+            6
+        );
     }
 
     #[test]
     fn rows_match_single_calls() {
         let z = [0u8; 34];
-        let hands = ["123m456p789s1112z", "19m19p19s1234567z", "147m258p369s1234z", "1m", "147m258p369s2z", "11m"];
+        let hands = [
+            "123m456p789s1112z",
+            "19m19p19s1234567z",
+            "147m258p369s1234z",
+            "1m",
+            "147m258p369s2z",
+            "11m",
+        ];
         let rows: Vec<(Counts, u8)> = hands
             .iter()
             .map(|s| {
@@ -425,7 +472,9 @@ mod timing {
             let mut wall: Vec<u8> = (0..136).map(|i| (i / 4) as u8).collect();
             let mut h = [0u8; 34];
             for k in 0..13 {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let j = k + (s >> 33) as usize % (136 - k);
                 wall.swap(k, j);
                 h[wall[k] as usize] += 1;
@@ -463,20 +512,33 @@ mod timing {
         let z = [0u8; 34];
         let t = cpu_ns();
         let suit = tables::generate(9, true, true);
-        println!("generate suit table: {:.0} ms CPU", (cpu_ns() - t) as f64 / 1e6);
+        println!(
+            "generate suit table: {:.0} ms CPU",
+            (cpu_ns() - t) as f64 / 1e6
+        );
         std::hint::black_box(suit.len());
         let t = cpu_ns();
         let honors = tables::generate(7, false, true);
-        println!("generate honor table: {:.0} ms CPU", (cpu_ns() - t) as f64 / 1e6);
+        println!(
+            "generate honor table: {:.0} ms CPU",
+            (cpu_ns() - t) as f64 / 1e6
+        );
         std::hint::black_box(honors.len());
         tables::warm_up();
         let suit = tables::suit();
         let e = regular::entries(&hands[0], &z, false, 4);
         let cases: [(&str, &Probe); 12] = [
             ("ranks", &|h| regular::ranks(h).iter().sum::<usize>() as u64),
-            ("entries", &|h| regular::entries_at(&regular::ranks(h)).iter().map(|e| e[9] as u64).sum()),
+            ("entries", &|h| {
+                regular::entries_at(&regular::ranks(h))
+                    .iter()
+                    .map(|e| e[9] as u64)
+                    .sum()
+            }),
             ("suit lookup", &|h| suit.get(&h[0..9])[3] as u64),
-            ("combine", &|h| regular::combine(&e[(h[0] & 3) as usize], &e[(h[1] & 3) as usize])[9] as u64),
+            ("combine", &|h| {
+                regular::combine(&e[(h[0] & 3) as usize], &e[(h[1] & 3) as usize])[9] as u64
+            }),
             ("combine+finish", &|h| {
                 let a = regular::combine(&e[(h[0] & 3) as usize], &e[(h[1] & 3) as usize]);
                 let b = regular::combine(&e[(h[2] & 3) as usize], &e[(h[3] & 3) as usize]);
@@ -485,10 +547,14 @@ mod timing {
             ("regular", &|h| regular::distance(h, &z, 0, 0) as u64),
             ("seven_pairs", &|h| special::seven_pairs(h) as u64),
             ("honors_knitted", &|h| special::honors_knitted(h) as u64),
-            ("knitted", &|h| knitted::distance(h, &z, 0, 0).unwrap_or(0) as u64),
+            ("knitted", &|h| {
+                knitted::distance(h, &z, 0, 0).unwrap_or(0) as u64
+            }),
             ("shanten", &|h| shanten(h, &z, 0, 0) as u64),
             ("useful", &|h| useful_tiles(h, &z, 0, 0)),
-            ("regular useful", &|h| regular::improving(h, &z, 0, 0, u64::MAX)),
+            ("regular useful", &|h| {
+                regular::improving(h, &z, 0, 0, u64::MAX)
+            }),
         ];
         for (name, f) in cases {
             println!("{name:>16}: {:7.1} ns", per_call(&hands, f));
@@ -517,8 +583,16 @@ mod timing {
         let dp9 = |h: &Counts| dp::entry(&h[0..9], &[4, 1, 4, 4, 4, 4, 4, 4, 4], true, 3)[6] as u64;
         println!("{:>16}: {:7.1} ns", "dp suit", per_call(&meld_hands, &dp9));
         let sh = |h: &Counts| shanten(h, &used, 1, 0) as u64;
-        println!("{:>16}: {:7.1} ns", "shanten meld", per_call(&meld_hands, &sh));
+        println!(
+            "{:>16}: {:7.1} ns",
+            "shanten meld",
+            per_call(&meld_hands, &sh)
+        );
         let us = |h: &Counts| useful_tiles(h, &used, 1, 0);
-        println!("{:>16}: {:7.1} ns", "useful meld", per_call(&meld_hands, &us));
+        println!(
+            "{:>16}: {:7.1} ns",
+            "useful meld",
+            per_call(&meld_hands, &us)
+        );
     }
 }

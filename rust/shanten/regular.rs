@@ -29,13 +29,27 @@ pub(crate) fn group_entry(g: usize, v: &[u8], used: &[u8], wild: bool) -> Entry 
 
 /// [`group_entry`] when at most `max_sets` sets are needed (lanes above may be [`INF`]).
 #[inline(always)]
-pub(crate) fn group_entry_upto(g: usize, v: &[u8], used: &[u8], wild: bool, max_sets: usize) -> Entry {
+pub(crate) fn group_entry_upto(
+    g: usize,
+    v: &[u8],
+    used: &[u8],
+    wild: bool,
+    max_sets: usize,
+) -> Entry {
     let suit = g < 3;
     if wild {
-        return if suit { *tables::suit_wild().get(v) } else { *tables::honors_wild().get(v) };
+        return if suit {
+            *tables::suit_wild().get(v)
+        } else {
+            *tables::honors_wild().get(v)
+        };
     }
     if used.iter().all(|&u| u == 0) {
-        return if suit { *tables::suit().get(v) } else { *tables::honors().get(v) };
+        return if suit {
+            *tables::suit().get(v)
+        } else {
+            *tables::honors().get(v)
+        };
     }
     let mut limit = [4u8; 9];
     for (l, &u) in limit.iter_mut().zip(used) {
@@ -134,7 +148,10 @@ mod simd {
         let (no_pair, mut out) = unsafe {
             let odd = _mm_set1_epi16(0xFF00u16 as i16);
             let inf_odd = _mm_and_si128(odd, _mm_set1_epi8(INF as i8));
-            (_mm_or_si128(_mm_andnot_si128(odd, wide), inf_odd), _mm_set1_epi8(INF as i8))
+            (
+                _mm_or_si128(_mm_andnot_si128(odd, wide), inf_odd),
+                _mm_set1_epi8(INF as i8),
+            )
         };
         step!(out, a, wide, 0);
         step!(out, a, no_pair, 1);
@@ -161,7 +178,9 @@ pub fn finish(a: &Entry, b: &Entry, m: usize) -> u8 {
     let mut best = INF;
     for m1 in 0..=m {
         let m2 = m - m1;
-        best = best.min(a[2 * m1] + b[2 * m2 + 1]).min(a[2 * m1 + 1] + b[2 * m2]);
+        best = best
+            .min(a[2 * m1] + b[2 * m2 + 1])
+            .min(a[2 * m1 + 1] + b[2 * m2]);
     }
     best
 }
@@ -214,7 +233,12 @@ pub(crate) fn ranks(hand: &Counts) -> [usize; 4] {
 #[inline(always)]
 pub(crate) fn entries_at(r: &[usize; 4]) -> [Entry; 4] {
     let s = tables::suit();
-    [*s.at(r[0]), *s.at(r[1]), *s.at(r[2]), *tables::honors().at(r[3])]
+    [
+        *s.at(r[0]),
+        *s.at(r[1]),
+        *s.at(r[2]),
+        *tables::honors().at(r[3]),
+    ]
 }
 
 /// Replacement number of the regular form: tiles missing from the nearest complete hand
@@ -237,7 +261,12 @@ pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
 pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
     let ab = combine(&e[0], &e[1]);
     let ch = combine(&e[2], &e[3]);
-    [combine(&e[1], &ch), combine(&e[0], &ch), combine(&ab, &e[3]), combine(&ab, &e[2])]
+    [
+        combine(&e[1], &ch),
+        combine(&e[0], &ch),
+        combine(&ab, &e[3]),
+        combine(&ab, &e[2]),
+    ]
 }
 
 /// Kinds whose draw lowers the regular distance `d` of a hand without melds or wilds,
@@ -245,11 +274,23 @@ pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
 /// that lower it: a draw lowers the distance exactly when it lowers a lane that an optimum
 /// uses.
 #[inline]
-pub(crate) fn improving_at(r: &[usize; 4], e: &[Entry; 4], rest: &[Entry; 4], m: usize, d: u8) -> u64 {
+pub(crate) fn improving_at(
+    r: &[usize; 4],
+    e: &[Entry; 4],
+    rest: &[Entry; 4],
+    m: usize,
+    d: u8,
+) -> u64 {
     let mut out = 0u64;
     for g in 0..4 {
-        let table = if g < 3 { tables::suit() } else { tables::honors() };
-        let Some(packed) = table.packed_masks_at(r[g]) else { continue };
+        let table = if g < 3 {
+            tables::suit()
+        } else {
+            tables::honors()
+        };
+        let Some(packed) = table.packed_masks_at(r[g]) else {
+            continue;
+        };
         let lanes = optimal_lanes(&e[g], &rest[g], m, d) as usize;
         // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
         let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
@@ -326,7 +367,11 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
         if sum >= 14 {
             continue;
         }
-        let table = if g < 3 { tables::suit() } else { tables::honors() };
+        let table = if g < 3 {
+            tables::suit()
+        } else {
+            tables::honors()
+        };
         if !wild && used[r.clone()].iter().all(|&u| u == 0) {
             // No melded copies in this group: its table masks answer for all its kinds.
             if let Some(masks) = table.masks_at(table.rank(&v[..len])) {
@@ -406,7 +451,11 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                let t = if k % 3 == 0 { (x >> 8) as usize % 34 } else { span(group).start + (x >> 8) as usize % span(group).len() };
+                let t = if k % 3 == 0 {
+                    (x >> 8) as usize % 34
+                } else {
+                    span(group).start + (x >> 8) as usize % span(group).len()
+                };
                 if hand[t] < 4 {
                     hand[t] += 1;
                 }

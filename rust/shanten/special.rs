@@ -17,8 +17,7 @@ use crate::tile::Counts;
 /// Bit mask of the honors (kinds 27-33).
 pub const HONOR_MASK: u64 = 0x7F << 27;
 /// Bit mask of the thirteen terminals and honors.
-pub const ORPHAN_MASK: u64 =
-    1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | HONOR_MASK;
+pub const ORPHAN_MASK: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | HONOR_MASK;
 
 /// The nine tiles of each knitted straight (see [`super::knitted::MASKS`]).
 pub const KNITTED: [u64; 6] = super::knitted::MASKS;
@@ -124,8 +123,14 @@ pub fn thirteen_orphans_held(held: u64, pairs: u64) -> u8 {
 /// Kinds whose draw lowers [`thirteen_orphans`].
 pub fn thirteen_orphans_improving(hand: &Counts, allowed: u64) -> u64 {
     let held = presence(hand) & ORPHAN_MASK;
-    let pair = [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33].iter().any(|&t| hand[t] >= 2);
-    let useful = if pair { ORPHAN_MASK & !held } else { ORPHAN_MASK };
+    let pair = [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+        .iter()
+        .any(|&t| hand[t] >= 2);
+    let useful = if pair {
+        ORPHAN_MASK & !held
+    } else {
+        ORPHAN_MASK
+    };
     let avail: u64 = (0..34).filter(|&t| hand[t] < 4).fold(0, |m, t| m | 1 << t);
     useful & allowed & avail
 }
@@ -140,14 +145,22 @@ pub fn honors_knitted(hand: &Counts) -> u8 {
 /// [`honors_knitted`] from the [`presence`] mask.
 #[inline(always)]
 pub fn honors_knitted_held(held: u64) -> u8 {
-    let best = KNITTED.iter().map(|&k| (held & (k | HONOR_MASK)).count_ones()).max().unwrap_or(0);
+    let best = KNITTED
+        .iter()
+        .map(|&k| (held & (k | HONOR_MASK)).count_ones())
+        .max()
+        .unwrap_or(0);
     14 - best.min(14) as u8
 }
 
 /// Kinds whose draw lowers [`honors_knitted`].
 pub fn honors_knitted_improving(hand: &Counts, allowed: u64) -> u64 {
     let held = presence(hand);
-    let best = KNITTED.iter().map(|&k| (held & (k | HONOR_MASK)).count_ones()).max().unwrap_or(0);
+    let best = KNITTED
+        .iter()
+        .map(|&k| (held & (k | HONOR_MASK)).count_ones())
+        .max()
+        .unwrap_or(0);
     if best >= 14 {
         return 0;
     }
@@ -176,13 +189,18 @@ mod tests {
         for _ in 0..2000 {
             let mut h = [0u8; 34];
             for c in h.iter_mut() {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 *c = ((s >> 33) % 5) as u8;
             }
             let naive = (0..34).fold(0u64, |m, t| m | u64::from(h[t] > 0) << t);
             assert_eq!(presence(&h), naive);
             let twice = (0..34).fold(0u64, |m, t| m | u64::from(h[t] >= 2) << t);
-            assert_eq!(fours(&h), (0..34).fold(0u64, |m, t| m | u64::from(h[t] == 4) << t));
+            assert_eq!(
+                fours(&h),
+                (0..34).fold(0u64, |m, t| m | u64::from(h[t] == 4) << t)
+            );
             assert_eq!(pairs_held(&h), twice);
             let orphans = [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
             let distinct = orphans.iter().filter(|&&t| h[t] > 0).count() as u8;
@@ -200,11 +218,15 @@ mod tests {
         for _ in 0..20_000 {
             // 13 tiles over few kinds, so that pairs, triples and fours are common.
             let mut h = [0u8; 34];
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let kinds = 4 + (s >> 40) as usize % 10;
             let mut n = 0;
             while n < 13 {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let t = (s >> 33) as usize % kinds * 2;
                 if h[t] < 4 {
                     h[t] += 1;
@@ -247,6 +269,9 @@ mod tests {
         assert_eq!(honors_knitted(&counts("147m258p36s1234567z")), 0);
         assert_eq!(honors_knitted(&counts("147m258p36s12344z")), 2);
         let h = counts("147m258p36s12345z");
-        assert_eq!(honors_knitted_improving(&h, u64::MAX), 1 << 26 | 1 << 32 | 1 << 33);
+        assert_eq!(
+            honors_knitted_improving(&h, u64::MAX),
+            1 << 26 | 1 << 32 | 1 << 33
+        );
     }
 }

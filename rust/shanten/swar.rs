@@ -15,7 +15,13 @@ pub fn word(c: &Counts, at: usize) -> u64 {
 /// in the two low bytes of the fifth (its other bytes zero).
 #[inline(always)]
 pub fn words(c: &Counts) -> [u64; 5] {
-    [word(c, 0), word(c, 8), word(c, 16), word(c, 24), u64::from(c[32]) | u64::from(c[33]) << 8]
+    [
+        word(c, 0),
+        word(c, 8),
+        word(c, 16),
+        word(c, 24),
+        u64::from(c[32]) | u64::from(c[33]) << 8,
+    ]
 }
 
 /// Bit `i` set when byte `i` of `x` is zero (an exact test, no false positives).
@@ -98,7 +104,10 @@ mod tests {
     fn base5_codes_and_byte_sums() {
         for code in 0..625u64 * 625 {
             let digits: Vec<u64> = (0..8).map(|i| code / 5u64.pow(i) % 5).collect();
-            let x = digits.iter().enumerate().fold(0u64, |w, (i, &d)| w | d << (8 * i));
+            let x = digits
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (i, &d)| w | d << (8 * i));
             let low: u64 = (0..4).map(|i| digits[i] * 5u64.pow(i as u32)).sum();
             let high: u64 = (4..8).map(|i| digits[i] * 5u64.pow(i as u32 - 4)).sum();
             assert_eq!(base5_quads(x), low | high << 32);

@@ -95,7 +95,13 @@ impl Ranker {
                 }
             }
         }
-        let mut r = Ranker { len, step, head: Box::default(), tail: Box::default(), size: count[len][MAX_SUM] as usize };
+        let mut r = Ranker {
+            len,
+            step,
+            head: Box::default(),
+            tail: Box::default(),
+            size: count[len][MAX_SUM] as usize,
+        };
         // Two lookups instead of `len` chained ones: the first digits' share depends on
         // them alone, the last four's on them and the sum before them.
         let a = len - TAIL;
@@ -117,7 +123,8 @@ impl Ranker {
                     *d = (c % 5) as u8;
                     c /= 5;
                 }
-                tail[prefix * 5usize.pow(TAIL as u32) + code] = r.partial(&digits[a..len], a, prefix);
+                tail[prefix * 5usize.pow(TAIL as u32) + code] =
+                    r.partial(&digits[a..len], a, prefix);
             }
         }
         r.head = head.into_boxed_slice();
@@ -169,7 +176,11 @@ impl Ranker {
     #[inline(always)]
     pub fn rank_of_codes(&self, head: usize, sum: usize, tail: usize) -> usize {
         let h = self.head.get(head).copied().unwrap_or(0);
-        let t = self.tail.get(sum.min(15) * 625 + tail).copied().unwrap_or(0);
+        let t = self
+            .tail
+            .get(sum.min(15) * 625 + tail)
+            .copied()
+            .unwrap_or(0);
         (h + t) as usize
     }
 
@@ -235,7 +246,11 @@ impl Knit {
     /// From an entry's lanes 1, 2 and 3.
     #[inline(always)]
     pub fn of(e: &Entry) -> Knit {
-        Knit { pair: e[1], set: e[2], both: e[3] }
+        Knit {
+            pair: e[1],
+            set: e[2],
+            both: e[3],
+        }
     }
     fn encode(self) -> u8 {
         self.pair + 3 * self.set + 12 * self.both
@@ -243,7 +258,11 @@ impl Knit {
     /// Decodes [`Knit::encode`].
     #[inline(always)]
     pub fn decode(code: u8) -> Knit {
-        Knit { pair: code % 3, set: code / 3 % 4, both: code / 12 }
+        Knit {
+            pair: code % 3,
+            set: code / 3 % 4,
+            both: code / 12,
+        }
     }
 }
 
@@ -257,7 +276,9 @@ impl Table {
     /// The rank for [`Ranker::rank_of_codes`] parts, clamped like [`Table::rank`].
     #[inline(always)]
     pub fn rank_of_codes(&self, head: usize, sum: usize, tail: usize) -> usize {
-        self.ranker.rank_of_codes(head, sum, tail).min(self.cells.len() - 1)
+        self.ranker
+            .rank_of_codes(head, sum, tail)
+            .min(self.cells.len() - 1)
     }
 
     /// The rank of count vector `v` (at most 14 tiles).
@@ -285,7 +306,9 @@ impl Table {
     #[inline(always)]
     pub fn packed_masks_at(&self, rank: usize) -> Option<u128> {
         if self.has_masks {
-            self.cells.get(rank).map(|c| c.masks[0] as u128 | (c.masks[1] as u128) << 64)
+            self.cells
+                .get(rank)
+                .map(|c| c.masks[0] as u128 | (c.masks[1] as u128) << 64)
         } else {
             None
         }
@@ -377,7 +400,8 @@ fn add_extras(t: &mut Table, n: usize, chows: bool) {
                             for k in (class..9).step_by(3) {
                                 rest[k] = rest[k].saturating_sub(1);
                             }
-                            *code = Knit::of(&table.cells[table.ranker.rank(&rest[..n])].lanes).encode();
+                            *code = Knit::of(&table.cells[table.ranker.rank(&rest[..n])].lanes)
+                                .encode();
                         }
                     }
                     out.push((r, masks, knit));
@@ -502,7 +526,15 @@ pub fn generate(n: usize, chows: bool, limited: bool) -> Table {
 
     // Keep vectors with at most 14 tiles, by rank.
     let ranker = Ranker::new(n);
-    let mut cells = vec![Cell { lanes: [INF; LANES], knit: [0; 3], masks: [0; 2] }; ranker.size()].into_boxed_slice();
+    let mut cells = vec![
+        Cell {
+            lanes: [INF; LANES],
+            knit: [0; 3],
+            masks: [0; 2]
+        };
+        ranker.size()
+    ]
+    .into_boxed_slice();
     let mut digits = [0u8; 9];
     for (idx, cell) in f.iter().enumerate() {
         if idx > 0 {
@@ -520,7 +552,12 @@ pub fn generate(n: usize, chows: bool, limited: bool) -> Table {
             cells[ranker.rank(&digits[..n])].lanes = e;
         }
     }
-    let mut t = Table { ranker, cells, has_masks: false, has_knit: false };
+    let mut t = Table {
+        ranker,
+        cells,
+        has_masks: false,
+        has_knit: false,
+    };
     if limited {
         add_extras(&mut t, n, chows);
     }
@@ -594,7 +631,7 @@ mod tests {
         assert_eq!(e[6], 0);
         assert_eq!(e[7], 2); // 11 tiles from 9
         assert_eq!(e[8], 3); // e.g. 111 234 567 789
-        // Empty suit: a pung costs 3, a pair 2.
+                             // Empty suit: a pung costs 3, a pair 2.
         let z = t.get(&[0; 9]);
         assert_eq!((z[0], z[1], z[2], z[3], z[9]), (0, 2, 3, 5, 14));
         // 1111: a pung and a pair of 1 would need a fifth copy.

@@ -9,7 +9,11 @@ pub fn available(hand: &Counts, used: &Counts) -> u64 {
     // Eight kinds at a time: hand + used (at most 8 per byte) is below 4 exactly when its
     // bits from 4 up are clear.
     let mut m = 0u64;
-    for (c, (h, u)) in swar::words(hand).into_iter().zip(swar::words(used)).enumerate() {
+    for (c, (h, u)) in swar::words(hand)
+        .into_iter()
+        .zip(swar::words(used))
+        .enumerate()
+    {
         m |= swar::zero_bytes((h + u) & 0xFCFC_FCFC_FCFC_FCFC) << (8 * c);
     }
     // The fifth word's empty bytes would count as free kinds 34-39.
@@ -131,7 +135,9 @@ pub fn form_improving(
         Form::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
         Form::KnittedStraight => super::knitted::improving(hand, used, n_melds, wilds, allowed),
         Form::Shisanlang | Form::Jiuyao => {
-            let Some(d) = form_distance(form, hand, used, n_melds, wilds) else { return 0 };
+            let Some(d) = form_distance(form, hand, used, n_melds, wilds) else {
+                return 0;
+            };
             let mut out = 0;
             let mut h = *hand;
             for t in 0..34 {
@@ -199,8 +205,14 @@ mod tests {
     #[test]
     fn waits_of_ready_hands() {
         let z = [0u8; 34];
-        assert_eq!(waits(&counts("1112345678999m"), &z, 0, 0), mask("123456789m"));
-        assert_eq!(waits(&counts("19m19p19s1234567z"), &z, 0, 0), mask("19m19p19s1234567z"));
+        assert_eq!(
+            waits(&counts("1112345678999m"), &z, 0, 0),
+            mask("123456789m")
+        );
+        assert_eq!(
+            waits(&counts("19m19p19s1234567z"), &z, 0, 0),
+            mask("19m19p19s1234567z")
+        );
         assert_eq!(waits(&counts("1111m123456789p"), &z, 0, 0), 0);
         assert_eq!(waits(&counts("1111m234m456p789p"), &z, 0, 0), mask("4m"));
         let mut used = [0u8; 34];
@@ -220,7 +232,13 @@ mod tests {
         assert!(is_win(&counts("11223344556677m"), &z, 0, 0));
         // With a wild: 123m456p789s111z + wild + 2z.
         assert!(is_win(&counts("123m456p789s1112z"), &z, 0, 1));
-        assert!(!is_win_in(Forms::BASIC, &counts("19m19p19s1234566z"), &z, 0, 1));
+        assert!(!is_win_in(
+            Forms::BASIC,
+            &counts("19m19p19s1234566z"),
+            &z,
+            0,
+            1
+        ));
         assert!(is_win(&counts("19m19p19s1234566z"), &z, 0, 1));
     }
 }

@@ -98,13 +98,23 @@ pub fn threats(view: &dyn TableView) -> [Threat; 4] {
                     _ => 0.9,
                 };
                 // A flush hand rarely throws its own suit.
-                let own_suit = view.discards().iter().filter(|e| e.seat == o && (e.tile as usize) < 27 && e.tile / 9 == s).count();
+                let own_suit = view
+                    .discards()
+                    .iter()
+                    .filter(|e| e.seat == o && (e.tile as usize) < 27 && e.tile / 9 == s)
+                    .count();
                 if own_suit >= 3 {
                     flush_strength *= 0.5;
                 }
             }
         }
-        out[o as usize] = Threat { ready, flush_suit, flush_strength, pungs: pungs >= 2 && chows == 0, sets };
+        out[o as usize] = Threat {
+            ready,
+            flush_suit,
+            flush_strength,
+            pungs: pungs >= 2 && chows == 0,
+            sets,
+        };
     }
     out
 }
@@ -113,7 +123,11 @@ pub fn threats(view: &dyn TableView) -> [Threat; 4] {
 /// they need (`unseen` from the observer's view, before its discard).
 fn shape_weight(t: usize, unseen: &Counts, pungs: bool) -> f32 {
     let u = |x: usize| unseen[x] as f32 / 4.0;
-    let pair = if unseen[t] >= 2 { 0.45 * u(t) * 2.0 } else { 0.0 };
+    let pair = if unseen[t] >= 2 {
+        0.45 * u(t) * 2.0
+    } else {
+        0.0
+    };
     let single = 0.25;
     if t >= 27 {
         let w = pair + single;

@@ -111,7 +111,13 @@ impl Lookahead {
     /// melds): from its scoring waits when it is ready with one, else one draw ahead when
     /// some draw makes it ready with one. `None` when the hand is two or more tiles from
     /// ready (see [`Lookahead::value2`]).
-    pub fn value(&mut self, h: &Counts, n_melds: u8, ctx: &WinContext, rules: &Rules) -> Option<f32> {
+    pub fn value(
+        &mut self,
+        h: &Counts,
+        n_melds: u8,
+        ctx: &WinContext,
+        rules: &Rules,
+    ) -> Option<f32> {
         let s = shanten::shanten(h, &NO_USED, n_melds, 0);
         if s > 1 {
             return None;
@@ -146,7 +152,11 @@ impl Lookahead {
         }
         // One draw ahead: the kinds that make it ready (all kinds for a ready hand without
         // a scoring wait, which may rebuild around the draw).
-        let draws = if s == 0 { (1u64 << 34) - 1 } else { shanten::useful_tiles(h, &NO_USED, n_melds, 0) };
+        let draws = if s == 0 {
+            (1u64 << 34) - 1
+        } else {
+            shanten::useful_tiles(h, &NO_USED, n_melds, 0)
+        };
         let mut q = [0f32; 34];
         let mut w = [0f32; 34];
         let mut n = 0usize;
@@ -198,7 +208,13 @@ impl Lookahead {
     /// The chance of winning of a waiting hand two tiles from ready: one draw ahead to the
     /// best hand one tile from ready ([`Lookahead::value`]'s figures). `None` unless the
     /// hand is exactly two tiles from ready.
-    pub fn value2(&mut self, h: &Counts, n_melds: u8, ctx: &WinContext, rules: &Rules) -> Option<f32> {
+    pub fn value2(
+        &mut self,
+        h: &Counts,
+        n_melds: u8,
+        ctx: &WinContext,
+        rules: &Rules,
+    ) -> Option<f32> {
         if shanten::shanten(h, &NO_USED, n_melds, 0) != 2 {
             return None;
         }

@@ -65,8 +65,8 @@ use crate::tile::{Counts, Tile};
 use crate::wall::{derive_seed, Rng};
 use lookahead::Lookahead;
 use search::{Search, MAX_CANDIDATES};
-use waits::{scoring_waits, WinContext};
 use std::time::{Duration, Instant};
+use waits::{scoring_waits, WinContext};
 
 const NO_USED: Counts = [0; 34];
 
@@ -128,14 +128,24 @@ impl Default for StrongConfig {
     /// The strongest measured configuration: plans, defense and the lookahead, no search
     /// (the rollouts at the default budget lose to the lookahead alone).
     fn default() -> Self {
-        StrongConfig { rollouts: 0, candidates: 3, time_cap_ms: 0, lookahead: true }
+        StrongConfig {
+            rollouts: 0,
+            candidates: 3,
+            time_cap_ms: 0,
+            lookahead: true,
+        }
     }
 }
 
 impl StrongConfig {
     /// Plans and defense only: no lookahead, no search (the fastest configuration).
     pub fn lite() -> Self {
-        StrongConfig { rollouts: 0, candidates: 3, time_cap_ms: 0, lookahead: false }
+        StrongConfig {
+            rollouts: 0,
+            candidates: 3,
+            time_cap_ms: 0,
+            lookahead: false,
+        }
     }
 
     /// The lookahead and the search with a budget of `ms` milliseconds per decision: as
@@ -188,13 +198,17 @@ impl StrongPolicy {
         StrongPolicy {
             rules: rules.clone(),
             min_fan: rules.fan.min_fan,
-            cfg: StrongConfig { candidates: cfg.candidates.clamp(2, MAX_CANDIDATES as u8), ..cfg },
+            cfg: StrongConfig {
+                candidates: cfg.candidates.clamp(2, MAX_CANDIDATES as u8),
+                ..cfg
+            },
             seed,
             decisions: 0,
             rng: Rng::new(seed),
             search: None,
             search_failed: false,
-            huainan: (rules.kind == RuleSetKind::Huainan).then(|| super::EfficiencyPolicy::new(rules, seed)),
+            huainan: (rules.kind == RuleSetKind::Huainan)
+                .then(|| super::EfficiencyPolicy::new(rules, seed)),
         }
     }
 
@@ -252,7 +266,9 @@ impl StrongPolicy {
                 let wv = scoring_waits(&h, ctx, &self.rules, unseen);
                 let eff = wv.effective();
                 if eff > 0.0 {
-                    s.value = s.value.max(1.0 + (wv.best_fan as f32 - self.min_fan as f32).clamp(0.0, 40.0) / 80.0);
+                    s.value = s.value.max(
+                        1.0 + (wv.best_fan as f32 - self.min_fan as f32).clamp(0.0, 40.0) / 80.0,
+                    );
                     s.distance = 1;
                     u = eff.round() as u32;
                 } else {
@@ -262,7 +278,13 @@ impl StrongPolicy {
                 }
             }
             h[t] += 1;
-            out[n] = Candidate { tile: t as Tile, score: s, useful: u, danger: danger[t], total: 0.0 };
+            out[n] = Candidate {
+                tile: t as Tile,
+                score: s,
+                useful: u,
+                danger: danger[t],
+                total: 0.0,
+            };
             n += 1;
         }
         n
@@ -288,8 +310,16 @@ impl StrongPolicy {
         let best_value = cands.iter().map(|c| c.score.value).fold(0f32, f32::max);
         let key = |c: &Candidate| c.score.value * (c.useful as f32 + 4.0);
         let short = |c: &Candidate| c.score.value >= SHORTLIST * best_value;
-        let best = cands.iter().filter(|c| short(c)).map(key).fold(0f32, f32::max);
-        let top = cands.iter().filter(|c| short(c)).max_by(|a, b| key(a).total_cmp(&key(b))).map(|c| c.score);
+        let best = cands
+            .iter()
+            .filter(|c| short(c))
+            .map(key)
+            .fold(0f32, f32::max);
+        let top = cands
+            .iter()
+            .filter(|c| short(c))
+            .max_by(|a, b| key(a).total_cmp(&key(b)))
+            .map(|c| c.score);
         let stake = top.map(|s| Self::stake(&s, wall_remaining)).unwrap_or(0.0);
         let far = top.map_or(true, |s| s.distance >= FOLD_DISTANCE);
         let fold = threat >= FOLD_THREAT && far;
@@ -310,7 +340,14 @@ impl StrongPolicy {
     /// Replaces the totals of the candidates close to ready by their chance of winning
     /// ([`lookahead`]) when some of them can reach a scoring ready hand; the others drop
     /// out. Returns true when it did.
-    fn rank_close(&self, cands: &mut [Candidate], hand: &Counts, n_melds: u8, ctx: &WinContext, la: &mut Lookahead) -> bool {
+    fn rank_close(
+        &self,
+        cands: &mut [Candidate],
+        hand: &Counts,
+        n_melds: u8,
+        ctx: &WinContext,
+        la: &mut Lookahead,
+    ) -> bool {
         let mut vals = [None; 14];
         let mut any = false;
         let mut h = *hand;
@@ -347,7 +384,11 @@ impl StrongPolicy {
         for (c, v) in cands.iter_mut().zip(vals) {
             // The plan-and-defense total breaks near ties (e.g. two discards that leave
             // the same scoring routes).
-            let tie = if c.total.is_finite() { TIE_BREAK * c.total } else { -TIE_BREAK };
+            let tie = if c.total.is_finite() {
+                TIE_BREAK * c.total
+            } else {
+                -TIE_BREAK
+            };
             c.total = match v {
                 Some(v) if v > 0.0 => scale * v - c.danger * dw + tie,
                 _ => f32::NEG_INFINITY,
@@ -368,7 +409,13 @@ impl StrongPolicy {
             }
         }
         let (danger, threats) = danger::danger(view, unseen);
-        let mut cands = [Candidate { tile: 0, score: ev.score(&hand), useful: 0, danger: 0.0, total: 0.0 }; 14];
+        let mut cands = [Candidate {
+            tile: 0,
+            score: ev.score(&hand),
+            useful: 0,
+            danger: 0.0,
+            total: 0.0,
+        }; 14];
         let ctx = win_context(view, melds);
         let n = self.candidates(&ev, &hand, unseen, &danger, discardable, &ctx, &mut cands);
         if n == 0 {
@@ -408,7 +455,11 @@ impl StrongPolicy {
         }
 
         // Search among the close candidates.
-        if self.cfg.rollouts > 0 && n > 1 && cands[0].total.is_finite() && cands[0].score.distance <= SEARCH_DISTANCE {
+        if self.cfg.rollouts > 0
+            && n > 1
+            && cands[0].total.is_finite()
+            && cands[0].score.distance <= SEARCH_DISTANCE
+        {
             let margin = 0.35 * cands[0].total.abs().max(2.0);
             let k = cands
                 .iter()
@@ -418,7 +469,11 @@ impl StrongPolicy {
             if k > 1 {
                 let mut acts = [Action::Pass; MAX_CANDIDATES];
                 for (i, c) in cands[..k].iter().enumerate() {
-                    acts[i] = if legal.contains(&Action::Discard(c.tile)) { Action::Discard(c.tile) } else { Action::Ready(c.tile) };
+                    acts[i] = if legal.contains(&Action::Discard(c.tile)) {
+                        Action::Discard(c.tile)
+                    } else {
+                        Action::Ready(c.tile)
+                    };
                 }
                 if let Some(means) = self.search(view, &acts[..k]) {
                     let mut best = (f32::NEG_INFINITY, 0usize);
@@ -443,7 +498,13 @@ impl StrongPolicy {
         }
     }
 
-    fn claim(&mut self, view: &dyn TableView, melds: &[Meld], tile: Tile, unseen: &Counts) -> Action {
+    fn claim(
+        &mut self,
+        view: &dyn TableView,
+        melds: &[Meld],
+        tile: Tile,
+        unseen: &Counts,
+    ) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
         let mut with = hand;
@@ -470,7 +531,9 @@ impl StrongPolicy {
         };
         let mut best_la = (0f32, Action::Pass);
         for &a in legal {
-            let Some(claimed) = AfterMeld::of_claim(a, tile, &hand, melds) else { continue };
+            let Some(claimed) = AfterMeld::of_claim(a, tile, &hand, melds) else {
+                continue;
+            };
             let (meld, h) = (claimed.meld, claimed.hand);
             let melds_after = claimed.melds();
             let n_after = melds_after.len() as u8;
@@ -479,7 +542,13 @@ impl StrongPolicy {
             let v = if meld.kind == MeldKind::Kong {
                 ev2.score(&h).value / 1.1
             } else {
-                let mut cs = [Candidate { tile: 0, score: base, useful: 0, danger: 0.0, total: 0.0 }; 14];
+                let mut cs = [Candidate {
+                    tile: 0,
+                    score: base,
+                    useful: 0,
+                    danger: 0.0,
+                    total: 0.0,
+                }; 14];
                 let ctx = win_context(view, melds_after);
                 let n = self.candidates(&ev2, &h, unseen, &danger, u64::MAX, &ctx, &mut cs);
                 if pass_la.is_some() {
@@ -513,7 +582,9 @@ impl StrongPolicy {
                 // The best discard after the claim, its danger priced against the stake.
                 cs[..n.min(14)]
                     .iter()
-                    .map(|c| c.score.value * (1.0 - (c.danger * DANGER_WEIGHT / stake.max(1.0)).min(1.0)))
+                    .map(|c| {
+                        c.score.value * (1.0 - (c.danger * DANGER_WEIGHT / stake.max(1.0)).min(1.0))
+                    })
                     .fold(0f32, f32::max)
             };
             if v > best.0 {
@@ -522,9 +593,17 @@ impl StrongPolicy {
         }
         if let Some(vp) = pass_la {
             if vp > 0.0 || best_la.0 > 0.0 {
-                let a = if best_la.0 > vp * 1.0 { best_la.1 } else { Action::Pass };
+                let a = if best_la.0 > vp * 1.0 {
+                    best_la.1
+                } else {
+                    Action::Pass
+                };
                 if a == Action::Pass || legal.contains(&a) {
-                    return if legal.contains(&a) { a } else { legal[legal.len() - 1] };
+                    return if legal.contains(&a) {
+                        a
+                    } else {
+                        legal[legal.len() - 1]
+                    };
                 }
             }
         }
@@ -534,7 +613,11 @@ impl StrongPolicy {
             if ratio < 1.3 && legal.contains(&Action::Pass) {
                 let acts = [Action::Pass, best.1];
                 if let Some(means) = self.search(view, &acts) {
-                    return if means[1] > means[0] { best.1 } else { Action::Pass };
+                    return if means[1] > means[0] {
+                        best.1
+                    } else {
+                        Action::Pass
+                    };
                 }
             }
         }
@@ -562,7 +645,8 @@ impl StrongPolicy {
         }
         let obs = observation_of(view)?;
         let samples = (self.cfg.rollouts / acts.len() as u32).max(1);
-        let deadline = (self.cfg.time_cap_ms > 0).then(|| Instant::now() + Duration::from_millis(self.cfg.time_cap_ms as u64));
+        let deadline = (self.cfg.time_cap_ms > 0)
+            .then(|| Instant::now() + Duration::from_millis(self.cfg.time_cap_ms as u64));
         let seed = derive_seed(self.seed, self.decisions);
         let search = self.search.as_mut()?;
         let r = search.run(&obs, acts, samples, seed, deadline);
@@ -582,12 +666,18 @@ pub fn observation_of(view: &dyn TableView) -> Option<Observation> {
     let claim = view.claim();
     let phase = if claim.is_none() {
         Phase::Turn
-    } else if legal.iter().any(|a| matches!(a, Action::Chow(_) | Action::Pung(_) | Action::Kong(_))) {
+    } else if legal
+        .iter()
+        .any(|a| matches!(a, Action::Chow(_) | Action::Pung(_) | Action::Kong(_)))
+    {
         Phase::Claim
     } else {
         return None;
     };
-    let mut melds = [[Meld { kind: MeldKind::Chow, tile: 0 }; 4]; 4];
+    let mut melds = [[Meld {
+        kind: MeldKind::Chow,
+        tile: 0,
+    }; 4]; 4];
     let mut n_melds = [0u8; 4];
     let mut flowers = [[0 as Tile; 8]; 4];
     let mut n_flowers = [0u8; 4];
@@ -647,7 +737,10 @@ pub fn observation_of(view: &dyn TableView) -> Option<Observation> {
 
 /// The fan evaluator's seat facts from a view, with `melds` as the seat's melds.
 pub fn win_context(view: &dyn TableView, melds: &[Meld]) -> WinContext {
-    let mut m = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+    let mut m = [Meld {
+        kind: MeldKind::Chow,
+        tile: 0,
+    }; 4];
     let n = melds.len().min(4);
     m[..n].copy_from_slice(&melds[..n]);
     WinContext {
@@ -722,7 +815,6 @@ impl Policy for StrongPolicy {
         Box::new(self.clone())
     }
 }
-
 
 #[cfg(test)]
 mod tests;

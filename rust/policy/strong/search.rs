@@ -40,7 +40,8 @@ impl Search {
     pub fn new(rules: &Rules) -> crate::MjResult<Search> {
         let mut work = Round::new(rules, 0, 0, 0)?;
         work.set_record_events(false);
-        let pols: [Box<dyn Policy>; 4] = std::array::from_fn(|_| Box::new(EfficiencyPolicy::new(rules, 0)) as Box<dyn Policy>);
+        let pols: [Box<dyn Policy>; 4] =
+            std::array::from_fn(|_| Box::new(EfficiencyPolicy::new(rules, 0)) as Box<dyn Policy>);
         Ok(Search { work, pols })
     }
 
@@ -89,7 +90,11 @@ impl Search {
                     ok = false;
                     break;
                 }
-                vals[k] = self.work.result().map(|r| r.deltas[me as usize & 3] as f64).unwrap_or(0.0);
+                vals[k] = self
+                    .work
+                    .result()
+                    .map(|r| r.deltas[me as usize & 3] as f64)
+                    .unwrap_or(0.0);
             }
             if !ok {
                 break;

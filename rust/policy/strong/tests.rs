@@ -22,7 +22,12 @@ fn keeps_the_flush_that_reaches_eight() {
     let h = "1235678m99m34p557z";
     let a = lite().act(&view(h, &discards(h), None));
     let kept = |x: &str| a != Action::Discard(t(x));
-    assert!(["1m", "2m", "3m", "5m", "6m", "7m", "8m", "9m"].iter().all(|x| kept(x)), "{a:?}");
+    assert!(
+        ["1m", "2m", "3m", "5m", "6m", "7m", "8m", "9m"]
+            .iter()
+            .all(|x| kept(x)),
+        "{a:?}"
+    );
 }
 
 #[test]
@@ -33,16 +38,26 @@ fn folds_against_three_exposed_pungs_of_one_suit() {
     let mut o = view(h, &discards(h), None);
     o.n_melds[1] = 3;
     for (i, x) in ["2p", "6p", "9p"].iter().enumerate() {
-        o.melds[1][i] = Meld { kind: MeldKind::Pung, tile: t(x) };
+        o.melds[1][i] = Meld {
+            kind: MeldKind::Pung,
+            tile: t(x),
+        };
         o.visible[t(x) as usize] += 3;
     }
     o.hand_sizes[1] = 4;
     // Long discard rows of characters, bamboos and honors (none of them dots).
-    let rows = ["2m", "3m", "4m", "6m", "7m", "8m", "2s", "4s", "6s", "7s", "8s", "5z"];
+    let rows = [
+        "2m", "3m", "4m", "6m", "7m", "8m", "2s", "4s", "6s", "7s", "8s", "5z",
+    ];
     let mut n = 0;
     for s in 1..4u8 {
         for x in rows {
-            o.discards[n] = DiscardEntry { seat: s, tile: t(x), claimed: false, ready: false };
+            o.discards[n] = DiscardEntry {
+                seat: s,
+                tile: t(x),
+                claimed: false,
+                ready: false,
+            };
             o.visible[t(x) as usize] += 1;
             n += 1;
         }
@@ -63,7 +78,11 @@ fn takes_the_pung_that_completes_a_needed_fan() {
     let h = "1245678m99m55z3p7s";
     let hand = counts(h);
     assert_eq!(hand.iter().map(|&c| c as u32).sum::<u32>(), 13);
-    let o = view(h, &[Action::Pung(t("5z")), Action::Pass], Some((3, t("5z"))));
+    let o = view(
+        h,
+        &[Action::Pung(t("5z")), Action::Pass],
+        Some((3, t("5z"))),
+    );
     assert_eq!(lite().act(&o), Action::Pung(t("5z")));
 }
 
@@ -72,7 +91,11 @@ fn passes_the_chow_that_kills_the_only_fan_path() {
     // Characters in pairs: a full flush and seven pairs, both two tiles away. A bamboo
     // chow ends both and leaves no plan anywhere near 8 fan.
     let h = "44557788999m13s";
-    let o = view(h, &[Action::Chow(t("1s")), Action::Pass], Some((3, t("2s"))));
+    let o = view(
+        h,
+        &[Action::Chow(t("1s")), Action::Pass],
+        Some((3, t("2s"))),
+    );
     assert_eq!(lite().act(&o), Action::Pass);
 }
 
@@ -91,7 +114,10 @@ fn danger_reads_flush_and_readiness() {
     let mut o = view(h, &discards(h), None);
     o.n_melds[2] = 3;
     for (i, x) in ["2s", "4s", "8s"].iter().enumerate() {
-        o.melds[2][i] = Meld { kind: MeldKind::Pung, tile: t(x) };
+        o.melds[2][i] = Meld {
+            kind: MeldKind::Pung,
+            tile: t(x),
+        };
     }
     let unseen = unseen_of(&o, &[]);
     let (d, th) = danger::danger(&o, &unseen);
@@ -105,7 +131,12 @@ fn danger_reads_flush_and_readiness() {
 #[test]
 fn search_is_deterministic_and_legal_on_real_rounds() {
     let rules = Rules::gb();
-    let cfg = StrongConfig { rollouts: 12, candidates: 3, time_cap_ms: 0, lookahead: true };
+    let cfg = StrongConfig {
+        rollouts: 12,
+        candidates: 3,
+        time_cap_ms: 0,
+        lookahead: true,
+    };
     for seed in 0..3u64 {
         let mut results = Vec::new();
         for _ in 0..2 {
@@ -123,7 +154,10 @@ fn search_is_deterministic_and_legal_on_real_rounds() {
             let mut trace = Vec::new();
             while round.pending() != 0 {
                 let seat = round.pending().trailing_zeros() as u8;
-                let a = pols[seat as usize].act(&RoundView { round: &round, seat });
+                let a = pols[seat as usize].act(&RoundView {
+                    round: &round,
+                    seat,
+                });
                 assert!(round.legal_actions(seat).contains(&a));
                 trace.push(a);
                 round.apply(seat, a).unwrap();
@@ -138,11 +172,16 @@ fn search_is_deterministic_and_legal_on_real_rounds() {
 fn observation_from_a_round_view_rebuilds_the_table() {
     let rules = Rules::gb();
     let mut round = Round::new(&rules, 21, 1, 0).unwrap();
-    let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| Box::new(EfficiencyPolicy::new(&rules, s as u64)) as Box<dyn Policy>);
+    let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| {
+        Box::new(EfficiencyPolicy::new(&rules, s as u64)) as Box<dyn Policy>
+    });
     let mut checked = 0;
     while round.pending() != 0 {
         let seat = round.pending().trailing_zeros() as u8;
-        let v = RoundView { round: &round, seat };
+        let v = RoundView {
+            round: &round,
+            seat,
+        };
         if let Some(o) = observation_of(&v) {
             let real = round.observe(seat);
             assert_eq!(o.hand_sizes, real.hand_sizes);
@@ -162,16 +201,21 @@ fn observation_from_a_round_view_rebuilds_the_table() {
 #[test]
 fn classic_hands_play_legally() {
     let rules = Rules::preset(RuleSetKind::Classic);
-    let cfg = StrongConfig { rollouts: 6, candidates: 2, time_cap_ms: 0, lookahead: true };
+    let cfg = StrongConfig {
+        rollouts: 6,
+        candidates: 2,
+        time_cap_ms: 0,
+        lookahead: true,
+    };
     for seed in 0..4u64 {
         let mut round = Round::new(&rules, seed, 0, 0).unwrap();
-        let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| Box::new(StrongPolicy::new(&rules, s as u64, cfg)) as Box<dyn Policy>);
+        let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|s| {
+            Box::new(StrongPolicy::new(&rules, s as u64, cfg)) as Box<dyn Policy>
+        });
         play_out(&mut round, &mut pols).unwrap();
         assert!(round.is_over());
     }
 }
-
-
 
 fn full() -> StrongPolicy {
     StrongPolicy::new(&Rules::gb(), 1, StrongConfig::default())
@@ -179,16 +223,32 @@ fn full() -> StrongPolicy {
 
 #[test]
 fn the_default_configuration_keeps_the_hand_made_decisions() {
-    let o = view("1245678m99m55z3p7s", &[Action::Pung(t("5z")), Action::Pass], Some((3, t("5z"))));
+    let o = view(
+        "1245678m99m55z3p7s",
+        &[Action::Pung(t("5z")), Action::Pass],
+        Some((3, t("5z"))),
+    );
     assert_eq!(full().act(&o), Action::Pung(t("5z")));
     let h = "1123456789m55m1p";
-    assert_eq!(full().act(&view(h, &discards(h), None)), Action::Discard(t("1p")));
+    assert_eq!(
+        full().act(&view(h, &discards(h), None)),
+        Action::Discard(t("1p"))
+    );
     let h = "1235678m99m34p557z";
     let a = full().act(&view(h, &discards(h), None));
-    assert!(!["1m", "2m", "3m", "5m", "6m", "7m", "8m", "9m"].iter().any(|x| a == Action::Discard(t(x))), "{a:?}");
+    assert!(
+        !["1m", "2m", "3m", "5m", "6m", "7m", "8m", "9m"]
+            .iter()
+            .any(|x| a == Action::Discard(t(x))),
+        "{a:?}"
+    );
     // Characters one tile from ready; after a bamboo chow no 8-fan hand is within two
     // draws.
-    let o = view("11344577999m13s", &[Action::Chow(t("1s")), Action::Pass], Some((3, t("2s"))));
+    let o = view(
+        "11344577999m13s",
+        &[Action::Chow(t("1s")), Action::Pass],
+        Some((3, t("2s"))),
+    );
     assert_eq!(full().act(&o), Action::Pass);
 }
 
@@ -201,7 +261,12 @@ fn keeps_the_ready_wait_with_live_copies() {
     let mut o = view(h, &discards(h), None);
     o.visible[t("6z") as usize] = 2;
     for (i, s) in [1u8, 2].iter().enumerate() {
-        o.discards[i] = DiscardEntry { seat: *s, tile: t("6z"), claimed: false, ready: false };
+        o.discards[i] = DiscardEntry {
+            seat: *s,
+            tile: t("6z"),
+            claimed: false,
+            ready: false,
+        };
     }
     o.n_discards = 2;
     assert_eq!(full().act(&o), Action::Discard(t("6z")));
@@ -209,7 +274,12 @@ fn keeps_the_ready_wait_with_live_copies() {
     let mut o = view(h, &discards(h), None);
     o.visible[t("4z") as usize] = 2;
     for (i, s) in [1u8, 2].iter().enumerate() {
-        o.discards[i] = DiscardEntry { seat: *s, tile: t("4z"), claimed: false, ready: false };
+        o.discards[i] = DiscardEntry {
+            seat: *s,
+            tile: t("4z"),
+            claimed: false,
+            ready: false,
+        };
     }
     o.n_discards = 2;
     assert_eq!(full().act(&o), Action::Discard(t("4z")));
@@ -219,7 +289,11 @@ fn keeps_the_ready_wait_with_live_copies() {
 fn takes_the_pung_that_makes_a_scoring_ready_hand() {
     // Two concealed pungs of terminals and three pairs: the pung of 5s leaves, after the
     // lone West goes, an all-pungs hand waiting on 7s or the South wind (8 fan or more).
-    let o = view("111m999p55s77s223z", &[Action::Pung(t("5s")), Action::Pass], Some((2, t("5s"))));
+    let o = view(
+        "111m999p55s77s223z",
+        &[Action::Pung(t("5s")), Action::Pass],
+        Some((2, t("5s"))),
+    );
     assert_eq!(full().act(&o), Action::Pung(t("5s")));
 }
 
@@ -227,7 +301,11 @@ fn takes_the_pung_that_makes_a_scoring_ready_hand() {
 fn passes_the_chow_that_breaks_a_scoring_ready_hand() {
     // Ready on seven pairs (24 fan) with three live North winds; a chow of 2m would expose
     // the hand and end the pairs.
-    let o = view("1133m5577p99s224z", &[Action::Chow(t("1m")), Action::Pass], Some((3, t("2m"))));
+    let o = view(
+        "1133m5577p99s224z",
+        &[Action::Chow(t("1m")), Action::Pass],
+        Some((3, t("2m"))),
+    );
     assert_eq!(full().act(&o), Action::Pass);
 }
 
@@ -240,17 +318,27 @@ fn lookahead_values_live_scoring_waits() {
     for t in 0..34 {
         unseen[t] -= h[t];
     }
-    let live = Lookahead::new(&unseen, 60).value(&h, 0, &ctx, &rules).unwrap();
+    let live = Lookahead::new(&unseen, 60)
+        .value(&h, 0, &ctx, &rules)
+        .unwrap();
     let mut fewer = unseen;
     fewer[t("4z") as usize] = 1;
-    let thin = Lookahead::new(&fewer, 60).value(&h, 0, &ctx, &rules).unwrap();
+    let thin = Lookahead::new(&fewer, 60)
+        .value(&h, 0, &ctx, &rules)
+        .unwrap();
     assert!(live > thin && thin > 0.0, "{live} {thin}");
     // Fewer turns left, less chance.
-    let late = Lookahead::new(&unseen, 8).value(&h, 0, &ctx, &rules).unwrap();
+    let late = Lookahead::new(&unseen, 8)
+        .value(&h, 0, &ctx, &rules)
+        .unwrap();
     assert!(late < live, "{late} {live}");
     // A full flush wait is worth far more than a cheap mixed hand one draw from ready.
-    let flush = Lookahead::new(&unseen, 60).value(&counts("1112345678999m"), 0, &ctx, &rules).unwrap();
-    let cheap = Lookahead::new(&unseen, 60).value(&counts("45m123p456p678s5z6z"), 0, &ctx, &rules).unwrap();
+    let flush = Lookahead::new(&unseen, 60)
+        .value(&counts("1112345678999m"), 0, &ctx, &rules)
+        .unwrap();
+    let cheap = Lookahead::new(&unseen, 60)
+        .value(&counts("45m123p456p678s5z6z"), 0, &ctx, &rules)
+        .unwrap();
     assert!(flush > 2.0 * cheap, "{flush} {cheap}");
     // Two tiles from ready: only the two-draw value applies.
     let two = counts("1245789m1299p34s");

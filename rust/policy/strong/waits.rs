@@ -105,9 +105,18 @@ mod tests {
     }
 
     fn ctx(melds: &[Meld]) -> WinContext {
-        let mut m = [Meld { kind: MeldKind::Chow, tile: 0 }; 4];
+        let mut m = [Meld {
+            kind: MeldKind::Chow,
+            tile: 0,
+        }; 4];
         m[..melds.len()].copy_from_slice(melds);
-        WinContext { melds: m, n_melds: melds.len() as u8, seat_wind: 0, prevalent_wind: 0, flowers: 0 }
+        WinContext {
+            melds: m,
+            n_melds: melds.len() as u8,
+            seat_wind: 0,
+            prevalent_wind: 0,
+            flowers: 0,
+        }
     }
 
     #[test]
@@ -122,6 +131,9 @@ mod tests {
         let flush = scoring_waits(&counts("1112345678999m"), &ctx(&[]), &rules, &all);
         assert!(flush.on_discard >= 8 && flush.best_fan >= 24, "{flush:?}");
         // Not ready: nothing.
-        assert_eq!(scoring_waits(&counts("1357m2468p1357s1z"), &ctx(&[]), &rules, &all), WaitValue::default());
+        assert_eq!(
+            scoring_waits(&counts("1357m2468p1357s1z"), &ctx(&[]), &rules, &all),
+            WaitValue::default()
+        );
     }
 }
