@@ -3,8 +3,8 @@
 //! A [`Rules`] value is a preset (`gb`, `classic`, `huainan`) plus option groups, one per
 //! part of the engine: [`crate::fan::FanOptions`] for scoring,
 //! [`crate::round::TableOptions`] for the flow of play and
-//! [`crate::huainan::HuainanOptions`] for the 宝 rules. Every decision the rule specs mark
-//! G-n, C-n or D-n is an option whose default is the spec's. Options are read and written
+//! [`crate::huainan::HuainanOptions`] for the 宝 rules. Every decision docs/rules/ labels
+//! G-n, C-n or D-n is an option whose default is the documented one. Options are read and written
 //! by name, so Python (`mj.RuleSet("gb", min_fan=6)`) and records can carry them.
 
 use crate::error::{MjError, MjResult};
@@ -15,7 +15,7 @@ use std::fmt;
 pub enum RuleSetKind {
     /// Chinese Official / MCR: 144 tiles with flowers, 81 fans, 8-fan minimum.
     Gb,
-    /// ClassicFour (seed 002): 136 tiles, no flowers, declared ready.
+    /// ClassicFour (docs/rules/classic.md): 136 tiles, no flowers, declared ready.
     Classic,
     /// Huainan: 136 tiles, four wild 宝 tiles, its own forms.
     Huainan,

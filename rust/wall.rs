@@ -8,7 +8,7 @@
 //! [`Rng::below`] draws an unbiased integer by rejection (no floating point), and
 //! [`Wall::new`] shuffles with Fisher-Yates from the last position down.
 //!
-//! # Linear model (gb-flow.md §3-§4, G-1; classic.md §3)
+//! # Linear model (docs/rules/gb.md §3-§4, G-1; docs/rules/classic.md §3)
 //!
 //! The shuffled wall is one array `W[0..n]` in draw order (`n` = 144 with flowers, 136
 //! without). Stack `k` is (upper `W[2k]`, lower `W[2k + 1]`). The deal takes `W[0..=52]`;
@@ -468,7 +468,7 @@ impl Wall {
         self.rng.die() + self.rng.die()
     }
 
-    /// Deals the opening hands (gb-flow.md §4): three rounds of four tiles each, dealer
+    /// Deals the opening hands (docs/rules/gb.md §4): three rounds of four tiles each, dealer
     /// first, then the dealer's jump. Seat `i` here is counted from the dealer. Returns
     /// the hands; the dealer's has 14 tiles, the others 13. Takes `W[0..=52]`.
     pub fn deal(&mut self) -> [[Tile; 14]; 4] {

@@ -1,4 +1,5 @@
-"""Huainan (huainan.md): the worked examples H0-H20 and a rule test per scoring decision."""
+"""Huainan (docs/rules/huainan.md): the worked examples H0-H20 and a rule test per scoring
+decision."""
 
 import pytest
 

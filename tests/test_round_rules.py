@@ -411,7 +411,7 @@ def test_gb_has_no_ready_declaration_unless_enabled():
 
 
 def test_several_robbers_the_first_counter_clockwise_from_the_konger_wins():
-    # gb-flow.md S4: seats 2 and 3 can both rob seat 1's added kong; seat 2 comes first.
+    # docs/rules/gb.md S4: seats 2 and 3 can both rob seat 1's added kong; seat 2 comes first.
     hands = [ROB[0], ROB[1], "123456789m46p11s", ROB[3]]
     r = mj.Round("gb", hands=hands, draws="1z2z3z5p")
     r.apply(0, A("discard", "5p"))
@@ -453,7 +453,7 @@ def test_classic_ready_hand_wins_automatically_with_the_ready_fan():
     (win,) = r.result["wins"]
     assert (win["seat"], win["how"], win["tile"]) == (0, "self_drawn", t("5s"))
     assert "听牌" in [f["name_zh"] for f in win["fans"]]
-    # classic.md E3: 清龙 16 + 不求人 4 + 平和 2 + 缺一门 1 + 听 1 = 24.
+    # docs/rules/classic.md E3: 清龙 16 + 不求人 4 + 平和 2 + 缺一门 1 + 听 1 = 24.
     assert win["fan_total"] == 24
     assert r.result["deltas"] == [96, -32, -32, -32]
 
@@ -474,7 +474,7 @@ def test_classic_ready_can_be_left_to_the_player():
 
 
 def test_classic_ready_needing_a_reachable_minimum():
-    # 234m 567m 345p 78s 11z waits on 6s/9s with 4 fan at most (classic.md E2): ready in
+    # 234m 567m 345p 78s 11z waits on 6s/9s with 4 fan at most (docs/rules/classic.md E2): ready in
     # shape, but not when the wait must reach the 8-fan minimum.
     hands = [
         "234m567m345p78s11z9p",

@@ -1,5 +1,5 @@
 """Huainan (淮南麻将) with four wild 宝 tiles: choosing the 宝, the 宝吊头 state and the
-scoring of a finished hand (huainan.md).
+scoring of a finished hand (docs/rules/huainan.md).
 
 >>> import majiang as mj
 >>> mj.bao_for_indicator("9m") == mj.parse_tiles("1m")[0]

@@ -1,7 +1,7 @@
 """Rule sets: the presets ``gb``, ``classic`` and ``huainan`` and their options.
 
-``RuleSet("gb")`` is Chinese Official (MCR); every decision the rule specs mark G-n, C-n
-or D-n is an option with the spec's default, so a table that plays differently changes
+``RuleSet("gb")`` is Chinese Official (MCR); every decision docs/rules/ labels G-n, C-n
+or D-n is an option with the documented default, so a table that plays differently changes
 a setting: ``RuleSet("gb", min_fan=6)``. ``RuleSet(...).options()`` lists them all.
 """
 

@@ -33,7 +33,7 @@ crate::option_group! {
     /// reference calculator (PyMahjongGB 1.4.0) reads the rules differently; all are off
     /// in `gb`, which scores exactly as the reference does.
     pub struct FanOptions {
-        /// The minimum fan total a win needs (8 in gb; see classic.md §7.2 for classic).
+        /// The minimum fan total a win needs (8 in gb; see docs/rules/classic.md §7.2 for classic).
         pub min_fan: u8 = 8,
         /// Count flowers toward the minimum (Botzone's Python environment); MCR does not.
         pub flowers_count_toward_min: bool = false,

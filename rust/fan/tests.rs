@@ -1,4 +1,4 @@
-//! Unit tests of the evaluator on hands from gb-fans.md (the JSON examples run from Python).
+//! Unit tests of the evaluator on hands from docs/rules/gb.md (the JSON examples run from Python).
 
 use super::catalog::*;
 use super::*;

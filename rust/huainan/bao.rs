@@ -1,5 +1,5 @@
-//! Choosing the 宝 (huainan.md §5): the indicator's position in the wall and the successor
-//! cycles that turn the indicator's face into the 宝 face.
+//! Choosing the 宝 (docs/rules/huainan.md §5): the indicator's position in the wall and the
+//! successor cycles that turn the indicator's face into the 宝 face.
 
 use super::{IndicatorEnd, IndicatorTile};
 use crate::error::{MjError, MjResult};

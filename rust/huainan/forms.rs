@@ -1,5 +1,5 @@
-//! The 23 forms of winning (huainan.md §9) as exact predicates over a finished hand and the
-//! facts of its win, and the value of the win (§10.1-10.4).
+//! The 23 forms of winning (docs/rules/huainan.md §9) as exact predicates over a finished hand
+//! and the facts of its win, and the value of the win (§10.1-10.4).
 
 use super::shape::{self, Sets, Wild};
 use super::{DihuDefinition, DiscardWins, HuainanOptions, ScoringMode};

@@ -1,4 +1,4 @@
-//! Huainan rules (huainan.md): the 宝 wild tiles, their special shapes, the 23 forms of
+//! Huainan rules (docs/rules/huainan.md): the 宝 wild tiles, their special shapes, the 23 forms of
 //! winning, scoring and settlement.
 //!
 //! - [`bao`]: the 宝 face from the indicator and where the indicator sits in the wall (§5).
@@ -92,7 +92,7 @@ crate::str_option! {
 crate::str_option! {
     /// What 地糊 means (D-19).
     pub enum DihuDefinition {
-        /// A non-dealer wins on the dealer's first discard (the seeds).
+        /// A non-dealer wins on the dealer's first discard (as the rules define it).
         DealerFirstDiscard = "dealer_first_discard",
         /// A non-dealer's self-drawn win on their first draw.
         FirstSelfDraw = "first_self_draw",
@@ -110,7 +110,7 @@ crate::str_option! {
 }
 
 crate::option_group! {
-    /// Huainan options: every decision D-n of huainan.md with the spec's default.
+    /// Huainan options: every decision D-n of docs/rules/huainan.md with the spec's default.
     pub struct HuainanOptions {
         /// D-5: which throw counts the stacks to the 宝 indicator.
         pub bao_indicator_throw: IndicatorThrow = IndicatorThrow::SeparateAfterDeal,

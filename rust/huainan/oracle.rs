@@ -1,5 +1,5 @@
 //! The oracle's hand questions (`shanten`, `shanten_forms`, `useful_tiles`, `waits`,
-//! `is_win`) for Huainan under every shape option of huainan.md §6.1 and §8.1: D-7
+//! `is_win`) for Huainan under every shape option of docs/rules/huainan.md §6.1 and §8.1: D-7
 //! (`bao_wild_in_13lang`, `bao_wild_in_jiuyao`, `bao_wild_fifth_copy`) and D-15
 //! (`jiuyao_allows_pung_melds`).
 //!

@@ -1,4 +1,4 @@
-//! Tile efficiency with 宝 (huainan.md §6): what a policy needs to play Huainan well.
+//! Tile efficiency with 宝 (docs/rules/huainan.md §6): what a policy needs to play Huainan well.
 //! Shanten counts the 宝 as wilds (the oracle's Huainan forms); a 宝 is never discarded
 //! while another tile can go; a discard that enters the 宝吊头 state (any tile wins) is
 //! preferred; a plain self-drawn win is declined when a discard enters that state instead,
@@ -342,8 +342,8 @@ fn kong_within(
     best.map(|(_, a)| a)
 }
 
-/// The decision of the wild-aware efficiency policy (huainan.md §6, §9): wins when offered,
-/// except that it declines a self-drawn win worth less than 宝吊头 when a discard enters the
+/// The decision of the wild-aware efficiency policy (docs/rules/huainan.md §6, §9): wins when
+/// offered, except that it declines a self-drawn win worth less than 宝吊头 when a discard enters the
 /// 宝吊头 state, and passes once in that state for 偷机 while the wall is long; in the 宝吊头
 /// state a concealed kong that keeps the state comes first (its replacement draw wins, 杠开);
 /// declares a kong whenever the hand after it is no further from a win than after the best

@@ -1,5 +1,5 @@
-//! Settlement of a Huainan hand (huainan.md §10.4-10.6, D-2, D-17, D-18, D-26, D-27): who
-//! pays whom, the cap, kong points, several robbers of one kong, and the next dealer.
+//! Settlement of a Huainan hand (docs/rules/huainan.md §10.4-10.6, D-2, D-17, D-18, D-26,
+//! D-27): who pays whom, the cap, kong points, several robbers of one kong, and the next dealer.
 
 use super::HuainanOptions;
 use crate::hand::MeldKind;

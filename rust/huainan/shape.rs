@@ -1,4 +1,4 @@
-//! Exact wild-aware shape predicates for Huainan (huainan.md §6.1, §8.1, §13).
+//! Exact wild-aware shape predicates for Huainan (docs/rules/huainan.md §6.1, §8.1, §13).
 //!
 //! A hand is given as `nat`, the counts of its natural tiles (the 宝 tiles taken out), and
 //! `w`, the number of 宝 tiles acting as jokers. A joker may read as any of the 34 faces, its

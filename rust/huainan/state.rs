@@ -1,5 +1,5 @@
-//! Per-player 宝 state during one hand (huainan.md §6.5, §8.2-8.3, §9 #1 #7 #21 #22, §13):
-//! 宝 drawn and discarded, the 宝吊头 state and its passes, and the passed-win lock.
+//! Per-player 宝 state during one hand (docs/rules/huainan.md §6.5, §8.2-8.3, §9 #1 #7 #21
+//! #22, §13): 宝 drawn and discarded, the 宝吊头 state and its passes, and the passed-win lock.
 
 use super::shape::{self, Limit};
 use super::{DiscardWins, HuainanOptions};

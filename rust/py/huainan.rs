@@ -159,7 +159,7 @@ fn is_bao_diaotou(
     ))
 }
 
-/// Scores a finished Huainan hand (huainan.md §9-10).
+/// Scores a finished Huainan hand (docs/rules/huainan.md §9-10).
 #[pyfunction]
 #[pyo3(signature = (hand, win_tile = None, melds = None, *, wild, self_drawn = false,
     replacement = false, robbed_kong = false, heavenly = false, earthly = false,

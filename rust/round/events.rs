@@ -142,7 +142,7 @@ pub enum Event {
     /// The wall ran out: nobody won.
     ExhaustiveDraw,
     /// Huainan: after the deal a throw of `throw` turns up `indicator` in the wall, and
-    /// `tile` is the 宝 (huainan.md §5).
+    /// `tile` is the 宝 (docs/rules/huainan.md §5).
     Bao {
         /// The indicator tile.
         indicator: Tile,

@@ -1,14 +1,14 @@
 //! A match: a sequence of hands with the dealer and the winds rotating as the rule set
 //! says, and the running scores.
 //!
-//! - gb (gb-flow.md §11): seat 0 (P1) deals first; the deal passes counter-clockwise
+//! - gb (docs/rules/gb.md §11): seat 0 (P1) deals first; the deal passes counter-clockwise
 //!   after every hand, won or drawn (不连庄); the prevalent wind is East for hands 1-4,
 //!   South 5-8, West 9-12, North 13-16.
-//! - classic (classic.md §4, C-5): the first dealer is random (from the match seed); the
+//! - classic (docs/rules/classic.md §4, C-5): the first dealer is random (from the match seed); the
 //!   dealer keeps the deal on a dealer win or a draw, otherwise the winner deals; the
 //!   prevalent wind goes by hand number.
-//! - huainan (huainan.md §3, D-2): as classic; several robbers of one kong give the deal to
-//!   the first counter-clockwise from the konger. `dealer_after_draw = next` passes the
+//! - huainan (docs/rules/huainan.md §3, D-2): as classic; several robbers of one kong give the
+//!   deal to the first counter-clockwise from the konger. `dealer_after_draw = next` passes the
 //!   deal on after an exhaustive draw instead.
 //!
 //! Hand `i` is shuffled from `derive_seed(match_seed, i)`, so a match is reproducible

@@ -92,8 +92,8 @@
 //!
 //! # Options
 //!
-//! [`TableOptions`] holds every flow decision of the specs (G-n in gb-flow.md, C-n in
-//! classic.md) with the spec's default per rule set.
+//! [`TableOptions`] holds every flow decision of the rules (G-n in docs/rules/gb.md, C-n in
+//! docs/rules/classic.md) with the documented default per rule set.
 
 mod actions;
 mod determinize;
@@ -212,7 +212,7 @@ crate::str_option! {
 }
 
 crate::str_option! {
-    /// Payments (gb-flow.md §12, C-14).
+    /// Payments (docs/rules/gb.md §12, C-14).
     pub enum Settlement {
         /// Self-draw: each other pays base + F. Discard win or robbed kong: the discarder
         /// (konger) pays base + F, each of the other two pays base.

@@ -54,7 +54,7 @@ impl RoundResult {
     }
 }
 
-/// The payments for one win with fan total `fan` (gb-flow.md §12, classic.md §9).
+/// The payments for one win with fan total `fan` (docs/rules/gb.md §12, docs/rules/classic.md §9).
 /// `from` is the discarder or konger (ignored for a self-draw).
 pub fn payments(
     mode: Settlement,
