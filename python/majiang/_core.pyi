@@ -65,7 +65,11 @@ def shanten(
 ) -> int: ...
 def shanten_forms(
     hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
-) -> dict[str, int]: ...
+) -> dict[str, int]:
+    """Shanten per form: ``regular``, ``seven_pairs``, ``thirteen_orphans``,
+    ``honors_knitted``, ``knitted_straight``; under huainan ``regular``, ``seven_pairs``,
+    ``shisanlang`` (十三浪) and ``jiuyao`` (九幺). A form that cannot apply is absent."""
+
 def useful_tiles(
     hand: HandLike,
     melds: MeldsLike = (),
@@ -266,7 +270,7 @@ class Round:
     def flowers(self, seat: int) -> list[int]: ...
     def clone(self) -> Round: ...
     def __copy__(self) -> Round: ...
-    def __deepcopy__(self, memo: object) -> Round: ...
+    def __deepcopy__(self, _memo: object) -> Round: ...
 
 class Match:
     """The hands of a match with dealer and wind rotation."""
@@ -300,7 +304,8 @@ def wind_name(w: int) -> str: ...
 # --- sim ----------------------------------------------------------------------------
 
 class Policy:
-    """A built-in policy ("random", "efficiency") choosing from Python observations."""
+    """A built-in policy ("random", "efficiency", "strong", "strong_lite", "strong_search")
+    choosing from Python observations."""
 
     def __init__(self, name: str, *, rules: RulesLike | None = None, seed: int = 0) -> None: ...
     @property

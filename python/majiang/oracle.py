@@ -7,9 +7,11 @@ never a wait and a block that would need a fifth copy is never counted.
 
 All functions take ``hand, melds=(), *, rules="gb", wild=None``. ``hand`` is MPSZ text or a
 sequence of tile codes; ``melds`` a sequence of :class:`majiang.Meld`. With
-``rules="huainan"`` the forms are the basic form and seven pairs (Huainan's 十三浪 and 九幺
-belong to :mod:`majiang.huainan`), and ``wild`` names the wild (宝) kind: every tile of that
-kind in the hand is a wild that may stand for any tile, a fifth copy included. Bad input
+``rules="huainan"`` the forms are Huainan's: the basic form (``regular``), seven pairs
+(``seven_pairs``), 十三浪 (``shisanlang``) and 九幺 (``jiuyao``), under the shape options of a
+``RuleSet("huainan", ...)`` (docs/rules/huainan.md §6.1, §8.1); ``wild`` names the wild (宝)
+kind: every tile of that kind in the hand is a wild that may stand for any tile, a fifth
+copy included. Bad input
 raises :class:`majiang.InvalidHandError` naming the problem.
 """
 

@@ -5,7 +5,8 @@ A record is JSON lines:
 1. a header: ``{"type": "header", "format": "majiang-record", "version": 1, "rules": "gb",
    "options": {...}, "seed": S, "hands": 16, "players": [...]}``;
 2. per hand: ``{"type": "hand", "hand": i, "seed": ..., "dealer": ..., "prevalent_wind":
-   ..., "scores": [...]}``, then one line per engine event (``dice``, ``deal``, ``draw``,
+   ..., "scores": [...]}``, then one line per engine event (``dice``, ``deal``, ``bao``
+   (huainan, after the deal: ``throw``, ``indicator`` and the 宝 ``tile``), ``draw``,
    ``flower``, ``discard``, ``chow``, ``pung``, ``kong``, ``concealed_kong``,
    ``added_kong``, ``win``, ``penalty``, ``exhaustive_draw``; each with ``"hand": i``),
    then ``{"type": "result", "hand": i, ...}`` with the winners, their fans and the

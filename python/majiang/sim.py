@@ -259,10 +259,11 @@ def simulate(
 
     ``rules``: ``"gb"``, ``"classic"``, ``"huainan"`` or a :class:`~majiang.RuleSet` (in
     huainan ``fan_total`` holds the winner's value in 倍). ``bots``: one built-in policy name
-    for all seats (``"random"``, ``"efficiency"``), or four (a list, or comma-separated
-    text). ``threads``: worker threads (all cores when None). ``progress``: a progress bar
-    on stderr. The GIL is released while hands are played. Same seed and arguments, same
-    arrays, whatever ``threads``.
+    for all seats (``"random"``, ``"efficiency"``, ``"strong"``, ``"strong_lite"``,
+    ``"strong_search"``), or four (a list, or comma-separated text). ``threads``: worker
+    threads (all cores when None). ``progress``: a progress bar on stderr. The GIL is
+    released while hands are played. Same seed and arguments, same arrays, whatever
+    ``threads``.
     """
     n = _check_count("n_hands", n_hands)
     seed = _check_seed(seed)
@@ -390,8 +391,9 @@ def arena(
     threads: int | None = None,
     progress: bool = False,
 ) -> ArenaResult:
-    """Plays ``hands`` hands between four built-in bots (``"random"``, ``"efficiency"``;
-    a list or comma-separated text, seat order of the first game) and returns per-bot
+    """Plays ``hands`` hands between four built-in bots (``"random"``, ``"efficiency"``,
+    ``"strong"``, ``"strong_lite"``, ``"strong_search"``; a list or comma-separated text,
+    seat order of the first game) and returns per-bot
     figures in an :class:`ArenaResult`.
 
     ``duplicate`` (default): each wall is played four times with the seats rotated, so

@@ -84,7 +84,8 @@ fn shanten(
 }
 
 /// Shanten per hand form: keys `regular`, `seven_pairs`, `thirteen_orphans`,
-/// `honors_knitted`, `knitted_straight` (huainan: `regular`, `seven_pairs`); a form that
+/// `honors_knitted`, `knitted_straight` (huainan: `regular`, `seven_pairs`, `shisanlang`,
+/// `jiuyao`); a form that
 /// cannot apply (e.g. seven pairs with melds) is absent.
 #[pyfunction]
 #[pyo3(signature = (hand, melds=None, *, rules=None, wild=None))]

@@ -367,7 +367,8 @@ pub(super) fn read_observation<'py>(
     Ok((o, legal_list))
 }
 
-/// A built-in policy (`"random"` or `"efficiency"`) playing from Python observations:
+/// A built-in policy (`"random"`, `"efficiency"`, `"strong"`, `"strong_lite"` or
+/// `"strong_search"`) playing from Python observations:
 /// `Policy("efficiency", rules="gb", seed=0).choose(observation)` returns one of
 /// `observation.legal_actions`. The same Rust code plays inside `simulate`.
 #[pyclass(name = "Policy", module = "majiang")]

@@ -4,8 +4,10 @@ A bot receives an :class:`majiang.Observation` (what its seat can see, with
 ``observation.legal_actions``) and returns one of ``observation.legal_actions``. The
 engine checks the action; anything else raises :class:`majiang.IllegalActionError`.
 
-``RandomBot`` picks uniformly among the legal actions. The built-in policies written in
-Rust are added here as they land.
+``RandomBot`` picks uniformly among the legal actions and ``FirstBot`` takes the first.
+The built-in policies written in Rust play through ``EfficiencyBot`` (tile efficiency
+toward a fan plan) and ``StrongBot`` (the strongest: fan plans, lookahead to scoring ready
+hands, defense); ``simulate`` and ``arena`` run the same policies by name.
 """
 
 from __future__ import annotations
