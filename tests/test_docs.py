@@ -2,7 +2,8 @@
 
 - Every decision label (G-n, C-n, D-n) and worked-example label (Hn) cited anywhere in the
   code, the tests or the docs is defined in docs/rules/ (in bold where it is stated).
-- Every citation ``docs/rules/<page>.md §n`` names a page and a section that exist.
+- Every citation ``docs/rules/<page>.md §n`` (or ``... E2``, an example) names a page and a
+  section (or example) that exist.
 - Nothing cites the rule texts the project started from by their old file names.
 - Every option of every preset is documented, and the fan table of docs/rules/gb.md is the
   engine's fan catalog.
@@ -34,6 +35,7 @@ EXAMPLE = re.compile(r"(?<![\w'\"-])H-?(\d+)\b(?!['\"])")
 DEFINITION = re.compile(r"\*\*([GCDH])-?(\d+)\b")
 CITATION = re.compile(r"docs/rules/([\w-]+\.md)((?:\s*(?:,|-|and)?\s*§[\d.]*\d)*)")
 SECTION_HEADING = re.compile(r"^#+ §([\d.]*\d)\b", re.M)
+EXAMPLE_CITATION = re.compile(r"docs/rules/([\w-]+\.md) ([SEH]\d+)\b")
 
 
 def _scanned() -> list[Path]:
@@ -128,6 +130,11 @@ def test_every_citation_of_a_rule_page_resolves():
                 bad.append(f"{where}: no such page")
                 continue
             bad += [f"{where}: no §{s}" for s in secs if s not in sections[page]]
+        for m in EXAMPLE_CITATION.finditer(_text(p)):
+            page, label = m.groups()
+            text = _text(RULES / page) if page in sections else ""
+            if not re.search(rf"\*\*{label}\b", text):
+                bad.append(f"{p.relative_to(ROOT)}: {m.group(0)!r}: no example {label}")
     assert seen >= 20, f"only {seen} citations found: is the pattern broken?"
     assert not bad, "\n".join(bad)
 
