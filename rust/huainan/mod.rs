@@ -110,7 +110,7 @@ crate::str_option! {
 }
 
 crate::option_group! {
-    /// Huainan options: every decision D-n of docs/rules/huainan.md with the spec's default.
+    /// Huainan options: every decision D-n of docs/rules/huainan.md with its documented default.
     pub struct HuainanOptions {
         /// D-5: which throw counts the stacks to the 宝 indicator.
         pub bao_indicator_throw: IndicatorThrow = IndicatorThrow::SeparateAfterDeal,
