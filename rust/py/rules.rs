@@ -146,11 +146,10 @@ impl PyRuleSet {
         Ok(d)
     }
 
-    /// The option table of rule set `name` (default: this rule set's): for each option,
-    /// a dict with its `default`, what it takes (`type`: "bool", "int" or "str", and
+    /// The option table of rule set `name`: for each of its options, a dict with the
+    /// preset's `default`, what the option takes (`type`: "bool", "int" or "str", and
     /// `min`/`max` or `choices`), the rule sets it belongs to (`rule_sets`) and its `doc`.
     #[classmethod]
-    #[pyo3(signature = (name = "gb"))]
     fn option_table<'py>(cls: &Bound<'py, PyType>, name: &str) -> PyResult<Bound<'py, PyDict>> {
         let py = cls.py();
         let kind = RuleSetKind::parse(name)?;

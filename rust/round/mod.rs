@@ -235,7 +235,10 @@ crate::str_option! {
 
 crate::option_group! {
     /// Flow-of-play options: the wall, claims, kongs, ready declarations, settlement and the
-    /// match. Defaults are per rule set ([`TableOptions::for_rules`]).
+    /// match. Defaults are per rule set ([`TableOptions::for_rules`]). Most belong to every
+    /// rule set; flower replacement, the fan-based payments and penalties and declared
+    /// ready belong to gb and classic only (huainan has no flowers, settles by its own
+    /// table and has no 报听).
     pub struct TableOptions {
         /// Hands in a match (gb: 16, four rounds of four; classic C-5: 16).
         pub hands_per_match: u16 = 16 => ALL in 1..=1024,
