@@ -157,6 +157,22 @@ def test_simulate_accepts_an_unpickled_rule_set():
     assert np.array_equal(a.scores, b.scores)
 
 
+def test_the_largest_values_keep_scores_zero_sum_and_in_range():
+    """Every integer option at its maximum: each hand still sums to zero, and no seat moves
+    by more than three capped payments plus kong points."""
+    table = TABLES["huainan"]
+    flow = {"reserved_tiles", "hands_per_match", "wall_stacks_per_side"}
+    top = {k: r["max"] for k, r in table.items() if r["type"] == "int" and k not in flow}
+    rules = mj.RuleSet("huainan", touji_per_pass=True, kong_points_on_draw=True, **top)
+    result = mj.simulate(600, rules=rules, seed=1, bots="efficiency,random,efficiency,random")
+    assert (result.scores.sum(axis=1) == 0).all()
+    bound = 3 * top["cap"] + 12 * top["kong_points_an"]
+    assert 0 < abs(result.scores).max() <= bound
+    gb = mj.RuleSet("gb", base=TABLES["gb"]["base"]["max"], min_fan=1)
+    result = mj.simulate(300, rules=gb, seed=1)
+    assert (result.scores.sum(axis=1) == 0).all()
+
+
 values = st.one_of(
     st.booleans(),
     st.integers(),
