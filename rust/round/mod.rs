@@ -242,7 +242,8 @@ crate::option_group! {
     pub struct TableOptions {
         /// Hands in a match (gb: 16, four rounds of four; classic C-5: 16).
         pub hands_per_match: u16 = 16 => ALL in 1..=1024,
-        /// The wall holds the eight flowers (gb: 144 tiles; classic and huainan: 136).
+        /// The wall holds the eight flowers (gb: 144 tiles; classic and huainan: 136). A
+        /// huainan hand refuses `true` (D-1).
         pub flowers: bool = true => ALL,
         /// Stacks per side of the square wall (gb 18, classic C-2 17); display only.
         pub wall_stacks_per_side: u8 = 18 => ALL in 17..=18,
