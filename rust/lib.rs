@@ -8,6 +8,7 @@ pub mod error;
 pub mod fan;
 pub mod hand;
 pub mod huainan;
+pub mod options;
 pub mod policy;
 pub mod round;
 pub mod rules;

@@ -6,174 +6,21 @@
 //! [`crate::huainan::HuainanOptions`] for the 宝 rules. Every decision docs/rules/ labels
 //! G-n, C-n or D-n is an option whose default is the documented one. Options are read and written
 //! by name, so Python (`mj.RuleSet("gb", min_fan=6)`) and records can carry them.
+//!
+//! Options are scoped: each row of the option tables ([`OptSpec`], declared beside its
+//! field with [`crate::option_group!`]) names the rule sets it belongs to and the values it
+//! takes. [`Rules::options`] lists only the rule set's own options and [`Rules::set`]
+//! refuses another rule set's option, an unknown name or a value outside the domain. The
+//! fan options belong to gb and classic; the flow options to all three rule sets, except
+//! those huainan plays differently (flower replacement, the fan-based payments and
+//! penalties, declared ready); the 宝 options to huainan. The machinery lives in
+//! [`crate::options`], which the groups import; this module composes the groups.
 
 use crate::error::{MjError, MjResult};
-use std::fmt;
-
-/// The three rule sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RuleSetKind {
-    /// Chinese Official / MCR: 144 tiles with flowers, 81 fans, 8-fan minimum.
-    Gb,
-    /// ClassicFour (docs/rules/classic.md): 136 tiles, no flowers, declared ready.
-    Classic,
-    /// Huainan: 136 tiles, four wild 宝 tiles, its own forms.
-    Huainan,
-}
-
-impl RuleSetKind {
-    /// The preset's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleSetKind::Gb => "gb",
-            RuleSetKind::Classic => "classic",
-            RuleSetKind::Huainan => "huainan",
-        }
-    }
-    /// Parses a preset name.
-    pub fn parse(s: &str) -> MjResult<Self> {
-        match s {
-            "gb" => Ok(RuleSetKind::Gb),
-            "classic" => Ok(RuleSetKind::Classic),
-            "huainan" => Ok(RuleSetKind::Huainan),
-            _ => Err(MjError::rule(format!(
-                "unknown rule set {s:?} (expected gb, classic or huainan)"
-            ))),
-        }
-    }
-}
-
-/// The value of one option.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OptValue {
-    /// A switch.
-    Bool(bool),
-    /// A number.
-    Int(i64),
-    /// One of a fixed set of names.
-    Str(String),
-}
-
-impl fmt::Display for OptValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptValue::Bool(b) => write!(f, "{b}"),
-            OptValue::Int(i) => write!(f, "{i}"),
-            OptValue::Str(s) => write!(f, "{s}"),
-        }
-    }
-}
-
-/// A type an option can hold: converts to and from [`OptValue`].
-pub trait OptType: Sized {
-    /// The value as an [`OptValue`].
-    fn to_opt(&self) -> OptValue;
-    /// Reads the value, naming `key` in the error.
-    fn from_opt(key: &str, v: &OptValue) -> MjResult<Self>;
-}
-
-impl OptType for bool {
-    fn to_opt(&self) -> OptValue {
-        OptValue::Bool(*self)
-    }
-    fn from_opt(key: &str, v: &OptValue) -> MjResult<Self> {
-        match v {
-            OptValue::Bool(b) => Ok(*b),
-            other => Err(MjError::rule(format!(
-                "option {key} takes true or false, got {other}"
-            ))),
-        }
-    }
-}
-
-macro_rules! int_opt_type {
-    ($($t:ty),*) => {$(
-        impl OptType for $t {
-            fn to_opt(&self) -> OptValue {
-                OptValue::Int(*self as i64)
-            }
-            fn from_opt(key: &str, v: &OptValue) -> MjResult<Self> {
-                match v {
-                    OptValue::Int(i) => <$t>::try_from(*i).map_err(|_| {
-                        MjError::rule(format!("option {key}: {i} is out of range for {}", stringify!($t)))
-                    }),
-                    other => Err(MjError::rule(format!("option {key} takes a number, got {other}"))),
-                }
-            }
-        }
-    )*};
-}
-int_opt_type!(u8, u16, u32, i32, i64);
-
-/// Declares an enum whose variants are option values written as names
-/// (`str_option! { pub enum Mode { A = "a", B = "b" } }`).
-#[macro_export]
-macro_rules! str_option {
-    ($(#[$m:meta])* pub enum $name:ident { $($(#[$vm:meta])* $var:ident = $s:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum $name { $($(#[$vm])* $var),+ }
-        impl $name {
-            /// The option value's name.
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$var => $s),+ }
-            }
-        }
-        impl $crate::rules::OptType for $name {
-            fn to_opt(&self) -> $crate::rules::OptValue {
-                $crate::rules::OptValue::Str(self.as_str().to_string())
-            }
-            fn from_opt(key: &str, v: &$crate::rules::OptValue) -> $crate::error::MjResult<Self> {
-                let names: &[&str] = &[$($s),+];
-                match v {
-                    $($crate::rules::OptValue::Str(s) if s == $s => Ok($name::$var),)+
-                    other => Err($crate::error::MjError::rule(format!(
-                        "option {key}: {other} is not one of {}", names.join(", ")
-                    ))),
-                }
-            }
-        }
-    };
-}
-
-/// Declares an option group: a struct whose fields are options with their defaults, and
-/// the [`OptionGroup`] impl that lists and sets them by field name. Doc comments on the
-/// fields are the options' documentation.
-#[macro_export]
-macro_rules! option_group {
-    ($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* pub $field:ident : $ty:ty = $default:expr),* $(,)? }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct $name { $($(#[$fm])* pub $field: $ty),* }
-        impl Default for $name {
-            fn default() -> Self {
-                Self { $($field: $default),* }
-            }
-        }
-        impl $crate::rules::OptionGroup for $name {
-            fn list(&self) -> Vec<(&'static str, $crate::rules::OptValue)> {
-                vec![$((stringify!($field), $crate::rules::OptType::to_opt(&self.$field))),*]
-            }
-            #[allow(unused_variables)]
-            fn set(&mut self, key: &str, v: &$crate::rules::OptValue) -> Option<$crate::error::MjResult<()>> {
-                match key {
-                    $(stringify!($field) => Some(
-                        <$ty as $crate::rules::OptType>::from_opt(key, v).map(|x| self.$field = x)
-                    ),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-/// A group of named options.
-pub trait OptionGroup {
-    /// Every option of the group with its current value.
-    fn list(&self) -> Vec<(&'static str, OptValue)>;
-    /// Sets `key` if it belongs to this group (`None` if it does not).
-    fn set(&mut self, key: &str, v: &OptValue) -> Option<MjResult<()>>;
-}
+use crate::fan::FanOptions;
+use crate::huainan::HuainanOptions;
+pub use crate::options::{Domain, OptSpec, OptType, OptValue, OptionGroup, RuleSetKind, Scope};
+use crate::round::TableOptions;
 
 /// A complete rule configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,21 +28,55 @@ pub struct Rules {
     /// Which preset this configuration starts from.
     pub kind: RuleSetKind,
     /// Scoring options.
-    pub fan: crate::fan::FanOptions,
+    pub fan: FanOptions,
     /// Flow-of-play options (wall, claims, settlement, match length).
-    pub table: crate::round::TableOptions,
+    pub table: TableOptions,
     /// Huainan 宝 options (used when `kind` is Huainan).
-    pub huainan: crate::huainan::HuainanOptions,
+    pub huainan: HuainanOptions,
+}
+
+/// Every option of every group, with the group's current values in `rules`.
+fn rows(rules: &Rules) -> impl Iterator<Item = (&'static OptSpec, OptValue)> {
+    let fan = FanOptions::SPECS.iter().zip(rules.fan.list());
+    let table = TableOptions::SPECS.iter().zip(rules.table.list());
+    let huainan = HuainanOptions::SPECS.iter().zip(rules.huainan.list());
+    fan.chain(table)
+        .chain(huainan)
+        .map(|(spec, (_, v))| (spec, v))
+}
+
+/// Every row of the three option tables.
+fn all_specs() -> impl Iterator<Item = &'static OptSpec> {
+    FanOptions::SPECS
+        .iter()
+        .chain(TableOptions::SPECS)
+        .chain(HuainanOptions::SPECS)
+}
+
+/// Edit distance between two option names (for suggestions).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + (ca != *cb) as usize).min(row[j] + 1).min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
 }
 
 impl Rules {
-    /// The preset with every option at the spec's default.
+    /// The preset with every option at the documented default.
     pub fn preset(kind: RuleSetKind) -> Self {
         Rules {
             kind,
-            fan: crate::fan::FanOptions::for_rules(kind),
-            table: crate::round::TableOptions::for_rules(kind),
-            huainan: crate::huainan::HuainanOptions::default(),
+            fan: FanOptions::for_rules(kind),
+            table: TableOptions::for_rules(kind),
+            huainan: HuainanOptions::default(),
         }
     }
 
@@ -209,65 +90,65 @@ impl Rules {
         Self::preset(RuleSetKind::Gb)
     }
 
-    /// Every option with its value, group by group.
-    pub fn options(&self) -> Vec<(&'static str, OptValue)> {
-        let mut v = self.fan.list();
-        v.extend(self.table.list());
-        v.extend(self.huainan.list());
-        v
+    /// The option table of a rule set: the rows of its own options, group by group.
+    pub fn specs(kind: RuleSetKind) -> impl Iterator<Item = &'static OptSpec> {
+        all_specs().filter(move |s| s.scope.contains(kind))
     }
 
-    /// Sets one option by name.
-    pub fn set(&mut self, key: &str, v: &OptValue) -> MjResult<()> {
-        if let Some(r) = self.fan.set(key, v) {
-            return r;
+    /// The row of option `key`, if it belongs to this rule set. An option of another rule
+    /// set is an error naming the rule sets it belongs to; an unknown name is an error
+    /// suggesting the closest names of this rule set.
+    pub fn spec(&self, key: &str) -> MjResult<&'static OptSpec> {
+        let kind = self.kind.as_str();
+        if let Some(spec) = all_specs().find(|s| s.name == key) {
+            if spec.scope.contains(self.kind) {
+                return Ok(spec);
+            }
+            return Err(MjError::rule(format!(
+                "option '{key}' belongs to {}, not {kind}",
+                spec.scope
+            )));
         }
-        if let Some(r) = self.table.set(key, v) {
-            return r;
-        }
-        if let Some(r) = self.huainan.set(key, v) {
-            return r;
-        }
+        let mut close: Vec<(usize, &str)> = Self::specs(self.kind)
+            .map(|s| (distance(key, s.name), s.name))
+            .filter(|(d, name)| *d <= 2.max(name.len() / 4))
+            .collect();
+        close.sort();
+        let hint = match close.as_slice() {
+            [] => String::new(),
+            [(_, a)] => format!(" (did you mean '{a}'?)"),
+            [(_, a), (_, b), ..] => format!(" (did you mean '{a}' or '{b}'?)"),
+        };
         Err(MjError::rule(format!(
-            "unknown option {key:?} for rule set {}",
-            self.kind.as_str()
+            "unknown option '{key}' for rule set {kind}{hint}"
         )))
+    }
+
+    /// Every option of this rule set with its value, group by group.
+    pub fn options(&self) -> Vec<(&'static str, OptValue)> {
+        rows(self)
+            .filter(|(spec, _)| spec.scope.contains(self.kind))
+            .map(|(spec, v)| (spec.name, v))
+            .collect()
+    }
+
+    /// Sets one option of this rule set by name, checking its value against the option's
+    /// domain.
+    pub fn set(&mut self, key: &str, v: &OptValue) -> MjResult<()> {
+        self.spec(key)?.check(v)?;
+        let applied = self
+            .fan
+            .set(key, v)
+            .or_else(|| self.table.set(key, v))
+            .or_else(|| self.huainan.set(key, v));
+        applied.unwrap_or_else(|| Err(MjError::rule(format!("unknown option '{key}'"))))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    option_group! {
-        /// A group for testing the macros.
-        pub struct Demo {
-            /// A switch.
-            pub flag: bool = true,
-            /// A number.
-            pub n: u8 = 8,
-            /// A choice.
-            pub mode: DemoMode = DemoMode::A,
-        }
-    }
-    str_option! {
-        /// A choice for testing.
-        pub enum DemoMode { A = "a", B = "b" }
-    }
-
-    #[test]
-    fn option_groups_list_and_set() {
-        let mut d = Demo::default();
-        assert_eq!(d.list().len(), 3);
-        d.set("n", &OptValue::Int(6)).unwrap().unwrap();
-        assert_eq!(d.n, 6);
-        d.set("mode", &OptValue::Str("b".into())).unwrap().unwrap();
-        assert_eq!(d.mode, DemoMode::B);
-        assert!(d.set("mode", &OptValue::Str("c".into())).unwrap().is_err());
-        assert!(d.set("n", &OptValue::Int(300)).unwrap().is_err());
-        assert!(d.set("flag", &OptValue::Int(1)).unwrap().is_err());
-        assert!(d.set("nope", &OptValue::Int(1)).is_none());
-    }
+    use std::collections::HashSet;
 
     #[test]
     fn presets_by_name() {
@@ -276,7 +157,128 @@ mod tests {
             .unwrap_err()
             .message()
             .contains("riichi"));
+    }
+
+    #[test]
+    fn option_names_are_unique_across_groups() {
+        let mut seen = HashSet::new();
+        for s in all_specs() {
+            assert!(seen.insert(s.name), "{} is in two groups", s.name);
+        }
+    }
+
+    #[test]
+    fn every_option_is_documented_and_its_default_is_in_range() {
+        for kind in RuleSetKind::ALL {
+            let r = Rules::preset(kind);
+            for (spec, v) in rows(&r) {
+                assert!(!spec.doc.trim().is_empty(), "{} has no doc", spec.name);
+                assert!(spec.domain.accepts(&v), "{} = {v} in {kind:?}", spec.name);
+            }
+        }
+    }
+
+    #[test]
+    fn integer_ranges_fit_their_fields_and_32_bit_results() {
+        for kind in RuleSetKind::ALL {
+            for spec in Rules::specs(kind) {
+                let Domain::Int { min, max } = spec.domain else {
+                    continue;
+                };
+                assert!(min <= max && min >= 0, "{}", spec.name);
+                assert!(max <= 100_000, "{} allows {max}", spec.name);
+                // Both ends can be stored (the field's type holds the whole range).
+                for v in [min, max] {
+                    let mut r = Rules::preset(kind);
+                    r.set(spec.name, &OptValue::Int(v)).unwrap();
+                    assert!(r.options().contains(&(spec.name, OptValue::Int(v))));
+                    let e = r.set(
+                        spec.name,
+                        &OptValue::Int(if v == min { min - 1 } else { max + 1 }),
+                    );
+                    let msg = e.unwrap_err().message().to_string();
+                    assert!(
+                        msg.contains(spec.name) && msg.contains(&format!("from {min} to {max}")),
+                        "{msg}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_rule_set_lists_and_sets_only_its_own_options() {
+        let gb = Rules::gb();
+        let names: Vec<&str> = gb.options().iter().map(|(k, _)| *k).collect();
+        assert!(names.contains(&"min_fan") && names.contains(&"settlement"));
+        assert!(!names.contains(&"cap") && !names.contains(&"bao_in_melds"));
+        let hn = Rules::named("huainan").unwrap();
+        let names: Vec<&str> = hn.options().iter().map(|(k, _)| *k).collect();
+        assert!(names.contains(&"cap") && names.contains(&"reserved_tiles"));
+        assert!(!names.contains(&"min_fan") && !names.contains(&"ting_enabled"));
+        for kind in RuleSetKind::ALL {
+            let r = Rules::preset(kind);
+            let listed: Vec<&str> = r.options().iter().map(|(k, _)| *k).collect();
+            let table: Vec<&str> = Rules::specs(kind).map(|s| s.name).collect();
+            assert_eq!(listed, table);
+            // Every listed option takes its own value back.
+            let mut again = r.clone();
+            for (k, v) in r.options() {
+                again.set(k, &v).unwrap();
+            }
+            assert_eq!(again, r);
+        }
+    }
+
+    #[test]
+    fn a_foreign_option_names_its_rule_sets() {
+        let mut gb = Rules::gb();
+        let e = gb.set("cap", &OptValue::Int(32)).unwrap_err();
+        assert_eq!(e.message(), "option 'cap' belongs to huainan, not gb");
+        let mut hn = Rules::named("huainan").unwrap();
+        let e = hn.set("min_fan", &OptValue::Int(6)).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "option 'min_fan' belongs to gb and classic, not huainan"
+        );
+        // A foreign option is refused even at its default, and nothing changes.
+        assert!(gb.set("cap", &OptValue::Int(64)).is_err());
+        assert_eq!(gb, Rules::gb());
+    }
+
+    #[test]
+    fn an_unknown_option_suggests_close_names() {
         let mut r = Rules::gb();
-        assert!(r.set("no_such_option", &OptValue::Bool(true)).is_err());
+        let e = r.set("min_fna", &OptValue::Int(6)).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "unknown option 'min_fna' for rule set gb (did you mean 'min_fan'?)"
+        );
+        let e = r.set("no_such_option", &OptValue::Bool(true)).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "unknown option 'no_such_option' for rule set gb"
+        );
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn values_are_checked_before_anything_changes() {
+        let mut r = Rules::named("huainan").unwrap();
+        for (k, v) in [
+            ("cap", OptValue::Int(4_294_967_295)),
+            ("cap", OptValue::Int(0)),
+            ("base_points", OptValue::Bool(true)),
+            ("jiebao", OptValue::Int(1)),
+            ("scoring_mode", OptValue::Str("MULTIPLICATIVE".into())),
+        ] {
+            let e = r.set(k, &v).unwrap_err();
+            assert!(
+                e.message().starts_with(&format!("option '{k}' takes ")),
+                "{e}"
+            );
+        }
+        assert_eq!(r, Rules::named("huainan").unwrap());
     }
 }

@@ -62,10 +62,12 @@ def simulate(
     """Plays ``n_hands`` hands on a Ray cluster in ``shards`` tasks and returns the same
     :class:`~majiang.SimResult` as :func:`majiang.simulate` with these arguments.
 
-    ``threads_per_shard``: worker threads of each task (all cores of its node when None;
-    each task also asks Ray for that many CPUs, one when None). ``address``: a Ray cluster
-    to connect to when Ray is not initialized yet (default: ``RAY_ADDRESS`` or a local
-    instance). Raises ImportError naming the extra when Ray is not installed.
+    ``rules``: a preset name or a :class:`~majiang.RuleSet`; a rule set travels to the tasks
+    pickled, as its name and its own options. ``threads_per_shard``: worker threads of each
+    task (all cores of its node when None; each task also asks Ray for that many CPUs, one
+    when None). ``address``: a Ray cluster to connect to when Ray is not initialized yet
+    (default: ``RAY_ADDRESS`` or a local instance). Raises ImportError naming the extra
+    when Ray is not installed.
     """
     try:
         import ray

@@ -21,7 +21,8 @@ pub mod validate;
 
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
-use crate::rules::{RuleSetKind, Rules};
+use crate::options::RuleSetKind;
+use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 pub use catalog::{Fan, FanInfo, CATALOG, N_FANS};
 use divide::{Divisions, Pack, CHOW, KONG, PUNG};
@@ -34,27 +35,27 @@ crate::option_group! {
     /// in `gb`, which scores exactly as the reference does.
     pub struct FanOptions {
         /// The minimum fan total a win needs (8 in gb; see docs/rules/classic.md §7.2 for classic).
-        pub min_fan: u8 = 8,
+        pub min_fan: u8 = 8 => GB_CLASSIC in 1..=88,
         /// Count flowers toward the minimum (Botzone's Python environment); MCR does not.
-        pub flowers_count_toward_min: bool = false,
+        pub flowers_count_toward_min: bool = false => GB_CLASSIC,
         /// Most flowers a hand may hold (8 in gb, 0 in classic, which has no flowers).
-        pub max_flowers: u8 = 8,
+        pub max_flowers: u8 = 8 => GB_CLASSIC in 0..=8,
         /// The 1-fan 听牌 for a declared-ready win (classic 报听). Without it the rule set
         /// has no declared ready, and declaring it is an input error.
-        pub ready_fan: bool = false,
+        pub ready_fan: bool = false => GB_CLASSIC,
         /// One concealed plus one melded kong scores 暗杠 2 + 明杠 1 (MCR) instead of the
         /// reference's 5-fan 明暗杠.
-        pub mcr_separate_mixed_kongs: bool = false,
+        pub mcr_separate_mixed_kongs: bool = false => GB_CLASSIC,
         /// 清幺九 also excludes 三同刻 (the rulebook's "不计同刻"); the reference keeps it.
-        pub mcr_all_terminals_no_triple_pung: bool = false,
+        pub mcr_all_terminals_no_triple_pung: bool = false => GB_CLASSIC,
         /// A tile whose four copies the player already holds is not a wait when deciding
         /// whether the wait is unique (边张 / 嵌张 / 单钓); the reference counts it.
-        pub mcr_exact_waits: bool = false,
+        pub mcr_exact_waits: bool = false => GB_CLASSIC,
         /// Flags that cannot all hold (robbing a kong of a tile the winner holds, a kong
         /// replacement without a kong, 和绝张 of a tile still in the hand, a kong on the
         /// last wall tile) are silently dropped as the reference does, instead of raising
         /// `InvalidHandError`.
-        pub correct_impossible_flags: bool = false,
+        pub correct_impossible_flags: bool = false => GB_CLASSIC,
     }
 }
 

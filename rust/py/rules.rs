@@ -1,29 +1,81 @@
-//! `RuleSet`: a preset plus named options, for Python.
+//! `RuleSet`: a preset plus its own named options, for Python.
 
-use crate::error::MjError;
-use crate::rules::{OptValue, Rules};
+use crate::rules::{OptSpec, OptValue, RuleSetKind, Rules};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
+use std::hash::{Hash, Hasher};
 
 /// A rule configuration: `RuleSet("gb")`, `RuleSet("classic", min_fan=6)`.
-/// `options()` lists every option with its value; unknown names raise `RuleError`.
-#[pyclass(name = "RuleSet", module = "majiang", frozen, eq)]
+///
+/// Each rule set has its own options (`options()` lists them with their values). An
+/// option of another rule set, an unknown name or a value outside the option's domain
+/// raises `RuleError` naming the option. Rule sets are immutable, compare and hash by
+/// name and options, and pickle and copy.
+#[pyclass(name = "RuleSet", module = "majiang", frozen, eq, hash)]
 #[derive(Clone, PartialEq)]
 pub struct PyRuleSet {
     pub inner: Rules,
 }
 
-fn to_opt(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptValue> {
+impl Hash for PyRuleSet {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.inner.kind.hash(state);
+        self.inner.options().hash(state);
+    }
+}
+
+/// A short description of a Python value for an error message: its repr (cut at 60
+/// characters) and its type.
+fn describe(v: &Bound<'_, PyAny>) -> String {
+    let ty = v
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    let repr = v
+        .repr()
+        .map(|r| r.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| format!("a {ty}"));
+    let repr = if repr.chars().count() > 60 {
+        let cut: String = repr.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        repr
+    };
+    format!("{repr} ({ty})")
+}
+
+/// A Python `str` as Rust text; text that is not valid Unicode (lone surrogates) is kept
+/// with replacement characters, so it reaches the checks and fails there with a message.
+fn text(s: &Bound<'_, PyString>) -> String {
+    s.to_string_lossy().into_owned()
+}
+
+/// Converts a Python value for option `spec` without coercion: a bool is a bool (never
+/// an int), an int is an `int` or an object with `__index__` (NumPy integers) but not a
+/// bool, a name is a `str`. Anything else, and an int too large for any option, raises
+/// `RuleError` naming the option and what it takes.
+fn to_opt(spec: &OptSpec, v: &Bound<'_, PyAny>) -> PyResult<OptValue> {
     if let Ok(b) = v.cast::<PyBool>() {
         return Ok(OptValue::Bool(b.is_true()));
     }
-    if v.is_instance_of::<PyInt>() {
-        return Ok(OptValue::Int(v.extract::<i64>()?));
-    }
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(OptValue::Str(s.to_cow()?.into_owned()));
+        return Ok(OptValue::Str(text(s)));
     }
-    Err(MjError::rule(format!("option {key} must be a bool, int or str")).into())
+    let index = if v.is_instance_of::<PyInt>() {
+        Some(v.clone())
+    } else if v.get_type().hasattr("__index__").unwrap_or(false) {
+        v.call_method0("__index__").ok()
+    } else {
+        None
+    };
+    if let Some(i) = index {
+        if let Ok(i) = i.extract::<i64>() {
+            return Ok(OptValue::Int(i));
+        }
+    }
+    Err(spec.reject(&describe(v)).into())
 }
 
 fn from_opt(py: Python<'_>, v: &OptValue) -> PyResult<Py<PyAny>> {
@@ -35,12 +87,17 @@ fn from_opt(py: Python<'_>, v: &OptValue) -> PyResult<Py<PyAny>> {
 }
 
 impl PyRuleSet {
+    /// This rule set with `options` applied in order; the first refused option raises.
     fn with(&self, options: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
         let mut rules = self.inner.clone();
         if let Some(opts) = options {
             for (k, v) in opts.iter() {
-                let key: String = k.extract()?;
-                let val = to_opt(&key, &v)?;
+                let key = match k.cast::<PyString>() {
+                    Ok(s) => text(s),
+                    Err(_) => return Err(PyTypeError::new_err("option names must be str")),
+                };
+                let spec = rules.spec(&key)?;
+                let val = to_opt(spec, &v)?;
                 rules.set(&key, &val)?;
             }
         }
@@ -51,10 +108,22 @@ impl PyRuleSet {
 #[pymethods]
 impl PyRuleSet {
     #[new]
-    #[pyo3(signature = (name = "gb", **options))]
-    fn new(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    #[pyo3(signature = (name = None, **options))]
+    fn new(name: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let name = match name {
+            None => "gb".to_string(),
+            Some(n) => match n.cast::<PyString>() {
+                Ok(s) => text(s),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "the rule set name must be a str (gb, classic or huainan), got {}",
+                        describe(n)
+                    )))
+                }
+            },
+        };
         let base = PyRuleSet {
-            inner: Rules::named(name)?,
+            inner: Rules::named(&name)?,
         };
         Ok(PyRuleSet {
             inner: base.with(options)?,
@@ -67,7 +136,8 @@ impl PyRuleSet {
         self.inner.kind.as_str()
     }
 
-    /// Every option and its value.
+    /// Every option of this rule set and its value. `RuleSet(rs.name, **rs.options())`
+    /// equals `rs`.
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for (k, v) in self.inner.options() {
@@ -76,12 +146,64 @@ impl PyRuleSet {
         Ok(d)
     }
 
-    /// A copy with some options changed.
+    /// The option table of rule set `name`: for each of its options, a dict with the
+    /// preset's `default`, what the option takes (`type`: "bool", "int" or "str", and
+    /// `min`/`max` or `choices`), the rule sets it belongs to (`rule_sets`) and its `doc`.
+    #[classmethod]
+    fn option_table<'py>(cls: &Bound<'py, PyType>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+        let py = cls.py();
+        let kind = RuleSetKind::parse(name)?;
+        let preset = Rules::preset(kind);
+        let defaults = preset.options();
+        let table = PyDict::new(py);
+        for (spec, (_, default)) in Rules::specs(kind).zip(defaults) {
+            let row = PyDict::new(py);
+            row.set_item("default", from_opt(py, &default)?)?;
+            match spec.domain {
+                crate::rules::Domain::Bool => row.set_item("type", "bool")?,
+                crate::rules::Domain::Int { min, max } => {
+                    row.set_item("type", "int")?;
+                    row.set_item("min", min)?;
+                    row.set_item("max", max)?;
+                }
+                crate::rules::Domain::Choice(names) => {
+                    row.set_item("type", "str")?;
+                    row.set_item("choices", PyTuple::new(py, names)?)?;
+                }
+            }
+            row.set_item("rule_sets", PyTuple::new(py, spec.scope.names())?)?;
+            let doc: Vec<&str> = spec.doc.lines().map(str::trim).collect();
+            row.set_item("doc", doc.join(" ").trim())?;
+            table.set_item(spec.name, row)?;
+        }
+        Ok(table)
+    }
+
+    /// A copy with some options changed (the same checks as the constructor).
     #[pyo3(signature = (**options))]
     fn replace(&self, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Ok(PyRuleSet {
             inner: self.with(options)?,
         })
+    }
+
+    /// Pickles as `RuleSet(name, **options)` (only this rule set's own options).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let rebuild = py.import("copyreg")?.getattr("__newobj_ex__")?;
+        let args = PyTuple::new(py, [slf.get().inner.kind.as_str()])?;
+        let call = (slf.get_type(), args, slf.get().options(py)?);
+        PyTuple::new(py, [rebuild, call.into_pyobject(py)?.into_any()])
+    }
+
+    /// Rule sets are immutable: a copy is an equal rule set.
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    /// Rule sets are immutable: a deep copy is an equal rule set.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
     }
 
     fn __repr__(&self) -> String {

@@ -112,7 +112,7 @@ pub use scoring::{FanResult, WinInput};
 pub use settlement::{RoundResult, WinRecord};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
 
-use crate::rules::RuleSetKind;
+use crate::options::RuleSetKind;
 use crate::tile::Tile;
 
 /// A tile a viewer may not see (another seat's draw or concealed kong).
@@ -235,64 +235,68 @@ crate::str_option! {
 
 crate::option_group! {
     /// Flow-of-play options: the wall, claims, kongs, ready declarations, settlement and the
-    /// match. Defaults are per rule set ([`TableOptions::for_rules`]).
+    /// match. Defaults are per rule set ([`TableOptions::for_rules`]). Most belong to every
+    /// rule set; flower replacement, the fan-based payments and penalties and declared
+    /// ready belong to gb and classic only (huainan has no flowers, settles by its own
+    /// table and has no 报听).
     pub struct TableOptions {
         /// Hands in a match (gb: 16, four rounds of four; classic C-5: 16).
-        pub hands_per_match: u16 = 16,
-        /// The wall holds the eight flowers (gb: 144 tiles; classic and huainan: 136).
-        pub flowers: bool = true,
+        pub hands_per_match: u16 = 16 => ALL in 1..=1024,
+        /// The wall holds the eight flowers (gb: 144 tiles; classic and huainan: 136). A
+        /// huainan hand refuses `true` (D-1).
+        pub flowers: bool = true => ALL,
         /// Stacks per side of the square wall (gb 18, classic C-2 17); display only.
-        pub wall_stacks_per_side: u8 = 18,
+        pub wall_stacks_per_side: u8 = 18 => ALL in 17..=18,
         /// G-1 / C-3 / D-3: one throw or two to break the wall.
-        pub break_throw: BreakThrowOpt = BreakThrowOpt::Single,
+        pub break_throw: BreakThrowOpt = BreakThrowOpt::Single => ALL,
         /// D-4: tiles kept out of play at the end of the wall (留牌): the hand is exhausted
         /// while this many tiles still stand, wherever the head and the tail meet (kong
         /// replacements still come from the tail). 0: no dead wall, every tile is drawn.
-        pub reserved_tiles: u8 = 0,
+        pub reserved_tiles: u8 = 0 => ALL in 0..=90,
         /// G-2: how the opening flowers are replaced.
-        pub initial_flower_mode: FlowerMode = FlowerMode::Passes,
+        pub initial_flower_mode: FlowerMode = FlowerMode::Passes => GB_CLASSIC,
         /// G-5 / C-6 / D-13: no kong on a turn that began with these claims.
-        pub kong_lock_after_claim: KongLock = KongLock::ChiPeng,
+        pub kong_lock_after_claim: KongLock = KongLock::ChiPeng => ALL,
         /// D-12: which tile an added kong may use.
-        pub added_kong_tile: AddedKongTile = AddedKongTile::HeldOrDrawn,
+        pub added_kong_tile: AddedKongTile = AddedKongTile::HeldOrDrawn => ALL,
         /// D-14: a kong may be declared when no tile is left to draw. The kong stands (an
         /// added kong may first be robbed) and, with no replacement tile, the hand ends in an
         /// exhaustive draw. Default false: no kong without a replacement tile.
-        pub kong_on_empty_wall: bool = false,
+        pub kong_on_empty_wall: bool = false => ALL,
         /// An added kong (补杠) may be robbed (抢杠和); concealed and claimed kongs never are.
-        pub rob_added_kong: bool = true,
+        pub rob_added_kong: bool = true => ALL,
         /// 截和 (C-7): one winner on a discard, the first counter-clockwise from the discarder.
-        pub single_winner_headbump: bool = true,
+        pub single_winner_headbump: bool = true => ALL,
         /// Every player who can rob an added kong wins (huainan); otherwise 截和 applies.
-        pub multi_winner_on_rob: bool = false,
+        pub multi_winner_on_rob: bool = false => ALL,
         /// G-4 / C-8: what the final discard can be claimed for.
-        pub last_discard_claims: LastDiscardClaims = LastDiscardClaims::Win,
+        pub last_discard_claims: LastDiscardClaims = LastDiscardClaims::Win => ALL,
         /// Who deals next (gb: every hand counter-clockwise; classic: the winner, kept on a
         /// draw).
-        pub dealer_rotation: DealerRotation = DealerRotation::CcwEveryHand,
+        pub dealer_rotation: DealerRotation = DealerRotation::CcwEveryHand => ALL,
         /// D-2: under `winner_deals`, who deals after an exhaustive draw.
-        pub dealer_after_draw: DealerAfterDraw = DealerAfterDraw::Same,
+        pub dealer_after_draw: DealerAfterDraw = DealerAfterDraw::Same => ALL,
         /// Who deals the first hand (gb: P1; classic: random).
-        pub first_dealer: FirstDealer = FirstDealer::East,
+        pub first_dealer: FirstDealer = FirstDealer::East => ALL,
         /// C-5: how the prevalent wind is chosen.
-        pub prevalent_wind_mode: PrevalentWindMode = PrevalentWindMode::ByHandIndex,
+        pub prevalent_wind_mode: PrevalentWindMode = PrevalentWindMode::ByHandIndex => ALL,
         /// G-6: seats do not change between rounds.
-        pub seat_change_between_rounds: SeatChange = SeatChange::None,
+        pub seat_change_between_rounds: SeatChange = SeatChange::None => ALL,
         /// §12 / C-14: the payment formula.
-        pub settlement: Settlement = Settlement::Mcr,
+        pub settlement: Settlement = Settlement::Mcr => GB_CLASSIC,
         /// The base (底分) of the payment formula.
-        pub base: u16 = 8,
+        pub base: u16 = 8 => GB_CLASSIC in 0..=1000,
         /// G-7: what a rejected win declaration costs.
-        pub penalty_mode: PenaltyMode = PenaltyMode::Reject,
+        pub penalty_mode: PenaltyMode = PenaltyMode::Reject => GB_CLASSIC,
         /// G-8 / classic §6: ready may be declared (报听) with a discard; the hand locks.
-        pub ting_enabled: bool = false,
+        pub ting_enabled: bool = false => GB_CLASSIC,
         /// C-11: after declaring, a legal win is taken automatically.
-        pub ting_auto_win: bool = true,
+        pub ting_auto_win: bool = true => GB_CLASSIC,
         /// classic §6.3: after declaring, a drawn tile that does not win is discarded
         /// automatically.
-        pub ting_auto_discard: bool = true,
+        pub ting_auto_discard: bool = true => GB_CLASSIC,
         /// C-10: declaring ready needs some wait that reaches the minimum fan.
-        pub ting_requires_reachable_min_fan: bool = false,
+        pub ting_requires_reachable_min_fan: bool = false => GB_CLASSIC,
     }
 }
 
