@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .._core import format_tiles, wind_name
-from ..record import HandRecord, MatchRecord, ReplayMismatchError, replay_record
+from ..record import HandRecord, MatchRecord, RecordError, replay_record
 
 WIND_ZH = "东南西北"
 
@@ -108,7 +108,8 @@ class _Table:
             else:
                 tiles = [t] * (3 if kind == "pung" else 4)
                 self._take(seat, t, len(tiles) - 1)
-            self.river[e["from"]].pop()
+            if self.river[e["from"]]:
+                self.river[e["from"]].pop()
             self.melds[seat].append(_tiles(tiles))
             src = _player(e["from"])
             return f"{self.label(seat)} {kind}s {_tiles([t])} from {src}   [{self.show(seat)}]"
@@ -183,28 +184,36 @@ def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Runs ``majiang replay``."""
+    """Runs ``majiang replay``: exit status 2 for a file that cannot be read or is not a
+    valid record, 1 when ``--verify`` finds that the engine does not reproduce it."""
     try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+        rec = MatchRecord.load(args.file)
+    except RecordError as e:
+        print(f"majiang replay: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
-        print(f"majiang replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        print(f"majiang replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
-    try:
-        rec = MatchRecord.from_json(text)
-    except (ValueError, KeyError) as e:
-        print(f"majiang replay: {args.file}: {e}", file=sys.stderr)
-        return 2
+    played = f"{len(rec.hands)} of {rec.n_hands} hands"
     if args.verify:
         try:
             replay_record(rec)
-        except (ReplayMismatchError, ValueError) as e:
-            print(f"majiang replay: the engine does not reproduce the record: {e}", file=sys.stderr)
+        except ValueError as e:
+            print(
+                f"majiang replay: {args.file}: the engine does not reproduce the record: {e}",
+                file=sys.stderr,
+            )
             return 1
-        print("verified: the engine reproduces every event")
+        if rec.complete:
+            print(f"verified: the engine reproduces every event of the {played}")
+        else:
+            print(
+                f"verified: the engine reproduces every event of the {played} (an unfinished match)"
+            )
     print(
-        f"{rec.rules} match, seed {rec.seed}, {len(rec.hands)} hands; "
-        f"players {', '.join(rec.players)}"
+        f"{rec.rules} match, seed {rec.seed}, {played}"
+        + ("" if rec.complete else " (unfinished)")
+        + f"; players {', '.join(rec.players)}"
     )
     hands = rec.hands
     if args.hand is not None:
@@ -224,5 +233,6 @@ def run(args: argparse.Namespace) -> int:
                     return 0
                 if answer == "n":
                     break
-    print(f"Final scores: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
+    label = "Final scores" if rec.complete else f"Scores after {len(rec.hands)} hands"
+    print(f"{label}: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
     return 0
