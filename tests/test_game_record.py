@@ -5,6 +5,7 @@ Match.finish_hand takes only the hand it dealt."""
 from __future__ import annotations
 
 import json
+import pickle
 import signal
 import subprocess
 import sys
@@ -68,6 +69,13 @@ def test_a_bot_raising_at_hand_3_leaves_hands_0_to_2(tmp_path):
         g.play()
     assert isinstance(info.value.__cause__, ZeroDivisionError)
     assert isinstance(info.value, RuntimeError)
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert (type(copy), str(copy), copy.seat, copy.hand) == (
+        mj.BotError,
+        str(info.value),
+        2,
+        3,
+    )
     check_kept(g, info.value, 2, 3, tmp_path)
 
 

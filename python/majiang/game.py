@@ -46,6 +46,15 @@ class BotError(RuntimeError):
         self.hand = hand
         self.record = record
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_bot_error, (type(self), str(self), self.seat, self.hand, self.record)
+
+
+def _rebuild_bot_error(
+    cls: type[BotError], message: str, seat: int, hand: int, record: MatchRecord
+) -> BotError:
+    return cls(message, seat=seat, hand=hand, record=record)
+
 
 class IllegalBotActionError(BotError, IllegalActionError):
     """A bot returned an action that is not legal (also an ``IllegalActionError``)."""

@@ -81,7 +81,7 @@ import os
 import signal
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -365,6 +365,10 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+# One decoder for every line: duplicate keys and NaN/Infinity are errors.
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+
+
 def _describe(v: Any) -> str:
     if v is None:
         return "null"
@@ -455,6 +459,31 @@ _EVENTS: dict[str, dict[str, str]] = {
     "bao": {"indicator": "tile", "tile": "tile", "throw": "small"},
 }
 _HOW = ("self_drawn", "discard", "robbed_kong")
+_EVENT_KEYS = {kind: frozenset(["type", "hand", *spec]) for kind, spec in _EVENTS.items()}
+
+
+def _is_int_in(lo: int, hi: int) -> Callable[[Any], bool]:
+    return lambda v: type(v) is int and lo <= v <= hi
+
+
+_FAST: dict[str, Callable[[Any], bool]] = {
+    "seat": _is_int_in(*_SEAT),
+    "tile": _is_int_in(*_TILE),
+    "small": _is_int_in(*_SMALL),
+    "i32": _is_int_in(*_I32),
+    "bool": lambda v: type(v) is bool,
+    "how": lambda v: v in _HOW,
+    "tiles": lambda v: (
+        type(v) is list and len(v) <= 14 and all(type(t) is int and 0 <= t <= 41 for t in v)
+    ),
+    "dice": lambda v: (
+        type(v) is list and len(v) in (2, 4) and all(type(d) is int and 1 <= d <= 6 for d in v)
+    ),
+}
+# Per event type: (field, quick check) for the well-formed case.
+_EVENT_CHECKS = {
+    kind: [(key, _FAST[t]) for key, t in spec.items()] for kind, spec in _EVENTS.items()
+}
 
 
 def _check_event(line: _Line, kind: str) -> None:
@@ -552,7 +581,7 @@ class _Parser:
         if not text.strip():
             raise self.error("the line is empty", no)
         try:
-            obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+            obj = _DECODER.decode(text)
         except RecursionError:
             raise self.error("the line's JSON is nested too deeply", no) from None
         except ValueError as e:
@@ -577,7 +606,8 @@ class _Parser:
         elif kind == "result":
             self.result(_Line(obj, no, self.source, "result line"))
         elif kind in _EVENTS:
-            self.event(_Line(obj, no, self.source, f"{kind} event"), kind)
+            if not self.fast_event(obj, kind, text):
+                self.event(_Line(obj, no, self.source, f"{kind} event"), kind)
         elif kind == "header":
             raise self.error("a second header", no)
         else:
@@ -659,6 +689,28 @@ class _Parser:
         if index != cur.index:
             raise line.error(f"a {line.what} of hand {index} inside hand {cur.index}")
         return cur
+
+    def fast_event(self, obj: dict[str, Any], kind: str, text: str) -> bool:
+        """Takes a well-formed event of the current hand in one pass; False sends the
+        line to :meth:`event`, which names what is wrong."""
+        cur = self.current
+        index = obj.get("hand")
+        if cur is None or type(index) is not int or index != cur.index:
+            return False
+        if obj.keys() != _EVENT_KEYS[kind]:
+            return False
+        for key, ok in _EVENT_CHECKS[kind]:
+            if not ok(obj[key]):
+                return False
+        # The event's text minus its "hand" key: sliced from a compact line, else re-encoded.
+        prefix = f'{{"hand":{cur.index},'
+        body = text.rstrip("\n")
+        if body.startswith(prefix) and " " not in body:
+            cur.events_json.append("{" + body[len(prefix) :])
+        else:
+            ev = {k: v for k, v in obj.items() if k != "hand"}
+            cur.events_json.append(json.dumps(ev, separators=(",", ":")))
+        return True
 
     def event(self, line: _Line, kind: str) -> None:
         cur = self._in_hand(line)
@@ -982,7 +1034,9 @@ def _where(hand: HandRecord, k: int | None = None) -> str:
 def _replay_round(r: Round, hand: HandRecord) -> None:
     """Plays the recorded decisions of `hand` on `r` and checks every event and the
     result."""
-    recorded = hand.events
+    # Parsed here rather than through ``hand.events``, which would keep every hand's
+    # parsed events alive after its replay.
+    recorded = [json.loads(e) for e in hand.events_json]
     k = 0
 
     def check_new() -> None:

@@ -9,6 +9,7 @@ first re-plays the record through the engine and reports any difference.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -150,7 +151,7 @@ def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
         f"prevalent wind {wind_name(hand.prevalent_wind)} ({WIND_ZH[hand.prevalent_wind]}), "
         f"scores {hand.scores_before}"
     )
-    events = hand.events
+    events = [json.loads(e) for e in hand.events_json]
     i = 0
     while i < len(events) and events[i]["type"] in ("dice", "deal"):
         line = t.apply(events[i])
