@@ -417,7 +417,9 @@ def test_size_limits(good, tmp_path):
         mj.MatchRecord.from_json(good, max_line_bytes=100)
     path = tmp_path / "big.jsonl"
     path.write_text(good, encoding="utf-8")
-    with pytest.raises(RecordError, match=f"{path}: the record has .* the limit of 1000"):
+    with pytest.raises(
+        RecordError, match=f"{path}: the record is larger than the limit of 1000 bytes"
+    ):
         mj.MatchRecord.load(path, max_bytes=1000)
     with pytest.raises(RecordError, match=f"{path}: line 1: the line is longer"):
         mj.MatchRecord.load(path, max_line_bytes=100)
@@ -434,6 +436,10 @@ def test_save_is_atomic_and_checks_the_path(good, tmp_path):
     assert rec.save(path) == str(path)
     assert path.read_text(encoding="utf-8") == good
     assert [p.name for p in tmp_path.iterdir()] == ["saved.jsonl"]
+    plain = tmp_path / "plain"
+    plain.write_text("")
+    assert path.stat().st_mode == plain.stat().st_mode  # not the temporary file's 0600
+    plain.unlink()
     with pytest.raises(FileNotFoundError, match="does not exist"):
         rec.save(tmp_path / "missing" / "x.jsonl")
     with pytest.raises(IsADirectoryError):

@@ -271,7 +271,7 @@ class MatchRecord:
         else:
             raise TypeError(f"a record is text or bytes, not {type(text).__name__}")
         if len(data) > max_bytes:
-            raise RecordError(_too_big(len(data), max_bytes), source=source)
+            raise RecordError(_too_big(max_bytes), source=source)
         return _parse(_split(data, max_line_bytes, source), source)
 
     @classmethod
@@ -289,7 +289,7 @@ class MatchRecord:
         with open(source, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size > max_bytes:
-                raise RecordError(_too_big(size, max_bytes), source=source)
+                raise RecordError(_too_big(max_bytes), source=source)
             return _parse(_read_lines(f, max_bytes, max_line_bytes, source), source)
 
     def replay(self) -> None:
@@ -301,9 +301,9 @@ class MatchRecord:
 # ---- reading ----------------------------------------------------------------------------
 
 
-def _too_big(size: int, limit: int) -> str:
+def _too_big(limit: int) -> str:
     return (
-        f"the record has {size} bytes, more than the limit of {limit} "
+        f"the record is larger than the limit of {limit} bytes "
         "(pass max_bytes= to read a larger one)"
     )
 
@@ -332,7 +332,7 @@ def _read_lines(
         no += 1
         total += len(raw)
         if total > max_bytes:
-            raise RecordError(_too_big(total, max_bytes), source=source, line=no)
+            raise RecordError(_too_big(max_bytes), source=source, line=no)
         _check_line(raw, no, max_line, source, last=not raw.endswith(b"\n"))
         yield no, raw
 
@@ -829,6 +829,16 @@ def _sync_dir(d: str) -> None:
         os.close(fd)
 
 
+def _new_file_mode(target: str) -> int:
+    """The mode the target gets: its own when it exists, else what ``open`` would give."""
+    try:
+        return os.stat(target).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 class _AtomicFile:
     """A temporary file beside `target`, renamed over it on a clean exit (removed on an
     error). ``keep_open`` leaves the file open after the rename, for appending."""
@@ -839,21 +849,27 @@ class _AtomicFile:
         d, name = os.path.split(target)
         fd, self.tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=d)
         self.file: IO[bytes] = os.fdopen(fd, "wb")
+        try:
+            os.chmod(self.tmp, _new_file_mode(target))
+        except OSError:
+            pass  # a file system without modes keeps mkstemp's
 
     def __enter__(self) -> IO[bytes]:
         return self.file
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+        renamed = False
         try:
             if kind is None:
                 self.file.flush()
                 os.fsync(self.file.fileno())
                 os.replace(self.tmp, self.target)
+                renamed = True
                 _sync_dir(os.path.dirname(self.target))
         finally:
-            if kind is not None or not self.keep_open:
+            if not (renamed and self.keep_open):
                 self.file.close()
-            if kind is not None:
+            if not renamed:
                 try:
                     os.unlink(self.tmp)
                 except OSError:
