@@ -225,15 +225,22 @@ def run(args: argparse.Namespace) -> int:
     interactive = not args.all and sys.stdin.isatty()
     if interactive:
         print("Enter: next step, n: next hand, q: quit")
-    for h in hands:
-        for line in _hand_lines(rec, h):
-            print(line)
-            if interactive and line.startswith("  ") and not line.startswith("    "):
-                answer = input().strip().lower()
-                if answer == "q":
-                    return 0
-                if answer == "n":
-                    break
+    try:
+        for h in hands:
+            for line in _hand_lines(rec, h):
+                print(line)
+                if interactive and line.startswith("  ") and not line.startswith("    "):
+                    answer = input().strip().lower()
+                    if answer == "q":
+                        return 0
+                    if answer == "n":
+                        break
+    except EOFError:  # Ctrl-D at the prompt: stop
+        print()
+        return 0
+    except KeyboardInterrupt:  # Ctrl-C: stop without a traceback
+        print()
+        return 130
     label = "Final scores" if rec.complete else f"Scores after {len(rec.hands)} hands"
     print(f"{label}: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
     return 0
