@@ -166,7 +166,7 @@ CASES: list[tuple[str, Callable[[str, str], str | bytes], str]] = [
     (
         "hand seed changed",
         lambda g, o: edit(g, lambda x: first(x, "hand", 1).update(seed=5)),
-        "the seed is 5",
+        "hand 1 has the seed 5, but hand 1 of the match with seed 21 has",
     ),
     (
         "dealer changed",
@@ -178,12 +178,12 @@ CASES: list[tuple[str, Callable[[str, str], str | bytes], str]] = [
     (
         "match seed changed",
         lambda g, o: edit(g, lambda x: x[0].update(seed=22)),
-        "hand 0 of this match \\(seed 22\\)",
+        r"hand 0 has the seed \d+, but hand 0 of the match with seed 22",
     ),
     (
         "another match's hands under this header",
         lambda g, o: redigest([g.splitlines()[0], *o.splitlines()[1:]]),
-        "the seed is",
+        "a hand of another match",
     ),
     (
         "a hand dropped",
@@ -381,6 +381,21 @@ def test_tampering_is_rejected(name, tamper, match, good, other, tmp_path, capsy
             mj.MatchRecord.from_json(bad)
         return
     check_rejected(bad, match, tmp_path, capsys)
+
+
+def test_replay_checks_each_hand_against_the_match(good):
+    """Records built in memory skip the loader: replay_record checks them itself."""
+    rec = mj.MatchRecord.from_json(good)
+    rec.hands[1].seed += 1
+    with pytest.raises(ReplayMismatchError, match="hand 1\\): the seed is"):
+        rec.replay()
+    rec = mj.MatchRecord.from_json(good)
+    rec.hands[2].dealer = (rec.hands[2].dealer + 1) % 4
+    with pytest.raises(ReplayMismatchError, match="hand 2\\): the dealer is"):
+        rec.replay()
+    assert mj.Match("gb", 21, 4).hand_seed_at(3) == mj.MatchRecord.from_json(good).hands[3].seed
+    with pytest.raises(mj.RuleError, match="not a hand of a 4-hand match"):
+        mj.Match("gb", 21, 4).hand_seed_at(4)
 
 
 def test_a_record_cut_at_a_hand_boundary_is_an_unfinished_match(good, tmp_path, capsys):

@@ -56,7 +56,8 @@ Loading
 :data:`MAX_LINE_BYTES` per line and :data:`MAX_RECORD_BYTES` per file; both can be raised
 per call) and checks every line against the schema above and the lines against each
 other: types (an integer is an integer, not a bool, float or string), ranges, unknown or
-missing fields, hand indices, the score chain, the trailer's counts, scores and digest.
+missing fields, the rules and options, hand indices, each hand's seed (derived from the
+match seed by :class:`Match`), the score chain, the trailer's counts, scores and digest.
 Any problem raises :class:`RecordError` (a ``ValueError``) naming the file, the line and
 the problem. :func:`replay_record` then re-plays each hand through a :class:`Match` built
 from the header (so each hand's seed, dealer and prevalent wind are the match's) taking
@@ -568,6 +569,7 @@ class _Parser:
         self.ended = False
         self.digest = hashlib.sha256()
         self.last = 0
+        self.match: Match | None = None
 
     def error(self, problem: str, no: int | None = None) -> RecordError:
         return RecordError(problem, source=self.source, line=no)
@@ -630,11 +632,16 @@ class _Parser:
         if type(options) is not dict:
             raise line.error(f"'options' must be an object, not {_describe(options)}")
         try:
-            RuleSet(rules, **options)
+            rule_set = RuleSet(rules, **options)
         except (ValueError, TypeError, OverflowError) as e:
             raise line.error(f"the rules {rules!r} with these options: {e}") from None
         seed = line.int("seed", _U64)
         n_hands = line.int("hands", (1, 65535))
+        # The match the header describes: it gives every hand's seed.
+        try:
+            self.match = Match(rule_set, seed, n_hands)
+        except ValueError as e:
+            raise line.error(f"the header does not describe a match: {e}") from None
         players = obj["players"]
         if type(players) is not list or len(players) != 4:
             raise line.error(f"'players' must be a list of 4 names, not {_describe(players)}")
@@ -669,9 +676,16 @@ class _Parser:
                 f"the scores before hand {index} are {before}, but "
                 + (f"hand {index - 1} ended with {self.scores}" if index else "a match starts at 0")
             )
+        seed = line.int("seed", _U64)
+        assert self.match is not None
+        if seed != self.match.hand_seed_at(index):
+            raise line.error(
+                f"hand {index} has the seed {seed}, but hand {index} of the match with seed "
+                f"{rec.seed} has {self.match.hand_seed_at(index)} (a hand of another match?)"
+            )
         self.current = HandRecord(
             index=index,
-            seed=line.int("seed", _U64),
+            seed=seed,
             dealer=line.int("dealer", _SEAT),
             prevalent_wind=line.int("prevalent_wind", _SEAT),
             scores_before=before,

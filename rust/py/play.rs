@@ -860,6 +860,16 @@ impl PyMatch {
     fn hand_seed(&self) -> u64 {
         self.inner.hand_seed()
     }
+    /// The wall seed of hand `index` (0-based) of the match, played or not.
+    fn hand_seed_at(&self, index: i64) -> PyResult<u64> {
+        let i = u16::try_from(index).map_err(|_| {
+            MjError::rule(format!(
+                "hand {index} is not a hand of a {}-hand match",
+                self.inner.hands()
+            ))
+        })?;
+        Ok(self.inner.hand_seed_at(i)?)
+    }
     /// Running scores.
     #[getter]
     fn scores(&self) -> Vec<i32> {

@@ -107,6 +107,16 @@ impl Match {
     pub fn hand_seed(&self) -> u64 {
         derive_seed(self.seed, self.index as u64)
     }
+    /// The wall seed of hand `index` (0-based) of the match.
+    pub fn hand_seed_at(&self, index: u16) -> MjResult<u64> {
+        if index >= self.hands {
+            return Err(MjError::rule(format!(
+                "hand {index} is not a hand of a {}-hand match",
+                self.hands
+            )));
+        }
+        Ok(derive_seed(self.seed, index as u64))
+    }
     /// Running scores (sum 0).
     pub fn scores(&self) -> [i32; 4] {
         self.scores
@@ -232,6 +242,10 @@ mod tests {
             m.finish_hand(r.result().unwrap()).unwrap();
         }
         assert_eq!(seen.len(), 16);
+        let fresh = Match::new(&rules, 1, None).unwrap();
+        assert_eq!(fresh.hand_seed_at(0).unwrap(), fresh.hand_seed());
+        assert_eq!(fresh.hand_seed_at(15).unwrap(), derive_seed(1, 15));
+        assert!(fresh.hand_seed_at(16).is_err());
         for (i, &(d, p)) in seen.iter().enumerate() {
             assert_eq!(d as usize, i % 4);
             assert_eq!(p as usize, i / 4);
