@@ -1,5 +1,6 @@
 """Match records: JSON lines, loading, replay through the engine, the replay command."""
 
+import hashlib
 import json
 
 import pytest
@@ -19,10 +20,17 @@ def test_json_lines_layout(gb_record):
     lines = gb_record.to_json().splitlines()
     objs = [json.loads(x) for x in lines]
     head = objs[0]
-    assert head["type"] == "header" and head["format"] == "majiang-record" and head["version"] == 1
+    assert head["type"] == "header" and head["format"] == "majiang-record" and head["version"] == 2
     assert head["rules"] == "gb" and head["seed"] == 21 and head["hands"] == 6
     assert head["options"] == mj.RuleSet("gb").options()
-    assert objs[-1] == {"type": "match_end", "final_scores": gb_record.final_scores}
+    digest = hashlib.sha256("".join(x + "\n" for x in lines[:-1]).encode()).hexdigest()
+    assert objs[-1] == {
+        "type": "match_end",
+        "complete": True,
+        "hands_played": 6,
+        "final_scores": gb_record.final_scores,
+        "digest": "sha256:" + digest,
+    }
     assert [o["hand"] for o in objs if o["type"] == "hand"] == list(range(6))
     assert sum(1 for o in objs if o["type"] == "result") == 6
     events = [o for o in objs[1:-1] if o["type"] not in ("hand", "result")]
@@ -57,16 +65,20 @@ def test_replay_detects_tampering(gb_record):
             obj["tile"] = (obj["tile"] + 1) % 34
             lines[i] = json.dumps(obj)
             break
-    bad = mj.MatchRecord.from_json("\n".join(lines))
-    with pytest.raises((mj.ReplayMismatchError, mj.IllegalActionError)):
+    # The trailer's digest no longer matches the lines.
+    with pytest.raises(mj.RecordError, match="digest"):
+        mj.MatchRecord.from_json("\n".join(lines) + "\n")
+    # Without the trailer (a record still being written) the engine finds the change.
+    bad = mj.MatchRecord.from_json("\n".join(lines[:-1]) + "\n")
+    with pytest.raises(mj.ReplayMismatchError, match="the engine"):
         bad.replay()
-    lines = gb_record.to_json().splitlines()
+    lines = gb_record.to_json().splitlines()[:-1]
     res = [i for i, x in enumerate(lines) if json.loads(x)["type"] == "result"][0]
     obj = json.loads(lines[res])
     obj["deltas"] = [1, -1, 0, 0]
     lines[res] = json.dumps(obj)
-    with pytest.raises(mj.ReplayMismatchError):
-        mj.MatchRecord.from_json("\n".join(lines)).replay()
+    with pytest.raises(mj.RecordError, match="scores after hand 0"):
+        mj.MatchRecord.from_json("\n".join(lines) + "\n")
 
 
 def test_from_json_names_bad_lines():

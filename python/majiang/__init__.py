@@ -23,9 +23,11 @@ from ._core import (
     tile_name_zh,
 )
 from .fan import *  # noqa: F403
+from .game import BotError, BotTimeoutError, IllegalBotActionError
 from .huainan import *  # noqa: F403
 from .oracle import *  # noqa: F403
 from .play import *  # noqa: F403
+from .record import RecordError
 from .sim import *  # noqa: F403
 
 __version__ = "0.1.0"

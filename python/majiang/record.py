@@ -1,38 +1,139 @@
-"""Game records: JSON lines, loading, and replay through the engine.
+"""Match records: JSON lines that prove themselves, loaded line by line, replayed through
+the engine.
 
-A record is JSON lines:
+Format (version 2)
+------------------
 
-1. a header: ``{"type": "header", "format": "majiang-record", "version": 1, "rules": "gb",
-   "options": {...}, "seed": S, "hands": 16, "players": [...]}``;
-2. per hand: ``{"type": "hand", "hand": i, "seed": ..., "dealer": ..., "prevalent_wind":
-   ..., "scores": [...]}``, then one line per engine event (``dice``, ``deal``, ``bao``
-   (huainan, after the deal: ``throw``, ``indicator`` and the 宝 ``tile``), ``draw``,
-   ``flower``, ``discard``, ``chow``, ``pung``, ``kong``, ``concealed_kong``,
-   ``added_kong``, ``win``, ``penalty``, ``exhaustive_draw``; each with ``"hand": i``),
-   then ``{"type": "result", "hand": i, ...}`` with the winners, their fans and the
-   payments, and the scores after the hand;
-3. ``{"type": "match_end", "final_scores": [...]}``.
+A record is UTF-8 text, one JSON object per line, every line ending in ``\\n``:
 
-Tiles are codes (0-33, flowers 34-41). Each hand's wall comes from its seed, so
-:func:`replay_record` re-plays every hand through the engine, taking each decision from
-the recorded events, and checks that the engine produces exactly the recorded events.
+1. The **header**::
+
+       {"format": "majiang-record", "hands": 16, "options": {...}, "players": [4 names],
+        "rules": "gb", "seed": S, "type": "header", "version": 2}
+
+   ``rules`` is a rule set name and ``options`` its options (``RuleSet(rules, **options)``
+   must accept them); ``seed`` is the match seed (``0 <= seed < 2**64``); ``hands`` the
+   length of the match (1-65535); ``players`` four names (at most 200 characters each),
+   in seat order.
+
+2. Each **hand** ``i`` (0, 1, 2, ... with no gap) is a group of lines:
+
+   - ``{"type": "hand", "hand": i, "seed": ..., "dealer": 0-3, "prevalent_wind": 0-3,
+     "scores": [4 ints]}``: the hand's wall seed (the match derives it from its seed and
+     ``i``), the dealer's seat, the prevalent wind and the scores before the hand (hand 0
+     starts at ``[0, 0, 0, 0]``, hand ``i`` where hand ``i - 1`` ended);
+   - one line per engine event, each with ``"hand": i`` and ``"type"``: ``dice`` (``dice``,
+     ``break_seat``, ``break_stack``), ``deal`` (``seat``, ``tiles``), ``draw`` (``seat``,
+     ``tile``, ``tail``), ``flower`` (``seat``, ``tile``), ``discard`` (``seat``, ``tile``,
+     ``ready``), ``chow`` (``seat``, ``from``, ``tile``, ``low``), ``pung`` and ``kong``
+     (``seat``, ``from``, ``tile``), ``concealed_kong`` and ``added_kong`` (``seat``,
+     ``tile``), ``win`` (``seat``, ``from``, ``tile``, ``how``: ``self_drawn``,
+     ``discard`` or ``robbed_kong``, ``fan``), ``penalty`` (``seat``, ``each``),
+     ``exhaustive_draw``, and ``bao`` (huainan: ``indicator`` and the wild ``tile``
+     turned up ``throw`` stacks from the tail);
+   - ``{"type": "result", "hand": i, "exhaustive": bool, "wins": [...], "deltas": [4],
+     "penalties": [4], "scores": [4]}``: the winners with their fans (or Huainan form
+     and multipliers), the payments, and the scores after the hand (``scores`` before the
+     hand plus ``deltas``).
+
+3. The **trailer** ``{"type": "match_end", "complete": bool, "hands_played": n,
+   "final_scores": [4], "digest": "sha256:<hex>"}``. ``complete`` is true when every hand
+   of the match was played; a match that ended early (a bot failed, the player quit,
+   Ctrl-C) says ``false``. ``digest`` is the SHA-256 of the bytes of every line before
+   the trailer (the header and the hand lines, each with its ``\\n``); it catches damage,
+   not forgery: whoever edits a record can recompute it, and only :func:`replay_record`
+   proves that the engine plays the hands as recorded. A record without a trailer is the
+   record of a match still being written (or whose writer was killed): it loads, as an
+   unfinished match, when it stops at the end of a hand.
+
+Tiles are codes (0-33, flowers 34-41), seats 0-3. Version 1 records (no ``complete``,
+``hands_played`` or ``digest`` in the trailer) are read too.
+
+Loading
+-------
+
+:meth:`MatchRecord.load` reads a file line by line (bytes, at most
+:data:`MAX_LINE_BYTES` per line and :data:`MAX_RECORD_BYTES` per file; both can be raised
+per call) and checks every line against the schema above and the lines against each
+other: types (an integer is an integer, not a bool, float or string), ranges, unknown or
+missing fields, the rules and options, hand indices, each hand's seed (derived from the
+match seed by :class:`Match`), the score chain, the trailer's counts, scores and digest.
+Any problem raises :class:`RecordError` (a ``ValueError``) naming the file, the line and
+the problem. :func:`replay_record` then re-plays each hand through a :class:`Match` built
+from the header (so each hand's seed, dealer and prevalent wind are the match's) taking
+every decision from the recorded events, and checks that the engine produces exactly the
+recorded events, results and scores (:class:`ReplayMismatchError`, naming the line).
+
+Writing
+-------
+
+:meth:`MatchRecord.save` writes to a temporary file in the target's directory and
+renames it over the target (a reader sees the old record or the new one, never half of
+one). :class:`RecordWriter` writes a record while the match is played: the header (also
+through a temporary name), then each finished hand appended, flushed and synced to disk,
+then the trailer.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import signal
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
-from ._core import Action, Round, RuleSet
+from ._core import Action, Match, Round, RuleSet
 
-__all__ = ["FORMAT", "VERSION", "HandRecord", "MatchRecord", "ReplayMismatchError", "replay_record"]
+__all__ = [
+    "FORMAT",
+    "MAX_LINE_BYTES",
+    "MAX_RECORD_BYTES",
+    "VERSION",
+    "HandRecord",
+    "MatchRecord",
+    "RecordError",
+    "RecordWriter",
+    "ReplayMismatchError",
+    "check_record_path",
+    "replay_record",
+]
 
 FORMAT = "majiang-record"
-VERSION = 1
+VERSION = 2
+#: Record versions this module reads.
+READABLE_VERSIONS = (1, 2)
+#: The longest line (bytes, without its ``\n``) a record may have by default. A 16-hand
+#: match has lines of a few hundred bytes; the limit stops a damaged file from being
+#: parsed as one enormous object.
+MAX_LINE_BYTES = 1 << 16
+#: The largest record file read by default (128 MiB, some thousands of hands).
+MAX_RECORD_BYTES = 1 << 27
+
+_I32 = (-(2**31), 2**31 - 1)
+_U64 = (0, 2**64 - 1)
+_MAX_NAME = 200
+_TILE = (0, 41)
+_SEAT = (0, 3)
+_SMALL = (0, 1 << 20)
 
 
-class ReplayMismatchError(ValueError):
+class RecordError(ValueError):
+    """A record that is not a valid match record. ``source`` is the file (or ``None``),
+    ``line`` the 1-based line number (or ``None``), ``problem`` the bare message."""
+
+    def __init__(self, problem: str, *, source: str | None = None, line: int | None = None):
+        self.problem = problem
+        self.source = source
+        self.line = line
+        where = [x for x in (source, None if line is None else f"line {line}") if x]
+        super().__init__(": ".join([*where, problem]))
+
+
+class ReplayMismatchError(RecordError):
     """Replaying a record through the engine did not reproduce it."""
 
 
@@ -42,6 +143,7 @@ class HandRecord:
 
     ``events`` are the engine's events as dicts (full information); ``result`` is the
     engine's result dict (``exhaustive``, ``deltas``, ``penalties``, ``wins`` with fans).
+    ``line`` is the line of the hand's first line in the file it was loaded from.
     """
 
     index: int
@@ -53,6 +155,7 @@ class HandRecord:
     scores_after: list[int]
     events_json: list[str] = field(default_factory=list, repr=False)
     _events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    line: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -71,10 +174,28 @@ class HandRecord:
         """Each seat's change of score in this hand."""
         return list(self.result["deltas"])
 
+    def lines(self) -> list[str]:
+        """The hand's lines in the record (without line breaks)."""
+        start = {
+            "type": "hand",
+            "hand": self.index,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "prevalent_wind": self.prevalent_wind,
+            "scores": self.scores_before,
+        }
+        out = [json.dumps(start, sort_keys=True)]
+        prefix = f'{{"hand":{self.index},'
+        out.extend(prefix + e[1:] for e in self.events_json)
+        end = {"type": "result", "hand": self.index, "scores": self.scores_after, **self.result}
+        out.append(json.dumps(end, ensure_ascii=False, sort_keys=True))
+        return out
+
 
 @dataclass
 class MatchRecord:
-    """A whole match: the rules, the seed, the players and every hand."""
+    """A whole match, or the hands played so far: the rules, the seed, the players and
+    every finished hand. ``final_scores`` are the scores after the last hand recorded."""
 
     rules: str
     options: dict[str, Any]
@@ -84,12 +205,17 @@ class MatchRecord:
     hands: list[HandRecord] = field(default_factory=list)
     final_scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
+    @property
+    def complete(self) -> bool:
+        """True when every hand of the match is in the record."""
+        return len(self.hands) == self.n_hands
+
     def rule_set(self) -> RuleSet:
         """The :class:`~majiang.RuleSet` the match was played with."""
         return RuleSet(self.rules, **self.options)
 
-    def to_json(self) -> str:
-        """The record as JSON lines (see the module documentation)."""
+    def header_line(self) -> str:
+        """The header line (without its line break)."""
         header = {
             "type": "header",
             "format": FORMAT,
@@ -100,89 +226,72 @@ class MatchRecord:
             "hands": self.n_hands,
             "players": self.players,
         }
-        lines = [json.dumps(header, ensure_ascii=False, sort_keys=True)]
-        for h in self.hands:
-            start = {
-                "type": "hand",
-                "hand": h.index,
-                "seed": h.seed,
-                "dealer": h.dealer,
-                "prevalent_wind": h.prevalent_wind,
-                "scores": h.scores_before,
-            }
-            lines.append(json.dumps(start, sort_keys=True))
-            prefix = f'{{"hand":{h.index},'
-            lines.extend(prefix + e[1:] for e in h.events_json)
-            end = {"type": "result", "hand": h.index, "scores": h.scores_after, **h.result}
-            lines.append(json.dumps(end, ensure_ascii=False, sort_keys=True))
-        lines.append(json.dumps({"type": "match_end", "final_scores": self.final_scores}))
+        return json.dumps(header, ensure_ascii=False, sort_keys=True)
+
+    def to_json(self) -> str:
+        """The record as JSON lines (see the module documentation)."""
+        h = hashlib.sha256()
+        lines = [self.header_line()]
+        for hand in self.hands:
+            lines.extend(hand.lines())
+        for line in lines:
+            h.update(line.encode("utf-8") + b"\n")
+        trailer = {
+            "type": "match_end",
+            "complete": self.complete,
+            "hands_played": len(self.hands),
+            "final_scores": self.final_scores,
+            "digest": "sha256:" + h.hexdigest(),
+        }
+        lines.append(json.dumps(trailer, sort_keys=True))
         return "\n".join(lines) + "\n"
 
+    def save(self, path: str | os.PathLike[str]) -> str:
+        """Writes the record to `path` through a temporary file in the same directory
+        renamed over it; returns the path written (absolute)."""
+        target = check_record_path(path)
+        with _AtomicFile(target) as f:
+            f.write(self.to_json().encode("utf-8"))
+        return target
+
     @classmethod
-    def from_json(cls, text: str) -> MatchRecord:
-        """Loads a record written by :meth:`to_json`; raises ``ValueError`` naming the
-        line when it is not one."""
-        rec: MatchRecord | None = None
-        current: HandRecord | None = None
-        for no, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"line {no} of the record is not JSON: {e}") from None
-            kind = obj.get("type") if isinstance(obj, dict) else None
-            if rec is None:
-                if kind != "header" or obj.get("format") != FORMAT:
-                    raise ValueError(f"line {no}: a record starts with a {FORMAT} header")
-                if obj.get("version") != VERSION:
-                    raise ValueError(
-                        f"line {no}: record version {obj.get('version')} (this reads {VERSION})"
-                    )
-                rec = cls(
-                    rules=obj["rules"],
-                    options=obj["options"],
-                    seed=obj["seed"],
-                    n_hands=obj["hands"],
-                    players=obj["players"],
-                )
-                continue
-            if kind == "hand":
-                current = HandRecord(
-                    index=obj["hand"],
-                    seed=obj["seed"],
-                    dealer=obj["dealer"],
-                    prevalent_wind=obj["prevalent_wind"],
-                    scores_before=obj["scores"],
-                    result={},
-                    scores_after=[],
-                )
-                current._events = []
-                rec.hands.append(current)
-            elif kind == "result":
-                if current is None:
-                    raise ValueError(f"line {no}: a result before any hand")
-                res = dict(obj)
-                for k in ("type", "hand", "scores"):
-                    res.pop(k, None)
-                current.result = res
-                current.scores_after = obj["scores"]
-                current = None
-            elif kind == "match_end":
-                rec.final_scores = obj["final_scores"]
-            elif kind is None:
-                raise ValueError(f"line {no}: an event without a type")
-            else:
-                if current is None:
-                    raise ValueError(f"line {no}: a {kind!r} event outside a hand")
-                ev = dict(obj)
-                ev.pop("hand", None)
-                assert current._events is not None
-                current._events.append(ev)
-                current.events_json.append(json.dumps(ev, separators=(",", ":")))
-        if rec is None:
-            raise ValueError("the record is empty")
-        return rec
+    def from_json(
+        cls,
+        text: str | bytes,
+        *,
+        source: str | None = None,
+        max_bytes: int = MAX_RECORD_BYTES,
+        max_line_bytes: int = MAX_LINE_BYTES,
+    ) -> MatchRecord:
+        """Loads a record from its text; raises :class:`RecordError` naming the line and
+        the problem when it is not a valid record (see the module documentation)."""
+        if isinstance(text, str):
+            data = text.encode("utf-8", "surrogatepass")
+        elif isinstance(text, bytes | bytearray | memoryview):
+            data = bytes(text)
+        else:
+            raise TypeError(f"a record is text or bytes, not {type(text).__name__}")
+        if len(data) > max_bytes:
+            raise RecordError(_too_big(max_bytes), source=source)
+        return _parse(_split(data, max_line_bytes, source), source)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        max_bytes: int = MAX_RECORD_BYTES,
+        max_line_bytes: int = MAX_LINE_BYTES,
+    ) -> MatchRecord:
+        """Loads a record file line by line (memory grows with the hands, not with a
+        copy of the whole text). Raises :class:`RecordError` naming the file, the line
+        and the problem; ``OSError`` when the file cannot be read."""
+        source = os.fspath(path)
+        with open(source, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > max_bytes:
+                raise RecordError(_too_big(max_bytes), source=source)
+            return _parse(_read_lines(f, max_bytes, max_line_bytes, source), source)
 
     def replay(self) -> None:
         """Re-plays every hand through the engine; raises
@@ -190,7 +299,728 @@ class MatchRecord:
         replay_record(self)
 
 
-def _decision(r: Round, seat: int, nxt: dict[str, Any], wins: set[int]) -> Action:
+# ---- reading ----------------------------------------------------------------------------
+
+
+def _too_big(limit: int) -> str:
+    return (
+        f"the record is larger than the limit of {limit} bytes "
+        "(pass max_bytes= to read a larger one)"
+    )
+
+
+def _check_line(raw: bytes, no: int, max_line: int, source: str | None, last: bool) -> None:
+    body = len(raw) - (1 if raw.endswith(b"\n") else 0)
+    if body > max_line:
+        raise RecordError(
+            f"the line is longer than {max_line} bytes (pass max_line_bytes= to allow it)",
+            source=source,
+            line=no,
+        )
+    if not raw.endswith(b"\n") and last:
+        raise RecordError("the record is cut in the middle of this line", source=source, line=no)
+
+
+def _read_lines(
+    f: IO[bytes], max_bytes: int, max_line: int, source: str
+) -> Iterator[tuple[int, bytes]]:
+    total = 0
+    no = 0
+    while True:
+        raw = f.readline(max_line + 2)
+        if not raw:
+            return
+        no += 1
+        total += len(raw)
+        if total > max_bytes:
+            raise RecordError(_too_big(max_bytes), source=source, line=no)
+        _check_line(raw, no, max_line, source, last=not raw.endswith(b"\n"))
+        yield no, raw
+
+
+def _split(data: bytes, max_line: int, source: str | None) -> Iterator[tuple[int, bytes]]:
+    pos = 0
+    no = 0
+    n = len(data)
+    while pos < n:
+        end = data.find(b"\n", pos)
+        no += 1
+        raw = data[pos:] if end < 0 else data[pos : end + 1]
+        _check_line(raw, no, max_line, source, last=end < 0)
+        yield no, raw
+        pos = n if end < 0 else end + 1
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"the key {k!r} appears twice in one object")
+            seen.add(k)
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+# One decoder for every line: duplicate keys and NaN/Infinity are errors.
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+
+
+def _describe(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return f"the boolean {str(v).lower()}"
+    if isinstance(v, int | float):
+        return f"the number {v!r}"
+    if isinstance(v, str):
+        return f"the string {v[:40]!r}"
+    if isinstance(v, list):
+        return f"a list of {len(v)}"
+    return "an object"
+
+
+class _Line:
+    """One parsed line and its checks; every failure names the line."""
+
+    def __init__(self, obj: dict[str, Any], no: int, source: str | None, what: str):
+        self.obj = obj
+        self.no = no
+        self.source = source
+        self.what = what
+
+    def error(self, problem: str) -> RecordError:
+        return RecordError(problem, source=self.source, line=self.no)
+
+    def fields(self, required: Iterable[str], optional: Iterable[str] = ()) -> None:
+        required = set(required)
+        missing = sorted(required - self.obj.keys())
+        if missing:
+            raise self.error(f"the {self.what} has no {', '.join(map(repr, missing))}")
+        extra = sorted(self.obj.keys() - required - set(optional))
+        if extra:
+            raise self.error(f"the {self.what} has unknown fields {', '.join(map(repr, extra))}")
+
+    def int(self, key: str, bounds: tuple[int, int], obj: dict[str, Any] | None = None) -> int:
+        return _int(self, (obj if obj is not None else self.obj)[key], key, bounds)
+
+    def bool(self, key: str) -> bool:
+        v = self.obj[key]
+        if type(v) is not bool:
+            raise self.error(f"{key!r} must be true or false, not {_describe(v)}")
+        return v
+
+    def str(self, key: str, limit: int = _MAX_NAME) -> str:
+        v = self.obj[key]
+        if type(v) is not str:
+            raise self.error(f"{key!r} must be a string, not {_describe(v)}")
+        if len(v) > limit:
+            raise self.error(f"{key!r} is longer than {limit} characters")
+        return v
+
+    def ints(
+        self, key: str, bounds: tuple[int, int], n: int | None = None, v: Any = None
+    ) -> list[int]:
+        v = self.obj[key] if v is None else v
+        if type(v) is not list:
+            raise self.error(f"{key!r} must be a list, not {_describe(v)}")
+        if n is not None and len(v) != n:
+            raise self.error(f"{key!r} must have {n} entries, not {len(v)}")
+        return [_int(self, x, key, bounds) for x in v]
+
+
+def _int(line: _Line, v: Any, key: str, bounds: tuple[int, int]) -> int:
+    if type(v) is not int:
+        raise line.error(f"{key!r} must be an integer, not {_describe(v)}")
+    lo, hi = bounds
+    if not lo <= v <= hi:
+        raise line.error(f"{key!r} is {v}, outside {lo}..{hi}")
+    return v
+
+
+# Fields of each event type beyond "type", "hand" and (when it has one) "seat".
+_EVENTS: dict[str, dict[str, str]] = {
+    "dice": {"dice": "dice", "break_seat": "seat", "break_stack": "small"},
+    "deal": {"seat": "seat", "tiles": "tiles"},
+    "draw": {"seat": "seat", "tile": "tile", "tail": "bool"},
+    "flower": {"seat": "seat", "tile": "tile"},
+    "discard": {"seat": "seat", "tile": "tile", "ready": "bool"},
+    "chow": {"seat": "seat", "from": "seat", "tile": "tile", "low": "tile"},
+    "pung": {"seat": "seat", "from": "seat", "tile": "tile"},
+    "kong": {"seat": "seat", "from": "seat", "tile": "tile"},
+    "concealed_kong": {"seat": "seat", "tile": "tile"},
+    "added_kong": {"seat": "seat", "tile": "tile"},
+    "win": {"seat": "seat", "from": "seat", "tile": "tile", "how": "how", "fan": "small"},
+    "penalty": {"seat": "seat", "each": "i32"},
+    "exhaustive_draw": {},
+    "bao": {"indicator": "tile", "tile": "tile", "throw": "small"},
+}
+_HOW = ("self_drawn", "discard", "robbed_kong")
+_EVENT_KEYS = {kind: frozenset(["type", "hand", *spec]) for kind, spec in _EVENTS.items()}
+
+
+def _is_int_in(lo: int, hi: int) -> Callable[[Any], bool]:
+    return lambda v: type(v) is int and lo <= v <= hi
+
+
+_FAST: dict[str, Callable[[Any], bool]] = {
+    "seat": _is_int_in(*_SEAT),
+    "tile": _is_int_in(*_TILE),
+    "small": _is_int_in(*_SMALL),
+    "i32": _is_int_in(*_I32),
+    "bool": lambda v: type(v) is bool,
+    "how": lambda v: v in _HOW,
+    "tiles": lambda v: (
+        type(v) is list and len(v) <= 14 and all(type(t) is int and 0 <= t <= 41 for t in v)
+    ),
+    "dice": lambda v: (
+        type(v) is list and len(v) in (2, 4) and all(type(d) is int and 1 <= d <= 6 for d in v)
+    ),
+}
+# Per event type: (field, quick check) for the well-formed case.
+_EVENT_CHECKS = {
+    kind: [(key, _FAST[t]) for key, t in spec.items()] for kind, spec in _EVENTS.items()
+}
+
+
+def _check_event(line: _Line, kind: str) -> None:
+    spec = _EVENTS[kind]
+    line.fields(["type", "hand", *spec])
+    for key, t in spec.items():
+        if t == "seat":
+            line.int(key, _SEAT)
+        elif t == "tile":
+            line.int(key, _TILE)
+        elif t == "small":
+            line.int(key, _SMALL)
+        elif t == "i32":
+            line.int(key, _I32)
+        elif t == "bool":
+            line.bool(key)
+        elif t == "tiles":
+            tiles = line.ints(key, _TILE)
+            if len(tiles) > 14:
+                raise line.error(f"{key!r} has {len(tiles)} tiles, more than 14")
+        elif t == "dice":
+            dice = line.ints(key, (1, 6))
+            if len(dice) not in (2, 4):
+                raise line.error(f"{key!r} must have 2 or 4 dice, not {len(dice)}")
+        elif t == "how" and line.obj[key] not in _HOW:
+            raise line.error(f"{key!r} must be one of {', '.join(_HOW)}")
+
+
+def _check_win(line: _Line, w: Any, i: int) -> None:
+    what = f"win {i} of the result"
+    if type(w) is not dict:
+        raise line.error(f"{what} must be an object, not {_describe(w)}")
+    sub = _Line(w, line.no, line.source, what)
+    sub.fields(["seat", "hand", "melds"], optional=set(w) - {"seat", "hand", "melds"})
+    sub.int("seat", _SEAT)
+    sub.ints("hand", _TILE)
+    melds = w["melds"]
+    if type(melds) is not list or not all(
+        type(m) is list and len(m) == 2 and all(type(x) is str for x in m) for m in melds
+    ):
+        raise line.error(f"'melds' of {what} must be a list of [kind, tiles] strings")
+    if "form" in w:
+        sub.fields(
+            ["seat", "hand", "melds", "form", "form_zh", "multipliers", "value"],
+            optional=set(w),
+        )
+        sub.str("form")
+        sub.str("form_zh")
+        sub.int("value", _I32)
+        mults = w["multipliers"]
+        if type(mults) is not list or not all(
+            type(m) is list and len(m) == 2 and type(m[0]) is str and type(m[1]) is int
+            for m in mults
+        ):
+            raise line.error(f"'multipliers' of {what} must be a list of [name, factor]")
+        return
+    sub.fields(["seat", "hand", "melds", "fans", "fan_total"], optional=set(w))
+    sub.int("fan_total", _I32)
+    fans = w["fans"]
+    if type(fans) is not list:
+        raise line.error(f"'fans' of {what} must be a list, not {_describe(fans)}")
+    for j, f in enumerate(fans):
+        if type(f) is not dict:
+            raise line.error(f"fan {j} of {what} must be an object, not {_describe(f)}")
+        fan = _Line(f, line.no, line.source, f"fan {j} of {what}")
+        fan.fields(["name", "name_zh", "points", "count"], optional=set(f))
+        fan.str("name")
+        fan.str("name_zh")
+        fan.int("points", _I32)
+        fan.int("count", _SMALL)
+
+
+class _Parser:
+    """Checks lines one by one and builds the record."""
+
+    def __init__(self, source: str | None):
+        self.source = source
+        self.rec: MatchRecord | None = None
+        self.version = VERSION
+        self.current: HandRecord | None = None
+        self.scores = [0, 0, 0, 0]
+        self.ended = False
+        self.digest = hashlib.sha256()
+        self.last = 0
+        self.match: Match | None = None
+
+    def error(self, problem: str, no: int | None = None) -> RecordError:
+        return RecordError(problem, source=self.source, line=no)
+
+    def line(self, no: int, raw: bytes) -> None:
+        self.last = no
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise self.error(f"the line is not UTF-8 text (byte {e.start + 1})", no) from None
+        if not text.strip():
+            raise self.error("the line is empty", no)
+        try:
+            obj = _DECODER.decode(text)
+        except RecursionError:
+            raise self.error("the line's JSON is nested too deeply", no) from None
+        except ValueError as e:
+            raise self.error(f"the line is not valid JSON ({e})", no) from None
+        if type(obj) is not dict:
+            raise self.error(f"a line must be a JSON object, not {_describe(obj)}", no)
+        kind = obj.get("type")
+        if self.ended:
+            raise self.error("a line after the match_end trailer", no)
+        if self.rec is None:
+            self.header(_Line(obj, no, self.source, "header"))
+            self.digest.update(raw)
+            return
+        if type(kind) is not str:
+            raise self.error(f"the line's 'type' must be a string, not {_describe(kind)}", no)
+        if kind == "match_end":
+            self.trailer(_Line(obj, no, self.source, "match_end trailer"))
+            return
+        self.digest.update(raw)
+        if kind == "hand":
+            self.hand(_Line(obj, no, self.source, "hand line"))
+        elif kind == "result":
+            self.result(_Line(obj, no, self.source, "result line"))
+        elif kind in _EVENTS:
+            if not self.fast_event(obj, kind, text):
+                self.event(_Line(obj, no, self.source, f"{kind} event"), kind)
+        elif kind == "header":
+            raise self.error("a second header", no)
+        else:
+            raise self.error(f"unknown line type {kind[:40]!r}", no)
+
+    def header(self, line: _Line) -> None:
+        obj = line.obj
+        if obj.get("type") != "header" or obj.get("format") != FORMAT:
+            raise line.error(f"a record starts with a {FORMAT} header")
+        version = obj.get("version")
+        if type(version) is not int or version not in READABLE_VERSIONS:
+            raise line.error(
+                f"record version {_describe(version)} is not one this reads "
+                f"({', '.join(map(str, READABLE_VERSIONS))})"
+            )
+        self.version = version
+        line.fields(["type", "format", "version", "rules", "options", "seed", "hands", "players"])
+        rules = line.str("rules")
+        options = obj["options"]
+        if type(options) is not dict:
+            raise line.error(f"'options' must be an object, not {_describe(options)}")
+        try:
+            rule_set = RuleSet(rules, **options)
+        except (ValueError, TypeError, OverflowError) as e:
+            raise line.error(f"the rules {rules!r} with these options: {e}") from None
+        seed = line.int("seed", _U64)
+        n_hands = line.int("hands", (1, 65535))
+        # The match the header describes: it gives every hand's seed.
+        try:
+            self.match = Match(rule_set, seed, n_hands)
+        except ValueError as e:
+            raise line.error(f"the header does not describe a match: {e}") from None
+        players = obj["players"]
+        if type(players) is not list or len(players) != 4:
+            raise line.error(f"'players' must be a list of 4 names, not {_describe(players)}")
+        for i, p in enumerate(players):
+            if type(p) is not str or not p or len(p) > _MAX_NAME:
+                raise line.error(
+                    f"player {i} must be a name of 1-{_MAX_NAME} characters, not {_describe(p)}"
+                )
+        self.rec = MatchRecord(
+            rules=rules,
+            options=options,
+            seed=seed,
+            n_hands=n_hands,
+            players=list(players),
+        )
+
+    def hand(self, line: _Line) -> None:
+        rec = self.rec
+        assert rec is not None
+        if self.current is not None:
+            raise line.error(f"hand {self.current.index} has no result line before this one")
+        line.fields(["type", "hand", "seed", "dealer", "prevalent_wind", "scores"])
+        index = line.int("hand", (0, 65535))
+        expect = len(rec.hands)
+        if index != expect:
+            raise line.error(f"hand {index} where hand {expect} comes next")
+        if index >= rec.n_hands:
+            raise line.error(f"hand {index} in a match of {rec.n_hands} hands")
+        before = line.ints("scores", _I32, 4)
+        if before != self.scores:
+            raise line.error(
+                f"the scores before hand {index} are {before}, but "
+                + (f"hand {index - 1} ended with {self.scores}" if index else "a match starts at 0")
+            )
+        seed = line.int("seed", _U64)
+        assert self.match is not None
+        if seed != self.match.hand_seed_at(index):
+            raise line.error(
+                f"hand {index} has the seed {seed}, but hand {index} of the match with seed "
+                f"{rec.seed} has {self.match.hand_seed_at(index)} (a hand of another match?)"
+            )
+        self.current = HandRecord(
+            index=index,
+            seed=seed,
+            dealer=line.int("dealer", _SEAT),
+            prevalent_wind=line.int("prevalent_wind", _SEAT),
+            scores_before=before,
+            result={},
+            scores_after=[],
+            line=line.no,
+        )
+        rec.hands.append(self.current)
+
+    def _in_hand(self, line: _Line) -> HandRecord:
+        cur = self.current
+        if cur is None:
+            raise line.error(f"a {line.what} outside a hand")
+        index = line.int("hand", (0, 65535)) if "hand" in line.obj else None
+        if index != cur.index:
+            raise line.error(f"a {line.what} of hand {index} inside hand {cur.index}")
+        return cur
+
+    def fast_event(self, obj: dict[str, Any], kind: str, text: str) -> bool:
+        """Takes a well-formed event of the current hand in one pass; False sends the
+        line to :meth:`event`, which names what is wrong."""
+        cur = self.current
+        index = obj.get("hand")
+        if cur is None or type(index) is not int or index != cur.index:
+            return False
+        if obj.keys() != _EVENT_KEYS[kind]:
+            return False
+        for key, ok in _EVENT_CHECKS[kind]:
+            if not ok(obj[key]):
+                return False
+        # The event's text minus its "hand" key: sliced from a compact line, else re-encoded.
+        prefix = f'{{"hand":{cur.index},'
+        body = text.rstrip("\n")
+        if body.startswith(prefix) and " " not in body:
+            cur.events_json.append("{" + body[len(prefix) :])
+        else:
+            ev = {k: v for k, v in obj.items() if k != "hand"}
+            cur.events_json.append(json.dumps(ev, separators=(",", ":")))
+        return True
+
+    def event(self, line: _Line, kind: str) -> None:
+        cur = self._in_hand(line)
+        _check_event(line, kind)
+        ev = {k: v for k, v in line.obj.items() if k != "hand"}
+        cur.events_json.append(json.dumps(ev, separators=(",", ":")))
+
+    def result(self, line: _Line) -> None:
+        cur = self._in_hand(line)
+        line.fields(["type", "hand", "scores", "exhaustive", "wins", "deltas", "penalties"])
+        line.bool("exhaustive")
+        deltas = line.ints("deltas", _I32, 4)
+        line.ints("penalties", _I32, 4)
+        wins = line.obj["wins"]
+        if type(wins) is not list or len(wins) > 4:
+            raise line.error(f"'wins' must be a list of at most 4 wins, not {_describe(wins)}")
+        for i, w in enumerate(wins):
+            _check_win(line, w, i)
+        after = line.ints("scores", _I32, 4)
+        expect = [a + b for a, b in zip(cur.scores_before, deltas, strict=True)]
+        if after != expect:
+            raise line.error(
+                f"the scores after hand {cur.index} are {after}, but the scores before "
+                f"{cur.scores_before} plus the payments {deltas} make {expect}"
+            )
+        cur.result = {k: v for k, v in line.obj.items() if k not in ("type", "hand", "scores")}
+        cur.scores_after = after
+        self.scores = after
+        self.current = None
+
+    def trailer(self, line: _Line) -> None:
+        rec = self.rec
+        assert rec is not None
+        if self.current is not None:
+            raise line.error(f"hand {self.current.index} has no result line before the trailer")
+        if self.version == 1:
+            line.fields(["type", "final_scores"])
+        else:
+            line.fields(["type", "final_scores", "complete", "hands_played", "digest"])
+        final = line.ints("final_scores", _I32, 4)
+        if final != self.scores:
+            raise line.error(
+                f"the final scores {final} are not the scores after the last hand {self.scores}"
+            )
+        if self.version >= 2:
+            played = line.int("hands_played", (0, 65535))
+            if played != len(rec.hands):
+                raise line.error(
+                    f"the trailer counts {played} hands, the record holds {len(rec.hands)}"
+                )
+            complete = line.bool("complete")
+            if complete != rec.complete:
+                raise line.error(
+                    f"the trailer says complete={str(complete).lower()}, but the record holds "
+                    f"{len(rec.hands)} of the match's {rec.n_hands} hands"
+                )
+            digest = line.str("digest", 100)
+            want = "sha256:" + self.digest.hexdigest()
+            if digest != want:
+                raise line.error(
+                    "the digest does not match the lines before the trailer "
+                    "(the record was changed or damaged)"
+                )
+        self.ended = True
+
+    def finish(self) -> MatchRecord:
+        if self.rec is None:
+            raise self.error("the record is empty")
+        if self.current is not None:
+            raise self.error(
+                f"the record is cut: hand {self.current.index} has no result line "
+                f"(the last line is {self.last})"
+            )
+        self.rec.final_scores = list(self.scores)
+        return self.rec
+
+
+def _parse(lines: Iterable[tuple[int, bytes]], source: str | None) -> MatchRecord:
+    p = _Parser(source)
+    for no, raw in lines:
+        p.line(no, raw)
+    return p.finish()
+
+
+# ---- writing ----------------------------------------------------------------------------
+
+
+def check_record_path(path: str | os.PathLike[str]) -> str:
+    """Checks that a record can be written to `path` (its directory exists and is
+    writable, the path is not a directory) before any work; returns it absolute. Raises
+    ``FileNotFoundError``, ``NotADirectoryError``, ``IsADirectoryError`` or
+    ``PermissionError`` naming the path."""
+    p = os.path.abspath(os.fspath(path))
+    if not os.path.basename(p) or os.path.isdir(p):
+        raise IsADirectoryError(f"{p} is a directory, not a record file")
+    d = os.path.dirname(p)
+    if not os.path.exists(d):
+        raise FileNotFoundError(f"the directory {d} of the record does not exist")
+    if not os.path.isdir(d):
+        raise NotADirectoryError(f"{d} (where the record would go) is not a directory")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise PermissionError(f"the directory {d} is not writable")
+    return p
+
+
+def _sync_dir(d: str) -> None:
+    try:
+        fd = os.open(d, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _new_file_mode(target: str) -> int:
+    """The mode the target gets: its own when it exists, else what ``open`` would give."""
+    try:
+        return os.stat(target).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+class _AtomicFile:
+    """A temporary file beside `target`, renamed over it on a clean exit (removed on an
+    error). ``keep_open`` leaves the file open after the rename, for appending."""
+
+    def __init__(self, target: str, keep_open: bool = False):
+        self.target = target
+        self.keep_open = keep_open
+        d, name = os.path.split(target)
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=d)
+        self.file: IO[bytes] = os.fdopen(fd, "wb")
+        try:
+            os.chmod(self.tmp, _new_file_mode(target))
+        except OSError:
+            pass  # a file system without modes keeps mkstemp's
+
+    def __enter__(self) -> IO[bytes]:
+        return self.file
+
+    def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+        renamed = False
+        try:
+            if kind is None:
+                self.file.flush()
+                os.fsync(self.file.fileno())
+                os.replace(self.tmp, self.target)
+                renamed = True
+                _sync_dir(os.path.dirname(self.target))
+        finally:
+            if not (renamed and self.keep_open):
+                self.file.close()
+            if not renamed:
+                try:
+                    os.unlink(self.tmp)
+                except OSError:
+                    pass
+
+
+class RecordWriter:
+    """Writes a record to disk as the match is played.
+
+    ``RecordWriter(path, record)`` checks the path, writes the header and the hands
+    already in `record` to a temporary file in the same directory and renames it to
+    `path`; :meth:`add_hand` appends a finished hand (flushed and synced before it
+    returns); :meth:`close` appends the trailer (``complete`` says whether every hand was
+    played). Each append is all or nothing: Ctrl-C is held back while it is written
+    (:class:`hold_sigint`), and a failed write is cut back to the previous hand. A writer
+    killed between hands leaves a record of the finished hands that
+    :meth:`MatchRecord.load` reads as an unfinished match.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], record: MatchRecord):
+        self.path = check_record_path(path)
+        self.record = record
+        self._digest = hashlib.sha256()
+        self._hands = len(record.hands)
+        self._scores = list(record.hands[-1].scores_after) if record.hands else [0, 0, 0, 0]
+        lines = [record.header_line()]
+        for h in record.hands:
+            lines.extend(h.lines())
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
+        atomic = _AtomicFile(self.path, keep_open=True)
+        with atomic as f:
+            f.write(data)
+        self._digest.update(data)
+        self._file: IO[bytes] | None = atomic.file
+        self._size = len(data)
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._file is None
+
+    @property
+    def hands_written(self) -> int:
+        """Hands in the file."""
+        return self._hands
+
+    def _append(self, data: bytes) -> None:
+        """Writes `data` whole or not at all (call with SIGINT held)."""
+        f = self._file
+        if f is None:
+            raise ValueError(f"the record {self.path} is closed")
+        try:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        except BaseException:
+            try:
+                f.seek(self._size)
+                f.truncate()
+                f.flush()
+            except OSError:
+                pass
+            raise
+        self._size += len(data)
+
+    def add_hand(self, hand: HandRecord) -> None:
+        """Appends a finished hand (the next one)."""
+        if hand.index != self._hands:
+            raise ValueError(f"hand {hand.index} where hand {self._hands} comes next")
+        data = "".join(line + "\n" for line in hand.lines()).encode("utf-8")
+        with hold_sigint():
+            self._append(data)
+            self._digest.update(data)
+            self._hands += 1
+            self._scores = list(hand.scores_after)
+
+    def close(self) -> None:
+        """Appends the trailer (for the hands written) and closes the file."""
+        if self._file is None:
+            return
+        trailer = {
+            "type": "match_end",
+            "complete": self._hands == self.record.n_hands,
+            "hands_played": self._hands,
+            "final_scores": self._scores,
+            "digest": "sha256:" + self._digest.hexdigest(),
+        }
+        try:
+            with hold_sigint():
+                self._append((json.dumps(trailer, sort_keys=True) + "\n").encode("utf-8"))
+        finally:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class hold_sigint:
+    """``with hold_sigint(): ...`` holds Ctrl-C back (in the main thread, by a SIGINT
+    handler that takes note) so that it cannot cut a record's update in half; a Ctrl-C
+    pressed meanwhile is passed to the previous handler when the block ends (by default:
+    ``KeyboardInterrupt``). Elsewhere it does nothing."""
+
+    def __enter__(self) -> hold_sigint:
+        self.caught = False
+        self.old: Any = None
+        if threading.current_thread() is threading.main_thread():
+            old = signal.getsignal(signal.SIGINT)
+            if old is not None:
+                signal.signal(signal.SIGINT, self._note)
+                self.old = old
+        return self
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.caught = True
+
+    def __exit__(self, *exc: Any) -> None:
+        old = self.old
+        if old is None:
+            return
+        signal.signal(signal.SIGINT, old)
+        if not self.caught:
+            return
+        if callable(old):
+            old(signal.SIGINT, None)
+        elif old == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)
+
+
+# ---- replay -----------------------------------------------------------------------------
+
+
+def _decision(r: Round, seat: int, nxt: dict[str, Any], wins: set[int], where: str) -> Action:
     """The action `seat` must have taken for the engine to produce the recorded `nxt`."""
     kind = nxt.get("type")
     if r.phase == "turn":
@@ -200,7 +1030,9 @@ def _decision(r: Round, seat: int, nxt: dict[str, Any], wins: set[int]) -> Actio
             return Action(kind, nxt["tile"])
         if kind in ("win", "penalty"):
             return Action("win")
-        raise ReplayMismatchError(f"seat {seat} is to act on its turn but the record shows {nxt}")
+        raise ReplayMismatchError(
+            f"{where}: seat {seat} is to act on its turn but the record shows a {kind}"
+        )
     if seat in wins:
         return Action("win")
     if nxt.get("seat") == seat:
@@ -215,10 +1047,26 @@ def _norm(x: Any) -> Any:
     return json.loads(json.dumps(x))
 
 
-def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
-    """Re-plays one hand through the engine and checks every event and the result."""
-    r = Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
-    recorded = hand.events
+def _where(hand: HandRecord, k: int | None = None) -> str:
+    """Names the line of event `k` of `hand` (the hand line when None, the result line
+    when `k` is past the events)."""
+    parts = []
+    if hand.line is not None:
+        offset = 0 if k is None else 1 + min(k, len(hand.events_json))
+        parts.append(f"line {hand.line + offset}")
+    what = f"hand {hand.index}"
+    if k is not None:
+        what += f", event {k}" if k < len(hand.events_json) else ", result"
+    parts.append(what)
+    return " ".join([parts[0], f"({parts[1]})"]) if len(parts) == 2 else parts[0]
+
+
+def _replay_round(r: Round, hand: HandRecord) -> None:
+    """Plays the recorded decisions of `hand` on `r` and checks every event and the
+    result."""
+    # Parsed here rather than through ``hand.events``, which would keep every hand's
+    # parsed events alive after its replay.
+    recorded = [json.loads(e) for e in hand.events_json]
     k = 0
 
     def check_new() -> None:
@@ -228,8 +1076,7 @@ def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
             if k >= len(recorded) or got != recorded[k]:
                 want = recorded[k] if k < len(recorded) else "the end of the hand"
                 raise ReplayMismatchError(
-                    f"hand {hand.index}, event {k}: the engine produced {got}, "
-                    f"the record has {want}"
+                    f"{_where(hand, k)}: the engine produced {got}, the record has {want}"
                 )
             k += 1
 
@@ -237,47 +1084,82 @@ def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
     while not r.is_over:
         if k >= len(recorded):
             raise ReplayMismatchError(
-                f"hand {hand.index}: the record ends while seats {r.pending} must act"
+                f"{_where(hand, k)}: the record ends while seats {r.pending} must act"
             )
         nxt = recorded[k]
-        if nxt.get("type") == "penalty":
-            r.apply(nxt["seat"], Action("win"))
-            check_new()
-            continue
-        wins = set()
-        j = k
-        while j < len(recorded) and recorded[j].get("type") == "win":
-            wins.add(recorded[j]["seat"])
-            j += 1
-        for s in r.pending:
-            r.apply(s, _decision(r, s, nxt, wins))
+        try:
+            if nxt.get("type") == "penalty":
+                r.apply(nxt["seat"], Action("win"))
+                check_new()
+                continue
+            wins = set()
+            j = k
+            while j < len(recorded) and recorded[j].get("type") == "win":
+                wins.add(recorded[j]["seat"])
+                j += 1
+            for s in r.pending:
+                r.apply(s, _decision(r, s, nxt, wins, _where(hand, k)))
+        except ReplayMismatchError:
+            raise
+        except ValueError as e:  # IllegalActionError, or a recorded tile no action takes
+            raise ReplayMismatchError(
+                f"{_where(hand, k)}: the engine refuses the recorded play: {e}"
+            ) from None
         check_new()
     if k != len(recorded):
         raise ReplayMismatchError(
-            f"hand {hand.index}: the engine ended at event {k} of {len(recorded)}"
+            f"{_where(hand, k)}: the engine ended the hand at event {k} of {len(recorded)}"
         )
     if _norm(r.result) != _norm(hand.result):
         raise ReplayMismatchError(
-            f"hand {hand.index}: result {r.result} differs from the record {hand.result}"
+            f"{_where(hand, len(recorded))}: the engine's result {r.result} differs from "
+            f"the record's {hand.result}"
         )
+
+
+def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
+    """Re-plays one hand on its own (from the seed, dealer, wind and scores it records)
+    and checks every event and the result."""
+    r = Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
+    _replay_round(r, hand)
     return r
 
 
 def replay_record(record: MatchRecord) -> None:
-    """Re-plays every hand of `record` through the engine and checks that it reproduces
-    every recorded event, result and score."""
-    rules = record.rule_set()
-    scores = [0, 0, 0, 0]
-    for h in record.hands:
-        if list(h.scores_before) != scores:
+    """Re-plays every hand of `record` through a :class:`Match` built from its header and
+    checks that each hand is the match's next one (index, seed, dealer, prevalent wind,
+    scores) and that the engine reproduces every recorded event, result and score.
+    Raises :class:`ReplayMismatchError` naming the line of the first difference."""
+    try:
+        m = Match(record.rule_set(), record.seed, record.n_hands)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise ReplayMismatchError(f"the header's rules, seed or hands: {e}") from None
+    if len(record.hands) > record.n_hands:
+        raise ReplayMismatchError(
+            f"the record holds {len(record.hands)} hands of a {record.n_hands}-hand match"
+        )
+    for i, h in enumerate(record.hands):
+        where = _where(h)
+        checks = [
+            ("index", h.index, i),
+            ("seed", h.seed, m.hand_seed),
+            ("dealer", h.dealer, m.dealer),
+            ("prevalent wind", h.prevalent_wind, m.prevalent_wind),
+            ("scores before the hand", list(h.scores_before), list(m.scores)),
+        ]
+        for what, got, want in checks:
+            if got != want:
+                raise ReplayMismatchError(
+                    f"{where}: the {what} is {got}, but hand {i} of this match "
+                    f"(seed {record.seed}) has {want}"
+                )
+        r = m.start_hand()
+        _replay_round(r, h)
+        m.finish_hand(r)
+        if list(h.scores_after) != list(m.scores):
             raise ReplayMismatchError(
-                f"hand {h.index}: scores before {h.scores_before}, expected {scores}"
+                f"{_where(h, len(h.events_json))}: the scores after the hand are "
+                f"{h.scores_after}, the match has {m.scores}"
             )
-        replay_hand(rules, h)
-        scores = [a + b for a, b in zip(scores, h.result["deltas"], strict=True)]
-        if list(h.scores_after) != scores:
-            raise ReplayMismatchError(
-                f"hand {h.index}: scores after {h.scores_after}, expected {scores}"
-            )
-    if list(record.final_scores) != scores:
-        raise ReplayMismatchError(f"final scores {record.final_scores}, expected {scores}")
+    if list(record.final_scores) != list(m.scores):
+        raise ReplayMismatchError(f"the final scores {record.final_scores}, expected {m.scores}")

@@ -860,6 +860,16 @@ impl PyMatch {
     fn hand_seed(&self) -> u64 {
         self.inner.hand_seed()
     }
+    /// The wall seed of hand `index` (0-based) of the match, played or not.
+    fn hand_seed_at(&self, index: i64) -> PyResult<u64> {
+        let i = u16::try_from(index).map_err(|_| {
+            MjError::rule(format!(
+                "hand {index} is not a hand of a {}-hand match",
+                self.inner.hands()
+            ))
+        })?;
+        Ok(self.inner.hand_seed_at(i)?)
+    }
     /// Running scores.
     #[getter]
     fn scores(&self) -> Vec<i32> {
@@ -872,19 +882,23 @@ impl PyMatch {
             inner: self.inner.rules().clone(),
         }
     }
-    /// Deals the next hand.
-    fn start_hand(&self) -> PyResult<PyRound> {
+    /// Deals the next hand; `finish_hand` accepts only this round, once.
+    fn start_hand(&mut self) -> PyResult<PyRound> {
         Ok(PyRound {
             inner: self.inner.start_hand()?,
             cursors: [0; 5],
         })
     }
-    /// Records a finished hand (its payments, then the next dealer and wind).
+    /// True while the round `start_hand` dealt waits for `finish_hand`.
+    #[getter]
+    fn hand_in_play(&self) -> bool {
+        self.inner.hand_in_play()
+    }
+    /// Records the finished hand `start_hand` dealt (its payments, then the next dealer
+    /// and wind). Raises `IllegalActionError` (a `ValueError`) for a hand not over yet, a
+    /// round of another match, rule set or hand, or a round already recorded.
     fn finish_hand(&mut self, round: PyRef<'_, PyRound>) -> PyResult<()> {
-        let Some(result) = round.inner.result() else {
-            return Err(IllegalActionError::new_err("the hand is not over yet"));
-        };
-        self.inner.finish_hand(result)?;
+        self.inner.finish_round(&round.inner)?;
         Ok(())
     }
 }

@@ -9,12 +9,13 @@ first re-plays the record through the engine and reports any difference.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
 
 from .._core import format_tiles, wind_name
-from ..record import HandRecord, MatchRecord, ReplayMismatchError, replay_record
+from ..record import HandRecord, MatchRecord, RecordError, replay_record
 
 WIND_ZH = "东南西北"
 
@@ -108,7 +109,8 @@ class _Table:
             else:
                 tiles = [t] * (3 if kind == "pung" else 4)
                 self._take(seat, t, len(tiles) - 1)
-            self.river[e["from"]].pop()
+            if self.river[e["from"]]:
+                self.river[e["from"]].pop()
             self.melds[seat].append(_tiles(tiles))
             src = _player(e["from"])
             return f"{self.label(seat)} {kind}s {_tiles([t])} from {src}   [{self.show(seat)}]"
@@ -149,7 +151,7 @@ def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
         f"prevalent wind {wind_name(hand.prevalent_wind)} ({WIND_ZH[hand.prevalent_wind]}), "
         f"scores {hand.scores_before}"
     )
-    events = hand.events
+    events = [json.loads(e) for e in hand.events_json]
     i = 0
     while i < len(events) and events[i]["type"] in ("dice", "deal"):
         line = t.apply(events[i])
@@ -183,28 +185,36 @@ def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Runs ``majiang replay``."""
+    """Runs ``majiang replay``: exit status 2 for a file that cannot be read or is not a
+    valid record, 1 when ``--verify`` finds that the engine does not reproduce it."""
     try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+        rec = MatchRecord.load(args.file)
+    except RecordError as e:
+        print(f"majiang replay: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
-        print(f"majiang replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        print(f"majiang replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
-    try:
-        rec = MatchRecord.from_json(text)
-    except (ValueError, KeyError) as e:
-        print(f"majiang replay: {args.file}: {e}", file=sys.stderr)
-        return 2
+    played = f"{len(rec.hands)} of {rec.n_hands} hands"
     if args.verify:
         try:
             replay_record(rec)
-        except (ReplayMismatchError, ValueError) as e:
-            print(f"majiang replay: the engine does not reproduce the record: {e}", file=sys.stderr)
+        except ValueError as e:
+            print(
+                f"majiang replay: {args.file}: the engine does not reproduce the record: {e}",
+                file=sys.stderr,
+            )
             return 1
-        print("verified: the engine reproduces every event")
+        if rec.complete:
+            print(f"verified: the engine reproduces every event of the {played}")
+        else:
+            print(
+                f"verified: the engine reproduces every event of the {played} (an unfinished match)"
+            )
     print(
-        f"{rec.rules} match, seed {rec.seed}, {len(rec.hands)} hands; "
-        f"players {', '.join(rec.players)}"
+        f"{rec.rules} match, seed {rec.seed}, {played}"
+        + ("" if rec.complete else " (unfinished)")
+        + f"; players {', '.join(rec.players)}"
     )
     hands = rec.hands
     if args.hand is not None:
@@ -215,14 +225,22 @@ def run(args: argparse.Namespace) -> int:
     interactive = not args.all and sys.stdin.isatty()
     if interactive:
         print("Enter: next step, n: next hand, q: quit")
-    for h in hands:
-        for line in _hand_lines(rec, h):
-            print(line)
-            if interactive and line.startswith("  ") and not line.startswith("    "):
-                answer = input().strip().lower()
-                if answer == "q":
-                    return 0
-                if answer == "n":
-                    break
-    print(f"Final scores: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
+    try:
+        for h in hands:
+            for line in _hand_lines(rec, h):
+                print(line)
+                if interactive and line.startswith("  ") and not line.startswith("    "):
+                    answer = input().strip().lower()
+                    if answer == "q":
+                        return 0
+                    if answer == "n":
+                        break
+    except EOFError:  # Ctrl-D at the prompt: stop
+        print()
+        return 0
+    except KeyboardInterrupt:  # Ctrl-C: stop without a traceback
+        print()
+        return 130
+    label = "Final scores" if rec.complete else f"Scores after {len(rec.hands)} hands"
+    print(f"{label}: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
     return 0

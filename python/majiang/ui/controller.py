@@ -191,9 +191,9 @@ class Controller:
         return hand
 
     def save_record(self, path: str) -> None:
-        """Writes the match record so far as JSON lines (``majiang replay`` reads it)."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.record.to_json())
+        """Writes the match record so far as JSON lines (``majiang replay`` reads it),
+        through a temporary file renamed over `path`."""
+        self.record.save(path)
 
     # ---- one hand -------------------------------------------------------------------
 
