@@ -570,3 +570,28 @@ def test_every_rule_set_writes_records_that_load_and_verify(rules, tmp_path, cap
     assert main(["replay", str(path), "--verify", "--all"]) == 0
     out = capsys.readouterr().out
     assert "verified" in out and "wins" in out and "Final scores" in out
+
+
+def as_version_1(text: str, extra_options: dict) -> str:
+    """The record as the first format wrote it: version 1, the options of every rule set
+    in the header, a trailer with only the final scores."""
+    o = objs(text)
+    o[0]["version"] = 1
+    o[0]["options"].update(extra_options)
+    trailer = o[-1]
+    o[-1] = {"type": "match_end", "final_scores": trailer["final_scores"]}
+    return "\n".join(dump(o)) + "\n"
+
+
+def test_version_1_headers_keep_only_the_rule_sets_own_options(good):
+    foreign = {"cap": 64, "bao_in_melds": False}
+    old = mj.MatchRecord.from_json(as_version_1(good, foreign))
+    assert not set(foreign) & set(old.options)
+    assert old.options == mj.RuleSet("gb").options()
+    old.replay()
+    # The same header in the current format is refused: version 2 carries only the rule
+    # set's own options.
+    o = objs(good)
+    o[0]["options"].update(foreign)
+    with pytest.raises(RecordError, match="belongs to huainan, not gb"):
+        mj.MatchRecord.from_json(redigest(dump(o)))

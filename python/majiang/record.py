@@ -557,6 +557,16 @@ def _check_win(line: _Line, w: Any, i: int) -> None:
         fan.int("count", _SMALL)
 
 
+def _own_options_v1(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 header lists the options of every rule set; only the rule set's own
+    ones ever changed play, so the others are dropped (version 2 writes only its own)."""
+    try:
+        own = RuleSet(rules).options()
+    except (ValueError, TypeError):
+        return options  # the name is at fault, and RuleSet(rules, ...) below says so
+    return {k: v for k, v in options.items() if k in own}
+
+
 class _Parser:
     """Checks lines one by one and builds the record."""
 
@@ -631,6 +641,8 @@ class _Parser:
         options = obj["options"]
         if type(options) is not dict:
             raise line.error(f"'options' must be an object, not {_describe(options)}")
+        if version == 1:
+            options = _own_options_v1(rules, options)
         try:
             rule_set = RuleSet(rules, **options)
         except (ValueError, TypeError, OverflowError) as e:
