@@ -120,6 +120,14 @@ pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     .into())
 }
 
+/// Reads a seed argument, `0 <= seed < 2**64` (a `ValueError` naming `what` otherwise; a
+/// non-int is a `TypeError` from the argument's extraction).
+pub fn seed(what: &str, value: i128) -> PyResult<u64> {
+    u64::try_from(value).map_err(|_| {
+        MjError::argument(format!("{what} must be 0 <= {what} < 2**64, got {value}")).into()
+    })
+}
+
 /// Tile codes as a list of Python ints (a `Vec<u8>` would become `bytes`).
 pub fn codes(tiles: &[Tile]) -> Vec<u32> {
     tiles.iter().map(|&t| t as u32).collect()
