@@ -761,7 +761,9 @@ impl PyRound {
     }
     /// A seat's flowers.
     fn flowers(&self, seat: i64) -> PyResult<Vec<u32>> {
-        Ok(convert::codes(self.inner.seat(seat_arg("seat", seat)?).flowers()))
+        Ok(convert::codes(
+            self.inner.seat(seat_arg("seat", seat)?).flowers(),
+        ))
     }
 
     /// An independent copy of the hand in its current state (for look-ahead search).
@@ -817,9 +819,7 @@ impl PyMatch {
                 u16::try_from(h)
                     .ok()
                     .filter(|&h| h > 0)
-                    .ok_or_else(|| {
-                        MjError::argument(format!("hands must be 1-65535, got {h}"))
-                    })?,
+                    .ok_or_else(|| MjError::argument(format!("hands must be 1-65535, got {h}")))?,
             ),
             None => None,
         };
