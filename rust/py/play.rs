@@ -93,7 +93,7 @@ impl PyAction {
     fn from_code(py: Python<'_>, code: i64) -> PyResult<Py<PyAction>> {
         match u16::try_from(code).ok().and_then(Action::from_code) {
             Some(a) => action_obj(py, a),
-            None => Err(MjError::argument(format!("code {code} is not an action code")).into()),
+            None => Err(MjError::action(format!("code {code} is not an action code")).into()),
         }
     }
 
@@ -273,8 +273,14 @@ pub(super) fn seat_arg(what: &str, seat: i64) -> PyResult<u8> {
     if (0..4).contains(&seat) {
         Ok(seat as u8)
     } else {
-        Err(MjError::argument(format!("{what} must be a seat 0-3, got {seat}")).into())
+        Err(MjError::argument(format!("{what} must be a seat, 0-3, got {seat}")).into())
     }
+}
+
+/// Reads an event index, `since >= 0`.
+fn since_arg(since: i64) -> PyResult<usize> {
+    usize::try_from(since)
+        .map_err(|_| MjError::argument(format!("since must be >= 0, got {since}")).into())
 }
 
 // ---- Observation ----------------------------------------------------------------------
@@ -700,9 +706,10 @@ impl PyRound {
         &self,
         py: Python<'py>,
         seat: Option<i64>,
-        since: usize,
+        since: i64,
     ) -> PyResult<Bound<'py, PyList>> {
         let viewer = seat.map(|s| seat_arg("seat", s)).transpose()?;
+        let since = since_arg(since)?;
         let out = PyList::empty(py);
         for e in self.inner.events().iter().skip(since) {
             out.append(event_dict(py, &e.seen_by(viewer))?)?;
@@ -722,19 +729,20 @@ impl PyRound {
         let k = viewer.map(|s| s as usize).unwrap_or(4);
         let since = self.cursors[k];
         self.cursors[k] = self.inner.events().len();
-        self.events(py, seat, since)
+        self.events(py, seat, since as i64)
     }
 
     /// The full events as JSON objects, one string per event.
     #[pyo3(signature = (since = 0))]
-    fn events_json(&self, since: usize) -> Vec<String> {
+    fn events_json(&self, since: i64) -> PyResult<Vec<String>> {
+        let since = since_arg(since)?;
         let mut out = Vec::with_capacity(self.inner.events().len().saturating_sub(since));
         for e in self.inner.events().iter().skip(since) {
             let mut s = String::with_capacity(64);
             e.write_json(&mut s);
             out.push(s);
         }
-        out
+        Ok(out)
     }
 
     /// Number of events so far.

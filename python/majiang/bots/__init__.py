@@ -13,9 +13,19 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from .._core import Action, Observation
+from .._core import Action, IllegalActionError, Observation
 
 __all__ = ["Bot", "EfficiencyBot", "FirstBot", "RandomBot", "StrongBot"]
+
+
+def _legal(observation: Observation) -> list[Action]:
+    """The observation's legal actions; ``IllegalActionError`` when there are none."""
+    legal = observation.legal_actions
+    if not legal:
+        raise IllegalActionError(
+            f"seat {observation.seat} has no legal action to choose from in this observation"
+        )
+    return legal
 
 
 @runtime_checkable
@@ -34,8 +44,8 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def act(self, observation: Observation) -> Action:
-        """A random legal action."""
-        return self._rng.choice(observation.legal_actions)
+        """A random legal action (``IllegalActionError`` if there is none)."""
+        return self._rng.choice(_legal(observation))
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -46,8 +56,8 @@ class FirstBot:
     useful for tests and as the simplest possible opponent."""
 
     def act(self, observation: Observation) -> Action:
-        """The first legal action."""
-        return observation.legal_actions[0]
+        """The first legal action (``IllegalActionError`` if there is none)."""
+        return _legal(observation)[0]
 
     def __repr__(self) -> str:
         return "FirstBot()"
