@@ -245,14 +245,20 @@ pub(super) fn checked_choice<'py>(
     obs: &Observation,
     chosen: Action,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let chosen = legal_choice(policy, obs, chosen)?;
+    Ok(action_obj(py, chosen)?.into_bound(py).into_any())
+}
+
+/// `chosen` if it is one of the observation's legal actions, else the error naming the
+/// policy and its choice.
+fn legal_choice(policy: &str, obs: &Observation, chosen: Action) -> Result<Action, MjError> {
     if obs.legal.as_slice().contains(&chosen) {
-        Ok(action_obj(py, chosen)?.into_bound(py).into_any())
+        Ok(chosen)
     } else {
         Err(MjError::action(format!(
             "the {policy} policy chose {}, which is not one of the legal actions",
             chosen.describe()
-        ))
-        .into())
+        )))
     }
 }
 
@@ -369,4 +375,28 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fan_names, m)?)?;
     m.add_function(wrap_pyfunction!(policy_names, m)?)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::Round;
+    use crate::rules::Rules;
+
+    #[test]
+    fn a_choice_outside_the_legal_actions_is_an_error() {
+        let round = Round::new(&Rules::gb(), 1, 0, 0).unwrap();
+        let obs = round.observe(0);
+        let legal = obs.legal.as_slice()[0];
+        assert_eq!(legal_choice("test", &obs, legal), Ok(legal));
+        let win = Action::from_parts("win", None).unwrap();
+        let pass = Action::from_parts("pass", None).unwrap();
+        let illegal = [win, pass]
+            .into_iter()
+            .find(|a| !obs.legal.as_slice().contains(a))
+            .unwrap();
+        let e = legal_choice("test", &obs, illegal).unwrap_err();
+        assert!(matches!(e, MjError::IllegalAction(_)), "{e:?}");
+        assert!(e.message().contains("the test policy chose"), "{e}");
+    }
 }
