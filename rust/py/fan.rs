@@ -416,9 +416,7 @@ fn _evaluate_fan_batch<'py>(
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyAny>)> {
     if threads == Some(0) {
-        return Err(InvalidHandError::new_err(
-            "threads must be at least 1 (None = all cores)",
-        ));
+        return Err(MjError::argument("threads must be at least 1 (None = all cores)").into());
     }
     let n = hands.shape()[0];
     if hands.shape()[1] != 34 {
