@@ -442,8 +442,8 @@ fn split_sets(c: &mut tile::Counts, wilds: u8, pair: bool) -> bool {
     let rank = i % 9;
     let suited = i < 27;
     // Pairs (with a wild for the second copy) and pungs (wilds for missing copies).
-    for (size, needed_pair) in [(2u8, true), (3u8, false)] {
-        if needed_pair && !pair {
+    for (size, is_pair) in [(2u8, true), (3u8, false)] {
+        if is_pair && !pair {
             continue;
         }
         for natural in (1..=size.min(c[i])).rev() {
@@ -452,7 +452,7 @@ fn split_sets(c: &mut tile::Counts, wilds: u8, pair: bool) -> bool {
                 continue;
             }
             c[i] -= natural;
-            let ok = split_sets(c, wilds - fill, pair && !needed_pair);
+            let ok = split_sets(c, wilds - fill, pair && !is_pair);
             c[i] += natural;
             if ok {
                 return true;
