@@ -4,8 +4,9 @@ A bot receives an :class:`majiang.Observation` (what its seat can see, with
 ``observation.legal_actions``) and returns one of ``observation.legal_actions``. The
 engine checks the action; anything else raises :class:`majiang.IllegalActionError`.
 
-``RandomBot`` picks uniformly among the legal actions. The built-in policies written in
-Rust are added here as they land.
+``RandomBot`` picks uniformly among the legal actions and ``FirstBot`` plays the first
+one. ``EfficiencyBot`` and ``StrongBot`` run the built-in Rust policies on the round's own
+observation, so they play exactly as inside :func:`majiang.simulate`.
 """
 
 from __future__ import annotations
