@@ -18,6 +18,9 @@ pub enum MjError {
     /// An unknown rule set, option name or option value.
     /// Python: `majiang.RuleError` (a `ValueError`).
     InvalidRule(String),
+    /// Any other argument out of its range: a seed, a seat, a thread or hand count, a
+    /// time budget, a bot name. Python: `ValueError`.
+    InvalidArgument(String),
 }
 
 impl MjError {
@@ -33,13 +36,18 @@ impl MjError {
     pub fn action(msg: impl Into<String>) -> Self {
         MjError::IllegalAction(msg.into())
     }
+    /// Shorthand for [`MjError::InvalidArgument`].
+    pub fn argument(msg: impl Into<String>) -> Self {
+        MjError::InvalidArgument(msg.into())
+    }
     /// The message without the variant name.
     pub fn message(&self) -> &str {
         match self {
             MjError::InvalidHand(m)
             | MjError::NotWinning(m)
             | MjError::IllegalAction(m)
-            | MjError::InvalidRule(m) => m,
+            | MjError::InvalidRule(m)
+            | MjError::InvalidArgument(m) => m,
         }
     }
 }

@@ -4,7 +4,12 @@ Any change to the engine, the rule sets or the bots that moves a single decision
 payment changes a digest here. A digest may only be updated together with a note below
 saying which rule change or fix moved it.
 
-Changes so far: none.
+Changes so far:
+
+- Game digests of huainan with the efficiency and strong bots: the Python bots used to
+  rebuild their seat's view from the observation's attributes and lost the 宝 on the way,
+  so they planned gb hands and threw their 宝 away. They now read the round's own
+  observation and play exactly as inside ``simulate``.
 """
 
 from __future__ import annotations
@@ -41,8 +46,8 @@ GAME_DIGESTS = {
     ("classic", "efficiency"): "e669217001493bf5",
     ("classic", "strong"): "e4a090076370151b",
     ("huainan", "random"): "1323a4faf0458782",
-    ("huainan", "efficiency"): "ee28700b8ea263de",
-    ("huainan", "strong"): "ee28700b8ea263de",
+    ("huainan", "efficiency"): "92a4a6f356c398a1",
+    ("huainan", "strong"): "92a4a6f356c398a1",
 }
 
 

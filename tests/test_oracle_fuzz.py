@@ -2,6 +2,7 @@
 every error is an ``InvalidHandError`` (a ``ValueError``) with a message."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,9 +94,11 @@ def test_batch_on_random_arrays(values, cols):
         assert out.shape == (arr.shape[0],)
 
 
-def test_batch_rejects_wrong_types():
-    for bad in ([[1] * 34], np.zeros(34, dtype=np.uint8), np.zeros((2, 34), dtype=np.float64), "x"):
-        try:
-            mj.shanten_batch(bad)
-        except mj.InvalidHandError as e:
-            assert str(e)
+@pytest.mark.parametrize(
+    "bad",
+    [[[1] * 34], np.zeros(34, dtype=np.uint8), np.zeros((2, 34), dtype=np.float64), "x"],
+    ids=["list", "1-d", "float64", "str"],
+)
+def test_batch_rejects_wrong_types(bad):
+    with pytest.raises(mj.InvalidHandError, match="2-D numpy array of uint8"):
+        mj.shanten_batch(bad)

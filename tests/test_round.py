@@ -98,7 +98,7 @@ def test_poll_events_has_a_cursor_per_viewer():
 
 
 def test_bad_arguments():
-    with pytest.raises(mj.RuleError, match="dealer"):
+    with pytest.raises(ValueError, match="dealer must be a seat"):
         mj.Round("gb", dealer=4)
     with pytest.raises(mj.RuleError):
         mj.Round("riichi")
@@ -106,7 +106,7 @@ def test_bad_arguments():
         mj.Round("gb", hands=["123m", "", "", ""])
     with pytest.raises(mj.InvalidHandError, match="too many copies"):
         mj.Round("gb", hands=["11111m456p789s123z", "1m" * 13, "2m" * 13, "3m" * 13])
-    with pytest.raises(mj.IllegalActionError, match="not a seat"):
+    with pytest.raises(ValueError, match="seat must be a seat, 0-3, got 9"):
         mj.Round("gb").observation(9)
 
 

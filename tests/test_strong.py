@@ -1,8 +1,6 @@
 """StrongBot: hand-made positions with a clearly right decision, determinism, legal play in
 gb and classic, and an arena smoke test."""
 
-from types import SimpleNamespace
-
 import pytest
 
 import majiang as mj
@@ -16,50 +14,45 @@ def t(s):
     return x
 
 
-def counts(s):
-    c = [0] * 34
-    for x in mj.parse_tiles(s):
-        c[x] += 1
-    return c
+def others(*used):
+    """Three 13-tile hands of plain tiles that leave `used` (MPSZ text) possible."""
+    left = [4] * 34
+    for u in used:
+        for x in mj.parse_tiles(u):
+            left[x] -= 1
+    pool = [x for x in (27, 28, 29, 30, 31, 32, 33, *range(27)) for _ in range(left[x])]
+    return [pool[13 * k : 13 * k + 13] for k in range(3)]
 
 
-def position(hand, legal, *, claim=None, melds=None, discards=(), wall_remaining=80):
-    """A seat-0 observation built from its public attributes (what the bots read)."""
-    visible = [0] * 34
-    melds = melds or [[], [], [], []]
-    for ms in melds:
-        for m in ms:
-            for x in m.tiles:
-                visible[x] += 1
-    log = []
-    for seat, tile in discards:
-        log.append((seat, t(tile), False, False))
-        visible[t(tile)] += 1
-    if claim is not None:
-        visible[claim[1]] += 1
-        log.append((claim[0], claim[1], False, False))
-    return SimpleNamespace(
-        seat=0,
-        dealer=0,
-        prevalent_wind=0,
-        phase="claim" if claim else "turn",
-        turn=claim[0] if claim else 0,
-        counts=counts(hand),
-        drawn=None,
-        melds=melds,
-        hidden_kongs=[0, 0, 0, 0],
-        flowers=[[], [], [], []],
-        ready=[False] * 4,
-        discard_log=log,
-        visible=visible,
-        wall_remaining=wall_remaining,
-        claim=claim,
-        legal_actions=legal,
-    )
+def turn(hand):
+    """Seat 0 deals itself `hand` (14 tiles): its first turn."""
+    r = mj.Round("gb", seed=0, hands=[hand, *others(hand)])
+    assert r.pending == (0,)
+    return r.observation(0)
 
 
-def discards_of(hand):
-    return [A("discard", x) for x in sorted(set(mj.parse_tiles(hand)))]
+def claim(hand, tile):
+    """Seat 3 deals and discards `tile` at once; seat 0 holds `hand` (13 tiles)."""
+    a, b, c = others(hand, tile)
+    r = mj.Round("gb", seed=0, dealer=3, hands=[hand, a, b, c[1:] + [t(tile)] + c[:1]])
+    r.apply(3, A("discard", tile))
+    assert r.phase == "claim" and 0 in r.pending
+    return r.observation(0)
+
+
+def play_script(r, steps):
+    """Applies `(seat, action)` steps (action None: discard the drawn tile), passing every
+    claim the script does not make."""
+    for seat, action in steps:
+        own_turn = action is None or action.kind == "discard"
+        while seat not in r.pending or (own_turn and r.phase != "turn"):
+            for s in r.pending:
+                r.apply(s, A("pass"))
+        r.apply(seat, A("discard", r.drawn) if action is None else action)
+    while 0 not in r.pending or r.phase != "turn":
+        for s in r.pending:
+            r.apply(s, A("pass"))
+    return r
 
 
 def lite():
@@ -67,46 +60,50 @@ def lite():
 
 
 def test_keeps_the_flush_that_reaches_eight():
-    hand = "1235678m99m34p557z"
-    a = lite().act(position(hand, discards_of(hand)))
+    a = lite().act(turn("1235678m99m34p557z"))
     assert a.kind == "discard"
     assert a.tile not in mj.parse_tiles("12356789m"), mj.format_tiles([a.tile])
 
 
 def test_does_not_feed_three_exposed_pungs_of_one_suit():
+    # Seat 1 pungs seat 0's 2p, 6p and 9p; then seat 0 draws 8s and holds a lone 5p.
     hand = "159m1359s1234z7z5p"
-    pungs = [mj.Meld("pung", x) for x in ("222p", "666p", "999p")]
-    melds = [[], pungs, [], []]
-    rows = ["2m", "3m", "4m", "6m", "7m", "8m", "2s", "4s", "6s", "7s", "8s", "5z"]
-    discards = [(s, x) for s in (1, 2, 3) for x in rows]
-    obs = position(hand, discards_of(hand), melds=melds, discards=discards, wall_remaining=30)
-    a = lite().act(obs)
-    assert a != A("discard", "5p")
+    hands = [hand + "2p", "22p66p99p2468m246s", "333m777m777s888s6z", "444p888p111p555z6z"]
+    draws = ["8m", "8m", "6p", "2s", "2s", "9p", "3s", "4s", "8s"]
+    r = mj.Round("gb", seed=0, hands=hands, draws=draws)
+    steps = []
+    for own, seat1 in (("2p", "2m"), ("6p", "4m"), ("9p", "6m")):
+        steps += [(0, None if own != "2p" else A("discard", "2p"))]
+        steps += [(1, A("pung", own)), (1, A("discard", seat1)), (2, None), (3, None)]
+    obs = play_script(r, steps).observation(0)
+    assert [len(m) for m in obs.melds] == [0, 3, 0, 0]
+    assert A("discard", "5p") in obs.legal_actions
+    assert lite().act(obs) != A("discard", "5p")
     # Without the three pungs on the table the lone dot is a fine discard to make.
-    plain = position(hand, discards_of(hand), discards=discards, wall_remaining=30)
-    assert lite().act(plain).kind == "discard"
+    assert lite().act(turn(hand + "8s")).kind == "discard"
 
 
 def test_takes_the_pung_that_completes_a_needed_fan():
-    hand = "1245678m99m55z3p7s"
-    obs = position(hand, [A("pung", "5z"), A("pass")], claim=(3, t("5z")))
+    obs = claim("1245678m99m55z3p7s", "5z")
+    assert set(obs.legal_actions) == {A("pung", "5z"), A("pass")}
     assert lite().act(obs) == A("pung", "5z")
 
 
 def test_passes_the_chow_that_kills_the_only_fan_path():
     # Characters one tile from ready, where the full flush (or a pure straight) is what
     # reaches 8; a bamboo chow leaves no 8-fan hand within two draws.
-    hand = "11344577999m13s"
-    obs = position(hand, [A("chow", "1s"), A("pass")], claim=(3, t("2s")))
+    obs = claim("11344577999m13s", "2s")
+    assert A("chow", "1s") in obs.legal_actions
     assert lite().act(obs) == A("pass")
 
 
-def test_takes_a_win_and_a_single_action_at_once():
-    hand = "123m456p789s11122z"
-    obs = position(hand, [A("win"), A("discard", "1z")])
+def test_takes_a_win():
+    obs = turn("123m456p789s11122z")
+    assert A("win") in obs.legal_actions
     assert lite().act(obs) == A("win")
-    obs = position("123m456p789s1112z", [A("pass")], claim=(3, t("9m")))
-    assert lite().act(obs) == A("pass")
+    obs = claim("123m456p789s1112z", "2z")
+    assert A("win") in obs.legal_actions
+    assert lite().act(obs) == A("win")
 
 
 def test_arguments_are_checked():

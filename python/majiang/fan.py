@@ -110,11 +110,13 @@ def evaluate_fan_batch(
 
     Raises:
         InvalidHandError: a malformed row (the message gives its index).
+        TypeError, ValueError: ``threads`` that is not an int >= 1.
     """
-    if threads is not None and (
-        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-    ):
-        raise InvalidHandError(f"threads must be a positive int or None, got {threads!r}")
+    if threads is not None:
+        if isinstance(threads, bool) or not isinstance(threads, int):
+            raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
+        if threads < 1:
+            raise ValueError(f"threads must be >= 1, got {threads}")
     h = np.asarray(hands)
     if h.ndim != 2 or h.shape[1] != 34:
         raise InvalidHandError(f"hands must have shape (N, 34), got {h.shape}")

@@ -1,5 +1,6 @@
 //! Reading Python arguments: hands (MPSZ text or tile codes), single tiles, melds and
-//! rule sets. Every failure is an `InvalidHandError` (or `RuleError`) naming the problem.
+//! rule sets. Every failure names the problem: bad tiles or melds raise `InvalidHandError`,
+//! an unknown rule set `RuleError`, an argument of the wrong type `TypeError`.
 // Shared by every binding module; not each one uses every reader.
 #![allow(dead_code)]
 
@@ -113,11 +114,23 @@ pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     if let Ok(r) = obj.cast::<PyRuleSet>() {
         return Ok(r.get().inner.clone());
     }
-    Err(MjError::rule(format!(
+    Err(rules_type_error(obj))
+}
+
+/// The `TypeError` for a `rules` argument that is neither a name nor a `RuleSet`.
+pub fn rules_type_error(obj: &Bound<'_, PyAny>) -> PyErr {
+    pyo3::exceptions::PyTypeError::new_err(format!(
         "rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}",
         type_name(obj)
     ))
-    .into())
+}
+
+/// Reads a seed argument, `0 <= seed < 2**64` (a `ValueError` naming `what` otherwise; a
+/// non-int is a `TypeError` from the argument's extraction).
+pub fn seed(what: &str, value: i128) -> PyResult<u64> {
+    u64::try_from(value).map_err(|_| {
+        MjError::argument(format!("{what} must be 0 <= {what} < 2**64, got {value}")).into()
+    })
 }
 
 /// Tile codes as a list of Python ints (a `Vec<u8>` would become `bytes`).

@@ -1,4 +1,11 @@
 //! The `majiang` exception types and the mapping from [`MjError`].
+//!
+//! Errors by kind: malformed tiles, melds or hand flags raise `InvalidHandError`; an
+//! unknown rule set, option or option value `RuleError`; an action that is not legal now
+//! (also one a policy chose) `IllegalActionError`; tiles that do not win `NotWinningError`.
+//! Any other argument out of range (a seat, seed, thread count, budget, hand count, bot
+//! name) raises a plain `ValueError`, and an argument of the wrong type a `TypeError`,
+//! each naming the argument. All four majiang exceptions are `ValueError`s.
 
 use crate::error::MjError;
 use pyo3::create_exception;
@@ -37,6 +44,7 @@ pub(crate) fn to_py(e: MjError) -> PyErr {
         MjError::NotWinning(m) => NotWinningError::new_err(m),
         MjError::IllegalAction(m) => IllegalActionError::new_err(m),
         MjError::InvalidRule(m) => RuleError::new_err(m),
+        MjError::InvalidArgument(m) => PyValueError::new_err(m),
     }
 }
 

@@ -12,6 +12,7 @@ use numpy::{
     PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
     PyUntypedArrayMethods,
 };
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::sync::OnceLock;
@@ -36,11 +37,7 @@ fn with_rules<T>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&Rules) -> PyResult<T>) 
     if let Ok(r) = obj.cast::<PyRuleSet>() {
         return f(&r.get().inner);
     }
-    Err(MjError::rule(format!(
-        "rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}",
-        convert::type_name(obj)
-    ))
-    .into())
+    Err(convert::rules_type_error(obj))
 }
 
 fn check_rules(rules: &Rules) -> PyResult<()> {
@@ -245,15 +242,18 @@ fn fan_of(obj: &Bound<'_, PyAny>) -> PyResult<Fan> {
     if let Ok(s) = obj.cast::<PyString>() {
         let text = s.to_cow()?;
         return Fan::by_name(&text)
-            .ok_or_else(|| MjError::rule(format!("no fan named {text:?}")).into());
+            .ok_or_else(|| MjError::argument(format!("fan: no fan named {text:?}")).into());
     }
-    let id: i64 = obj
-        .extract()
-        .map_err(|_| MjError::rule("a fan is a name or an id 1-83"))?;
+    let id: i64 = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "fan must be a name or an id 1-83, got {}",
+            convert::type_name(obj)
+        ))
+    })?;
     if (1..N_FANS as i64).contains(&id) {
         Ok(Fan(id as u8))
     } else {
-        Err(MjError::rule(format!("fan id {id} is not 1-83")).into())
+        Err(MjError::argument(format!("fan id must be 1-83, got {id}")).into())
     }
 }
 
@@ -416,9 +416,7 @@ fn _evaluate_fan_batch<'py>(
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyAny>)> {
     if threads == Some(0) {
-        return Err(InvalidHandError::new_err(
-            "threads must be at least 1 (None = all cores)",
-        ));
+        return Err(MjError::argument("threads must be at least 1 (None = all cores)").into());
     }
     let n = hands.shape()[0];
     if hands.shape()[1] != 34 {

@@ -4,7 +4,6 @@ use super::convert;
 use super::errors::InvalidHandError;
 use super::quick;
 use super::rules::PyRuleSet;
-use crate::error::MjError;
 use crate::huainan::oracle::Oracle;
 use crate::rules::RuleSetKind;
 use crate::shanten::checked::Hand;
@@ -24,11 +23,7 @@ fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
     if let Ok(r) = obj.cast::<PyRuleSet>() {
         return Ok(r.get().inner.kind);
     }
-    Err(MjError::rule(format!(
-        "rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}",
-        convert::type_name(obj)
-    ))
-    .into())
+    Err(convert::rules_type_error(obj))
 }
 
 /// Reads and validates the common arguments.

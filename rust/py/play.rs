@@ -10,6 +10,7 @@ use crate::hand::Meld;
 use crate::round::{Action, Event, Match, Observation, Round, RoundResult, HIDDEN};
 use crate::tile::{self, Tile};
 use crate::wall::{BreakThrow, Wall};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -32,7 +33,7 @@ static PENDING: PyOnceLock<Vec<Py<PyTuple>>> = PyOnceLock::new();
 static ACTIONS: PyOnceLock<Vec<Option<Py<PyAction>>>> = PyOnceLock::new();
 
 /// The shared Python object of an action (built once per action).
-fn action_obj(py: Python<'_>, a: Action) -> PyResult<Py<PyAction>> {
+pub(super) fn action_obj(py: Python<'_>, a: Action) -> PyResult<Py<PyAction>> {
     let table = ACTIONS.get_or_init(py, || {
         (0..9 * 64u16)
             .map(|code| {
@@ -89,10 +90,10 @@ impl PyAction {
 
     /// The action from its `code`.
     #[staticmethod]
-    fn from_code(py: Python<'_>, code: u16) -> PyResult<Py<PyAction>> {
-        match Action::from_code(code) {
+    fn from_code(py: Python<'_>, code: i64) -> PyResult<Py<PyAction>> {
+        match u16::try_from(code).ok().and_then(Action::from_code) {
             Some(a) => action_obj(py, a),
-            None => Err(MjError::action(format!("{code} is not an action code")).into()),
+            None => Err(MjError::action(format!("code {code} is not an action code")).into()),
         }
     }
 
@@ -267,14 +268,19 @@ fn result_dict<'py>(py: Python<'py>, r: &RoundResult) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
-fn seat_arg(seat: i64) -> PyResult<u8> {
+/// Reads a seat argument, 0-3 (a `ValueError` naming the argument otherwise).
+pub(super) fn seat_arg(what: &str, seat: i64) -> PyResult<u8> {
     if (0..4).contains(&seat) {
         Ok(seat as u8)
     } else {
-        Err(IllegalActionError::new_err(format!(
-            "seat {seat} is not a seat (0-3)"
-        )))
+        Err(MjError::argument(format!("{what} must be a seat, 0-3, got {seat}")).into())
     }
+}
+
+/// Reads an event index, `since >= 0`.
+fn since_arg(since: i64) -> PyResult<usize> {
+    usize::try_from(since)
+        .map_err(|_| MjError::argument(format!("since must be >= 0, got {since}")).into())
 }
 
 // ---- Observation ----------------------------------------------------------------------
@@ -284,7 +290,8 @@ fn seat_arg(seat: i64) -> PyResult<u8> {
 /// in `hidden_kongs`).
 #[pyclass(name = "Observation", module = "majiang", frozen)]
 pub struct PyObservation {
-    inner: Box<Observation>,
+    /// The round's own snapshot of the seat's view; the built-in policies read it as is.
+    pub(super) inner: Box<Observation>,
 }
 
 #[pymethods]
@@ -541,7 +548,7 @@ impl PyRound {
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        seed: i128,
         dealer: i64,
         prevalent_wind: i64,
         hands: Option<&Bound<'_, PyAny>>,
@@ -553,16 +560,14 @@ impl PyRound {
             Some(r) => convert::rules(r)?,
             None => crate::rules::Rules::gb(),
         };
-        let dealer = u8::try_from(dealer)
-            .ok()
-            .filter(|&d| d < 4)
-            .ok_or_else(|| MjError::rule(format!("dealer {dealer} is not a seat (0-3)")))?;
+        let seed = convert::seed("seed", seed)?;
+        let dealer = seat_arg("dealer", dealer)?;
         let prevalent = u8::try_from(prevalent_wind)
             .ok()
             .filter(|&p| p < 4)
             .ok_or_else(|| {
-                MjError::rule(format!(
-                    "prevalent wind {prevalent_wind} is not 0-3 (E S W N)"
+                MjError::argument(format!(
+                    "prevalent_wind must be 0-3 (E S W N), got {prevalent_wind}"
                 ))
             })?;
         let mut round = match hands {
@@ -667,25 +672,25 @@ impl PyRound {
 
     /// The legal actions of `seat` now (empty if it has nothing to decide).
     fn legal_actions<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
-        action_list(py, self.inner.legal_actions(seat_arg(seat)?))
+        action_list(py, self.inner.legal_actions(seat_arg("seat", seat)?))
     }
 
     /// What `seat` can see now, with its legal actions.
     fn observation(&self, seat: i64) -> PyResult<PyObservation> {
         Ok(PyObservation {
-            inner: Box::new(self.inner.observe(seat_arg(seat)?)),
+            inner: Box::new(self.inner.observe(seat_arg("seat", seat)?)),
         })
     }
 
     /// Applies `seat`'s action; raises IllegalActionError (changing nothing) if it is not
     /// legal now.
     fn apply(&mut self, seat: i64, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let seat = seat_arg(seat)?;
+        let seat = seat_arg("seat", seat)?;
         let a = match action.cast::<PyAction>() {
             Ok(a) => a.get().inner,
             Err(_) => {
-                return Err(IllegalActionError::new_err(format!(
-                    "an action is a majiang.Action (one of observation.legal_actions), got {}",
+                return Err(PyTypeError::new_err(format!(
+                    "action must be a majiang.Action (one of observation.legal_actions), got {}",
                     convert::type_name(action)
                 )))
             }
@@ -701,9 +706,10 @@ impl PyRound {
         &self,
         py: Python<'py>,
         seat: Option<i64>,
-        since: usize,
+        since: i64,
     ) -> PyResult<Bound<'py, PyList>> {
-        let viewer = seat.map(seat_arg).transpose()?;
+        let viewer = seat.map(|s| seat_arg("seat", s)).transpose()?;
+        let since = since_arg(since)?;
         let out = PyList::empty(py);
         for e in self.inner.events().iter().skip(since) {
             out.append(event_dict(py, &e.seen_by(viewer))?)?;
@@ -719,23 +725,24 @@ impl PyRound {
         py: Python<'py>,
         seat: Option<i64>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let viewer = seat.map(seat_arg).transpose()?;
+        let viewer = seat.map(|s| seat_arg("seat", s)).transpose()?;
         let k = viewer.map(|s| s as usize).unwrap_or(4);
         let since = self.cursors[k];
         self.cursors[k] = self.inner.events().len();
-        self.events(py, seat, since)
+        self.events(py, seat, since as i64)
     }
 
     /// The full events as JSON objects, one string per event.
     #[pyo3(signature = (since = 0))]
-    fn events_json(&self, since: usize) -> Vec<String> {
+    fn events_json(&self, since: i64) -> PyResult<Vec<String>> {
+        let since = since_arg(since)?;
         let mut out = Vec::with_capacity(self.inner.events().len().saturating_sub(since));
         for e in self.inner.events().iter().skip(since) {
             let mut s = String::with_capacity(64);
             e.write_json(&mut s);
             out.push(s);
         }
-        out
+        Ok(out)
     }
 
     /// Number of events so far.
@@ -754,15 +761,17 @@ impl PyRound {
 
     /// A seat's concealed tiles (referee view: everything is shown).
     fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
-        Ok(hand_list(&self.inner.seat(seat_arg(seat)?).hand))
+        Ok(hand_list(&self.inner.seat(seat_arg("seat", seat)?).hand))
     }
     /// A seat's melds, concealed kongs included (referee view).
     fn melds<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
-        melds_list(py, self.inner.seat(seat_arg(seat)?).melds())
+        melds_list(py, self.inner.seat(seat_arg("seat", seat)?).melds())
     }
     /// A seat's flowers.
     fn flowers(&self, seat: i64) -> PyResult<Vec<u32>> {
-        Ok(convert::codes(self.inner.seat(seat_arg(seat)?).flowers()))
+        Ok(convert::codes(
+            self.inner.seat(seat_arg("seat", seat)?).flowers(),
+        ))
     }
 
     /// An independent copy of the hand in its current state (for look-ahead search).
@@ -807,7 +816,8 @@ pub struct PyMatch {
 impl PyMatch {
     #[new]
     #[pyo3(signature = (rules = None, seed = 0, hands = None))]
-    fn new(rules: Option<&Bound<'_, PyAny>>, seed: u64, hands: Option<i64>) -> PyResult<Self> {
+    fn new(rules: Option<&Bound<'_, PyAny>>, seed: i128, hands: Option<i64>) -> PyResult<Self> {
+        let seed = convert::seed("seed", seed)?;
         let rules = match rules {
             Some(r) => convert::rules(r)?,
             None => crate::rules::Rules::gb(),
@@ -817,7 +827,7 @@ impl PyMatch {
                 u16::try_from(h)
                     .ok()
                     .filter(|&h| h > 0)
-                    .ok_or_else(|| MjError::rule(format!("hands must be 1-65535, got {h}")))?,
+                    .ok_or_else(|| MjError::argument(format!("hands must be 1-65535, got {h}")))?,
             ),
             None => None,
         };
@@ -911,7 +921,7 @@ fn wind_name(w: i64) -> PyResult<&'static str> {
         1 => Ok("South"),
         2 => Ok("West"),
         3 => Ok("North"),
-        _ => Err(MjError::rule(format!("wind {w} is not 0-3")).into()),
+        _ => Err(MjError::argument(format!("wind must be 0-3 (E S W N), got {w}")).into()),
     }
 }
 

@@ -3,18 +3,17 @@
 //! `Observation` for the Python bots.
 
 use super::convert;
-use super::play::PyAction;
+use super::play::{action_obj, seat_arg, PyObservation, PyRound};
 use crate::error::MjError;
-use crate::hand::{Meld, MeldKind};
 use crate::policy::{
-    EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, StrongConfig, StrongPolicy,
+    EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, RoundView, StrongConfig, StrongPolicy,
 };
-use crate::round::{ActionList, DiscardEntry, Observation, Phase, Round, HIDDEN};
+use crate::round::{Action, Observation};
 use crate::sim::{self, ArenaSpec, SimSpec, MAX_FANS};
-use crate::tile::Tile;
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyString};
 
 /// Reads `bots`: one name, or a sequence of four names.
 fn bot_kinds(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 4]> {
@@ -29,25 +28,29 @@ fn bot_kinds(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 4]> {
     let names: Vec<String> = match obj.extract() {
         Ok(v) => v,
         Err(_) => {
-            return Err(MjError::rule(format!(
+            return Err(PyTypeError::new_err(format!(
                 "bots must be a bot name or a sequence of four names, got {}",
                 convert::type_name(obj)
-            ))
-            .into())
+            )))
         }
     };
     kinds_of(&names)
 }
 
+/// A policy name (a `ValueError` naming the built-in bots for an unknown one).
+fn policy_kind(name: &str) -> PyResult<PolicyKind> {
+    PolicyKind::parse(name).map_err(|e| MjError::argument(e.message()).into())
+}
+
 fn kinds_of(names: &[String]) -> PyResult<[PolicyKind; 4]> {
     let kinds: Vec<PolicyKind> = names
         .iter()
-        .map(|n| PolicyKind::parse(n))
+        .map(|n| policy_kind(n))
         .collect::<Result<_, _>>()?;
     match kinds.len() {
         1 => Ok([kinds[0]; 4]),
         4 => Ok([kinds[0], kinds[1], kinds[2], kinds[3]]),
-        n => Err(MjError::rule(format!(
+        n => Err(MjError::argument(format!(
             "bots needs one name or four (one per seat), got {n}"
         ))
         .into()),
@@ -55,8 +58,7 @@ fn kinds_of(names: &[String]) -> PyResult<[PolicyKind; 4]> {
 }
 
 fn seed_arg(seed: i128) -> PyResult<u64> {
-    u64::try_from(seed)
-        .map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")).into())
+    convert::seed("seed", seed)
 }
 
 fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
@@ -64,14 +66,14 @@ fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
         None => Ok(None),
         Some(n) if (1..=1024).contains(&n) => Ok(Some(n as usize)),
         Some(n) => {
-            Err(MjError::rule(format!("threads must be between 1 and 1024, got {n}")).into())
+            Err(MjError::argument(format!("threads must be between 1 and 1024, got {n}")).into())
         }
     }
 }
 
 fn count_arg(what: &str, n: i64) -> PyResult<usize> {
     if n < 0 {
-        return Err(MjError::rule(format!("{what} must be >= 0, got {n}")).into());
+        return Err(MjError::argument(format!("{what} must be >= 0, got {n}")).into());
     }
     Ok(n as usize)
 }
@@ -223,154 +225,68 @@ fn policy_names() -> Vec<&'static str> {
 
 // ---- a built-in policy on a Python observation ---------------------------------------
 
-fn attr<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    obj.getattr(name).map_err(|_| {
-        MjError::rule(format!(
-            "the observation has no attribute {name:?} (got {})",
+/// The Rust observation inside a majiang `Observation` (a `TypeError` for anything else).
+pub(super) fn observation_of<'a, 'py>(
+    obj: &'a Bound<'py, PyAny>,
+) -> PyResult<&'a Bound<'py, PyObservation>> {
+    obj.cast::<PyObservation>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "observation must be a majiang.Observation (from Round.observation), got {}",
             convert::type_name(obj)
         ))
-        .into()
     })
 }
 
-fn counts34(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 34]> {
-    let v: Vec<i64> = obj
-        .extract()
-        .map_err(|_| MjError::rule(format!("observation.{what} must be 34 counts")))?;
-    if v.len() != 34 || v.iter().any(|&c| !(0..=4).contains(&c)) {
-        return Err(MjError::rule(format!("observation.{what} must be 34 counts of 0-4")).into());
-    }
-    let mut c = [0u8; 34];
-    for (x, &y) in c.iter_mut().zip(&v) {
-        *x = y as u8;
-    }
-    Ok(c)
+/// The action a policy chose, checked against the observation's legal actions: the shared
+/// `Action` object, or `IllegalActionError` naming the policy and its choice.
+pub(super) fn checked_choice<'py>(
+    py: Python<'py>,
+    policy: &str,
+    obs: &Observation,
+    chosen: Action,
+) -> PyResult<Bound<'py, PyAny>> {
+    let chosen = legal_choice(policy, obs, chosen)?;
+    Ok(action_obj(py, chosen)?.into_bound(py).into_any())
 }
 
-fn small(obj: &Bound<'_, PyAny>, what: &str, max: i64) -> PyResult<u8> {
-    let v: i64 = obj
-        .extract()
-        .map_err(|_| MjError::rule(format!("observation.{what} must be an int")))?;
-    if !(0..=max).contains(&v) {
-        return Err(MjError::rule(format!("observation.{what} must be 0-{max}, got {v}")).into());
+/// `chosen` if it is one of the observation's legal actions, else the error naming the
+/// policy and its choice.
+fn legal_choice(policy: &str, obs: &Observation, chosen: Action) -> Result<Action, MjError> {
+    if obs.legal.as_slice().contains(&chosen) {
+        Ok(chosen)
+    } else {
+        Err(MjError::action(format!(
+            "the {policy} policy chose {}, which is not one of the legal actions",
+            chosen.describe()
+        )))
     }
-    Ok(v as u8)
 }
 
-/// A blank observation (seat 0 of a fresh gb hand) to fill in.
-fn template() -> PyResult<Observation> {
-    static T: std::sync::OnceLock<Option<Observation>> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        Round::new(&crate::rules::Rules::gb(), 0, 0, 0)
-            .ok()
-            .map(|r| r.observe(0))
+/// Fails with `IllegalActionError` when the observation leaves nothing to decide.
+pub(super) fn check_has_choice(obs: &Observation) -> PyResult<()> {
+    if obs.legal.as_slice().is_empty() {
+        return Err(MjError::action(format!(
+            "seat {} has no legal action to choose from in this observation",
+            obs.seat
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// The live view of `seat` in `round` (the view `simulate` plays from).
+pub(super) fn live_view<'a>(round: &'a PyRound, seat: i64) -> PyResult<RoundView<'a>> {
+    Ok(RoundView {
+        round: &round.inner,
+        seat: seat_arg("seat", seat)?,
     })
-    .clone()
-    .ok_or_else(|| MjError::rule("cannot build an observation".to_string()).into())
-}
-
-/// Rebuilds the Rust observation from a Python `Observation` (its public attributes).
-pub(super) fn read_observation<'py>(
-    obs: &Bound<'py, PyAny>,
-) -> PyResult<(Observation, Bound<'py, PyList>)> {
-    let legal_obj = attr(obs, "legal_actions")?;
-    let legal_list = legal_obj.cast_into::<PyList>().map_err(|_| {
-        MjError::rule("observation.legal_actions must be a list of Action".to_string())
-    })?;
-    let mut legal = ActionList::default();
-    for a in legal_list.iter() {
-        let a = a.cast::<PyAction>().map_err(|_| {
-            MjError::rule("observation.legal_actions must hold Action objects".to_string())
-        })?;
-        legal.push(a.get().inner);
-    }
-    let seat = small(&attr(obs, "seat")?, "seat", 3)?;
-    let no_meld = Meld {
-        kind: MeldKind::Chow,
-        tile: 0,
-    };
-    let mut melds = [[no_meld; 4]; 4];
-    let mut n_melds = [0u8; 4];
-    let meld_lists = attr(obs, "melds")?;
-    let hidden: Vec<i64> = attr(obs, "hidden_kongs")?.extract().unwrap_or_default();
-    for s in 0..4usize {
-        let ms = convert::melds(&meld_lists.get_item(s)?)?;
-        for m in ms.iter().take(4) {
-            melds[s][n_melds[s] as usize] = *m;
-            n_melds[s] += 1;
-        }
-        let h = hidden.get(s).copied().unwrap_or(0).clamp(0, 4) as usize;
-        for _ in 0..h {
-            if (n_melds[s] as usize) < 4 {
-                melds[s][n_melds[s] as usize] = Meld {
-                    kind: MeldKind::ConcealedKong,
-                    tile: HIDDEN,
-                };
-                n_melds[s] += 1;
-            }
-        }
-    }
-    let flowers: Vec<Vec<i64>> = attr(obs, "flowers")?.extract().unwrap_or_default();
-    let mut n_flowers = [0u8; 4];
-    for (s, f) in flowers.iter().take(4).enumerate() {
-        n_flowers[s] = f.len().min(8) as u8;
-    }
-    let ready: Vec<bool> = attr(obs, "ready")?.extract().unwrap_or_default();
-    let mut ready4 = [false; 4];
-    for (s, &r) in ready.iter().take(4).enumerate() {
-        ready4[s] = r;
-    }
-    let log: Vec<(u8, i64, bool, bool)> = attr(obs, "discard_log")?.extract().unwrap_or_default();
-    let mut discards: [DiscardEntry; _] = std::array::from_fn(|_| DiscardEntry::default());
-    let mut n_discards = 0u8;
-    for &(s, t, claimed, r) in log.iter().take(discards.len()) {
-        discards[n_discards as usize] = DiscardEntry {
-            seat: s & 3,
-            tile: t.clamp(0, 33) as Tile,
-            claimed,
-            ready: r,
-        };
-        n_discards += 1;
-    }
-    let claim: Option<(u8, i64)> = attr(obs, "claim")?.extract().unwrap_or(None);
-    let drawn: Option<i64> = attr(obs, "drawn")?.extract().unwrap_or(None);
-    let phase = match attr(obs, "phase")?
-        .extract::<String>()
-        .unwrap_or_default()
-        .as_str()
-    {
-        "claim" => Phase::Claim,
-        "rob_kong" => Phase::RobKong,
-        "over" => Phase::Over,
-        _ => Phase::Turn,
-    };
-    // Start from a real observation so that every field has a sound value, then take
-    // what the Python observation says.
-    let mut o = template()?;
-    o.seat = seat;
-    o.dealer = small(&attr(obs, "dealer")?, "dealer", 3)?;
-    o.prevalent_wind = small(&attr(obs, "prevalent_wind")?, "prevalent_wind", 3)?;
-    o.phase = phase;
-    o.turn = small(&attr(obs, "turn")?, "turn", 3)?;
-    o.hand = counts34(&attr(obs, "counts")?, "counts")?;
-    o.drawn = drawn.map(|t| t.clamp(0, 33) as Tile);
-    o.melds = melds;
-    o.n_melds = n_melds;
-    o.n_flowers = n_flowers;
-    o.ready = ready4;
-    o.discards = discards;
-    o.n_discards = n_discards;
-    o.visible = counts34(&attr(obs, "visible")?, "visible")?;
-    o.wall_remaining = small(&attr(obs, "wall_remaining")?, "wall_remaining", 144)?;
-    o.claim = claim.map(|(s, t)| (s & 3, t.clamp(0, 33) as Tile));
-    o.legal = legal;
-    Ok((o, legal_list))
 }
 
 /// A built-in policy (`"random"`, `"efficiency"`, `"strong"`, `"strong_lite"` or
 /// `"strong_search"`) playing from Python observations:
 /// `Policy("efficiency", rules="gb", seed=0).choose(observation)` returns one of
-/// `observation.legal_actions`. The same Rust code plays inside `simulate`.
+/// `observation.legal_actions`. It reads the round's own snapshot inside the
+/// `Observation` (the 宝 included), so it plays exactly as inside `simulate`.
 #[pyclass(name = "Policy", module = "majiang")]
 pub struct PyPolicy {
     inner: Box<dyn Policy>,
@@ -387,7 +303,7 @@ impl PyPolicy {
             _ => crate::rules::Rules::gb(),
         };
         let seed = seed_arg(seed)?;
-        let kind = PolicyKind::parse(name)?;
+        let kind = policy_kind(name)?;
         let inner: Box<dyn Policy> = match kind {
             PolicyKind::Random => Box::new(RandomPolicy::new(seed)),
             PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(&rules, seed)),
@@ -421,24 +337,31 @@ impl PyPolicy {
         Ok(())
     }
 
-    /// One of `observation.legal_actions` (the same object).
+    /// The policy's choice, one of `observation.legal_actions` (the same object).
+    /// `observation` must be a majiang `Observation` (a `TypeError` otherwise); an
+    /// observation without legal actions, or a choice outside them, raises
+    /// `IllegalActionError`.
     fn choose<'py>(&mut self, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let (obs, legal) = read_observation(observation)?;
-        if legal.is_empty() {
-            return Err(MjError::action(
-                "the observation has no legal action to choose from".to_string(),
-            )
-            .into());
-        }
-        let a = self.inner.act(&obs);
-        for item in legal.iter() {
-            if let Ok(x) = item.cast::<PyAction>() {
-                if x.get().inner == a {
-                    return Ok(item);
-                }
-            }
-        }
-        legal.get_item(0)
+        let obs = &observation_of(observation)?.get().inner;
+        check_has_choice(obs)?;
+        let a = self.inner.act(&**obs);
+        checked_choice(observation.py(), self.name, obs, a)
+    }
+
+    /// The policy's choice for `seat` read from the live round (the view `simulate`
+    /// plays from) instead of an `Observation` snapshot: lets tests check that both
+    /// views lead to the same play.
+    fn _choose_live<'py>(
+        &mut self,
+        py: Python<'py>,
+        round: PyRef<'_, PyRound>,
+        seat: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let view = live_view(&round, seat)?;
+        let obs = round.inner.observe(view.seat);
+        check_has_choice(&obs)?;
+        let a = self.inner.act(&view);
+        checked_choice(py, self.name, &obs, a)
     }
 
     fn __repr__(&self) -> String {
@@ -453,4 +376,28 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fan_names, m)?)?;
     m.add_function(wrap_pyfunction!(policy_names, m)?)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::Round;
+    use crate::rules::Rules;
+
+    #[test]
+    fn a_choice_outside_the_legal_actions_is_an_error() {
+        let round = Round::new(&Rules::gb(), 1, 0, 0).unwrap();
+        let obs = round.observe(0);
+        let legal = obs.legal.as_slice()[0];
+        assert_eq!(legal_choice("test", &obs, legal), Ok(legal));
+        let win = Action::from_parts("win", None).unwrap();
+        let pass = Action::from_parts("pass", None).unwrap();
+        let illegal = [win, pass]
+            .into_iter()
+            .find(|a| !obs.legal.as_slice().contains(a))
+            .unwrap();
+        let e = legal_choice("test", &obs, illegal).unwrap_err();
+        assert!(matches!(e, MjError::IllegalAction(_)), "{e:?}");
+        assert!(e.message().contains("the test policy chose"), "{e}");
+    }
 }

@@ -2,8 +2,8 @@
 //! chooses among a Python observation's legal actions with the Rust [`StrongPolicy`].
 
 use super::convert;
-use super::play::PyAction;
-use super::sim::read_observation;
+use super::play::PyRound;
+use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
 use crate::policy::{Policy, StrongConfig, StrongPolicy};
 use pyo3::prelude::*;
@@ -29,10 +29,9 @@ impl PyStrongPolicy {
             Some(r) if !r.is_none() => convert::rules(r)?,
             _ => crate::rules::Rules::gb(),
         };
-        let seed = u64::try_from(seed)
-            .map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
+        let seed = convert::seed("seed", seed)?;
         if !(0..=60_000).contains(&budget_ms) {
-            return Err(MjError::rule(format!(
+            return Err(MjError::argument(format!(
                 "budget_ms must be between 0 and 60000, got {budget_ms}"
             ))
             .into());
@@ -42,7 +41,7 @@ impl PyStrongPolicy {
         cfg.rollouts = 0;
         if let Some(r) = rollouts {
             if !(0..=1_000_000).contains(&r) {
-                return Err(MjError::rule(format!(
+                return Err(MjError::argument(format!(
                     "rollouts must be between 0 and 1000000, got {r}"
                 ))
                 .into());
@@ -68,40 +67,40 @@ impl PyStrongPolicy {
 
     /// Reseeds the policy (a new hand).
     fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        let seed = u64::try_from(seed)
-            .map_err(|_| MjError::rule(format!("seed must be 0 <= seed < 2**64, got {seed}")))?;
-        self.inner.begin_hand(seed);
+        self.inner.begin_hand(convert::seed("seed", seed)?);
         Ok(())
     }
 
-    /// One of `observation.legal_actions` (the same object). The GIL is released while
-    /// the policy thinks.
+    /// The policy's choice, one of `observation.legal_actions` (the same object). The
+    /// GIL is released while the policy thinks. `observation` must be a majiang
+    /// `Observation` (a `TypeError` otherwise); an observation without legal actions, or a
+    /// choice outside them, raises `IllegalActionError`.
     fn choose<'py>(
         &mut self,
         py: Python<'py>,
         observation: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (obs, legal) = read_observation(observation)?;
-        if legal.is_empty() {
-            return Err(MjError::action(
-                "the observation has no legal action to choose from".to_string(),
-            )
-            .into());
-        }
+        let obs = &observation_of(observation)?.get().inner;
+        check_has_choice(obs)?;
         let inner = &mut self.inner;
-        let a = py.detach(|| inner.act(&obs));
-        for item in legal.iter() {
-            if let Ok(x) = item.cast::<PyAction>() {
-                if x.get().inner == a {
-                    return Ok(item);
-                }
-            }
-        }
-        Err(MjError::action(format!(
-            "the strong policy chose {}, which is not legal",
-            a.describe()
-        ))
-        .into())
+        let a = py.detach(|| inner.act(&**obs));
+        checked_choice(py, "strong", obs, a)
+    }
+
+    /// The policy's choice for `seat` read from the live round (the view `simulate`
+    /// plays from) instead of an `Observation` snapshot: lets tests check that both
+    /// views lead to the same play.
+    fn _choose_live<'py>(
+        &mut self,
+        py: Python<'py>,
+        round: PyRef<'_, PyRound>,
+        seat: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let view = live_view(&round, seat)?;
+        let obs = round.inner.observe(view.seat);
+        check_has_choice(&obs)?;
+        let a = self.inner.act(&view);
+        checked_choice(py, "strong", &obs, a)
     }
 }
 

@@ -4,10 +4,11 @@ A bot receives an :class:`majiang.Observation` (what its seat can see, with
 ``observation.legal_actions``) and returns one of ``observation.legal_actions``. The
 engine checks the action; anything else raises :class:`majiang.IllegalActionError`.
 
-``RandomBot`` picks uniformly among the legal actions and ``FirstBot`` takes the first.
-The built-in policies written in Rust play through ``EfficiencyBot`` (tile efficiency
-toward a fan plan) and ``StrongBot`` (the strongest: fan plans, lookahead to scoring ready
-hands, defense); ``simulate`` and ``arena`` run the same policies by name.
+``RandomBot`` picks uniformly among the legal actions and ``FirstBot`` plays the first
+one. ``EfficiencyBot`` (tile efficiency toward a fan plan) and ``StrongBot`` (the
+strongest: fan plans, lookahead to scoring ready hands, defense) run the built-in Rust
+policies on the round's own observation, so they play exactly as inside
+:func:`majiang.simulate` and :func:`majiang.arena`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,19 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from .._core import Action, Observation
+from .._core import Action, IllegalActionError, Observation
 
 __all__ = ["Bot", "EfficiencyBot", "FirstBot", "RandomBot", "StrongBot"]
+
+
+def _legal(observation: Observation) -> list[Action]:
+    """The observation's legal actions; ``IllegalActionError`` when there are none."""
+    legal = observation.legal_actions
+    if not legal:
+        raise IllegalActionError(
+            f"seat {observation.seat} has no legal action to choose from in this observation"
+        )
+    return legal
 
 
 @runtime_checkable
@@ -36,8 +47,8 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def act(self, observation: Observation) -> Action:
-        """A random legal action."""
-        return self._rng.choice(observation.legal_actions)
+        """A random legal action (``IllegalActionError`` if there is none)."""
+        return self._rng.choice(_legal(observation))
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -48,8 +59,8 @@ class FirstBot:
     useful for tests and as the simplest possible opponent."""
 
     def act(self, observation: Observation) -> Action:
-        """The first legal action."""
-        return observation.legal_actions[0]
+        """The first legal action (``IllegalActionError`` if there is none)."""
+        return _legal(observation)[0]
 
     def __repr__(self) -> str:
         return "FirstBot()"

@@ -28,7 +28,12 @@ class EfficiencyBot:
         self._policy = Policy("efficiency", rules=rules, seed=0 if seed is None else seed)
 
     def act(self, observation: Observation) -> Action:
-        """The policy's choice among ``observation.legal_actions``."""
+        """The policy's choice among ``observation.legal_actions``.
+
+        ``observation`` must come from :meth:`majiang.Round.observation` (the policy reads
+        the round's own view of the seat, the 宝 included; anything else is a
+        ``TypeError``); one without legal actions raises ``IllegalActionError``.
+        """
         return self._policy.choose(observation)
 
     def __repr__(self) -> str:

@@ -53,7 +53,11 @@ class StrongBot:
         return self._policy.rollouts
 
     def act(self, observation: Observation) -> Action:
-        """One of ``observation.legal_actions``."""
+        """One of ``observation.legal_actions``.
+
+        ``observation`` must come from :meth:`majiang.Round.observation` (anything else is
+        a ``TypeError``); one without legal actions raises ``IllegalActionError``.
+        """
         return self._policy.choose(observation)
 
     def __repr__(self) -> str:
