@@ -75,8 +75,9 @@ def test_illegal_actions_raise_illegal_action_error() -> None:
         mj.Action("riichi")
     with pytest.raises(mj.IllegalActionError, match="not an action code"):
         mj.Action.from_code(10_000)
+    m = mj.Match("gb", seed=1)
     with pytest.raises(mj.IllegalActionError, match="not over"):
-        mj.Match("gb", seed=1).finish_hand(r)
+        m.finish_hand(m.start_hand())
     idle = _waiting_seat_observation()
     for bot in (
         EfficiencyBot(),
