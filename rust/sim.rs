@@ -374,9 +374,9 @@ pub fn check_result(round: &Round, v: &mut Violations) {
                 v.push(format!("seat {} won without a Huainan value", w.seat));
                 continue;
             };
-            let o = &round.rules().huainan;
+            let o = crate::huainan::oracle::ShapeOptions::of(&round.rules().huainan);
             if !sc.form.is_special()
-                && !crate::huainan::shape::is_win(&w.hand, melds, Some(h.bao), o)
+                && !crate::shanten::wild::is_win(&w.hand, melds, Some(h.bao), &o)
             {
                 v.push(format!(
                     "seat {} won with an incomplete hand {}",

@@ -315,7 +315,7 @@ pub(super) fn play_efficient(seed: u64, dealer: u8) -> Round {
         let s = r.pending_seats().next().unwrap();
         let st = r.seat(s);
         let h = r.huainan().unwrap();
-        let d = super::policy::Decision {
+        let d = crate::policy::huainan::Decision {
             hand: &st.hand,
             melds: st.melds(),
             bao: h.bao,
@@ -326,7 +326,7 @@ pub(super) fn play_efficient(seed: u64, dealer: u8) -> Round {
             wall_remaining: r.wall().remaining(),
             opts: &rules.huainan,
         };
-        let a = super::policy::decide(&d);
+        let a = crate::policy::huainan::decide(&d);
         r.apply(s, a).unwrap();
     }
     r

@@ -8,11 +8,11 @@
 
 use super::forms::{self, Form, Score, WinFacts};
 use super::settle::{self, WinKind as PayKind};
-use super::shape::{self, Limit};
 use super::state::BaoState;
 use super::{bao, DihuDefinition, HuainanOptions};
 use crate::error::MjResult;
 use crate::hand::{Meld, MeldKind};
+use crate::shanten::wild::{self, Limit};
 use crate::tile::{Counts, Tile};
 
 /// How the tile of a win reached the winner.
@@ -94,7 +94,7 @@ impl HuainanHand {
             st.on_wall_tile(self.bao, self.bao);
         }
         let n: u32 = hand.iter().map(|&c| c as u32).sum();
-        st.in_bdt = n == 13 && shape::is_bdt(hand, self.bao, limit.as_ref());
+        st.in_bdt = n == 13 && wild::is_bdt(hand, self.bao, limit.as_ref());
     }
 
     /// `seat` begins a turn with a draw (normal or replacement).
@@ -129,8 +129,8 @@ impl HuainanHand {
         if o.bao_wild_fifth_copy {
             None
         } else {
-            let w = shape::Wild::new(hand, Some(self.bao));
-            Some(shape::hand_limit(&w.nat, melds))
+            let w = wild::Wild::new(hand, Some(self.bao));
+            Some(wild::hand_limit(&w.nat, melds))
         }
     }
 

@@ -20,6 +20,7 @@
 //! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]).
 
 pub mod efficiency;
+pub mod huainan;
 pub mod plans;
 pub mod random;
 pub mod strong;
