@@ -23,7 +23,7 @@ pub fn shanten(hand: &Counts, melds: &[Meld], bao: Tile) -> i8 {
     shanten_under(hand, melds, bao, None)
 }
 
-/// [`shanten`] under non-default shape options (`None`: the defaults, D-7 and D-15).
+/// [`shanten()`] under non-default shape options (`None`: the defaults, D-7 and D-15).
 pub fn shanten_under(hand: &Counts, melds: &[Meld], bao: Tile, sh: Option<&ShapeOptions>) -> i8 {
     let w = wild::Wild::new(hand, Some(bao));
     let used = shanten::used_counts(melds);

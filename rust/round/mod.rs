@@ -115,7 +115,8 @@
 //! 1. Add its kind to [`crate::rules::RuleSetKind`] with its options and defaults.
 //! 2. Write its rules in their own module (scoring, per-hand state), free of the round.
 //! 3. Write `ruleset/<name>.rs`: a type implementing [`ruleset::RuleSet`] that reads the
-//!    table for those rules (see `ruleset/huainan.rs` for one with per-hand state).
+//!    table for those rules (see `ruleset/huainan.rs` for one with per-hand state). A
+//!    rule set that prices wins in its own terms adds its variant to [`WinValue`].
 //! 4. Register it: one variant of [`ruleset::RuleSetState`], one arm of its `dispatch!`
 //!    macro and one of [`ruleset::RuleSetState::for_rules`]. Nothing in the flow changes.
 //!

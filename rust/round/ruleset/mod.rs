@@ -221,3 +221,68 @@ impl RuleSet for RuleSetState {
         dispatch!(self, r => r.check_rebuild_from_view())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::{Round, WinValue};
+
+    #[test]
+    fn each_rule_set_kind_has_its_implementation() {
+        let gb = RuleSetState::for_rules(&Rules::gb()).unwrap();
+        assert!(matches!(gb, RuleSetState::Fans(_)) && gb.wins_are_plain_shapes());
+        let classic = RuleSetState::for_rules(&Rules::named("classic").unwrap()).unwrap();
+        assert!(matches!(classic, RuleSetState::Fans(_)));
+        let mut hn = Rules::named("huainan").unwrap();
+        let h = RuleSetState::for_rules(&hn).unwrap();
+        assert!(matches!(h, RuleSetState::Huainan(_)) && !h.wins_are_plain_shapes());
+        assert!(h.check_rebuild_from_view().is_err() && gb.check_rebuild_from_view().is_ok());
+        hn.table.flowers = true;
+        assert!(RuleSetState::for_rules(&hn).is_err());
+    }
+
+    #[test]
+    fn the_huainan_deal_turns_up_the_bao_and_limits_claims() {
+        let rules = Rules::named("huainan").unwrap();
+        let round = Round::new(&rules, 5, 0, 0).unwrap();
+        let bao = round.bao().expect("the 宝 is turned up after the deal");
+        let r = &round.ruleset;
+        // D-8, D-9: a discarded 宝 is not claimed, no meld holds one.
+        let other = (bao + 1) % 34;
+        assert!(!r.may_claim(bao, &[bao], &rules));
+        assert!(!r.may_claim(other, &[bao], &rules));
+        assert!(r.may_claim(other, &[other], &rules));
+        assert!(!r.may_declare_kong(bao, &rules) && r.may_declare_kong(other, &rules));
+        let gb = RuleSetState::for_rules(&Rules::gb()).unwrap();
+        assert!(gb.may_claim(bao, &[bao], &Rules::gb()));
+    }
+
+    #[test]
+    fn win_values_keep_their_own_terms() {
+        let rules = Rules::named("huainan").unwrap();
+        let mut wins = 0;
+        for seed in 0..200 {
+            let mut round = Round::new(&rules, seed, 0, 0).unwrap();
+            while !round.is_over() {
+                for seat in round.pending_seats().collect::<Vec<_>>() {
+                    let l = round.legal_actions(seat);
+                    let a = if l.contains(&crate::round::Action::Win) {
+                        crate::round::Action::Win
+                    } else {
+                        l[0]
+                    };
+                    round.apply(seat, a).unwrap();
+                }
+            }
+            for w in &round.result().unwrap().wins {
+                wins += 1;
+                let WinValue::Huainan(s) = &w.value else {
+                    panic!("a huainan win priced in fans");
+                };
+                assert_eq!(w.value.total() as u64, s.value);
+                assert!(w.value.fans().is_none() && w.value.fan_list().is_empty());
+            }
+        }
+        assert!(wins > 0);
+    }
+}
