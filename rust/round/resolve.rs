@@ -14,10 +14,9 @@ impl Round {
         let from = self.claim_from;
         let t = self.claim_tile;
         let order = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
+        // A seat offered a win (its value is kept beside the offer) that did not take it.
         for &s in &order {
-            if self.legal[s as usize].contains(Action::Win)
-                && self.responses[s as usize] != Action::Win
-            {
+            if self.wins[s as usize].is_some() && self.responses[s as usize] != Action::Win {
                 self.ruleset.on_declined_win(s, &self.rules);
             }
         }
