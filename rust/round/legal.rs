@@ -107,31 +107,7 @@ impl Round {
         if scoring::shanten(c, st.melds()) != 0 {
             return false;
         }
-        if !self.opts().ting_requires_reachable_min_fan {
-            return true;
-        }
-        let mut x = *c;
-        for w in 0..34u8 {
-            if x[w as usize] >= 4 {
-                continue;
-            }
-            x[w as usize] += 1;
-            if scoring::complete(&x, st.melds()) {
-                let mut probe = self.win_input(seat, x, w, WinKind::SelfDrawn);
-                probe.declared_ready = scoring::ready_scores(&self.rules);
-                probe.fourth_tile = false;
-                probe.wall_last = false;
-                probe.about_kong = false;
-                let ok = |inp: &WinInput| matches!(scoring::evaluate(inp, &self.rules), Ok(f) if f.meets_minimum);
-                let mut on_discard = probe;
-                on_discard.self_drawn = false;
-                if ok(&probe) || ok(&on_discard) {
-                    return true;
-                }
-            }
-            x[w as usize] -= 1;
-        }
-        false
+        !self.opts().ting_requires_reachable_min_fan || self.ruleset.some_wait_scores(self, seat, c)
     }
 
     /// Whether the 14 - 3k tiles of `seat` are within one tile of ready (some discard may

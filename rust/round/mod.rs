@@ -95,7 +95,8 @@
 //! - what a seat may claim or declare ([`ruleset::RuleSet::may_claim`],
 //!   [`ruleset::RuleSet::may_declare_kong`], [`ruleset::RuleSet::claimed_kong_robbable`]);
 //! - the win test, which also prices the win ([`ruleset::RuleSet::win`], returning one
-//!   [`WinValue`]: fans for gb and classic, a Huainan score for huainan);
+//!   [`WinValue`]: fans for gb and classic, a Huainan score for huainan), and whether a
+//!   ready hand has a wait worth declaring (C-10, [`ruleset::RuleSet::some_wait_scores`]);
 //! - the settlement ([`ruleset::RuleSet::win_payments`],
 //!   [`ruleset::RuleSet::hand_payments`], [`ruleset::RuleSet::draw_payments`]);
 //! - the notifications that keep the rule set's own per-hand state (a draw, a claim, a

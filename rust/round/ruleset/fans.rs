@@ -5,7 +5,7 @@ use super::RuleSet;
 use crate::error::MjResult;
 use crate::hand::WinKind;
 use crate::round::events::Event;
-use crate::round::scoring;
+use crate::round::scoring::{self, WinInput};
 use crate::round::settlement::{payments, WinValue};
 use crate::round::state::{Round, SeatState};
 use crate::rules::Rules;
@@ -45,6 +45,35 @@ impl RuleSet for FanRules {
             Ok(fr) if fr.meets_minimum => Some(WinValue::Fans(fr)),
             _ => None,
         }
+    }
+
+    /// Some completing tile reaches the minimum, self-drawn or on a discard, without the
+    /// fans of the moment (和绝张, 海底, 杠上开花) and with 报听 when it scores.
+    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool {
+        let rules = round.rules();
+        let melds = round.seat(seat).melds();
+        let ok = |inp: &WinInput| matches!(scoring::evaluate(inp, rules), Ok(f) if f.meets_minimum);
+        let mut x = *waiting;
+        for w in 0..34u8 {
+            if x[w as usize] >= 4 {
+                continue;
+            }
+            x[w as usize] += 1;
+            if scoring::complete(&x, melds) {
+                let mut probe = round.win_input(seat, x, w, WinKind::SelfDrawn);
+                probe.declared_ready = scoring::ready_scores(rules);
+                probe.fourth_tile = false;
+                probe.wall_last = false;
+                probe.about_kong = false;
+                let mut on_discard = probe;
+                on_discard.self_drawn = false;
+                if ok(&probe) || ok(&on_discard) {
+                    return true;
+                }
+            }
+            x[w as usize] -= 1;
+        }
+        false
     }
 
     #[inline]

@@ -137,6 +137,11 @@ impl RuleSet for HuainanRules {
         .map(WinValue::Huainan)
     }
 
+    /// A Huainan win has no minimum value: any wait will do.
+    fn some_wait_scores(&self, _: &Round, _: u8, _: &Counts) -> bool {
+        true
+    }
+
     /// D-8, D-9: no 宝 in a meld, a discarded 宝 not claimed (unless the options allow).
     #[inline]
     fn may_claim(&self, discard: Tile, with: &[Tile], rules: &Rules) -> bool {

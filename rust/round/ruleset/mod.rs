@@ -62,6 +62,11 @@ pub trait RuleSet {
         kind: WinKind,
     ) -> Option<WinValue>;
 
+    /// C-10: whether some tile completing the waiting hand `waiting` (13 - 3k tiles) of
+    /// `seat` gives a win the rules price high enough; asked before a ready declaration
+    /// under `ting_requires_reachable_min_fan`.
+    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool;
+
     /// Whether a claim of the discard `discard` may meld it with `with` from the hand (with
     /// `[discard]` itself: whether the discard may be claimed at all).
     fn may_claim(&self, discard: Tile, with: &[Tile], rules: &Rules) -> bool;
@@ -168,6 +173,10 @@ impl RuleSet for RuleSetState {
         kind: WinKind,
     ) -> Option<WinValue> {
         dispatch!(self, r => r.win(round, seat, concealed, t, kind))
+    }
+    #[inline]
+    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool {
+        dispatch!(self, r => r.some_wait_scores(round, seat, waiting))
     }
     #[inline]
     fn may_claim(&self, discard: Tile, with: &[Tile], rules: &Rules) -> bool {
