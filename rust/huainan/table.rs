@@ -2,9 +2,10 @@
 //! ([`crate::round`]): the 宝 and its indicator, each seat's [`BaoState`], which claims a
 //! 宝 allows, and the value of a win with its legality (§5-§10).
 //!
-//! The round calls these hooks at its own events (a tile from the wall, a draw, a claim,
-//! a discard, a declined win) and asks [`HuainanHand::win`] whether a seat may win and for
-//! how much.
+//! The round's Huainan rule set ([`crate::round::ruleset::huainan`]) calls these hooks at
+//! the round's events (a tile from the wall, a draw, a claim, a discard, a declined win)
+//! and asks [`HuainanHand::win`] whether a seat may win and for how much. Nothing here
+//! knows the round.
 
 use super::forms::{self, Form, Score, WinFacts};
 use super::state::BaoState;
