@@ -1,7 +1,31 @@
-//! Melds and whole-hand validation (concealed counts plus declared melds).
+//! Melds, whole-hand validation (concealed counts plus declared melds) and how a hand was
+//! won.
 
 use crate::error::{MjError, MjResult};
 use crate::tile::{self, Counts, Tile};
+
+/// How a hand was won, in every rule set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WinKind {
+    /// Self-drawn (自摸), including a win on a kong or flower replacement (Huainan: 天糊,
+    /// 杠开 and 四个宝 too).
+    SelfDrawn,
+    /// On another seat's discard (点和; Huainan: 地糊 and 接宝 too).
+    Discard,
+    /// By robbing another seat's kong (抢杠和).
+    RobbedKong,
+}
+
+impl WinKind {
+    /// `self_drawn`, `discard` or `robbed_kong`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WinKind::SelfDrawn => "self_drawn",
+            WinKind::Discard => "discard",
+            WinKind::RobbedKong => "robbed_kong",
+        }
+    }
+}
 
 /// The four kinds of declared meld.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

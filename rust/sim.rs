@@ -242,8 +242,8 @@ pub fn outcome(round: &Round) -> HandOutcome {
             } else {
                 w.from as i8
             };
-            o.fan_total = w.fan.total as i32;
-            for (slot, fc) in o.fans.iter_mut().zip(w.fan.fans.iter()) {
+            o.fan_total = w.value.total() as i32;
+            for (slot, fc) in o.fans.iter_mut().zip(w.value.fan_list()) {
                 *slot = fc.fan.0;
             }
         }
@@ -372,7 +372,7 @@ pub fn check_result(round: &Round, v: &mut Violations) {
         // (接宝, 四个宝), and carries a positive value; there is no fan minimum.
         for w in &res.wins {
             let melds = &w.melds[..w.n_melds as usize];
-            let Some(sc) = &w.huainan else {
+            let Some(sc) = w.value.huainan() else {
                 v.push(format!("seat {} won without a Huainan value", w.seat));
                 continue;
             };
@@ -397,10 +397,13 @@ pub fn check_result(round: &Round, v: &mut Violations) {
                 tile::format_counts(&w.hand)
             ));
         }
+        if w.value.fans().is_none() {
+            v.push(format!("seat {} won without fans", w.seat));
+        }
         let fan = if round.rules().fan.flowers_count_toward_min {
-            w.fan.total
+            w.value.total()
         } else {
-            w.fan.total_without_flowers
+            w.value.total_without_flowers()
         };
         if fan < min {
             v.push(format!(

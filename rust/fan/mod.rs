@@ -8,8 +8,9 @@
 //! [`MjError`].
 //!
 //! Module map: [`catalog`] (the one fan table), [`divide`] (decompositions and waits),
-//! [`score`] (detectors for one decomposition), [`principles`] (set relations and
-//! exclusions), [`special`] (special forms), [`validate`] (input checks and flag rules).
+//! [`table`] (the count per fan that every detector fills), [`score`] (detectors for one
+//! decomposition), [`principles`] (set relations and exclusions), [`special`] (special
+//! forms), [`validate`] (input checks and flag rules).
 
 pub mod catalog;
 pub mod divide;
@@ -17,6 +18,7 @@ pub mod principles;
 pub mod rtile;
 pub mod score;
 pub mod special;
+pub mod table;
 pub mod validate;
 
 use crate::error::{MjError, MjResult};
@@ -27,7 +29,8 @@ use crate::tile::{Counts, Tile};
 pub use catalog::{Fan, FanInfo, CATALOG, N_FANS};
 use divide::{Divisions, Pack, CHOW, KONG, PUNG};
 use rtile::RTable;
-use score::{Ctx, Table};
+use score::Ctx;
+use table::Table;
 
 crate::option_group! {
     /// Scoring options. The `mcr_*` switches select the 2006 MCR reading where the
@@ -294,7 +297,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
         special = special::score_knitted_straight(&ctx, &mut best);
     }
     if special {
-        max = score::points(&best);
+        max = table::points(&best);
     }
     let seven_pairs = best.get(catalog::SEVEN_PAIRS) != 0;
     if !special || seven_pairs {
@@ -304,7 +307,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
         for d in &divs.items[..divs.len] {
             let mut t = Table::default();
             score::score_regular(d, &ctx, &mut t);
-            let p = score::points(&t);
+            let p = table::points(&t);
             let prefer = t.get(catalog::PURE_TRIPLE_CHOW) == 1
                 || t.get(catalog::TRIPLE_PUNG) != 0
                 || seven_pairs;
@@ -324,7 +327,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
     if input.declared_ready && opts.ready_fan {
         best.put(catalog::DECLARED_READY, 1);
     }
-    let without = score::points(&best);
+    let without = table::points(&best);
     best.put(catalog::FLOWER_TILES, input.flowers);
     let total = without + input.flowers as u32;
     let counted = if opts.flowers_count_toward_min {

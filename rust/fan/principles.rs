@@ -4,7 +4,7 @@
 
 use super::catalog::*;
 use super::rtile::{self, RTile, R_EAST};
-use super::score::{clear, has, inc, set, Table};
+use super::table::{clear, has, inc, set, Table};
 use super::FanOptions;
 
 #[inline]

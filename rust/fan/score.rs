@@ -1,7 +1,7 @@
-//! The detectors: the fan table, the win-method fans, and scoring one regular
+//! The detectors: the win-method fans, and scoring one regular
 //! decomposition (set fans in [`super::principles`], special forms in [`super::special`]).
 //!
-//! Each function fills a [`Table`] (count per fan id). The order of the steps follows the
+//! Each function fills a [`Table`] (count per fan id, [`super::table`]). The order of the steps follows the
 //! reference calculator so that every tie and every principle comes out the same way:
 //! win-method fans, concealed pungs and kongs, per-pung fans, chow and pung relations
 //! (non-identical and account-once), concealed / melded hand, pair fans, set fans, suit
@@ -14,65 +14,8 @@ use super::principles::{
     score_three_pungs, two_chows, two_pungs, wind_pung,
 };
 use super::rtile::{self, RTable, RTile};
+use super::table::{clear, has, inc, set, Table};
 use super::FanOptions;
-
-/// Count per fan id, with a bit mask of the nonzero entries so that totals, exclusions
-/// and listings visit only the fans present.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Table {
-    counts: [u8; N_FANS],
-    mask: u128,
-}
-
-impl Default for Table {
-    fn default() -> Self {
-        Table {
-            counts: [0; N_FANS],
-            mask: 0,
-        }
-    }
-}
-
-impl Table {
-    /// Count of fan `f`.
-    #[inline]
-    pub fn get(&self, f: Fan) -> u8 {
-        self.counts[f.0 as usize % N_FANS]
-    }
-    /// Sets the count of fan `f`.
-    #[inline]
-    pub fn put(&mut self, f: Fan, n: u8) {
-        let i = f.0 as usize % N_FANS;
-        self.counts[i] = n;
-        if n == 0 {
-            self.mask &= !(1u128 << i);
-        } else {
-            self.mask |= 1u128 << i;
-        }
-    }
-    /// Bit set of the fans present (bit i = fan id i).
-    #[inline]
-    pub fn mask(&self) -> u128 {
-        self.mask
-    }
-    /// True if no fan is present.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.mask == 0
-    }
-    /// The fans present, in id order, with their counts.
-    pub fn iter(&self) -> impl Iterator<Item = (Fan, u8)> + '_ {
-        let mut m = self.mask;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some((Fan(i as u8), self.counts[i]))
-        })
-    }
-}
 
 /// How the hand was won, after the flag corrections.
 #[derive(Debug, Clone, Copy, Default)]
@@ -143,30 +86,6 @@ impl Ctx<'_> {
         h[self.win as usize] -= 1;
         h
     }
-}
-
-/// Sum of points of a table.
-pub fn points(t: &Table) -> u32 {
-    t.iter()
-        .map(|(f, c)| POINTS[f.0 as usize] as u32 * c as u32)
-        .sum()
-}
-
-#[inline]
-pub(super) fn set(t: &mut Table, f: Fan) {
-    t.put(f, 1);
-}
-#[inline]
-pub(super) fn inc(t: &mut Table, f: Fan) {
-    t.put(f, t.get(f).saturating_add(1));
-}
-#[inline]
-pub(super) fn has(t: &Table, f: Fan) -> bool {
-    t.get(f) != 0
-}
-#[inline]
-pub(super) fn clear(t: &mut Table, f: Fan) {
-    t.put(f, 0);
 }
 
 // ---------------------------------------------------------------- win method --------

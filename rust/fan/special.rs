@@ -6,9 +6,8 @@ use super::catalog::*;
 use super::divide::{self, Pack, CHOW, KONG};
 use super::principles::{apply_exclusions, wind_pung};
 use super::rtile::{self, RTable, RTile};
-use super::score::{
-    clear, rank_fans, set, suit_fans, tile_fans, tile_hog, wait_fans, win_flag_fans, Ctx, Table,
-};
+use super::score::{rank_fans, suit_fans, tile_fans, tile_hog, wait_fans, win_flag_fans, Ctx};
+use super::table::{clear, set, Table};
 
 /// The six knitted straights (147 / 258 / 369 over the three suits), in reference order.
 const KNITTED: [[RTile; 9]; 6] = [

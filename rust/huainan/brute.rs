@@ -1,5 +1,5 @@
 //! Brute-force check of the wild-aware win test: for 100,000 random hands near the win
-//! boundary with 0-4 宝, [`shape::is_win`] must equal "some assignment of faces to the 宝
+//! boundary with 0-4 宝, [`wild::is_win`] must equal "some assignment of faces to the 宝
 //! makes a natural winning shape", found by enumerating assignments and checking each with
 //! an independent natural checker.
 //!
@@ -14,9 +14,9 @@
 //! plus a fresh terminal/honour and a face absent from the hand. 十三浪 needs distinct new
 //! faces anywhere, so it is enumerated separately over sets of distinct faces of all 34.
 
-use super::shape::{self, Limit};
 use super::HuainanOptions;
 use crate::hand::{Meld, MeldKind};
+use crate::shanten::wild::{self, Limit};
 use crate::tile::{self, Counts, Tile, EAST, N_KINDS};
 
 struct Rng(u64);
@@ -205,8 +205,8 @@ fn any_lang(c: &mut Counts, from: usize, w: u8) -> bool {
 
 /// The reference: some assignment of faces to the 宝 makes a natural winning shape.
 fn reference(concealed: &Counts, melds: &[Meld], bao: Tile, fifth: bool) -> bool {
-    let wild = shape::Wild::new(concealed, Some(bao));
-    let mut tot = shape::hand_limit(&wild.nat, melds);
+    let wild = wild::Wild::new(concealed, Some(bao));
+    let mut tot = wild::hand_limit(&wild.nat, melds);
     let mut mark = [false; N_KINDS];
     for t in 0..N_KINDS {
         if wild.nat[t] == 0 {
@@ -420,7 +420,12 @@ fn is_win_equals_enumeration_over_100k_hands() {
         let fifth = i % 5 != 0;
         let opts = if fifth { &o } else { &no_fifth };
         let want = reference(&conc, &melds, bao, fifth);
-        let got = shape::is_win(&conc, &melds, Some(bao), opts);
+        let got = wild::is_win(
+            &conc,
+            &melds,
+            Some(bao),
+            &crate::huainan::oracle::ShapeOptions::of(opts),
+        );
         assert_eq!(
             got,
             want,

@@ -1,10 +1,10 @@
 //! The 23 forms of winning (docs/rules/huainan.md §9) as exact predicates over a finished hand
 //! and the facts of its win, and the value of the win (§10.1-10.4).
 
-use super::shape::{self, Sets, Wild};
 use super::{DihuDefinition, DiscardWins, HuainanOptions, ScoringMode};
 use crate::error::{MjError, MjResult};
 use crate::hand::{self, HandSize, Meld, MeldKind};
+use crate::shanten::wild::{self, Sets, Wild};
 use crate::tile::{self, Counts, Tile};
 
 /// A primary form (exactly one per win) or a special win.
@@ -461,7 +461,7 @@ pub fn score_if_winning(
     facts: &WinFacts,
     o: &HuainanOptions,
 ) -> Option<Score> {
-    if !shape::may_win(
+    if !wild::may_win(
         concealed,
         melds.len(),
         bao,
@@ -527,25 +527,23 @@ fn evaluate(
     let limit = if o.bao_wild_fifth_copy {
         None
     } else {
-        limit_store = shape::hand_limit(&wild.nat, melds);
+        limit_store = wild::hand_limit(&wild.nat, melds);
         Some(&limit_store)
     };
-    let basic_any = shape::split(&wild.nat, wild.w, true, Sets::Any, limit);
+    let basic_any = wild::split(&wild.nat, wild.w, true, Sets::Any, limit);
     // Every basic-form reading below implies `basic_any`; most hands fail it at once.
-    let basic_nat = basic_any && shape::split(concealed, 0, true, Sets::Any, None);
-    let pungs_ok = basic_any && shape::melds_all_pungs(melds);
-    let nat_pungs =
-        pungs_ok && basic_nat && shape::split(concealed, 0, true, Sets::PungsOnly, None);
+    let basic_nat = basic_any && wild::split(concealed, 0, true, Sets::Any, None);
+    let pungs_ok = basic_any && wild::melds_all_pungs(melds);
+    let nat_pungs = pungs_ok && basic_nat && wild::split(concealed, 0, true, Sets::PungsOnly, None);
     let wild_pungs =
-        pungs_ok && !nat_pungs && shape::split(&wild.nat, wild.w, true, Sets::PungsOnly, limit);
+        pungs_ok && !nat_pungs && wild::split(&wild.nat, wild.w, true, Sets::PungsOnly, limit);
     let nat_chow = basic_nat
-        && (shape::melds_have_chow(melds)
-            || shape::split(concealed, 0, true, Sets::WithChow, None));
+        && (wild::melds_have_chow(melds) || wild::split(concealed, 0, true, Sets::WithChow, None));
     let bdt = match win_tile {
         Some(t) if basic_any && !facts.heavenly => {
             let mut before = *concealed;
             before[t as usize] -= 1;
-            shape::is_bdt(&before, bao, limit)
+            wild::is_bdt(&before, bao, limit)
         }
         _ => false,
     };
@@ -570,7 +568,7 @@ fn evaluate(
         cands[3] = Some(Form::PinghuZimo);
     }
     if k == 0 {
-        let sp = shape::seven_pairs(concealed, Some(bao));
+        let sp = wild::seven_pairs(concealed, Some(bao));
         cands[4] = if sp.natural {
             Some(if sp.natural_luxury {
                 Form::QingHaohuaQidui
@@ -587,9 +585,9 @@ fn evaluate(
             None
         };
         let lang = if o.bao_wild_in_13lang {
-            shape::shisanlang_win(&wild.nat, wild.w)
+            wild::shisanlang_win(&wild.nat, wild.w)
         } else {
-            shape::shisanlang_win(concealed, 0)
+            wild::shisanlang_win(concealed, 0)
         };
         if let Some(qixing) = lang {
             cands[5] = Some(if qixing {
@@ -600,9 +598,9 @@ fn evaluate(
         }
     }
     let jy = if o.bao_wild_in_jiuyao {
-        shape::jiuyao(&wild.nat, wild.w, melds, o.jiuyao_allows_pung_melds)
+        wild::jiuyao(&wild.nat, wild.w, melds, o.jiuyao_allows_pung_melds)
     } else {
-        shape::jiuyao(concealed, 0, melds, o.jiuyao_allows_pung_melds)
+        wild::jiuyao(concealed, 0, melds, o.jiuyao_allows_pung_melds)
     };
     if jy.win {
         cands[6] = Some(if jy.qixing && o.qixing_jiuyao_all_honors {

@@ -2,9 +2,6 @@
 //! winning, scoring and settlement.
 //!
 //! - [`bao`]: the 宝 face from the indicator and where the indicator sits in the wall (§5).
-//! - [`shape`]: exact wild-aware shape predicates: the set/pair splits the forms need
-//!   (all pungs, with a chow, sets only for the 宝吊头 state), seven pairs, 十三浪 and 九幺,
-//!   and the distance of 十三浪 / 九幺 from a win.
 //! - [`forms`]: the 23 forms as predicates over a finished hand and the facts of its win,
 //!   the primary form, the multipliers and the value (§9, §10.1-10.4).
 //! - [`state`]: per-player 宝 state during a hand: 宝 drawn and discarded, the 宝吊头
@@ -13,7 +10,11 @@
 //!   (§10.5-10.6, D-2).
 //! - [`table`]: the hooks the round state machine calls during a Huainan hand.
 //! - [`oracle`]: shanten, useful tiles, waits and wins under the D-7 / D-15 shape options.
-//! - [`policy`]: tile efficiency with wilds, for the built-in policies.
+//!
+//! The exact wild-aware shape predicates the forms read (the set/pair splits, seven pairs,
+//! 十三浪, 九幺 and their distances) live with the other shape searches in
+//! [`crate::shanten::wild`]; the wild-aware tile efficiency of the built-in policies is
+//! [`crate::policy::huainan`].
 //!
 //! The decisions about the flow of play are options of [`crate::round::TableOptions`],
 //! shared with the other rule sets: D-1 `flowers` (huainan refuses `true`: the 宝 cycles
@@ -27,9 +28,7 @@
 pub mod bao;
 pub mod forms;
 pub mod oracle;
-pub mod policy;
 pub mod settle;
-pub mod shape;
 pub mod state;
 pub mod table;
 

@@ -16,28 +16,17 @@
 //!   form's distance is taken over every concealed tile and no tile is a wild (`W = 0`).
 //! - **九幺** without pung melds: any meld rules it out.
 
-use super::shape;
 use super::HuainanOptions;
 use crate::error::{MjError, MjResult};
 use crate::hand::Meld;
+use crate::shanten::wild;
 use crate::shanten::{checked::Hand, regular, special, Form, Forms};
 use crate::tile::{Counts, Tile};
 
-/// The shape options the oracle reads (a copy of the four switches).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShapeOptions {
-    /// D-7: a 宝 is wild inside 十三浪.
-    pub wild_in_13lang: bool,
-    /// D-7: a 宝 is wild inside 九幺.
-    pub wild_in_jiuyao: bool,
-    /// D-7: a wild may stand for a fifth copy of a face.
-    pub fifth_copy: bool,
-    /// D-15: 九幺 may include declared pungs and kongs of terminals and honours.
-    pub jiuyao_pung_melds: bool,
-}
+pub use crate::shanten::wild::ShapeOptions;
 
 impl ShapeOptions {
-    /// The switches of `o`.
+    /// The shape switches of the Huainan options `o` (D-7, D-15).
     pub fn of(o: &HuainanOptions) -> Self {
         ShapeOptions {
             wild_in_13lang: o.bao_wild_in_13lang,
@@ -45,11 +34,6 @@ impl ShapeOptions {
             fifth_copy: o.bao_wild_fifth_copy,
             jiuyao_pung_melds: o.jiuyao_allows_pung_melds,
         }
-    }
-
-    /// True when every switch has the spec's default (the shanten engine's own reading).
-    pub fn is_default(&self) -> bool {
-        *self == Self::of(&HuainanOptions::default())
     }
 }
 
@@ -96,14 +80,14 @@ pub fn form_shanten(
         Form::SevenPairs => (k == 0).then(|| to_shanten(special::seven_pairs(nat), w)),
         Form::Shisanlang => (k == 0).then(|| {
             if o.wild_in_13lang {
-                to_shanten(shape::shisanlang_distance(nat), w)
+                to_shanten(wild::shisanlang_distance(nat), w)
             } else {
-                to_shanten(shape::shisanlang_distance(all), 0)
+                to_shanten(wild::shisanlang_distance(all), 0)
             }
         }),
         Form::Jiuyao => {
             let (c, ww) = if o.wild_in_jiuyao { (nat, w) } else { (all, 0) };
-            shape::jiuyao_distance(c, used, k, o.jiuyao_pung_melds).map(|d| to_shanten(d, ww))
+            wild::jiuyao_distance(c, used, k, o.jiuyao_pung_melds).map(|d| to_shanten(d, ww))
         }
         _ => None,
     }
@@ -358,11 +342,23 @@ mod tests {
     fn t(s: &str) -> Tile {
         tile::parse(s).unwrap()[0]
     }
+
+    #[test]
+    fn the_default_options_read_shapes_as_the_engine_does() {
+        let d = HuainanOptions::default();
+        assert!(ShapeOptions::of(&d).is_default());
+        let no_fifth = HuainanOptions {
+            bao_wild_fifth_copy: false,
+            ..d
+        };
+        assert!(!ShapeOptions::of(&no_fifth).is_default());
+    }
+
     fn oracle(s: &str, melds: &[Meld], wild: &str, o: &HuainanOptions) -> Oracle {
         Oracle::new(&c(s), melds, RuleSetKind::Huainan, Some(t(wild)), Some(o)).unwrap()
     }
 
-    /// Every answer agrees with the exact predicate of [`shape::is_win`] on small random
+    /// Every answer agrees with the exact predicate of [`wild::is_win`] on small random
     /// hands near the win boundary, under each option setting.
     #[test]
     fn answers_agree_with_the_shape_predicates() {
@@ -414,7 +410,7 @@ mod tests {
                     all: h,
                     opts: ShapeOptions::of(o),
                 };
-                let want = shape::is_win(&h, &[], Some(bao), o);
+                let want = wild::is_win(&h, &[], Some(bao), &ShapeOptions::of(o));
                 assert_eq!(
                     oh.is_win().unwrap(),
                     want,

@@ -108,9 +108,9 @@ fn random_hands_keep_the_invariants() {
         assert_eq!(res.exhaustive, res.wins.is_empty());
         for w in &res.wins {
             wins += 1;
-            let sc = w.huainan.as_ref().expect("a huainan win carries its score");
+            let sc = w.value.huainan().expect("a huainan win carries its score");
             forms.insert(sc.form.key());
-            assert_eq!(w.fan.total as u64, sc.value);
+            assert_eq!(w.value.total() as u64, sc.value);
             if w.kind == WinKind::Discard && sc.form != Form::Jiebao {
                 // No discard win while holding a 宝 (D-10).
                 let mut before = w.hand;
@@ -155,7 +155,7 @@ fn discarded_bao_only_for_jiebao() {
     r.apply(1, Action::Win).unwrap();
     let res = r.result().unwrap();
     let w = &res.wins[0];
-    assert_eq!(w.huainan.as_ref().unwrap().form, Form::Jiebao);
+    assert_eq!(w.value.huainan().unwrap().form, Form::Jiebao);
     assert_eq!(res.deltas, [-16, 16, 0, 0]);
 }
 
@@ -207,7 +207,7 @@ fn tianhu_and_settlement() {
     assert!(r.legal_actions(0).contains(&Action::Win));
     r.apply(0, Action::Win).unwrap();
     let res = r.result().unwrap();
-    let sc = res.wins[0].huainan.as_ref().unwrap();
+    let sc = res.wins[0].value.huainan().unwrap();
     assert_eq!((sc.form, sc.value), (Form::Pinghu, 8));
     assert_eq!(res.deltas, [24, -8, -8, -8]);
 }
@@ -287,13 +287,13 @@ fn h15_two_robbers_of_one_kong() {
         res.wins.iter().map(|w| w.seat).collect::<Vec<_>>(),
         vec![1, 3]
     );
-    let b = res.wins[0].huainan.as_ref().unwrap();
+    let b = res.wins[0].value.huainan().unwrap();
     assert_eq!(
         (b.form, b.value),
         (Form::Baodiaotou, 8),
         "宝吊头 2 × 抢杠 2 × 偷机 2"
     );
-    let d = res.wins[1].huainan.as_ref().unwrap();
+    let d = res.wins[1].value.huainan().unwrap();
     assert_eq!((d.form, d.value), (Form::Pinghu, 2));
     // The konger pays each robber; the robbed kong earns no kong points.
     assert_eq!(res.deltas, [-10, 8, 0, 2]);
@@ -315,7 +315,7 @@ pub(super) fn play_efficient(seed: u64, dealer: u8) -> Round {
         let s = r.pending_seats().next().unwrap();
         let st = r.seat(s);
         let h = r.huainan().unwrap();
-        let d = super::policy::Decision {
+        let d = crate::policy::huainan::Decision {
             hand: &st.hand,
             melds: st.melds(),
             bao: h.bao,
@@ -326,7 +326,7 @@ pub(super) fn play_efficient(seed: u64, dealer: u8) -> Round {
             wall_remaining: r.wall().remaining(),
             opts: &rules.huainan,
         };
-        let a = super::policy::decide(&d);
+        let a = crate::policy::huainan::decide(&d);
         r.apply(s, a).unwrap();
     }
     r
@@ -355,7 +355,7 @@ fn wild_aware_efficiency_wins_most_hands() {
             won += 1;
         }
         for w in &res.wins {
-            forms.insert(w.huainan.as_ref().unwrap().form.key());
+            forms.insert(w.value.huainan().unwrap().form.key());
         }
     }
     assert!(won > 120, "{won} of 200 hands won");
@@ -672,7 +672,7 @@ fn d17_robbing_a_kong_claimed_on_a_discard() {
             let res = r.result().unwrap();
             let w = &res.wins[0];
             assert_eq!((w.seat, w.from, w.kind), (1, 3, WinKind::RobbedKong));
-            assert_eq!(w.huainan.as_ref().unwrap().value, 2, "平糊 1 × 抢杠 2");
+            assert_eq!(w.value.huainan().unwrap().value, 2, "平糊 1 × 抢杠 2");
             assert_eq!(res.deltas, [0, 2, 0, -2]);
             assert!(r.discards()[0].claimed);
         } else {

@@ -2,24 +2,7 @@
 //! D-27): who pays whom, the cap, kong points, several robbers of one kong, and the next dealer.
 
 use super::HuainanOptions;
-use crate::hand::MeldKind;
-
-/// How a hand was won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WinKind {
-    /// Self-drawn (天糊, 杠开 and 四个宝 included): each other player pays.
-    SelfDrawn,
-    /// On a discard (地糊 and 接宝 included): the discarder pays.
-    Discard {
-        /// The discarder's seat.
-        discarder: usize,
-    },
-    /// Robbing an added kong: the konger pays each robber.
-    Robbed {
-        /// The konger's seat.
-        konger: usize,
-    },
-}
+use crate::hand::{MeldKind, WinKind};
 
 /// Seats counter-clockwise (in play order) after `from`, `from` itself excluded.
 pub fn ccw_after(from: usize) -> [usize; 3] {
@@ -55,17 +38,23 @@ pub fn payment(raw: u64, dealer_involved: bool, o: &HuainanOptions) -> i64 {
     v.min(i64::MAX as u64) as i64
 }
 
-/// Score changes of a won hand. `winners` holds each winner's seat and uncapped value;
-/// `kongs` every kong the hand kept (a robbed 补杠 is not one) with its owner (§10.5-10.6).
+/// Score changes of a won hand. `winners` holds each winner's seat and uncapped value,
+/// counter-clockwise from `from`; `kind` says how they won: after a self-draw each other
+/// player pays, on a discard the discarder `from` pays, on a robbed kong the konger `from`
+/// pays each robber (§10.5). `kongs` holds every kong the hand kept (a robbed 补杠 is not
+/// one) with its owner (§10.6).
 pub fn settle_win(
-    winners: &[(usize, u64)],
+    winners: &[(u8, u64)],
     kind: WinKind,
-    dealer: usize,
-    kongs: &[(usize, MeldKind)],
+    from: u8,
+    dealer: u8,
+    kongs: &[(u8, MeldKind)],
     o: &HuainanOptions,
 ) -> [i64; 4] {
+    let (from, dealer) = (from as usize & 3, dealer as usize & 3);
     let mut d = [0i64; 4];
     for &(w, raw) in winners {
+        let w = w as usize & 3;
         let mut pay = |payer: usize| {
             let p = payment(raw, payer == dealer || w == dealer, o);
             d[payer] -= p;
@@ -73,8 +62,7 @@ pub fn settle_win(
         };
         match kind {
             WinKind::SelfDrawn => ccw_after(w).into_iter().for_each(&mut pay),
-            WinKind::Discard { discarder } => pay(discarder),
-            WinKind::Robbed { konger } => pay(konger),
+            WinKind::Discard | WinKind::RobbedKong => pay(from),
         }
     }
     add_kong_points(&mut d, kongs, o);
@@ -82,7 +70,7 @@ pub fn settle_win(
 }
 
 /// Score changes of an exhaustive draw: nothing, unless `kong_points_on_draw` (D-18).
-pub fn settle_draw(kongs: &[(usize, MeldKind)], o: &HuainanOptions) -> [i64; 4] {
+pub fn settle_draw(kongs: &[(u8, MeldKind)], o: &HuainanOptions) -> [i64; 4] {
     let mut d = [0i64; 4];
     if o.kong_points_on_draw {
         add_kong_points(&mut d, kongs, o);
@@ -90,8 +78,9 @@ pub fn settle_draw(kongs: &[(usize, MeldKind)], o: &HuainanOptions) -> [i64; 4] 
     d
 }
 
-fn add_kong_points(d: &mut [i64; 4], kongs: &[(usize, MeldKind)], o: &HuainanOptions) {
+fn add_kong_points(d: &mut [i64; 4], kongs: &[(u8, MeldKind)], o: &HuainanOptions) {
     for &(owner, kind) in kongs {
+        let owner = owner as usize & 3;
         let p = match kind {
             MeldKind::ConcealedKong => o.kong_points_an,
             MeldKind::Kong => o.kong_points_ming,
@@ -121,7 +110,7 @@ mod tests {
         let mut out = [0; 3];
         let n = winners_from(0, [false, true, false, true], true, &mut out);
         assert_eq!(&out[..n], &[1, 3]);
-        let d = settle_win(&[(1, 4), (3, 2)], WinKind::Robbed { konger: 0 }, 0, &[], &o);
+        let d = settle_win(&[(1, 4), (3, 2)], WinKind::RobbedKong, 0, 0, &[], &o);
         assert_eq!(d, [-6, 4, 0, 2]);
         assert_eq!(next_dealer(0, &out[..n]), 1);
         assert_eq!(
@@ -143,17 +132,17 @@ mod tests {
         let o = HuainanOptions::default();
         // H1: self-drawn 2 each.
         assert_eq!(
-            settle_win(&[(2, 2)], WinKind::SelfDrawn, 0, &[], &o),
+            settle_win(&[(2, 2)], WinKind::SelfDrawn, 2, 0, &[], &o),
             [-2, -2, 6, -2]
         );
         // H17: 地糊 64 from the dealer; a raw 512 would also cap at 64.
         assert_eq!(
-            settle_win(&[(1, 512)], WinKind::Discard { discarder: 0 }, 0, &[], &o),
+            settle_win(&[(1, 512)], WinKind::Discard, 0, 0, &[], &o),
             [-64, 64, 0, 0]
         );
         // Kong points: an exposed kong of seat 1 and a concealed one of seat 2.
         let kongs = [(1, MeldKind::Kong), (2, MeldKind::ConcealedKong)];
-        let d = settle_win(&[(0, 1)], WinKind::Discard { discarder: 3 }, 0, &kongs, &o);
+        let d = settle_win(&[(0, 1)], WinKind::Discard, 3, 0, &kongs, &o);
         assert_eq!(d, [1 - 1 - 2, 3 - 2, 6 - 1, -1 - 1 - 2]);
         assert_eq!(d.iter().sum::<i64>(), 0);
         assert_eq!(settle_draw(&kongs, &o), [0; 4]);
@@ -164,8 +153,20 @@ mod tests {
         let mut dm = o.clone();
         dm.dealer_multiplier = 2;
         assert_eq!(
-            settle_win(&[(2, 2)], WinKind::SelfDrawn, 0, &[], &dm),
+            settle_win(&[(2, 2)], WinKind::SelfDrawn, 2, 0, &[], &dm),
             [-4, -2, 8, -2]
+        );
+        // A self-draw by 2 with a concealed kong of its own: 2 from each plus 2 kong points.
+        assert_eq!(
+            settle_win(
+                &[(2, 8)],
+                WinKind::SelfDrawn,
+                2,
+                0,
+                &[(2, MeldKind::ConcealedKong)],
+                &o
+            ),
+            [-10, -10, 30, -10]
         );
         let mut nocap = o.clone();
         nocap.cap = 0;

@@ -1,8 +1,8 @@
 //! Per-player 宝 state during one hand (docs/rules/huainan.md §6.5, §8.2-8.3, §9 #1 #7 #21
 //! #22, §13): 宝 drawn and discarded, the 宝吊头 state and its passes, and the passed-win lock.
 
-use super::shape::{self, Limit};
 use super::{DiscardWins, HuainanOptions};
+use crate::shanten::wild::{self, Limit};
 use crate::tile::{Counts, Tile};
 
 /// One player's 宝 state. Every field starts at zero / false for a new hand.
@@ -56,7 +56,7 @@ impl BaoState {
         if t == bao {
             self.bao_discarded += 1;
         }
-        let now = shape::is_bdt(concealed_after, bao, limit);
+        let now = wild::is_bdt(concealed_after, bao, limit);
         if now {
             if self.in_bdt && self.drew_this_turn {
                 self.passes = self.passes.saturating_add(1);

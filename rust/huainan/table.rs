@@ -2,29 +2,18 @@
 //! ([`crate::round`]): the 宝 and its indicator, each seat's [`BaoState`], which claims a
 //! 宝 allows, and the value of a win with its legality (§5-§10).
 //!
-//! The round calls these hooks at its own events (a tile from the wall, a draw, a claim,
-//! a discard, a declined win) and asks [`HuainanHand::win`] whether a seat may win and for
-//! how much.
+//! The round's Huainan rule set ([`crate::round::ruleset::huainan`]) calls these hooks at
+//! the round's events (a tile from the wall, a draw, a claim, a discard, a declined win)
+//! and asks [`HuainanHand::win`] whether a seat may win and for how much. Nothing here
+//! knows the round.
 
 use super::forms::{self, Form, Score, WinFacts};
-use super::settle::{self, WinKind as PayKind};
-use super::shape::{self, Limit};
 use super::state::BaoState;
 use super::{bao, DihuDefinition, HuainanOptions};
 use crate::error::MjResult;
-use crate::hand::{Meld, MeldKind};
+use crate::hand::{Meld, WinKind};
+use crate::shanten::wild::{self, Limit};
 use crate::tile::{Counts, Tile};
-
-/// How the tile of a win reached the winner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WinWay {
-    /// Drawn by the winner (a normal, replacement or dealt tile).
-    SelfDrawn,
-    /// Another seat's discard.
-    Discard,
-    /// Another seat's added kong.
-    RobbedKong,
-}
 
 /// What the round knows about the moment of a win besides the tiles.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -94,7 +83,7 @@ impl HuainanHand {
             st.on_wall_tile(self.bao, self.bao);
         }
         let n: u32 = hand.iter().map(|&c| c as u32).sum();
-        st.in_bdt = n == 13 && shape::is_bdt(hand, self.bao, limit.as_ref());
+        st.in_bdt = n == 13 && wild::is_bdt(hand, self.bao, limit.as_ref());
     }
 
     /// `seat` begins a turn with a draw (normal or replacement).
@@ -129,8 +118,8 @@ impl HuainanHand {
         if o.bao_wild_fifth_copy {
             None
         } else {
-            let w = shape::Wild::new(hand, Some(self.bao));
-            Some(shape::hand_limit(&w.nat, melds))
+            let w = wild::Wild::new(hand, Some(self.bao));
+            Some(wild::hand_limit(&w.nat, melds))
         }
     }
 
@@ -152,7 +141,7 @@ impl HuainanHand {
     }
 
     /// Whether `seat` may win and for how much. `concealed` holds the seat's tiles with the
-    /// winning tile `t` already added; `way` says where `t` came from. Self-draws include
+    /// winning tile `t` already added; `way` says how `t` reached the seat. Self-draws include
     /// 四个宝 (the better of it and the hand's own value); a discarded 宝 is only 接宝; a
     /// discard win needs no 宝 in hand and no passed-win lock; robbing needs no lock.
     #[allow(clippy::too_many_arguments)]
@@ -162,38 +151,38 @@ impl HuainanHand {
         concealed: &Counts,
         melds: &[Meld],
         t: Tile,
-        way: WinWay,
+        way: WinKind,
         moment: WinMoment,
         o: &HuainanOptions,
     ) -> Option<Score> {
         let st = &self.seats[seat as usize & 3];
         match way {
-            WinWay::Discard if st.may_jiebao(t, self.bao, o) => {
+            WinKind::Discard if st.may_jiebao(t, self.bao, o) => {
                 return forms::special(Form::Jiebao, o).ok()
             }
-            WinWay::Discard => {
+            WinKind::Discard => {
                 let mut before = *concealed;
                 before[t as usize] = before[t as usize].saturating_sub(1);
                 if !st.may_win_on_discard(&before, t, self.bao, o) {
                     return None;
                 }
             }
-            WinWay::RobbedKong if !st.may_rob_kong() => return None,
+            WinKind::RobbedKong if !st.may_rob_kong() => return None,
             _ => {}
         }
         let earthly = match o.dihu_definition {
             DihuDefinition::DealerFirstDiscard => {
-                way == WinWay::Discard && moment.dealer_first_discard
+                way == WinKind::Discard && moment.dealer_first_discard
             }
             DihuDefinition::FirstSelfDraw => {
-                way == WinWay::SelfDrawn && moment.first_own_draw && !moment.replacement
+                way == WinKind::SelfDrawn && moment.first_own_draw && !moment.replacement
             }
         };
-        let heavenly = way == WinWay::SelfDrawn && moment.dealer_first_turn && melds.is_empty();
+        let heavenly = way == WinKind::SelfDrawn && moment.dealer_first_turn && melds.is_empty();
         let facts = WinFacts {
-            self_drawn: way == WinWay::SelfDrawn,
-            replacement: way == WinWay::SelfDrawn && moment.replacement,
-            robbed_kong: way == WinWay::RobbedKong,
+            self_drawn: way == WinKind::SelfDrawn,
+            replacement: way == WinKind::SelfDrawn && moment.replacement,
+            robbed_kong: way == WinKind::RobbedKong,
             heavenly,
             earthly,
             bao_discarded: st.bao_discarded,
@@ -207,7 +196,7 @@ impl HuainanHand {
             &facts,
             o,
         );
-        let special = (way == WinWay::SelfDrawn && st.may_sigebao(o))
+        let special = (way == WinKind::SelfDrawn && st.may_sigebao(o))
             .then(|| forms::special(Form::Sigebao, o).ok())
             .flatten();
         match (shape, special) {
@@ -215,38 +204,6 @@ impl HuainanHand {
             (a, b) => a.or(b),
         }
     }
-}
-
-/// Score changes of a won hand: `winners` (seat, uncapped value) in counter-clockwise order
-/// from `from`, how it was won, and every kong kept (seat, kind) (§10.5-10.6).
-pub fn settle_win(
-    winners: &[(u8, u64)],
-    way: WinWay,
-    from: u8,
-    dealer: u8,
-    kongs: &[(u8, MeldKind)],
-    o: &HuainanOptions,
-) -> [i64; 4] {
-    let kind = match way {
-        WinWay::SelfDrawn => PayKind::SelfDrawn,
-        WinWay::Discard => PayKind::Discard {
-            discarder: from as usize,
-        },
-        WinWay::RobbedKong => PayKind::Robbed {
-            konger: from as usize,
-        },
-    };
-    let mut w = [(0usize, 0u64); 3];
-    let n = winners.len().min(3);
-    for (i, &(s, v)) in winners.iter().take(3).enumerate() {
-        w[i] = (s as usize, v);
-    }
-    let mut k = [(0usize, MeldKind::Kong); 16];
-    let nk = kongs.len().min(16);
-    for (i, &(s, m)) in kongs.iter().take(16).enumerate() {
-        k[i] = (s as usize, m);
-    }
-    settle::settle_win(&w[..n], kind, dealer as usize, &k[..nk], o)
 }
 
 #[cfg(test)]
@@ -277,7 +234,7 @@ mod tests {
                 &hand,
                 &[],
                 t("9s"),
-                WinWay::Discard,
+                WinKind::Discard,
                 WinMoment::default(),
                 &o
             )
@@ -288,7 +245,7 @@ mod tests {
                 &hand,
                 &[],
                 t("9s"),
-                WinWay::SelfDrawn,
+                WinKind::SelfDrawn,
                 WinMoment::default(),
                 &o,
             )
@@ -305,7 +262,7 @@ mod tests {
                 &c("11m33m77p88p22s44s66z"),
                 &[],
                 t("6z"),
-                WinWay::Discard,
+                WinKind::Discard,
                 m,
                 &o,
             )
@@ -319,7 +276,7 @@ mod tests {
                 &c("11m33m77p88p22s44s66z"),
                 &[],
                 t("6z"),
-                WinWay::Discard,
+                WinKind::Discard,
                 m,
                 &o
             )
@@ -330,7 +287,7 @@ mod tests {
                 &c("11m33m77p88p22s44s66z"),
                 &[],
                 t("6z"),
-                WinWay::RobbedKong,
+                WinKind::RobbedKong,
                 m,
                 &o
             )
@@ -342,7 +299,7 @@ mod tests {
                 &c("11m33m77p88p22s44s66z"),
                 &[],
                 t("6z"),
-                WinWay::Discard,
+                WinKind::Discard,
                 m,
                 &o
             )
@@ -358,7 +315,7 @@ mod tests {
                 &junk,
                 &[],
                 t("5p"),
-                WinWay::Discard,
+                WinKind::Discard,
                 WinMoment::default(),
                 &o,
             )
@@ -371,7 +328,7 @@ mod tests {
                 &c("1357m2468p1357s1z5p"),
                 &[],
                 t("5p"),
-                WinWay::SelfDrawn,
+                WinKind::SelfDrawn,
                 WinMoment::default(),
                 &o,
             )
@@ -388,27 +345,11 @@ mod tests {
                 &c("123m456m78m5p234s11z"),
                 &[],
                 t("1z"),
-                WinWay::SelfDrawn,
+                WinKind::SelfDrawn,
                 m,
                 &o,
             )
             .unwrap();
         assert_eq!(s.value, 8);
-    }
-
-    #[test]
-    fn h15_settlement_of_two_robbers() {
-        let o = HuainanOptions::default();
-        let d = settle_win(&[(1, 4), (3, 2)], WinWay::RobbedKong, 0, 0, &[], &o);
-        assert_eq!(d, [-6, 4, 0, 2]);
-        let d = settle_win(
-            &[(2, 8)],
-            WinWay::SelfDrawn,
-            2,
-            0,
-            &[(2, MeldKind::ConcealedKong)],
-            &o,
-        );
-        assert_eq!(d, [-10, -10, 30, -10]);
     }
 }

@@ -43,7 +43,7 @@ const KONG_SHARE: f32 = 0.95;
 pub struct EfficiencyPolicy {
     rng: Rng,
     min_fan: u8,
-    /// Huainan: the 宝 rules, for the wild-aware decisions of [`crate::huainan::policy`].
+    /// Huainan: the 宝 rules, for the wild-aware decisions of [`crate::policy::huainan`].
     huainan: Option<crate::huainan::HuainanOptions>,
 }
 
@@ -430,7 +430,7 @@ impl Policy for EfficiencyPolicy {
         }
         if let (Some(o), Some((bao, state))) = (&self.huainan, view.huainan()) {
             let (m, n) = view.melds(view.seat());
-            let d = crate::huainan::policy::Decision {
+            let d = crate::policy::huainan::Decision {
                 hand: view.hand(),
                 melds: &m[..n],
                 bao,
@@ -444,7 +444,7 @@ impl Policy for EfficiencyPolicy {
                 wall_remaining: view.wall_remaining(),
                 opts: o,
             };
-            return crate::huainan::policy::decide(&d);
+            return crate::policy::huainan::decide(&d);
         }
         if legal.contains(&Action::Win) {
             return Action::Win;

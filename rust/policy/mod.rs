@@ -20,6 +20,7 @@
 //! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]).
 
 pub mod efficiency;
+pub mod huainan;
 pub mod plans;
 pub mod random;
 pub mod strong;
@@ -30,7 +31,7 @@ pub use strong::{StrongConfig, StrongPolicy};
 
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
-use crate::round::{Action, DiscardEntry, Observation, Round, HIDDEN};
+use crate::round::{Action, Claim, DiscardEntry, Observation, Round, HIDDEN};
 use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 
@@ -72,6 +73,9 @@ pub trait TableView {
     fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
         None
     }
+    /// The whole view as an [`Observation`], the one [`Round::observe`] builds (for a
+    /// search that rebuilds the table from it).
+    fn observation(&self) -> Observation;
 }
 
 /// A live round seen from one seat.
@@ -145,6 +149,9 @@ impl TableView for RoundView<'_> {
             .huainan()
             .map(|h| (h.bao, h.seats[self.seat as usize & 3]))
     }
+    fn observation(&self) -> Observation {
+        self.round.observe(self.seat)
+    }
 }
 
 impl TableView for Observation {
@@ -193,6 +200,9 @@ impl TableView for Observation {
     }
     fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
         self.bao.map(|(b, _)| (b, self.bao_state))
+    }
+    fn observation(&self) -> Observation {
+        self.clone()
     }
 }
 
@@ -319,48 +329,18 @@ pub(crate) struct AfterMeld {
 
 impl AfterMeld {
     /// The result of `action` (a chow, pung or kong of the discard `tile`) for a seat
-    /// holding `hand` and `melds`; `None` for any other action.
+    /// holding `hand` and `melds`, as the round applies it ([`Claim`]); `None` for any
+    /// other action.
     pub(crate) fn of_claim(
         action: Action,
         tile: Tile,
         hand: &Counts,
         melds: &[Meld],
     ) -> Option<AfterMeld> {
-        let (meld, take): (Meld, [Tile; 3]) = match action {
-            Action::Pung(t) => (
-                Meld {
-                    kind: MeldKind::Pung,
-                    tile: t,
-                },
-                [t, t, HIDDEN],
-            ),
-            Action::Kong(t) => (
-                Meld {
-                    kind: MeldKind::Kong,
-                    tile: t,
-                },
-                [t, t, t],
-            ),
-            Action::Chow(low) => {
-                let mut take = [HIDDEN; 3];
-                for (j, x) in (low..low + 3).filter(|&x| x != tile).enumerate() {
-                    take[j] = x;
-                }
-                (
-                    Meld {
-                        kind: MeldKind::Chow,
-                        tile: low,
-                    },
-                    take,
-                )
-            }
-            _ => return None,
-        };
+        let claim = Claim::of(action, tile)?;
         let mut h = *hand;
-        for &x in take.iter().filter(|&&x| (x as usize) < 34) {
-            h[x as usize] = h[x as usize].saturating_sub(1);
-        }
-        Some(Self::with(meld, h, melds))
+        claim.take_from(&mut h);
+        Some(Self::with(claim.meld, h, melds))
     }
 
     /// The result of declaring a concealed kong of `t` from `hand` beside `melds`.

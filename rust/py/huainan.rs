@@ -4,8 +4,9 @@
 use super::convert;
 use crate::error::MjError;
 use crate::hand::Meld;
-use crate::huainan::{self, forms, shape, Form, HuainanOptions, WinFacts};
+use crate::huainan::{self, forms, Form, HuainanOptions, WinFacts};
 use crate::rules::{RuleSetKind, Rules};
+use crate::shanten::wild;
 use crate::tile::{self, Tile};
 use pyo3::prelude::*;
 
@@ -146,9 +147,9 @@ fn is_bao_diaotou(
         ))
         .into());
     }
-    let w = shape::Wild::new(&counts, Some(bao));
-    let limit = shape::hand_limit(&w.nat, &melds);
-    Ok(shape::is_bdt(
+    let w = wild::Wild::new(&counts, Some(bao));
+    let limit = wild::hand_limit(&w.nat, &melds);
+    Ok(wild::is_bdt(
         &counts,
         bao,
         if o.bao_wild_fifth_copy {

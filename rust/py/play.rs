@@ -236,9 +236,9 @@ fn result_dict<'py>(py: Python<'py>, r: &RoundResult) -> PyResult<Bound<'py, PyD
         wd.set_item("from", w.from)?;
         wd.set_item("tile", w.tile)?;
         wd.set_item("how", w.kind.as_str())?;
-        wd.set_item("fan_total", w.fan.total)?;
+        wd.set_item("fan_total", w.value.total())?;
         let fans = PyList::empty(py);
-        for f in w.fan.fans.iter() {
+        for f in w.value.fan_list() {
             let fd = PyDict::new(py);
             fd.set_item("name", f.fan.name_en())?;
             fd.set_item("name_zh", f.fan.name_zh())?;
@@ -255,7 +255,7 @@ fn result_dict<'py>(py: Python<'py>, r: &RoundResult) -> PyResult<Bound<'py, PyD
         wd.set_item("melds", melds)?;
         wd.set_item("flowers", w.flowers)?;
         wd.set_item("deltas", w.deltas.to_vec())?;
-        if let Some(h) = &w.huainan {
+        if let Some(h) = w.value.huainan() {
             wd.set_item("form", h.form.key())?;
             wd.set_item("form_zh", h.form.name_zh())?;
             let m: Vec<(&str, u64)> = h.multipliers.iter().map(|(m, f)| (m.key(), *f)).collect();

@@ -1,7 +1,8 @@
 //! What a seat can do: [`Action`] and the fixed-capacity [`ActionList`] the round keeps
 //! per seat (no allocation per step).
 
-use crate::tile::{self, Tile};
+use crate::hand::{Meld, MeldKind};
+use crate::tile::{self, Counts, Tile};
 
 /// One decision of one seat.
 ///
@@ -161,6 +162,58 @@ impl Action {
     }
 }
 
+/// What claiming a discard does to the claimer's tiles: the meld it makes and the tiles it
+/// takes from the concealed hand (the discard itself joins the meld). The round applies
+/// exactly this; a policy weighing a claim reads the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Claim {
+    /// The meld the claim makes.
+    pub meld: Meld,
+    /// The kinds taken from the hand with their counts; the first `n_taken` are used.
+    taken: [(Tile, u8); 2],
+    n_taken: u8,
+}
+
+impl Claim {
+    /// The claim `action` (a chow, pung or kong) makes of the discard `discard`; `None` for
+    /// any other action, a pung or kong of another tile, or a chow without the discard.
+    #[inline]
+    pub fn of(action: Action, discard: Tile) -> Option<Claim> {
+        let (kind, tile, taken, n_taken) = match action {
+            Action::Pung(t) if t == discard => (MeldKind::Pung, t, [(t, 2), (t, 0)], 1),
+            Action::Kong(t) if t == discard => (MeldKind::Kong, t, [(t, 3), (t, 0)], 1),
+            Action::Chow(low)
+                if tile::is_suited(low) && low % 9 <= 6 && (low..low + 3).contains(&discard) =>
+            {
+                let mut others = (low..low + 3).filter(|&x| x != discard);
+                let a = others.next().unwrap_or(low);
+                let b = others.next().unwrap_or(low);
+                (MeldKind::Chow, low, [(a, 1), (b, 1)], 2)
+            }
+            _ => return None,
+        };
+        Some(Claim {
+            meld: Meld { kind, tile },
+            taken,
+            n_taken,
+        })
+    }
+
+    /// The kinds the claim takes from the hand, with how many copies of each.
+    #[inline]
+    pub fn taken(&self) -> &[(Tile, u8)] {
+        &self.taken[..self.n_taken as usize]
+    }
+
+    /// `hand` without the tiles the claim takes (a count already short stays at 0).
+    #[inline]
+    pub fn take_from(&self, hand: &mut Counts) {
+        for &(t, n) in self.taken() {
+            hand[t as usize] = hand[t as usize].saturating_sub(n);
+        }
+    }
+}
+
 /// Capacity of an [`ActionList`]: 14 discards, 14 ready-discards, kongs and a win fit.
 pub const MAX_ACTIONS: usize = 40;
 
@@ -248,6 +301,37 @@ impl ActionList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_claim_takes_the_tiles_beside_the_discard() {
+        let mut hand = [0u8; 34];
+        hand[3] = 1;
+        hand[5] = 1;
+        hand[4] = 2;
+        // A chow of 456m on the discard 5m takes 4m and 6m.
+        let c = Claim::of(Action::Chow(3), 4).unwrap();
+        assert_eq!(
+            c.meld,
+            Meld {
+                kind: MeldKind::Chow,
+                tile: 3
+            }
+        );
+        assert_eq!(c.taken(), &[(3, 1), (5, 1)]);
+        let mut h = hand;
+        c.take_from(&mut h);
+        assert_eq!((h[3], h[4], h[5]), (0, 2, 0));
+        // A pung takes two copies, a kong three; only of the discard itself.
+        let p = Claim::of(Action::Pung(4), 4).unwrap();
+        assert_eq!(p.taken(), &[(4, 2)]);
+        assert_eq!(Claim::of(Action::Kong(4), 4).unwrap().taken(), &[(4, 3)]);
+        assert!(Claim::of(Action::Pung(4), 5).is_none());
+        // A chow must hold the discard and stay inside one suit.
+        assert!(Claim::of(Action::Chow(3), 7).is_none());
+        assert!(Claim::of(Action::Chow(7), 8).is_none());
+        assert!(Claim::of(Action::Chow(27), 28).is_none());
+        assert!(Claim::of(Action::Discard(4), 4).is_none());
+    }
 
     #[test]
     fn codes_round_trip() {

@@ -16,11 +16,12 @@
 
 use super::actions::ActionList;
 use super::observation::Observation;
+use super::ruleset::RuleSet;
 use super::state::{Phase, Round, SeatState, TurnStart};
 use super::HIDDEN;
 use crate::error::{MjError, MjResult};
 use crate::hand::MeldKind;
-use crate::rules::{RuleSetKind, Rules};
+use crate::rules::Rules;
 use crate::tile::{self, Tile};
 use crate::wall::{Rng, Wall, MAX_TILES};
 
@@ -44,11 +45,7 @@ impl Round {
     /// [`Round::determinize`] in place: reuses this round's buffers (no allocation) and
     /// its rules. On failure the round is left unchanged.
     pub fn redeal_from(&mut self, obs: &Observation, rng: &mut Rng) -> MjResult<()> {
-        if self.rules.kind == RuleSetKind::Huainan {
-            return Err(MjError::rule(
-                "huainan hands are not rebuilt from a view (the 宝 state is not sampled)",
-            ));
-        }
+        self.ruleset.check_rebuild_from_view()?;
         if obs.phase == Phase::Over {
             return Err(MjError::rule("the hand is over: nothing to rebuild"));
         }
@@ -257,6 +254,7 @@ impl Round {
 mod tests {
     use super::*;
     use crate::round::Action;
+    use crate::rules::RuleSetKind;
 
     /// Plays hands with a simple rule (win, else the first legal action, passing claims
     /// half the time) and rebuilds every decision point from the deciding seat's view.

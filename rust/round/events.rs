@@ -3,30 +3,9 @@
 //! draws, the tile of another seat's concealed kong).
 
 use super::HIDDEN;
+use crate::hand::WinKind;
 use crate::tile::Tile;
 use std::fmt::Write;
-
-/// How a hand was won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WinKind {
-    /// Self-drawn (自摸), including a win on a kong or flower replacement.
-    SelfDrawn,
-    /// On a discard (点和).
-    Discard,
-    /// By robbing an added kong (抢杠和).
-    RobbedKong,
-}
-
-impl WinKind {
-    /// `self_drawn`, `discard` or `robbed_kong`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WinKind::SelfDrawn => "self_drawn",
-            WinKind::Discard => "discard",
-            WinKind::RobbedKong => "robbed_kong",
-        }
-    }
-}
 
 /// One step of a hand. Seats are absolute (0-3); tiles are codes, or [`HIDDEN`] in a
 /// view that may not see them.

@@ -84,11 +84,42 @@
 //!   [`Round::pending`] is a bit set, [`Round::legal_actions`] a slice, and the hand ends
 //!   with [`Round::result`]. [`Match`] gives the dealer, prevalent wind and wall seed of
 //!   each hand of a match ([`crate::wall::derive_seed`]).
-//! - A rule set's hand rules plug in at four places of `state.rs`: the deal
-//!   (`Round::start`: extra dice, an indicator), the win test (`Round::eval_win`, which
-//!   also prices the win), the claim options (`Round::claim_legal`, `open_window`) and the
-//!   payments (`Round::finish`). The flow (turns, windows, priorities, replacements,
-//!   exhaustive draw) is shared.
+//!
+//! # Rule sets
+//!
+//! The flow (turns, claim windows and their priority, kong replacements, robbing, the
+//! exhaustive draw) is shared by every rule set and never asks which one it plays. Where
+//! the rule sets differ it consults the [`ruleset::RuleSet`] trait at named points:
+//!
+//! - the deal ([`ruleset::RuleSet::deal`]): extra throws, an indicator (Huainan's 宝);
+//! - what a seat may claim or declare ([`ruleset::RuleSet::may_claim`],
+//!   [`ruleset::RuleSet::may_declare_kong`], [`ruleset::RuleSet::claimed_kong_robbable`]);
+//! - the win test, which also prices the win ([`ruleset::RuleSet::win`], returning one
+//!   [`WinValue`]: fans for gb and classic, a Huainan score for huainan), and whether a
+//!   ready hand has a wait worth declaring (C-10, [`ruleset::RuleSet::some_wait_scores`]);
+//! - the settlement ([`ruleset::RuleSet::win_payments`],
+//!   [`ruleset::RuleSet::hand_payments`], [`ruleset::RuleSet::draw_payments`]);
+//! - the notifications that keep the rule set's own per-hand state (a draw, a claim, a
+//!   discard, a declined win).
+//!
+//! gb and classic are [`ruleset::fans::FanRules`], huainan is
+//! [`ruleset::huainan::HuainanRules`]; a round holds one of them in the enum
+//! [`ruleset::RuleSetState`] and dispatches with a `match` (static, inlined).
+//!
+//! The code of a hand is laid out by what it does: `state.rs` (the [`Round`], building a
+//! hand, the queries), `seat.rs` ([`SeatState`]), `deal.rs`, `legal.rs` (legal actions and
+//! win tests), `apply.rs` (applying actions), `resolve.rs` (closing windows, melds and
+//! draws), `settlement.rs` (the end of a hand), `observation.rs` (the one seat view).
+//!
+//! ## How to add a rule set
+//!
+//! 1. Add its kind to [`crate::rules::RuleSetKind`] with its options and defaults.
+//! 2. Write its rules in their own module (scoring, per-hand state), free of the round.
+//! 3. Write `ruleset/<name>.rs`: a type implementing [`ruleset::RuleSet`] that reads the
+//!    table for those rules (see `ruleset/huainan.rs` for one with per-hand state). A
+//!    rule set that prices wins in its own terms adds its variant to [`WinValue`].
+//! 4. Register it: one variant of [`ruleset::RuleSetState`], one arm of its `dispatch!`
+//!    macro and one of [`ruleset::RuleSetState::for_rules`]. Nothing in the flow changes.
 //!
 //! # Options
 //!
@@ -96,20 +127,27 @@
 //! docs/rules/classic.md) with the documented default per rule set.
 
 mod actions;
+mod apply;
+mod deal;
 mod determinize;
 mod events;
+mod legal;
 mod matchplay;
 mod observation;
+mod resolve;
+pub mod ruleset;
 mod scoring;
+mod seat;
 mod settlement;
 mod state;
 
-pub use actions::{Action, ActionList, MAX_ACTIONS};
-pub use events::{Event, WinKind};
+pub use crate::hand::WinKind;
+pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
+pub use events::Event;
 pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};
 pub use scoring::{FanResult, WinInput};
-pub use settlement::{RoundResult, WinRecord};
+pub use settlement::{RoundResult, WinRecord, WinValue};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
 
 use crate::options::RuleSetKind;

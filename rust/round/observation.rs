@@ -155,9 +155,9 @@ impl Round {
             } else {
                 ActionList::default()
             },
-            bao: self.huainan.map(|h| (h.bao, h.indicator)),
+            bao: self.huainan().map(|h| (h.bao, h.indicator)),
             bao_state: self
-                .huainan
+                .huainan()
                 .map(|h| h.seats[seat as usize])
                 .unwrap_or_default(),
         }

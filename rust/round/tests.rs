@@ -76,7 +76,7 @@ fn random_hands_keep_the_invariants() {
             assert_eq!(res.deltas.iter().sum::<i32>(), 0);
             for w in &res.wins {
                 wins += 1;
-                assert!(w.fan.meets_minimum);
+                assert!(w.value.fans().is_some_and(|f| f.meets_minimum));
                 assert!(scoring::complete(&w.hand, &w.melds[..w.n_melds as usize]));
             }
             assert_eq!(res.exhaustive, res.wins.is_empty());

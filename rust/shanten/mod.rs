@@ -32,7 +32,9 @@
 //! once on first use by the lattice sweeps documented there) and merges the three suits and
 //! the honors ([`regular`]). A group with copies in melds is computed exactly by
 //! [`dp`] under its per-kind limits instead. The special forms are closed formulas over the
-//! counts and bit masks ([`special`], [`knitted`]).
+//! counts and bit masks ([`special`], [`knitted`]). [`wild`] holds the exact wild-aware
+//! shape predicates (how a hand with wilds can be read: all pungs, with a chow, 十三浪,
+//! 九幺, the 宝吊头 split) and the distances of 十三浪 and 九幺 that the forms here use.
 //!
 //! # Two layers of API
 //!
@@ -64,6 +66,7 @@ pub mod special;
 pub(crate) mod swar;
 pub mod tables;
 pub mod useful;
+pub mod wild;
 
 pub use useful::{is_win, is_win_in, useful_tiles, useful_tiles_in, waits, waits_in};
 
@@ -85,10 +88,10 @@ pub enum Form {
     /// Knitted straight (组合龙) with a set and a pair, or a pair beside one meld.
     KnittedStraight,
     /// Huainan 十三浪: 14 different tiles, suited ones 3+ apart within a suit, no melds
-    /// ([`crate::huainan::shape::shisanlang_distance`]).
+    /// ([`wild::shisanlang_distance`]).
     Shisanlang,
     /// Huainan 九幺: every tile a terminal or an honour, melds pungs or kongs of them
-    /// ([`crate::huainan::shape::jiuyao_distance`]).
+    /// ([`wild::jiuyao_distance`]).
     Jiuyao,
 }
 
@@ -199,10 +202,8 @@ pub fn form_distance(
         Form::ThirteenOrphans => (n_melds == 0).then(|| special::thirteen_orphans(hand)),
         Form::HonorsKnitted => (n_melds == 0).then(|| special::honors_knitted(hand)),
         Form::KnittedStraight => knitted::distance(hand, used, n_melds, wilds),
-        Form::Shisanlang => {
-            (n_melds == 0).then(|| crate::huainan::shape::shisanlang_distance(hand))
-        }
-        Form::Jiuyao => crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true),
+        Form::Shisanlang => (n_melds == 0).then(|| wild::shisanlang_distance(hand)),
+        Form::Jiuyao => wild::jiuyao_distance(hand, used, n_melds, true),
     }
 }
 
@@ -245,11 +246,11 @@ pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wild
             best = best.min(special::honors_knitted(hand));
         }
         if forms.contains(Form::Shisanlang) {
-            best = best.min(crate::huainan::shape::shisanlang_distance(hand));
+            best = best.min(wild::shisanlang_distance(hand));
         }
     }
     if forms.contains(Form::Jiuyao) {
-        if let Some(d) = crate::huainan::shape::jiuyao_distance(hand, used, n_melds, true) {
+        if let Some(d) = wild::jiuyao_distance(hand, used, n_melds, true) {
             best = best.min(d);
         }
     }

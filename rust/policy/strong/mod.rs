@@ -57,7 +57,7 @@ pub mod waits;
 use super::plans::{Evaluator, Score};
 use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
-use crate::round::{Action, ActionList, DiscardEntry, Observation, Phase, HIDDEN};
+use crate::round::{Action, HIDDEN};
 use crate::rules::{RuleSetKind, Rules};
 use crate::shanten;
 use crate::shanten::regular::group_entry;
@@ -643,7 +643,16 @@ impl StrongPolicy {
                 }
             }
         }
-        let obs = observation_of(view)?;
+        // The search rebuilds the table from the seat's observation, at a turn or when a
+        // chow, pung or kong is on offer (never in a robbing window).
+        let legal = view.legal();
+        let claims = legal
+            .iter()
+            .any(|a| matches!(a, Action::Chow(_) | Action::Pung(_) | Action::Kong(_)));
+        if legal.is_empty() || (view.claim().is_some() && !claims) {
+            return None;
+        }
+        let obs = view.observation();
         let samples = (self.cfg.rollouts / acts.len() as u32).max(1);
         let deadline = (self.cfg.time_cap_ms > 0)
             .then(|| Instant::now() + Duration::from_millis(self.cfg.time_cap_ms as u64));
@@ -652,87 +661,6 @@ impl StrongPolicy {
         let r = search.run(&obs, acts, samples, seed, deadline);
         (r.samples > 0).then_some(r.mean)
     }
-}
-
-/// A full [`Observation`] rebuilt from a [`TableView`] (for the search). The flower tiles
-/// are not in a view: each seat is given placeholder flowers of its count, which changes
-/// nothing in play. `None` when the view is not a decision of its seat.
-pub fn observation_of(view: &dyn TableView) -> Option<Observation> {
-    let me = view.seat();
-    let legal = view.legal();
-    if legal.is_empty() {
-        return None;
-    }
-    let claim = view.claim();
-    let phase = if claim.is_none() {
-        Phase::Turn
-    } else if legal
-        .iter()
-        .any(|a| matches!(a, Action::Chow(_) | Action::Pung(_) | Action::Kong(_)))
-    {
-        Phase::Claim
-    } else {
-        return None;
-    };
-    let mut melds = [[Meld {
-        kind: MeldKind::Chow,
-        tile: 0,
-    }; 4]; 4];
-    let mut n_melds = [0u8; 4];
-    let mut flowers = [[0 as Tile; 8]; 4];
-    let mut n_flowers = [0u8; 4];
-    let mut hand_sizes = [0u8; 4];
-    let mut ready = [false; 4];
-    let mut next_flower = 34u8;
-    for s in 0..4u8 {
-        let (m, n) = view.melds(s);
-        melds[s as usize] = m;
-        n_melds[s as usize] = n as u8;
-        let nf = view.n_flowers(s).min(8);
-        for f in flowers[s as usize].iter_mut().take(nf as usize) {
-            *f = next_flower.min(41);
-            next_flower += 1;
-        }
-        n_flowers[s as usize] = nf;
-        ready[s as usize] = view.is_ready(s);
-        hand_sizes[s as usize] = 13u8.saturating_sub(3 * n as u8);
-    }
-    let own: u32 = view.hand().iter().map(|&c| c as u32).sum();
-    hand_sizes[me as usize] = own as u8;
-    let mut discards = [DiscardEntry::default(); crate::round::MAX_DISCARDS];
-    let d = view.discards();
-    let nd = d.len().min(discards.len());
-    discards[..nd].copy_from_slice(&d[..nd]);
-    let mut l = ActionList::default();
-    for &a in legal {
-        l.push(a);
-    }
-    Some(Observation {
-        seat: me,
-        dealer: view.dealer(),
-        prevalent_wind: view.prevalent_wind(),
-        phase,
-        turn: view.turn(),
-        hand: *view.hand(),
-        drawn: view.drawn(),
-        melds,
-        meld_from: [[0; 4]; 4],
-        n_melds,
-        flowers,
-        n_flowers,
-        hand_sizes,
-        ready,
-        discards,
-        n_discards: nd as u8,
-        visible: *view.visible(),
-        wall_remaining: view.wall_remaining().min(255) as u8,
-        claim,
-        scores: [0; 4],
-        legal: l,
-        barred: [false; 4],
-        bao: None,
-        bao_state: Default::default(),
-    })
 }
 
 /// The fan evaluator's seat facts from a view, with `melds` as the seat's melds.

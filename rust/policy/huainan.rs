@@ -6,14 +6,15 @@
 //! the hand (its wild-aware shanten is no worse than the best alternative): it keeps the
 //! set, draws a free replacement tile and earns kong points (D-27). Under non-default shape
 //! options (D-7, D-15) the shanten reads the hand as the oracle does under them
-//! ([`super::oracle`]).
+//! ([`crate::huainan::oracle`]).
 
-use super::forms::{self, WinFacts};
-use super::oracle::{self, ShapeOptions};
-use super::state::BaoState;
-use super::{shape, HuainanOptions};
 use crate::hand::{Meld, MeldKind};
+use crate::huainan::forms::{self, WinFacts};
+use crate::huainan::oracle::{self, ShapeOptions};
+use crate::huainan::state::BaoState;
+use crate::huainan::HuainanOptions;
 use crate::round::Action;
+use crate::shanten::wild;
 use crate::shanten::{self, Forms};
 use crate::tile::{Counts, Tile, N_KINDS};
 
@@ -22,9 +23,9 @@ pub fn shanten(hand: &Counts, melds: &[Meld], bao: Tile) -> i8 {
     shanten_under(hand, melds, bao, None)
 }
 
-/// [`shanten`] under non-default shape options (`None`: the defaults, D-7 and D-15).
+/// [`shanten()`] under non-default shape options (`None`: the defaults, D-7 and D-15).
 pub fn shanten_under(hand: &Counts, melds: &[Meld], bao: Tile, sh: Option<&ShapeOptions>) -> i8 {
-    let w = shape::Wild::new(hand, Some(bao));
+    let w = wild::Wild::new(hand, Some(bao));
     let used = shanten::used_counts(melds);
     match sh {
         None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, melds.len() as u8, w.w),
@@ -72,7 +73,7 @@ pub fn best_discard(
             continue;
         }
         h[t] -= 1;
-        let w = shape::Wild::new(&h, Some(bao));
+        let w = wild::Wild::new(&h, Some(bao));
         let s = shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w);
         let mask = shanten::useful_tiles_in(Forms::HUAINAN, &w.nat, &used, k, w.w);
         let mut useful: u32 = (0..N_KINDS)
@@ -82,7 +83,7 @@ pub fn best_discard(
         if w.w < 4 {
             useful += unseen[bao as usize] as u32;
         }
-        let bdt = shape::is_bdt(&h, bao, None);
+        let bdt = wild::is_bdt(&h, bao, None);
         h[t] += 1;
         let c = Choice {
             tile: t as Tile,
@@ -118,7 +119,7 @@ pub fn take_self_draw(
             continue;
         }
         h[t] -= 1;
-        let bdt = shape::is_bdt(&h, bao, None);
+        let bdt = wild::is_bdt(&h, bao, None);
         h[t] += 1;
         if bdt {
             return false;
@@ -203,7 +204,7 @@ pub fn fast_discard_under(
     // Under the default shapes no discard of a natural tile leaves the hand closer than
     // the whole hand is (a hand holding more tiles needs no more from outside): a candidate
     // whose best imaginable key cannot beat the best so far needs no shanten.
-    let whole = shape::Wild::new(hand, Some(bao));
+    let whole = wild::Wild::new(hand, Some(bao));
     let floor = match sh {
         None if n > 1 => Some(shanten::shanten_in(
             Forms::HUAINAN,
@@ -227,12 +228,12 @@ pub fn fast_discard_under(
             }
         }
         h[ti] -= 1;
-        let w = shape::Wild::new(&h, Some(bao));
+        let w = wild::Wild::new(&h, Some(bao));
         let s = match sh {
             None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w),
             Some(o) => oracle::shanten_parts(&w.nat, w.w, &h, &used, k, o),
         };
-        let bdt = s == 0 && w.w > 0 && shape::is_bdt(&h, bao, None);
+        let bdt = s == 0 && w.w > 0 && wild::is_bdt(&h, bao, None);
         h[ti] += 1;
         let key = (s, !bdt, conn, t);
         if best.map_or(true, |b| key < b) {
@@ -263,7 +264,7 @@ fn bao_discard_shanten(
 ) -> Option<i8> {
     let mut without = *h;
     without[bao as usize] -= 1;
-    let w = shape::Wild::new(&without, Some(bao));
+    let w = wild::Wild::new(&without, Some(bao));
     let s = oracle::shanten_parts(&w.nat, w.w, &without, used, k, o);
     (s < other).then_some(s)
 }
@@ -362,10 +363,9 @@ pub fn decide(d: &Decision) -> Action {
                 if let Some((h, m, n)) =
                     after_kong(d.hand, d.melds, a).filter(|_| matches!(a, Action::ConcealedKong(_)))
                 {
-                    let limit = (!d.opts.bao_wild_fifth_copy).then(|| {
-                        shape::hand_limit(&shape::Wild::new(&h, Some(d.bao)).nat, &m[..n])
-                    });
-                    if shape::is_bdt(&h, d.bao, limit.as_ref()) {
+                    let limit = (!d.opts.bao_wild_fifth_copy)
+                        .then(|| wild::hand_limit(&wild::Wild::new(&h, Some(d.bao)).nat, &m[..n]));
+                    if wild::is_bdt(&h, d.bao, limit.as_ref()) {
                         return a;
                     }
                 }
@@ -758,12 +758,12 @@ mod tests {
             }
             let conn = connectivity(&h, t);
             h[t] -= 1;
-            let w = shape::Wild::new(&h, Some(bao));
+            let w = wild::Wild::new(&h, Some(bao));
             let s = match sh {
                 None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w),
                 Some(o) => oracle::shanten_parts(&w.nat, w.w, &h, &used, k, o),
             };
-            let bdt = s == 0 && w.w > 0 && shape::is_bdt(&h, bao, None);
+            let bdt = s == 0 && w.w > 0 && wild::is_bdt(&h, bao, None);
             h[t] += 1;
             if best.map_or(true, |(bs, bb, bc, _)| (s, !bdt, conn) < (bs, !bb, bc)) {
                 best = Some((s, bdt, conn, t as Tile));
@@ -855,11 +855,11 @@ mod tests {
             if let Some((t, 0)) = want {
                 let mut h = hand;
                 h[t as usize] -= 1;
-                bdt_picks += shape::is_bdt(&h, bao, None) as u32;
+                bdt_picks += wild::is_bdt(&h, bao, None) as u32;
             }
             // The floor: no discard of a natural tile leaves the hand closer than it is.
             let used = shanten::used_counts(&melds);
-            let whole = shape::Wild::new(&hand, Some(bao));
+            let whole = wild::Wild::new(&hand, Some(bao));
             let floor =
                 shanten::shanten_in(Forms::HUAINAN, &whole.nat, &used, n_melds as u8, whole.w);
             for t in (0..N_KINDS).filter(|&t| whole.nat[t] > 0) {

@@ -1,4 +1,4 @@
-//! Exact wild-aware shape predicates for Huainan (docs/rules/huainan.md §6.1, §8.1, §13).
+//! Exact wild-aware shape predicates (Huainan's 宝, docs/rules/huainan.md §6.1, §8.1, §13).
 //!
 //! A hand is given as `nat`, the counts of its natural tiles (the 宝 tiles taken out), and
 //! `w`, the number of 宝 tiles acting as jokers. A joker may read as any of the 34 faces, its
@@ -13,6 +13,34 @@
 use crate::hand::{Meld, MeldKind};
 use crate::tile::{self, Counts, Tile, EAST, N_KINDS};
 use std::sync::OnceLock;
+
+/// The shape switches of a wild rule set (Huainan D-7, D-15): where a wild may stand in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapeOptions {
+    /// D-7: a wild is wild inside 十三浪.
+    pub wild_in_13lang: bool,
+    /// D-7: a wild is wild inside 九幺.
+    pub wild_in_jiuyao: bool,
+    /// D-7: a wild may stand for a fifth copy of a face.
+    pub fifth_copy: bool,
+    /// D-15: 九幺 may include declared pungs and kongs of terminals and honours.
+    pub jiuyao_pung_melds: bool,
+}
+
+impl ShapeOptions {
+    /// Every switch on: the spec's defaults, the shanten engine's own reading.
+    pub const SPEC: ShapeOptions = ShapeOptions {
+        wild_in_13lang: true,
+        wild_in_jiuyao: true,
+        fifth_copy: true,
+        jiuyao_pung_melds: true,
+    };
+
+    /// True when every switch has the spec's default (the shanten engine's own reading).
+    pub fn is_default(&self) -> bool {
+        *self == Self::SPEC
+    }
+}
 
 /// Which kinds of set a split may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -597,15 +625,10 @@ pub fn may_win(
 /// Whether a full hand (14 − 3k concealed tiles) wins in some Huainan shape under some
 /// reading of the 宝 (§8.1): the basic form, seven pairs, 十三浪 or 九幺, with the
 /// options of D-7 and D-15. `bao = None`: no wild tiles.
-pub fn is_win(
-    concealed: &Counts,
-    melds: &[Meld],
-    bao: Option<Tile>,
-    o: &super::HuainanOptions,
-) -> bool {
+pub fn is_win(concealed: &Counts, melds: &[Meld], bao: Option<Tile>, o: &ShapeOptions) -> bool {
     let wild = Wild::new(concealed, bao);
     let limit_store;
-    let limit = if o.bao_wild_fifth_copy {
+    let limit = if o.fifth_copy {
         None
     } else {
         limit_store = hand_limit(&wild.nat, melds);
@@ -618,7 +641,7 @@ pub fn is_win(
         if seven_pairs(concealed, bao).any {
             return true;
         }
-        let lang = if o.bao_wild_in_13lang {
+        let lang = if o.wild_in_13lang {
             shisanlang_win(&wild.nat, wild.w)
         } else {
             shisanlang_win(concealed, 0)
@@ -627,10 +650,10 @@ pub fn is_win(
             return true;
         }
     }
-    let jy = if o.bao_wild_in_jiuyao {
-        jiuyao(&wild.nat, wild.w, melds, o.jiuyao_allows_pung_melds)
+    let jy = if o.wild_in_jiuyao {
+        jiuyao(&wild.nat, wild.w, melds, o.jiuyao_pung_melds)
     } else {
-        jiuyao(concealed, 0, melds, o.jiuyao_allows_pung_melds)
+        jiuyao(concealed, 0, melds, o.jiuyao_pung_melds)
     };
     jy.win
 }
@@ -910,12 +933,12 @@ mod tests {
     fn may_win_holds_for_every_win() {
         let mut rng = Lcg(17);
         let opts = [
-            super::super::HuainanOptions::default(),
-            super::super::HuainanOptions {
-                bao_wild_in_13lang: false,
-                bao_wild_in_jiuyao: false,
-                bao_wild_fifth_copy: false,
-                ..Default::default()
+            ShapeOptions::SPEC,
+            ShapeOptions {
+                wild_in_13lang: false,
+                wild_in_jiuyao: false,
+                fifth_copy: false,
+                ..ShapeOptions::SPEC
             },
         ];
         let (mut wins, mut cut) = (0, 0);
@@ -951,13 +974,7 @@ mod tests {
             }
             let o = &opts[i % 2];
             let win = is_win(&hand, &melds, Some(bao), o);
-            let quick = may_win(
-                &hand,
-                n_melds,
-                bao,
-                o.bao_wild_in_13lang,
-                o.bao_wild_in_jiuyao,
-            );
+            let quick = may_win(&hand, n_melds, bao, o.wild_in_13lang, o.wild_in_jiuyao);
             assert!(quick || !win, "{hand:?} {melds:?} bao {bao}");
             wins += win as u32;
             cut += !quick as u32;

@@ -1,0 +1,86 @@
+//! The fan table: a count per fan id with a mask of the fans present, filled by the
+//! detectors of [`super::score`], [`super::principles`] and [`super::special`].
+
+use super::catalog::{Fan, N_FANS, POINTS};
+
+/// Count per fan id, with a bit mask of the nonzero entries so that totals, exclusions
+/// and listings visit only the fans present.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Table {
+    counts: [u8; N_FANS],
+    mask: u128,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            counts: [0; N_FANS],
+            mask: 0,
+        }
+    }
+}
+
+impl Table {
+    /// Count of fan `f`.
+    #[inline]
+    pub fn get(&self, f: Fan) -> u8 {
+        self.counts[f.0 as usize % N_FANS]
+    }
+    /// Sets the count of fan `f`.
+    #[inline]
+    pub fn put(&mut self, f: Fan, n: u8) {
+        let i = f.0 as usize % N_FANS;
+        self.counts[i] = n;
+        if n == 0 {
+            self.mask &= !(1u128 << i);
+        } else {
+            self.mask |= 1u128 << i;
+        }
+    }
+    /// Bit set of the fans present (bit i = fan id i).
+    #[inline]
+    pub fn mask(&self) -> u128 {
+        self.mask
+    }
+    /// True if no fan is present.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.mask == 0
+    }
+    /// The fans present, in id order, with their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (Fan, u8)> + '_ {
+        let mut m = self.mask;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some((Fan(i as u8), self.counts[i]))
+        })
+    }
+}
+
+/// Sum of points of a table.
+pub fn points(t: &Table) -> u32 {
+    t.iter()
+        .map(|(f, c)| POINTS[f.0 as usize] as u32 * c as u32)
+        .sum()
+}
+
+#[inline]
+pub(super) fn set(t: &mut Table, f: Fan) {
+    t.put(f, 1);
+}
+#[inline]
+pub(super) fn inc(t: &mut Table, f: Fan) {
+    t.put(f, t.get(f).saturating_add(1));
+}
+#[inline]
+pub(super) fn has(t: &Table, f: Fan) -> bool {
+    t.get(f) != 0
+}
+#[inline]
+pub(super) fn clear(t: &mut Table, f: Fan) {
+    t.put(f, 0);
+}

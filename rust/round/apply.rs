@@ -1,0 +1,206 @@
+//! Applying actions: the checks of [`Round::apply`], penalties for false declarations
+//! (G-7), a turn's own actions, and the automatic decisions of locked hands.
+
+use super::actions::Action;
+use super::events::Event;
+use super::observation::DiscardEntry;
+use super::ruleset::RuleSet;
+use super::state::{check_seat, Phase, Round, MAX_DISCARDS};
+use super::{scoring, PenaltyMode};
+use crate::error::{MjError, MjResult};
+use crate::hand::{Meld, MeldKind, WinKind};
+
+impl Round {
+    /// Applies `action` for `seat`. Fails with [`MjError::IllegalAction`], changing
+    /// nothing, when the seat has nothing to decide or the action is not among its legal
+    /// actions (except a false win declaration under `penalty_mode = mcr_1998`, which is
+    /// penalised).
+    pub fn apply(&mut self, seat: u8, action: Action) -> MjResult<()> {
+        check_seat(seat, "seat")?;
+        if self.phase == Phase::Over {
+            return Err(MjError::action("the hand is over"));
+        }
+        let is_pending = self.pending >> seat & 1 == 1;
+        if is_pending && self.legal[seat as usize].contains(action) {
+            self.step(seat, action);
+            self.run();
+            return Ok(());
+        }
+        if action == Action::Win
+            && self.opts().penalty_mode == PenaltyMode::Mcr1998
+            && self.may_declare(seat)
+        {
+            self.penalise(seat);
+            self.run();
+            return Ok(());
+        }
+        if !is_pending {
+            let waiting: Vec<String> = self.pending_seats().map(|s| s.to_string()).collect();
+            return Err(MjError::action(format!(
+                "seat {seat} has nothing to decide now ({} waits for seat {})",
+                self.phase.as_str(),
+                waiting.join(", ")
+            )));
+        }
+        let legal: Vec<String> = self.legal[seat as usize]
+            .as_slice()
+            .iter()
+            .map(|a| a.describe())
+            .collect();
+        Err(MjError::action(format!(
+            "{} is not legal for seat {seat} now; legal: {}",
+            action.describe(),
+            legal.join(", ")
+        )))
+    }
+
+    /// Whether `seat` could declare a win at all now (for penalising false declarations).
+    fn may_declare(&self, seat: u8) -> bool {
+        if self.seats[seat as usize].barred {
+            return false;
+        }
+        match self.phase {
+            Phase::Turn => seat == self.turn && self.start.drew(),
+            Phase::Claim | Phase::RobKong => {
+                seat != self.claim_from && self.responses[seat as usize] == Action::Pass
+            }
+            Phase::Over => false,
+        }
+    }
+
+    fn penalise(&mut self, seat: u8) {
+        let st = &self.seats[seat as usize];
+        let mut c = st.hand;
+        if self.phase != Phase::Turn {
+            c[self.claim_tile as usize] += 1;
+        }
+        let each: u8 = if scoring::complete(&c, st.melds()) {
+            10
+        } else {
+            20
+        };
+        for s in 0..4 {
+            if s != seat as usize {
+                self.penalties[s] += each as i32;
+                self.penalties[seat as usize] -= each as i32;
+            }
+        }
+        self.emit(Event::Penalty { seat, each });
+        self.seats[seat as usize].barred = true;
+        match self.phase {
+            Phase::Turn => {
+                let start = self.start;
+                self.enter_turn(seat, start);
+            }
+            _ => {
+                self.pending &= !(1 << seat);
+                self.legal[seat as usize].clear();
+                self.wins[seat as usize] = None;
+            }
+        }
+    }
+
+    /// Applies a legal action (no checks).
+    #[inline]
+    fn step(&mut self, seat: u8, action: Action) {
+        match self.phase {
+            Phase::Turn => self.step_turn(seat, action),
+            Phase::Claim | Phase::RobKong => {
+                self.responses[seat as usize] = action;
+                self.pending &= !(1 << seat);
+            }
+            Phase::Over => {}
+        }
+    }
+
+    #[inline]
+    pub(super) fn step_turn(&mut self, seat: u8, action: Action) {
+        let s = seat as usize;
+        match action {
+            Action::Discard(t) | Action::Ready(t) => {
+                let ready = matches!(action, Action::Ready(_));
+                self.seats[s].remove(t, 1);
+                if ready {
+                    self.seats[s].ready = true;
+                }
+                if (self.n_discards as usize) < MAX_DISCARDS {
+                    self.discards[self.n_discards as usize] = DiscardEntry {
+                        seat,
+                        tile: t,
+                        claimed: false,
+                        ready,
+                    };
+                    self.n_discards += 1;
+                }
+                self.visible[t as usize] += 1;
+                self.ruleset
+                    .on_discard(seat, t, &self.seats[s], &self.rules);
+                self.emit(Event::Discard {
+                    seat,
+                    tile: t,
+                    ready,
+                });
+                self.open_window(seat, t, false);
+            }
+            Action::Win => {
+                let t = self.drawn;
+                self.finish(&[seat], WinKind::SelfDrawn, seat, t);
+            }
+            Action::ConcealedKong(t) => {
+                self.seats[s].remove(t, 4);
+                self.seats[s].push_meld(
+                    Meld {
+                        kind: MeldKind::ConcealedKong,
+                        tile: t,
+                    },
+                    seat,
+                );
+                self.emit(Event::ConcealedKong { seat, tile: t });
+                self.draw_for(seat, true);
+            }
+            Action::AddedKong(t) => {
+                self.seats[s].remove(t, 1);
+                self.visible[t as usize] += 1;
+                self.emit(Event::AddedKong { seat, tile: t });
+                self.open_window(seat, t, true);
+            }
+            Action::Chow(_) | Action::Pung(_) | Action::Kong(_) | Action::Pass => {}
+        }
+    }
+
+    /// Resolves automatic decisions (locked hands) and finished claim windows until a
+    /// seat must decide or the hand is over.
+    #[inline]
+    pub(super) fn run(&mut self) {
+        loop {
+            match self.phase {
+                Phase::Turn => {
+                    let seat = self.turn;
+                    if !self.seats[seat as usize].ready || !self.start.drew() {
+                        return;
+                    }
+                    let l = &self.legal[seat as usize];
+                    let action = if l.contains(Action::Win) {
+                        if !self.opts().ting_auto_win {
+                            return;
+                        }
+                        Action::Win
+                    } else {
+                        if !self.opts().ting_auto_discard {
+                            return;
+                        }
+                        Action::Discard(self.drawn)
+                    };
+                    self.step_turn(seat, action);
+                }
+                Phase::Claim | Phase::RobKong => {
+                    if self.pending != 0 {
+                        return;
+                    }
+                    self.resolve();
+                }
+                Phase::Over => return,
+            }
+        }
+    }
+}

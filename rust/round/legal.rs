@@ -1,0 +1,281 @@
+//! Legal actions: the win test (the seat's quick filters, then the rule set's price), the
+//! ready declaration (C-10), kongs, claims and the windows that collect them.
+
+use super::actions::Action;
+use super::ruleset::RuleSet;
+use super::scoring::{self, WinInput};
+use super::settlement::WinValue;
+use super::state::{Phase, Round, TurnStart};
+use super::{AddedKongTile, KongLock, LastDiscardClaims};
+use crate::hand::{MeldKind, WinKind};
+use crate::tile::{self, Counts, Tile};
+
+impl Round {
+    /// Evaluates a win of `seat` on `t`; `Some` only if it is a legal win (shape and
+    /// minimum). For a self-draw `t` is already in the hand. May tighten the seat's shanten
+    /// bound.
+    #[inline(always)]
+    pub(super) fn eval_win(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<WinValue> {
+        if self.ruleset.wins_are_plain_shapes() {
+            // The common answer (no) from the seat's summaries, before anything is copied.
+            let st = &mut self.seats[seat as usize];
+            let extra = (kind != WinKind::SelfDrawn).then_some(t);
+            if !st.may_win(extra) {
+                debug_assert!(
+                    st.barred || {
+                        let mut c = st.hand;
+                        if let Some(x) = extra {
+                            c[x as usize] += 1;
+                        }
+                        !scoring::complete(&c, st.melds())
+                    },
+                    "the shanten bound of seat {seat} ruled out a win"
+                );
+                return None;
+            }
+            if st.barred || !st.may_complete(extra) {
+                return None;
+            }
+        }
+        self.eval_win_full(seat, t, kind)
+    }
+
+    /// [`Round::eval_win`] past its quick tests.
+    #[inline(never)]
+    fn eval_win_full(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<WinValue> {
+        let st = &self.seats[seat as usize];
+        if st.barred {
+            return None;
+        }
+        let mut c = st.hand;
+        if kind != WinKind::SelfDrawn {
+            c[t as usize] += 1;
+        }
+        if self.ruleset.wins_are_plain_shapes() {
+            // Before the full test, the shanten of the tiles held: far from ready, it rules
+            // out this win and, through the bound, the next ones.
+            let need = if kind != WinKind::SelfDrawn { 0 } else { -1 };
+            if self.seats[seat as usize].refresh_bound() > need {
+                return None;
+            }
+            let st = &self.seats[seat as usize];
+            if !scoring::complete_unfiltered(&c, st.melds()) {
+                return None;
+            }
+        }
+        self.ruleset.win(self, seat, &c, t, kind)
+    }
+
+    /// The fan evaluator's input for a win of `seat` on `t`, `with_tile` holding its tiles
+    /// with `t` added.
+    #[inline]
+    pub(super) fn win_input(
+        &self,
+        seat: u8,
+        with_tile: Counts,
+        t: Tile,
+        kind: WinKind,
+    ) -> WinInput {
+        let st = &self.seats[seat as usize];
+        let mut hand = with_tile;
+        hand[t as usize] -= 1;
+        // Copies of t visible elsewhere; a discard under claim is itself visible.
+        let others = self.visible[t as usize].saturating_sub(u8::from(kind == WinKind::Discard));
+        WinInput {
+            hand,
+            melds: st.melds,
+            n_melds: st.n_melds,
+            win_tile: t,
+            self_drawn: kind == WinKind::SelfDrawn,
+            fourth_tile: kind != WinKind::RobbedKong && others >= 3,
+            about_kong: (kind == WinKind::SelfDrawn && self.kong_draw)
+                || kind == WinKind::RobbedKong,
+            // The last wall tile drawn as a kong replacement scores 杠上开花, not also 妙手回春.
+            wall_last: kind != WinKind::RobbedKong
+                && self.wall.remaining() == 0
+                && !(kind == WinKind::SelfDrawn && self.kong_draw),
+            seat_wind: self.seat_wind(seat),
+            prevalent_wind: self.prevalent,
+            flowers: st.n_flowers,
+            declared_ready: st.ready && scoring::ready_scores(&self.rules),
+        }
+    }
+
+    /// True if declaring ready is allowed with the 13 - 3k tiles `c` (C-10).
+    fn ready_ok(&self, seat: u8, c: &Counts) -> bool {
+        let st = &self.seats[seat as usize];
+        if scoring::shanten(c, st.melds()) != 0 {
+            return false;
+        }
+        !self.opts().ting_requires_reachable_min_fan || self.ruleset.some_wait_scores(self, seat, c)
+    }
+
+    /// Whether the 14 - 3k tiles of `seat` are within one tile of ready (some discard may
+    /// declare ready), tightening its bound on the way.
+    fn ready_reachable(&mut self, seat: u8) -> bool {
+        let st = &mut self.seats[seat as usize];
+        if st.bound > 0 || st.refresh_bound() > 0 {
+            return false;
+        }
+        // Ready or better with the meld copies ignored: exact when there is no meld.
+        st.n_melds == 0 || scoring::shanten(&st.hand, st.melds()) <= 0
+    }
+
+    #[inline]
+    fn kong_locked(&self) -> bool {
+        match self.opts().kong_lock_after_claim {
+            KongLock::ChiPeng => matches!(self.start, TurnStart::Chow | TurnStart::Pung),
+            KongLock::Chi => self.start == TurnStart::Chow,
+            KongLock::None => false,
+        }
+    }
+
+    #[inline]
+    pub(super) fn enter_turn(&mut self, seat: u8, start: TurnStart) {
+        self.phase = Phase::Turn;
+        self.turn = seat;
+        self.start = start;
+        for s in 0..4 {
+            self.wins[s] = None;
+            self.legal[s].clear();
+        }
+        let s = seat as usize;
+        if start.drew() {
+            if let Some(v) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
+                self.wins[s] = Some(v);
+                self.legal[s].push(Action::Win);
+            }
+        }
+        let st = &self.seats[s];
+        let st_ready = st.ready;
+        if st_ready && start.drew() {
+            self.legal[s].push(Action::Discard(self.drawn));
+        } else {
+            self.legal[s].push_discards(st.stats.present());
+            if self.opts().ting_enabled && !st_ready && self.ready_reachable(seat) {
+                let mut c = self.seats[s].hand;
+                for t in 0..34u8 {
+                    if c[t as usize] == 0 {
+                        continue;
+                    }
+                    c[t as usize] -= 1;
+                    if self.ready_ok(seat, &c) {
+                        self.legal[s].push(Action::Ready(t));
+                    }
+                    c[t as usize] += 1;
+                }
+            }
+            let wall_ok = self.wall.remaining() > 0 || self.opts().kong_on_empty_wall;
+            if !st_ready && !self.kong_locked() && wall_ok {
+                let st = &self.seats[s];
+                let l = &mut self.legal[s];
+                let mut quads = st.stats.quads();
+                while quads != 0 {
+                    let t = quads.trailing_zeros() as u8;
+                    quads &= quads - 1;
+                    if self.ruleset.may_declare_kong(t, &self.rules) {
+                        l.push(Action::ConcealedKong(t));
+                    }
+                }
+                // D-12: the tile added may be any held copy, or only the one just drawn.
+                let any_held = self.rules.table.added_kong_tile == AddedKongTile::HeldOrDrawn;
+                for m in st.melds() {
+                    let tile_ok = any_held || (start.drew() && self.drawn == m.tile);
+                    if m.kind == MeldKind::Pung && st.hand[m.tile as usize] > 0 && tile_ok {
+                        l.push(Action::AddedKong(m.tile));
+                    }
+                }
+            }
+        }
+        self.pending = 1 << seat;
+        self.responses = [Action::Pass; 4];
+    }
+
+    /// Fills the (empty) legal actions of `seat` on the discard `t` of `from`.
+    #[inline]
+    pub(super) fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) {
+        if let Some(v) = self.eval_win(seat, t, WinKind::Discard) {
+            self.wins[seat as usize] = Some(v);
+            self.legal[seat as usize].push(Action::Win);
+        }
+        let l = &mut self.legal[seat as usize];
+        let st = &self.seats[seat as usize];
+        let opts = &self.rules.table;
+        let last = self.wall.remaining() == 0;
+        let meld_ok = |tiles: &[Tile]| self.ruleset.may_claim(t, tiles, &self.rules);
+        if !st.ready
+            && (!last || opts.last_discard_claims == LastDiscardClaims::Any)
+            && meld_ok(&[t])
+        {
+            let c = &st.hand;
+            let n = c[t as usize];
+            if n >= 3 && (!last || opts.kong_on_empty_wall) {
+                l.push(Action::Kong(t));
+            }
+            if n >= 2 {
+                l.push(Action::Pung(t));
+            }
+            if seat == (from + 1) % 4 && tile::is_suited(t) {
+                let r = t % 9;
+                let has = |x: Tile| c[x as usize] > 0;
+                if r >= 2 && has(t - 2) && has(t - 1) && meld_ok(&[t - 2, t - 1]) {
+                    l.push(Action::Chow(t - 2));
+                }
+                if (1..=7).contains(&r) && has(t - 1) && has(t + 1) && meld_ok(&[t - 1, t + 1]) {
+                    l.push(Action::Chow(t - 1));
+                }
+                if r <= 6 && has(t + 1) && has(t + 2) && meld_ok(&[t + 1, t + 2]) {
+                    l.push(Action::Chow(t));
+                }
+            }
+        }
+        if !l.is_empty() {
+            l.push(Action::Pass);
+        }
+    }
+
+    /// Opens a claim window (`rob` false) or a robbing window on `t` played by `from`.
+    #[inline]
+    pub(super) fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
+        self.phase = if rob { Phase::RobKong } else { Phase::Claim };
+        self.claim_from = from;
+        self.claim_tile = t;
+        self.pending = 0;
+        self.responses = [Action::Pass; 4];
+        for s in 0..4 {
+            self.wins[s] = None;
+            self.legal[s].clear();
+        }
+        let auto_win = self.opts().ting_auto_win;
+        for k in 1..4u8 {
+            let s = (from + k) % 4;
+            if rob {
+                let may = if self.rob_discarder.is_some() {
+                    self.rob_skip >> s & 1 == 0
+                } else {
+                    self.opts().rob_added_kong
+                };
+                if may {
+                    if let Some(v) = self.eval_win(s, t, WinKind::RobbedKong) {
+                        self.wins[s as usize] = Some(v);
+                        self.legal[s as usize].push(Action::Win);
+                        self.legal[s as usize].push(Action::Pass);
+                    }
+                }
+            } else {
+                self.claim_legal(s, from, t);
+            }
+            if self.legal[s as usize].is_empty() {
+                continue;
+            }
+            if self.seats[s as usize].ready && auto_win {
+                // A locked hand claims its legal win automatically and nothing else.
+                if self.legal[s as usize].contains(Action::Win) {
+                    self.responses[s as usize] = Action::Win;
+                }
+                continue;
+            }
+            self.pending |= 1 << s;
+        }
+    }
+}

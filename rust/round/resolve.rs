@@ -1,0 +1,200 @@
+//! Closing a claim or robbing window by priority (win > kong = pung > chow; 截和), the melds
+//! it makes, and the draws that start the next turn.
+
+use super::actions::{Action, Claim};
+use super::events::Event;
+use super::ruleset::RuleSet;
+use super::state::{Phase, Round, TurnStart};
+use crate::hand::{MeldKind, WinKind};
+use crate::tile;
+
+impl Round {
+    #[inline]
+    pub(super) fn resolve(&mut self) {
+        let from = self.claim_from;
+        let t = self.claim_tile;
+        let order = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
+        // A seat offered a win (its value is kept beside the offer) that did not take it.
+        for &s in &order {
+            if self.wins[s as usize].is_some() && self.responses[s as usize] != Action::Win {
+                self.ruleset.on_declined_win(s, &self.rules);
+            }
+        }
+        let mut winners = [0u8; 3];
+        let mut n = 0;
+        for &s in &order {
+            if self.responses[s as usize] == Action::Win {
+                winners[n] = s;
+                n += 1;
+            }
+        }
+        if self.phase == Phase::RobKong {
+            let discarder = self.rob_discarder.take();
+            self.rob_skip = 0;
+            if n > 0 {
+                let n = if self.opts().multi_winner_on_rob {
+                    n
+                } else {
+                    1
+                };
+                if discarder.is_some() {
+                    // The robbers take the discard itself.
+                    self.mark_claimed();
+                }
+                self.finish(&winners[..n], WinKind::RobbedKong, from, t);
+            } else if let Some(d) = discarder {
+                // Nobody robbed the kong claimed on `d`'s discard: it stands.
+                if let Some(c) = Claim::of(Action::Kong(t), t) {
+                    self.claim_meld(from, d, &c);
+                }
+                self.draw_for(from, true);
+            } else {
+                let st = &mut self.seats[from as usize];
+                if let Some(i) = st
+                    .melds()
+                    .iter()
+                    .position(|m| m.kind == MeldKind::Pung && m.tile == t)
+                {
+                    st.melds[i].kind = MeldKind::Kong;
+                }
+                self.draw_for(from, true);
+            }
+            return;
+        }
+        if n > 0 {
+            let n = if self.opts().single_winner_headbump {
+                1
+            } else {
+                n
+            };
+            self.mark_claimed();
+            self.finish(&winners[..n], WinKind::Discard, from, t);
+            return;
+        }
+        for &s in &order {
+            let response = self.responses[s as usize];
+            let Some(claim) = Claim::of(response, t) else {
+                continue;
+            };
+            match response {
+                Action::Pung(_) => {
+                    self.claim_meld(s, from, &claim);
+                    self.emit(Event::Pung {
+                        seat: s,
+                        from,
+                        tile: t,
+                    });
+                    self.kong_draw = false;
+                    self.enter_turn(s, TurnStart::Pung);
+                    return;
+                }
+                Action::Kong(_) => {
+                    if self.ruleset.claimed_kong_robbable(&self.rules) {
+                        // The kong may be robbed before it takes the discard, by anyone but
+                        // the discarder and the seats that passed a win on it.
+                        let passed = order
+                            .iter()
+                            .filter(|&&x| self.legal[x as usize].contains(Action::Win))
+                            .fold(0u8, |m, &x| m | 1 << x);
+                        self.emit(Event::Kong {
+                            seat: s,
+                            from,
+                            tile: t,
+                        });
+                        self.rob_discarder = Some(from);
+                        self.rob_skip = passed | 1 << from;
+                        self.open_window(s, t, true);
+                        return;
+                    }
+                    self.claim_meld(s, from, &claim);
+                    self.emit(Event::Kong {
+                        seat: s,
+                        from,
+                        tile: t,
+                    });
+                    self.draw_for(s, true);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let next = order[0];
+        let response = self.responses[next as usize];
+        if let (Action::Chow(low), Some(claim)) = (response, Claim::of(response, t)) {
+            self.claim_meld(next, from, &claim);
+            self.emit(Event::Chow {
+                seat: next,
+                from,
+                tile: t,
+                low,
+            });
+            self.kong_draw = false;
+            self.enter_turn(next, TurnStart::Chow);
+            return;
+        }
+        self.draw_for(next, false);
+    }
+
+    #[inline]
+    pub(super) fn mark_claimed(&mut self) {
+        if self.n_discards > 0 {
+            self.discards[self.n_discards as usize - 1].claimed = true;
+        }
+    }
+
+    /// `seat` claims the discard of `from`: the tiles the claim takes leave its hand (and
+    /// become visible) and the meld joins its melds.
+    #[inline]
+    fn claim_meld(&mut self, seat: u8, from: u8, claim: &Claim) {
+        self.mark_claimed();
+        self.ruleset.on_claim(seat);
+        let st = &mut self.seats[seat as usize];
+        for &(x, n) in claim.taken() {
+            st.remove(x, n);
+            self.visible[x as usize] += n;
+        }
+        st.push_meld(claim.meld, from);
+    }
+
+    /// Draws for `seat` from the head, or from the tail after a kong (`kong`), setting
+    /// flowers aside and replacing them; an empty wall ends the hand.
+    #[inline]
+    pub(super) fn draw_for(&mut self, seat: u8, kong: bool) {
+        let mut from_tail = kong;
+        let t = loop {
+            let next = if from_tail {
+                self.wall.draw_tail()
+            } else {
+                self.wall.draw()
+            };
+            let Some(t) = next else {
+                self.exhaustive();
+                return;
+            };
+            self.emit(Event::Draw {
+                seat,
+                tile: t,
+                tail: from_tail,
+            });
+            if tile::is_flower(t) {
+                self.emit(Event::Flower { seat, tile: t });
+                self.seats[seat as usize].push_flower(t);
+                from_tail = true;
+                continue;
+            }
+            break t;
+        };
+        self.seats[seat as usize].add(t);
+        self.ruleset.on_draw(seat, t);
+        self.drawn = t;
+        self.kong_draw = kong;
+        self.enter_turn(
+            seat,
+            if kong {
+                TurnStart::Replacement
+            } else {
+                TurnStart::Draw
+            },
+        );
+    }
+}

@@ -1,0 +1,137 @@
+//! gb and classic: wins priced in fans, paid by the `settlement` formula (gb-flow.md §12,
+//! classic.md §9). No per-hand state, no restriction on claims.
+
+use super::RuleSet;
+use crate::error::MjResult;
+use crate::hand::WinKind;
+use crate::round::events::Event;
+use crate::round::scoring::{self, WinInput};
+use crate::round::settlement::{payments, WinValue};
+use crate::round::state::{Round, SeatState};
+use crate::rules::Rules;
+use crate::tile::{Counts, Tile};
+use crate::wall::Wall;
+
+/// The gb / classic hand rules.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FanRules;
+
+impl RuleSet for FanRules {
+    #[inline]
+    fn new_hand(&mut self) {}
+
+    #[inline]
+    fn deal(&mut self, _: &mut Wall, _: &[SeatState; 4], _: &Rules) -> Option<Event> {
+        None
+    }
+
+    #[inline(always)]
+    fn wins_are_plain_shapes(&self) -> bool {
+        true
+    }
+
+    /// The fans of the win, when they reach the minimum.
+    #[inline]
+    fn win(
+        &self,
+        round: &Round,
+        seat: u8,
+        concealed: &Counts,
+        t: Tile,
+        kind: WinKind,
+    ) -> Option<WinValue> {
+        let input = round.win_input(seat, *concealed, t, kind);
+        match scoring::evaluate(&input, round.rules()) {
+            Ok(fr) if fr.meets_minimum => Some(WinValue::Fans(fr)),
+            _ => None,
+        }
+    }
+
+    /// Some completing tile reaches the minimum, self-drawn or on a discard, without the
+    /// fans of the moment (和绝张, 海底, 杠上开花) and with 报听 when it scores.
+    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool {
+        let rules = round.rules();
+        let melds = round.seat(seat).melds();
+        let ok = |inp: &WinInput| matches!(scoring::evaluate(inp, rules), Ok(f) if f.meets_minimum);
+        let mut x = *waiting;
+        for w in 0..34u8 {
+            if x[w as usize] >= 4 {
+                continue;
+            }
+            x[w as usize] += 1;
+            if scoring::complete(&x, melds) {
+                let mut probe = round.win_input(seat, x, w, WinKind::SelfDrawn);
+                probe.declared_ready = scoring::ready_scores(rules);
+                probe.fourth_tile = false;
+                probe.wall_last = false;
+                probe.about_kong = false;
+                let mut on_discard = probe;
+                on_discard.self_drawn = false;
+                if ok(&probe) || ok(&on_discard) {
+                    return true;
+                }
+            }
+            x[w as usize] -= 1;
+        }
+        false
+    }
+
+    #[inline]
+    fn may_claim(&self, _: Tile, _: &[Tile], _: &Rules) -> bool {
+        true
+    }
+
+    #[inline]
+    fn may_declare_kong(&self, _: Tile, _: &Rules) -> bool {
+        true
+    }
+
+    #[inline]
+    fn claimed_kong_robbable(&self, _: &Rules) -> bool {
+        false
+    }
+
+    #[inline]
+    fn on_draw(&mut self, _: u8, _: Tile) {}
+
+    #[inline]
+    fn on_claim(&mut self, _: u8) {}
+
+    #[inline]
+    fn on_discard(&mut self, _: u8, _: Tile, _: &SeatState, _: &Rules) {}
+
+    #[inline]
+    fn on_declined_win(&mut self, _: u8, _: &Rules) {}
+
+    /// `settlement` with the fan total (flowers included).
+    fn win_payments(
+        &self,
+        round: &Round,
+        value: &WinValue,
+        winner: u8,
+        kind: WinKind,
+        from: u8,
+    ) -> [i32; 4] {
+        let t = &round.rules().table;
+        payments(
+            t.settlement,
+            t.base as i32,
+            winner,
+            kind,
+            from,
+            value.total() as i32,
+        )
+    }
+
+    fn hand_payments(&self, _: &Round, _: WinKind, _: u8) -> [i32; 4] {
+        [0; 4]
+    }
+
+    fn draw_payments(&self, _: &Round) -> [i32; 4] {
+        [0; 4]
+    }
+
+    fn check_rebuild_from_view(&self) -> MjResult<()> {
+        Ok(())
+    }
+}

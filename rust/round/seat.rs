@@ -1,0 +1,151 @@
+//! One seat's tiles ([`SeatState`]) with the running summaries that make most win tests
+//! cheap to fail.
+
+use super::scoring;
+use crate::hand::{Meld, MeldKind};
+use crate::tile::{Counts, Tile};
+
+const NO_MELD: Meld = Meld {
+    kind: MeldKind::Chow,
+    tile: 0,
+};
+
+/// One seat's tiles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatState {
+    /// Concealed tiles (flowers never).
+    pub hand: Counts,
+    /// How many concealed tiles.
+    pub n_hand: u8,
+    /// Declared melds; the first `n_melds` are used.
+    pub melds: [Meld; 4],
+    /// The seat each meld was claimed from (the seat itself for concealed and added kongs
+    /// of its own pungs keep the pung's source).
+    pub meld_from: [u8; 4],
+    /// How many melds.
+    pub n_melds: u8,
+    /// Flowers set aside; the first `n_flowers` are used.
+    pub flowers: [Tile; 8],
+    /// How many flowers.
+    pub n_flowers: u8,
+    /// Declared ready (报听): the hand is locked.
+    pub ready: bool,
+    /// Barred from winning this hand after a penalised false declaration (G-7).
+    pub barred: bool,
+    /// Running summaries of `hand` for the fast completeness filter.
+    pub(crate) stats: scoring::ShapeStats,
+    /// A lower bound on the shanten of `hand` beside the current melds, as
+    /// [`scoring::shanten_ignoring_melds`] counts it, or [`NO_BOUND`]. Kept up to date
+    /// without asking the oracle: drawing a tile lowers a replacement number by at most
+    /// one and giving one up never lowers it, so a tile added lowers the bound by one and a
+    /// tile removed keeps it; a new meld forgets it. A win needs shanten -1, so a seat whose
+    /// bound rules that out skips the win test.
+    pub(crate) bound: i8,
+    /// The kinds one more copy of which passes the completeness filter
+    /// ([`scoring::ShapeStats::completing`]), when `completing_known`.
+    pub(crate) completing: u64,
+    /// `completing` describes the current tiles and melds.
+    pub(crate) completing_known: bool,
+}
+
+/// [`SeatState::bound`] when nothing is known (no test may be skipped).
+pub(super) const NO_BOUND: i8 = -2;
+
+impl Default for SeatState {
+    fn default() -> Self {
+        SeatState {
+            hand: [0; 34],
+            n_hand: 0,
+            melds: [NO_MELD; 4],
+            meld_from: [0; 4],
+            n_melds: 0,
+            flowers: [0; 8],
+            n_flowers: 0,
+            ready: false,
+            barred: false,
+            stats: scoring::ShapeStats::default(),
+            bound: NO_BOUND,
+            completing: 0,
+            completing_known: false,
+        }
+    }
+}
+
+impl SeatState {
+    /// The declared melds.
+    #[inline]
+    pub fn melds(&self) -> &[Meld] {
+        &self.melds[..self.n_melds as usize]
+    }
+    /// The flowers set aside.
+    #[inline]
+    pub fn flowers(&self) -> &[Tile] {
+        &self.flowers[..self.n_flowers as usize]
+    }
+    #[inline]
+    pub(super) fn add(&mut self, t: Tile) {
+        let c = self.hand[t as usize];
+        self.stats.change(t, c, c + 1);
+        self.hand[t as usize] = c + 1;
+        self.n_hand += 1;
+        self.bound = (self.bound - 1).max(NO_BOUND);
+        self.completing_known = false;
+    }
+    #[inline]
+    pub(super) fn remove(&mut self, t: Tile, n: u8) {
+        let c = self.hand[t as usize];
+        self.stats.change(t, c, c - n);
+        self.hand[t as usize] = c - n;
+        self.n_hand -= n;
+        self.completing_known = false;
+    }
+
+    /// Whether the hand, plus `extra` when given, passes the completeness filter. With a
+    /// tile to add the answers for every kind are found at once and kept until the tiles
+    /// change (each discard of the others asks again).
+    #[inline(always)]
+    pub(super) fn may_complete(&mut self, extra: Option<Tile>) -> bool {
+        match extra {
+            None => self.stats.may_be_complete(self.n_melds as usize),
+            Some(t) => {
+                if !self.completing_known {
+                    self.completing = self.stats.completing(&self.hand, self.n_melds as usize);
+                    self.completing_known = true;
+                }
+                self.completing >> t & 1 == 1
+            }
+        }
+    }
+    #[inline]
+    pub(super) fn push_meld(&mut self, m: Meld, from: u8) {
+        self.melds[self.n_melds as usize] = m;
+        self.meld_from[self.n_melds as usize] = from;
+        self.n_melds += 1;
+        self.bound = NO_BOUND;
+        self.completing_known = false;
+    }
+
+    /// False when the shanten bound rules out a win on the concealed tiles plus `extra`
+    /// (the tiles as they are when `None`).
+    #[inline]
+    pub(super) fn may_win(&self, extra: Option<Tile>) -> bool {
+        // With a tile to come, a win needs shanten 0 now; without, -1.
+        self.bound <= if extra.is_some() { 0 } else { -1 }
+    }
+
+    /// The shanten of the concealed tiles beside the melds, meld copies ignored
+    /// ([`scoring::shanten_ignoring_melds`]), which also becomes the bound.
+    #[inline]
+    pub(super) fn refresh_bound(&mut self) -> i8 {
+        let s = scoring::shanten_ignoring_melds(&self.hand, self.n_melds);
+        self.bound = s;
+        s
+    }
+    #[inline]
+    pub(super) fn push_flower(&mut self, f: Tile) {
+        if (self.n_flowers as usize) < 8 {
+            self.flowers[self.n_flowers as usize] = f;
+            self.n_flowers += 1;
+        }
+    }
+}
