@@ -870,7 +870,7 @@ mod tests {
 
     #[test]
     fn huainan_search_holds_for_every_engine_win() {
-        let o = Rules::named("huainan").unwrap().huainan;
+        let o = crate::huainan::oracle::ShapeOptions::of(&Rules::named("huainan").unwrap().huainan);
         let bao = 4; // 5m
         for (text, win) in [
             ("123m456p789s123p55m", true),
@@ -886,7 +886,7 @@ mod tests {
         ] {
             let c = hand(text);
             assert_eq!(huainan_complete_by_search(&c, &[], bao), win, "{text}");
-            if crate::huainan::shape::is_win(&c, &[], Some(bao), &o) {
+            if crate::shanten::wild::is_win(&c, &[], Some(bao), &o) {
                 assert!(win, "{text}");
             }
         }
@@ -910,7 +910,7 @@ mod tests {
                     n += 1;
                 }
             }
-            if crate::huainan::shape::is_win(&c, &[], Some(bao), &o) {
+            if crate::shanten::wild::is_win(&c, &[], Some(bao), &o) {
                 wins += 1;
                 assert!(
                     huainan_complete_by_search(&c, &[], bao),

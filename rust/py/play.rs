@@ -2,7 +2,6 @@
 //! step) and `Match` (the sequence of hands with dealer and wind rotation).
 
 use super::convert;
-use super::errors::IllegalActionError;
 use super::rules::PyRuleSet;
 use super::tiles::PyMeld;
 use crate::error::MjError;
