@@ -1,5 +1,5 @@
-//! gb and classic: wins priced in fans, paid by the `settlement` formula (gb-flow.md §12,
-//! classic.md §9). No per-hand state, no restriction on claims.
+//! gb and classic: wins priced in fans, paid by the `settlement` formula (docs/rules/gb.md §12,
+//! docs/rules/classic.md §9). No per-hand state, no restriction on claims.
 
 use super::RuleSet;
 use crate::error::MjResult;

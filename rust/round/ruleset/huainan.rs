@@ -1,4 +1,4 @@
-//! Huainan (huainan.md): the 宝 turned up after the deal (D-5, D-6), the claims it forbids
+//! Huainan (docs/rules/huainan.md): the 宝 turned up after the deal (D-5, D-6), the claims it forbids
 //! (D-8, D-9), the wins it allows and their value in forms and multipliers (§8-§10), and
 //! the payments with kong points (§10.5-10.6, D-18, D-27). The rules themselves are
 //! [`crate::huainan`]; this file reads the table for them.
