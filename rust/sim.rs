@@ -471,10 +471,10 @@ impl SimSpec {
     }
 }
 
-/// A pool of `threads` worker threads (all cores when `None` or 0); more than
-/// [`MAX_THREADS`] is an error.
+/// A pool of `threads` worker threads named `majiang-<i>` (all cores when `None` or 0);
+/// more than [`MAX_THREADS`] is an error.
 pub fn pool(threads: Option<usize>) -> MjResult<rayon::ThreadPool> {
-    let mut b = rayon::ThreadPoolBuilder::new();
+    let mut b = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("majiang-{i}"));
     if let Some(n) = threads.filter(|&n| n > 0) {
         if n > MAX_THREADS {
             return Err(MjError::rule(format!(
@@ -708,8 +708,10 @@ pub fn run<T: Send, H: RunHost<T>>(
     }
     let block = block.max(1);
     let blocks = count.div_ceil(block);
-    // Workers take block b only once the host holds every block before b - window.
-    let window = 4 * pool.current_num_threads() as u64 + 4;
+    // Workers take block b only once the host holds every block before b - window: the
+    // items in flight stay bounded, with room for the host to be busy (writing a shard)
+    // while the workers go on.
+    let window = (4 * pool.current_num_threads() as u64 + 4).max(256);
     let stop = AtomicBool::new(false);
     let next = AtomicU64::new(0);
     let released = AtomicU64::new(0);
