@@ -391,6 +391,8 @@ fn simulate_hands<'py>(
     }
     let pool = sim::pool(threads)?;
     let mut host: PyHost<'py, HandColumns> = PyHost::new(py, start, sink, sink_hands, progress);
+    // With `check`, the counts are there even for zero hands.
+    host.cols.violations = check.then(Violations::default);
     let end = sim::run(
         &pool,
         &spec.rules,
