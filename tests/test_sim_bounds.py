@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import copy
 import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -124,3 +128,30 @@ def test_results_pickle_and_copy(tmp_path):
     a = mj.arena("efficiency,random,random,random", hands=8, seed=2)
     for back in (pickle.loads(pickle.dumps(a)), copy.deepcopy(a)):
         assert back.summary() == a.summary() and back.rule_set() == mj.RuleSet("gb")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_run_too_big_for_the_memory_limit_raises_memory_error():
+    # Under an address-space limit the arrays are reserved at the start: MemoryError, and
+    # the interpreter goes on (it used to abort).
+    code = """
+        import resource
+        import majiang as mj
+        mj.simulate(10, bots="random")
+        status = open("/proc/self/status").read()
+        vm = int(status.split("VmSize:")[1].split()[0]) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (vm + 400 * 2**20, resource.RLIM_INFINITY))
+        try:
+            mj.simulate(19_000_000, bots="random")
+        except MemoryError as e:
+            print("MemoryError", "out=PATH" in str(e))
+        print(len(mj.simulate(100, bots="random")))
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["MemoryError", "True", "100"]

@@ -16,7 +16,7 @@ use crate::sim::{
 };
 use crate::tile::Tile;
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -73,6 +73,9 @@ const ARENA_BLOCK: u64 = 16;
 
 /// Column buffers for the items of a run, turned into a dict of numpy arrays.
 trait Columns<T>: Default {
+    /// Reserves room for `n` more items at once, so that a run that cannot fit in
+    /// memory fails at its start with `MemoryError` instead of aborting half-way.
+    fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError>;
     fn push(&mut self, item: T);
     fn len(&self) -> usize;
     fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>>;
@@ -92,6 +95,16 @@ struct HandColumns {
 }
 
 impl Columns<(HandOutcome, Option<Violations>)> for HandColumns {
+    fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
+        self.winner.try_reserve_exact(n)?;
+        self.discarder.try_reserve_exact(n)?;
+        self.fan_total.try_reserve_exact(n)?;
+        self.turns.try_reserve_exact(n)?;
+        self.dealer.try_reserve_exact(n)?;
+        self.scores.try_reserve_exact(4 * n)?;
+        self.fans.try_reserve_exact(MAX_FANS * n)
+    }
+
     fn push(&mut self, (o, v): (HandOutcome, Option<Violations>)) {
         self.winner.push(o.winner);
         self.discarder.push(o.discarder);
@@ -146,6 +159,15 @@ struct GameColumns {
 }
 
 impl Columns<ArenaGame> for GameColumns {
+    fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
+        self.wall.try_reserve_exact(n)?;
+        self.seats.try_reserve_exact(4 * n)?;
+        self.winner.try_reserve_exact(n)?;
+        self.discarder.try_reserve_exact(n)?;
+        self.fan_total.try_reserve_exact(n)?;
+        self.scores.try_reserve_exact(4 * n)
+    }
+
     fn push(&mut self, g: ArenaGame) {
         self.wall.push(g.wall as i64);
         self.seats.extend(g.seats.iter().map(|&s| s as i8));
@@ -326,6 +348,15 @@ impl<T, C: Columns<T>> RunHost<T> for PyHost<'_, C> {
     }
 }
 
+/// Reserves the kept arrays of a run of `n` items, or raises `MemoryError`.
+fn reserve<T, C: Columns<T>>(cols: &mut C, n: u64, what: &str) -> PyResult<()> {
+    cols.reserve(n as usize).map_err(|_| {
+        PyMemoryError::new_err(format!(
+            "not enough memory to keep {n} {what}; stream them to disk instead (out=PATH)"
+        ))
+    })
+}
+
 /// Reads the common arguments of a run: the count (at most [`MAX_IN_MEMORY`] when the
 /// items are kept), the first index and the threads.
 fn run_args(
@@ -393,6 +424,9 @@ fn simulate_hands<'py>(
     let mut host: PyHost<'py, HandColumns> = PyHost::new(py, start, sink, sink_hands, progress);
     // With `check`, the counts are there even for zero hands.
     host.cols.violations = check.then(Violations::default);
+    if kept {
+        reserve(&mut host.cols, n, "hands")?;
+    }
     let end = sim::run(
         &pool,
         &spec.rules,
@@ -438,6 +472,7 @@ fn arena_games<'py>(
     };
     let pool = sim::pool(threads)?;
     let mut host: PyHost<'py, GameColumns> = PyHost::new(py, start, None, 1, progress);
+    reserve(&mut host.cols, n, "games")?;
     let end = sim::run(
         &pool,
         &spec.rules,
