@@ -8,8 +8,8 @@ import sys
 
 INSTALL_HINT = (
     "majiang play needs Textual, which is not installed.\n"
-    'Install it with the game\'s extra:  pip install "majiang[ui]"\n'
-    '(from a source checkout: pip install ".[ui]"; or just: pip install textual)'
+    "Install it with the game's extra:  pip install \"majiang[ui]\"\n"
+    "(from a source checkout: pip install \".[ui]\"; or just: pip install textual)"
 )
 
 
@@ -23,44 +23,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the claims you may make (c chow, p pung, k kong, h win, Space pass), t shows "
         "hints, q then y quits.",
     )
-    p.add_argument(
-        "--rules", choices=("gb", "classic", "huainan"), default="gb", help="rule set (default gb)"
-    )
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="match seed; the same seed deals the same walls (default: random)",
-    )
-    p.add_argument(
-        "--level",
-        choices=("easy", "normal", "hard"),
-        default="normal",
-        help="opponents: easy = RandomBot, normal = EfficiencyBot, "
-        "hard = StrongBot or the strongest bot available (default normal)",
-    )
-    p.add_argument(
-        "--ascii", action="store_true", help="write tiles as 1m 9p 5z instead of Chinese characters"
-    )
-    p.add_argument(
-        "--record",
-        metavar="FILE",
-        default=None,
-        help="save the match record to FILE (play it back with majiang replay)",
-    )
-    p.add_argument(
-        "--delay",
-        type=float,
-        default=0.4,
-        metavar="SECONDS",
-        help="pause after each bot move (default 0.4)",
-    )
-    p.add_argument(
-        "--hands",
-        type=int,
-        default=None,
-        help="hands in the match (default: the rule set's match length)",
-    )
+    p.add_argument("--rules", choices=("gb", "classic", "huainan"), default="gb",
+                   help="rule set (default gb)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="match seed; the same seed deals the same walls (default: random)")
+    p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
+                   help="opponents: easy = RandomBot, normal = EfficiencyBot, "
+                   "hard = StrongBot or the strongest bot available (default normal)")
+    p.add_argument("--ascii", action="store_true",
+                   help="write tiles as 1m 9p 5z instead of Chinese characters")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="save the match record to FILE (play it back with majiang replay)")
+    p.add_argument("--delay", type=float, default=0.4, metavar="SECONDS",
+                   help="pause after each bot move (default 0.4)")
+    p.add_argument("--hands", type=int, default=None,
+                   help="hands in the match (default: the rule set's match length)")
     p.set_defaults(func=run)
 
 
@@ -91,18 +68,12 @@ def run(args: argparse.Namespace) -> int:
     )
     c = app.controller
     if c.record.hands:
-        print(
-            f"Scores after {len(c.record.hands)} of {c.n_hands} hands: "
-            + ", ".join(
-                f"{n} {s:+d}"
-                for n, s in zip(("You", "Right", "Across", "Left"), c.scores, strict=True)
-            )
-        )
+        print(f"Scores after {len(c.record.hands)} of {c.n_hands} hands: "
+              + ", ".join(f"{n} {s:+d}" for n, s in zip(("You", "Right", "Across", "Left"),
+                                                         c.scores, strict=True)))
     if args.record:
         # Every finished hand is already saved; this also covers quitting before the first.
         c.save_record(args.record)
-        print(
-            f"Record of {len(c.record.hands)} hands saved to {args.record} "
-            f"(majiang replay {args.record})"
-        )
+        print(f"Record of {len(c.record.hands)} hands saved to {args.record} "
+              f"(majiang replay {args.record})")
     return 0

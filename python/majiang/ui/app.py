@@ -145,14 +145,8 @@ class GameScreen(Screen[None]):
 
     def _keys_help(self) -> Text:
         out = Text()
-        for key, what in (
-            ("←/→", "select"),
-            ("Enter", "discard"),
-            ("d", "discard drawn"),
-            ("c p k h Space", "claims"),
-            ("t", "hints"),
-            ("q", "quit"),
-        ):
+        for key, what in (("←/→", "select"), ("Enter", "discard"), ("d", "discard drawn"),
+                          ("c p k h Space", "claims"), ("t", "hints"), ("q", "quit")):
             out.append(key, style="bold yellow")
             out.append(f" {what}   ")
         return out
@@ -381,13 +375,8 @@ class GameScreen(Screen[None]):
             panel.update("")
             return
         obs = self.c.observation()
-        key = (
-            tuple(obs.hand),
-            obs.drawn,
-            tuple(obs.visible),
-            obs.phase,
-            tuple(a.code for a in obs.legal_actions),
-        )
+        key = (tuple(obs.hand), obs.drawn, tuple(obs.visible), obs.phase,
+               tuple(a.code for a in obs.legal_actions))
         if key != self._hint_key:
             self._hint_key = key
             panel.update(hint_text(self.c, self.ascii))

@@ -172,9 +172,8 @@ def fan_outlook(
                     out.best_total = res.total
                     out.best_fans = _fan_list(res.fans)
                     out.best_self_drawn = self_drawn
-    out.patterns = patterns(
-        hand, melds, rules=rules, seat_wind=seat_wind, prevalent_wind=prevalent_wind
-    )
+    out.patterns = patterns(hand, melds, rules=rules, seat_wind=seat_wind,
+                            prevalent_wind=prevalent_wind)
     return out
 
 

@@ -92,9 +92,8 @@ def huainan_table(win: dict[str, Any], ascii: bool = False) -> Table:
     for key, factor in win.get("multipliers") or []:
         t.add_row("", key, f"×{factor}")
     t.add_section()
-    t.add_row(
-        "合计" if not ascii else "", "Value", str(win.get("value", win["fan_total"])), style="bold"
-    )
+    t.add_row("合计" if not ascii else "", "Value", str(win.get("value", win["fan_total"])),
+              style="bold")
     return t
 
 

@@ -62,11 +62,8 @@ class TileWidget(Static):
     def set_tile(self, tile: int, selected: bool, wild: bool = False) -> None:
         """Shows `tile`, highlighted when `selected`, framed in red when it is `wild`
         (a huainan 宝)."""
-        if (tile, selected, wild) == (
-            self.tile,
-            self.has_class("-selected"),
-            self.has_class("-wild"),
-        ):
+        if (tile, selected, wild) == (self.tile, self.has_class("-selected"),
+                                      self.has_class("-wild")):
             return
         self.set_class(wild, "-wild")
         self.tile = tile
@@ -158,19 +155,8 @@ class SeatPanel(Static):
         ready: bool = False,
     ) -> None:
         """Redraws the panel from plain values."""
-        key = (
-            name,
-            wind,
-            dealer,
-            score,
-            hand_size,
-            tuple((k, tuple(t)) for k, t in melds),
-            tuple(flowers),
-            tuple(discards),
-            last_discard,
-            on_turn,
-            ready,
-        )
+        key = (name, wind, dealer, score, hand_size, tuple((k, tuple(t)) for k, t in melds),
+               tuple(flowers), tuple(discards), last_discard, on_turn, ready)
         if key == self._shown:
             return
         self._shown = key
