@@ -9,6 +9,7 @@ line), never a ``PanicException``, and that what was finished is kept.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -178,8 +179,11 @@ def _interrupt_cli(args: list[str], shards: Path | None = None) -> tuple[int, st
     p = _start([sys.executable, "-m", "majiang", *args])
     _wait_for_workers(p)
     while shards is not None and p.poll() is None:
-        if any(shards.glob("hands-*.npz")):
-            break
+        try:
+            if json.loads((shards / "manifest.json").read_text())["shards"]:
+                break
+        except (OSError, ValueError):
+            pass
         time.sleep(0.05)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=LIVENESS)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -205,3 +207,28 @@ def test_cli_streams_and_resumes(tmp_path, capsys):
     assert main(["simulate", "-q", "-n", "10", "--out", str(npz)]) == 0
     assert f"arrays saved to {npz}" in capsys.readouterr().out
     assert mj.SimResult.load(npz).equals(mj.simulate(10))
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_ctrl_c_while_a_shard_is_written_keeps_the_shard_listed(tmp_path, monkeypatch):
+    from majiang import sim
+
+    out = tmp_path / "run"
+    real = sim._atomic_write
+    sent = []
+
+    def write(path, data):
+        # Ctrl-C between the shard file and the manifest that lists it.
+        if path.name.startswith("hands-") and not sent:
+            sent.append(path.name)
+            os.kill(os.getpid(), signal.SIGINT)
+        real(path, data)
+
+    monkeypatch.setattr(sim, "_atomic_write", write)
+    with pytest.raises(KeyboardInterrupt) as e:
+        mj.simulate(100_000, bots="random", seed=6, out=out, shard_hands=300)
+    monkeypatch.undo()
+    assert sent == ["hands-000000000000.npz"]
+    part = e.value.partial
+    assert len(part) == 300 == len(mj.SimResult.load(out))
+    assert part.equals(mj.simulate(300, bots="random", seed=6))

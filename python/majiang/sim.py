@@ -41,7 +41,9 @@ import io
 import json
 import math
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -215,6 +217,27 @@ def _atomic_write(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     _fsync_dir(path.parent)
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Holds Ctrl-C back while a shard and the manifest that lists it are written, so that
+    it lands after the pair, never between the two: a SIGINT arriving meanwhile is noted
+    and handed to the previous handler afterwards (``KeyboardInterrupt`` by default)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if noted:
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            elif previous == signal.SIG_DFL:
+                raise KeyboardInterrupt
 
 
 def _check_writable_dir(directory: Path, what: Path) -> None:
@@ -461,17 +484,22 @@ class _ShardWriter:
         n = _check_columns(self.path, arrays)
         name = f"hands-{first:012d}.npz"
         data = _npz_bytes({c: arrays[c] for c in _COLUMNS})
-        _atomic_write(self.path / name, data)
-        self.shards.append(
-            {
-                "file": name,
-                "start": first,
-                "hands": n,
-                "sha256": hashlib.sha256(data).hexdigest(),
-            }
-        )
-        self.hands += n
-        self._write_manifest()
+        entry = {
+            "file": name,
+            "start": first,
+            "hands": n,
+            "sha256": hashlib.sha256(data).hexdigest(),
+        }
+        with _ctrl_c_deferred():
+            _atomic_write(self.path / name, data)
+            self.shards.append(entry)
+            self.hands += n
+            try:
+                self._write_manifest()
+            except BaseException:
+                self.shards.pop()
+                self.hands -= n
+                raise
 
 
 def _column(name: str) -> property:
