@@ -90,7 +90,14 @@ impl Meld {
     /// A meld from its kind and its tiles, checked: a chow is three consecutive tiles of one
     /// suit, a pung three and a kong four identical non-flower tiles.
     pub fn new(kind: MeldKind, tiles: &[Tile]) -> MjResult<Self> {
-        let shown = || tile::format(tiles);
+        // Codes out of range have no MPSZ name: they are shown as numbers.
+        let shown = || {
+            if tiles.iter().all(|&t| tile::is_valid(t)) {
+                tile::format(tiles)
+            } else {
+                format!("codes {tiles:?}")
+            }
+        };
         if tiles.len() != kind.size() {
             return Err(MjError::hand(format!(
                 "a {} has {} tiles, got {} ({})",

@@ -3,7 +3,7 @@
 Sections follow the Rust binding modules (rust/py/*.rs).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 TileLike = int | str
@@ -326,6 +326,9 @@ class Policy:
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
 
+MAX_IN_MEMORY: int
+MAX_THREADS: int
+
 def simulate_hands(
     n_hands: int,
     *,
@@ -335,6 +338,9 @@ def simulate_hands(
     start: int = 0,
     threads: int | None = None,
     check: bool = False,
+    sink: Callable[[int, dict[str, Any]], object] | None = None,
+    sink_hands: int = 100_000,
+    progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]: ...
 def arena_games(
     n_games: int,
@@ -345,6 +351,7 @@ def arena_games(
     start: int = 0,
     duplicate: bool = True,
     threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]: ...
 def fan_names() -> dict[int, tuple[str, str]]: ...
 def policy_names() -> list[str]: ...

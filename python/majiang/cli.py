@@ -29,13 +29,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
-    return int(args.func(args) or 0)
+    """Runs the command line; returns the exit status (130 after Ctrl-C, with one line on
+    stderr and no traceback)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 0
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("majiang: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

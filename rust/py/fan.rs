@@ -4,6 +4,7 @@
 use super::convert;
 use super::errors::InvalidHandError;
 use super::rules::PyRuleSet;
+use super::runs;
 use crate::error::MjError;
 use crate::fan::{self, Fan, FanResult, WinInput, CATALOG, N_FANS};
 use crate::hand::{Meld, MeldKind};
@@ -15,6 +16,7 @@ use numpy::{
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 fn preset(kind: RuleSetKind) -> &'static Rules {
@@ -413,11 +415,9 @@ fn _evaluate_fan_batch<'py>(
     prevalent: PyReadonlyArray1<'py, u8>,
     flowers: PyReadonlyArray1<'py, u8>,
     rules: &Bound<'py, PyAny>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<i32>>, Bound<'py, PyAny>)> {
-    if threads == Some(0) {
-        return Err(MjError::argument("threads must be at least 1 (None = all cores)").into());
-    }
+    let threads = runs::threads_arg(threads)?;
     let n = hands.shape()[0];
     if hands.shape()[1] != 34 {
         return Err(InvalidHandError::new_err("hands must have shape (N, 34)"));
@@ -454,6 +454,9 @@ fn _evaluate_fan_batch<'py>(
         check_rules(r)?;
         // Rows are independent: chunks are scored in parallel and the lowest failing row
         // is reported, so results and errors do not depend on the thread count.
+        // Large batches run beside a thread that looks for Ctrl-C: chunks not yet started
+        // when it comes are skipped and the call raises KeyboardInterrupt.
+        let stopped = |stop: &AtomicBool| stop.load(Ordering::Relaxed);
         let score_chunk = |c: usize, tot: &mut [i32], tab: &mut [u8]| -> Option<RowError> {
             for (k, total) in tot.iter_mut().enumerate() {
                 let i = c * CHUNK + k;
@@ -470,7 +473,7 @@ fn _evaluate_fan_batch<'py>(
             }
             None
         };
-        let run = || -> Result<(Vec<i32>, Vec<u8>), RowError> {
+        let run = |stop: &AtomicBool| -> Result<(Vec<i32>, Vec<u8>), RowError> {
             use rayon::prelude::*;
             let mut totals = vec![0i32; n];
             let mut table = vec![0u8; n * N_FANS];
@@ -479,7 +482,12 @@ fn _evaluate_fan_batch<'py>(
                     .par_chunks_mut(CHUNK)
                     .zip(table.par_chunks_mut(CHUNK * N_FANS))
                     .enumerate()
-                    .filter_map(|(c, (tot, tab))| score_chunk(c, tot, tab))
+                    .filter_map(|(c, (tot, tab))| {
+                        if stopped(stop) {
+                            return None;
+                        }
+                        score_chunk(c, tot, tab)
+                    })
                     .min_by_key(|RowError::Invalid(i, _)| *i)
             };
             let first_error = match threads {
@@ -487,6 +495,7 @@ fn _evaluate_fan_batch<'py>(
                     .chunks_mut(CHUNK)
                     .zip(table.chunks_mut(CHUNK * N_FANS))
                     .enumerate()
+                    .take_while(|_| !stopped(stop))
                     .find_map(|(c, (tot, tab))| score_chunk(c, tot, tab)),
                 Some(k) => match rayon::ThreadPoolBuilder::new().num_threads(k).build() {
                     Ok(pool) => pool.install(|| parallel(&mut totals, &mut table)),
@@ -499,7 +508,7 @@ fn _evaluate_fan_batch<'py>(
                 None => Ok((totals, table)),
             }
         };
-        match py.detach(run) {
+        match runs::interruptible(py, n <= 4 * CHUNK, run)? {
             Ok(v) => Ok(v),
             Err(RowError::Invalid(i, e)) => Err(InvalidHandError::new_err(format!(
                 "row {i}: {}",

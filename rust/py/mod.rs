@@ -11,6 +11,7 @@ mod oracle;
 mod play;
 mod quick;
 mod rules;
+mod runs;
 mod sim;
 mod strong;
 mod tiles;

@@ -4,6 +4,7 @@ use super::convert;
 use super::errors::InvalidHandError;
 use super::quick;
 use super::rules::PyRuleSet;
+use super::runs;
 use crate::huainan::oracle::Oracle;
 use crate::rules::RuleSetKind;
 use crate::shanten::checked::Hand;
@@ -173,17 +174,22 @@ fn shanten_batch<'py>(
             &copy
         }
     };
-    let result = py.detach(|| -> Result<Vec<i8>, String> {
+    // Large batches run beside a thread that looks for Ctrl-C; blocks not yet started
+    // when it comes are skipped and the call raises KeyboardInterrupt.
+    const BLOCK: usize = 1024;
+    let result = runs::interruptible(py, n < 16 * BLOCK, |stop| -> Result<Vec<i8>, String> {
         let mut out = vec![0i8; n];
         // Rows are checked and scored together, in blocks shared out over all cores; the
         // first bad row (lowest index) is the one reported.
-        const BLOCK: usize = 1024;
         let first_error = if n >= 4 * BLOCK {
             use rayon::prelude::*;
             flat.par_chunks(34 * BLOCK)
                 .zip(out.par_chunks_mut(BLOCK))
                 .enumerate()
                 .filter_map(|(b, (rows, o))| {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return None;
+                    }
                     engine::shanten_flat(rows, o)
                         .err()
                         .map(|(i, e)| (b * BLOCK + i, e))
@@ -196,7 +202,7 @@ fn shanten_batch<'py>(
             Some((i, e)) => Err(format!("row {i}: {e}")),
             None => Ok(out),
         }
-    });
+    })?;
     match result {
         Ok(v) => Ok(PyArray1::from_vec(py, v)),
         Err(e) => Err(InvalidHandError::new_err(e)),

@@ -4,14 +4,17 @@
 
 use super::convert;
 use super::play::{action_obj, seat_arg, PyObservation, PyRound};
+use super::runs;
 use crate::error::MjError;
 use crate::policy::{
     EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, RoundView, StrongConfig, StrongPolicy,
 };
 use crate::round::{Action, Observation};
-use crate::sim::{self, ArenaSpec, SimSpec, MAX_FANS};
+use crate::sim::{
+    self, ArenaGame, ArenaSpec, HandOutcome, RunEnd, RunHost, SimSpec, Violations, MAX_FANS,
+};
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -61,148 +64,427 @@ fn seed_arg(seed: i128) -> PyResult<u64> {
     convert::seed("seed", seed)
 }
 
-fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
-    match threads {
-        None => Ok(None),
-        Some(n) if (1..=1024).contains(&n) => Ok(Some(n as usize)),
-        Some(n) => {
-            Err(MjError::argument(format!("threads must be between 1 and 1024, got {n}")).into())
+/// Most hands (or arena games) one call keeps in memory; longer runs go through `sink`.
+pub const MAX_IN_MEMORY: u64 = 20_000_000;
+
+/// Hands per block handed to a worker thread.
+const SIM_BLOCK: u64 = 64;
+/// Games per block of an arena run.
+const ARENA_BLOCK: u64 = 16;
+
+/// Column buffers for the items of a run, turned into a dict of numpy arrays.
+trait Columns<T>: Default {
+    /// Reserves room for `n` more items at once, so that a run that cannot fit in
+    /// memory fails at its start with `MemoryError` instead of aborting half-way.
+    fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError>;
+    fn push(&mut self, item: T);
+    fn len(&self) -> usize;
+    fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>>;
+}
+
+/// The per-hand arrays of `simulate_hands`.
+#[derive(Default)]
+struct HandColumns {
+    winner: Vec<i8>,
+    discarder: Vec<i8>,
+    fan_total: Vec<i32>,
+    turns: Vec<u16>,
+    dealer: Vec<i8>,
+    scores: Vec<i32>,
+    fans: Vec<u8>,
+    violations: Option<Violations>,
+}
+
+impl Columns<(HandOutcome, Option<Violations>)> for HandColumns {
+    fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
+        self.winner.try_reserve_exact(n)?;
+        self.discarder.try_reserve_exact(n)?;
+        self.fan_total.try_reserve_exact(n)?;
+        self.turns.try_reserve_exact(n)?;
+        self.dealer.try_reserve_exact(n)?;
+        self.scores.try_reserve_exact(4 * n)?;
+        self.fans.try_reserve_exact(MAX_FANS * n)
+    }
+
+    fn push(&mut self, (o, v): (HandOutcome, Option<Violations>)) {
+        self.winner.push(o.winner);
+        self.discarder.push(o.discarder);
+        self.fan_total.push(o.fan_total);
+        self.turns.push(o.turns);
+        self.dealer.push(o.dealer as i8);
+        self.scores.extend_from_slice(&o.scores);
+        self.fans.extend_from_slice(&o.fans);
+        if let Some(v) = v {
+            let all = self.violations.take().unwrap_or_default();
+            self.violations = Some(all.merge(v));
         }
+    }
+
+    fn len(&self) -> usize {
+        self.winner.len()
+    }
+
+    fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        let n = self.winner.len();
+        let d = PyDict::new(py);
+        d.set_item("winner", PyArray1::from_vec(py, self.winner))?;
+        d.set_item("discarder", PyArray1::from_vec(py, self.discarder))?;
+        d.set_item("fan_total", PyArray1::from_vec(py, self.fan_total))?;
+        d.set_item("turns", PyArray1::from_vec(py, self.turns))?;
+        d.set_item("dealer", PyArray1::from_vec(py, self.dealer))?;
+        d.set_item(
+            "scores",
+            PyArray1::from_vec(py, self.scores).reshape([n, 4])?,
+        )?;
+        d.set_item(
+            "fans",
+            PyArray1::from_vec(py, self.fans).reshape([n, MAX_FANS])?,
+        )?;
+        if let Some(v) = self.violations {
+            d.set_item("violations", v.count)?;
+            d.set_item("violation_examples", v.first)?;
+        }
+        Ok(d)
     }
 }
 
-fn count_arg(what: &str, n: i64) -> PyResult<usize> {
-    if n < 0 {
-        return Err(MjError::argument(format!("{what} must be >= 0, got {n}")).into());
+/// The per-game arrays of `arena_games`.
+#[derive(Default)]
+struct GameColumns {
+    wall: Vec<i64>,
+    seats: Vec<i8>,
+    winner: Vec<i8>,
+    discarder: Vec<i8>,
+    fan_total: Vec<i32>,
+    scores: Vec<i32>,
+}
+
+impl Columns<ArenaGame> for GameColumns {
+    fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
+        self.wall.try_reserve_exact(n)?;
+        self.seats.try_reserve_exact(4 * n)?;
+        self.winner.try_reserve_exact(n)?;
+        self.discarder.try_reserve_exact(n)?;
+        self.fan_total.try_reserve_exact(n)?;
+        self.scores.try_reserve_exact(4 * n)
     }
-    Ok(n as usize)
+
+    fn push(&mut self, g: ArenaGame) {
+        self.wall.push(g.wall as i64);
+        self.seats.extend(g.seats.iter().map(|&s| s as i8));
+        self.winner.push(g.winner);
+        self.discarder.push(g.discarder);
+        self.fan_total.push(g.fan_total);
+        self.scores.extend_from_slice(&g.scores);
+    }
+
+    fn len(&self) -> usize {
+        self.wall.len()
+    }
+
+    fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        let n = self.wall.len();
+        let d = PyDict::new(py);
+        d.set_item("wall", PyArray1::from_vec(py, self.wall))?;
+        d.set_item("seats", PyArray1::from_vec(py, self.seats).reshape([n, 4])?)?;
+        d.set_item("winner", PyArray1::from_vec(py, self.winner))?;
+        d.set_item("discarder", PyArray1::from_vec(py, self.discarder))?;
+        d.set_item("fan_total", PyArray1::from_vec(py, self.fan_total))?;
+        d.set_item(
+            "scores",
+            PyArray1::from_vec(py, self.scores).reshape([n, 4])?,
+        )?;
+        Ok(d)
+    }
+}
+
+/// The Python side of a run: checks for Ctrl-C between waits, keeps the items (or hands
+/// them to `sink` every `sink_every` items) and reports progress.
+struct PyHost<'py, C> {
+    py: Python<'py>,
+    cols: C,
+    /// Where the items go, `sink(first_index, arrays)`, when not kept.
+    sink: Option<Bound<'py, PyAny>>,
+    sink_every: usize,
+    /// Index of the first item in `cols`.
+    first: u64,
+    /// `progress(items done)`, at most every 100 ms.
+    progress: Option<Bound<'py, PyAny>>,
+    shown: std::time::Instant,
+    done: u64,
+    interrupt: Option<PyErr>,
+    failure: Option<PyErr>,
+}
+
+impl<'py, C> PyHost<'py, C> {
+    fn new(
+        py: Python<'py>,
+        first: u64,
+        sink: Option<Bound<'py, PyAny>>,
+        sink_every: usize,
+        progress: Option<Bound<'py, PyAny>>,
+    ) -> Self
+    where
+        C: Default,
+    {
+        PyHost {
+            py,
+            cols: C::default(),
+            sink: sink.filter(|s| !s.is_none()),
+            sink_every: sink_every.max(1),
+            first,
+            progress: progress.filter(|p| !p.is_none()),
+            shown: std::time::Instant::now(),
+            done: 0,
+            interrupt: None,
+            failure: None,
+        }
+    }
+
+    /// Records an exception raised by Python code called here: Ctrl-C arrives as
+    /// `KeyboardInterrupt` from whatever Python code runs when it comes.
+    fn fail(&mut self, e: PyErr) {
+        if e.is_instance_of::<PyKeyboardInterrupt>(self.py) && self.interrupt.is_none() {
+            self.interrupt = Some(e);
+        } else if self.failure.is_none() {
+            self.failure = Some(e);
+        }
+    }
+
+    /// Hands the kept items to the sink (once a sink call fails, it is not called again,
+    /// so what it received is always a prefix of the run).
+    fn flush<T>(&mut self) -> bool
+    where
+        C: Columns<T>,
+    {
+        let Some(sink) = self.sink.clone() else {
+            return true;
+        };
+        if self.cols.len() == 0 || self.failure.is_some() {
+            return self.failure.is_none();
+        }
+        let cols = std::mem::take(&mut self.cols);
+        let n = cols.len() as u64;
+        let called = cols
+            .into_dict(self.py)
+            .and_then(|d| sink.call1((self.first, d)));
+        self.first += n;
+        match called {
+            Ok(_) => true,
+            Err(e) => {
+                self.sink = None;
+                self.fail(e);
+                false
+            }
+        }
+    }
+
+    fn show(&mut self) {
+        if let Some(p) = self.progress.clone() {
+            if let Err(e) = p.call1((self.done,)) {
+                self.progress = None;
+                self.fail(e);
+            }
+            self.shown = std::time::Instant::now();
+        }
+    }
+
+    /// Ends the call: raises what went wrong (an interrupt carries `done`, the items
+    /// finished, and when they were kept `partial`, their arrays), else returns the kept
+    /// arrays.
+    fn finish<T>(mut self, end: Result<RunEnd, MjError>) -> PyResult<Bound<'py, PyDict>>
+    where
+        C: Columns<T>,
+    {
+        if let Err(e) = end {
+            return Err(self.failure.take().unwrap_or_else(|| e.into()));
+        }
+        if self.sink.is_some() {
+            self.flush();
+        }
+        if let Some(e) = self.failure.take() {
+            return Err(e);
+        }
+        self.show();
+        let py = self.py;
+        if let Some(e) = self.interrupt.take() {
+            let exc = e.value(py);
+            exc.setattr("done", self.done)?;
+            if self.sink.is_none() {
+                exc.setattr("partial", self.cols.into_dict(py)?)?;
+            }
+            return Err(e);
+        }
+        self.cols.into_dict(py)
+    }
+}
+
+impl<T, C: Columns<T>> RunHost<T> for PyHost<'_, C> {
+    fn wait<R: Send>(&mut self, wait: impl FnOnce() -> R + Send) -> R {
+        self.py.detach(wait)
+    }
+
+    fn keep_going(&mut self) -> bool {
+        if self.interrupt.is_none() {
+            if let Err(e) = self.py.check_signals() {
+                self.interrupt = Some(e);
+            }
+        }
+        if self.interrupt.is_none() && self.shown.elapsed() >= std::time::Duration::from_millis(100)
+        {
+            self.show();
+        }
+        self.interrupt.is_none() && self.failure.is_none()
+    }
+
+    fn take(&mut self, _first: u64, items: Vec<T>) -> bool {
+        for x in items {
+            self.cols.push(x);
+            self.done += 1;
+            if self.cols.len() >= self.sink_every && !self.flush() {
+                return false;
+            }
+        }
+        self.failure.is_none()
+    }
+}
+
+/// Reserves the kept arrays of a run of `n` items, or raises `MemoryError`.
+fn reserve<T, C: Columns<T>>(cols: &mut C, n: u64, what: &str) -> PyResult<()> {
+    cols.reserve(n as usize).map_err(|_| {
+        PyMemoryError::new_err(format!(
+            "not enough memory to keep {n} {what}; stream them to disk instead (out=PATH)"
+        ))
+    })
+}
+
+/// Reads the common arguments of a run: the count (at most [`MAX_IN_MEMORY`] when the
+/// items are kept), the first index and the threads.
+fn run_args(
+    count: &Bound<'_, PyAny>,
+    count_name: &str,
+    start: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+    kept: bool,
+) -> PyResult<(u64, u64, Option<usize>)> {
+    let n = runs::ranged_arg(count, count_name, 0, u64::MAX as i128)? as u64;
+    if kept && n > MAX_IN_MEMORY {
+        return Err(MjError::rule(format!(
+            "{count_name}={n} is more than the {MAX_IN_MEMORY} a call keeps in memory; \
+             stream the results to disk instead (out=PATH)"
+        ))
+        .into());
+    }
+    let start = runs::u64_arg(start, "start")?;
+    if start.checked_add(n).is_none() {
+        return Err(MjError::rule(format!("start + {count_name} must stay below 2**64")).into());
+    }
+    Ok((n, start, runs::threads_arg(threads)?))
 }
 
 /// Plays hands `start .. start + n_hands` of a simulation in Rust (GIL released) and
 /// returns a dict of numpy arrays: `winner`, `discarder` (int8, -1 none), `fan_total`
 /// (int32), `turns` (uint16), `dealer` (int8), `scores` (n, 4) int32 and `fans` (n, 16)
-/// uint8 (the winner's fan ids, 0 = none).
+/// uint8 (the winner's fan ids, 0 = none); with `check`, also `violations` and
+/// `violation_examples`.
+///
+/// With `sink`, the arrays are not kept: `sink(first_index, arrays)` is called with
+/// every `sink_hands` hands in order (and the rest at the end or on an interrupt), and
+/// memory does not grow with `n_hands`. Without it `n_hands` is at most
+/// `MAX_IN_MEMORY`. `progress(hands_done)` is called about every 100 ms. Ctrl-C stops
+/// the run within a hand and raises `KeyboardInterrupt` with `done` (hands finished, in
+/// order from `start`) and, without a sink, `partial` (their arrays).
 #[pyfunction]
-#[pyo3(signature = (n_hands, *, rules, bots, seed=0, start=0, threads=None, check=false))]
+#[pyo3(signature = (n_hands, *, rules, bots, seed=None, start=None, threads=None, check=false, sink=None, sink_hands=100_000, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate_hands<'py>(
     py: Python<'py>,
-    n_hands: i64,
+    n_hands: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyAny>,
     bots: &Bound<'py, PyAny>,
-    seed: i128,
-    start: i128,
-    threads: Option<i64>,
+    seed: Option<&Bound<'py, PyAny>>,
+    start: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     check: bool,
+    sink: Option<Bound<'py, PyAny>>,
+    sink_hands: usize,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n = count_arg("n_hands", n_hands)?;
+    let zero = 0i64.into_pyobject(py)?.into_any();
+    let kept = sink.as_ref().map_or(true, |s| s.is_none());
+    let (n, start, threads) = run_args(n_hands, "n_hands", start.unwrap_or(&zero), threads, kept)?;
     let spec = SimSpec {
         rules: convert::rules(rules)?,
         bots: bot_kinds(bots)?,
-        seed: seed_arg(seed)?,
+        seed: runs::u64_arg(seed.unwrap_or(&zero), "seed")?,
     };
-    let start = seed_arg(start)
-        .map_err(|_| MjError::rule(format!("start must be 0 <= start < 2**64, got {start}")))?;
-    if start.checked_add(n as u64).is_none() {
-        return Err(MjError::rule("start + n_hands must stay below 2**64".to_string()).into());
+    if sink_hands == 0 {
+        return Err(MjError::rule("sink_hands must be >= 1".to_string()).into());
     }
-    let threads = threads_arg(threads)?;
-    let (out, violations) = py.detach(|| -> Result<_, MjError> {
-        let pool = sim::pool(threads)?;
-        if check {
-            let (o, v) = sim::simulate_checked(&spec, start, n, &pool)?;
-            Ok((o, Some(v)))
-        } else {
-            Ok((sim::simulate(&spec, start, n, &pool)?, None))
-        }
-    })?;
-    let mut winner = Vec::with_capacity(n);
-    let mut discarder = Vec::with_capacity(n);
-    let mut fan_total = Vec::with_capacity(n);
-    let mut turns = Vec::with_capacity(n);
-    let mut dealer = Vec::with_capacity(n);
-    let mut scores = Vec::with_capacity(4 * n);
-    let mut fans = Vec::with_capacity(MAX_FANS * n);
-    for o in &out {
-        winner.push(o.winner);
-        discarder.push(o.discarder);
-        fan_total.push(o.fan_total);
-        turns.push(o.turns);
-        dealer.push(o.dealer as i8);
-        scores.extend_from_slice(&o.scores);
-        fans.extend_from_slice(&o.fans);
+    let pool = sim::pool(threads)?;
+    let mut host: PyHost<'py, HandColumns> = PyHost::new(py, start, sink, sink_hands, progress);
+    // With `check`, the counts are there even for zero hands.
+    host.cols.violations = check.then(Violations::default);
+    if kept {
+        reserve(&mut host.cols, n, "hands")?;
     }
-    let d = PyDict::new(py);
-    d.set_item("winner", PyArray1::from_vec(py, winner))?;
-    d.set_item("discarder", PyArray1::from_vec(py, discarder))?;
-    d.set_item("fan_total", PyArray1::from_vec(py, fan_total))?;
-    d.set_item("turns", PyArray1::from_vec(py, turns))?;
-    d.set_item("dealer", PyArray1::from_vec(py, dealer))?;
-    d.set_item("scores", PyArray1::from_vec(py, scores).reshape([n, 4])?)?;
-    d.set_item("fans", PyArray1::from_vec(py, fans).reshape([n, MAX_FANS])?)?;
-    if let Some(v) = violations {
-        d.set_item("violations", v.count)?;
-        d.set_item("violation_examples", v.first)?;
-    }
-    Ok(d)
+    let end = sim::run(
+        &pool,
+        &spec.rules,
+        &spec.bots,
+        start,
+        n,
+        SIM_BLOCK,
+        |table, i| {
+            let (o, v) = spec.play(table, i, check)?;
+            Ok((o, check.then_some(v)))
+        },
+        &mut host,
+    );
+    host.finish(end)
 }
 
 /// Plays arena games `start .. start + n_games` (GIL released) and returns a dict of numpy
 /// arrays, per game and indexed by bot (the position in `bots`): `wall` (int64), `seats`
 /// (n, 4) int8 (each bot's seat), `winner` and `discarder` (int8 bot index, -1 none),
-/// `fan_total` (int32), `scores` (n, 4) int32.
+/// `fan_total` (int32), `scores` (n, 4) int32. `n_games` is at most `MAX_IN_MEMORY`;
+/// `progress` and Ctrl-C as in `simulate_hands`.
 #[pyfunction]
-#[pyo3(signature = (n_games, *, rules, bots, seed=0, start=0, duplicate=true, threads=None))]
+#[pyo3(signature = (n_games, *, rules, bots, seed=None, start=None, duplicate=true, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn arena_games<'py>(
     py: Python<'py>,
-    n_games: i64,
+    n_games: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyAny>,
     bots: &Bound<'py, PyAny>,
-    seed: i128,
-    start: i128,
+    seed: Option<&Bound<'py, PyAny>>,
+    start: Option<&Bound<'py, PyAny>>,
     duplicate: bool,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n = count_arg("n_games", n_games)?;
+    let zero = 0i64.into_pyobject(py)?.into_any();
+    let (n, start, threads) = run_args(n_games, "n_games", start.unwrap_or(&zero), threads, true)?;
     let spec = ArenaSpec {
         rules: convert::rules(rules)?,
         bots: bot_kinds(bots)?,
-        seed: seed_arg(seed)?,
+        seed: runs::u64_arg(seed.unwrap_or(&zero), "seed")?,
         duplicate,
     };
-    let start = seed_arg(start)
-        .map_err(|_| MjError::rule(format!("start must be 0 <= start < 2**64, got {start}")))?;
-    if start.checked_add(n as u64).is_none() {
-        return Err(MjError::rule("start + n_games must stay below 2**64".to_string()).into());
-    }
-    let threads = threads_arg(threads)?;
-    let games = py.detach(|| -> Result<_, MjError> {
-        let pool = sim::pool(threads)?;
-        sim::arena(&spec, start, n, &pool)
-    })?;
-    let mut wall = Vec::with_capacity(n);
-    let mut seats = Vec::with_capacity(4 * n);
-    let mut winner = Vec::with_capacity(n);
-    let mut discarder = Vec::with_capacity(n);
-    let mut fan_total = Vec::with_capacity(n);
-    let mut scores = Vec::with_capacity(4 * n);
-    for g in &games {
-        wall.push(g.wall as i64);
-        seats.extend(g.seats.iter().map(|&s| s as i8));
-        winner.push(g.winner);
-        discarder.push(g.discarder);
-        fan_total.push(g.fan_total);
-        scores.extend_from_slice(&g.scores);
-    }
-    let d = PyDict::new(py);
-    d.set_item("wall", PyArray1::from_vec(py, wall))?;
-    d.set_item("seats", PyArray1::from_vec(py, seats).reshape([n, 4])?)?;
-    d.set_item("winner", PyArray1::from_vec(py, winner))?;
-    d.set_item("discarder", PyArray1::from_vec(py, discarder))?;
-    d.set_item("fan_total", PyArray1::from_vec(py, fan_total))?;
-    d.set_item("scores", PyArray1::from_vec(py, scores).reshape([n, 4])?)?;
-    Ok(d)
+    let pool = sim::pool(threads)?;
+    let mut host: PyHost<'py, GameColumns> = PyHost::new(py, start, None, 1, progress);
+    reserve(&mut host.cols, n, "games")?;
+    let end = sim::run(
+        &pool,
+        &spec.rules,
+        &spec.bots,
+        start,
+        n,
+        ARENA_BLOCK,
+        |table, j| spec.play(table, j),
+        &mut host,
+    );
+    host.finish(end)
 }
 
 /// Fan ids (as in `simulate_hands(...)["fans"]`) to `(english, chinese)` names.
@@ -370,6 +652,9 @@ impl PyPolicy {
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    runs::load_numpy(m.py())?;
+    m.add("MAX_IN_MEMORY", MAX_IN_MEMORY)?;
+    m.add("MAX_THREADS", sim::MAX_THREADS)?;
     m.add_class::<PyPolicy>()?;
     m.add_function(wrap_pyfunction!(simulate_hands, m)?)?;
     m.add_function(wrap_pyfunction!(arena_games, m)?)?;

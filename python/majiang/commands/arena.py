@@ -21,6 +21,11 @@ def _run(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=not (args.quiet or args.json),
         )
+    except KeyboardInterrupt as e:
+        part = getattr(e, "partial", None)
+        done = f" after {len(part):,} hands" if part is not None else ""
+        print(f"majiang arena: interrupted{done}", file=sys.stderr)
+        return 130
     except (ValueError, TypeError) as e:
         print(f"majiang arena: {e}", file=sys.stderr)
         return 2
@@ -47,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "every wall is played four times with the seats rotated, so each bot plays every "
         "seat on the same tiles. Prints per bot: mean score per hand with a 95%% confidence "
         "interval (walls as samples), win rate, deal-in rate, self-draw rate, mean fan of "
-        "its wins and the exhaustive-draw rate.",
+        "its wins and the exhaustive-draw rate. Ctrl-C stops the games (exit status 130).",
     )
     p.add_argument(
         "--bots",

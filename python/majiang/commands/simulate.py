@@ -5,13 +5,49 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from .. import _core
-from ..sim import simulate
+from ..sim import (
+    MAX_IN_MEMORY_HANDS,
+    SHARD_HANDS,
+    SimResult,
+    _check_file_target,
+    simulate,
+)
+
+
+def _err(msg: str) -> None:
+    print(f"majiang simulate: {msg}", file=sys.stderr)
+
+
+def _out_kind(out: str) -> str:
+    """``"file"`` for a ``.npz`` file, ``"dir"`` for a shard directory; raises ValueError
+    for anything else (a name with another extension)."""
+    p = Path(out)
+    if p.is_dir():
+        return "dir"
+    if p.suffix.lower() == ".npz":
+        return "file"
+    if p.suffix:
+        raise ValueError(
+            f"--out {out}: give a .npz file (one file, at most {MAX_IN_MEMORY_HANDS:,} "
+            "hands) or a directory without an extension (streamed shards)"
+        )
+    return "dir"
 
 
 def _run(args: argparse.Namespace) -> int:
+    kind = None
     try:
+        if args.out:
+            kind = _out_kind(args.out)
+            if kind == "file":
+                if args.resume:
+                    raise ValueError("--resume continues a run in a directory, not a .npz file")
+                _check_file_target(Path(args.out))
+        elif args.resume:
+            raise ValueError("--resume needs --out DIRECTORY")
         result = simulate(
             args.n,
             rules=args.rules,
@@ -19,18 +55,33 @@ def _run(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
             progress=not args.quiet,
+            out=args.out if kind == "dir" else None,
+            resume=args.resume,
+            shard_hands=args.shard_hands,
         )
-    except (ValueError, TypeError) as e:
-        print(f"majiang simulate: {e}", file=sys.stderr)
+        if kind == "file":
+            result.save(args.out)
+    except KeyboardInterrupt as e:
+        part = getattr(e, "partial", None)
+        done = f" after {len(part):,} hands" if isinstance(part, SimResult) else ""
+        if kind == "dir" and isinstance(part, SimResult):
+            where = f"; {args.out} holds them, --resume continues the run"
+        elif kind == "file":
+            where = f"; nothing written to {args.out}"
+        else:
+            where = ""
+        _err(f"interrupted{done}{where}")
+        return 130
+    except (ValueError, TypeError, OSError) as e:
+        _err(str(e))
         return 2
-    if args.out:
-        result.save(args.out)
     if args.json:
         print(json.dumps(result.summary(top=args.top), ensure_ascii=False, indent=2))
     else:
         print(result.format_summary(top=args.top))
         if args.out:
-            print(f"arrays saved to {args.out}")
+            what = "shards" if kind == "dir" else "arrays"
+            print(f"{what} saved to {args.out}")
     return 0
 
 
@@ -42,7 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Plays N whole hands in Rust with built-in bots, in parallel, and prints "
         "the win rate, self-draw share, exhaustive draws, mean fan, a fan histogram, the most "
         "frequent fans and the mean hand length. The same seed gives the same hands whatever "
-        "the thread count.",
+        "the thread count. Ctrl-C stops the run (exit status 130); with --out DIRECTORY the "
+        "hands finished are on disk and --resume continues the run.",
     )
     p.add_argument("-n", type=int, default=10_000, help="hands to play (default 10000)")
     p.add_argument(
@@ -57,7 +109,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
-    p.add_argument("--out", default=None, help="save the per-hand arrays to this .npz file")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="save the per-hand arrays: a .npz file (written when the run ends), or a "
+        "directory of shards written as the run goes (any number of hands)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run the --out directory holds, up to -n hands",
+    )
+    p.add_argument(
+        "--shard-hands",
+        type=int,
+        default=SHARD_HANDS,
+        help=f"hands per shard of an --out directory (default {SHARD_HANDS})",
+    )
     p.add_argument("--top", type=int, default=10, help="how many frequent fans to list")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
