@@ -83,7 +83,7 @@ pub(super) fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
         )));
     }
     obj.extract::<i128>()
-        .map_err(|_| MjError::rule(format!("{name} is out of range: {obj}")).into())
+        .map_err(|_| MjError::argument(format!("{name} is out of range: {obj}")).into())
 }
 
 /// Reads an integer argument that must lie in `lo..=hi`.
@@ -91,7 +91,7 @@ pub(super) fn ranged_arg(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128)
     let v = int_arg(obj, name)?;
     if !(lo..=hi).contains(&v) {
         return Err(
-            MjError::rule(format!("{name} must be {lo} <= {name} <= {hi}, got {v}")).into(),
+            MjError::argument(format!("{name} must be {lo} <= {name} <= {hi}, got {v}")).into(),
         );
     }
     Ok(v)
@@ -100,8 +100,9 @@ pub(super) fn ranged_arg(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128)
 /// Reads a seed (or a first index): `0 <= value < 2**64`.
 pub(super) fn u64_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     let v = int_arg(obj, name)?;
-    u64::try_from(v)
-        .map_err(|_| MjError::rule(format!("{name} must be 0 <= {name} < 2**64, got {v}")).into())
+    u64::try_from(v).map_err(|_| {
+        MjError::argument(format!("{name} must be 0 <= {name} < 2**64, got {v}")).into()
+    })
 }
 
 /// Reads `threads`: `None` (all cores) or `1..=MAX_THREADS`.

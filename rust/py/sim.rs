@@ -369,7 +369,7 @@ fn run_args(
 ) -> PyResult<(u64, u64, Option<usize>)> {
     let n = runs::ranged_arg(count, count_name, 0, u64::MAX as i128)? as u64;
     if kept && n > MAX_IN_MEMORY {
-        return Err(MjError::rule(format!(
+        return Err(MjError::argument(format!(
             "{count_name}={n} is more than the {MAX_IN_MEMORY} a call keeps in memory; \
              stream the results to disk instead (out=PATH)"
         ))
@@ -377,7 +377,9 @@ fn run_args(
     }
     let start = runs::u64_arg(start, "start")?;
     if start.checked_add(n).is_none() {
-        return Err(MjError::rule(format!("start + {count_name} must stay below 2**64")).into());
+        return Err(
+            MjError::argument(format!("start + {count_name} must stay below 2**64")).into(),
+        );
     }
     Ok((n, start, runs::threads_arg(threads)?))
 }
@@ -419,7 +421,7 @@ fn simulate_hands<'py>(
         seed: runs::u64_arg(seed.unwrap_or(&zero), "seed")?,
     };
     if sink_hands == 0 {
-        return Err(MjError::rule("sink_hands must be >= 1".to_string()).into());
+        return Err(MjError::argument("sink_hands must be >= 1".to_string()).into());
     }
     let pool = sim::pool(threads)?;
     let mut host: PyHost<'py, HandColumns> = PyHost::new(py, start, sink, sink_hands, progress);
