@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -20,12 +21,36 @@ def build_parser() -> argparse.ArgumentParser:
         description="Chinese mahjong: play against three AI opponents, score hands, "
         "compute shanten, simulate millions of hands.",
     )
+    parser.add_argument("--version", action="version", version=f"majiang {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     found = [m.name for m in pkgutil.iter_modules(commands.__path__)]
     names = [n for n in _ORDER if n in found] + sorted(n for n in found if n not in _ORDER)
     for name in names:
         importlib.import_module(f"{commands.__name__}.{name}").register(sub)
     return parser
+
+
+def _version() -> str:
+    """The installed package's version (``unknown`` when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("majiang")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (``majiang ... | head -1``): stop quietly, as
+    command-line tools do, with the status of a process killed by SIGPIPE."""
+    # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return 141
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
-    return int(args.func(args) or 0)
+    try:
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _closed_pipe()
+    return status
 
 
 if __name__ == "__main__":

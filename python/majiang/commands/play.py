@@ -108,14 +108,16 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     if record_path:
-        # Every finished hand is already saved; this also covers quitting before the first.
-        try:
-            written = c.record.save(record_path)
-        except OSError as e:
-            print(f"majiang play: cannot save the record to {record_path}: {e}", file=sys.stderr)
-            return 1
+        # Each finished hand was appended as it ended; the hand in progress is not kept.
+        done = len(c.record.hands)
+        note = ""
+        if c.hand_in_progress:
+            note = (
+                f"; hand {done + 1}, left unfinished, is not in it "
+                f"(majiang play --seed {c.seed} deals it again)"
+            )
         print(
-            f"Record of {len(c.record.hands)} of {c.n_hands} hands saved to {written} "
-            f"(majiang replay {written})"
+            f"Record of {done} of {c.n_hands} hands saved to {record_path}{note} "
+            f"(majiang replay {record_path})"
         )
     return 0

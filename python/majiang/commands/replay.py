@@ -1,8 +1,11 @@
 """``majiang replay FILE``: step through a match record in the terminal.
 
 Shows each hand's opening tiles, every draw, discard and meld with the acting player's
-hand, and the result with its fans and payments. Interactive by default (Enter: next
-step, ``n``: next hand, ``q``: quit); ``--all`` prints everything at once. ``--verify``
+hand, and the result with its fans and payments. Interactive by default, one keypress a
+step (no Enter: any key is the next step, ``n`` the next hand, ``q`` quits); ``--all``
+prints everything at once. Players are named as the game names them: a record of
+``majiang play`` says You, Right, Across and Left; other records name the players as
+their header does. ``--verify``
 first re-plays the record through the engine and reports any difference.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -36,8 +40,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+_SEAT_NAMES = ("You", "Right", "Across", "Left")
+_names: list[str] = list(_SEAT_NAMES)
+
+
+def _set_names(rec: MatchRecord) -> None:
+    """Names the players: as ``majiang play`` does when the record is of a person's game
+    (seat 0 is ``Person``), otherwise by the header's names (with the seat number when a
+    name repeats)."""
+    players = list(rec.players)
+    if players and players[0] == "Person":
+        _names[:] = list(_SEAT_NAMES)
+    else:
+        _names[:] = [p if players.count(p) == 1 else f"{p} #{s + 1}" for s, p in enumerate(players)]
+
+
 def _player(seat: int) -> str:
-    return f"P{seat + 1}"
+    return _names[seat]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _read_key() -> str:
+    """One keypress from the terminal, without waiting for Enter (Ctrl-C raises
+    KeyboardInterrupt, Ctrl-D EOFError)."""
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        data = os.read(fd, 8)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+    if not data or data[:1] == b"\x04":
+        raise EOFError
+    return data[:1].decode("ascii", "replace")
 
 
 def _tiles(tiles) -> str:
@@ -195,7 +236,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"majiang replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
-    played = f"{len(rec.hands)} of {rec.n_hands} hands"
+    _set_names(rec)
+    played = f"{len(rec.hands)} of {_plural(rec.n_hands, 'hand')}"
     if args.verify:
         try:
             replay_record(rec)
@@ -224,13 +266,14 @@ def run(args: argparse.Namespace) -> int:
             return 2
     interactive = not args.all and sys.stdin.isatty()
     if interactive:
-        print("Enter: next step, n: next hand, q: quit")
+        print("Any key: next step, n: next hand, q: quit")
     try:
         for h in hands:
             for line in _hand_lines(rec, h):
                 print(line)
                 if interactive and line.startswith("  ") and not line.startswith("    "):
-                    answer = input().strip().lower()
+                    sys.stdout.flush()
+                    answer = _read_key().lower()
                     if answer == "q":
                         return 0
                     if answer == "n":
@@ -241,6 +284,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: stop without a traceback
         print()
         return 130
-    label = "Final scores" if rec.complete else f"Scores after {len(rec.hands)} hands"
+    label = "Final scores" if rec.complete else f"Scores after {_plural(len(rec.hands), 'hand')}"
     print(f"{label}: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
     return 0

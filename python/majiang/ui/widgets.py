@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from .tiles import face_lines, inline, inline_tiles, meld_text, suit_style, wind_label
+from .tiles import face_lines, inline, inline_tiles, meld_tiles, suit_style, wind_label
 
 __all__ = ["ActionBar", "HandBar", "KeyButton", "SeatPanel", "TileWidget"]
 
@@ -62,8 +62,11 @@ class TileWidget(Static):
     def set_tile(self, tile: int, selected: bool, wild: bool = False) -> None:
         """Shows `tile`, highlighted when `selected`, framed in red when it is `wild`
         (a huainan 宝)."""
-        if (tile, selected, wild) == (self.tile, self.has_class("-selected"),
-                                      self.has_class("-wild")):
+        if (tile, selected, wild) == (
+            self.tile,
+            self.has_class("-selected"),
+            self.has_class("-wild"),
+        ):
             return
         self.set_class(wild, "-wild")
         self.tile = tile
@@ -124,8 +127,9 @@ class HandBar(Horizontal):
 
 
 class SeatPanel(Static):
-    """One seat: who and where, score, tiles in hand, melds, flowers and the discards in
-    order (the latest discard on the table marked)."""
+    """One seat: who and where, score, tiles in hand, melds (drawn as tiles), flowers and
+    every discard in order: the latest discard on the table highlighted and marked, a
+    discard another seat claimed kept in place, struck through and dimmed."""
 
     DEFAULT_CSS = """
     SeatPanel { height: auto; padding: 0 1; }
@@ -149,14 +153,27 @@ class SeatPanel(Static):
         hand_size: int,
         melds: Sequence[tuple[str, Sequence[int]]],
         flowers: Sequence[int],
-        discards: Sequence[int],
+        discards: Sequence[tuple[int, bool] | int],
         last_discard: bool,
         on_turn: bool,
         ready: bool = False,
     ) -> None:
-        """Redraws the panel from plain values."""
-        key = (name, wind, dealer, score, hand_size, tuple((k, tuple(t)) for k, t in melds),
-               tuple(flowers), tuple(discards), last_discard, on_turn, ready)
+        """Redraws the panel from plain values; `discards` are tiles or ``(tile,
+        claimed)`` pairs."""
+        discards = [d if isinstance(d, tuple) else (d, False) for d in discards]
+        key = (
+            name,
+            wind,
+            dealer,
+            score,
+            hand_size,
+            tuple((k, tuple(t)) for k, t in melds),
+            tuple(flowers),
+            tuple(discards),
+            last_discard,
+            on_turn,
+            ready,
+        )
         if key == self._shown:
             return
         self._shown = key
@@ -176,16 +193,20 @@ class SeatPanel(Static):
             for i, (kind, tiles) in enumerate(melds):
                 if i:
                     head.append(" ")
-                head.append_text(meld_text(kind, tiles, a))
+                head.append_text(meld_tiles(kind, tiles, a))
         if flowers:
             head.append("  flowers " if a else "  花 ")
             head.append_text(inline_tiles(flowers, a))
         pool = Text("    ")
         if discards:
-            for i, t in enumerate(discards):
+            for i, (t, claimed) in enumerate(discards):
                 if i:
                     pool.append(" ")
                 last = last_discard and i == len(discards) - 1
+                if claimed:
+                    pool.append(inline(t, a), style=suit_style(t) + " dim strike")
+                    pool.append("^" if a else "↑", style="dim")
+                    continue
                 pool.append(inline(t, a), style=suit_style(t) + (" reverse" if last else ""))
                 if last:
                     pool.append("<" if a else "◀", style="bold yellow")
@@ -221,6 +242,8 @@ class KeyButton(Button):
         """Gives the button another key and label."""
         self.key = key
         self.label = self._text(key, label)
+        # The label does not resize the button by itself: lay it out again.
+        self.refresh(layout=True)
 
 
 class ActionBar(Horizontal):
