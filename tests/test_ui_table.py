@@ -242,3 +242,22 @@ def test_a_record_keeps_the_finished_hands_when_the_player_quits(tmp_path: Any) 
     rec = mj.MatchRecord.load(path)
     assert len(rec.hands) == 1 and not rec.complete
     rec.replay()
+
+
+def test_hints_shade_the_advised_discard_in_the_hand() -> None:
+    async def go() -> None:
+        app = app_for(11)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("t")
+            await pilot.pause()
+            advised = app.screen.query(".-advised")
+            assert len(advised) == 1
+            tile = advised.first().tile
+            h = compute_hints(app.controller)
+            assert h.suggestion.kind == "discard" and h.suggestion.tile == tile
+            assert "StrongBot would play" in str(app.screen.query_one("#hints").content)
+            await pilot.press("t")
+            await pilot.pause()
+            assert len(app.screen.query(".-advised")) == 0
+
+    run(go())

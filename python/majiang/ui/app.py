@@ -34,7 +34,7 @@ from textual.widgets import RichLog, Static
 
 from .._core import Action
 from .controller import Controller, Move, relative_seat
-from .hints import hint_text
+from .hints import compute_hints, hint_text
 from .log import ActionLog
 from .screens import (
     HandLine,
@@ -490,10 +490,10 @@ class GameScreen(Screen[None]):
 
     def _refresh_hints(self) -> None:
         panel = self.query_one("#hints", Static)
-        if not panel.has_class("-shown"):
-            return
-        if self.c.round is None or self.c.round.is_over:
-            panel.update("")
+        if not panel.has_class("-shown") or self.c.round is None or self.c.round.is_over:
+            self._advise(None)
+            if panel.has_class("-shown"):
+                panel.update("")
             return
         obs = self.c.observation()
         key = (
@@ -505,7 +505,18 @@ class GameScreen(Screen[None]):
         )
         if key != self._hint_key:
             self._hint_key = key
-            panel.update(hint_text(self.c, self.ascii))
+            hints = compute_hints(self.c)
+            panel.update(hint_text(self.c, self.ascii, hints))
+            advice = hints.suggestion
+            kind = getattr(advice, "kind", None)
+            self._advise(advice.tile if kind in ("discard", "ready") else None)
+
+    def _advise(self, tile: int | None) -> None:
+        """Shades the tile the hints advise discarding in the hand (none: no shading)."""
+        bar = self.query_one("#hand", HandBar)
+        if bar.advised != tile:
+            bar.advised = tile
+            bar.show(bar.tiles, bar.drawn, bar.selected)
 
     def _note(self, text: Text) -> None:
         self.moves.append(text)

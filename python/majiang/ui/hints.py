@@ -348,9 +348,10 @@ def _shanten_words(s: int, ascii: bool = False) -> str:
     return f"{s} from ready ({s}-shanten)"
 
 
-def hint_text(controller: Any, ascii: bool = False) -> Text:
-    """The hint panel's text for the person's present position."""
-    h = compute_hints(controller)
+def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) -> Text:
+    """The hint panel's text for the person's present position (`hints`: already
+    computed for it)."""
+    h = hints if hints is not None else compute_hints(controller)
     out = Text()
     out.append("Hints  ", style="bold")
     if h.discards:

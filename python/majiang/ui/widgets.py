@@ -43,6 +43,7 @@ class TileWidget(Static):
     }
     TileWidget.-drawn { margin-left: 2; }
     TileWidget.-wild { border: heavy #c62828; }
+    TileWidget.-advised { background: #cdeccd; border: round #2e7d32; }
     """
 
     class Clicked(Message):
@@ -59,9 +60,12 @@ class TileWidget(Static):
         self.ascii = ascii
         self.tile = -1
 
-    def set_tile(self, tile: int, selected: bool, wild: bool = False) -> None:
+    def set_tile(
+        self, tile: int, selected: bool, wild: bool = False, advised: bool = False
+    ) -> None:
         """Shows `tile`, highlighted when `selected`, framed in red when it is `wild`
-        (a huainan 宝)."""
+        (a huainan 宝), shaded green when the hints advise discarding it."""
+        self.set_class(advised, "-advised")
         if (tile, selected, wild) == (
             self.tile,
             self.has_class("-selected"),
@@ -99,7 +103,9 @@ class HandBar(Horizontal):
         self.drawn_slot.add_class("-drawn")
         self.tiles: list[int] = []
         self.drawn: int | None = None
+        self.selected: int | None = None
         self.wild: int | None = None
+        self.advised: int | None = None
 
     def compose(self) -> ComposeResult:
         yield from self.slots
@@ -110,9 +116,20 @@ class HandBar(Horizontal):
         `tiles`, with ``len(tiles)`` meaning the drawn tile."""
         self.tiles = list(tiles)
         self.drawn = drawn
+        self.selected = selected
+        # The advised discard is shaded once: the drawn tile if it is that tile, else the
+        # rightmost copy in the hand.
+        advised_slot = -1
+        if self.advised is not None:
+            if drawn == self.advised:
+                advised_slot = len(self.tiles)
+            elif self.advised in self.tiles:
+                advised_slot = len(self.tiles) - 1 - self.tiles[::-1].index(self.advised)
         for i, w in enumerate(self.slots):
             if i < len(self.tiles):
-                w.set_tile(self.tiles[i], selected == i, self.tiles[i] == self.wild)
+                w.set_tile(
+                    self.tiles[i], selected == i, self.tiles[i] == self.wild, i == advised_slot
+                )
                 if not w.display:
                     w.display = True
             elif w.display:
@@ -121,7 +138,12 @@ class HandBar(Horizontal):
             if self.drawn_slot.display:
                 self.drawn_slot.display = False
         else:
-            self.drawn_slot.set_tile(drawn, selected == len(self.tiles), drawn == self.wild)
+            self.drawn_slot.set_tile(
+                drawn,
+                selected == len(self.tiles),
+                drawn == self.wild,
+                advised_slot == len(self.tiles),
+            )
             if not self.drawn_slot.display:
                 self.drawn_slot.display = True
 
