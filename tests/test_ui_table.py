@@ -261,3 +261,39 @@ def test_hints_shade_the_advised_discard_in_the_hand() -> None:
             assert len(app.screen.query(".-advised")) == 0
 
     run(go())
+
+
+def test_match_summary_counts_wins_deal_ins_and_draws_the_scores() -> None:
+    from majiang.ui.screens import HandLine, match_summary, sparkline
+
+    names = ["You", "Right", "Across", "Left"]
+    lines = [
+        HandLine(
+            1,
+            0,
+            0,
+            {
+                "wins": [{"seat": 0, "how": "self_drawn", "from": 0, "fan_total": 12}],
+                "deltas": [48, -16, -16, -16],
+            },
+        ),
+        HandLine(
+            2,
+            0,
+            0,
+            {
+                "wins": [{"seat": 2, "how": "discard", "from": 0, "fan_total": 8}],
+                "deltas": [-16, -8, 32, -8],
+            },
+        ),
+        HandLine(3, 1, 0, {"wins": [], "deltas": [0, 0, 0, 0]}),
+    ]
+    text = render(match_summary(names, lines), width=160)
+    you = next(line for line in text.splitlines() if "You" in line)
+    across = next(line for line in text.splitlines() if "Across" in line)
+    assert re.search(r"You\s+│\s*1\s+│\s*1\s+│\s*1\s+│ 12 fan \(hand 1\)", you), you
+    assert re.search(r"Across\s+│\s*1\s+│\s*0\s+│\s*0\s+│ 8 fan \(hand 2\)", across), across
+    assert sparkline([0, 5, 10], 0, 10) == "▁▅█"
+    assert sparkline([48, 32, 32], -32, 48).startswith("█")
+    assert not CJK.search(render(match_summary(names, lines, ascii=True)))
+    assert sparkline([0, 5, 10], 0, 10, ascii=True) == "_-#"

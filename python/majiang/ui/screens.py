@@ -30,6 +30,8 @@ __all__ = [
     "StandingsScreen",
     "fan_table",
     "huainan_table",
+    "match_summary",
+    "sparkline",
     "settlement_table",
 ]
 
@@ -374,7 +376,61 @@ def standings_body(
         )
     hands.add_section()
     hands.add_row("", "", "Sum of the hands", *(f"{x:+d}" for x in sums), style="bold")
-    return Group(ranks, hands)
+    return Group(ranks, match_summary(names, lines, ascii), hands)
+
+
+_SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[int], low: int, high: int, ascii: bool = False) -> str:
+    """`values` as one character each, scaled between `low` and `high`: ``▁`` to ``█``
+    (with `ascii`, ``_.-=#``)."""
+    marks = "_.-=#" if ascii else _SPARKS
+    span = max(1, high - low)
+    return "".join(marks[round((v - low) * (len(marks) - 1) / span)] for v in values)
+
+
+def match_summary(names: Sequence[str], lines: Sequence[HandLine], ascii: bool = False) -> Table:
+    """Per player over the match: wins, self-draws, deal-ins (wins by another on their
+    discard or kong), the biggest hand won, and the running score after each hand as a
+    sparkline (one character per hand, all players on one scale)."""
+    wins = [0] * 4
+    self_drawn = [0] * 4
+    dealt_in = [0] * 4
+    biggest: list[tuple[int, str]] = [(0, "")] * 4
+    running = [[0] for _ in range(4)]
+    for h in lines:
+        for w in h.result.get("wins") or []:
+            seat = w["seat"]
+            wins[seat] += 1
+            if w["how"] == "self_drawn":
+                self_drawn[seat] += 1
+            else:
+                dealt_in[w["from"]] += 1
+            unit = "points" if "form" in w else "fan"
+            if w["fan_total"] > biggest[seat][0]:
+                biggest[seat] = (w["fan_total"], f"{w['fan_total']} {unit} (hand {h.number})")
+        for s in range(4):
+            running[s].append(running[s][-1] + h.result["deltas"][s])
+    low = min(min(r) for r in running)
+    high = max(max(r) for r in running)
+    t = Table(title="Match summary" if ascii else "Match summary 战绩", title_style="bold")
+    t.add_column("Player")
+    t.add_column("Wins", justify="right")
+    t.add_column("Self-drawn", justify="right")
+    t.add_column("Dealt in", justify="right")
+    t.add_column("Biggest hand")
+    t.add_column(f"Score after each hand ({low:+d} to {high:+d})")
+    for s in range(4):
+        t.add_row(
+            Text(names[s], style="bold green" if s == 0 else ""),
+            str(wins[s]),
+            str(self_drawn[s]),
+            str(dealt_in[s]),
+            biggest[s][1] or "-",
+            Text(sparkline(running[s][1:], low, high, ascii), style="cyan"),
+        )
+    return t
 
 
 class StandingsScreen(Screen[None]):
