@@ -104,13 +104,38 @@ def test_replay_steps_on_a_single_key(person_record: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     env = dict(os.environ, TERM="xterm", COLUMNS="120", LINES="40")
     child = pexpect.spawn(
-        sys.executable, [*MJ[1:], "replay", str(person_record)], env=env, encoding="utf-8"
+        sys.executable,
+        [*MJ[1:], "replay", str(person_record), "--text"],
+        env=env,
+        encoding="utf-8",
     )
     try:
         child.expect("Any key: next step", timeout=60)
         child.expect(r"\r\n  \S", timeout=20)  # the first step is shown
         child.send("x")  # one key, no Enter: the next step
         child.expect(r"\r\n  \S", timeout=20)
+        child.send("q")
+        child.expect(pexpect.EOF, timeout=20)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_replay_in_a_terminal_opens_the_table_view(person_record: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("textual")
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="40")
+    child = pexpect.spawn(
+        sys.executable,
+        [*MJ[1:], "replay", str(person_record)],
+        env=env,
+        encoding="utf-8",
+        dimensions=(40, 120),
+    )
+    try:
+        child.expect("step 1/", timeout=60)
+        child.send("\x1b[C")  # → : one key, the next step
+        child.expect("step 2/", timeout=20)
         child.send("q")
         child.expect(pexpect.EOF, timeout=20)
     finally:

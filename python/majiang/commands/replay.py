@@ -1,12 +1,14 @@
 """``majiang replay FILE``: step through a match record in the terminal.
 
-Shows each hand's opening tiles, every draw, discard and meld with the acting player's
-hand, and the result with its fans and payments. Interactive by default, one keypress a
-step (no Enter: any key is the next step, ``n`` the next hand, ``q`` quits); ``--all``
-prints everything at once. Players are named as the game names them: a record of
-``majiang play`` says You, Right, Across and Left; other records name the players as
-their header does. ``--verify``
-first re-plays the record through the engine and reports any difference.
+In a terminal it opens the record in the game's table view (every hand open, → and ←
+step forward and back, ↓ and ↑ change hand, the fan table at the end of each hand; needs
+Textual). ``--text`` steps through lines instead: each hand's opening tiles, every draw,
+discard and meld with the acting player's hand, and the result with its fans and
+payments, one keypress a step (no Enter: any key is the next step, ``n`` the next hand,
+``q`` quits); ``--all`` prints everything at once. Players are named as the game names
+them: a record of ``majiang play`` says You, Right, Across and Left; other records name
+the players as their header does. ``--verify`` first re-plays the record through the
+engine and reports any difference.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="the record (JSON lines)")
     p.add_argument("--all", action="store_true", help="print the whole record without pausing")
+    p.add_argument(
+        "--text", action="store_true", help="step through lines instead of the table view"
+    )
+    p.add_argument("--ascii", action="store_true", help="tiles as 1m 9p 5z in the table view")
     p.add_argument("--hand", type=int, default=None, help="show only this hand (1-based)")
     p.add_argument(
         "--verify", action="store_true", help="re-play the record through the engine first"
@@ -53,6 +59,12 @@ def _set_names(rec: MatchRecord) -> None:
         _names[:] = list(_SEAT_NAMES)
     else:
         _names[:] = [p if players.count(p) == 1 else f"{p} #{s + 1}" for s, p in enumerate(players)]
+
+
+def _has_textual() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("textual") is not None
 
 
 def _player(seat: int) -> str:
@@ -265,6 +277,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"majiang replay: no hand {args.hand} in the record", file=sys.stderr)
             return 2
     interactive = not args.all and sys.stdin.isatty()
+    if interactive and not args.text and sys.stdout.isatty() and _has_textual():
+        from ..ui.replay import ReplayApp
+
+        start = hands[0].index if hands else 0
+        ReplayApp(rec, ascii=args.ascii, start_hand=start).run()
+        return 0
     if interactive:
         print("Any key: next step, n: next hand, q: quit")
     try:

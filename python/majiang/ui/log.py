@@ -40,11 +40,13 @@ class ActionLog:
 
     ``names``: the seat names (``You``, ``Right``, ...). ``ascii``: tiles as ``5m``.
     ``unit``: what a win's value counts (``fan``, or ``points`` in huainan).
+    ``person``: the seat addressed as "you" (None: nobody, as in a bots' record).
     """
 
     names: Sequence[str]
     ascii: bool = False
     unit: str = "fan"
+    person: int | None = 0
     lines: list[LogLine] = field(default_factory=list)
     hand: int = 0
     _claim: Action | None = None
@@ -54,7 +56,7 @@ class ActionLog:
         self.hand = number
         self._claim = None
         head = Text(f"── Hand {number} of {n_hands}: {self.names[dealer]} deal", style="bold")
-        head.append("" if dealer == 0 else "s", style="bold")
+        head.append("" if dealer == self.person else "s", style="bold")
         self.lines.append(LogLine(number, head))
 
     def note(self, text: Text | str, notable: bool = True) -> None:
@@ -78,7 +80,7 @@ class ActionLog:
         it). Returns the number of notable lines added."""
         added = 0
         draws_left = sum(1 for e in events if e.get("type") == "draw")
-        if seat == 0 and action.kind in _CLAIMS and action.tile is not None:
+        if seat == self.person and action.kind in _CLAIMS and action.tile is not None:
             self._claim = action
         for e in events:
             kind = e.get("type")
@@ -100,7 +102,7 @@ class ActionLog:
 
     def _draw(self, e: dict[str, Any], wall: int | None) -> Text:
         seat = e["seat"]
-        out = Text(f"{self.names[seat]} draw{'' if seat == 0 else 's'} ", style="dim")
+        out = Text(f"{self.names[seat]} draw{'' if seat == self.person else 's'} ", style="dim")
         if e.get("tail"):
             out.append("a replacement tile ", style="dim")
         t = e.get("tile")
@@ -118,7 +120,7 @@ class ActionLog:
         if claim is None:
             return None
         kind = e.get("type")
-        if kind in ("chow", "pung", "kong", "win") and e.get("seat") == 0:
+        if kind in ("chow", "pung", "kong", "win") and e.get("seat") == self.person:
             self._claim = None
             return None
         if kind not in ("chow", "pung", "kong", "win", "draw", "discard"):
@@ -144,7 +146,7 @@ class ActionLog:
         kind = e.get("type")
         seat = e.get("seat")
         who = self.names[seat] if seat is not None else ""
-        s = "" if seat == 0 else "s"
+        s = "" if seat == self.person else "s"
         t = e.get("tile")
         out = Text()
         if kind == "discard":
@@ -180,13 +182,13 @@ class ActionLog:
             if how == "self_drawn":
                 out.append("by self-draw with ")
             else:
-                src = self.names[e["from"]]
-                src = "your" if src == "You" else f"{src}'s"
+                src = "your" if e["from"] == self.person else f"{self.names[e['from']]}'s"
                 verb = "discard" if how == "discard" else "kong"
                 out.append(f"on {src} {verb} " if how == "discard" else f"robbing {src} {verb} ")
             self._tile(out, t)
             if e.get("fan") is not None:
-                out.append(f"  {e['fan']} {self.unit}", style="bold")
+                unit = self.unit[:-1] if e["fan"] == 1 and self.unit == "points" else self.unit
+                out.append(f"  {e['fan']} {unit}", style="bold")
         elif kind == "exhaustive_draw":
             out.append("The wall is empty: nobody wins this hand", style="bold")
         elif kind == "penalty":

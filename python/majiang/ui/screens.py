@@ -189,7 +189,7 @@ def result_body(view: HandView, ascii: bool = False) -> Group:
                 head.append(f" from {view.names[w['from']]}")
             head.append(" with ")
             head.append(inline(w["tile"], ascii), style=suit_style(w["tile"]))
-            unit = "points" if "form" in w else "fan"
+            unit = ("point" if w["fan_total"] == 1 else "points") if "form" in w else "fan"
             head.append(f"  —  {w['fan_total']} {unit}", style="bold")
             parts.append(head)
             melds = [(k, _meld_tiles(n)) for k, n in w["melds"]]

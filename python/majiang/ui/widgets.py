@@ -179,9 +179,11 @@ class SeatPanel(Static):
         last_discard: bool,
         on_turn: bool,
         ready: bool = False,
+        concealed: Sequence[int] | None = None,
     ) -> None:
         """Redraws the panel from plain values; `discards` are tiles or ``(tile,
-        claimed)`` pairs."""
+        claimed)`` pairs; `concealed` (a replay, where every hand is open) shows the
+        seat's concealed tiles on a line of their own."""
         discards = [d if isinstance(d, tuple) else (d, False) for d in discards]
         key = (
             name,
@@ -195,6 +197,7 @@ class SeatPanel(Static):
             last_discard,
             on_turn,
             ready,
+            None if concealed is None else tuple(concealed),
         )
         if key == self._shown:
             return
@@ -219,6 +222,11 @@ class SeatPanel(Static):
         if flowers:
             head.append("  flowers " if a else "  花 ")
             head.append_text(inline_tiles(flowers, a))
+        lines_out = [head]
+        if concealed is not None:
+            open_hand = Text("    ")
+            open_hand.append_text(meld_tiles("hand", concealed, a))
+            lines_out.append(open_hand)
         pool = Text("    ")
         if discards:
             for i, (t, claimed) in enumerate(discards):
@@ -236,7 +244,7 @@ class SeatPanel(Static):
             pool.append("(no discards)", style="dim")
         if self.has_class("-turn") != on_turn:
             self.set_class(on_turn, "-turn")
-        body = Text("\n").join([head, pool])
+        body = Text("\n").join([*lines_out, pool])
         width = max(20, (self.size.width or 100) - 2)
         lines = sum(cell_len(line) // width + 1 for line in body.plain.split("\n"))
         self.update(body, layout=lines != self._lines)
