@@ -22,7 +22,14 @@ from majiang.ui.controller import Controller  # noqa: E402
 from majiang.ui.hints import compute_hints, hint_text  # noqa: E402
 from majiang.ui.log import ActionLog  # noqa: E402
 from majiang.ui.scenarios import ScriptedPerson, find_seed, keys_for  # noqa: E402
-from majiang.ui.screens import LogScreen, QuitScreen, fan_table, huainan_table  # noqa: E402
+from majiang.ui.screens import (  # noqa: E402
+    LogScreen,
+    QuitScreen,
+    ResultScreen,
+    StandingsScreen,
+    fan_table,
+    huainan_table,
+)
 from majiang.ui.widgets import ActionBar  # noqa: E402
 
 SMALL = (80, 24)
@@ -211,16 +218,24 @@ def test_hints_list_only_tiles_left_and_count_the_minimum_as_the_rules_do() -> N
 
 
 def test_huainan_says_why_no_win_is_offered_while_holding_a_bao() -> None:
+    t = mj.parse_tiles
+
     class Obs:
-        bao = 5
-        hand = [5, 1, 2]
+        bao = t("5p")[0]
+        hand = t("123m456p789s112z5p")
+        drawn = None
+        seat = 0
+        melds: list[list[Any]] = [[], [], [], []]
 
     screen = GameScreen.__new__(GameScreen)
     screen.ascii = False
-    assert "宝" in screen._no_discard_win(Obs(), [mj.Action("pass")])
-    assert screen._no_discard_win(Obs(), [mj.Action("win"), mj.Action("pass")]) == ""
-    Obs.hand = [1, 2, 3]
-    assert screen._no_discard_win(Obs(), [mj.Action("pass")]) == ""
+    screen.c = Controller("huainan", 1, "easy", hands=1)
+    completes, other = t("2z")[0], t("3z")[0]
+    assert "宝" in screen._no_discard_win(Obs(), [mj.Action("pass")], completes)
+    assert screen._no_discard_win(Obs(), [mj.Action("pass")], other) == ""
+    assert screen._no_discard_win(Obs(), [mj.Action("win"), mj.Action("pass")], completes) == ""
+    Obs.hand = t("123m456p789s112z6p")  # no 宝 held: nothing to explain
+    assert screen._no_discard_win(Obs(), [mj.Action("pass")], completes) == ""
 
 
 def test_a_record_keeps_the_finished_hands_when_the_player_quits(tmp_path: Any) -> None:
@@ -297,3 +312,27 @@ def test_match_summary_counts_wins_deal_ins_and_draws_the_scores() -> None:
     assert sparkline([48, 32, 32], -32, 48).startswith("█")
     assert not CJK.search(render(match_summary(names, lines, ascii=True)))
     assert sparkline([0, 5, 10], 0, 10, ascii=True) == "_-#"
+
+
+@pytest.mark.parametrize("rules", ["gb", "huainan"])
+def test_ascii_screens_show_no_chinese(rules: str) -> None:
+    async def go() -> None:
+        app = app_for(11, rules, ascii=True)
+        person = ScriptedPerson()
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("t")
+            for _ in range(300):
+                await pilot.pause()
+                text = "\n".join(screen_text(app))
+                assert not CJK.search(text), text
+                screen = app.screen
+                if isinstance(screen, GameScreen):
+                    action = person.act(screen.c.observation(), screen.c.rules)
+                    await pilot.press(*keys_for(screen, action))
+                elif isinstance(screen, ResultScreen):
+                    await pilot.press("enter")
+                else:
+                    break
+            assert isinstance(app.screen, StandingsScreen)
+
+    run(go())

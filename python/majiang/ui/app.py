@@ -32,9 +32,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
+import majiang as _mj
+
 from .._core import Action
 from .controller import Controller, Move, relative_seat
-from .hints import compute_hints, hint_text
+from .hints import compute_hints, hint_text, oracle_options
 from .log import ActionLog
 from .screens import (
     HandLine,
@@ -442,7 +444,7 @@ class GameScreen(Screen[None]):
                 what = "declares a kong with" if obs.phase == "rob_kong" else "discards"
                 prompt.append(f"{self.names()[seat]} {what} ")
                 prompt.append(inline(tile, a), style=suit_style(tile) + " reverse")
-                why = self._no_discard_win(obs, legal)
+                why = self._no_discard_win(obs, legal, tile) if obs.phase != "rob_kong" else ""
                 if why:
                     prompt.append(f"  ({why})", style="dim")
             bar.show(prompt, self._key_choices(legal))
@@ -462,12 +464,21 @@ class GameScreen(Screen[None]):
             waiting = Text(f"{self.names()[obs.turn]} to play…", style="dim")
         bar.show(waiting, [])
 
-    def _no_discard_win(self, obs: Any, legal: list[Action]) -> str:
-        """Why no win is offered on this discard, when the reason is a rule the person may
-        not know: in huainan a player holding a 宝 wins only by self-draw, by robbing a
-        kong or by 接宝 (never on an ordinary discard)."""
+    def _no_discard_win(self, obs: Any, legal: list[Action], tile: int) -> str:
+        """Why no win is offered on the discard `tile` that would complete the person's
+        hand, when the reason is a rule the person may not know: in huainan a player
+        holding a 宝 wins only by self-draw, by robbing a kong or by 接宝 (never on an
+        ordinary discard). Empty when a win is offered or the tile completes nothing."""
         bao = getattr(obs, "bao", None)
         if bao is None or any(x.kind == "win" for x in legal) or bao not in obs.hand:
+            return ""
+        hand = list(obs.hand)
+        if len(hand) % 3 == 2 and obs.drawn is not None:
+            hand.remove(obs.drawn)  # the person has drawn since that discard
+        if len(hand) % 3 != 1:
+            return ""
+        melds = list(obs.melds[obs.seat])
+        if _mj.shanten([*hand, tile], melds, **oracle_options(obs, self.c.rules)) != -1:
             return ""
         if self.ascii:
             return "holding a wild tile, you win only by self-draw or robbing a kong"
@@ -530,6 +541,21 @@ class GameScreen(Screen[None]):
             panel.write(line.text)
         self._history_lines = len(lines)
 
+    def _note_bao_bar(self, move: Move) -> None:
+        """Says in the log when another seat's discard would have completed the person's
+        hand but the 宝 the person holds bars winning on it (huainan)."""
+        obs = self.c.observation()
+        for e in move.events:
+            if e.get("type") == "discard" and e.get("seat") != 0:
+                why = self._no_discard_win(obs, [], e["tile"])
+                if why:
+                    line = Text(
+                        f"{inline(e['tile'], self.ascii)} would complete your hand, but ",
+                        style="yellow",
+                    )
+                    line.append(why, style="yellow")
+                    self.history.note(line)
+
     def _note_move(self, move: Move) -> bool:
         """Adds the move's events to the action log; True if anything worth a pause of
         the table happened (a discard, a claim, a kong, a win: not a bare draw)."""
@@ -537,6 +563,8 @@ class GameScreen(Screen[None]):
         wall = r.wall_remaining if r is not None else None
         before = len(self.history.lines)
         notable = self.history.add(move.seat, move.action, move.events, wall)
+        if r is not None and getattr(r.observation(0), "bao", None) is not None:
+            self._note_bao_bar(move)
         for line in self.history.lines[before:]:
             if line.notable:
                 self._note(line.text)
