@@ -336,6 +336,18 @@ def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int 
     return out
 
 
+_ACTION_WORDS = {
+    "discard": "discard",
+    "ready": "declare ready discarding",
+    "added_kong": "add to your pung, making a kong:",
+    "concealed_kong": "declare a concealed kong of",
+    "kong": "kong",
+    "pung": "pung",
+    "win": "win",
+    "pass": "pass",
+}
+
+
 def _fan_name(zh: str, en: str, ascii: bool) -> str:
     return en if ascii else f"{zh} {en}"
 
@@ -375,10 +387,10 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
             run = (a.tile, a.tile + 1, a.tile + 2)
             out.append("chow " + "".join(inline(x, ascii) for x in run))
         elif a.tile is not None:
-            out.append(f"{a.kind} ")
+            out.append(_ACTION_WORDS.get(a.kind, a.kind) + " ")
             out.append(inline(a.tile, ascii), style=suit_style(a.tile))
         else:
-            out.append(a.kind)
+            out.append(_ACTION_WORDS.get(a.kind, a.kind))
         out.append("\n")
     o = h.outlook
     if o is not None:

@@ -22,7 +22,7 @@ from .screens import ResultScreen
 
 __all__ = ["main", "save_screenshots"]
 
-SIZE = (110, 34)
+SIZE = (140, 40)
 
 
 async def _play_to(app: MajiangApp, pilot: Any, stop: Callable[[Any], bool]) -> None:
