@@ -336,3 +336,31 @@ def test_ascii_screens_show_no_chinese(rules: str) -> None:
             assert isinstance(app.screen, StandingsScreen)
 
     run(go())
+
+
+def test_a_failed_record_write_does_not_stop_the_game(tmp_path: Any) -> None:
+    path = tmp_path / "r.jsonl"
+    c = Controller("gb", 4, "easy", hands=2, bots=[mj.bots.FirstBot() for _ in range(3)])
+    c.record_to(str(path))
+
+    class Broken:
+        def add_hand(self, hand: Any) -> None:
+            raise OSError(28, "No space left on device")
+
+        def close(self) -> None:
+            pass
+
+    c.writer.close()
+    broken = Broken()
+    broken.path = str(path)  # type: ignore[attr-defined]
+    c.writer = broken  # type: ignore[assignment]
+    person = ScriptedPerson()
+    c.start_hand()
+    while not c.hand_over:
+        c.run_bots()
+        if not c.hand_over:
+            c.act(person.act(c.observation(), c.rules))
+    c.finish_hand()
+    assert c.record_error and "No space left" in c.record_error
+    assert c.writer is None and len(c.record.hands) == 1
+    c.start_hand()  # the match goes on

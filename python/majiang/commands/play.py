@@ -115,7 +115,11 @@ def serve(args: argparse.Namespace) -> int:
         shlex.join(game_command(args)), host="127.0.0.1", port=args.port, title="majiang"
     )
     print(f"majiang is served on http://127.0.0.1:{args.port}  (Ctrl-C stops)", flush=True)
-    server.serve()
+    try:
+        server.serve()
+    except OSError as e:
+        print(f"majiang play: cannot serve on 127.0.0.1:{args.port}: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -166,6 +170,11 @@ def run(args: argparse.Namespace) -> int:
                 for n, s in zip(("You", "Right", "Across", "Left"), c.scores, strict=True)
             )
         )
+    if record_path and c.record_error:
+        print(
+            f"majiang play: the record stopped at a failed write: {c.record_error}", file=sys.stderr
+        )
+        return 1
     if record_path:
         # Each finished hand was appended as it ended; the hand in progress is not kept.
         done = len(c.record.hands)

@@ -314,7 +314,12 @@ class GameScreen(Screen[None]):
             melds=[[(m.kind, list(m.tiles)) for m in c.melds_of(s)] for s in range(4)],
             flowers=[list(r.flowers(s)) for s in range(4)],
         )
+        had_error = c.record_error
         hand = c.finish_hand()
+        if c.record_error and not had_error:
+            self.notify(
+                f"The record could not be written: {c.record_error}", severity="error", timeout=10
+            )
         view.scores_before = list(hand.scores_before)
         view.scores_after = list(hand.scores_after)
         self.hand_lines.append(HandLine(view.number, hand.dealer, hand.prevalent_wind, hand.result))

@@ -133,6 +133,8 @@ class Controller:
         )
         self.round: Round | None = None
         self.writer: RecordWriter | None = None
+        self.record_error: str | None = None
+        """Why the record file stopped growing (a failed write), or None."""
         self._hand_start: tuple[int, int, int, int, list[int]] | None = None
         self._events_seen = 0
 
@@ -194,8 +196,22 @@ class Controller:
         self.record.hands.append(hand)
         self.record.final_scores = list(self.match.scores)
         if self.writer is not None:
-            self.writer.add_hand(hand)
+            try:
+                self.writer.add_hand(hand)
+            except OSError as e:
+                # The game goes on; the file keeps the hands written before (see
+                # record_error) and the whole record can still be saved elsewhere.
+                self.record_error = f"{self.writer.path}: {e.strerror or e}"
+                self._drop_writer()
         return hand
+
+    def _drop_writer(self) -> None:
+        writer, self.writer = self.writer, None
+        if writer is not None:
+            try:
+                writer.close()
+            except OSError:
+                pass
 
     def record_to(self, path: str) -> str:
         """Starts writing the match record to `path` (the header and the hands finished so
