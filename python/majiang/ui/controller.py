@@ -133,6 +133,7 @@ class Controller:
         )
         self.round: Round | None = None
         self.writer: RecordWriter | None = None
+        self._advisor: Any = None
         self.record_error: str | None = None
         """Why the record file stopped growing (a failed write), or None."""
         self._hand_start: tuple[int, int, int, int, list[int]] | None = None
@@ -144,6 +145,23 @@ class Controller:
     def bot_name(self) -> str:
         """The class name of the opponents (for the header)."""
         return type(self.bots[1]).__name__
+
+    @property
+    def advisor(self) -> Any:
+        """The bot whose choice the hints show: the strongest this build has that plans
+        for the rule set (StrongBot, else EfficiencyBot), made on first use with a fixed
+        seed so that the same position always gets the same advice."""
+        if self._advisor is None:
+            for name in ("StrongBot", "EfficiencyBot"):
+                cls = getattr(_bots, name, None)
+                if cls is None:
+                    continue
+                try:
+                    self._advisor = make_bot(cls, 0, self.rules)
+                except (ValueError, TypeError):
+                    continue
+                break
+        return self._advisor
 
     @property
     def n_hands(self) -> int:

@@ -20,11 +20,11 @@ from rich.text import Text
 
 import majiang as _mj
 
-from .controller import make_bot
 from .tiles import inline, suit_style
 
 __all__ = [
     "DiscardOption",
+    "advisor_for",
     "FanOutlook",
     "Hints",
     "compute_hints",
@@ -304,24 +304,9 @@ def compute_hints(controller: Any) -> Hints:
 
 
 def advisor_for(controller: Any) -> Any:
-    """The bot whose choice the hints show: the strongest this build has (StrongBot
-    where it plans for the rule set, else EfficiencyBot), made once per controller with a
-    fixed seed so the same position gets the same advice."""
-    cached = getattr(controller, "_hint_advisor", None)
-    if cached is not None:
-        return cached
-    bot = None
-    for name in ("StrongBot", "EfficiencyBot"):
-        cls = getattr(_mj.bots, name, None)
-        if cls is None:
-            continue
-        try:
-            bot = make_bot(cls, 0, controller.rules)
-        except (ValueError, TypeError):
-            continue
-        break
-    controller._hint_advisor = bot
-    return bot
+    """The bot whose choice the hints show (see :attr:`Controller.advisor
+    <majiang.ui.controller.Controller.advisor>`); None for a controller without one."""
+    return getattr(controller, "advisor", None)
 
 
 def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int = 7) -> Text:
