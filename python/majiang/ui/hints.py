@@ -351,22 +351,9 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
     h = hints if hints is not None else compute_hints(controller)
     out = Text()
     out.append("Hints  ", style="bold")
-    if h.discards:
-        out.append("best discards\n")
-        for o in h.discards[:3]:
-            out.append("  discard ")
-            out.append(inline(o.tile, ascii), style=suit_style(o.tile))
-            out.append(f" → {_shanten_words(o.shanten, ascii)}, {o.unseen} useful unseen: ")
-            out.append_text(_tiles_with_counts(o.useful, ascii))
-            out.append("\n")
-    else:
-        out.append(
-            f"{_shanten_words(h.shanten, ascii)}; useful ({sum(n for _, n in h.useful)} unseen): "
-        )
-        out.append_text(_tiles_with_counts(h.useful, ascii))
-        out.append("\n")
+    # The advice first: on a short terminal the panel shows only its first lines.
     if h.suggestion is not None:
-        out.append(f"  {h.advisor or 'bot'} would play: ", style="cyan")
+        out.append(f"{h.advisor or 'bot'} would play: ", style="cyan")
         a = h.suggestion
         if a.kind == "chow" and a.tile is not None:
             run = (a.tile, a.tile + 1, a.tile + 2)
@@ -376,6 +363,19 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
             out.append(inline(a.tile, ascii), style=suit_style(a.tile))
         else:
             out.append(_ACTION_WORDS.get(a.kind, a.kind))
+        out.append("\n")
+    if h.discards:
+        for o in h.discards[:3]:
+            out.append("  discard ")
+            out.append(inline(o.tile, ascii), style=suit_style(o.tile))
+            out.append(f" → {_shanten_words(o.shanten, ascii)}, {o.unseen} useful unseen: ")
+            out.append_text(_tiles_with_counts(o.useful, ascii))
+            out.append("\n")
+    else:
+        out.append(
+            f"  {_shanten_words(h.shanten, ascii)}; useful ({sum(n for _, n in h.useful)} unseen): "
+        )
+        out.append_text(_tiles_with_counts(h.useful, ascii))
         out.append("\n")
     o = h.outlook
     if o is not None:
