@@ -91,14 +91,15 @@ def test_rule_option(capsys):
 
 
 def test_errors_exit_nonzero(capsys):
+    # Bad input exits 2 with "majiang fan: error: ...", as majiang shanten does.
     code, _, err = run(capsys, "123m456p789s1122z", "--win", "3z")
-    assert code == 1 and "NotWinningError" in err
+    assert code == 2 and err.startswith("majiang fan: error: ") and "Error:" not in err
     code, _, err = run(capsys, "1111m456p789s122z", "--win", "1m")
-    assert code == 1 and "5 copies of 1m" in err
+    assert code == 2 and "5 copies of 1m" in err
     code, _, err = run(capsys, "123m456p789s2255z", "--win", "5z", "--flowers", "9")
-    assert code == 1 and "flowers" in err
+    assert code == 2 and "flowers" in err
     code, _, err = run(capsys, "123m456p789s2255z", "--win", "5z", "-o", "no_such=1")
-    assert code == 1 and "no_such" in err
+    assert code == 2 and "no_such" in err
 
 
 def test_subprocess_entry_point():

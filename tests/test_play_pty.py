@@ -44,8 +44,19 @@ def spawn(*extra: str) -> object:
     env.pop("NO_COLOR", None)
     return pexpect.spawn(
         sys.executable,
-        ["-m", "majiang", "play", "--ascii", "--seed", "5", "--level", "easy", "--delay", "0",
-         *extra],
+        [
+            "-m",
+            "majiang",
+            "play",
+            "--ascii",
+            "--seed",
+            "5",
+            "--level",
+            "easy",
+            "--delay",
+            "0",
+            *extra,
+        ],
         dimensions=(36, 110),
         env=env,
         encoding="utf-8",

@@ -151,9 +151,9 @@ def test_replay_is_interactive_on_a_terminal(gb_record, tmp_path):
     pexpect = pytest.importorskip("pexpect")
     path = tmp_path / "match.jsonl"
     path.write_text(gb_record.to_json(), encoding="utf-8")
-    args = ["-m", "majiang", "replay", str(path)]
+    args = ["-m", "majiang", "replay", str(path), "--text"]  # the line view, one key a step
     child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=20)
-    child.expect("Enter: next step")
+    child.expect("Any key: next step")
     child.expect("dice")
     child.sendline("")
     child.expect("dealt")

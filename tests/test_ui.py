@@ -141,16 +141,26 @@ def test_claim_prompt_lists_exactly_the_legal_options() -> None:
         person = ScriptedPerson(claims=())
         async with app.run_test(size=SIZE) as pilot:
             await play_until(
-                pilot, app, person,
-                lambda s: isinstance(s, GameScreen) and s.mode == "claim"
-                and any(a.kind == "pung" for a in s.c.legal_actions()),
+                pilot,
+                app,
+                person,
+                lambda s: (
+                    isinstance(s, GameScreen)
+                    and s.mode == "claim"
+                    and any(a.kind == "pung" for a in s.c.legal_actions())
+                ),
             )
             legal = app.controller.legal_actions()
             bar = app.screen.query_one(ActionBar)
             keys = [k for k, _ in bar.choices]
             expected = []
-            for key, kinds in (("h", {"win"}), ("k", {"kong"}), ("p", {"pung"}),
-                               ("c", {"chow"}), ("space", {"pass"})):
+            for key, kinds in (
+                ("h", {"win"}),
+                ("k", {"kong"}),
+                ("p", {"pung"}),
+                ("c", {"chow"}),
+                ("space", {"pass"}),
+            ):
                 if any(a.kind in kinds for a in legal):
                     expected.append(key)
             assert keys == expected
@@ -271,8 +281,14 @@ def test_whole_gb_match_by_keyboard_scores_add_up(tmp_path: Any) -> None:
         app = app_for(seed=2024, hands=None, record=str(path), level="normal")
         async with app.run_test(size=SIZE) as pilot:
             person = ScriptedPerson(claims=("pung", "chow"), prefer_drawn=True)
-            await play_until(pilot, app, person, lambda s: isinstance(s, StandingsScreen),
-                             limit=5000, press=lambda *k: type_keys(pilot, *k))
+            await play_until(
+                pilot,
+                app,
+                person,
+                lambda s: isinstance(s, StandingsScreen),
+                limit=5000,
+                press=lambda *k: type_keys(pilot, *k),
+            )
             shown = text_of(app.screen.query_one("#standings"))
             rec = app.controller.record
             assert len(rec.hands) == 16
@@ -308,8 +324,7 @@ def test_huainan_shows_the_bao_and_scores_a_win() -> None:
             for w in [*hand.slots, hand.drawn_slot]:
                 if w.display:
                     assert w.has_class("-wild") == (w.tile == obs.bao)
-            await play_until(pilot, app, ScriptedPerson(),
-                             lambda s: isinstance(s, ResultScreen))
+            await play_until(pilot, app, ScriptedPerson(), lambda s: isinstance(s, ResultScreen))
             win = app.controller.record.hands[0].result["wins"][0]
             shown = text_of(app.screen.query_one("#result"))
             assert "You win" in shown and win["form_zh"] in shown
@@ -326,9 +341,14 @@ def test_several_chows_ask_which_one() -> None:
         app = app_for(seed=seed)
         async with app.run_test(size=SIZE) as pilot:
             await play_until(
-                pilot, app, ScriptedPerson(claims=()),
-                lambda s: isinstance(s, GameScreen) and s.mode == "claim"
-                and sum(a.kind == "chow" for a in s.c.legal_actions()) > 1,
+                pilot,
+                app,
+                ScriptedPerson(claims=()),
+                lambda s: (
+                    isinstance(s, GameScreen)
+                    and s.mode == "claim"
+                    and sum(a.kind == "chow" for a in s.c.legal_actions()) > 1
+                ),
             )
             chows = [a for a in app.controller.legal_actions() if a.kind == "chow"]
             await pilot.press("c")
@@ -336,31 +356,33 @@ def test_several_chows_ask_which_one() -> None:
             assert game.mode == "choose"
             bar = app.screen.query_one(ActionBar)
             assert [k for k, _ in bar.choices] == [str(i + 1) for i in range(len(chows))] + [
-                "escape"]
+                "escape"
+            ]
             # Escape goes back to the claim prompt, c and 2 take the second chow.
             await pilot.press("escape")
             assert game.mode == "claim"
             await pilot.press("c", "2")
             low = chows[1].tile
             melds = app.controller.observation().melds[0]
-            assert any(m.kind == "chow" and list(m.tiles) == [low, low + 1, low + 2]
-                       for m in melds)
+            assert any(m.kind == "chow" and list(m.tiles) == [low, low + 1, low + 2] for m in melds)
 
     run(go())
 
 
 def test_classic_declares_ready_with_r() -> None:
     person = ScriptedPerson(ready=True)
-    seed = find_seed(lambda g: g.took("ready"), rules="classic", person=person,
-                     seeds=range(300))
+    seed = find_seed(lambda g: g.took("ready"), rules="classic", person=person, seeds=range(300))
     assert seed is not None
 
     async def go() -> None:
         app = MajiangApp(Options(rules="classic", seed=seed, level="easy", delay=0, hands=1))
         async with app.run_test(size=SIZE) as pilot:
-            await play_until(pilot, app, person,
-                             lambda s: isinstance(s, ResultScreen)
-                             or app.controller.observation().ready[0])
+            await play_until(
+                pilot,
+                app,
+                person,
+                lambda s: isinstance(s, ResultScreen) or app.controller.observation().ready[0],
+            )
             obs = app.controller.observation()
             assert obs.ready[0]
             assert any(seat == 0 and ready for seat, _, _, ready in obs.discard_log)

@@ -39,7 +39,8 @@ def test_levels_pick_the_best_bot_available() -> None:
     else:
         assert normal is mj.bots.RandomBot
     best = next(
-        getattr(mj.bots, n) for n in ("StrongBot", "EfficiencyBot", "RandomBot")
+        getattr(mj.bots, n)
+        for n in ("StrongBot", "EfficiencyBot", "RandomBot")
         if hasattr(mj.bots, n)
     )
     assert hard is best
@@ -127,10 +128,16 @@ def test_settlement_table_shows_every_seat() -> None:
     from majiang.ui.screens import HandView
 
     view = HandView(
-        number=1, n_hands=16, rules="gb", names=["You", "Right", "Across", "Left"],
-        winds=[0, 1, 2, 3], dealer=0, prevalent_wind=0,
+        number=1,
+        n_hands=16,
+        rules="gb",
+        names=["You", "Right", "Across", "Left"],
+        winds=[0, 1, 2, 3],
+        dealer=0,
+        prevalent_wind=0,
         result={"deltas": [-21, 37, -8, -8], "penalties": [0, 0, 0, 0], "wins": []},
-        scores_before=[0, 0, 0, 0], scores_after=[-21, 37, -8, -8],
+        scores_before=[0, 0, 0, 0],
+        scores_after=[-21, 37, -8, -8],
     )
     text = render(settlement_table(view))
     for word in ("You", "Right", "Across", "Left", "-21", "+37", "-8"):
@@ -139,11 +146,26 @@ def test_settlement_table_shows_every_seat() -> None:
 
 def test_play_command_options() -> None:
     args = build_parser().parse_args(
-        ["play", "--rules", "classic", "--seed", "5", "--level", "hard", "--ascii",
-         "--record", "x.jsonl"]
+        [
+            "play",
+            "--rules",
+            "classic",
+            "--seed",
+            "5",
+            "--level",
+            "hard",
+            "--ascii",
+            "--record",
+            "x.jsonl",
+        ]
     )
     assert (args.rules, args.seed, args.level, args.ascii, args.record) == (
-        "classic", 5, "hard", True, "x.jsonl")
+        "classic",
+        5,
+        "hard",
+        True,
+        "x.jsonl",
+    )
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--level", "expert"])
 

@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play built-in bots against each other (duplicate walls)",
         description="Plays built-in bots against each other. In duplicate play (the default) "
         "every wall is played four times with the seats rotated, so each bot plays every "
-        "seat on the same tiles. Prints per bot: mean score per hand with a 95%% confidence "
+        "seat on the same tiles. Prints per bot: mean score per hand with a 95% confidence "
         "interval (walls as samples), win rate, deal-in rate, self-draw rate, mean fan of "
         "its wins and the exhaustive-draw rate. Ctrl-C stops the games (exit status 130).",
     )

@@ -133,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
             rules=rules,
         )
     except ValueError as e:  # InvalidHandError, NotWinningError, RuleError
-        print(f"majiang fan: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+        print(f"majiang fan: error: {e}", file=sys.stderr)
+        return 2
     minimum = int(rules.options()["min_fan"])
     if args.json:
         out = result.to_dict()

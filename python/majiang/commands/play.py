@@ -1,9 +1,11 @@
-"""``majiang play``: the terminal game, one person against three bots."""
+"""``majiang play``: the terminal game, one person against three bots; ``--web`` serves
+the same game to a local browser."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import shlex
 import sys
 
 INSTALL_HINT = (
@@ -61,7 +63,64 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="hands in the match (default: the rule set's match length)",
     )
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the game to a browser on this machine (http://127.0.0.1:PORT) instead "
+        "of playing in the terminal; each browser tab plays its own match",
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, help="the port --web listens on (default 8000)"
+    )
+    # Set by --web for the game it starts per browser tab: no summary on standard output,
+    # which carries the screen to the browser.
+    p.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=run)
+
+
+WEB_HINT = (
+    "majiang play --web needs textual-serve, which is not installed.\n"
+    'Install it with the web extra:  pip install "majiang[web]"\n'
+    '(from a source checkout: pip install ".[web]")'
+)
+
+
+def game_command(args: argparse.Namespace) -> list[str]:
+    """The command line of the game that ``--web`` starts for each browser tab: the same
+    options, in the terminal mode, marked as served."""
+    cmd = [sys.executable, "-m", "majiang", "play", "--rules", args.rules]
+    cmd += ["--level", args.level, "--delay", str(args.delay), "--served"]
+    if args.seed is not None:
+        cmd += ["--seed", str(args.seed)]
+    if args.hands is not None:
+        cmd += ["--hands", str(args.hands)]
+    if args.ascii:
+        cmd.append("--ascii")
+    if args.record:
+        cmd += ["--record", args.record]
+    return cmd
+
+
+def serve(args: argparse.Namespace) -> int:
+    """``--web``: serves the game on 127.0.0.1 (never on other interfaces) until Ctrl-C."""
+    if importlib.util.find_spec("textual_serve") is None:
+        print(WEB_HINT, file=sys.stderr)
+        return 1
+    if not 0 < args.port < 65536:
+        print(f"majiang play: --port must be 1-65535, got {args.port}", file=sys.stderr)
+        return 2
+    from textual_serve.server import Server
+
+    server = Server(
+        shlex.join(game_command(args)), host="127.0.0.1", port=args.port, title="majiang"
+    )
+    print(f"majiang is served on http://127.0.0.1:{args.port}  (Ctrl-C stops)", flush=True)
+    try:
+        server.serve()
+    except OSError as e:
+        print(f"majiang play: cannot serve on 127.0.0.1:{args.port}: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         print("majiang play: --hands must be at least 1", file=sys.stderr)
         return 2
+    if args.web:
+        return serve(args)
     record_path = None
     if args.record:
         from ..record import check_record_path
@@ -99,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
         hands=args.hands,
     )
     c = app.controller
+    if args.served:
+        return 0
     if c.record.hands:
         print(
             f"Scores after {len(c.record.hands)} of {c.n_hands} hands: "
@@ -107,15 +170,22 @@ def run(args: argparse.Namespace) -> int:
                 for n, s in zip(("You", "Right", "Across", "Left"), c.scores, strict=True)
             )
         )
-    if record_path:
-        # Every finished hand is already saved; this also covers quitting before the first.
-        try:
-            written = c.record.save(record_path)
-        except OSError as e:
-            print(f"majiang play: cannot save the record to {record_path}: {e}", file=sys.stderr)
-            return 1
+    if record_path and c.record_error:
         print(
-            f"Record of {len(c.record.hands)} of {c.n_hands} hands saved to {written} "
-            f"(majiang replay {written})"
+            f"majiang play: the record stopped at a failed write: {c.record_error}", file=sys.stderr
+        )
+        return 1
+    if record_path:
+        # Each finished hand was appended as it ended; the hand in progress is not kept.
+        done = len(c.record.hands)
+        note = ""
+        if c.hand_in_progress:
+            note = (
+                f"; hand {done + 1}, left unfinished, is not in it "
+                f"(majiang play --seed {c.seed} deals it again)"
+            )
+        print(
+            f"Record of {done} of {c.n_hands} hands saved to {record_path}{note} "
+            f"(majiang replay {record_path})"
         )
     return 0

@@ -1,15 +1,21 @@
 """``majiang replay FILE``: step through a match record in the terminal.
 
-Shows each hand's opening tiles, every draw, discard and meld with the acting player's
-hand, and the result with its fans and payments. Interactive by default (Enter: next
-step, ``n``: next hand, ``q``: quit); ``--all`` prints everything at once. ``--verify``
-first re-plays the record through the engine and reports any difference.
+In a terminal it opens the record in the game's table view (every hand open, → and ←
+step forward and back, ↓ and ↑ change hand, the fan table at the end of each hand; needs
+Textual). ``--text`` steps through lines instead: each hand's opening tiles, every draw,
+discard and meld with the acting player's hand, and the result with its fans and
+payments, one keypress a step (no Enter: any key is the next step, ``n`` the next hand,
+``q`` quits); ``--all`` prints everything at once. Players are named as the game names
+them: a record of ``majiang play`` says You, Right, Across and Left; other records name
+the players as their header does. ``--verify`` first re-plays the record through the
+engine and reports any difference.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -29,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="the record (JSON lines)")
     p.add_argument("--all", action="store_true", help="print the whole record without pausing")
+    p.add_argument(
+        "--text", action="store_true", help="step through lines instead of the table view"
+    )
+    p.add_argument("--ascii", action="store_true", help="tiles as 1m 9p 5z in the table view")
     p.add_argument("--hand", type=int, default=None, help="show only this hand (1-based)")
     p.add_argument(
         "--verify", action="store_true", help="re-play the record through the engine first"
@@ -36,8 +46,51 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+_SEAT_NAMES = ("You", "Right", "Across", "Left")
+_names: list[str] = list(_SEAT_NAMES)
+
+
+def _set_names(rec: MatchRecord) -> None:
+    """Names the players: as ``majiang play`` does when the record is of a person's game
+    (seat 0 is ``Person``), otherwise by the header's names (with the seat number when a
+    name repeats)."""
+    players = list(rec.players)
+    if players and players[0] == "Person":
+        _names[:] = list(_SEAT_NAMES)
+    else:
+        _names[:] = [p if players.count(p) == 1 else f"{p} #{s + 1}" for s, p in enumerate(players)]
+
+
+def _has_textual() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("textual") is not None
+
+
 def _player(seat: int) -> str:
-    return f"P{seat + 1}"
+    return _names[seat]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _read_key() -> str:
+    """One keypress from the terminal, without waiting for Enter (Ctrl-C raises
+    KeyboardInterrupt, Ctrl-D EOFError)."""
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        data = os.read(fd, 8)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+    if not data or data[:1] == b"\x04":
+        raise EOFError
+    return data[:1].decode("ascii", "replace")
 
 
 def _tiles(tiles) -> str:
@@ -195,7 +248,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"majiang replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
-    played = f"{len(rec.hands)} of {rec.n_hands} hands"
+    _set_names(rec)
+    played = f"{len(rec.hands)} of {_plural(rec.n_hands, 'hand')}"
     if args.verify:
         try:
             replay_record(rec)
@@ -223,14 +277,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"majiang replay: no hand {args.hand} in the record", file=sys.stderr)
             return 2
     interactive = not args.all and sys.stdin.isatty()
+    if interactive and not args.text and sys.stdout.isatty() and _has_textual():
+        from ..ui.replay import ReplayApp
+
+        start = hands[0].index if hands else 0
+        ReplayApp(rec, ascii=args.ascii, start_hand=start).run()
+        return 0
     if interactive:
-        print("Enter: next step, n: next hand, q: quit")
+        print("Any key: next step, n: next hand, q: quit")
     try:
         for h in hands:
             for line in _hand_lines(rec, h):
                 print(line)
                 if interactive and line.startswith("  ") and not line.startswith("    "):
-                    answer = input().strip().lower()
+                    sys.stdout.flush()
+                    answer = _read_key().lower()
                     if answer == "q":
                         return 0
                     if answer == "n":
@@ -241,6 +302,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: stop without a traceback
         print()
         return 130
-    label = "Final scores" if rec.complete else f"Scores after {len(rec.hands)} hands"
+    label = "Final scores" if rec.complete else f"Scores after {_plural(len(rec.hands), 'hand')}"
     print(f"{label}: {', '.join(f'{_player(s)} {x}' for s, x in enumerate(rec.final_scores))}")
     return 0

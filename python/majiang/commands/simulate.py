@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from pathlib import Path
 
 from .. import _core
@@ -78,11 +79,32 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.summary(top=args.top), ensure_ascii=False, indent=2))
     else:
-        print(result.format_summary(top=args.top))
+        print(_aligned_summary(result, args.top))
         if args.out:
             what = "shards" if kind == "dir" else "arrays"
             print(f"{what} saved to {args.out}")
     return 0
+
+
+def _cells(text: str) -> int:
+    """Terminal cells `text` takes: Chinese characters are two cells wide."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _aligned_summary(result: object, top: int) -> str:
+    """The summary text, with the Chinese names of the frequent fans padded by terminal
+    cells rather than by characters, so the counts line up."""
+    text = result.format_summary(top=top)  # type: ignore[attr-defined]
+    summary = result.summary(top=top)  # type: ignore[attr-defined]
+    fans = summary.get("top_fans") or []
+    if not fans or str(summary["rules"]).startswith("huainan"):
+        return text
+    lines = text.split("\n")
+    head = lines[: len(lines) - len(fans)]
+    width = max(6, *(_cells(zh) for _, zh, _, _ in fans))
+    for en, zh, count, share in fans:
+        head.append(f"  {en:<28} {zh}{' ' * (width - _cells(zh))} {count:>10,}  {share:6.2%}")
+    return "\n".join(head)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -34,5 +34,9 @@ def run(
 ) -> MajiangApp:
     """Plays a match in the terminal; returns the app when the person leaves."""
     app = MajiangApp(Options(rules, seed, level, ascii, record, delay, hands))
-    app.run()
+    try:
+        app.run()
+    finally:
+        # The trailer: a complete match, or the finished hands of one left early.
+        app.controller.close_record()
     return app

@@ -12,7 +12,12 @@ Keys on the table:
   legal ones with their keys: ``h`` win, ``k`` kong, ``p`` pung, ``c`` chow (then ``1``,
   ``2``, ``3`` to choose which chow when there are several), ``r`` declare ready with
   the selected tile (classic), Space pass;
-- ``t`` shows or hides the hints; ``q`` asks to quit and ``y`` confirms.
+- ``t`` shows or hides the hints; ``l`` opens the whole action log; ``q`` asks to quit
+  and ``y`` confirms.
+
+The table needs 80x24 cells; a smaller terminal shows a notice until it is enlarged. From
+120 columns on, the action log stands beside the table; narrower, the latest moves show
+on one line under it.
 """
 
 from __future__ import annotations
@@ -23,14 +28,25 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
+
+import majiang as _mj
 
 from .._core import Action
-from .controller import PERSON, Controller, Move, relative_seat
-from .hints import hint_text
-from .screens import HandLine, HandView, QuitScreen, ResultScreen, StandingsScreen
-from .tiles import inline, inline_tiles, suit_style, wind_label
+from .controller import Controller, Move, relative_seat
+from .hints import compute_hints, hint_text, oracle_options
+from .log import ActionLog
+from .screens import (
+    HandLine,
+    HandView,
+    LogScreen,
+    QuitScreen,
+    ResultScreen,
+    StandingsScreen,
+)
+from .tiles import inline, suit_style, wind_char, wind_label
 from .widgets import MAX_CONCEALED, ActionBar, HandBar, SeatPanel, TileWidget
 
 __all__ = ["GameScreen", "MajiangApp"]
@@ -86,13 +102,27 @@ class GameScreen(Screen[None]):
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
     #info { height: 1; padding: 0 1; background: $primary 30%; }
+    #main { height: 1fr; }
+    #table { width: 1fr; }
+    #history { width: 42; border-left: solid $foreground 30%; padding: 0 1;
+               scrollbar-size-vertical: 1; }
     #log { height: 1; padding: 0 1; color: $text-muted; }
     #keys { dock: bottom; height: 1; padding: 0 1; background: $primary 30%; }
     #hints { height: auto; max-height: 9; padding: 0 1; border-top: solid $accent; display: none; }
     #hints.-shown { display: block; }
-    #opponents { height: auto; }
     #you { border-top: solid $foreground 30%; }
+    #too-small { display: none; width: 1fr; height: 1fr; content-align: center middle;
+                 text-align: center; }
+    GameScreen.-wide #log { display: none; }
+    GameScreen.-narrow #history { display: none; }
+    GameScreen.-too-small > * { display: none; }
+    GameScreen.-too-small > #too-small { display: block; }
     """
+
+    MIN_SIZE = (80, 24)
+    """The smallest terminal the table fits in."""
+    WIDE = 120
+    """From this many columns on, the action log stands beside the table."""
 
     BINDINGS = [
         Binding("left", "move(-1)", "◀", show=False),
@@ -108,6 +138,7 @@ class GameScreen(Screen[None]):
         Binding("escape", "back", "Back", show=False),
         *(Binding(str(i), f"pick({i})", str(i), show=False) for i in range(1, 10)),
         Binding("t", "toggle_hints", "Hints"),
+        Binding("l", "show_log", "Log"),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -120,6 +151,12 @@ class GameScreen(Screen[None]):
         self.mode = "wait"  # wait | turn | claim | choose
         self.choices: list[Action] = []
         self.moves: list[Text] = []
+        self.history = ActionLog(
+            self.names(),
+            options.ascii,
+            unit="points" if controller.rules.name == "huainan" else "fan",
+        )
+        self._history_lines = 0
         self.hand_lines: list[HandLine] = []
         self._timer: Any = None
         self.last_hand: HandView | None = None
@@ -130,36 +167,82 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         a = self.ascii
         yield Static("", id="info")
-        yield SeatPanel(3, a, id="seat3")
-        yield SeatPanel(2, a, id="seat2")
-        yield SeatPanel(1, a, id="seat1")
-        yield SeatPanel(0, a, id="you")
-        yield HandBar(a, id="hand")
-        yield ActionBar(id="actions")
-        yield Static("", id="hints")
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                yield SeatPanel(3, a, id="seat3")
+                yield SeatPanel(2, a, id="seat2")
+                yield SeatPanel(1, a, id="seat1")
+                yield SeatPanel(0, a, id="you")
+                yield HandBar(a, id="hand")
+                yield ActionBar(id="actions")
+                yield Static("", id="hints")
+            yield RichLog(id="history", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static("", id="log")
-        yield Static(self._keys_help(), id="keys")
+        yield Static("", id="keys")
+        yield Static("", id="too-small")
 
     def on_mount(self) -> None:
+        self._fit(self.app.size.width, self.app.size.height)
         self.start_hand()
 
-    def _keys_help(self) -> Text:
+    def on_resize(self, event: Any) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Lays the table out for a `width` x `height` terminal: the log beside the table
+        when it is wide, a notice instead of the table when it is too small."""
+        small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        self.set_class(width >= self.WIDE, "-wide")
+        self.set_class(width < self.WIDE, "-narrow")
+        if small:
+            need = f"{self.MIN_SIZE[0]}x{self.MIN_SIZE[1]}"
+            self.query_one("#too-small", Static).update(
+                Text(
+                    f"The terminal is too small for the table: {width}x{height}.\n"
+                    f"Make it at least {need} (q quits).",
+                    style="bold",
+                )
+            )
+        self.query_one("#keys", Static).update(self._keys_help(width - 2), layout=False)
+        self.refresh_view()
+
+    @staticmethod
+    def _keys_help(width: int = 200) -> Text:
+        """The key line, as much of it as fits `width` cells; quitting is always shown."""
+        items = [
+            ("←→", "select"),
+            ("Enter", "discard"),
+            ("d", "drawn"),
+            ("c p k h Space", "claim"),
+            ("t", "hints"),
+            ("l", "log"),
+        ]
+        last = ("q", "quit")
         out = Text()
-        for key, what in (("←/→", "select"), ("Enter", "discard"), ("d", "discard drawn"),
-                          ("c p k h Space", "claims"), ("t", "hints"), ("q", "quit")):
+        used = len(last[0]) + len(last[1]) + 1
+        for key, what in items:
+            piece = len(key) + len(what) + 3
+            if used + piece > width:
+                break
             out.append(key, style="bold yellow")
-            out.append(f" {what}   ")
+            out.append(f" {what}  ")
+            used += piece
+        out.append(last[0], style="bold yellow")
+        out.append(f" {last[1]}")
         return out
 
     # ---- flow -----------------------------------------------------------------------
 
     def start_hand(self) -> None:
         """Deals the next hand and lets the bots play until the person must decide."""
-        self.c.start_hand()
+        r = self.c.start_hand()
         self.moves = []
         self.selected = 0
         self.mode = "wait"
+        self.history.start_hand(self.c.hand_number, self.c.n_hands, r.dealer)
         self._note(Text(f"Hand {self.c.hand_number} of {self.c.n_hands} dealt.", style="bold"))
+        self._flush_log()
         self.advance()
 
     def advance(self) -> None:
@@ -231,12 +314,15 @@ class GameScreen(Screen[None]):
             melds=[[(m.kind, list(m.tiles)) for m in c.melds_of(s)] for s in range(4)],
             flowers=[list(r.flowers(s)) for s in range(4)],
         )
+        had_error = c.record_error
         hand = c.finish_hand()
+        if c.record_error and not had_error:
+            self.notify(
+                f"The record could not be written: {c.record_error}", severity="error", timeout=10
+            )
         view.scores_before = list(hand.scores_before)
         view.scores_after = list(hand.scores_after)
         self.hand_lines.append(HandLine(view.number, hand.dealer, hand.prevalent_wind, hand.result))
-        if self.opts.record:
-            c.save_record(self.opts.record)
         self.last_hand = view
         self.app.push_screen(ResultScreen(view, self.ascii, last=c.match_over), self._after_result)
 
@@ -269,29 +355,16 @@ class GameScreen(Screen[None]):
         if c.round is None:
             return
         obs = c.observation()
-        a = self.ascii
         r = c.round
-        info = Text()
-        info.append("majiang ", style="bold")
-        info.append(f"{c.rules.name}  hand {c.hand_number}/{c.n_hands}  ")
-        info.append("prevalent " + wind_label(obs.prevalent_wind, a), style="cyan")
-        info.append(f"  wall {obs.wall_remaining}  ")
-        bao = getattr(obs, "bao", None)
-        if bao is not None:
-            ind = obs.bao_indicator
-            info.append("indicator " if a else "宝 indicator ")
-            info.append(inline(ind, a), style=suit_style(ind))
-            info.append(" → wild " if a else " → 宝 ")
-            info.append(inline(bao, a), style=suit_style(bao) + " reverse")
-            info.append("  ")
-        info.append(f"seed {c.seed}  {c.level}: {c.bot_name}", style="dim")
-        self.query_one("#info", Static).update(info, layout=False)
+        self.query_one("#info", Static).update(self._header(obs), layout=False)
 
         log = obs.discard_log
         # The latest discard is marked while it lies in its pool (not claimed).
         last_seat = log[-1][0] if log and not log[-1][2] else -1
+        pools: list[list[tuple[int, bool]]] = [[], [], [], []]
+        for entry in log:
+            pools[entry[0]].append((entry[1], bool(entry[2])))
         on_turn = obs.turn
-        discards = obs.discards
         melds = obs.melds
         hidden = obs.hidden_kongs
         flowers = obs.flowers
@@ -306,7 +379,7 @@ class GameScreen(Screen[None]):
                 hand_size=obs.hand_sizes[s],
                 melds=ms,
                 flowers=flowers[s],
-                discards=discards[s],
+                discards=pools[s],
                 last_discard=s == last_seat,
                 on_turn=s == on_turn and not r.is_over,
                 ready=obs.ready[s],
@@ -319,6 +392,43 @@ class GameScreen(Screen[None]):
         self._refresh_actions(obs)
         self._refresh_hints()
         self.query_one("#log", Static).update(Text("  ·  ").join(self.moves[-3:]), layout=False)
+
+    def _header(self, obs: Any) -> Text:
+        """The top line: rules, hand, opponents, wind, wall, the 宝 in huainan, the seed.
+        Parts are dropped from the right (seed, then words) to fit the screen; the
+        opponents' level and bot always stay."""
+        c = self.c
+        a = self.ascii
+        width = max(20, self.app.size.width - 2)
+        bao = getattr(obs, "bao", None)
+
+        def build(long: bool, seed: bool) -> Text:
+            out = Text()
+            out.append("majiang " if long else "", style="bold")
+            out.append(f"{c.rules.name} ", style="bold")
+            out.append(f"hand {c.hand_number}/{c.n_hands}  ")
+            out.append(f"vs {c.bot_name} ({c.level})  ", style="bold magenta")
+            wind = wind_label(obs.prevalent_wind, a) if long else wind_char(obs.prevalent_wind, a)
+            out.append(("prevalent " if long else "round ") + wind, style="cyan")
+            out.append(f"  wall {obs.wall_remaining}  ")
+            if bao is not None:
+                ind = obs.bao_indicator
+                if long:
+                    out.append("indicator " if a else "宝 indicator ")
+                    out.append(inline(ind, a), style=suit_style(ind))
+                    out.append(" → ")
+                out.append("wild " if a else "宝 ")
+                out.append(inline(bao, a), style=suit_style(bao) + " reverse")
+                out.append("  ")
+            if seed:
+                out.append(f"seed {c.seed}", style="dim")
+            return out
+
+        for long, seed in ((True, True), (True, False), (False, True), (False, False)):
+            text = build(long, seed)
+            if text.cell_len <= width:
+                return text
+        return build(False, False)
 
     def _refresh_actions(self, obs: Any) -> None:
         bar = self.query_one("#actions", ActionBar)
@@ -339,11 +449,18 @@ class GameScreen(Screen[None]):
                 what = "declares a kong with" if obs.phase == "rob_kong" else "discards"
                 prompt.append(f"{self.names()[seat]} {what} ")
                 prompt.append(inline(tile, a), style=suit_style(tile) + " reverse")
+                why = self._no_discard_win(obs, legal, tile) if obs.phase != "rob_kong" else ""
+                if why:
+                    prompt.append(f"  ({why})", style="dim")
             bar.show(prompt, self._key_choices(legal))
             return
         if self.mode == "turn":
             prompt = Text("Your turn: ", style="bold")
-            prompt.append("←/→ Enter, d = drawn", style="dim")
+            _, drawn = self._split_hand(obs)
+            if drawn is not None:
+                prompt.append("←/→ Enter, d = drawn", style="dim")
+            else:
+                prompt.append("after your claim, pick a discard with ←/→ Enter", style="dim")
             extra = [kc for kc in self._key_choices(legal) if kc[0] != "space"]
             bar.show(prompt, extra)
             return
@@ -351,6 +468,26 @@ class GameScreen(Screen[None]):
         if self.c.round is not None and not self.c.round.is_over:
             waiting = Text(f"{self.names()[obs.turn]} to play…", style="dim")
         bar.show(waiting, [])
+
+    def _no_discard_win(self, obs: Any, legal: list[Action], tile: int) -> str:
+        """Why no win is offered on the discard `tile` that would complete the person's
+        hand, when the reason is a rule the person may not know: in huainan a player
+        holding a 宝 wins only by self-draw, by robbing a kong or by 接宝 (never on an
+        ordinary discard). Empty when a win is offered or the tile completes nothing."""
+        bao = getattr(obs, "bao", None)
+        if bao is None or any(x.kind == "win" for x in legal) or bao not in obs.hand:
+            return ""
+        hand = list(obs.hand)
+        if len(hand) % 3 == 2 and obs.drawn is not None:
+            hand.remove(obs.drawn)  # the person has drawn since that discard
+        if len(hand) % 3 != 1:
+            return ""
+        melds = list(obs.melds[obs.seat])
+        if _mj.shanten([*hand, tile], melds, **oracle_options(obs, self.c.rules)) != -1:
+            return ""
+        if self.ascii:
+            return "holding a wild tile, you win only by self-draw or robbing a kong"
+        return "holding a 宝, you win only by self-draw, robbing a kong or 接宝"
 
     def _key_choices(self, legal: list[Action]) -> list[tuple[str, str]]:
         a = self.ascii
@@ -369,59 +506,75 @@ class GameScreen(Screen[None]):
 
     def _refresh_hints(self) -> None:
         panel = self.query_one("#hints", Static)
-        if not panel.has_class("-shown"):
-            return
-        if self.c.round is None or self.c.round.is_over:
-            panel.update("")
+        if not panel.has_class("-shown") or self.c.round is None or self.c.round.is_over:
+            self._advise(None)
+            if panel.has_class("-shown"):
+                panel.update("")
             return
         obs = self.c.observation()
-        key = (tuple(obs.hand), obs.drawn, tuple(obs.visible), obs.phase,
-               tuple(a.code for a in obs.legal_actions))
+        key = (
+            tuple(obs.hand),
+            obs.drawn,
+            tuple(obs.visible),
+            obs.phase,
+            tuple(a.code for a in obs.legal_actions),
+        )
         if key != self._hint_key:
             self._hint_key = key
-            panel.update(hint_text(self.c, self.ascii))
+            hints = compute_hints(self.c)
+            panel.update(hint_text(self.c, self.ascii, hints))
+            advice = hints.suggestion
+            kind = getattr(advice, "kind", None)
+            self._advise(advice.tile if kind in ("discard", "ready") else None)
+
+    def _advise(self, tile: int | None) -> None:
+        """Shades the tile the hints advise discarding in the hand (none: no shading)."""
+        bar = self.query_one("#hand", HandBar)
+        if bar.advised != tile:
+            bar.advised = tile
+            bar.show(bar.tiles, bar.drawn, bar.selected)
 
     def _note(self, text: Text) -> None:
         self.moves.append(text)
         del self.moves[:-8]
 
-    def _note_move(self, move: Move) -> bool:
-        """Adds the move's visible events to the log; True if anything was shown."""
-        shown = False
-        names = self.names()
+    def _flush_log(self) -> None:
+        """Writes the log lines not yet shown into the side panel."""
+        panel = self.query_one("#history", RichLog)
+        lines = self.history.lines
+        for line in lines[self._history_lines :]:
+            panel.write(line.text)
+        self._history_lines = len(lines)
+
+    def _note_bao_bar(self, move: Move) -> None:
+        """Says in the log when another seat's discard would have completed the person's
+        hand but the 宝 the person holds bars winning on it (huainan)."""
+        obs = self.c.observation()
         for e in move.events:
-            kind = e["type"]
-            seat = e.get("seat")
-            who = names[seat] if seat is not None else ""
-            verb_s = "" if seat == PERSON else "s"
-            t = e.get("tile")
-            text = Text()
-            if kind == "discard":
-                text.append(f"{who} discard{verb_s} ")
-                text.append(inline(t, self.ascii), style=suit_style(t))
-                if e.get("ready"):
-                    text.append(" and declare" + verb_s + " ready", style="bold red")
-            elif kind in ("chow", "pung", "kong"):
-                text.append(f"{who} {kind}{verb_s} ", style="bold")
-                tiles = [e["low"], e["low"] + 1, e["low"] + 2] if kind == "chow" else [t]
-                text.append_text(inline_tiles(tiles, self.ascii, sep=""))
-            elif kind == "concealed_kong":
-                text.append(f"{who} declare{verb_s} a concealed kong", style="bold")
-            elif kind == "added_kong":
-                text.append(f"{who} add{verb_s} ", style="bold")
-                text.append(inline(t, self.ascii), style=suit_style(t))
-                text.append(" to a kong")
-            elif kind == "win":
-                text.append(f"{who} win{verb_s}!", style="bold green")
-            elif kind == "exhaustive_draw":
-                text.append("The wall is empty.", style="bold")
-            elif kind == "penalty":
-                text.append(f"{who} declared a false win: penalty", style="bold red")
-            else:
-                continue
-            self._note(text)
-            shown = True
-        return shown
+            if e.get("type") == "discard" and e.get("seat") != 0:
+                why = self._no_discard_win(obs, [], e["tile"])
+                if why:
+                    line = Text(
+                        f"{inline(e['tile'], self.ascii)} would complete your hand, but ",
+                        style="yellow",
+                    )
+                    line.append(why, style="yellow")
+                    self.history.note(line)
+
+    def _note_move(self, move: Move) -> bool:
+        """Adds the move's events to the action log; True if anything worth a pause of
+        the table happened (a discard, a claim, a kong, a win: not a bare draw)."""
+        r = self.c.round
+        wall = r.wall_remaining if r is not None else None
+        before = len(self.history.lines)
+        notable = self.history.add(move.seat, move.action, move.events, wall)
+        if r is not None and getattr(r.observation(0), "bao", None) is not None:
+            self._note_bao_bar(move)
+        for line in self.history.lines[before:]:
+            if line.notable:
+                self._note(line.text)
+        self._flush_log()
+        return notable > 0
 
     # ---- actions --------------------------------------------------------------------
 
@@ -480,7 +633,12 @@ class GameScreen(Screen[None]):
         obs = self.c.observation()
         tiles, drawn = self._split_hand(obs)
         if drawn is None:
-            self.notify("You drew no tile this turn: pick one with ←/→ and Enter.")
+            # After a chow or pung there is no drawn tile: say so where the eye is.
+            msg = "No drawn tile after a claim: pick a discard with ←/→ and Enter."
+            self.query_one("#actions", ActionBar).show(
+                Text(msg, style="bold yellow"), self.query_one("#actions", ActionBar).choices
+            )
+            self.notify(msg)
             return
         self._discard_slot(len(tiles))
 
@@ -517,6 +675,10 @@ class GameScreen(Screen[None]):
         panel.toggle_class("-shown")
         self._hint_key = None
         self._refresh_hints()
+
+    def action_show_log(self) -> None:
+        """Opens the whole action log of the match, scrollable."""
+        self.app.push_screen(LogScreen([line.text for line in self.history.lines]))
 
     def action_quit_game(self) -> None:
         self.app.push_screen(QuitScreen(), self._quit_answer)
@@ -563,6 +725,8 @@ class MajiangApp(App[None]):
         self.controller = controller or Controller(o.rules, o.seed, o.level, hands=o.hands)
 
     def on_mount(self) -> None:
+        if self.options.record and self.controller.writer is None:
+            self.controller.record_to(self.options.record)
         self.push_screen(GameScreen(self.controller, self.options))
 
     @property

@@ -5,7 +5,11 @@ and the three bots. The person sits at seat 0 (East in the first hand). The cont
 never decides what is legal: the person picks one of the round's ``legal_actions`` and
 the bots return one of theirs; the round applies it. Every finished hand is kept as a
 :class:`majiang.HandRecord`, so the whole match can be written as a
-:class:`majiang.MatchRecord` (``majiang replay FILE`` plays it back).
+:class:`majiang.MatchRecord` (``majiang replay FILE`` plays it back). With
+:meth:`Controller.record_to` each hand is appended to the file as soon as it ends
+(:class:`majiang.record.RecordWriter`), so quitting or a crash never loses a finished
+hand; a record holds finished hands only, so a hand left unfinished is not in it, and
+:meth:`Controller.close_record` marks the match unfinished (``complete: false``).
 
 The app drives it with :meth:`Controller.step_bots`, one visible move at a time, with a
 delay between moves; tests and scripts drive it with no delay at all.
@@ -21,7 +25,7 @@ from typing import Any
 
 from .. import bots as _bots
 from .._core import Action, Match, Observation, Round, RuleSet
-from ..record import HandRecord, MatchRecord
+from ..record import HandRecord, MatchRecord, RecordWriter
 
 __all__ = [
     "LEVELS",
@@ -128,6 +132,10 @@ class Controller:
             players=["Person", *(type(b).__name__ for b in bots)],
         )
         self.round: Round | None = None
+        self.writer: RecordWriter | None = None
+        self._advisor: Any = None
+        self.record_error: str | None = None
+        """Why the record file stopped growing (a failed write), or None."""
         self._hand_start: tuple[int, int, int, int, list[int]] | None = None
         self._events_seen = 0
 
@@ -137,6 +145,23 @@ class Controller:
     def bot_name(self) -> str:
         """The class name of the opponents (for the header)."""
         return type(self.bots[1]).__name__
+
+    @property
+    def advisor(self) -> Any:
+        """The bot whose choice the hints show: the strongest this build has that plans
+        for the rule set (StrongBot, else EfficiencyBot), made on first use with a fixed
+        seed so that the same position always gets the same advice."""
+        if self._advisor is None:
+            for name in ("StrongBot", "EfficiencyBot"):
+                cls = getattr(_bots, name, None)
+                if cls is None:
+                    continue
+                try:
+                    self._advisor = make_bot(cls, 0, self.rules)
+                except (ValueError, TypeError):
+                    continue
+                break
+        return self._advisor
 
     @property
     def n_hands(self) -> int:
@@ -188,7 +213,44 @@ class Controller:
         )
         self.record.hands.append(hand)
         self.record.final_scores = list(self.match.scores)
+        if self.writer is not None:
+            try:
+                self.writer.add_hand(hand)
+            except OSError as e:
+                # The game goes on; the file keeps the hands written before (see
+                # record_error) and the whole record can still be saved elsewhere.
+                self.record_error = f"{self.writer.path}: {e.strerror or e}"
+                self._drop_writer()
         return hand
+
+    def _drop_writer(self) -> None:
+        writer, self.writer = self.writer, None
+        if writer is not None:
+            try:
+                writer.close()
+            except OSError:
+                pass
+
+    def record_to(self, path: str) -> str:
+        """Starts writing the match record to `path` (the header and the hands finished so
+        far); every later hand is appended, synced to disk, as it ends. Returns the
+        absolute path."""
+        self.close_record()
+        self.writer = RecordWriter(path, self.record)
+        return self.writer.path
+
+    def close_record(self) -> None:
+        """Ends the record with its trailer: a complete match when every hand was played,
+        otherwise an unfinished one holding the finished hands (the hand in progress, if
+        any, is not recorded)."""
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+    @property
+    def hand_in_progress(self) -> bool:
+        """True while a hand has been dealt and not finished."""
+        return self.round is not None and not self.round.is_over
 
     def save_record(self, path: str) -> None:
         """Writes the match record so far as JSON lines (``majiang replay`` reads it),

@@ -1,6 +1,8 @@
 """Hints for the person: how far the hand is from ready, which tiles help and how many
-copies of them are still unseen, what the efficiency bot would play, and (gb, classic)
-which fans the hand is heading for and whether the 8-fan minimum is within reach.
+copies of them are still unseen (tiles with no copy left are not listed: they cannot
+help), what the strongest bot would play, and (gb, classic) which fans the hand is
+heading for and whether the rule set's minimum is within reach, counted as the rules
+count it (in gb flowers do not count toward the 8-fan minimum; they are added after).
 
 Everything is computed by the Rust oracle (:func:`majiang.shanten`,
 :func:`majiang.useful_tiles`, :func:`majiang.waits`, :func:`majiang.evaluate_fan`); this
@@ -18,11 +20,11 @@ from rich.text import Text
 
 import majiang as _mj
 
-from .controller import make_bot
 from .tiles import inline, suit_style
 
 __all__ = [
     "DiscardOption",
+    "advisor_for",
     "FanOutlook",
     "Hints",
     "compute_hints",
@@ -51,9 +53,12 @@ class DiscardOption:
 class FanOutlook:
     """Where the hand can end up: the best fan total over the completions looked at (won
     on a discard or self-drawn), the fans of that completion, and whether any completion
-    meets the minimum."""
+    meets the minimum. ``best_counted`` is the best total as the minimum counts it
+    (without flowers unless the rule set counts them); ``best_total`` is that
+    completion's whole total, flowers included."""
 
     exact: bool
+    best_counted: int = 0
     best_total: int = 0
     best_fans: list[tuple[str, str, int]] = field(default_factory=list)
     reachable: bool = False
@@ -72,6 +77,7 @@ class Hints:
     suggestion: Any = None
     outlook: FanOutlook | None = None
     min_fan: int = 8
+    advisor: str = ""
 
 
 def unseen_counts(obs: Any) -> list[int]:
@@ -129,6 +135,8 @@ def fan_outlook(
     pungs, seven pairs, dragon and wind pairs, all types)."""
     hand = list(hand)
     s = _mj.shanten(hand, melds, rules=rules)
+    opts = rules.options() if not isinstance(rules, str) else _mj.RuleSet(rules).options()
+    flowers_count = bool(opts.get("flowers_count_toward_min", False))
     completions: list[tuple[list[int], int]] = []
     if s == 0:
         completions = [(hand, w) for w in _mj.waits(hand, melds, rules=rules) if unseen[w] > 0]
@@ -168,12 +176,15 @@ def fan_outlook(
                 out.completions += 1
                 if res.meets_minimum:
                     out.reachable = True
-                if res.total > out.best_total:
+                counted = res.total if flowers_count else res.total_without_flowers
+                if (counted, res.total) > (out.best_counted, out.best_total):
+                    out.best_counted = counted
                     out.best_total = res.total
                     out.best_fans = _fan_list(res.fans)
                     out.best_self_drawn = self_drawn
-    out.patterns = patterns(hand, melds, rules=rules, seat_wind=seat_wind,
-                            prevalent_wind=prevalent_wind)
+    out.patterns = patterns(
+        hand, melds, rules=rules, seat_wind=seat_wind, prevalent_wind=prevalent_wind
+    )
     return out
 
 
@@ -243,7 +254,8 @@ def compute_hints(controller: Any) -> Hints:
     kw = oracle_options(obs, rules)
 
     def useful_of(h: list[int]) -> list[tuple[int, int]]:
-        return [(t, unseen[t]) for t in _mj.useful_tiles(h, melds, **kw)]
+        # A useful kind with no copy left cannot be drawn: it is not worth listing.
+        return [(t, unseen[t]) for t in _mj.useful_tiles(h, melds, **kw) if unseen[t] > 0]
 
     discards: list[DiscardOption] = []
     if len(hand) % 3 == 2:
@@ -259,9 +271,9 @@ def compute_hints(controller: Any) -> Hints:
         useful = useful_of(hand)
 
     suggestion = None
-    bot_cls = getattr(_mj.bots, "EfficiencyBot", None)
-    if bot_cls is not None and obs.legal_actions:
-        suggestion = make_bot(bot_cls, 0, rules).act(obs)
+    advisor = advisor_for(c)
+    if advisor is not None and obs.legal_actions:
+        suggestion = advisor.act(obs)
 
     outlook = None
     min_fan = int(rules.options().get("min_fan", 8)) if name in ("gb", "classic") else 0
@@ -280,7 +292,21 @@ def compute_hints(controller: Any) -> Hints:
                 flowers=len(obs.flowers[obs.seat]),
                 unseen=unseen,
             )
-    return Hints(sh, useful, discards, suggestion, outlook, min_fan)
+    return Hints(
+        sh,
+        useful,
+        discards,
+        suggestion,
+        outlook,
+        min_fan,
+        advisor=type(advisor).__name__ if advisor is not None else "",
+    )
+
+
+def advisor_for(controller: Any) -> Any:
+    """The bot whose choice the hints show (see :attr:`Controller.advisor
+    <majiang.ui.controller.Controller.advisor>`); None for a controller without one."""
+    return getattr(controller, "advisor", None)
 
 
 def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int = 7) -> Text:
@@ -295,56 +321,87 @@ def _tiles_with_counts(items: Sequence[tuple[int, int]], ascii: bool, most: int 
     return out
 
 
-def _shanten_words(s: int) -> str:
+_ACTION_WORDS = {
+    "discard": "discard",
+    "ready": "declare ready discarding",
+    "added_kong": "add to your pung, making a kong:",
+    "concealed_kong": "declare a concealed kong of",
+    "kong": "kong",
+    "pung": "pung",
+    "win": "win",
+    "pass": "pass",
+}
+
+
+def _fan_name(zh: str, en: str, ascii: bool) -> str:
+    return en if ascii else f"{zh} {en}"
+
+
+def _shanten_words(s: int, ascii: bool = False) -> str:
     if s < 0:
         return "complete: you can win"
     if s == 0:
-        return "ready (听牌)"
+        return "ready" if ascii else "ready (听牌)"
     return f"{s} from ready ({s}-shanten)"
 
 
-def hint_text(controller: Any, ascii: bool = False) -> Text:
-    """The hint panel's text for the person's present position."""
-    h = compute_hints(controller)
+def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) -> Text:
+    """The hint panel's text for the person's present position (`hints`: already
+    computed for it)."""
+    h = hints if hints is not None else compute_hints(controller)
     out = Text()
     out.append("Hints  ", style="bold")
-    if h.discards:
-        out.append("best discards\n")
-        for o in h.discards[:3]:
-            out.append("  discard ")
-            out.append(inline(o.tile, ascii), style=suit_style(o.tile))
-            out.append(f" → {_shanten_words(o.shanten)}, {o.unseen} useful unseen: ")
-            out.append_text(_tiles_with_counts(o.useful, ascii))
-            out.append("\n")
-    else:
-        out.append(f"{_shanten_words(h.shanten)}; useful ({sum(n for _, n in h.useful)} unseen): ")
-        out.append_text(_tiles_with_counts(h.useful, ascii))
-        out.append("\n")
+    # The advice first: on a short terminal the panel shows only its first lines.
     if h.suggestion is not None:
-        out.append("  efficiency bot: ", style="cyan")
+        out.append(f"{h.advisor or 'bot'} would play: ", style="cyan")
         a = h.suggestion
         if a.kind == "chow" and a.tile is not None:
             run = (a.tile, a.tile + 1, a.tile + 2)
             out.append("chow " + "".join(inline(x, ascii) for x in run))
         elif a.tile is not None:
-            out.append(f"{a.kind} ")
+            out.append(_ACTION_WORDS.get(a.kind, a.kind) + " ")
             out.append(inline(a.tile, ascii), style=suit_style(a.tile))
         else:
-            out.append(a.kind)
+            out.append(_ACTION_WORDS.get(a.kind, a.kind))
+        out.append("\n")
+    if h.discards:
+        for o in h.discards[:3]:
+            out.append("  discard ")
+            out.append(inline(o.tile, ascii), style=suit_style(o.tile))
+            out.append(f" → {_shanten_words(o.shanten, ascii)}, {o.unseen} useful unseen: ")
+            out.append_text(_tiles_with_counts(o.useful, ascii))
+            out.append("\n")
+    else:
+        out.append(
+            f"  {_shanten_words(h.shanten, ascii)}; useful ({sum(n for _, n in h.useful)} unseen): "
+        )
+        out.append_text(_tiles_with_counts(h.useful, ascii))
         out.append("\n")
     o = h.outlook
     if o is not None:
         if o.exact and o.completions:
             how = " self-drawn" if o.best_self_drawn else ""
-            out.append(f"  best finish{how} {o.best_total} fan: ", style="bold")
-            out.append(", ".join(f"{zh} {en} {p}" for zh, en, p in o.best_fans if p))
+            out.append(f"  best finish{how} {o.best_counted} fan", style="bold")
+            if o.best_total != o.best_counted:
+                out.append(
+                    f" ({o.best_total} with flowers, which do not count toward the minimum)",
+                    style="dim",
+                )
+            out.append(": ")
+            out.append(
+                ", ".join(_fan_name(zh, en, ascii) + f" {p}" for zh, en, p in o.best_fans if p)
+            )
             verdict = "reachable" if o.reachable else "not reached by these waits (luck fans aside)"
-            out.append(f"\n  {h.min_fan} fan: {verdict}", style="green" if o.reachable else "red")
+            out.append(
+                f"\n  {h.min_fan}-fan minimum: {verdict}", style="green" if o.reachable else "red"
+            )
         elif o.exact:
-            out.append(f"  {h.min_fan} fan: no winning tile left for this shape", style="red")
+            out.append(
+                f"  {h.min_fan}-fan minimum: no winning tile left for this shape", style="red"
+            )
         else:
-            out.append(f"  {h.min_fan} fan: too far from ready to tell", style="dim")
+            out.append(f"  {h.min_fan}-fan minimum: too far from ready to tell", style="dim")
         if o.patterns:
             out.append("\n  heading for: ")
-            out.append(", ".join(f"{zh} {en} ({p})" for zh, en, p in o.patterns))
+            out.append(", ".join(_fan_name(zh, en, ascii) + f" ({p})" for zh, en, p in o.patterns))
     return out

@@ -58,8 +58,11 @@ class ScriptedPerson:
             rest.remove(t)
             sh = _mj.shanten(rest, melds, **kw)
             n = sum(unseen[u] for u in _mj.useful_tiles(rest, melds, **kw))
-            key = (sh, 0 if t == obs.drawn else 1, -n, t) if self.prefer_drawn else (
-                sh, -n, 0 if t == obs.drawn else 1, t)
+            key = (
+                (sh, 0 if t == obs.drawn else 1, -n, t)
+                if self.prefer_drawn
+                else (sh, -n, 0 if t == obs.drawn else 1, t)
+            )
             if best is None or key < best:
                 best, choice = key, t
         return choice

@@ -18,16 +18,20 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from .._core import parse_tiles
+from .names import huainan_form, huainan_multiplier
 from .tiles import inline, inline_tiles, meld_text, suit_style, wind_label
 from .widgets import KeyButton
 
 __all__ = [
     "HandView",
+    "LogScreen",
     "QuitScreen",
     "ResultScreen",
     "StandingsScreen",
     "fan_table",
     "huainan_table",
+    "match_summary",
+    "sparkline",
     "settlement_table",
 ]
 
@@ -62,9 +66,11 @@ def _meld_tiles(notation: str) -> list[int]:
 
 
 def fan_table(win: dict[str, Any], ascii: bool = False) -> Table:
-    """The fans of one win: Chinese and English names, points, count and total."""
+    """The fans of one win: Chinese and English names (English only with `ascii`),
+    points, count and total."""
     t = Table(title="Fans 番种" if not ascii else "Fans", title_style="bold", expand=False)
-    t.add_column("番种" if not ascii else "Chinese", style="bold")
+    if not ascii:
+        t.add_column("番种", style="bold")
     t.add_column("Fan")
     t.add_column("Points", justify="right")
     t.add_column("Count", justify="right")
@@ -73,27 +79,34 @@ def fan_table(win: dict[str, Any], ascii: bool = False) -> Table:
     for f in win["fans"]:
         total = f["points"] * f["count"]
         listed += total
-        t.add_row(f["name_zh"], f["name"], str(f["points"]), str(f["count"]), str(total))
+        names = [f["name"]] if ascii else [f["name_zh"], f["name"]]
+        t.add_row(*names, str(f["points"]), str(f["count"]), str(total))
     flowers = win["fan_total"] - listed
     if flowers > 0 and win.get("flowers", 0):
-        t.add_row("花牌", "Flower Tiles", "1", str(flowers), str(flowers))
+        names = ["Flower Tiles"] if ascii else ["花牌", "Flower Tiles"]
+        t.add_row(*names, "1", str(flowers), str(flowers))
     t.add_section()
-    t.add_row("合计" if not ascii else "", "Total", "", "", str(win["fan_total"]), style="bold")
+    t.add_row(*([] if ascii else ["合计"]), "Total", "", "", str(win["fan_total"]), style="bold")
     return t
 
 
 def huainan_table(win: dict[str, Any], ascii: bool = False) -> Table:
-    """A huainan win: its form and value, the multipliers applied, the total value."""
+    """A huainan win: its form and value, the multipliers applied, the total value, each
+    named in Chinese and English (English only with `ascii`)."""
     t = Table(title="Huainan 淮南" if not ascii else "Huainan", title_style="bold")
-    t.add_column("牌型" if not ascii else "Form", style="bold")
-    t.add_column("Name")
+    if not ascii:
+        t.add_column("牌型", style="bold")
+    t.add_column("Form" if ascii else "Name")
     t.add_column("×", justify="right")
-    t.add_row(win.get("form_zh", ""), win.get("form", ""), "")
+    zh, en = huainan_form(str(win.get("form", "")), ascii)
+    t.add_row(*([en] if ascii else [zh, en]), "")
     for key, factor in win.get("multipliers") or []:
-        t.add_row("", key, f"×{factor}")
+        mzh, men = huainan_multiplier(str(key), ascii)
+        t.add_row(*([men] if ascii else [mzh, men]), f"×{factor}")
     t.add_section()
-    t.add_row("合计" if not ascii else "", "Value", str(win.get("value", win["fan_total"])),
-              style="bold")
+    t.add_row(
+        *([] if ascii else ["合计"]), "Value", str(win.get("value", win["fan_total"])), style="bold"
+    )
     return t
 
 
@@ -176,7 +189,7 @@ def result_body(view: HandView, ascii: bool = False) -> Group:
                 head.append(f" from {view.names[w['from']]}")
             head.append(" with ")
             head.append(inline(w["tile"], ascii), style=suit_style(w["tile"]))
-            unit = "points" if "form" in w else "fan"
+            unit = ("point" if w["fan_total"] == 1 else "points") if "form" in w else "fan"
             head.append(f"  —  {w['fan_total']} {unit}", style="bold")
             parts.append(head)
             melds = [(k, _meld_tiles(n)) for k, n in w["melds"]]
@@ -197,7 +210,7 @@ class QuitScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
     QuitScreen > Vertical {
-        width: 44; height: auto; border: thick $error; background: $surface; padding: 1 2;
+        width: 52; height: auto; border: thick $error; background: $surface; padding: 1 2;
     }
     QuitScreen Horizontal { height: auto; margin-top: 1; }
     QuitScreen KeyButton { margin-right: 2; }
@@ -224,6 +237,41 @@ class QuitScreen(ModalScreen[bool]):
         event.stop()
         if isinstance(event.button, KeyButton):
             self.dismiss(event.button.key == "y")
+
+
+class LogScreen(ModalScreen[None]):
+    """The whole action log of the match, scrollable (arrows, Page Up/Down, the mouse);
+    Escape, ``l`` or ``q`` closes it."""
+
+    DEFAULT_CSS = """
+    LogScreen { align: center middle; }
+    LogScreen > VerticalScroll {
+        width: 90%; height: 90%; border: thick $accent; background: $surface; padding: 0 1;
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("l", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    def __init__(self, lines: Sequence[Text]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "Action log (Esc closes)"
+            yield Static(
+                Text("\n").join(self.lines) if self.lines else Text("(empty)"), id="log-text"
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class ResultScreen(Screen[None]):
@@ -328,7 +376,61 @@ def standings_body(
         )
     hands.add_section()
     hands.add_row("", "", "Sum of the hands", *(f"{x:+d}" for x in sums), style="bold")
-    return Group(ranks, hands)
+    return Group(ranks, match_summary(names, lines, ascii), hands)
+
+
+_SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[int], low: int, high: int, ascii: bool = False) -> str:
+    """`values` as one character each, scaled between `low` and `high`: ``▁`` to ``█``
+    (with `ascii`, ``_.-=#``)."""
+    marks = "_.-=#" if ascii else _SPARKS
+    span = max(1, high - low)
+    return "".join(marks[round((v - low) * (len(marks) - 1) / span)] for v in values)
+
+
+def match_summary(names: Sequence[str], lines: Sequence[HandLine], ascii: bool = False) -> Table:
+    """Per player over the match: wins, self-draws, deal-ins (wins by another on their
+    discard or kong), the biggest hand won, and the running score after each hand as a
+    sparkline (one character per hand, all players on one scale)."""
+    wins = [0] * 4
+    self_drawn = [0] * 4
+    dealt_in = [0] * 4
+    biggest: list[tuple[int, str]] = [(0, "")] * 4
+    running = [[0] for _ in range(4)]
+    for h in lines:
+        for w in h.result.get("wins") or []:
+            seat = w["seat"]
+            wins[seat] += 1
+            if w["how"] == "self_drawn":
+                self_drawn[seat] += 1
+            else:
+                dealt_in[w["from"]] += 1
+            unit = "points" if "form" in w else "fan"
+            if w["fan_total"] > biggest[seat][0]:
+                biggest[seat] = (w["fan_total"], f"{w['fan_total']} {unit} (hand {h.number})")
+        for s in range(4):
+            running[s].append(running[s][-1] + h.result["deltas"][s])
+    low = min(min(r) for r in running)
+    high = max(max(r) for r in running)
+    t = Table(title="Match summary" if ascii else "Match summary 战绩", title_style="bold")
+    t.add_column("Player")
+    t.add_column("Wins", justify="right")
+    t.add_column("Self-drawn", justify="right")
+    t.add_column("Dealt in", justify="right")
+    t.add_column("Biggest hand")
+    t.add_column(f"Score after each hand ({low:+d} to {high:+d})")
+    for s in range(4):
+        t.add_row(
+            Text(names[s], style="bold green" if s == 0 else ""),
+            str(wins[s]),
+            str(self_drawn[s]),
+            str(dealt_in[s]),
+            biggest[s][1] or "-",
+            Text(sparkline(running[s][1:], low, high, ascii), style="cyan"),
+        )
+    return t
 
 
 class StandingsScreen(Screen[None]):

@@ -22,7 +22,7 @@ from .screens import ResultScreen
 
 __all__ = ["main", "save_screenshots"]
 
-SIZE = (110, 34)
+SIZE = (140, 40)
 
 
 async def _play_to(app: MajiangApp, pilot: Any, stop: Callable[[Any], bool]) -> None:
@@ -39,8 +39,13 @@ async def _play_to(app: MajiangApp, pilot: Any, stop: Callable[[Any], bool]) -> 
     raise RuntimeError("the scripted hand never reached the wanted position")
 
 
-async def _shoot(seed: int, stop: Callable[[Any], bool], path: pathlib.Path,
-                 hints: bool = False, rules: str = "gb") -> None:
+async def _shoot(
+    seed: int,
+    stop: Callable[[Any], bool],
+    path: pathlib.Path,
+    hints: bool = False,
+    rules: str = "gb",
+) -> None:
     app = MajiangApp(Options(rules=rules, seed=seed, level="easy", delay=0, hands=1))
     async with app.run_test(size=SIZE) as pilot:
         await _play_to(app, pilot, stop)
@@ -66,8 +71,10 @@ def save_screenshots(folder: str | pathlib.Path, rules: str = "gb") -> list[path
         return False
 
     def claim(screen: Any) -> bool:
-        return isinstance(screen, GameScreen) and screen.mode == "claim" and any(
-            a.kind == "pung" for a in screen.c.legal_actions()
+        return (
+            isinstance(screen, GameScreen)
+            and screen.mode == "claim"
+            and any(a.kind == "pung" for a in screen.c.legal_actions())
         )
 
     paths = [out / "table.svg", out / "claim.svg", out / "win.svg"]

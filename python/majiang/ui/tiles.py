@@ -22,6 +22,7 @@ __all__ = [
     "inline",
     "inline_tiles",
     "meld_text",
+    "meld_tiles",
     "suit_style",
     "wind_char",
     "wind_label",
@@ -101,6 +102,23 @@ def meld_text(kind: str, tiles: Iterable[int], ascii: bool = False) -> Text:
     if kind == "concealed_kong":
         out.append(" cK" if ascii else " 暗", style="dim")
     out.append("]")
+    return out
+
+
+def meld_tiles(kind: str, tiles: Iterable[int], ascii: bool = False) -> Text:
+    """A meld drawn as small tiles side by side (dark print on ivory faces, each face one
+    cell apart), a concealed kong's hidden tiles as backs; ``暗`` marks a concealed kong
+    (``cK`` with ``ascii``)."""
+    out = Text()
+    for i, t in enumerate(tiles):
+        if i:
+            out.append("▕", style="#8a7f66 on #f2ead3")
+        face = inline(t, ascii) if t >= 0 else "  "
+        back = "on #2e7d32" if t < 0 else "on #f2ead3"
+        style = suit_style(t, on_tile=True) if t >= 0 else "dim"
+        out.append(face, style=f"{style} {back}")
+    if kind == "concealed_kong":
+        out.append(" cK" if ascii else " 暗", style="dim")
     return out
 
 

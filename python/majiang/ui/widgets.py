@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from .tiles import face_lines, inline, inline_tiles, meld_text, suit_style, wind_label
+from .tiles import face_lines, inline, inline_tiles, meld_tiles, suit_style, wind_label
 
 __all__ = ["ActionBar", "HandBar", "KeyButton", "SeatPanel", "TileWidget"]
 
@@ -43,6 +43,7 @@ class TileWidget(Static):
     }
     TileWidget.-drawn { margin-left: 2; }
     TileWidget.-wild { border: heavy #c62828; }
+    TileWidget.-advised { background: #cdeccd; border: round #2e7d32; }
     """
 
     class Clicked(Message):
@@ -59,11 +60,17 @@ class TileWidget(Static):
         self.ascii = ascii
         self.tile = -1
 
-    def set_tile(self, tile: int, selected: bool, wild: bool = False) -> None:
+    def set_tile(
+        self, tile: int, selected: bool, wild: bool = False, advised: bool = False
+    ) -> None:
         """Shows `tile`, highlighted when `selected`, framed in red when it is `wild`
-        (a huainan 宝)."""
-        if (tile, selected, wild) == (self.tile, self.has_class("-selected"),
-                                      self.has_class("-wild")):
+        (a huainan 宝), shaded green when the hints advise discarding it."""
+        self.set_class(advised, "-advised")
+        if (tile, selected, wild) == (
+            self.tile,
+            self.has_class("-selected"),
+            self.has_class("-wild"),
+        ):
             return
         self.set_class(wild, "-wild")
         self.tile = tile
@@ -96,7 +103,9 @@ class HandBar(Horizontal):
         self.drawn_slot.add_class("-drawn")
         self.tiles: list[int] = []
         self.drawn: int | None = None
+        self.selected: int | None = None
         self.wild: int | None = None
+        self.advised: int | None = None
 
     def compose(self) -> ComposeResult:
         yield from self.slots
@@ -107,9 +116,20 @@ class HandBar(Horizontal):
         `tiles`, with ``len(tiles)`` meaning the drawn tile."""
         self.tiles = list(tiles)
         self.drawn = drawn
+        self.selected = selected
+        # The advised discard is shaded once: the drawn tile if it is that tile, else the
+        # rightmost copy in the hand.
+        advised_slot = -1
+        if self.advised is not None:
+            if drawn == self.advised:
+                advised_slot = len(self.tiles)
+            elif self.advised in self.tiles:
+                advised_slot = len(self.tiles) - 1 - self.tiles[::-1].index(self.advised)
         for i, w in enumerate(self.slots):
             if i < len(self.tiles):
-                w.set_tile(self.tiles[i], selected == i, self.tiles[i] == self.wild)
+                w.set_tile(
+                    self.tiles[i], selected == i, self.tiles[i] == self.wild, i == advised_slot
+                )
                 if not w.display:
                     w.display = True
             elif w.display:
@@ -118,14 +138,20 @@ class HandBar(Horizontal):
             if self.drawn_slot.display:
                 self.drawn_slot.display = False
         else:
-            self.drawn_slot.set_tile(drawn, selected == len(self.tiles), drawn == self.wild)
+            self.drawn_slot.set_tile(
+                drawn,
+                selected == len(self.tiles),
+                drawn == self.wild,
+                advised_slot == len(self.tiles),
+            )
             if not self.drawn_slot.display:
                 self.drawn_slot.display = True
 
 
 class SeatPanel(Static):
-    """One seat: who and where, score, tiles in hand, melds, flowers and the discards in
-    order (the latest discard on the table marked)."""
+    """One seat: who and where, score, tiles in hand, melds (drawn as tiles), flowers and
+    every discard in order: the latest discard on the table highlighted and marked, a
+    discard another seat claimed kept in place, struck through and dimmed."""
 
     DEFAULT_CSS = """
     SeatPanel { height: auto; padding: 0 1; }
@@ -149,14 +175,30 @@ class SeatPanel(Static):
         hand_size: int,
         melds: Sequence[tuple[str, Sequence[int]]],
         flowers: Sequence[int],
-        discards: Sequence[int],
+        discards: Sequence[tuple[int, bool] | int],
         last_discard: bool,
         on_turn: bool,
         ready: bool = False,
+        concealed: Sequence[int] | None = None,
     ) -> None:
-        """Redraws the panel from plain values."""
-        key = (name, wind, dealer, score, hand_size, tuple((k, tuple(t)) for k, t in melds),
-               tuple(flowers), tuple(discards), last_discard, on_turn, ready)
+        """Redraws the panel from plain values; `discards` are tiles or ``(tile,
+        claimed)`` pairs; `concealed` (a replay, where every hand is open) shows the
+        seat's concealed tiles on a line of their own."""
+        discards = [d if isinstance(d, tuple) else (d, False) for d in discards]
+        key = (
+            name,
+            wind,
+            dealer,
+            score,
+            hand_size,
+            tuple((k, tuple(t)) for k, t in melds),
+            tuple(flowers),
+            tuple(discards),
+            last_discard,
+            on_turn,
+            ready,
+            None if concealed is None else tuple(concealed),
+        )
         if key == self._shown:
             return
         self._shown = key
@@ -176,16 +218,25 @@ class SeatPanel(Static):
             for i, (kind, tiles) in enumerate(melds):
                 if i:
                     head.append(" ")
-                head.append_text(meld_text(kind, tiles, a))
+                head.append_text(meld_tiles(kind, tiles, a))
         if flowers:
             head.append("  flowers " if a else "  花 ")
             head.append_text(inline_tiles(flowers, a))
+        lines_out = [head]
+        if concealed is not None:
+            open_hand = Text("    ")
+            open_hand.append_text(meld_tiles("hand", concealed, a))
+            lines_out.append(open_hand)
         pool = Text("    ")
         if discards:
-            for i, t in enumerate(discards):
+            for i, (t, claimed) in enumerate(discards):
                 if i:
                     pool.append(" ")
                 last = last_discard and i == len(discards) - 1
+                if claimed:
+                    pool.append(inline(t, a), style=suit_style(t) + " dim strike")
+                    pool.append("^" if a else "↑", style="dim")
+                    continue
                 pool.append(inline(t, a), style=suit_style(t) + (" reverse" if last else ""))
                 if last:
                     pool.append("<" if a else "◀", style="bold yellow")
@@ -193,7 +244,7 @@ class SeatPanel(Static):
             pool.append("(no discards)", style="dim")
         if self.has_class("-turn") != on_turn:
             self.set_class(on_turn, "-turn")
-        body = Text("\n").join([head, pool])
+        body = Text("\n").join([*lines_out, pool])
         width = max(20, (self.size.width or 100) - 2)
         lines = sum(cell_len(line) // width + 1 for line in body.plain.split("\n"))
         self.update(body, layout=lines != self._lines)
@@ -221,6 +272,8 @@ class KeyButton(Button):
         """Gives the button another key and label."""
         self.key = key
         self.label = self._text(key, label)
+        # The label does not resize the button by itself: lay it out again.
+        self.refresh(layout=True)
 
 
 class ActionBar(Horizontal):
