@@ -155,3 +155,45 @@ def test_a_run_too_big_for_the_memory_limit_raises_memory_error():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["MemoryError", "True", "100"]
+
+
+def test_fan_results_pickle_copy_and_compare():
+    corpus = [
+        mj.evaluate_fan("1122334455667m", "7m", flowers=3),
+        mj.evaluate_fan("123m456p789s1112z", "2z", self_drawn=True, seat_wind=1),
+        mj.evaluate_fan("19m19p19s1234567z", "7z"),
+    ]
+    for r in corpus:
+        for back in (pickle.loads(pickle.dumps(r)), copy.copy(r), copy.deepcopy(r)):
+            assert back == r
+            assert back.to_dict() == r.to_dict()
+    assert corpus[0] != corpus[1]
+    # A forged state is refused like any other bad argument.
+    with pytest.raises(ValueError, match="increasing order"):
+        mj._core._fan_result([(12, 1), (10, 1)], True)
+    with pytest.raises(ValueError, match="counts 0 times"):
+        mj._core._fan_result([(10, 0)], True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"seed": 1.7}, "seed must be an int, got float"),
+        ({"seed": "12"}, "seed must be an int, got str"),
+        ({"seed": True}, "seed must be an int, got bool"),
+        ({"hands": 1.5}, "hands must be an int, got float"),
+        ({"hands": "3"}, "hands must be an int, got str"),
+        ({"decision_timeout": "1"}, "decision_timeout must be a number"),
+    ],
+)
+def test_game_arguments_are_not_coerced(kwargs, words):
+    with pytest.raises(TypeError, match=words):
+        mj.Game("gb", **kwargs)
+
+
+def test_game_takes_integer_types():
+    import numpy as np
+
+    game = mj.Game("gb", seed=np.uint64(7), hands=np.int32(1))
+    assert game.seed == 7 and type(game.seed) is int
+    assert len(game.play().hands) == 1

@@ -18,6 +18,7 @@ saying the match is unfinished.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import queue
 import secrets
@@ -117,6 +118,14 @@ class _Worker:
         self._jobs.put(None)
 
 
+def _int_arg(name: str, value: Any) -> int:
+    """An integer argument as an int: ints and integer types (numpy's) only, never a bool,
+    a float or a string."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    return int(value)
+
+
 class Game:
     """A match driven from Python.
 
@@ -145,9 +154,11 @@ class Game:
         decision_timeout: float | None = None,
     ) -> None:
         self.rules = _rules(rules)
-        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self.seed = secrets.randbits(63) if seed is None else _int_arg("seed", seed)
         if not 0 <= self.seed < 2**64:
             raise ValueError(f"seed must be 0 <= seed < 2**64, got {seed}")
+        if hands is not None:
+            hands = _int_arg("hands", hands)
         if bots is None:
             bots = [RandomBot(seed=self.seed + i) for i in range(4)]
         bots = list(bots)
@@ -157,6 +168,13 @@ class Game:
             if not callable(getattr(b, "act", None)):
                 raise TypeError(f"bot {i} ({type(b).__name__}) has no act(observation) method")
         if decision_timeout is not None:
+            if isinstance(decision_timeout, bool) or not isinstance(
+                decision_timeout, numbers.Real
+            ):
+                raise TypeError(
+                    f"decision_timeout must be a number of seconds, got "
+                    f"{type(decision_timeout).__name__}"
+                )
             decision_timeout = float(decision_timeout)
             if not (decision_timeout > 0 and math.isfinite(decision_timeout)):
                 raise ValueError(

@@ -201,6 +201,50 @@ pub struct FanResult {
 }
 
 impl FanResult {
+    /// Rebuilds a result from its fans, as `(id, count)` pairs in catalog order, and
+    /// whether it met the rule set's minimum (a stored or pickled result). The totals follow
+    /// from the fans. Fails on an unknown id, a count of 0, ids out of catalog order or more
+    /// fans than a hand can score.
+    pub fn from_fans(fans: &[(u8, u8)], meets_minimum: bool) -> MjResult<FanResult> {
+        if fans.len() > MAX_FANS_PER_HAND {
+            return Err(MjError::argument(format!(
+                "a result holds at most {MAX_FANS_PER_HAND} fans, got {}",
+                fans.len()
+            )));
+        }
+        let mut list = FanList {
+            items: [FanCount::default(); MAX_FANS_PER_HAND],
+            len: 0,
+        };
+        let (mut total, mut flowers, mut last) = (0u32, 0u32, 0u8);
+        for &(id, count) in fans {
+            if !(1..N_FANS as u8).contains(&id) || id <= last {
+                return Err(MjError::argument(format!(
+                    "fan ids must be 1-{} in increasing order, got {id} after {last}",
+                    N_FANS - 1
+                )));
+            }
+            if count == 0 {
+                return Err(MjError::argument(format!("fan {id} counts 0 times")));
+            }
+            let fan = Fan(id);
+            let points = fan.points() * count as u32;
+            total += points;
+            if fan == catalog::FLOWER_TILES {
+                flowers += points;
+            }
+            list.items[list.len as usize] = FanCount { fan, count };
+            list.len += 1;
+            last = id;
+        }
+        Ok(FanResult {
+            fans: list,
+            total,
+            total_without_flowers: total - flowers,
+            meets_minimum,
+        })
+    }
+
     /// How many times `fan` counts (0 if absent).
     pub fn count(&self, fan: Fan) -> u8 {
         self.fans

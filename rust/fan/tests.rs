@@ -138,3 +138,22 @@ fn knitted_straight_with_four_of_a_kind() {
     let r = evaluate_gb(&win("258m147p3333456s", &[], "9s"));
     assert!(r.is_ok(), "{r:?}");
 }
+
+#[test]
+fn a_result_rebuilds_from_its_fans() {
+    let rules = Rules::gb();
+    let mut input = win("1122334455667m", &[], "7m");
+    input.flowers = 3;
+    for input in [input, win("123m456p789s1112z", &[], "2z")] {
+        let r = evaluate(&input, &rules).unwrap();
+        let back = FanResult::from_fans(&fans(&r), r.meets_minimum).unwrap();
+        assert_eq!(back, r);
+    }
+    assert!(FanResult::from_fans(&[(84, 1)], true).is_err());
+    assert!(FanResult::from_fans(&[(0, 1)], true).is_err());
+    assert!(FanResult::from_fans(&[(12, 1), (10, 1)], true).is_err());
+    assert!(FanResult::from_fans(&[(10, 1), (10, 1)], true).is_err());
+    assert!(FanResult::from_fans(&[(10, 0)], true).is_err());
+    let flowers = FanResult::from_fans(&[(81, 2)], false).unwrap();
+    assert_eq!((flowers.total, flowers.total_without_flowers), (2, 0));
+}

@@ -15,7 +15,7 @@ use numpy::{
 };
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
@@ -148,7 +148,8 @@ impl PyFan {
 
 /// The fans of a winning hand: `fans` (list of `Fan`, catalog order), `total` (flowers
 /// included), `total_without_flowers`, `meets_minimum`.
-#[pyclass(name = "FanResult", module = "majiang", frozen)]
+#[pyclass(name = "FanResult", module = "majiang", frozen, eq)]
+#[derive(PartialEq)]
 pub struct PyFanResult {
     inner: FanResult,
 }
@@ -182,6 +183,24 @@ impl PyFanResult {
     #[getter]
     fn meets_minimum(&self) -> bool {
         self.inner.meets_minimum
+    }
+    /// Pickles as its fans (id and count) and whether it met the minimum; the totals follow
+    /// from the fans.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let r = &slf.get().inner;
+        let fans: Vec<(u8, u8)> = r.fans.iter().map(|f| (f.fan.0, f.count)).collect();
+        let rebuild = py.import("majiang._core")?.getattr("_fan_result")?;
+        let args = (fans, r.meets_minimum).into_pyobject(py)?.into_any();
+        PyTuple::new(py, [rebuild, args])
+    }
+    /// Results are immutable: a copy is the same result.
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    /// Results are immutable: a deep copy is the same result.
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
     }
     /// How many times a fan counts, by English or Chinese name or id (0 if absent).
     fn count(&self, fan: &Bound<'_, PyAny>) -> PyResult<u8> {
@@ -238,6 +257,15 @@ impl PyFanResult {
             parts.join(", ")
         )
     }
+}
+
+/// Rebuilds a `FanResult` from `(id, count)` pairs in catalog order and whether it met the
+/// minimum (what `FanResult.__reduce__` stores).
+#[pyfunction]
+fn _fan_result(fans: Vec<(u8, u8)>, meets_minimum: bool) -> PyResult<PyFanResult> {
+    Ok(PyFanResult {
+        inner: FanResult::from_fans(&fans, meets_minimum)?,
+    })
 }
 
 fn fan_of(obj: &Bound<'_, PyAny>) -> PyResult<Fan> {
@@ -525,6 +553,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFan>()?;
     m.add_class::<PyFanResult>()?;
     m.add_function(wrap_pyfunction!(evaluate_fan, m)?)?;
+    m.add_function(wrap_pyfunction!(_fan_result, m)?)?;
     m.add_function(wrap_pyfunction!(fan_catalog, m)?)?;
     m.add_function(wrap_pyfunction!(_evaluate_fan_batch, m)?)?;
     m.add("N_FAN_IDS", N_FANS)?;
