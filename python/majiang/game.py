@@ -168,9 +168,7 @@ class Game:
             if not callable(getattr(b, "act", None)):
                 raise TypeError(f"bot {i} ({type(b).__name__}) has no act(observation) method")
         if decision_timeout is not None:
-            if isinstance(decision_timeout, bool) or not isinstance(
-                decision_timeout, numbers.Real
-            ):
+            if isinstance(decision_timeout, bool) or not isinstance(decision_timeout, numbers.Real):
                 raise TypeError(
                     f"decision_timeout must be a number of seconds, got "
                     f"{type(decision_timeout).__name__}"
