@@ -48,5 +48,6 @@ def test_ray_run_equals_the_single_machine_run():
         rules = mj.RuleSet("huainan", cap=32)
         shipped = distributed.simulate(200, rules=rules, seed=7, shards=2)
         assert shipped.equals(mj.simulate(200, rules=rules, seed=7))
+        assert shipped.rule_set() == rules
     finally:
         ray.shutdown()

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import _core
 from ._core import RuleSet
-from .sim import SimResult, _bot_list, _check_count, _check_seed, _rules_name
+from .sim import SimResult, _bot_list, _check_count, _check_seed
 
 __all__ = ["shard_ranges", "simulate"]
 
@@ -87,4 +87,4 @@ def simulate(
     parts = ray.get(refs)
     if not parts:
         parts = [_core.simulate_hands(0, rules=rules, bots=names, seed=seed)]
-    return SimResult._from_arrays(parts, rules=_rules_name(rules), bots=names, seed=seed)
+    return SimResult._from_arrays(parts, rules=rules, bots=names, seed=seed)
