@@ -453,6 +453,29 @@ impl VecEnv {
         })
     }
 
+    /// Starts table `i`'s next episode (for a VecEnv without `autoreset`, once the
+    /// table's episode has ended) and writes its planes and mask at its place in `obs` and
+    /// `mask` (the buffers of all tables).
+    pub fn next_episode(&mut self, i: usize, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+        let n = self.tables.len();
+        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
+        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
+        let t = self
+            .tables
+            .get_mut(i)
+            .ok_or_else(|| MjError::argument(format!("table {i} is not a table (0-{})", n - 1)))?;
+        if !t.round().is_over() {
+            return Err(MjError::action(format!(
+                "table {i} is in the middle of an episode"
+            )));
+        }
+        t.next_episode()?;
+        t.write(
+            &mut obs[i * OBS_LEN..(i + 1) * OBS_LEN],
+            &mut mask[i * N_ACTIONS..(i + 1) * N_ACTIONS],
+        )
+    }
+
     /// Writes each table's expert choice (see [`EnvTable::expert_action`]).
     pub fn expert_actions(&mut self, out: &mut [i64]) -> MjResult<()> {
         Self::check_len("out", out.len(), self.tables.len())?;

@@ -202,7 +202,7 @@ impl PyVecEnv {
         let seed = convert::seed("seed", seed)?;
         let inner = py.detach(|| VecEnv::new(&spec, num_envs, seed, threads, autoreset))?;
         let n = inner.len();
-        Ok(PyVecEnv {
+        let mut env = PyVecEnv {
             rules_name: spec.rules.kind.as_str().to_string(),
             inner,
             obs: PyArray3::zeros(py, [n, N_PLANES, N_COLS], false).unbind(),
@@ -210,7 +210,9 @@ impl PyVecEnv {
             reward: PyArray1::zeros(py, [n], false).unbind(),
             done: PyArray1::zeros(py, [n], false).unbind(),
             seed,
-        })
+        };
+        env.reset(py, None)?;
+        Ok(env)
     }
 
     /// Resets every table (from `seed` when given, else from the seed of the last reset
@@ -272,6 +274,18 @@ impl PyVecEnv {
             py.detach(|| inner.step(acts, os, ms, rs, ds))?;
         }
         Ok(self.outputs(py))
+    }
+
+    /// Starts table `index`'s next episode once its episode has ended (for an env made
+    /// with `autoreset=False`) and writes its row of `obs` and `mask`.
+    fn next_episode(&mut self, py: Python<'_>, index: usize) -> PyResult<()> {
+        let (obs, mask) = (self.obs.bind(py), self.mask.bind(py));
+        let mut o = obs.try_readwrite()?;
+        let mut m = mask.try_readwrite()?;
+        let (os, ms) = (o.as_slice_mut()?, m.as_slice_mut()?);
+        let inner = &mut self.inner;
+        py.detach(|| inner.next_episode(index, os, ms))?;
+        Ok(())
     }
 
     /// What the `expert` policy would play now at each table's learning seat (action
