@@ -221,3 +221,17 @@ def test_aec_record_replays():
     assert env.record.complete
     assert [totals[a] for a in env.possible_agents] == env.record.final_scores
     env.record.replay()
+
+
+def test_aec_hand_episodes_walk_through_the_match():
+    env = MahjongAECEnv("gb", hands=3)
+    env.reset(seed=1)
+    dealers = []
+    for _ in range(3):
+        dealers.append(env._round.dealer)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        env.reset()
+    assert dealers == [0, 1, 2]
+    assert env.record.seed != 1  # the finished match was followed by a new one

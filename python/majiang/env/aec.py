@@ -28,9 +28,12 @@ class MahjongAECEnv(AECEnv):
     the rules say). Observations are ``{"observation": (N_PLANES, 34) uint8,
     "action_mask": (N_ACTIONS,) int8}`` (the mask is all zero for a seat with nothing to
     decide); actions are indices of the fixed action space. Rewards are each seat's score
-    change at the end of each hand. ``episode="hand"`` (default) ends after one hand;
-    ``episode="match"`` plays a match of ``hands`` hands (the rule set's
-    ``hands_per_match`` by default). ``reset(seed=s)`` deals the match seeded ``s``;
+    change at the end of each hand. Play follows a match of ``hands`` hands (the rule
+    set's ``hands_per_match`` by default: the deal and the winds rotate, scores carry
+    over). ``episode="hand"`` (default) ends an episode after each hand, and the next
+    :meth:`reset` without a seed deals the match's next hand; ``episode="match"`` plays
+    the whole match as one episode. ``reset(seed=s)`` starts the match seeded ``s``
+    afresh (so does a reset without a seed once the match is over, with a random seed);
     :attr:`record` is the match's :class:`~majiang.record.MatchRecord`.
     """
 
@@ -51,7 +54,7 @@ class MahjongAECEnv(AECEnv):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.rules = rule_set(rules)
         self.episode = episode
-        self.hands = 1 if episode == "hand" and hands is None else hands
+        self.hands = hands
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(4)]
         self._obs_space = spaces.Dict(
@@ -62,6 +65,7 @@ class MahjongAECEnv(AECEnv):
         )
         self._act_space = spaces.Discrete(ENV_N_ACTIONS)
         self._rng = np.random.default_rng()
+        self._match: Match | None = None
         self.record: MatchRecord | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -83,11 +87,14 @@ class MahjongAECEnv(AECEnv):
         self._round = m.start_hand()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deals the first hand of a match seeded `seed` (random when omitted)."""
-        if seed is None:
-            seed = int(self._rng.integers(0, 2**63))
-        self._match = Match(self.rules, seed, self.hands)
-        self.record = new_record(self.rules, seed, self._match.hands, self.possible_agents)
+        """Deals the first hand of the match seeded `seed`, or without a seed the next
+        hand of the match in play (a new match with a random seed once it is over)."""
+        m = self._match
+        if seed is not None or m is None or m.is_over or m.hand_in_play:
+            if seed is None:
+                seed = int(self._rng.integers(0, 2**63))
+            self._match = Match(self.rules, seed, self.hands)
+            self.record = new_record(self.rules, seed, self._match.hands, self.possible_agents)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
