@@ -4,6 +4,7 @@
 //! machine, built-in policies and batch simulation) has no Python types outside
 //! [`py`], which holds the PyO3 bindings behind the default `python` feature.
 
+pub mod env;
 pub mod error;
 pub mod fan;
 pub mod hand;

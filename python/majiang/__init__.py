@@ -9,6 +9,7 @@ Tile codes: 0-8 ``1m``-``9m``, 9-17 ``1p``-``9p``, 18-26 ``1s``-``9s``, 27-33 ``
 accepts MPSZ text or a sequence of codes.
 """
 
+from . import env
 from ._core import (
     IllegalActionError,
     InvalidHandError,

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 pub mod convert;
+mod env;
 mod errors;
 mod fan;
 mod huainan;
@@ -28,5 +29,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     huainan::register(m)?;
     sim::register(m)?;
     strong::register(m)?;
+    env::register(m)?;
     Ok(())
 }

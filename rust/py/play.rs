@@ -540,6 +540,16 @@ fn arranged_wall(
     )?)
 }
 
+impl PyRound {
+    /// Wraps a round built in Rust (an environment's finished hand).
+    pub(super) fn from_round(inner: Round) -> PyRound {
+        PyRound {
+            inner,
+            cursors: [0; 5],
+        }
+    }
+}
+
 #[pymethods]
 impl PyRound {
     #[new]

@@ -1,0 +1,164 @@
+"""A Gymnasium environment: one learning seat against three built-in opponents that play
+in Rust."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .._core import ENV_N_ACTIONS, ENV_N_PLANES, VecEnv
+from ..record import MatchRecord
+from ._records import hand_record, new_record, rule_set
+
+
+class MahjongEnv(gym.Env):
+    """One learning seat at a table of four; the other three seats are built-in Rust
+    policies (``"random"``, ``"efficiency"``, ``"strong"``, ``"strong_lite"``,
+    ``"strong_search"``).
+
+    - **Observation**: ``{"planes": (N_PLANES, 34) uint8, "action_mask": (N_ACTIONS,)
+      int8}`` (see ``docs/encoding.md``); the mask has a 1 at each legal action (int8,
+      the dtype ``Discrete.sample(mask=...)`` takes).
+    - **Action**: an index of the fixed action space (:func:`majiang.env.index_to_action`);
+      it must be legal (``action_mask[action] == 1``): an illegal one raises
+      ``IllegalActionError``, or with ``illegal_action="first_legal"`` plays the lowest
+      legal index instead and says so in ``info["illegal_action"]`` (what an unmasked
+      sampler such as Gymnasium's ``check_env`` needs).
+    - **Reward**: the seat's score change at the end of each hand (0 on the other steps).
+    - **Episode**: ``episode="hand"`` (default) ends at the end of each hand; the next
+      :meth:`reset` without a seed deals the next hand of the same match (scores carry
+      over, as in a game). ``episode="match"`` plays the whole match (``hands`` hands,
+      by default the rule set's ``hands_per_match``); the rewards then add up to the
+      seat's final score.
+    - **Seeds**: ``reset(seed=s)`` starts a match determined by ``s`` afresh: the same walls and,
+      for the same actions, the same opponents' play. ``reset()`` without a seed after a
+      finished match (or at the first call) draws a seed from ``self.np_random``.
+    - **Records**: :attr:`record` is the :class:`~majiang.record.MatchRecord` of the match
+      in play (every hand finished so far, full information); ``env.record.save(path)``
+      writes it and :func:`majiang.record.replay_record` replays it.
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        rules: Any = "gb",
+        *,
+        opponents: str | list[str] = "efficiency",
+        seat: int = 0,
+        episode: str = "hand",
+        hands: int | None = None,
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ):
+        if illegal_action not in ("raise", "first_legal"):
+            raise ValueError(
+                f'illegal_action must be "raise" or "first_legal", got {illegal_action!r}'
+            )
+        self.illegal_action = illegal_action
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.rules = rule_set(rules)
+        self.opponents = opponents
+        self.seat = seat
+        self.episode = episode
+        self.hands = hands
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {
+                "planes": spaces.Box(0, 255, (ENV_N_PLANES, 34), np.uint8),
+                "action_mask": spaces.Box(0, 1, (ENV_N_ACTIONS,), np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(ENV_N_ACTIONS)
+        # Built now so that bad arguments fail here, not at the first reset.
+        self._core = self._make(0)
+        self._ended = True
+        self._fresh = True
+        self.record: MatchRecord | None = None
+        self.records: list[MatchRecord] = []
+
+    def _make(self, seed: int) -> VecEnv:
+        return VecEnv(
+            self.rules,
+            1,
+            opponents=self.opponents,
+            seat=self.seat,
+            episode=self.episode,
+            hands=self.hands,
+            seed=seed,
+            threads=1,
+            autoreset=False,
+            record=True,
+        )
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {
+            "planes": self._core.obs[0].copy(),
+            "action_mask": self._core.mask[0].view(np.int8).copy(),
+        }
+
+    def _collect(self) -> None:
+        for h in self._core.finished_hands(0):
+            if self.record is None or self.record.seed != h["match_seed"]:
+                players = ["learner"] * 4
+                names = [self.opponents] * 3 if isinstance(self.opponents, str) else self.opponents
+                for k, name in enumerate(names):
+                    players[(self.seat + 1 + k) % 4] = str(name)
+                self.record = new_record(self.rules, h["match_seed"], h["hands"], players)
+                self.records.append(self.record)
+            self.record.hands.append(
+                hand_record(
+                    h["index"], h["seed"], h["round"], h["scores_before"], h["scores_after"]
+                )
+            )
+            self.record.final_scores = list(h["scores_after"])
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Starts an episode: a new match from `seed` when given (or when the last match
+        is over), else the next hand of the match in play (``episode="hand"``)."""
+        super().reset(seed=seed)
+        core = self._core
+        match_over = self.record is not None and self.record.complete
+        if seed is not None or self._fresh or match_over or not self._ended:
+            s = seed if seed is not None else int(self.np_random.integers(0, 2**63))
+            self._core = self._make(s)
+            self.record = None
+            self.records = []
+            self._fresh = False
+        else:
+            core.next_episode(0)
+        self._ended = False
+        self._collect()
+        return self._obs(), {}
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Plays the seat's action (an index) and the opponents until the seat must
+        decide again or the episode ends."""
+        if self._ended:
+            raise RuntimeError("the episode is over: call reset()")
+        info: dict[str, Any] = {}
+        mask = self._core.mask[0]
+        a = int(action)
+        if self.illegal_action == "first_legal" and not (0 <= a < len(mask) and mask[a]):
+            a = int(np.flatnonzero(mask)[0])
+            info["illegal_action"] = True
+        _, _, reward, done = self._core.step(np.array([a], dtype=np.int64))
+        self._ended = bool(done[0])
+        self._collect()
+        return self._obs(), float(reward[0]), self._ended, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The current action mask (for maskable-policy libraries)."""
+        return self._core.mask[0].astype(bool)
+
+    def render(self) -> str | None:
+        """``ansi``: the seat's view as text."""
+        if self.render_mode != "ansi":
+            return None
+        return repr(self._core.round(0).observation(self.seat))

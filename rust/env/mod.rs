@@ -1,0 +1,12 @@
+//! Learning environments in pure Rust: the feature planes and action space of one seat
+//! ([`encode`]) and tables where one learning seat plays against built-in policies,
+//! stepped in batches across threads ([`vec`]). The Python `majiang.env` package wraps
+//! them as Gymnasium and PettingZoo environments.
+
+pub mod encode;
+pub mod vec;
+
+pub use encode::{
+    action_index, encode, index_action, legal_mask, ENCODING_VERSION, N_ACTIONS, N_PLANES, OBS_LEN,
+};
+pub use vec::{EnvSpec, EnvTable, Episode, FinishedHand, VecEnv};

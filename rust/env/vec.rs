@@ -1,0 +1,587 @@
+//! Tables with one learning seat against three built-in policies ([`EnvTable`]), and
+//! [`VecEnv`], N of them stepped together across threads.
+//!
+//! # Episodes, rewards and seeds
+//!
+//! A table plays matches ([`Match`]: dealer rotation, winds and scores as in a game).
+//! With [`Episode::Hand`] an episode is one hand: the next episode is the next hand of the
+//! same match (a new match once it is over). With [`Episode::Match`] an episode is a whole
+//! match. Either way the reward of a step is the learning seat's score change of every
+//! hand that ended during the step (0 on steps inside a hand), so the rewards of a match
+//! add up to the seat's final score.
+//!
+//! A hand in which the learning seat has no decision at all (it ends before the seat's
+//! first turn or claim) is played through by the table, and its score change is added to
+//! the reward of the next step taken (in [`Episode::Match`]) or dropped at an episode
+//! boundary; under every rule set that is a hand won on the deal or on the very first
+//! discards, rare enough not to matter.
+//!
+//! Table `i` of a [`VecEnv`] reset with seed `S` plays matches seeded
+//! `derive_seed(derive_seed(S, i), k)` for its `k`-th match; the opponents are reseeded
+//! every hand from the hand's wall seed ([`crate::sim::policy_seed`]). A table's play is
+//! a function of its seed and the learner's actions alone, so results do not depend on
+//! the number of threads.
+
+use super::encode::{self, N_ACTIONS, OBS_LEN};
+use crate::error::{MjError, MjResult};
+use crate::policy::{Policy, PolicyKind, RoundView};
+use crate::round::{Action, Match, Round};
+use crate::rules::Rules;
+use crate::sim::policy_seed;
+use crate::wall::derive_seed;
+use rayon::prelude::*;
+
+/// What an episode is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Episode {
+    /// One hand.
+    Hand,
+    /// One match (the rule set's `hands_per_match`, or the spec's `hands`).
+    Match,
+}
+
+impl Episode {
+    /// Parses `hand` or `match`.
+    pub fn parse(s: &str) -> MjResult<Episode> {
+        match s {
+            "hand" => Ok(Episode::Hand),
+            "match" => Ok(Episode::Match),
+            _ => Err(MjError::rule(format!(
+                "episode must be \"hand\" or \"match\", got {s:?}"
+            ))),
+        }
+    }
+}
+
+/// How a table is set up.
+#[derive(Debug, Clone)]
+pub struct EnvSpec {
+    /// The rules.
+    pub rules: Rules,
+    /// The learning seat, 0-3.
+    pub seat: u8,
+    /// The policies of the other seats, counter-clockwise from the learning seat.
+    pub opponents: [PolicyKind; 3],
+    /// What an episode is.
+    pub episode: Episode,
+    /// Hands per match (`None`: the rule set's `hands_per_match`).
+    pub hands: Option<u16>,
+    /// Keep every finished hand with its events ([`EnvTable::take_finished`]), for
+    /// match records.
+    pub record: bool,
+    /// A policy whose choice for the learning seat can be read at every step
+    /// ([`EnvTable::expert_action`]), for imitation.
+    pub expert: Option<PolicyKind>,
+}
+
+impl EnvSpec {
+    /// Checks the spec: a seat 0-3 and a match length the rules accept.
+    pub fn check(&self) -> MjResult<()> {
+        if self.seat > 3 {
+            return Err(MjError::rule(format!(
+                "seat {} is not a seat (0-3)",
+                self.seat
+            )));
+        }
+        Match::new(&self.rules, 0, self.hands).map(|_| ())
+    }
+}
+
+/// A hand that ended, kept when the spec records.
+#[derive(Debug, Clone)]
+pub struct FinishedHand {
+    /// The match seed.
+    pub match_seed: u64,
+    /// The hand's index in its match.
+    pub index: u16,
+    /// The hand's wall seed.
+    pub seed: u64,
+    /// Scores before the hand.
+    pub scores_before: [i32; 4],
+    /// Scores after the hand.
+    pub scores_after: [i32; 4],
+    /// The finished round, with its events and result.
+    pub round: Round,
+}
+
+/// One table: a match in play, the three opponents and the learning seat's place.
+pub struct EnvTable {
+    spec: EnvSpec,
+    seed: u64,
+    matches: u64,
+    game: Match,
+    round: Round,
+    hand_index: u16,
+    hand_seed: u64,
+    scores_before: [i32; 4],
+    /// Seat order: the learning seat's slot holds the expert (or an unused policy).
+    policies: [Box<dyn Policy>; 4],
+    finished: Vec<FinishedHand>,
+    carried: f32,
+}
+
+impl EnvTable {
+    /// A table seeded `seed`, at the learning seat's first decision.
+    pub fn new(spec: &EnvSpec, seed: u64) -> MjResult<EnvTable> {
+        spec.check()?;
+        let game = Match::new(&spec.rules, derive_seed(seed, 0), spec.hands)?;
+        let mut round = Round::new(
+            &spec.rules,
+            game.hand_seed(),
+            game.dealer(),
+            game.prevalent_wind(),
+        )?;
+        round.set_record_events(spec.record);
+        let policies = std::array::from_fn(|s| {
+            let k = (s as u8 + 4 - spec.seat) % 4;
+            if k == 0 {
+                spec.expert.unwrap_or(PolicyKind::Random).build(&spec.rules)
+            } else {
+                spec.opponents[k as usize - 1].build(&spec.rules)
+            }
+        });
+        let mut t = EnvTable {
+            spec: spec.clone(),
+            seed,
+            matches: 0,
+            game,
+            round,
+            hand_index: 0,
+            hand_seed: 0,
+            scores_before: [0; 4],
+            policies,
+            finished: Vec::new(),
+            carried: 0.0,
+        };
+        t.reset(seed)?;
+        Ok(t)
+    }
+
+    /// Starts afresh from `seed` (match 0 of that seed), at the learning seat's first
+    /// decision.
+    pub fn reset(&mut self, seed: u64) -> MjResult<()> {
+        self.seed = seed;
+        self.matches = 0;
+        self.game = Match::new(&self.spec.rules, derive_seed(seed, 0), self.spec.hands)?;
+        self.finished.clear();
+        self.carried = 0.0;
+        self.deal()?;
+        self.settle_start()
+    }
+
+    /// After a deal: on to the learning seat's first decision, past episodes in which it
+    /// has none.
+    fn settle_start(&mut self) -> MjResult<()> {
+        let (r, done) = self.advance()?;
+        if done {
+            return self.next_episode();
+        }
+        self.carried = r;
+        Ok(())
+    }
+
+    fn deal(&mut self) -> MjResult<()> {
+        if self.game.is_over() {
+            self.matches += 1;
+            self.game = Match::new(
+                &self.spec.rules,
+                derive_seed(self.seed, self.matches),
+                self.spec.hands,
+            )?;
+        }
+        let ws = self.game.hand_seed();
+        self.hand_index = self.game.hand_index();
+        self.hand_seed = ws;
+        self.scores_before = self.game.scores();
+        self.round
+            .reset(ws, self.game.dealer(), self.game.prevalent_wind())?;
+        self.round.set_scores(self.scores_before);
+        for (s, p) in self.policies.iter_mut().enumerate() {
+            p.begin_hand(policy_seed(ws, s as u8));
+        }
+        Ok(())
+    }
+
+    /// Plays the opponents until the learning seat must decide or an episode ends;
+    /// returns the reward gathered and whether an episode ended (the round is then over).
+    fn advance(&mut self) -> MjResult<(f32, bool)> {
+        let me = self.spec.seat;
+        let mut reward = std::mem::take(&mut self.carried);
+        loop {
+            let pending = self.round.pending();
+            if pending >> me & 1 == 1 {
+                return Ok((reward, false));
+            }
+            if pending == 0 {
+                let Some(result) = self.round.result() else {
+                    return Err(MjError::rule("a hand stopped with no seat to decide"));
+                };
+                reward += result.deltas[me as usize] as f32;
+                self.game.finish_hand(result)?;
+                if self.spec.record {
+                    self.finished.push(FinishedHand {
+                        match_seed: self.game.seed(),
+                        index: self.hand_index,
+                        seed: self.hand_seed,
+                        scores_before: self.scores_before,
+                        scores_after: self.game.scores(),
+                        round: self.round.clone(),
+                    });
+                }
+                if self.spec.episode == Episode::Hand || self.game.is_over() {
+                    return Ok((reward, true));
+                }
+                self.deal()?;
+                continue;
+            }
+            let seat = pending.trailing_zeros() as u8;
+            let a = self.policies[seat as usize].act(&RoundView {
+                round: &self.round,
+                seat,
+            });
+            self.round.apply(seat, a)?;
+        }
+    }
+
+    /// Starts the next episode after one ended, at the learning seat's first decision.
+    /// Hands in which the seat has no decision are played through; in
+    /// [`Episode::Match`] their score changes join the next step's reward.
+    pub fn next_episode(&mut self) -> MjResult<()> {
+        loop {
+            self.deal()?;
+            let (r, done) = self.advance()?;
+            if !done {
+                self.carried = r;
+                return Ok(());
+            }
+        }
+    }
+
+    /// The action at `index` if it is legal for the learning seat now.
+    pub fn legal_action(&self, index: i64) -> MjResult<Action> {
+        let a = usize::try_from(index)
+            .ok()
+            .and_then(encode::index_action)
+            .ok_or_else(|| {
+                MjError::action(format!(
+                    "action index {index} is outside the action space (0-{})",
+                    N_ACTIONS - 1
+                ))
+            })?;
+        if !self.round.legal_actions(self.spec.seat).contains(&a) {
+            return Err(MjError::action(format!(
+                "{} (index {index}) is not legal for seat {} now",
+                a.describe(),
+                self.spec.seat
+            )));
+        }
+        Ok(a)
+    }
+
+    /// Applies the learning seat's action `index` and plays on until it must decide again
+    /// or the episode ends; returns the reward and whether the episode ended. An illegal
+    /// index fails and changes nothing.
+    pub fn step(&mut self, index: i64) -> MjResult<(f32, bool)> {
+        let a = self.legal_action(index)?;
+        self.round.apply(self.spec.seat, a)?;
+        self.advance()
+    }
+
+    /// Writes the learning seat's planes and action mask.
+    pub fn write(&self, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+        let o = self.round.observe(self.spec.seat);
+        encode::encode(&o, obs)?;
+        encode::legal_mask(o.legal.as_slice(), mask)
+    }
+
+    /// What the spec's expert policy would play for the learning seat now (its index),
+    /// or -1 when the seat has nothing to decide or the spec has no expert.
+    pub fn expert_action(&mut self) -> i64 {
+        let me = self.spec.seat;
+        if self.spec.expert.is_none() || self.round.pending() >> me & 1 == 0 {
+            return -1;
+        }
+        let a = self.policies[me as usize].act(&RoundView {
+            round: &self.round,
+            seat: me,
+        });
+        encode::action_index(a).map_or(-1, |i| i as i64)
+    }
+
+    /// The round in play.
+    pub fn round(&self) -> &Round {
+        &self.round
+    }
+
+    /// The match in play.
+    pub fn game(&self) -> &Match {
+        &self.game
+    }
+
+    /// The hands finished since the last call (only when the spec records).
+    pub fn take_finished(&mut self) -> Vec<FinishedHand> {
+        std::mem::take(&mut self.finished)
+    }
+}
+
+/// N tables stepped together on a thread pool.
+pub struct VecEnv {
+    tables: Vec<EnvTable>,
+    pool: rayon::ThreadPool,
+    autoreset: bool,
+}
+
+impl VecEnv {
+    /// `n` tables of `spec` seeded from `seed`, on `threads` threads (all cores when
+    /// `None`). With `autoreset`, a table whose episode ends starts the next one in the
+    /// same step (its planes are then the new episode's first).
+    pub fn new(
+        spec: &EnvSpec,
+        n: usize,
+        seed: u64,
+        threads: Option<usize>,
+        autoreset: bool,
+    ) -> MjResult<VecEnv> {
+        if n == 0 {
+            return Err(MjError::rule("a VecEnv needs at least one table"));
+        }
+        spec.check()?;
+        let pool = crate::sim::pool(threads)?;
+        let tables = pool.install(|| {
+            (0..n)
+                .into_par_iter()
+                .map(|i| EnvTable::new(spec, derive_seed(seed, i as u64)))
+                .collect::<MjResult<Vec<_>>>()
+        })?;
+        Ok(VecEnv {
+            tables,
+            pool,
+            autoreset,
+        })
+    }
+
+    /// Number of tables.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Always false: a VecEnv has at least one table.
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// Threads in the pool.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// The tables.
+    pub fn tables(&self) -> &[EnvTable] {
+        &self.tables
+    }
+
+    /// One table, mutably (records, inspection).
+    pub fn table_mut(&mut self, i: usize) -> Option<&mut EnvTable> {
+        self.tables.get_mut(i)
+    }
+
+    fn check_len(what: &str, got: usize, want: usize) -> MjResult<()> {
+        if got != want {
+            return Err(MjError::rule(format!(
+                "{what} takes {want} values, got {got}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Resets every table from `seed` and writes the first planes and masks.
+    pub fn reset(&mut self, seed: u64, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+        let n = self.tables.len();
+        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
+        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
+        self.pool.install(|| {
+            self.tables
+                .par_iter_mut()
+                .zip(obs.par_chunks_mut(OBS_LEN))
+                .zip(mask.par_chunks_mut(N_ACTIONS))
+                .enumerate()
+                .try_for_each(|(i, ((t, o), m))| {
+                    t.reset(derive_seed(seed, i as u64))?;
+                    t.write(o, m)
+                })
+        })
+    }
+
+    /// Steps every table with its action index and writes the planes, masks, rewards and
+    /// episode ends in place. Every action is checked before any table moves: an illegal
+    /// one fails the call and changes nothing.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        obs: &mut [u8],
+        mask: &mut [u8],
+        reward: &mut [f32],
+        done: &mut [bool],
+    ) -> MjResult<()> {
+        let n = self.tables.len();
+        Self::check_len("actions", actions.len(), n)?;
+        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
+        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
+        Self::check_len("reward", reward.len(), n)?;
+        Self::check_len("done", done.len(), n)?;
+        for (i, (t, &a)) in self.tables.iter().zip(actions).enumerate() {
+            t.legal_action(a)
+                .map_err(|e| MjError::action(format!("table {i}: {e}")))?;
+        }
+        let autoreset = self.autoreset;
+        self.pool.install(|| {
+            self.tables
+                .par_iter_mut()
+                .zip(actions.par_iter())
+                .zip(obs.par_chunks_mut(OBS_LEN))
+                .zip(mask.par_chunks_mut(N_ACTIONS))
+                .zip(reward.par_iter_mut().zip(done.par_iter_mut()))
+                .try_for_each(|((((t, &a), o), m), (r, d))| {
+                    let (rew, end) = t.step(a)?;
+                    *r = rew;
+                    *d = end;
+                    if end && autoreset {
+                        t.next_episode()?;
+                    }
+                    t.write(o, m)
+                })
+        })
+    }
+
+    /// Starts table `i`'s next episode (for a VecEnv without `autoreset`, once the
+    /// table's episode has ended) and writes its planes and mask at its place in `obs` and
+    /// `mask` (the buffers of all tables).
+    pub fn next_episode(&mut self, i: usize, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+        let n = self.tables.len();
+        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
+        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
+        let t = self
+            .tables
+            .get_mut(i)
+            .ok_or_else(|| MjError::argument(format!("table {i} is not a table (0-{})", n - 1)))?;
+        if !t.round().is_over() {
+            return Err(MjError::action(format!(
+                "table {i} is in the middle of an episode"
+            )));
+        }
+        t.next_episode()?;
+        t.write(
+            &mut obs[i * OBS_LEN..(i + 1) * OBS_LEN],
+            &mut mask[i * N_ACTIONS..(i + 1) * N_ACTIONS],
+        )
+    }
+
+    /// Writes each table's expert choice (see [`EnvTable::expert_action`]).
+    pub fn expert_actions(&mut self, out: &mut [i64]) -> MjResult<()> {
+        Self::check_len("out", out.len(), self.tables.len())?;
+        self.pool.install(|| {
+            self.tables
+                .par_iter_mut()
+                .zip(out.par_iter_mut())
+                .for_each(|(t, o)| *o = t.expert_action());
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSetKind;
+
+    fn spec(kind: RuleSetKind) -> EnvSpec {
+        EnvSpec {
+            rules: Rules::preset(kind),
+            seat: 1,
+            opponents: [PolicyKind::Efficiency; 3],
+            episode: Episode::Hand,
+            hands: Some(4),
+            record: false,
+            expert: Some(PolicyKind::Efficiency),
+        }
+    }
+
+    /// Plays `steps` steps of `n` tables with the expert's actions; returns a digest of
+    /// everything written.
+    fn run(kind: RuleSetKind, n: usize, threads: usize, steps: usize) -> (u64, f32, usize) {
+        let mut env = VecEnv::new(&spec(kind), n, 7, Some(threads), true).unwrap();
+        let mut obs = vec![0u8; n * OBS_LEN];
+        let mut mask = vec![0u8; n * N_ACTIONS];
+        let mut rew = vec![0f32; n];
+        let mut done = vec![false; n];
+        let mut acts = vec![0i64; n];
+        env.reset(3, &mut obs, &mut mask).unwrap();
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut total = 0.0;
+        let mut ends = 0;
+        for _ in 0..steps {
+            env.expert_actions(&mut acts).unwrap();
+            for (i, a) in acts.iter().enumerate() {
+                assert_eq!(mask[i * N_ACTIONS + *a as usize], 1);
+            }
+            env.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            for &b in obs.iter().chain(&mask) {
+                h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+            }
+            total += rew.iter().sum::<f32>();
+            ends += done.iter().filter(|&&d| d).count();
+        }
+        (h, total, ends)
+    }
+
+    #[test]
+    fn the_thread_count_changes_nothing() {
+        for kind in [RuleSetKind::Gb, RuleSetKind::Huainan] {
+            let one = run(kind, 6, 1, 60);
+            assert!(one.2 > 0, "some episode ended");
+            assert_eq!(one, run(kind, 6, 2, 60));
+        }
+    }
+
+    #[test]
+    fn an_illegal_action_changes_nothing() {
+        let mut env = VecEnv::new(&spec(RuleSetKind::Gb), 2, 1, Some(1), true).unwrap();
+        let mut obs = vec![0u8; 2 * OBS_LEN];
+        let mut mask = vec![0u8; 2 * N_ACTIONS];
+        env.reset(1, &mut obs, &mut mask).unwrap();
+        let before = obs.clone();
+        let legal = mask[..N_ACTIONS].iter().position(|&m| m == 1).unwrap() as i64;
+        let illegal = mask[N_ACTIONS..].iter().position(|&m| m == 0).unwrap() as i64;
+        let (mut r, mut d) = (vec![0f32; 2], vec![false; 2]);
+        assert!(env
+            .step(&[legal, illegal], &mut obs, &mut mask, &mut r, &mut d)
+            .is_err());
+        assert!(env
+            .step(&[legal, 999], &mut obs, &mut mask, &mut r, &mut d)
+            .is_err());
+        assert_eq!(obs, before);
+    }
+
+    #[test]
+    fn match_rewards_add_up_to_the_final_score() {
+        let mut s = spec(RuleSetKind::Gb);
+        s.episode = Episode::Match;
+        s.record = true;
+        let mut t = EnvTable::new(&s, 11).unwrap();
+        let mut total = 0.0;
+        loop {
+            let a = t.expert_action();
+            let (r, done) = t.step(a).unwrap();
+            total += r;
+            if done {
+                break;
+            }
+        }
+        let hands = t.take_finished();
+        assert_eq!(hands.len(), 4);
+        let last = hands.last().unwrap();
+        assert_eq!(total, last.scores_after[1] as f32);
+        assert!(t.game().is_over());
+    }
+}
