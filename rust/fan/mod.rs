@@ -55,8 +55,8 @@ crate::option_group! {
         /// whether the wait is unique (边张 / 嵌张 / 单钓); the reference counts it.
         pub mcr_exact_waits: bool = false => GB_CLASSIC,
         /// Flags that cannot all hold (robbing a kong of a tile the winner holds, a kong
-        /// replacement without a kong, 和绝张 of a tile still in the hand, a kong on the
-        /// last wall tile) are silently dropped as the reference does, instead of raising
+        /// replacement without a kong, 和绝张 of a tile still in the hand, a robbed kong on
+        /// the last discard) are silently dropped as the reference does, instead of raising
         /// `InvalidHandError`.
         pub correct_impossible_flags: bool = false => GB_CLASSIC,
     }

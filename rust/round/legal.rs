@@ -90,10 +90,8 @@ impl Round {
             fourth_tile: kind != WinKind::RobbedKong && others >= 3,
             about_kong: (kind == WinKind::SelfDrawn && self.kong_draw)
                 || kind == WinKind::RobbedKong,
-            // The last wall tile drawn as a kong replacement scores 杠上开花, not also 妙手回春.
-            wall_last: kind != WinKind::RobbedKong
-                && self.wall.remaining() == 0
-                && !(kind == WinKind::SelfDrawn && self.kong_draw),
+            // The last wall tile drawn as a kong replacement scores 杠上开花 and 妙手回春.
+            wall_last: kind != WinKind::RobbedKong && self.wall.remaining() == 0,
             seat_wind: self.seat_wind(seat),
             prevalent_wind: self.prevalent,
             flowers: st.n_flowers,
