@@ -14,6 +14,7 @@ mod rules;
 mod sim;
 mod strong;
 mod tiles;
+mod view;
 
 /// The extension module.
 #[pymodule]

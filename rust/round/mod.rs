@@ -140,6 +140,7 @@ mod scoring;
 mod seat;
 mod settlement;
 mod state;
+mod view;
 
 pub use crate::hand::WinKind;
 pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
@@ -149,6 +150,7 @@ pub use observation::{DiscardEntry, Observation};
 pub use scoring::{FanResult, WinInput};
 pub use settlement::{RoundResult, WinRecord, WinValue};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
+pub use view::{SeatView, ViewPhase};
 
 use crate::options::RuleSetKind;
 use crate::tile::Tile;

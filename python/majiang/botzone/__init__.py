@@ -1,0 +1,47 @@
+"""Botzone: majiang's bots on the GB mahjong AI platform (https://botzone.org.cn).
+
+- :mod:`.protocol`: tile names, requests and responses of the Chinese Standard Mahjong
+  game, parsed and written back;
+- :mod:`.table`: a bot's picture of the hand, built from its requests;
+- :class:`BotzonePlayer`: a built-in bot answering requests, never with a move the judge
+  refuses;
+- :func:`run`: simple IO, JSON IO and keep-running mode (``majiang botzone``).
+"""
+
+from .io import KEEP_RUNNING, run
+from .player import BOTS, BotzonePlayer
+from .protocol import (
+    Deal,
+    Draw,
+    Move,
+    Position,
+    ProtocolError,
+    Response,
+    format_request,
+    format_response,
+    parse_request,
+    parse_response,
+    tile_code,
+    tile_name,
+)
+from .table import Table
+
+__all__ = [
+    "BOTS",
+    "KEEP_RUNNING",
+    "BotzonePlayer",
+    "Deal",
+    "Draw",
+    "Move",
+    "Position",
+    "ProtocolError",
+    "Response",
+    "Table",
+    "format_request",
+    "format_response",
+    "parse_request",
+    "parse_response",
+    "run",
+    "tile_code",
+    "tile_name",
+]
