@@ -12,7 +12,6 @@ requests so far, so the same input gives the same answers in every IO mode.
 from __future__ import annotations
 
 from .. import _core
-from ..bots import EfficiencyBot, FirstBot, RandomBot, StrongBot
 from .protocol import (
     Draw,
     Move,
@@ -39,6 +38,8 @@ _WAITS = ("边张", "嵌张", "单钓将")
 
 
 def _make_bot(name: str, seed: int, rules: _core.RuleSet):
+    from ..bots import EfficiencyBot, FirstBot, RandomBot, StrongBot
+
     if name == "random":
         return RandomBot(seed)
     if name == "first":
