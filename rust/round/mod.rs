@@ -293,6 +293,10 @@ crate::option_group! {
         /// while this many tiles still stand, wherever the head and the tail meet (kong
         /// replacements still come from the tail). 0: no dead wall, every tile is drawn.
         pub reserved_tiles: u8 = 0 => ALL in 0..=90,
+        /// B-1: four private walls (Botzone): each seat is dealt from and draws only from
+        /// its own quarter of the wall; the hand ends when the seat about to draw has none
+        /// left, and the last-tile conditions read the next seat's wall.
+        pub private_walls: bool = false => GB_CLASSIC,
         /// G-2: how the opening flowers are replaced.
         pub initial_flower_mode: FlowerMode = FlowerMode::Passes => GB_CLASSIC,
         /// G-5 / C-6 / D-13: no kong on a turn that began with these claims.
