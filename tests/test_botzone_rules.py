@@ -109,3 +109,22 @@ def test_private_walls_run_in_simulate_arena_and_game():
     assert result.scores.shape[0] > 0
     record = mj.Game(BOTZONE, [mj.bots.FirstBot()] * 4, seed=3, hands=2).play()
     assert len(record.hands) == 2
+
+
+def test_the_2020_calculator_drops_wait_fans_on_a_knitted_straight_tile():
+    hand, win = "369m12358p13347s", "2p"
+    ours = mj.evaluate_fan(hand, win, seat_wind=2, prevalent_wind=1)
+    botzone = mj.evaluate_fan(
+        hand,
+        win,
+        seat_wind=2,
+        prevalent_wind=1,
+        rules=mj.RuleSet("gb", wait_fans_on_knitted_tile=False),
+    )
+    assert (ours.total, botzone.total) == (17, 16)
+    assert {f.name_zh for f in ours.fans} - {f.name_zh for f in botzone.fans} == {"独听・嵌张"}
+    # A winning tile outside the knitted straight keeps its wait fan either way.
+    rules = mj.RuleSet("gb", wait_fans_on_knitted_tile=False)
+    a = mj.evaluate_fan("147m258p369s12m77z", "3m", rules=rules)
+    b = mj.evaluate_fan("147m258p369s12m77z", "3m")
+    assert a.total == b.total and "独听・边张" in {f.name_zh for f in a.fans}

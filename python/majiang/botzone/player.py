@@ -31,11 +31,6 @@ BOTS = ("random", "first", "efficiency", "strong")
 
 PASS = Response("PASS")
 
-# 边张, 嵌张, 单钓将: Botzone's 2020 calculator drops them when the winning tile also
-# completes a knitted straight (组合龙); a win that needs them is not made.
-_KNITTED = "组合龙"
-_WAITS = ("边张", "嵌张", "单钓将")
-
 
 def _make_bot(name: str, seed: int, rules: _core.RuleSet):
     from ..bots import EfficiencyBot, FirstBot, RandomBot, StrongBot
@@ -104,7 +99,9 @@ class BotzonePlayer:
     # ------------------------------------------------------------------ decisions
 
     def _rules(self) -> _core.RuleSet:
-        return _core.RuleSet("gb", flowers=self.table.has_flowers)
+        # Botzone's calculator drops the wait fans on a knitted-straight tile (B-5), so a
+        # win offered on the rebuilt round also scores 8 on the judge.
+        return _core.RuleSet("gb", flowers=self.table.has_flowers, wait_fans_on_knitted_tile=False)
 
     def _decision_seed(self) -> int:
         return (self.seed * 1_000_003 + len(self.responses)) % (1 << 63)
@@ -136,22 +133,6 @@ class BotzonePlayer:
         self.fallbacks += 1
         return response
 
-    def _win_ok(self, r: _core.Round) -> bool:
-        """The win the bot chose also scores 8 on Botzone's 2020 calculator."""
-        probe = r.clone()
-        probe.apply(self.table.me, _core.Action("win"))
-        while not probe.is_over and probe.pending:
-            for s in probe.pending:
-                probe.apply(s, _core.Action("pass"))
-        wins = [w for w in (probe.result or {}).get("wins", []) if w["seat"] == self.table.me]
-        if not wins:
-            return False
-        fans = {f["name_zh"]: f["points"] * f["count"] for f in wins[0]["fans"]}
-        total = wins[0]["fan_total"]
-        if _KNITTED in fans:
-            total -= sum(fans.get(w, 0) for w in _WAITS)
-        return total >= 8
-
     def _on_turn(self) -> Response:
         t = self.table
         drawn = t.drawn if t.drawn is not None else t.hand[-1]
@@ -159,9 +140,9 @@ class BotzonePlayer:
         asked = self._ask("turn", t.me)
         if asked is None:
             return self._fallback(safe)
-        r, _, a = asked
+        _, _, a = asked
         if a.kind == "win":
-            return Response("HU") if self._win_ok(r) else self._fallback(safe)
+            return Response("HU")
         if a.kind == "discard":
             return Response("PLAY", (a.tile,))
         if a.kind in ("concealed_kong", "added_kong") and not t.next_wall_empty(t.me):
@@ -177,7 +158,7 @@ class BotzonePlayer:
         if a.kind == "pass":
             return PASS
         if a.kind == "win":
-            return Response("HU") if self._win_ok(r) else self._fallback(PASS)
+            return Response("HU")
         if t.next_wall_empty(player):
             return self._fallback(PASS)
         if a.kind == "kong":
@@ -203,7 +184,7 @@ class BotzonePlayer:
         asked = self._ask("rob_kong", player, tile)
         if asked is None:
             return PASS
-        r, _, a = asked
+        _, _, a = asked
         if a.kind == "win":
-            return Response("HU") if self._win_ok(r) else self._fallback(PASS)
+            return Response("HU")
         return PASS
