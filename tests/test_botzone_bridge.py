@@ -100,3 +100,20 @@ def test_majiang_botzone_plays_through_botzone_bot_without_an_illegal_answer():
     finally:
         for b in bots[:3]:
             b.close()
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_majiang_botzone_on_private_walls_never_answers_an_illegal_move(seed):
+    # Four `majiang botzone` processes (private walls, the default) on a round played by
+    # Botzone's walls; seed 2 once drew a win from a claim window that had no decision.
+    rules = mj.RuleSet("gb", private_walls=True, flowers=False)
+    cmd = [sys.executable, "-m", "majiang", "botzone", "--keep-running", "--seed", str(seed)]
+    names = ("efficiency", "random", "strong", "efficiency")
+    bots = [BotzoneBot([*cmd, "--bot", b], time_limit=30) for b in names]
+    try:
+        play(mj.Round(rules, seed=seed, dealer=0), bots)
+        assert [b.illegal for b in bots] == [0, 0, 0, 0]
+        assert all(b.answers > 40 for b in bots)
+    finally:
+        for b in bots:
+            b.close()

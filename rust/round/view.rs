@@ -286,7 +286,13 @@ impl Round {
             round.kong_draw = true;
             round.enter_turn(view.seat, TurnStart::Replacement);
         }
-        if round.legal_actions(view.seat).is_empty() {
+        // The rebuilt round must stand at the observer's decision: with nothing to claim,
+        // a claim window closes at once and play moves on (to a turn it may not take).
+        if round.phase != obs.phase
+            || round.turn != view.turn
+            || round.pending >> view.seat & 1 == 0
+            || round.legal_actions(view.seat).is_empty()
+        {
             return Err(MjError::rule(
                 "the rebuilt round leaves the observer nothing to decide",
             ));
@@ -375,6 +381,33 @@ mod tests {
                 step += 1;
             }
         }
+    }
+
+    #[test]
+    fn a_claim_view_without_a_claim_is_refused() {
+        // Seat 1 has nothing to claim on seat 0's first discard: no decision to rebuild.
+        let rules = Rules::gb();
+        for seed in 0..40u64 {
+            let mut round = Round::new(&rules, seed, 0, 0).unwrap();
+            let t = round.legal_actions(0)[0];
+            round.apply(0, t).unwrap();
+            if round.pending_seats().any(|s| s == 1) {
+                continue;
+            }
+            let mut view = view_of(&round, 1);
+            view.phase = ViewPhase::Claim;
+            view.turn = 0;
+            view.claim_tile = Some(round.discards().last().unwrap().tile);
+            view.hand.pop();
+            view.drawn = None;
+            view.kong_replacement = false;
+            assert!(
+                Round::from_view(&rules, &view, seed).is_err(),
+                "seed {seed}"
+            );
+            return;
+        }
+        panic!("no seed without a claim");
     }
 
     #[test]
