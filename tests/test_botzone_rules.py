@@ -128,3 +128,15 @@ def test_the_2020_calculator_drops_wait_fans_on_a_knitted_straight_tile():
     a = mj.evaluate_fan("147m258p369s12m77z", "3m", rules=rules)
     b = mj.evaluate_fan("147m258p369s12m77z", "3m")
     assert a.total == b.total and "独听・边张" in {f.name_zh for f in a.fans}
+
+
+def test_the_botzone_preset():
+    rules = mj.botzone.rules()
+    r = mj.Round(rules, seed=3)
+    assert len(r.wall) == 136 and r.wall_remaining == 136 - 53
+    assert sorted(r.hand(0)) == sorted(r.wall[:14])
+    hand, win = "369m12358p13347s", "2p"
+    assert mj.evaluate_fan(hand, win, seat_wind=2, prevalent_wind=1, rules=rules).total == 16
+    with_flowers = mj.botzone.rules(flowers=True, exact_scores=False)
+    assert len(mj.Round(with_flowers, seed=3).wall) == 144
+    assert mj.evaluate_fan(hand, win, seat_wind=2, prevalent_wind=1, rules=with_flowers).total == 17

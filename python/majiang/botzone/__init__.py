@@ -8,6 +8,7 @@
 - :func:`run`: simple IO, JSON IO and keep-running mode (``majiang botzone``).
 """
 
+from .._core import RuleSet
 from .io import KEEP_RUNNING, run
 from .player import BOTS, BotzonePlayer
 from .protocol import (
@@ -41,7 +42,21 @@ __all__ = [
     "format_response",
     "parse_request",
     "parse_response",
+    "rules",
     "run",
     "tile_code",
     "tile_name",
 ]
+
+
+def rules(*, flowers: bool = False, exact_scores: bool = True) -> RuleSet:
+    """The ``gb`` rule set on Botzone's table (docs/rules/botzone.md): private walls
+    (B-1), no flowers unless ``flowers`` (B-2), one hand per match (B-3) and, with
+    ``exact_scores``, the 2020 calculator's wait fans (B-5)."""
+    return RuleSet(
+        "gb",
+        private_walls=True,
+        flowers=flowers,
+        hands_per_match=1,
+        wait_fans_on_knitted_tile=not exact_scores,
+    )
