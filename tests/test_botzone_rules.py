@@ -140,3 +140,25 @@ def test_the_botzone_preset():
     with_flowers = mj.botzone.rules(flowers=True, exact_scores=False)
     assert len(mj.Round(with_flowers, seed=3).wall) == 144
     assert mj.evaluate_fan(hand, win, seat_wind=2, prevalent_wind=1, rules=with_flowers).total == 17
+
+
+def test_a_false_win_ends_the_hand_with_botzones_penalty():
+    rules = mj.RuleSet("gb", penalty_mode="botzone", flowers=False)
+    r = mj.Round(rules, seed=4)
+    assert mj.Action("win") not in r.legal_actions(r.turn)
+    r.apply(r.turn, mj.Action("win"))
+    assert r.is_over and r.result["wins"] == [] and not r.result["exhaustive"]
+    assert r.result["deltas"] == [-30, 10, 10, 10]
+    assert r.events()[-1] == {"type": "penalty", "seat": 0, "each": 10}
+    # On another seat's discard too, while a true win is still a win.
+    hands = ["5p147m258s1234567z", "46p258m369s12345z", "55p369m147s67z28s1m", "1112345678999p"]
+    r = mj.Round(rules, hands=hands)
+    r.apply(0, mj.Action("discard", "5p"))
+    r.apply(1, mj.Action("win"))
+    assert r.is_over and r.result["deltas"] == [10, -30, 10, 10]
+    r = mj.Round(rules, hands=hands)
+    r.apply(0, mj.Action("discard", "5p"))
+    r.apply(3, mj.Action("win"))
+    while not r.is_over:
+        r.apply(r.pending[0], mj.Action("pass"))
+    assert [w["seat"] for w in r.result["wins"]] == [3]

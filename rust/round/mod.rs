@@ -270,6 +270,9 @@ crate::str_option! {
         /// 1998 §14: 错和 (below the minimum) pays 10 to each other seat, 诈和 (not a win)
         /// 20; the seat may not win this hand; play goes on.
         Mcr1998 = "mcr_1998",
+        /// B-4 (Botzone): a false declaration ends the hand; the seat pays 10 to each
+        /// other seat (30 in all) and no one wins.
+        Botzone = "botzone",
     }
 }
 
