@@ -160,6 +160,11 @@ pub struct Wall {
     n_blocked: u8,
     /// Tiles that are never drawn from the end of the wall.
     reserved: u8,
+    /// Private walls: seat `i` (counted from the dealer) deals and draws only from the
+    /// `i`-th quarter of the order ([`Wall::make_private`]).
+    private: bool,
+    /// Private walls: tiles taken so far from each quarter.
+    quarter_taken: [u8; 4],
     dice: Dice,
     rng: Rng,
 }
@@ -222,6 +227,8 @@ impl Wall {
             remaining: order.len() as u8,
             n_blocked: 0,
             reserved: 0,
+            private: false,
+            quarter_taken: [0; 4],
             dice,
             rng,
         })
@@ -352,6 +359,8 @@ impl Wall {
             remaining: rest.len() as u8,
             n_blocked: 0,
             reserved: 0,
+            private: false,
+            quarter_taken: [0; 4],
             dice,
             rng: Rng::new(len as u64 ^ rest.len() as u64),
         })
@@ -375,6 +384,8 @@ impl Wall {
             remaining: n as u8,
             n_blocked: 0,
             reserved: 0,
+            private: false,
+            quarter_taken: [0; 4],
             dice,
             rng,
         }
@@ -473,6 +484,17 @@ impl Wall {
     /// the hands; the dealer's has 14 tiles, the others 13. Takes `W[0..=52]`.
     pub fn deal(&mut self) -> [[Tile; 14]; 4] {
         let mut hands = [[0 as Tile; 14]; 4];
+        if self.private {
+            // Each seat deals its own hand from the front of its quarter.
+            for (i, hand) in hands.iter_mut().enumerate() {
+                let n = if i == 0 { 14 } else { 13 };
+                for (k, slot) in hand.iter_mut().take(n).enumerate() {
+                    *slot = self.take(i * self.quarter() + k);
+                }
+                self.quarter_taken[i] = n as u8;
+            }
+            return hands;
+        }
         let mut pos = 0usize;
         for round in 0..3 {
             for hand in hands.iter_mut() {
@@ -491,6 +513,47 @@ impl Wall {
         hands[0][13] = self.take(52);
         self.head = DEALT as u8;
         hands
+    }
+
+    /// Splits the wall into four private walls of a quarter each (Botzone's 34 without
+    /// flowers): seat `i`, counted from the dealer, is dealt from and draws (normal draws
+    /// and replacements alike) only from the `i`-th quarter of [`Wall::order`], in order.
+    /// Call before [`Wall::deal`]; the reserve and blocked positions do not apply.
+    pub fn make_private(&mut self) {
+        self.private = true;
+    }
+
+    /// True for private walls ([`Wall::make_private`]).
+    #[inline]
+    pub fn is_private(&self) -> bool {
+        self.private
+    }
+
+    #[inline]
+    fn quarter(&self) -> usize {
+        self.len as usize / 4
+    }
+
+    /// Private walls: tiles left in the wall of seat `i` (counted from the dealer).
+    #[inline]
+    pub fn remaining_in(&self, i: u8) -> usize {
+        self.quarter() - self.quarter_taken[i as usize & 3] as usize
+    }
+
+    /// Draws for seat `i` (counted from the dealer): from its own wall when private,
+    /// otherwise from the tail when `tail` (a replacement) and the head when not. `None`
+    /// when that wall has no drawable tile left.
+    pub fn draw_for_seat(&mut self, i: u8, tail: bool) -> Option<Tile> {
+        if !self.private {
+            return if tail { self.draw_tail() } else { self.draw() };
+        }
+        let i = i as usize & 3;
+        if self.quarter_taken[i] as usize >= self.quarter() {
+            return None;
+        }
+        let pos = i * self.quarter() + self.quarter_taken[i] as usize;
+        self.quarter_taken[i] += 1;
+        Some(self.take(pos))
     }
 
     /// Draws from the head (a normal draw); `None` when no drawable tile is left.
@@ -552,6 +615,26 @@ fn throw_dice(rng: &mut Rng, throw: BreakThrow) -> Dice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn private_walls_deal_and_draw_from_each_quarter() {
+        let mut w = Wall::new(9, false, BreakThrow::Single);
+        w.make_private();
+        let order = w.order().to_vec();
+        let hands = w.deal();
+        assert_eq!(hands[0][..14], order[..14]);
+        assert_eq!(hands[2][..13], order[68..81]);
+        assert_eq!(w.remaining_in(0), 20);
+        assert_eq!(w.remaining_in(3), 21);
+        // Seat 3 drains its own wall; the others keep theirs.
+        for k in 0..21 {
+            assert_eq!(w.draw_for_seat(3, k % 2 == 0), Some(order[102 + 13 + k]));
+        }
+        assert_eq!(w.draw_for_seat(3, false), None);
+        assert_eq!(w.remaining_in(3), 0);
+        assert_eq!(w.draw_for_seat(1, true), Some(order[34 + 13]));
+        assert_eq!(w.remaining(), 136 - 53 - 22);
+    }
 
     #[test]
     fn rng_is_fixed_across_platforms() {

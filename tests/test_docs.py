@@ -20,7 +20,7 @@ import majiang as mj
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
-PAGES = ("README.md", "gb.md", "classic.md", "huainan.md", "glossary.md")
+PAGES = ("README.md", "gb.md", "classic.md", "huainan.md", "botzone.md", "glossary.md")
 SCANNED_DIRS = ("rust", "python", "tests", "benches", "docs", ".ci")
 SCANNED_FILES = ("README.md", "pyproject.toml", "Cargo.toml")
 SUFFIXES = {".rs", ".py", ".pyi", ".md", ".toml", ".txt", ""}
@@ -28,11 +28,11 @@ THIS = Path(__file__).resolve()
 
 # A decision label, possibly continued with slashes (D-4/5/6); a worked example H0-H20
 # (with or without the dash). A token inside quotes ('H1') is a tile code, not a label.
-DECISION = re.compile(r"(?<![\w'\"-])([GCD])-(\d+)((?:/\d+)*)\b")
+DECISION = re.compile(r"(?<![\w'\"-])([GCDB])-(\d+)((?:/\d+)*)\b")
 EXAMPLE = re.compile(r"(?<![\w'\"-])H-?(\d+)\b(?!['\"])")
 # A definition: a bold run that starts with the label (**G-3**, **D-10 (discard wins).**,
 # **H4 (entering 宝吊头).**).
-DEFINITION = re.compile(r"\*\*([GCDH])-?(\d+)\b")
+DEFINITION = re.compile(r"\*\*([GCDHB])-?(\d+)\b")
 CITATION = re.compile(r"docs/rules/([\w-]+\.md)((?:\s*(?:,|-|and)?\s*§[\d.]*\d)*)")
 SECTION_HEADING = re.compile(r"^#+ §([\d.]*\d)\b", re.M)
 EXAMPLE_CITATION = re.compile(r"docs/rules/([\w-]+\.md) ([SEH]\d+)\b")
@@ -95,8 +95,14 @@ def test_every_cited_label_is_defined():
 
 
 def test_each_page_defines_its_own_labels():
-    """G-n in gb.md, C-n in classic.md, D-n and Hn in huainan.md."""
-    homes = {"G": "gb.md", "C": "classic.md", "D": "huainan.md", "H": "huainan.md"}
+    """G-n in gb.md, C-n in classic.md, D-n and Hn in huainan.md, B-n in botzone.md."""
+    homes = {
+        "G": "gb.md",
+        "C": "classic.md",
+        "D": "huainan.md",
+        "H": "huainan.md",
+        "B": "botzone.md",
+    }
     for kind, page in homes.items():
         others = [p for p in PAGES if p != page]
         here = {m.group(1) for m in DEFINITION.finditer(_text(RULES / page))}
@@ -110,7 +116,7 @@ def test_each_page_defines_its_own_labels():
 
 def test_decision_labels_have_an_unbroken_numbering():
     defined = _defined_labels()
-    for kind in "GCD":
+    for kind in "GCDB":
         nums = sorted(int(x.split("-")[1]) for x in defined if x.startswith(kind + "-"))
         assert nums == list(range(1, len(nums) + 1)), f"{kind}-n labels: {nums}"
     hs = sorted(int(x[1:]) for x in defined if x.startswith("H"))

@@ -78,7 +78,7 @@ def test_impossible_flags():
         mj.evaluate_fan("123m456p789s2255z", "5z", about_kong=True)
     with pytest.raises(mj.InvalidHandError, match="杠上开花"):
         mj.evaluate_fan("123m456p789s2255z", "5z", about_kong=True, self_drawn=True)
-    with pytest.raises(mj.InvalidHandError, match="last wall tile"):
+    with pytest.raises(mj.InvalidHandError, match="海底捞月"):
         mj.evaluate_fan("123m456p789s2255z", "5z", about_kong=True, wall_last=True)
     with pytest.raises(mj.InvalidHandError, match="和绝张"):
         mj.evaluate_fan("123m456p789s2255z", "5z", fourth_tile=True)
@@ -88,6 +88,31 @@ def test_impossible_flags():
     # Three copies in the player's own melds: necessarily the last tile.
     melds = [mj.Meld("chow", "123m"), mj.Meld("chow", "234m"), mj.Meld("chow", "345m")]
     assert "和绝张" in names(mj.evaluate_fan("12m55p", "3m", melds))
+
+
+def test_kong_replacement_that_is_the_last_wall_tile():
+    # A kong declared with one tile left: its replacement is the last wall tile.
+    from MahjongGB import MahjongFanCalculator
+
+    hand, win, melds = "345m678m789m9m", "9m", [mj.Meld("concealed_kong", "2222m")]
+    r = mj.evaluate_fan(
+        hand, win, melds, self_drawn=True, about_kong=True, wall_last=True, seat_wind=1
+    )
+    ref = MahjongFanCalculator(
+        (("GANG", "W2", 0),),
+        ("W3", "W4", "W5", "W6", "W7", "W8", "W7", "W8", "W9", "W9"),
+        "W9",
+        0,
+        True,
+        False,
+        True,
+        True,
+        1,
+        0,
+        verbose=True,
+    )
+    assert sorted((f.name_zh, f.count) for f in r.fans) == sorted((x[2], x[1]) for x in ref)
+    assert {"杠上开花", "妙手回春"} <= {f.name_zh for f in r.fans}
 
 
 def test_classic_rules():

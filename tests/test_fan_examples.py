@@ -17,8 +17,9 @@ EXAMPLES = json.loads((RULES / "gb-fan-examples.json").read_text(encoding="utf-8
 ERRORS = json.loads((RULES / "gb-fan-errors.json").read_text(encoding="utf-8"))
 
 # Inputs whose flags cannot all hold: majiang rejects them unless the
-# correct_impossible_flags option asks for the reference's silent corrections.
-IMPOSSIBLE_FLAGS = {"P33", "P34", "P35", "P36"}
+# correct_impossible_flags option asks for the reference's silent corrections. P36 (a
+# kong replacement that is the last wall tile: 杠上开花 and 妙手回春) is a valid input.
+IMPOSSIBLE_FLAGS = {"P33", "P34", "P35"}
 LENIENT = mj.RuleSet("gb", correct_impossible_flags=True)
 
 

@@ -203,3 +203,33 @@ def test_winning_on_the_final_discard():
     pass_all(r)
     win = r.result["wins"][0]
     assert win["seat"] == 1 and "海底捞月" in fans(win)
+
+
+def test_a_kong_on_the_last_but_one_tile_wins_on_the_last_tile():
+    # Seat 2 draws the last-but-one tile, declares a kong with one tile left and wins on the
+    # last wall tile as its replacement: 杠上开花 and 妙手回春 both score.
+    hands = [
+        "9s147p258s1234567z",
+        "258p369s147s1234z",
+        "2222m345m678m789m",
+        "369p147m258s67z6s8s",
+    ]
+    all_tiles = [k for k in range(34) for _ in range(4)]
+    for h in hands:
+        for x in T(h):
+            all_tiles.remove(x)
+    for _ in range(2):
+        all_tiles.remove(t("9m"))
+    head = sorted(all_tiles, key=lambda x: (x % 9, x)) + T("9m9m")
+    r = mj.Round(mj.RuleSet("gb", flowers=False), hands=hands, draws=head)
+    r.apply(0, A("discard", r.hand(0)[-1]))
+    pass_all(r)
+    while r.wall_remaining > 1:
+        discard_drawn(r)
+    assert r.turn == 2 and r.drawn == t("9m") and r.wall_remaining == 1
+    r.apply(2, A("concealed_kong", "2m"))
+    assert r.drawn == t("9m") and r.wall_remaining == 0
+    r.apply(2, A("win"))
+    got = fans(r.result["wins"][0])
+    assert got["杠上开花"] == 8 and got["妙手回春"] == 8
+    assert "自摸" not in got

@@ -54,9 +54,13 @@ crate::option_group! {
         /// A tile whose four copies the player already holds is not a wait when deciding
         /// whether the wait is unique (边张 / 嵌张 / 单钓); the reference counts it.
         pub mcr_exact_waits: bool = false => GB_CLASSIC,
+        /// B-5: 边张 / 嵌张 / 单钓将 count when the winning tile also completes the knitted
+        /// straight (组合龙), as PyMahjongGB 1.4.0 does; false follows Botzone's 2020
+        /// calculator, which drops them.
+        pub wait_fans_on_knitted_tile: bool = true => GB_CLASSIC,
         /// Flags that cannot all hold (robbing a kong of a tile the winner holds, a kong
-        /// replacement without a kong, 和绝张 of a tile still in the hand, a kong on the
-        /// last wall tile) are silently dropped as the reference does, instead of raising
+        /// replacement without a kong, 和绝张 of a tile still in the hand, a robbed kong on
+        /// the last discard) are silently dropped as the reference does, instead of raising
         /// `InvalidHandError`.
         pub correct_impossible_flags: bool = false => GB_CLASSIC,
     }

@@ -182,9 +182,11 @@ pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
         }
     }
     // Waits are read on the fourth set and the pair, whenever the winning tile can be
-    // placed there, even if it also belongs to the knitted straight. With a declared meld
-    // the tiles left beside the knitted straight are just the pair: a single wait.
-    if rest[ctx.win as usize] > 0 {
+    // placed there, even if it also belongs to the knitted straight (unless
+    // `wait_fans_on_knitted_tile` is off, B-5). With a declared meld the tiles left beside
+    // the knitted straight are just the pair: a single wait.
+    let knitted_tile = seq.contains(&ctx.win);
+    if rest[ctx.win as usize] > 0 && (ctx.opts.wait_fans_on_knitted_tile || !knitted_tile) {
         if ctx.fixed.is_empty() {
             let mut rem = rest;
             rem[ctx.win as usize] -= 1;

@@ -155,10 +155,15 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
         }
         f.fourth_tile = false;
     }
-    if f.about_kong && f.wall_last && !lenient {
-        return Err(MjError::hand(
-            "about_kong and wall_last cannot both hold: no kong is made on the last wall tile",
-        ));
+    // A kong declared with one tile left takes the last wall tile as its replacement, so
+    // 杠上开花 and 妙手回春 can hold together; a kong cannot be robbed on the last discard.
+    if f.about_kong && f.wall_last && !f.self_drawn {
+        if !lenient {
+            return Err(MjError::hand(
+                "robbing a kong (抢杠和) and the last discard (海底捞月) cannot both hold",
+            ));
+        }
+        f.wall_last = false;
     }
     if f.about_kong && f.self_drawn && !has_kong {
         if !lenient {

@@ -16,6 +16,7 @@ mod runs;
 mod sim;
 mod strong;
 mod tiles;
+mod view;
 
 /// The extension module.
 #[pymodule]

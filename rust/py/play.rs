@@ -552,6 +552,33 @@ impl PyRound {
 
 #[pymethods]
 impl PyRound {
+    /// A round standing at the decision one seat reports (a protocol bot's view), the
+    /// tiles it cannot see sampled with `seed`; its legal actions come from the round.
+    ///
+    /// `view` is a dict: `seat`, `hand` (concealed tiles, the drawn one included), `melds`
+    /// (per seat, `(kind, tile, from_seat)`; a chow by its lowest tile, another seat's
+    /// concealed kong with tile `None`), `discards` (`(seat, tile, claimed)` in order),
+    /// `wall_remaining`, `phase` (`turn`, `claim` or `rob_kong`), `turn` (the observer on
+    /// its turn, else the discarder or konger); optional `drawn`, `kong_replacement`,
+    /// `claim` (the tile under decision), `flowers` (per seat), `dealer`,
+    /// `prevalent_wind`, `scores`. Raises `InvalidHandError` or `RuleError` for a view
+    /// that is malformed or does not add up.
+    #[staticmethod]
+    #[pyo3(signature = (rules, view, seed = 0))]
+    fn from_view(
+        rules: &Bound<'_, PyAny>,
+        view: &Bound<'_, pyo3::types::PyDict>,
+        seed: i128,
+    ) -> PyResult<Self> {
+        let rules = convert::rules(rules)?;
+        let view = super::view::seat_view(view)?;
+        let seed = convert::seed("seed", seed)?;
+        Ok(PyRound {
+            inner: Round::from_view(&rules, &view, seed)?,
+            cursors: [0; 5],
+        })
+    }
+
     #[new]
     #[pyo3(signature = (rules = None, seed = 0, dealer = 0, prevalent_wind = 0, *, hands = None, draws = None, replacements = None, scores = None))]
     #[allow(clippy::too_many_arguments)]

@@ -13,8 +13,8 @@ use crate::hand::{Meld, MeldKind, WinKind};
 impl Round {
     /// Applies `action` for `seat`. Fails with [`MjError::IllegalAction`], changing
     /// nothing, when the seat has nothing to decide or the action is not among its legal
-    /// actions (except a false win declaration under `penalty_mode = mcr_1998`, which is
-    /// penalised).
+    /// actions (except a false win declaration under `penalty_mode = mcr_1998` or
+    /// `botzone`, which is penalised).
     pub fn apply(&mut self, seat: u8, action: Action) -> MjResult<()> {
         check_seat(seat, "seat")?;
         if self.phase == Phase::Over {
@@ -26,10 +26,12 @@ impl Round {
             self.run();
             return Ok(());
         }
-        if action == Action::Win
-            && self.opts().penalty_mode == PenaltyMode::Mcr1998
-            && self.may_declare(seat)
-        {
+        let mode = self.opts().penalty_mode;
+        if action == Action::Win && mode != PenaltyMode::Reject && self.may_declare(seat) {
+            if mode == PenaltyMode::Botzone {
+                self.penalise_ending(seat);
+                return Ok(());
+            }
             self.penalise(seat);
             self.run();
             return Ok(());
@@ -66,6 +68,25 @@ impl Round {
             }
             Phase::Over => false,
         }
+    }
+
+    /// B-4: a false declaration ends the hand; the seat pays 10 to each other seat.
+    fn penalise_ending(&mut self, seat: u8) {
+        for s in 0..4 {
+            if s != seat as usize {
+                self.penalties[s] += 10;
+                self.penalties[seat as usize] -= 10;
+            }
+        }
+        self.emit(Event::Penalty { seat, each: 10 });
+        self.phase = Phase::Over;
+        self.pending = 0;
+        self.result = Some(super::settlement::RoundResult {
+            wins: Vec::new(),
+            deltas: self.penalties,
+            penalties: self.penalties,
+            exhaustive: false,
+        });
     }
 
     fn penalise(&mut self, seat: u8) {

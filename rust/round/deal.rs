@@ -11,6 +11,9 @@ impl Round {
     /// Deals the hand and stops at the first decision.
     pub(super) fn start(&mut self) {
         self.wall.set_reserved(self.rules.table.reserved_tiles);
+        if self.opts().private_walls {
+            self.wall.make_private();
+        }
         let d = self.wall.dice();
         self.emit(Event::Dice {
             dice: d.dice,
@@ -58,7 +61,7 @@ impl Round {
                         self.seats[seat].push_flower(f);
                     }
                     for _ in 0..k {
-                        let Some(t) = self.wall.draw_tail() else {
+                        let Some(t) = self.wall.draw_for_seat(i as u8, true) else {
                             self.exhaustive();
                             return;
                         };

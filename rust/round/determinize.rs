@@ -46,6 +46,12 @@ impl Round {
     /// its rules. On failure the round is left unchanged.
     pub fn redeal_from(&mut self, obs: &Observation, rng: &mut Rng) -> MjResult<()> {
         self.ruleset.check_rebuild_from_view()?;
+        if self.rules.table.private_walls {
+            // The view shows the walls' sizes, not which tiles stand in whose wall (B-1).
+            return Err(MjError::rule(
+                "a hand on private walls cannot be rebuilt from one seat's view",
+            ));
+        }
         if obs.phase == Phase::Over {
             return Err(MjError::rule("the hand is over: nothing to rebuild"));
         }

@@ -90,14 +90,24 @@ impl Round {
             fourth_tile: kind != WinKind::RobbedKong && others >= 3,
             about_kong: (kind == WinKind::SelfDrawn && self.kong_draw)
                 || kind == WinKind::RobbedKong,
-            // The last wall tile drawn as a kong replacement scores 杠上开花, not also 妙手回春.
-            wall_last: kind != WinKind::RobbedKong
-                && self.wall.remaining() == 0
-                && !(kind == WinKind::SelfDrawn && self.kong_draw),
+            // The last wall tile drawn as a kong replacement scores 杠上开花 and 妙手回春.
+            wall_last: kind != WinKind::RobbedKong && self.wall_spent(),
             seat_wind: self.seat_wind(seat),
             prevalent_wind: self.prevalent,
             flowers: st.n_flowers,
             declared_ready: st.ready && scoring::ready_scores(&self.rules),
+        }
+    }
+
+    /// True when no tile is left for the next draw after the seat to turn: the wall is
+    /// empty, or with private walls the next seat's own wall is (last-tile fans, the last
+    /// discard, kongs).
+    #[inline]
+    pub(super) fn wall_spent(&self) -> bool {
+        if self.wall.is_private() {
+            self.wall.remaining_in((self.turn + 5 - self.dealer) % 4) == 0
+        } else {
+            self.wall.remaining() == 0
         }
     }
 
@@ -165,7 +175,7 @@ impl Round {
                     c[t as usize] += 1;
                 }
             }
-            let wall_ok = self.wall.remaining() > 0 || self.opts().kong_on_empty_wall;
+            let wall_ok = !self.wall_spent() || self.opts().kong_on_empty_wall;
             if !st_ready && !self.kong_locked() && wall_ok {
                 let st = &self.seats[s];
                 let l = &mut self.legal[s];
@@ -198,10 +208,10 @@ impl Round {
             self.wins[seat as usize] = Some(v);
             self.legal[seat as usize].push(Action::Win);
         }
+        let last = self.wall_spent();
         let l = &mut self.legal[seat as usize];
         let st = &self.seats[seat as usize];
         let opts = &self.rules.table;
-        let last = self.wall.remaining() == 0;
         let meld_ok = |tiles: &[Tile]| self.ruleset.may_claim(t, tiles, &self.rules);
         if !st.ready
             && (!last || opts.last_discard_claims == LastDiscardClaims::Any)

@@ -140,6 +140,7 @@ mod scoring;
 mod seat;
 mod settlement;
 mod state;
+mod view;
 
 pub use crate::hand::WinKind;
 pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
@@ -149,6 +150,7 @@ pub use observation::{DiscardEntry, Observation};
 pub use scoring::{FanResult, WinInput};
 pub use settlement::{RoundResult, WinRecord, WinValue};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
+pub use view::{SeatView, ViewPhase};
 
 use crate::options::RuleSetKind;
 use crate::tile::Tile;
@@ -268,6 +270,9 @@ crate::str_option! {
         /// 1998 §14: 错和 (below the minimum) pays 10 to each other seat, 诈和 (not a win)
         /// 20; the seat may not win this hand; play goes on.
         Mcr1998 = "mcr_1998",
+        /// B-4 (Botzone): a false declaration ends the hand; the seat pays 10 to each
+        /// other seat (30 in all) and no one wins.
+        Botzone = "botzone",
     }
 }
 
@@ -291,6 +296,10 @@ crate::option_group! {
         /// while this many tiles still stand, wherever the head and the tail meet (kong
         /// replacements still come from the tail). 0: no dead wall, every tile is drawn.
         pub reserved_tiles: u8 = 0 => ALL in 0..=90,
+        /// B-1: four private walls (Botzone): each seat is dealt from and draws only from
+        /// its own quarter of the wall; the hand ends when the seat about to draw has none
+        /// left, and the last-tile conditions read the next seat's wall.
+        pub private_walls: bool = false => GB_CLASSIC,
         /// G-2: how the opening flowers are replaced.
         pub initial_flower_mode: FlowerMode = FlowerMode::Passes => GB_CLASSIC,
         /// G-5 / C-6 / D-13: no kong on a turn that began with these claims.

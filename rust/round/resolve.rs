@@ -162,11 +162,9 @@ impl Round {
     pub(super) fn draw_for(&mut self, seat: u8, kong: bool) {
         let mut from_tail = kong;
         let t = loop {
-            let next = if from_tail {
-                self.wall.draw_tail()
-            } else {
-                self.wall.draw()
-            };
+            let next = self
+                .wall
+                .draw_for_seat((seat + 4 - self.dealer) % 4, from_tail);
             let Some(t) = next else {
                 self.exhaustive();
                 return;

@@ -5,7 +5,8 @@ A bot receives an :class:`majiang.Observation` (what its seat can see, with
 engine checks the action; anything else raises :class:`majiang.IllegalActionError`.
 
 ``RandomBot`` picks uniformly among the legal actions and ``FirstBot`` plays the first
-one. ``EfficiencyBot`` (tile efficiency toward a fan plan) and ``StrongBot`` (the
+one. ``BotzoneBot`` runs an external Botzone bot program (see :mod:`majiang.botzone`).
+``EfficiencyBot`` (tile efficiency toward a fan plan) and ``StrongBot`` (the
 strongest: fan plans, lookahead to scoring ready hands, defense) run the built-in Rust
 policies on the round's own observation, so they play exactly as inside
 :func:`majiang.simulate` and :func:`majiang.arena`.
@@ -18,7 +19,7 @@ from typing import Protocol, runtime_checkable
 
 from .._core import Action, IllegalActionError, Observation
 
-__all__ = ["Bot", "EfficiencyBot", "FirstBot", "RandomBot", "StrongBot"]
+__all__ = ["Bot", "BotzoneBot", "EfficiencyBot", "FirstBot", "RandomBot", "StrongBot"]
 
 
 def _legal(observation: Observation) -> list[Action]:
@@ -66,5 +67,6 @@ class FirstBot:
         return "FirstBot()"
 
 
+from ..botzone.external import BotzoneBot  # noqa: E402
 from .efficiency import EfficiencyBot  # noqa: E402
 from .strong import StrongBot  # noqa: E402
