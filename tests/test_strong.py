@@ -140,3 +140,30 @@ def test_arena_smoke():
     assert again.summary() == s
     lite_run = mj.simulate(8, bots="strong_lite", seed=1)
     assert len(lite_run) == 8
+
+
+def test_danger_reading_sees_the_three_exposed_pungs():
+    from majiang import _core
+
+    hand = "159m1359s1234z7z5p"
+    hands = [hand + "2p", "22p66p99p2468m246s", "333m777m777s888s6z", "444p888p111p555z6z"]
+    draws = ["8m", "8m", "6p", "2s", "2s", "9p", "3s", "4s", "8s"]
+    r = mj.Round("gb", seed=0, hands=hands, draws=draws)
+    steps = []
+    for own, seat1 in (("2p", "2m"), ("6p", "4m"), ("9p", "6m")):
+        steps += [(0, None if own != "2p" else A("discard", "2p"))]
+        steps += [(1, A("pung", own)), (1, A("discard", seat1)), (2, None), (3, None)]
+    obs = play_script(r, steps).observation(0)
+    ready, deal_in = _core.danger_reading(obs)
+    assert len(ready) == 4 and len(deal_in) == 34
+    assert ready[0] == 0.0
+    # Seat 1, with three exposed dot pungs, is the likeliest to be ready, and a dot is
+    # riskier to give it than a character or a bamboo of the same rank.
+    assert ready[1] > max(ready[2], ready[3])
+    assert deal_in[t("5p")] > max(deal_in[t("5m")], deal_in[t("5s")])
+    assert all(0.0 <= p <= 1.0 for p in deal_in)
+    # The same table without those pungs reads nobody as likely to be ready.
+    calm_ready, _ = _core.danger_reading(turn(hand + "8s"))
+    assert ready[1] > calm_ready[1]
+    with pytest.raises(TypeError, match="Observation"):
+        _core.danger_reading(object())

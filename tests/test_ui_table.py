@@ -278,6 +278,38 @@ def test_hints_shade_the_advised_discard_in_the_hand() -> None:
     run(go())
 
 
+def test_hints_read_the_danger_and_shade_risky_tiles() -> None:
+    from majiang.ui.hints import DANGER_SHADE
+
+    async def go() -> None:
+        app = app_for(11)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("t")
+            await pilot.pause()
+            h = compute_hints(app.controller)
+            assert len(h.ready) == 4 and len(h.deal_in) == 34
+            text = str(app.screen.query_one("#hints").content)
+            assert "ready now: Right" in text and "Across" in text and "Left" in text
+            assert "deal-in risk:" in text
+            bar = app.screen.query_one("#hand")
+            want = {t for t, p in enumerate(h.deal_in) if p >= DANGER_SHADE}
+            assert bar.danger == want
+            shaded = {w.tile for w in app.screen.query(".-danger")}
+            assert shaded <= want
+            # Forcing a reading shades exactly those tiles the hand holds (an advised
+            # tile keeps its own green shade).
+            held = set(bar.tiles) | ({bar.drawn} if bar.drawn is not None else set())
+            app.screen._shade_danger(frozenset(held))
+            await pilot.pause()
+            advised = {w.tile for w in app.screen.query(".-advised")}
+            assert {w.tile for w in app.screen.query(".-danger")} == held - advised
+            await pilot.press("t")
+            await pilot.pause()
+            assert len(app.screen.query(".-danger")) == 0
+
+    run(go())
+
+
 def test_match_summary_counts_wins_deal_ins_and_draws_the_scores() -> None:
     from majiang.ui.screens import HandLine, match_summary, sparkline
 

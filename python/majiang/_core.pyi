@@ -431,6 +431,11 @@ class StrongPolicy:
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
 
+def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
+    """The strong policy's defensive reading from the observation's seat: each seat's
+    chance of being ready now (0 for the observer), and each kind's chance of dealing in
+    if discarded."""
+
 # --- learning environments ----------------------------------------------------------
 
 ENV_N_PLANES: int

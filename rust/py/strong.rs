@@ -5,7 +5,8 @@ use super::convert;
 use super::play::PyRound;
 use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
-use crate::policy::{Policy, StrongConfig, StrongPolicy};
+use crate::policy::strong::{danger, unseen_of};
+use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
 use pyo3::prelude::*;
 
 /// The strong policy on Python observations (see `majiang.bots.StrongBot`).
@@ -104,8 +105,22 @@ impl PyStrongPolicy {
     }
 }
 
+/// The strong policy's defensive reading of the table from `observation`'s seat: for each
+/// seat the chance that it is ready now (0 for the observer), and for each of the 34 kinds
+/// the chance that discarding it deals in to some opponent. Read only from what the seat
+/// sees (discards, exposed sets, declared ready, unseen copies).
+#[pyfunction]
+fn danger_reading(observation: &Bound<'_, PyAny>) -> PyResult<(Vec<f32>, Vec<f32>)> {
+    let obs = &*observation_of(observation)?.get().inner;
+    let (m, n) = obs.melds(obs.seat());
+    let unseen = unseen_of(obs, &m[..n]);
+    let (deal_in, threats) = danger::danger(obs, &unseen);
+    Ok((threats.iter().map(|t| t.ready).collect(), deal_in.to_vec()))
+}
+
 /// Registers the strong policy class.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStrongPolicy>()?;
+    m.add_function(wrap_pyfunction!(danger_reading, m)?)?;
     Ok(())
 }

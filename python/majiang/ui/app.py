@@ -36,7 +36,7 @@ import majiang as _mj
 
 from .._core import Action
 from .controller import Controller, Move, relative_seat
-from .hints import compute_hints, hint_text, oracle_options
+from .hints import DANGER_SHADE, compute_hints, hint_text, oracle_options
 from .log import ActionLog
 from .screens import (
     HandLine,
@@ -508,6 +508,7 @@ class GameScreen(Screen[None]):
         panel = self.query_one("#hints", Static)
         if not panel.has_class("-shown") or self.c.round is None or self.c.round.is_over:
             self._advise(None)
+            self._shade_danger(frozenset())
             if panel.has_class("-shown"):
                 panel.update("")
             return
@@ -526,6 +527,19 @@ class GameScreen(Screen[None]):
             advice = hints.suggestion
             kind = getattr(advice, "kind", None)
             self._advise(advice.tile if kind in ("discard", "ready") else None)
+            own_turn = bool(hints.discards)
+            self._shade_danger(
+                frozenset(t for t, p in enumerate(hints.deal_in) if p >= DANGER_SHADE)
+                if own_turn
+                else frozenset()
+            )
+
+    def _shade_danger(self, kinds: frozenset[int]) -> None:
+        """Shades the tiles of the hand the hints read as likely to deal in."""
+        bar = self.query_one("#hand", HandBar)
+        if bar.danger != kinds:
+            bar.danger = kinds
+            bar.show(bar.tiles, bar.drawn, bar.selected)
 
     def _advise(self, tile: int | None) -> None:
         """Shades the tile the hints advise discarding in the hand (none: no shading)."""

@@ -19,7 +19,9 @@ from typing import Any
 from rich.text import Text
 
 import majiang as _mj
+from majiang import _core
 
+from .controller import relative_seat
 from .tiles import inline, suit_style
 
 __all__ = [
@@ -27,7 +29,9 @@ __all__ = [
     "advisor_for",
     "FanOutlook",
     "Hints",
+    "DANGER_SHADE",
     "compute_hints",
+    "danger_lines",
     "hint_text",
     "oracle_options",
     "unseen_counts",
@@ -78,6 +82,10 @@ class Hints:
     outlook: FanOutlook | None = None
     min_fan: int = 8
     advisor: str = ""
+    # The strong policy's defensive reading: each seat's chance of being ready (the
+    # person's own entry 0) and each kind's chance of dealing in if discarded.
+    ready: list[float] = field(default_factory=list)
+    deal_in: list[float] = field(default_factory=list)
 
 
 def unseen_counts(obs: Any) -> list[int]:
@@ -292,6 +300,7 @@ def compute_hints(controller: Any) -> Hints:
                 flowers=len(obs.flowers[obs.seat]),
                 unseen=unseen,
             )
+    ready, deal_in = _core.danger_reading(obs)
     return Hints(
         sh,
         useful,
@@ -300,6 +309,8 @@ def compute_hints(controller: Any) -> Hints:
         outlook,
         min_fan,
         advisor=type(advisor).__name__ if advisor is not None else "",
+        ready=ready,
+        deal_in=deal_in,
     )
 
 
@@ -345,6 +356,34 @@ def _shanten_words(s: int, ascii: bool = False) -> str:
     return f"{s} from ready ({s}-shanten)"
 
 
+DANGER_SHADE = 0.10
+"""A tile whose chance of dealing in is at least this is shaded as dangerous."""
+
+
+def danger_lines(out: Text, h: Hints, controller: Any, ascii: bool) -> None:
+    """Appends the defensive reading: each opponent's chance of being ready and, on the
+    person's turn, the riskiest tiles of the hand and the risk of the advised discard."""
+    if not h.ready:
+        return
+    seat = controller.observation().seat
+    parts = [f"{relative_seat(s, seat)} {round(100 * h.ready[s])}%" for s in range(4) if s != seat]
+    out.append("  ready now: " + ", ".join(parts), style="magenta")
+    hand = sorted(set(controller.observation().hand))
+    if h.discards and hand:
+        risky = sorted(hand, key=lambda t: (-h.deal_in[t], t))[:3]
+        out.append("\n  deal-in risk: ")
+        for i, t in enumerate(risky):
+            out.append(", " if i else "")
+            out.append(inline(t, ascii), style=suit_style(t))
+            out.append(f" {round(100 * h.deal_in[t])}%")
+        a = h.suggestion
+        if a is not None and a.kind in ("discard", "ready") and a.tile is not None:
+            out.append("; advised ")
+            out.append(inline(a.tile, ascii), style=suit_style(a.tile))
+            out.append(f" {round(100 * h.deal_in[a.tile])}%")
+    out.append("\n")
+
+
 def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) -> Text:
     """The hint panel's text for the person's present position (`hints`: already
     computed for it)."""
@@ -377,6 +416,7 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
         )
         out.append_text(_tiles_with_counts(h.useful, ascii))
         out.append("\n")
+    danger_lines(out, h, controller, ascii)
     o = h.outlook
     if o is not None:
         if o.exact and o.completions:

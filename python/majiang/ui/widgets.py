@@ -43,6 +43,7 @@ class TileWidget(Static):
     }
     TileWidget.-drawn { margin-left: 2; }
     TileWidget.-wild { border: heavy #c62828; }
+    TileWidget.-danger { background: #f6d0cc; }
     TileWidget.-advised { background: #cdeccd; border: round #2e7d32; }
     """
 
@@ -61,11 +62,18 @@ class TileWidget(Static):
         self.tile = -1
 
     def set_tile(
-        self, tile: int, selected: bool, wild: bool = False, advised: bool = False
+        self,
+        tile: int,
+        selected: bool,
+        wild: bool = False,
+        advised: bool = False,
+        danger: bool = False,
     ) -> None:
         """Shows `tile`, highlighted when `selected`, framed in red when it is `wild`
-        (a huainan 宝), shaded green when the hints advise discarding it."""
+        (a huainan 宝), shaded green when the hints advise discarding it and red when the
+        hints read it as likely to deal in (`danger`)."""
         self.set_class(advised, "-advised")
+        self.set_class(danger and not advised, "-danger")
         if (tile, selected, wild) == (
             self.tile,
             self.has_class("-selected"),
@@ -106,6 +114,8 @@ class HandBar(Horizontal):
         self.selected: int | None = None
         self.wild: int | None = None
         self.advised: int | None = None
+        # Kinds the hints read as likely to deal in (shaded while hints are shown).
+        self.danger: frozenset[int] = frozenset()
 
     def compose(self) -> ComposeResult:
         yield from self.slots
@@ -128,7 +138,11 @@ class HandBar(Horizontal):
         for i, w in enumerate(self.slots):
             if i < len(self.tiles):
                 w.set_tile(
-                    self.tiles[i], selected == i, self.tiles[i] == self.wild, i == advised_slot
+                    self.tiles[i],
+                    selected == i,
+                    self.tiles[i] == self.wild,
+                    i == advised_slot,
+                    self.tiles[i] in self.danger,
                 )
                 if not w.display:
                     w.display = True
@@ -143,6 +157,7 @@ class HandBar(Horizontal):
                 selected == len(self.tiles),
                 drawn == self.wild,
                 advised_slot == len(self.tiles),
+                drawn in self.danger,
             )
             if not self.drawn_slot.display:
                 self.drawn_slot.display = True
