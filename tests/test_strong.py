@@ -65,9 +65,12 @@ def test_keeps_the_flush_that_reaches_eight():
     assert a.tile not in mj.parse_tiles("12356789m"), mj.format_tiles([a.tile])
 
 
-def test_does_not_feed_three_exposed_pungs_of_one_suit():
-    # Seat 1 pungs seat 0's 2p, 6p and 9p; then seat 0 draws 8s and holds a lone 5p.
-    hand = "159m1359s1234z7z5p"
+THREE_PUNGS_HAND = "159m1359s1234z7z5p"
+
+
+def three_pungs_position():
+    """Seat 1 pungs seat 0's 2p, 6p and 9p; then seat 0 draws 8s and holds a lone 5p."""
+    hand = THREE_PUNGS_HAND
     hands = [hand + "2p", "22p66p99p2468m246s", "333m777m777s888s6z", "444p888p111p555z6z"]
     draws = ["8m", "8m", "6p", "2s", "2s", "9p", "3s", "4s", "8s"]
     r = mj.Round("gb", seed=0, hands=hands, draws=draws)
@@ -75,7 +78,12 @@ def test_does_not_feed_three_exposed_pungs_of_one_suit():
     for own, seat1 in (("2p", "2m"), ("6p", "4m"), ("9p", "6m")):
         steps += [(0, None if own != "2p" else A("discard", "2p"))]
         steps += [(1, A("pung", own)), (1, A("discard", seat1)), (2, None), (3, None)]
-    obs = play_script(r, steps).observation(0)
+    return play_script(r, steps).observation(0)
+
+
+def test_does_not_feed_three_exposed_pungs_of_one_suit():
+    hand = THREE_PUNGS_HAND
+    obs = three_pungs_position()
     assert [len(m) for m in obs.melds] == [0, 3, 0, 0]
     assert A("discard", "5p") in obs.legal_actions
     assert lite().act(obs) != A("discard", "5p")
@@ -145,15 +153,7 @@ def test_arena_smoke():
 def test_danger_reading_sees_the_three_exposed_pungs():
     from majiang import _core
 
-    hand = "159m1359s1234z7z5p"
-    hands = [hand + "2p", "22p66p99p2468m246s", "333m777m777s888s6z", "444p888p111p555z6z"]
-    draws = ["8m", "8m", "6p", "2s", "2s", "9p", "3s", "4s", "8s"]
-    r = mj.Round("gb", seed=0, hands=hands, draws=draws)
-    steps = []
-    for own, seat1 in (("2p", "2m"), ("6p", "4m"), ("9p", "6m")):
-        steps += [(0, None if own != "2p" else A("discard", "2p"))]
-        steps += [(1, A("pung", own)), (1, A("discard", seat1)), (2, None), (3, None)]
-    obs = play_script(r, steps).observation(0)
+    obs = three_pungs_position()
     ready, deal_in = _core.danger_reading(obs)
     assert len(ready) == 4 and len(deal_in) == 34
     assert ready[0] == 0.0
@@ -163,7 +163,7 @@ def test_danger_reading_sees_the_three_exposed_pungs():
     assert deal_in[t("5p")] > max(deal_in[t("5m")], deal_in[t("5s")])
     assert all(0.0 <= p <= 1.0 for p in deal_in)
     # The same table without those pungs reads nobody as likely to be ready.
-    calm_ready, _ = _core.danger_reading(turn(hand + "8s"))
+    calm_ready, _ = _core.danger_reading(turn(THREE_PUNGS_HAND + "8s"))
     assert ready[1] > calm_ready[1]
     with pytest.raises(TypeError, match="Observation"):
         _core.danger_reading(object())
