@@ -45,7 +45,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -780,6 +780,30 @@ class SimResult:
         return "\n".join(lines)
 
 
+def _run_in_memory(
+    label: str,
+    n: int,
+    progress: bool,
+    run: Callable[[Callable[[int], None] | None], dict[str, np.ndarray]],
+    wrap: Callable[[dict[str, np.ndarray]], Any],
+) -> Any:
+    """Runs ``run(report)`` (a Rust run held in memory; ``report`` is the progress bar's
+    update, or None) and wraps its arrays. On Ctrl-C the arrays of the finished part,
+    wrapped the same way, become the ``KeyboardInterrupt``'s ``partial``."""
+    bar = _Progress(n, label) if progress else None
+    try:
+        d = run(bar.update if bar else None)
+    except KeyboardInterrupt as e:
+        part = getattr(e, "partial", None)
+        if isinstance(part, dict):
+            e.partial = wrap(part)
+        raise
+    finally:
+        if bar:
+            bar.close()
+    return wrap(d)
+
+
 def simulate(
     n_hands: int,
     *,
@@ -827,25 +851,15 @@ def simulate(
         if resume:
             raise ValueError("resume=True continues a run on disk: pass out=PATH")
         _check_in_memory("n_hands", n)
-        bar = _Progress(n, "simulate") if progress else None
-        try:
-            d = _core.simulate_hands(
-                n,
-                rules=rules,
-                bots=names,
-                seed=seed,
-                threads=threads,
-                progress=bar.update if bar else None,
-            )
-        except KeyboardInterrupt as e:
-            part = getattr(e, "partial", None)
-            if isinstance(part, dict):
-                e.partial = SimResult(**{c: part[c] for c in _COLUMNS}, **meta)
-            raise
-        finally:
-            if bar:
-                bar.close()
-        return SimResult(**{c: d[c] for c in _COLUMNS}, **meta)
+        return _run_in_memory(
+            "simulate",
+            n,
+            progress,
+            lambda report: _core.simulate_hands(
+                n, rules=rules, bots=names, seed=seed, threads=threads, progress=report
+            ),
+            lambda d: SimResult(**{c: d[c] for c in _COLUMNS}, **meta),
+        )
     path = Path(out)
     writer = _ShardWriter(path, meta, resume)
     start = writer.hands
@@ -1018,23 +1032,18 @@ def arena(
     def result(d: dict[str, np.ndarray]) -> ArenaResult:
         return ArenaResult(bots=names, **{c: d[c] for c in _ARENA_COLUMNS}, **meta)
 
-    bar = _Progress(n, "arena") if progress else None
-    try:
-        d = _core.arena_games(
+    return _run_in_memory(
+        "arena",
+        n,
+        progress,
+        lambda report: _core.arena_games(
             n,
             rules=rules,
             bots=names,
             seed=seed,
             duplicate=duplicate,
             threads=threads,
-            progress=bar.update if bar else None,
-        )
-    except KeyboardInterrupt as e:
-        part = getattr(e, "partial", None)
-        if isinstance(part, dict):
-            e.partial = result(part)
-        raise
-    finally:
-        if bar:
-            bar.close()
-    return result(d)
+            progress=report,
+        ),
+        result,
+    )

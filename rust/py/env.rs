@@ -142,7 +142,7 @@ pub struct PyVecEnv {
 }
 
 impl PyVecEnv {
-    fn outputs<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyTuple> {
+    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         pyo3::types::PyTuple::new(
             py,
             [
@@ -152,7 +152,6 @@ impl PyVecEnv {
                 self.done.clone_ref(py).into_any(),
             ],
         )
-        .expect("a tuple of four")
     }
 }
 
@@ -273,7 +272,7 @@ impl PyVecEnv {
             let inner = &mut self.inner;
             py.detach(|| inner.step(acts, os, ms, rs, ds))?;
         }
-        Ok(self.outputs(py))
+        self.outputs(py)
     }
 
     /// Starts table `index`'s next episode once its episode has ended (for an env made
