@@ -1,0 +1,283 @@
+"""Botzone judge logs: majiang hands written as the judge's input and read back, a
+hand-written log read, damaged logs refused."""
+
+import copy
+import json
+
+import pytest
+
+import majiang as mj
+from majiang.botzone import LogError, judge_log, parse_log, read_log, write_log
+from majiang.cli import main
+from majiang.record import HandRecord, MatchRecord, RecordError
+
+RULES = mj.botzone.rules()
+
+# A hand in the judge's format, written out: player 0 draws B5 and discards it, player 1
+# wins on it (清龙 16, 门前清 2, 幺九刻 1, 缺一门 1, 无字 1, 单钓 1: 22 fan). Each run of 34
+# walltiles is one player's wall, taken from its end: the 13 tiles dealt, then the draws.
+WALL = " ".join(
+    [
+        "W9 W9 W8 W8 W7 W7 W6 W6 W5 W5 W4 W4 W3 W3 W2 W2 W1 W1 T9 T9 B5",
+        "J1 J1 F3 F2 F1 T9 T6 T3 B8 B2 W7 W4 W1",
+        "T9 T8 T8 T8 T7 T7 T7 T6 T6 T6 T5 T5 T5 T4 T4 T4 T3 T3 T3 T2 T2",
+        "B5 B1 B1 B1 W9 W8 W7 W6 W5 W4 W3 W2 W1",
+        "T2 T1 T1 T1 J3 J2 J2 J1 J1 F4 F4 F4 F3 F3 F2 F2 F1 F1 B9 B9 B9",
+        "F1 J3 J3 F4 T7 T4 T1 B9 B6 B3 W8 W5 W2",
+        "B8 B8 B8 B7 B7 B7 B6 B6 B6 B5 B5 B4 B4 B4 B3 B3 B3 B2 B2 B2 B1",
+        "J3 J2 J2 F3 F2 T8 T5 T2 B7 B4 W9 W6 W3",
+    ]
+)
+
+
+def ok(response):
+    return {"verdict": "OK", "response": response}
+
+
+def request(*per_player):
+    return {
+        "output": {"command": "request", "content": {str(p): r for p, r in enumerate(per_player)}}
+    }
+
+
+PASS4 = {str(p): ok("PASS") for p in range(4)}
+LOG = {
+    "initdata": {"walltiles": WALL, "quan": 0, "srand": 1606780800},
+    "log": [
+        request("0 0 0", "0 1 0", "0 2 0", "0 3 0"),
+        PASS4,
+        request(
+            "1 0 0 0 0 W1 W4 W7 B2 B8 T3 T6 T9 F1 F2 F3 J1 J1",
+            "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 B1 B5",
+            "1 0 0 0 0 W2 W5 W8 B3 B6 B9 T1 T4 T7 F4 J3 J3 F1",
+            "1 0 0 0 0 W3 W6 W9 B4 B7 T2 T5 T8 F2 F3 J2 J2 J3",
+        ),
+        PASS4,
+        request("2 B5", "3 0 DRAW", "3 0 DRAW", "3 0 DRAW"),
+        {"0": ok("PLAY B5"), "1": ok("PASS"), "2": ok("PASS"), "3": ok("PASS")},
+        request(*["3 0 PLAY B5"] * 4),
+        {"0": ok("PASS"), "1": ok("HU"), "2": ok("PASS"), "3": ok("PASS")},
+        {"output": {"command": "finish", "content": {"0": -30, "1": 46, "2": -8, "3": -8}}},
+    ],
+}
+
+
+def test_a_hand_written_judge_log_is_read_and_replays(tmp_path):
+    rec = parse_log(json.dumps(LOG))
+    assert rec.walls and rec.n_hands == 1 and rec.rule_set() == RULES
+    (hand,) = rec.hands
+    assert hand.dealer == 0 and hand.prevalent_wind == 0
+    (win,) = hand.result["wins"]
+    assert (win["seat"], win["from"], win["tile"], win["how"]) == (1, 0, 13, "discard")
+    assert win["fan_total"] == 22
+    assert rec.final_scores == [-30, 46, -8, -8]
+    rec.replay()
+    # Written out again it is the same hand, turn for turn.
+    again = judge_log(rec)
+    assert again["initdata"]["walltiles"] == WALL
+    for mine, theirs in zip(again["log"], LOG["log"], strict=True):
+        if "output" in theirs:
+            assert mine["output"]["content"] == theirs["output"]["content"]
+        else:
+            assert mine == theirs
+    # Saved as a record (version 3: the hand names its wall) it loads and replays.
+    path = tmp_path / "hand.jsonl"
+    rec.save(path)
+    assert json.loads(path.read_text().splitlines()[0])["version"] == 3
+    loaded = MatchRecord.load(path)
+    loaded.replay()
+    assert loaded.to_json() == rec.to_json()
+
+
+def play(seed, dealer=0, wind=0, bots=None, liar_at=None):
+    """One hand under Botzone's rules as a record (any dealer and prevalent wind)."""
+    r = mj.Round(RULES, seed, dealer, wind)
+    bots = bots or [mj.bots.EfficiencyBot(seed=seed + s) for s in range(4)]
+    n = 0
+    while r.pending:
+        s = min(r.pending)
+        n += 1
+        a = mj.Action("win") if n == liar_at else bots[s].act(r.observation(s))
+        r.apply(s, a)
+    result = json.loads(json.dumps(r.result))
+    hand = HandRecord(
+        index=0,
+        seed=seed,
+        dealer=dealer,
+        prevalent_wind=wind,
+        scores_before=[0, 0, 0, 0],
+        result=result,
+        scores_after=result["deltas"],
+        events_json=r.events_json(),
+    )
+    return MatchRecord(
+        rules="gb",
+        options=RULES.options(),
+        seed=seed,
+        n_hands=1,
+        players=["a", "b", "c", "d"],
+        hands=[hand],
+        final_scores=result["deltas"],
+    )
+
+
+def plays(hand):
+    """The hand's events without the dice (a log does not carry them)."""
+    return [e for e in hand.events if e["type"] != "dice"]
+
+
+def test_games_round_trip_through_the_judge_log():
+    kinds = set()
+    # Seeds 41 and 57 bring a kong on a discard and a concealed kong.
+    for seed in [*range(24), 41, 57]:
+        bots = [mj.bots.EfficiencyBot(seed=seed + s) for s in range(3)] + [mj.bots.RandomBot(seed)]
+        if seed % 2:
+            bots = [mj.bots.RandomBot(seed * 4 + s) for s in range(4)]
+        rec = mj.Game(RULES, bots, seed=seed).play()
+        back = parse_log(judge_log(rec))
+        back.replay()
+        assert plays(back.hands[0]) == plays(rec.hands[0]), seed
+        assert back.hands[0].result == json.loads(json.dumps(rec.hands[0].result))
+        assert back.final_scores == rec.final_scores
+        kinds |= {e.get("how", e["type"]) for e in rec.hands[0].events}
+        kinds |= {e["type"] for e in rec.hands[0].events}
+    assert {"pung", "chow", "kong", "concealed_kong", "added_kong", "win"} <= kinds
+    assert {"exhaustive_draw", "self_drawn", "discard"} <= kinds
+
+
+@pytest.mark.parametrize(("seed", "dealer", "wind", "liar_at"), [(2, 3, 3, None), (3, 1, 2, 9)])
+def test_botzone_players_count_from_the_dealer(seed, dealer, wind, liar_at):
+    rec = play(seed, dealer, wind, liar_at=liar_at)
+    log = judge_log(rec)
+    assert log["initdata"]["quan"] == wind
+    back = parse_log(log)
+    back.replay()
+    h, b = rec.hands[0], back.hands[0]
+    assert b.dealer == 0 and b.prevalent_wind == wind
+    # Botzone player p is the seat p places after the dealer.
+    assert b.result["deltas"] == [h.result["deltas"][(dealer + p) % 4] for p in range(4)]
+    if liar_at:
+        assert plays(b)[-1]["type"] == "penalty"
+        assert sorted(b.result["deltas"]) == [-30, 10, 10, 10]
+        assert log["log"][-1]["output"]["display"]["action"] == "WH"
+
+
+def test_write_read_and_the_command_line(tmp_path, capsys):
+    rec = mj.Game(RULES, [mj.bots.EfficiencyBot(seed=s) for s in range(4)], seed=5).play()
+    path = tmp_path / "log.json"
+    write_log(rec, path)
+    assert read_log(path).final_scores == rec.final_scores
+    rec_path = tmp_path / "rec.jsonl"
+    rec.save(rec_path)
+    out = tmp_path / "cli.json"
+    assert main(["botzone", "export", str(rec_path), "-o", str(out)]) == 0
+    assert json.loads(out.read_text()) == json.loads(path.read_text())
+    back = tmp_path / "back.jsonl"
+    assert main(["botzone", "import", str(out), "-o", str(back)]) == 0
+    MatchRecord.load(back).replay()
+    capsys.readouterr()
+    assert main(["replay", str(out), "--verify", "--all", "--text"]) == 0
+    text = capsys.readouterr().out
+    assert "verified" in text and "Botzone player 0" in text
+    # A record of other rules is not a Botzone game.
+    other = mj.Game("gb", [mj.bots.RandomBot(s) for s in range(4)], seed=1, hands=1).play()
+    with pytest.raises(LogError, match="private walls"):
+        judge_log(other)
+    other.save(rec_path)
+    assert main(["botzone", "export", str(rec_path)]) == 2
+    assert "private walls" in capsys.readouterr().err
+
+
+def damaged(edit):
+    log = copy.deepcopy(LOG)
+    edit(log)
+    return log
+
+
+def answers(entry, **by_player):
+    def edit(log):
+        for p, text in by_player.items():
+            log["log"][entry][p[1:]] = ok(text)
+
+    return edit
+
+
+DAMAGE = [
+    ("not JSON", "{log: [", "not valid JSON"),
+    ("no log list", {"initdata": LOG["initdata"]}, "'log' list"),
+    ("no initdata", damaged(lambda g: g.pop("initdata")), "no initdata"),
+    (
+        "a fifth W1",
+        damaged(lambda g: g["initdata"].update(walltiles=WALL.replace("W9", "W1", 1))),
+        "holds 5 of tile code 0",
+    ),
+    (
+        "a short wall",
+        damaged(lambda g: g["initdata"].update(walltiles=WALL[3:])),
+        "has 135 tiles",
+    ),
+    (
+        "a bad tile name",
+        damaged(lambda g: g["initdata"].update(walltiles=WALL.replace("W9", "X9", 1))),
+        "'X9' is not a Botzone tile name",
+    ),
+    ("quan 4", damaged(lambda g: g["initdata"].update(quan=4)), "'quan' must be 0-3"),
+    ("cut after the draw", damaged(lambda g: g.update(log=g["log"][:6])), "the log is cut"),
+    ("cut before the scores", damaged(lambda g: g.update(log=g["log"][:8])), "final output"),
+    (
+        "more after the end",
+        damaged(lambda g: g["log"].extend([PASS4, PASS4])),
+        "goes on after the hand ended",
+    ),
+    (
+        "forged draw request",
+        damaged(lambda g: g["log"][4]["output"]["content"].update({"0": "2 B6"})),
+        "log entry 4: the judge asks player 0 '2 B6'",
+    ),
+    (
+        "forged scores",
+        damaged(lambda g: g["log"][8]["output"]["content"].update({"1": 99})),
+        "the judge's scores are",
+    ),
+    ("a tile not held", damaged(answers(5, p0="PLAY W5")), "log entry 5: player 0 answered"),
+    ("a claim on the deal", damaged(answers(3, p2="PENG W2")), "takes only PASS"),
+    ("a malformed answer", damaged(answers(5, p0="PLAY")), "not a Botzone answer"),
+    ("a win on its own discard", damaged(answers(7, p0="HU")), "its own discard"),
+    (
+        "a time-out",
+        damaged(lambda g: g["log"][7].update({"1": {"verdict": "TLE"}})),
+        "player 1 has no answer",
+    ),
+    (
+        "a refused answer's verdict",
+        damaged(lambda g: g["log"][7].update({"2": {"verdict": "WA", "response": "PASS"}})),
+        "verdict 'WA'",
+    ),
+    ("an entry that is not an object", damaged(lambda g: g["log"].insert(3, 7)), "entry 3"),
+    ("a false win majiang never asks for", damaged(answers(7, p3="HU")), "no decision"),
+]
+
+
+@pytest.mark.parametrize(("what", "log", "match"), DAMAGE, ids=[d[0] for d in DAMAGE])
+def test_damaged_logs_are_refused_naming_the_problem(what, log, match, tmp_path, capsys):
+    text = log if isinstance(log, str) else json.dumps(log)
+    with pytest.raises(LogError, match=match) as info:
+        parse_log(text)
+    assert isinstance(info.value, RecordError)
+    path = tmp_path / "log.json"
+    path.write_text(text)
+    with pytest.raises(LogError, match=match):
+        read_log(path)
+    assert main(["botzone", "import", str(path)]) == 2
+    assert match.split("'")[0] in capsys.readouterr().err
+
+
+def test_a_false_win_in_a_log_is_the_botzone_penalty():
+    # Player 0 declares a win on its draw of B5, which is none: it pays 10 to each (B-4).
+    log = damaged(answers(5, p0="HU"))
+    finish = {"output": {"command": "finish", "content": {"0": -30, "1": 10, "2": 10, "3": 10}}}
+    log["log"][6:] = [finish]
+    rec = parse_log(log)
+    assert plays(rec.hands[0])[-1] == {"type": "penalty", "seat": 0, "each": 10}
+    assert rec.final_scores == [-30, 10, 10, 10]
+    rec.replay()
