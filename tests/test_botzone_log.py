@@ -178,7 +178,7 @@ def test_write_read_and_the_command_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(out), "--verify", "--all", "--text"]) == 0
     text = capsys.readouterr().out
-    assert "verified" in text and "Botzone player 0" in text
+    assert "verified" in text and "EfficiencyBot #1" in text  # the log names the players
     # A record of other rules is not a Botzone game.
     other = mj.Game("gb", [mj.bots.RandomBot(s) for s in range(4)], seed=1, hands=1).play()
     with pytest.raises(LogError, match="private walls"):

@@ -1,5 +1,6 @@
-"""Botzone judge logs: a majiang hand as the Chinese Standard Mahjong judge's input, and
-a finished Botzone match read back as a :class:`~majiang.record.MatchRecord`.
+"""Botzone judge logs (docs/rules/botzone.md, B-7): a majiang hand as the Chinese
+Standard Mahjong judge's input, and a finished Botzone match read back as a
+:class:`~majiang.record.MatchRecord`.
 
 The judge's input (and the log Botzone keeps of a match) is one JSON object::
 
@@ -249,7 +250,8 @@ def _check_table(rules) -> None:
 def judge_log(record: MatchRecord, hand: int = 0) -> dict[str, Any]:
     """Hand ``hand`` of ``record`` as the Botzone judge's input (see the module
     documentation): ``initdata`` with the wall and the prevalent wind, and the judge's
-    requests alternating with every player's answers, ending with the final scores. The
+    requests alternating with every player's answers, ending with the final scores
+    (``players`` names the record's players; the judge does not read it). The
     record's rules must be Botzone's table (``gb`` on private walls, no flowers, as
     :func:`majiang.botzone.rules`); raises :class:`LogError` otherwise."""
     rules = record.rule_set()
@@ -284,7 +286,7 @@ def judge_log(record: MatchRecord, hand: int = 0) -> dict[str, Any]:
         "display": turns.finish,
     }
     log.append({"output": final, "verdict": "OK"})
-    return {"initdata": initdata, "log": log}
+    return {"initdata": initdata, "log": log, "players": [{"name": n} for n in record.players]}
 
 
 def write_log(record: MatchRecord, path: str | os.PathLike[str], *, hand: int = 0) -> str:
