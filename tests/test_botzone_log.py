@@ -281,3 +281,96 @@ def test_a_false_win_in_a_log_is_the_botzone_penalty():
     assert plays(rec.hands[0])[-1] == {"type": "penalty", "seat": 0, "each": 10}
     assert rec.final_scores == [-30, 10, 10, 10]
     rec.replay()
+
+
+def robbed_kong_hand() -> MatchRecord:
+    """Player 0 pungs player 2's B1 and adds the fourth, drawn later; player 1, waiting on
+    B1 with a pure straight, robs the kong."""
+    b1 = 9
+    left = [4] * 34
+
+    def take(tiles):
+        for t in tiles:
+            left[t] -= 1
+        return list(tiles)
+
+    quarters = [take([b1, b1]), take([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 22, 22]), take([b1]), []]
+    left[b1] -= 1  # the B1 player 0 draws on its third turn
+    rest = [t for t in range(34) if t not in (b1, 10, 11, 22) for _ in range(left[t])]
+    rest += [10] * left[10] + [11] * left[11] + [22] * left[22]
+    quarters[0] += rest[:14] + [b1]
+    del rest[:14]
+    for q in quarters:
+        n = 34 - len(q)
+        q += rest[:n]
+        del rest[:n]
+    wall = [t for q in quarters for t in q]
+    r = mj.record.round_from_wall(RULES, wall, 1, 0, 0)
+    while r.pending:
+        s = min(r.pending)
+        legal = r.legal_actions(s)
+        if r.phase == "rob_kong":
+            a = mj.Action("win" if s == 1 else "pass")
+        elif r.phase == "claim":
+            a = mj.Action("pung", b1) if s == 0 and mj.Action("pung", b1) in legal else None
+            a = a or mj.Action("pass")
+        elif s == 0 and mj.Action("added_kong", b1) in legal:
+            a = mj.Action("added_kong", b1)
+        elif s == 2 and mj.Action("discard", b1) in legal:
+            a = mj.Action("discard", b1)
+        else:
+            keep = (b1, 10, 11, 22)
+            a = [x for x in legal if x.kind == "discard" and x.tile not in keep][-1]
+        r.apply(s, a)
+    result = json.loads(json.dumps(r.result))
+    hand = HandRecord(0, 1, 0, 0, [0] * 4, result, result["deltas"], r.events_json(), wall=wall)
+    return MatchRecord(
+        "gb", RULES.options(), 1, 1, ["a", "b", "c", "d"], [hand], result["deltas"], True
+    )
+
+
+def test_a_robbed_added_kong_round_trips():
+    rec = robbed_kong_hand()
+    rec.replay()
+    (win,) = rec.hands[0].result["wins"]
+    assert (win["seat"], win["from"], win["how"]) == (1, 0, "robbed_kong")
+    log = judge_log(rec)
+    rob = [k for k, e in enumerate(log["log"]) if "3 0 BUGANG B1" in str(e.get("output"))]
+    assert len(rob) == 1
+    assert log["log"][rob[0] + 1]["1"]["response"] == "HU"
+    back = parse_log(log)
+    back.replay()
+    assert plays(back.hands[0]) == plays(rec.hands[0])
+    assert back.final_scores == rec.final_scores
+
+
+def test_records_of_given_walls_check_their_walls():
+    rec = parse_log(LOG)
+    good = rec.hands[0].wall
+    assert good is not None
+
+    def with_wall(wall):
+        bad = copy.deepcopy(rec)
+        bad.hands[0].wall = wall
+        return bad.to_json()
+
+    # Two tiles of player 1's opening hand swapped with its wall's last: the engine deals
+    # another hand than the record's events show.
+    swapped = list(good)
+    swapped[34], swapped[67] = swapped[67], swapped[34]
+    assert swapped != good
+    loaded = MatchRecord.from_json(with_wall(swapped))
+    with pytest.raises(mj.record.ReplayMismatchError):
+        loaded.replay()
+    other = (good[0] + 1) % 34
+    with pytest.raises(RecordError, match=r"'wall' holds [35] of tile code \d+, the wall 4"):
+        MatchRecord.from_json(with_wall([other] + good[1:]))
+    with pytest.raises(RecordError, match="has 135 tiles"):
+        MatchRecord.from_json(with_wall(good[1:]))
+    with pytest.raises(RecordError, match="names every hand's wall"):
+        MatchRecord.from_json(with_wall(None))
+    # A version 2 record has no walls.
+    plain = copy.deepcopy(rec)
+    plain.walls = False
+    with pytest.raises(RecordError, match="unknown fields 'wall'"):
+        MatchRecord.from_json(plain.to_json())
