@@ -985,8 +985,9 @@ class ArenaResult:
             f"{'#':>2} {'bot':<{width}} {'mean score':>11} {'95% CI':>19} {'win':>7} "
             f"{'deal-in':>8} {'self-draw':>9} {value:>8} {'draws':>7}"
         ) + (f" {'invalid':>8}" if counts else "")
+        walls = ", private walls" if self.rule_options.get("private_walls") else ""
         lines = [
-            f"{len(self):,} hands, rules {self.rules}, seed {self.seed}, "
+            f"{len(self):,} hands, rules {self.rules}{walls}, seed {self.seed}, "
             f"{'duplicate' if self.duplicate else 'fixed seats'}",
             head,
         ]
