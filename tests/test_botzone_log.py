@@ -179,6 +179,14 @@ def test_write_read_and_the_command_line(tmp_path, capsys):
     assert main(["replay", str(out), "--verify", "--all", "--text"]) == 0
     text = capsys.readouterr().out
     assert "verified" in text and "EfficiencyBot #1" in text  # the log names the players
+    # An indented log, and the log list alone (its first output carries the initdata).
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(json.dumps(json.loads(out.read_text()), indent=2))
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(json.loads(out.read_text())["log"]))
+    for path in (pretty, bare):
+        assert main(["replay", str(path), "--verify", "--all", "--text"]) == 0
+        assert "verified" in capsys.readouterr().out
     # A record of other rules is not a Botzone game.
     other = mj.Game("gb", [mj.bots.RandomBot(s) for s in range(4)], seed=1, hands=1).play()
     with pytest.raises(LogError, match="private walls"):
