@@ -1,5 +1,5 @@
 """Imitation learning with numpy only: a small MLP learns the efficiency policy from
-``VecEnv`` data, then plays duplicate games against RandomBot and EfficiencyBot.
+``VecEnv`` data, then plays duplicate games against the random and efficiency bots.
 
     python examples/imitation.py [--tables 128] [--steps 800] [--epochs 6] [--walls 250]
 
@@ -8,10 +8,11 @@
    action index are kept (the tables run in Rust across the cores).
 2. Model: planes scaled per plane to [0, 1], one hidden layer (ReLU), a softmax over the
    legal actions only (illegal logits masked out), trained with Adam on the cross-entropy.
-3. Evaluation: duplicate games (each wall played four times with the seats rotated, as
-   ``majiang.arena`` does) of the model against three RandomBots, then against three
-   EfficiencyBots; the teacher plays the same walls for reference. Reported: the mean
-   score per hand of the seat under test and of its opponents.
+3. Evaluation: ``majiang.arena`` in duplicate (each wall played four times with the
+   seats rotated) of the model, a Python bot, against three ``random`` bots, then three
+   ``efficiency`` bots; the teacher plays the same walls for reference. Reported: the
+   mean score per hand of the seat under test with its 95% interval, and of its
+   opponents.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import time
 import numpy as np
 
 import majiang as mj
-from majiang.bots import EfficiencyBot, RandomBot
 from majiang.env import N_ACTIONS, VecEnv, encode, index_to_action, legal_mask
 
 
@@ -109,7 +109,10 @@ def train(model: MLP, x, m, y, epochs: int, batch: int = 256, lr: float = 1e-3, 
 
 
 class ModelBot:
-    """A bot that plays the model's most likely legal action."""
+    """A bot that plays the model's most likely legal action (``act(observation)``, the
+    interface ``mj.Game`` and ``mj.arena`` use)."""
+
+    name = "model"
 
     def __init__(self, model: MLP):
         self.model = model
@@ -122,20 +125,13 @@ class ModelBot:
         return index_to_action(int(self.model.act(self._planes, self._mask)[0]))
 
 
-def duplicate(rules: str, make_bot, make_opponent, walls: int, seed: int):
-    """Mean score per hand of the bot under test and of its opponents, over `walls`
-    walls each played four times with the seats rotated."""
-    mine, theirs, hands = 0.0, 0.0, 0
-    for w in range(walls):
-        for j in range(4):
-            bots = [make_opponent(10 * w + k) for k in range(4)]
-            bots[j] = make_bot()
-            rec = mj.Game(rules, bots=bots, seed=seed + w, hands=1).play()
-            scores = rec.final_scores
-            mine += scores[j]
-            theirs += (sum(scores) - scores[j]) / 3
-            hands += 1
-    return mine / hands, theirs / hands
+def duplicate(rules: str, bot, opponent: str, walls: int, seed: int):
+    """Mean score per hand (with its 95% interval) of ``bot`` and the mean of its three
+    ``opponent`` bots, over ``walls`` walls each played four times with the seats
+    rotated."""
+    result = mj.arena([bot, opponent, opponent, opponent], hands=4 * walls, seed=seed, rules=rules)
+    rows = result.summary()
+    return rows[0]["mean_score"], rows[0]["ci95"], sum(r["mean_score"] for r in rows[1:]) / 3
 
 
 def main() -> None:
@@ -162,12 +158,12 @@ def main() -> None:
     print(f"held-out agreement with the expert: {acc:.1%}")
 
     t0 = time.perf_counter()
-    for name, opponent in (("RandomBot", RandomBot), ("EfficiencyBot", EfficiencyBot)):
-        for who, make in (("model", lambda: ModelBot(model)), ("teacher", EfficiencyBot)):
-            me, them = duplicate(args.rules, make, opponent, args.walls, 1000)
+    for opponent in ("random", "efficiency"):
+        for who, bot in (("model", ModelBot(model)), ("teacher", "efficiency")):
+            me, (lo, hi), them = duplicate(args.rules, bot, opponent, args.walls, 1000)
             print(
-                f"{who:8s} vs 3 {name:13s}: {me:+7.2f} per hand (opponents {them:+7.2f}), "
-                f"{4 * args.walls} hands"
+                f"{who:8s} vs 3 {opponent:10s}: {me:+7.2f} per hand [{lo:+.2f}, {hi:+.2f}] "
+                f"(opponents {them:+7.2f}), {4 * args.walls} hands"
             )
     print(f"evaluated in {time.perf_counter() - t0:.1f}s")
 

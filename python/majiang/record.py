@@ -49,6 +49,17 @@ A record is UTF-8 text, one JSON object per line, every line ending in ``\\n``:
 Tiles are codes (0-33, flowers 34-41), seats 0-3. Version 1 records (no ``complete``,
 ``hands_played`` or ``digest`` in the trailer) are read too.
 
+Hands dealt from given walls (version 3)
+----------------------------------------
+
+A match played elsewhere (a Botzone judge log read by :func:`majiang.botzone.read_log`)
+was not shuffled from a seed. Its record is version 3: every hand line also carries
+``"wall"``, the wall's tiles in majiang's order (:attr:`majiang.Round.wall`: 136 codes, or
+144 with flowers, each tile as often as the rule set's wall holds it), and the hand is
+dealt from that wall (the seed then only throws the dice); such a hand gives its own
+dealer and prevalent wind. A version 3 record names every hand's wall, a version 2 record
+none; majiang's own matches are written as version 2.
+
 Loading
 -------
 
@@ -99,13 +110,17 @@ __all__ = [
     "RecordWriter",
     "ReplayMismatchError",
     "check_record_path",
+    "check_wall",
     "replay_record",
+    "round_from_wall",
 ]
 
 FORMAT = "majiang-record"
 VERSION = 2
+#: The version of a record whose hands name their walls (see the module documentation).
+WALLS_VERSION = 3
 #: Record versions this module reads.
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 #: The longest line (bytes, without its ``\n``) a record may have by default. A 16-hand
 #: match has lines of a few hundred bytes; the limit stops a damaged file from being
 #: parsed as one enormous object.
@@ -156,6 +171,9 @@ class HandRecord:
     events_json: list[str] = field(default_factory=list, repr=False)
     _events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
     line: int | None = field(default=None, repr=False, compare=False)
+    #: The wall the hand was dealt from, in majiang's order (records of version 3), or
+    #: None when it was shuffled from ``seed``.
+    wall: list[int] | None = field(default=None, repr=False)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -184,6 +202,8 @@ class HandRecord:
             "prevalent_wind": self.prevalent_wind,
             "scores": self.scores_before,
         }
+        if self.wall is not None:
+            start["wall"] = list(self.wall)
         out = [json.dumps(start, sort_keys=True)]
         prefix = f'{{"hand":{self.index},'
         out.extend(prefix + e[1:] for e in self.events_json)
@@ -195,7 +215,8 @@ class HandRecord:
 @dataclass
 class MatchRecord:
     """A whole match, or the hands played so far: the rules, the seed, the players and
-    every finished hand. ``final_scores`` are the scores after the last hand recorded."""
+    every finished hand. ``final_scores`` are the scores after the last hand recorded.
+    ``walls``: every hand names the wall it was dealt from (a version 3 record)."""
 
     rules: str
     options: dict[str, Any]
@@ -204,6 +225,7 @@ class MatchRecord:
     players: list[str]
     hands: list[HandRecord] = field(default_factory=list)
     final_scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    walls: bool = False
 
     @property
     def complete(self) -> bool:
@@ -219,7 +241,7 @@ class MatchRecord:
         header = {
             "type": "header",
             "format": FORMAT,
-            "version": VERSION,
+            "version": WALLS_VERSION if self.walls else VERSION,
             "rules": self.rules,
             "options": self.options,
             "seed": self.seed,
@@ -668,6 +690,7 @@ class _Parser:
             seed=seed,
             n_hands=n_hands,
             players=list(players),
+            walls=version == WALLS_VERSION,
         )
 
     def hand(self, line: _Line) -> None:
@@ -675,7 +698,15 @@ class _Parser:
         assert rec is not None
         if self.current is not None:
             raise line.error(f"hand {self.current.index} has no result line before this one")
-        line.fields(["type", "hand", "seed", "dealer", "prevalent_wind", "scores"])
+        walled = self.version == WALLS_VERSION
+        line.fields(
+            ["type", "hand", "seed", "dealer", "prevalent_wind", "scores"],
+            optional=["wall"] if walled else [],
+        )
+        if walled and "wall" not in line.obj:
+            raise line.error(
+                f"record version {WALLS_VERSION} names every hand's wall; this hand has no 'wall'"
+            )
         index = line.int("hand", (0, 65535))
         expect = len(rec.hands)
         if index != expect:
@@ -704,8 +735,19 @@ class _Parser:
             result={},
             scores_after=[],
             line=line.no,
+            wall=self.wall(line) if walled else None,
         )
         rec.hands.append(self.current)
+
+    def wall(self, line: _Line) -> list[int]:
+        """The hand line's wall: the tiles of the rule set's wall, each as often as it holds
+        them."""
+        assert self.rec is not None
+        wall = line.ints("wall", _TILE)
+        want = check_wall(wall, self.rec.rule_set())
+        if want:
+            raise line.error(f"'wall' {want}")
+        return wall
 
     def _in_hand(self, line: _Line) -> HandRecord:
         cur = self.current
@@ -965,6 +1007,10 @@ class RecordWriter:
         """Appends a finished hand (the next one)."""
         if hand.index != self._hands:
             raise ValueError(f"hand {hand.index} where hand {self._hands} comes next")
+        if (hand.wall is not None) != self.record.walls:
+            raise ValueError(
+                "a record's hands all name their wall (MatchRecord.walls) or none does"
+            )
         data = "".join(line + "\n" for line in hand.lines()).encode("utf-8")
         with hold_sigint():
             self._append(data)
@@ -1129,19 +1175,96 @@ def _replay_round(r: Round, hand: HandRecord) -> None:
         )
 
 
+def check_wall(wall: list[int], rules: RuleSet) -> str | None:
+    """What is wrong with ``wall`` as a wall of ``rules`` (None when it is one): its size
+    (136, or 144 with flowers) and every tile as often as the wall holds it."""
+    flowers = bool(rules.options().get("flowers", False))
+    size = 144 if flowers else 136
+    if len(wall) != size:
+        return f"has {len(wall)} tiles, the rules' wall {size}"
+    counts = [0] * 42
+    for t in wall:
+        if not 0 <= t < (42 if flowers else 34):
+            return f"holds the tile code {t}, not in this wall"
+        counts[t] += 1
+    for t, c in enumerate(counts):
+        want = 4 if t < 34 else 1 if flowers else 0
+        if c != want:
+            return f"holds {c} of tile code {t}, the wall {want}"
+    return None
+
+
+def round_from_wall(
+    rules: RuleSet,
+    wall: list[int],
+    seed: int,
+    dealer: int,
+    prevalent_wind: int,
+    scores: list[int] | None = None,
+) -> Round:
+    """A round dealt from ``wall`` (tiles in :attr:`Round.wall` order) instead of a
+    shuffle; ``seed`` throws the dice. Raises ``InvalidHandError`` for a wall that is not
+    the rule set's."""
+    # The arranged-deal positions of Round(hands=..., draws=...): three rounds of four tiles
+    # per seat, one more each, the dealer's jump, then the head draws.
+    hands: list[list[int]] = [[], [], [], []]
+    for i in range(4):
+        h = [wall[r * 16 + i * 4 + k] for r in range(3) for k in range(4)] + [wall[48 + i]]
+        if i == 0:
+            h.append(wall[52])
+        hands[(dealer + i) % 4] = h
+    return Round(rules, seed, dealer, prevalent_wind, hands=hands, draws=wall[53:], scores=scores)
+
+
 def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
-    """Re-plays one hand on its own (from the seed, dealer, wind and scores it records)
-    and checks every event and the result."""
-    r = Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
+    """Re-plays one hand on its own (from the seed, or the wall, dealer, wind and scores
+    it records) and checks every event and the result."""
+    if hand.wall is not None:
+        r = round_from_wall(
+            rules, hand.wall, hand.seed, hand.dealer, hand.prevalent_wind, hand.scores_before
+        )
+    else:
+        r = Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
     _replay_round(r, hand)
     return r
+
+
+def _replay_walled(record: MatchRecord) -> None:
+    """:func:`replay_record` for a record whose hands name their walls."""
+    rules = record.rule_set()
+    scores = [0, 0, 0, 0]
+    for i, h in enumerate(record.hands):
+        if h.index != i or list(h.scores_before) != scores:
+            raise ReplayMismatchError(
+                f"{_where(h)}: hand {h.index} with the scores {h.scores_before} where hand "
+                f"{i} with {scores} comes next"
+            )
+        if h.wall is None:
+            raise ReplayMismatchError(f"{_where(h)}: the hand does not name its wall")
+        try:
+            r = replay_hand(rules, h)
+        except ReplayMismatchError:
+            raise
+        except ValueError as e:
+            raise ReplayMismatchError(f"{_where(h)}: the hand's wall: {e}") from None
+        result = r.result or {}
+        scores = [a + b for a, b in zip(scores, result.get("deltas", [0] * 4), strict=True)]
+        if list(h.scores_after) != scores:
+            raise ReplayMismatchError(
+                f"{_where(h, len(h.events_json))}: the scores after the hand are "
+                f"{h.scores_after}, the hand makes {scores}"
+            )
+    if list(record.final_scores) != scores:
+        raise ReplayMismatchError(f"the final scores {record.final_scores}, expected {scores}")
 
 
 def replay_record(record: MatchRecord) -> None:
     """Re-plays every hand of `record` through a :class:`Match` built from its header and
     checks that each hand is the match's next one (index, seed, dealer, prevalent wind,
     scores) and that the engine reproduces every recorded event, result and score.
-    Raises :class:`ReplayMismatchError` naming the line of the first difference."""
+    Raises :class:`ReplayMismatchError` naming the line of the first difference. A record
+    whose hands name their walls (version 3) deals each hand from its wall, with the
+    dealer and prevalent wind it gives, and checks the same."""
     try:
         m = Match(record.rule_set(), record.seed, record.n_hands)
     except (ValueError, TypeError, OverflowError) as e:
@@ -1150,8 +1273,13 @@ def replay_record(record: MatchRecord) -> None:
         raise ReplayMismatchError(
             f"the record holds {len(record.hands)} hands of a {record.n_hands}-hand match"
         )
+    if record.walls:
+        _replay_walled(record)
+        return
     for i, h in enumerate(record.hands):
         where = _where(h)
+        if h.wall is not None:
+            raise ReplayMismatchError(f"{where}: a hand names its wall in a record of version 2")
         checks = [
             ("index", h.index, i),
             ("seed", h.seed, m.hand_seed),

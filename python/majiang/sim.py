@@ -2,8 +2,10 @@
 
 :func:`simulate` plays whole hands in Rust with the built-in policies, on every core, with
 the GIL released, and returns a :class:`SimResult` of numpy arrays. :func:`arena` plays
-built-in bots against each other, by default in duplicate (every wall played four times
-with the seats rotated), and returns an :class:`ArenaResult` with per-bot figures.
+bots against each other, by default in duplicate (every wall played four times with the
+seats rotated), and returns an :class:`ArenaResult` with per-bot figures: built-in bots
+in Rust, and any Python bot (an object with ``act(observation)``, such as
+:class:`majiang.bots.BotzoneBot`) seated among them on the same walls.
 
 Hand ``i`` of a run depends only on ``(seed, i)`` (its wall, its dealer ``i % 4``, its
 prevalent wind ``(i // 4) % 4`` and its bots' random choices), so the same seed gives the
@@ -58,6 +60,7 @@ from ._core import RuleSet
 __all__ = [
     "MAX_IN_MEMORY_HANDS",
     "MAX_THREADS",
+    "ArenaBotError",
     "ArenaResult",
     "ResultFileError",
     "SimResult",
@@ -905,8 +908,11 @@ class ArenaResult:
     Arrays of length ``games``: ``wall`` (the wall each game was played on), ``seats``
     (``(games, 4)``, each bot's seat), ``winner`` / ``discarder`` (the bot index, -1 none),
     ``fan_total`` and ``scores`` (``(games, 4)``, each bot's change of score).
-    ``rules`` is the preset's name and ``rule_options`` every option. Results pickle and
-    copy.
+    ``rules`` is the preset's name and ``rule_options`` every option. ``invalid`` holds,
+    per bot, how many of its answers were replaced by its fallback during the games (a
+    bot that counts them, such as :class:`~majiang.bots.BotzoneBot`, in its ``illegal``
+    attribute), ``None`` for a bot that does not count; ``invalid`` itself is ``None``
+    when no bot counts. Results pickle and copy.
     """
 
     bots: list[str]
@@ -920,6 +926,7 @@ class ArenaResult:
     seed: int = 0
     duplicate: bool = True
     rule_options: dict[str, Any] = field(default_factory=dict)
+    invalid: list[int | None] | None = None
 
     def __len__(self) -> int:
         return int(self.winner.shape[0])
@@ -931,7 +938,8 @@ class ArenaResult:
     def summary(self) -> list[dict[str, Any]]:
         """Per bot (in ``bots`` order): ``bot``, ``games``, ``mean_score`` and its ``ci95``
         (low, high), ``win_rate``, ``deal_in_rate``, ``self_draw_rate``, ``mean_fan`` (of
-        its wins) and ``draw_rate`` (exhaustive draws).
+        its wins), ``draw_rate`` (hands without a winner) and ``invalid`` (answers replaced
+        by the bot's fallback, ``None`` for a bot that does not count them).
 
         The interval treats walls as the independent samples: under duplicate play the four
         games of a wall are averaged first, which removes most of the luck of the deal."""
@@ -962,6 +970,7 @@ class ArenaResult:
                     "self_draw_rate": float((wins & (self.discarder < 0)).mean()) if n else 0.0,
                     "mean_fan": float(self.fan_total[wins].mean()) if n_wins else 0.0,
                     "draw_rate": draws,
+                    "invalid": self.invalid[b] if self.invalid else None,
                 }
             )
         return out
@@ -970,28 +979,233 @@ class ArenaResult:
         """The per-bot figures as a text table (what ``majiang arena`` prints)."""
         # Huainan wins are valued in 倍, not in fan.
         value = "mean 倍" if str(self.rules).startswith("huainan") else "mean fan"
+        width = max([12, *(len(b) for b in self.bots)])
+        counts = self.invalid is not None and any(x is not None for x in self.invalid)
         head = (
-            f"{'#':>2} {'bot':<12} {'mean score':>11} {'95% CI':>19} {'win':>7} "
+            f"{'#':>2} {'bot':<{width}} {'mean score':>11} {'95% CI':>19} {'win':>7} "
             f"{'deal-in':>8} {'self-draw':>9} {value:>8} {'draws':>7}"
-        )
+        ) + (f" {'invalid':>8}" if counts else "")
+        walls = ", private walls" if self.rule_options.get("private_walls") else ""
         lines = [
-            f"{len(self):,} hands, rules {self.rules}, seed {self.seed}, "
+            f"{len(self):,} hands, rules {self.rules}{walls}, seed {self.seed}, "
             f"{'duplicate' if self.duplicate else 'fixed seats'}",
             head,
         ]
         for i, s in enumerate(self.summary()):
             lo, hi = s["ci95"]
-            lines.append(
-                f"{i:>2} {s['bot']:<12} {s['mean_score']:>+11.3f} "
+            row = (
+                f"{i:>2} {s['bot']:<{width}} {s['mean_score']:>+11.3f} "
                 f"{f'[{lo:+.2f}, {hi:+.2f}]':>19} {s['win_rate']:>7.2%} "
                 f"{s['deal_in_rate']:>8.2%} {s['self_draw_rate']:>9.2%} "
                 f"{s['mean_fan']:>8.2f} {s['draw_rate']:>7.2%}"
             )
+            if counts:
+                row += f" {'-' if s['invalid'] is None else s['invalid']:>8}"
+            lines.append(row)
         return "\n".join(lines)
 
 
+_MASK64 = (1 << 64) - 1
+#: Mixed into a game's seed for the seats' policy seeds (as the Rust arena does).
+_POLICY_STREAM = 0x5EED_B075_0000_0001
+
+
+def _derive_seed(parent: int, index: int) -> int:
+    """The seed of item ``index`` derived from ``parent`` (SplitMix64 of their mix), as the
+    Rust core derives hand, game and policy seeds."""
+    z = (parent ^ (index * 0xD1B5_4A32_D192_ED03)) & _MASK64
+    z = (z + 0x9E37_79B9_7F4A_7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+class ArenaBotError(RuntimeError):
+    """A Python bot of :func:`arena` raised, or returned an action that is not legal.
+
+    ``bot`` is its index in ``bots``, ``name`` its name, ``game`` the game being played
+    (its wall is ``game // 4`` in duplicate play) and ``partial`` the
+    :class:`ArenaResult` of the games finished before it; the bot's own exception is
+    chained as ``__cause__``.
+    """
+
+    def __init__(self, message: str, *, bot: int, name: str, game: int, partial: ArenaResult):
+        super().__init__(message)
+        self.bot = bot
+        self.name = name
+        self.game = game
+        self.partial = partial
+
+
+def _bot_name(bot: Any) -> str:
+    name = getattr(bot, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return type(bot).__name__
+
+
+def _arena_entries(bots: str | Sequence[Any]) -> tuple[list[str], list[Any]]:
+    """The names of the four entries and, per entry, the Python bot (None for a built-in
+    name)."""
+    if isinstance(bots, str):
+        return _bot_list(bots), [None] * 4
+    entries = list(bots)
+    if len(entries) == 1 and isinstance(entries[0], str):
+        entries = entries * 4
+    if len(entries) != 4:
+        raise ValueError(f"bots needs one name or four entries (one per seat), got {len(entries)}")
+    names: list[str] = []
+    objects: list[Any] = []
+    for i, b in enumerate(entries):
+        if isinstance(b, str):
+            names.append(_bot_list([b])[0])
+            objects.append(None)
+        elif callable(getattr(b, "act", None)):
+            if any(b is o for o in objects):
+                raise ValueError(
+                    f"bot {i} is the same object as an earlier entry: give each seat its own bot"
+                )
+            names.append(_bot_name(b))
+            objects.append(b)
+        else:
+            raise TypeError(
+                f"bot {i} must be a built-in bot name or an object with act(observation), "
+                f"got {type(b).__name__}"
+            )
+    return names, objects
+
+
+def _arena_game(j: int, duplicate: bool) -> tuple[int, list[int]]:
+    """Wall index and each bot's seat in game ``j`` (as the Rust arena seats them)."""
+    if duplicate:
+        r = j % 4
+        return j // 4, [(b + r) % 4 for b in range(4)]
+    return j, [0, 1, 2, 3]
+
+
+def _arena_python(
+    n: int,
+    *,
+    seed: int,
+    rules: RuleSet,
+    names: list[str],
+    objects: list[Any],
+    duplicate: bool,
+    progress: bool,
+    meta: dict[str, Any],
+) -> ArenaResult:
+    """The arena played from Python: the same walls, dealers, winds and seats as the Rust
+    arena, built-in bots reseeded per game as there (so an all-built-in run gives the
+    Rust arena's games), Python bots asked through ``act(observation)``."""
+    policies = [
+        _core.Policy(name, rules=rules) if obj is None else None
+        for name, obj in zip(names, objects, strict=True)
+    ]
+    counted = [getattr(o, "illegal", None) for o in objects]
+    start = [c if isinstance(c, int) and not isinstance(c, bool) else None for c in counted]
+    cols: dict[str, list[Any]] = {c: [] for c in _ARENA_COLUMNS}
+
+    def result() -> ArenaResult:
+        d = {
+            "wall": np.array(cols["wall"], dtype=np.int64),
+            "seats": np.array(cols["seats"], dtype=np.int8).reshape(-1, 4),
+            "winner": np.array(cols["winner"], dtype=np.int8),
+            "discarder": np.array(cols["discarder"], dtype=np.int8),
+            "fan_total": np.array(cols["fan_total"], dtype=np.int32),
+            "scores": np.array(cols["scores"], dtype=np.int32).reshape(-1, 4),
+        }
+        invalid = [
+            None if s0 is None else int(getattr(o, "illegal", s0)) - s0
+            for o, s0 in zip(objects, start, strict=True)
+        ]
+        return ArenaResult(
+            bots=list(names),
+            **d,
+            **meta,
+            invalid=invalid if any(x is not None for x in invalid) else None,
+        )
+
+    bar = _Progress(n, "arena") if progress else None
+    try:
+        for j in range(n):
+            w, seats = _arena_game(j, duplicate)
+            order = [0] * 4  # order[seat] = the bot sitting there
+            for b, s in enumerate(seats):
+                order[s] = b
+            ws = _derive_seed(seed, w)
+            gs = _derive_seed(ws, j)
+            for b, s in enumerate(seats):
+                ps = _derive_seed(gs ^ _POLICY_STREAM, s)
+                pol = policies[b]
+                if pol is not None:
+                    pol.reseed(ps)
+                else:
+                    begin = getattr(objects[b], "begin_hand", None)
+                    if callable(begin):
+                        begin(ps)
+            r = _core.Round(rules, ws, w % 4, (w // 4) % 4)
+            while True:
+                pending = r.pending
+                if not pending:
+                    break
+                s = min(pending)
+                b = order[s]
+                pol = policies[b]
+                if pol is not None:
+                    action = pol._choose_live(r, s)
+                else:
+                    try:
+                        action = objects[b].act(r.observation(s))
+                    except Exception as e:
+                        raise ArenaBotError(
+                            f"bot {b} ({names[b]}) raised {type(e).__name__} in game {j} "
+                            f"(wall {w}, seat {s}): {e}",
+                            bot=b,
+                            name=names[b],
+                            game=j,
+                            partial=result(),
+                        ) from e
+                try:
+                    r.apply(s, action)
+                except _core.IllegalActionError as e:
+                    raise ArenaBotError(
+                        f"bot {b} ({names[b]}) returned an illegal action in game {j} "
+                        f"(wall {w}, seat {s}): {e}",
+                        bot=b,
+                        name=names[b],
+                        game=j,
+                        partial=result(),
+                    ) from e
+            res = r.result or {}
+            deltas = list(res.get("deltas", [0, 0, 0, 0]))
+            wins = res.get("wins") or []
+            winner = discarder = -1
+            fan = 0
+            if wins:
+                win = wins[0]
+                winner = order[win["seat"]]
+                if win.get("how") != "self_drawn":
+                    discarder = order[win["from"]]
+                fan = int(win.get("fan_total", win.get("value", 0)))
+            cols["wall"].append(w)
+            cols["seats"].append(seats)
+            cols["winner"].append(winner)
+            cols["discarder"].append(discarder)
+            cols["fan_total"].append(fan)
+            cols["scores"].append([deltas[seats[b]] for b in range(4)])
+            if bar:
+                bar.update(j + 1)
+    except KeyboardInterrupt as e:
+        e.partial = result()
+        raise
+    finally:
+        if bar:
+            bar.close()
+    return result()
+
+
 def arena(
-    bots: str | Sequence[str],
+    bots: str | Sequence[Any],
     *,
     hands: int,
     seed: int = 0,
@@ -1000,21 +1214,39 @@ def arena(
     threads: int | None = None,
     progress: bool = False,
 ) -> ArenaResult:
-    """Plays ``hands`` hands between four built-in bots (``"random"``, ``"efficiency"``,
-    ``"strong"``, ``"strong_lite"``, ``"strong_search"``; a list or comma-separated text,
-    seat order of the first game) and returns per-bot
-    figures in an :class:`ArenaResult`.
+    """Plays ``hands`` hands between four bots and returns per-bot figures in an
+    :class:`ArenaResult`.
+
+    ``bots`` (seat order of the first game): built-in names (``"random"``,
+    ``"efficiency"``, ``"strong"``, ``"strong_lite"``, ``"strong_search"``; a list or
+    comma-separated text, one name for all four seats), or a list mixing names with
+    Python bots: objects with ``act(observation) -> Action``, the interface
+    :class:`~majiang.Game` uses (e.g. :class:`~majiang.bots.BotzoneBot` running an
+    external Botzone program), each seat its own object.
 
     ``duplicate`` (default): each wall is played four times with the seats rotated, so
     every bot plays every seat on the same tiles; ``hands`` is then rounded up to a
-    multiple of four (at most :data:`MAX_IN_MEMORY_HANDS`). Multithreaded (``threads``, 1
-    to :data:`MAX_THREADS`; all cores when None), GIL released; the same seed gives the
-    same games whatever the thread count. Ctrl-C raises ``KeyboardInterrupt`` whose
-    ``partial`` is an :class:`ArenaResult` of the games finished.
+    multiple of four (at most :data:`MAX_IN_MEMORY_HANDS`). Game ``j`` is played on wall
+    ``j // 4`` (``j`` without duplicate), shuffled from ``derive_seed(seed, wall)``, with
+    dealer ``wall % 4`` and prevalent wind ``(wall // 4) % 4``; the same seed gives the
+    same walls whichever bots play.
+
+    Built-in bots only: the games are played in Rust, multithreaded (``threads``, 1 to
+    :data:`MAX_THREADS`; all cores when None), GIL released; the same seed gives the same
+    games whatever the thread count. With a Python bot the games are played one at a time
+    in Python (``threads`` is not used): built-in bots are reseeded per game as in Rust,
+    so they play as they would there, and a Python bot with a ``begin_hand(seed)``
+    method is told of each new game. A Python bot that raises or returns an illegal
+    action stops the arena with :class:`ArenaBotError` naming it; answers a bot replaces
+    by its own fallback (``BotzoneBot.illegal``) are reported in
+    :attr:`ArenaResult.invalid`.
+
+    Ctrl-C raises ``KeyboardInterrupt`` whose ``partial`` is an :class:`ArenaResult` of
+    the games finished.
     """
     n = _check_count("hands", hands)
     seed = _check_seed(seed)
-    names = _bot_list(bots)
+    names, objects = _arena_entries(bots)
     threads = _check_threads(threads)
     if not isinstance(duplicate, bool):
         raise TypeError(f"duplicate must be a bool, got {type(duplicate).__name__}")
@@ -1028,6 +1260,18 @@ def arena(
         "duplicate": duplicate,
         "rule_options": options,
     }
+    if any(o is not None for o in objects):
+        rule_set = rules if isinstance(rules, RuleSet) else RuleSet(rules)
+        return _arena_python(
+            n,
+            seed=seed,
+            rules=rule_set,
+            names=names,
+            objects=objects,
+            duplicate=duplicate,
+            progress=progress,
+            meta=meta,
+        )
 
     def result(d: dict[str, np.ndarray]) -> ArenaResult:
         return ArenaResult(bots=names, **{c: d[c] for c in _ARENA_COLUMNS}, **meta)

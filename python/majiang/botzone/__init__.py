@@ -5,11 +5,14 @@
 - :mod:`.table`: a bot's picture of the hand, built from its requests;
 - :class:`BotzonePlayer`: a built-in bot answering requests, never with a move the judge
   refuses;
-- :func:`run`: simple IO, JSON IO and keep-running mode (``majiang botzone``).
+- :func:`run`: simple IO, JSON IO and keep-running mode (``majiang botzone``);
+- :mod:`.log`: a majiang hand as the judge's input log (:func:`write_log`) and a Botzone
+  log read back as a match record (:func:`read_log`).
 """
 
 from .._core import RuleSet
 from .io import KEEP_RUNNING, run
+from .log import LogError, judge_log, parse_log, read_log, write_log
 from .player import BOTS, BotzonePlayer
 from .protocol import (
     Deal,
@@ -30,6 +33,7 @@ from .table import Table
 __all__ = [
     "BOTS",
     "KEEP_RUNNING",
+    "LogError",
     "BotzonePlayer",
     "Deal",
     "Draw",
@@ -40,12 +44,16 @@ __all__ = [
     "Table",
     "format_request",
     "format_response",
+    "judge_log",
+    "parse_log",
     "parse_request",
     "parse_response",
+    "read_log",
     "rules",
     "run",
     "tile_code",
     "tile_name",
+    "write_log",
 ]
 
 

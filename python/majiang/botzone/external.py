@@ -25,6 +25,7 @@ completed by an added kong between two decisions of this bot reads the same way)
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import threading
@@ -91,15 +92,23 @@ class BotzoneBot:
 
     ``command``: the program and its arguments (e.g. ``["./mybot"]`` or
     ``["python", "bot.py"]``). ``time_limit``: seconds allowed per answer (Botzone gives
-    1 s per turn for long-running bots; default 5). See the module documentation for the
-    request translation and the fallback; :attr:`illegal` counts the replaced answers and
-    :attr:`answers` every answer received.
+    1 s per turn for long-running bots; default 5). ``name``: how results name the bot
+    (default ``botzone:`` and the command's last word that is not an option). See the
+    module documentation for the request translation and the fallback; :attr:`illegal`
+    counts the replaced answers and :attr:`answers` every answer received.
+
+    A new hand is noticed from the observations; :meth:`begin_hand` (which
+    :func:`majiang.arena` calls before each game) says so outright.
     """
 
-    def __init__(self, command: Sequence[str], *, time_limit: float = 5.0) -> None:
-        if not command:
-            raise ValueError("command must name a program")
+    def __init__(
+        self, command: Sequence[str], *, time_limit: float = 5.0, name: str | None = None
+    ) -> None:
+        if isinstance(command, str) or not command:
+            raise ValueError("command must name a program: a list of the program and its arguments")
         self.command = list(command)
+        words = [w for w in self.command[1:] if not w.startswith("-")] or self.command
+        self.name = name if name else "botzone:" + os.path.basename(words[-1])
         self.time_limit = float(time_limit)
         self.illegal = 0
         self.answers = 0
@@ -122,6 +131,11 @@ class BotzoneBot:
         self._pending_discard: int | None = None
         self._my_kong: tuple[str, int] | None = None
         self._wall = 1 << 30
+
+    def begin_hand(self, seed: int | None = None) -> None:
+        """Starts a new hand: the running program is stopped and the next decision starts
+        it afresh (``seed`` is not used; the program plays as it likes)."""
+        self._reset()
 
     def close(self) -> None:
         """Stops the program."""

@@ -1,22 +1,28 @@
-"""``majiang botzone``: run a built-in bot as a Botzone bot (simple IO, JSON IO, keep-running)."""
+"""``majiang botzone``: run a built-in bot as a Botzone bot (simple IO, JSON IO,
+keep-running); ``majiang botzone export`` writes a hand of a record as the judge's input
+log, ``majiang botzone import`` reads a Botzone log into a majiang record."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
-from ..botzone import BOTS, BotzonePlayer, ProtocolError, run
+from ..botzone import BOTS, BotzonePlayer, ProtocolError, judge_log, read_log, run
+from ..record import MatchRecord, RecordError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Adds the ``botzone`` subcommand."""
+    """Adds the ``botzone`` subcommand (and its ``export`` and ``import``)."""
     p = sub.add_parser(
         "botzone",
-        help="run a built-in bot as a Botzone bot",
+        help="run a built-in bot as a Botzone bot; export/import judge logs",
         description="Reads Botzone Chinese Standard Mahjong input on stdin and prints the "
         "bot's answer: simple IO (turn number, then requests and responses) or JSON IO "
         "(--io json); --keep-running stays up for the next requests. The same seed and "
-        "input give the same answers in every mode.",
+        "input give the same answers in every mode. 'majiang botzone export RECORD' "
+        "writes a hand as the judge's input log, 'majiang botzone import LOG' reads a "
+        "Botzone log into a majiang record (which 'majiang replay' also opens directly).",
     )
     p.add_argument("--bot", choices=BOTS, default="strong", help="which bot plays")
     p.add_argument("--seed", type=int, default=0, help="seed of the bot's decisions")
@@ -33,6 +39,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--flowers", action="store_true", help="flowers are in play")
     p.set_defaults(func=main)
+    logs = p.add_subparsers(dest="log_command", metavar="{export,import}")
+    ex = logs.add_parser(
+        "export",
+        help="write a hand of a record as the Botzone judge's input log",
+        description="Writes hand --hand of a match record played under Botzone's rules "
+        "(mj.botzone.rules(): private walls, no flowers) as the judge's input: initdata "
+        "(walltiles, quan) and the judge's requests alternating with every player's "
+        "answers, ending with the scores. One line of JSON.",
+    )
+    ex.add_argument("record", help="the match record (JSON lines)")
+    ex.add_argument("--hand", type=int, default=1, help="which hand (1-based, default 1)")
+    ex.add_argument("-o", "--out", default=None, help="the log file (default: stdout)")
+    ex.set_defaults(func=export)
+    im = logs.add_parser(
+        "import",
+        help="read a Botzone log into a majiang record",
+        description="Reads a Botzone log (the judge's input, or the log Botzone keeps of a "
+        "finished match) into a one-hand majiang record dealt from the log's wall, "
+        "after checking that every request and the final scores follow from the answers.",
+    )
+    im.add_argument("log", help="the Botzone log (JSON)")
+    im.add_argument("-o", "--out", default=None, help="the record file (default: stdout)")
+    im.set_defaults(func=import_)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -47,5 +76,42 @@ def main(args: argparse.Namespace) -> int:
         run(make, sys.stdin, sys.stdout, io=args.io, keep_running=args.keep_running)
     except (ProtocolError, ValueError) as e:
         print(f"majiang botzone: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    """``majiang botzone export``: exit status 2 when the record cannot be read or its hand
+    cannot be written as a Botzone log."""
+    try:
+        rec = MatchRecord.load(args.record)
+        text = json.dumps(judge_log(rec, args.hand - 1), ensure_ascii=False, separators=(",", ":"))
+        if args.out is None:
+            print(text)
+        else:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+    except RecordError as e:
+        print(f"majiang botzone export: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"majiang botzone export: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def import_(args: argparse.Namespace) -> int:
+    """``majiang botzone import``: exit status 2 for a log that cannot be read."""
+    try:
+        rec = read_log(args.log)
+        if args.out is None:
+            sys.stdout.write(rec.to_json())
+        else:
+            rec.save(args.out)
+    except RecordError as e:
+        print(f"majiang botzone import: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"majiang botzone import: {e}", file=sys.stderr)
         return 2
     return 0

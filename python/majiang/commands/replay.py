@@ -8,7 +8,8 @@ payments, one keypress a step (no Enter: any key is the next step, ``n`` the nex
 ``q`` quits); ``--all`` prints everything at once. Players are named as the game names
 them: a record of ``majiang play`` says You, Right, Across and Left; other records name
 the players as their header does. ``--verify`` first re-plays the record through the
-engine and reports any difference.
+engine and reports any difference. FILE may also be a Botzone log (the judge's input, or
+the log Botzone keeps of a match), read with :func:`majiang.botzone.read_log`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "replay",
         help="step through a match record",
-        description="Step through a match record (JSON lines written by MatchRecord.to_json).",
+        description="Step through a match record (JSON lines written by MatchRecord.to_json) "
+        "or a Botzone log (the judge's input, or the log Botzone keeps of a match).",
     )
     p.add_argument("file", help="the record (JSON lines)")
     p.add_argument("--all", action="store_true", help="print the whole record without pausing")
@@ -237,11 +239,34 @@ def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
     yield "  Scores: " + ", ".join(f"{_player(s)} {x}" for s, x in enumerate(hand.scores_after))
 
 
+def _is_botzone_log(path: str) -> bool:
+    """The file looks like a Botzone log (one JSON object with a ``log`` list, or the
+    list alone) rather than a match record (JSON lines opening with its header)."""
+    with open(path, "rb") as f:
+        head = f.read(4096).lstrip()
+    if head.startswith(b"["):
+        return True
+    if not head.startswith(b"{"):
+        return False
+    first = head.split(b"\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        # A long one-line log, or an object written over several lines.
+        return b'"majiang-record"' not in first and (b'"log"' in head or b'"initdata"' in head)
+    return isinstance(obj, dict) and obj.get("format") != "majiang-record" and "log" in obj
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs ``majiang replay``: exit status 2 for a file that cannot be read or is not a
     valid record, 1 when ``--verify`` finds that the engine does not reproduce it."""
     try:
-        rec = MatchRecord.load(args.file)
+        if _is_botzone_log(args.file):
+            from ..botzone import read_log
+
+            rec = read_log(args.file)
+        else:
+            rec = MatchRecord.load(args.file)
     except RecordError as e:
         print(f"majiang replay: {e}", file=sys.stderr)
         return 2

@@ -1,0 +1,669 @@
+"""Botzone judge logs (docs/rules/botzone.md, B-7): a majiang hand as the Chinese
+Standard Mahjong judge's input, and a finished Botzone match read back as a
+:class:`~majiang.record.MatchRecord`.
+
+The judge's input (and the log Botzone keeps of a match) is one JSON object::
+
+    {"initdata": {"walltiles": "W1 B3 ...", "quan": 2, "srand": 12345},
+     "log": [judge output 0, answers 0, judge output 1, answers 1, ..., final output]}
+
+- ``initdata``: ``walltiles``, the 136 tiles as Botzone names separated by spaces, and
+  ``quan``, the prevalent wind (``srand`` only seeds what the judge draws at random
+  when the others are missing). The walls are private (B-1): player ``p`` owns the
+  ``p``-th run of 34 names and takes its tiles from the end of the run: its 13 tiles
+  at the deal, then every draw (replacements included). In majiang's order
+  (:attr:`majiang.Round.wall`) each quarter is taken from its front, so each run of 34
+  is that quarter reversed.
+- Each judge output (even entries) is ``{"output": {"command": "request", "content":
+  {"0": request, ..., "3": request}, "display": {...}}}``; the last one has ``"command":
+  "finish"`` and each player's score change as its ``content``.
+- Each answers entry (odd entries) is ``{"0": {"verdict": "OK", "response": "PASS"},
+  ...}``: what each player answered to the judge output before it; the judge reads only
+  these (and ``initdata``) and plays the hand again from them.
+
+One turn of the judge per request: the position (``0``), the deal (``1``), each draw
+(``2 t`` to the drawer, ``3 p DRAW`` to the others; answered by the drawer with ``PLAY``,
+``GANG t``, ``BUGANG t`` or ``HU``), each discard (``3 p PLAY t``, or ``3 p PENG t`` /
+``3 p CHI m t`` after a claim; answered by the others with ``PASS``, ``HU``, ``PENG t``,
+``CHI m t`` or ``GANG``), each kong (``3 p GANG``, answered with ``PASS``) and each added
+kong (``3 p BUGANG t``, answered with ``PASS`` or a robbing ``HU``). Player ``p`` is the
+seat ``p`` places after the dealer (Botzone's player 0 deals, B-3).
+
+:func:`write_log` writes a hand of a record played under :func:`majiang.botzone.rules`
+(private walls, no flowers) this way. A majiang record keeps what the claims resolved
+to, not every seat's wish: a claim that lost to a higher one is written as ``PASS`` (the
+judge resolves it the same way).
+
+:func:`read_log` reads such a log (written by majiang or kept by Botzone) into a
+:class:`~majiang.record.MatchRecord` of one hand dealt from the log's wall (a version 3
+record, see :mod:`majiang.record`): it plays the answers on a majiang round under
+``mj.botzone.rules()``, then checks that every request and the final scores of the log
+are those the round gives. A log that is malformed, cut before the hand ends, has
+answers the rules refuse, or requests and scores that do not follow from its answers
+raises :class:`LogError` naming the entry and the problem. A hand the judge ended with a
+penalty for a refused answer (``WA``, a time-out) has no counterpart in a majiang round
+and is refused the same way; a false win (``WH``) is read as the ``penalty_mode =
+botzone`` penalty (B-4).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .._core import Action, IllegalActionError, InvalidHandError, Match, Round, RuleError
+from ..record import HandRecord, MatchRecord, RecordError, check_wall, round_from_wall
+from .protocol import ProtocolError, Response, parse_response, tile_code, tile_name
+
+__all__ = ["LogError", "judge_log", "parse_log", "read_log", "write_log"]
+
+#: The largest log :func:`read_log` reads (bytes); a whole hand is some tens of KB.
+MAX_LOG_BYTES = 1 << 24
+_PASS = "PASS"
+
+
+class LogError(RecordError):
+    """A Botzone log that cannot be read as (or a hand that cannot be written as) a
+    Botzone game: ``entry`` is the index in the log's ``log`` list (or None), and the
+    message names it and the problem."""
+
+    def __init__(self, problem: str, *, source: str | None = None, entry: int | None = None):
+        self.entry = entry
+        where = problem if entry is None else f"log entry {entry}: {problem}"
+        super().__init__(where, source=source)
+        self.problem = problem
+
+
+def _rules():
+    from . import rules
+
+    return rules()
+
+
+def _botzone_order(wall: list[int]) -> list[int]:
+    """majiang's wall order <-> Botzone's walltiles order (each quarter reversed; the
+    mapping is its own inverse)."""
+    q = len(wall) // 4
+    return [t for p in range(4) for t in reversed(wall[p * q : (p + 1) * q])]
+
+
+def _names(tiles: list[int]) -> str:
+    return " ".join(tile_name(t) for t in tiles)
+
+
+# ---- the judge's turns of a played hand -------------------------------------------------
+
+
+class _Turns:
+    """The judge's turns of a finished hand, from its events: per turn the requests and
+    the answers (by Botzone player), then the final scores."""
+
+    def __init__(self, events: list[dict[str, Any]], dealer: int, quan: int, deltas: list[int]):
+        self.turns: list[tuple[list[str], list[str], dict[str, Any]]] = []
+        self.dealer = dealer
+        self.events = [e for e in events if e["type"] != "dice"]
+        self.i = 0
+        self.finish: dict[str, Any] = {}
+        self.scores = [deltas[(dealer + p) % 4] for p in range(4)]
+        self._build(quan)
+
+    def pid(self, seat: int) -> int:
+        return (seat - self.dealer) % 4
+
+    def next(self, what: str) -> dict[str, Any]:
+        if self.i >= len(self.events):
+            raise LogError(f"the hand's events end {what}")
+        e = self.events[self.i]
+        self.i += 1
+        if e["type"] == "flower":
+            raise LogError("a hand with flowers: Botzone's table has none (B-2)")
+        return e
+
+    def add(self, requests: list[str], answers: list[str], display: dict[str, Any]) -> None:
+        self.turns.append((requests, answers, display))
+
+    def end(self, action: str, player: int | None = None) -> None:
+        self.finish = {"action": action, "score": list(self.scores)}
+        if player is not None:
+            self.finish["player"] = player
+        if self.i != len(self.events):
+            raise LogError(f"the hand's events go on after its end ({self.events[self.i]})")
+
+    def _build(self, quan: int) -> None:
+        deals: dict[int, list[int]] = {}
+        while self.i < len(self.events) and self.events[self.i]["type"] == "deal":
+            e = self.next("at the deal")
+            deals[self.pid(e["seat"])] = list(e["tiles"])
+        if sorted(deals) != [0, 1, 2, 3] or len(deals[0]) != 14:
+            raise LogError("the hand does not start with the deal of four hands")
+        pass4 = [_PASS] * 4
+        self.add([f"0 {p} {quan}" for p in range(4)], pass4, {"action": "INIT", "quan": quan})
+        hands = [deals[p][:13] for p in range(4)]
+        self.add(
+            [f"1 0 0 0 0 {_names(hands[p])}" for p in range(4)],
+            pass4,
+            {"action": "DEAL", "hand": [[tile_name(t) for t in h] for h in hands]},
+        )
+        stage: tuple[Any, ...] = ("draw", 0, deals[0][13])
+        while True:
+            kind = stage[0]
+            answers = [_PASS] * 4
+            if kind == "draw":
+                _, p, t = stage
+                requests = [f"2 {tile_name(t)}" if q == p else f"3 {p} DRAW" for q in range(4)]
+                display = {"action": "DRAW", "player": p, "tile": tile_name(t)}
+                e = self.next("at a draw")
+                typ, x = e["type"], e.get("tile", 0)
+                if self.pid(e.get("seat", -1)) != p and typ != "exhaustive_draw":
+                    raise LogError(f"player {p} drew but {e} follows")
+                if typ == "discard":
+                    answers[p] = f"PLAY {tile_name(x)}"
+                    stage = ("window", p, f"3 {p} PLAY {tile_name(x)}", x)
+                elif typ == "concealed_kong":
+                    answers[p] = f"GANG {tile_name(x)}"
+                    stage = ("announce", p, f"3 {p} GANG")
+                elif typ == "added_kong":
+                    answers[p] = f"BUGANG {tile_name(x)}"
+                    stage = ("rob", p, x)
+                elif typ in ("win", "penalty"):
+                    answers[p] = "HU"
+                    self.add(requests, answers, display)
+                    self.end("HU" if typ == "win" else "WH", p)
+                    return
+                else:
+                    raise LogError(f"player {p} drew but {e} follows")
+                self.add(requests, answers, display)
+                continue
+            if kind == "window":
+                _, p, request, x = stage
+                requests = [request] * 4
+                op = request.split()[2]
+                display = {"action": op, "player": p, "tile": tile_name(x)}
+                e = self.next("at a discard")
+                typ = e["type"]
+                q = self.pid(e.get("seat", 0))
+                if typ in ("win", "penalty"):
+                    answers[q] = "HU"
+                    self.add(requests, answers, display)
+                    self.end("HU" if typ == "win" else "WH", q)
+                    return
+                if typ in ("pung", "chow"):
+                    d = self.next("after a claim")
+                    if d["type"] != "discard" or self.pid(d["seat"]) != q:
+                        raise LogError(f"player {q} claimed but {d} follows")
+                    y = tile_name(d["tile"])
+                    if typ == "pung":
+                        answers[q] = f"PENG {y}"
+                        nxt = f"3 {q} PENG {y}"
+                    else:
+                        mid = tile_name(e["low"] + 1)
+                        answers[q] = f"CHI {mid} {y}"
+                        nxt = f"3 {q} CHI {mid} {y}"
+                    stage = ("window", q, nxt, d["tile"])
+                elif typ == "kong":
+                    answers[q] = "GANG"
+                    stage = ("announce", q, f"3 {q} GANG")
+                elif typ == "draw":
+                    stage = ("draw", q, e["tile"])
+                elif typ == "exhaustive_draw":
+                    self.add(requests, answers, display)
+                    self.end("HUANG")
+                    return
+                else:
+                    raise LogError(f"a discard of player {p} is followed by {e}")
+                self.add(requests, answers, display)
+                continue
+            if kind == "announce":
+                _, q, request = stage
+                self.add([request] * 4, answers, {"action": "GANG", "player": q})
+            else:
+                _, q, x = stage
+                e = self.events[self.i] if self.i < len(self.events) else {}
+                display = {"action": "BUGANG", "player": q, "tile": tile_name(x)}
+                if e.get("type") in ("win", "penalty"):
+                    self.i += 1
+                    r = self.pid(e["seat"])
+                    answers[r] = "HU"
+                    self.add([f"3 {q} BUGANG {tile_name(x)}"] * 4, answers, display)
+                    self.end("HU" if e["type"] == "win" else "WH", r)
+                    return
+                self.add([f"3 {q} BUGANG {tile_name(x)}"] * 4, answers, display)
+            e = self.next("after a kong")
+            if e["type"] == "exhaustive_draw":
+                self.end("HUANG")
+                return
+            if e["type"] != "draw" or self.pid(e["seat"]) != q:
+                raise LogError(f"player {q} declared a kong but {e} follows")
+            stage = ("draw", q, e["tile"])
+
+
+def _check_table(rules) -> None:
+    o = rules.options()
+    if rules.name != "gb" or not o.get("private_walls") or o.get("flowers"):
+        raise LogError(
+            "a Botzone log holds a gb hand on private walls without flowers "
+            "(mj.botzone.rules()); this record's rules differ"
+        )
+
+
+def judge_log(record: MatchRecord, hand: int = 0) -> dict[str, Any]:
+    """Hand ``hand`` of ``record`` as the Botzone judge's input (see the module
+    documentation): ``initdata`` with the wall and the prevalent wind, and the judge's
+    requests alternating with every player's answers, ending with the final scores
+    (``players`` names the record's players; the judge does not read it). The
+    record's rules must be Botzone's table (``gb`` on private walls, no flowers, as
+    :func:`majiang.botzone.rules`); raises :class:`LogError` otherwise."""
+    rules = record.rule_set()
+    _check_table(rules)
+    if not 0 <= hand < len(record.hands):
+        raise LogError(f"the record has no hand {hand} ({len(record.hands)} hands)")
+    h = record.hands[hand]
+    if h.wall is not None:
+        wall = list(h.wall)
+    else:
+        wall = list(Round(rules, h.seed, h.dealer, h.prevalent_wind).wall)
+    turns = _Turns(h.events, h.dealer, h.prevalent_wind, list(h.result["deltas"]))
+    initdata = {
+        "walltiles": " ".join(tile_name(t) for t in _botzone_order(wall)),
+        "quan": h.prevalent_wind,
+        "srand": record.seed % 2**31,
+    }
+    log: list[dict[str, Any]] = []
+    for k, (requests, answers, display) in enumerate(turns.turns):
+        output: dict[str, Any] = {
+            "command": "request",
+            "content": {str(p): requests[p] for p in range(4)},
+            "display": display,
+        }
+        if k == 0:
+            output["initdata"] = initdata
+        log.append({"output": output, "verdict": "OK"})
+        log.append({str(p): {"verdict": "OK", "response": answers[p]} for p in range(4)})
+    final = {
+        "command": "finish",
+        "content": {str(p): turns.scores[p] for p in range(4)},
+        "display": turns.finish,
+    }
+    log.append({"output": final, "verdict": "OK"})
+    return {"initdata": initdata, "log": log, "players": [{"name": n} for n in record.players]}
+
+
+def write_log(record: MatchRecord, path: str | os.PathLike[str], *, hand: int = 0) -> str:
+    """Writes :func:`judge_log` of ``record``'s hand ``hand`` to ``path`` (one line of
+    JSON, as Botzone passes it to the judge); returns the path."""
+    text = json.dumps(judge_log(record, hand), ensure_ascii=False, separators=(",", ":"))
+    target = os.fspath(path)
+    with open(target, "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+    return target
+
+
+# ---- reading ----------------------------------------------------------------------------
+
+
+def read_log(path: str | os.PathLike[str], *, max_bytes: int = MAX_LOG_BYTES) -> MatchRecord:
+    """Reads a Botzone log file (the judge's input, or the log Botzone keeps of a
+    finished match) into a :class:`~majiang.record.MatchRecord` (see :func:`parse_log`).
+    Raises :class:`LogError` naming the file, the entry and the problem."""
+    source = os.fspath(path)
+    with open(source, "rb") as f:
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise LogError(f"the log is larger than {max_bytes} bytes", source=source)
+    return parse_log(data, source=source)
+
+
+def _load(log: Any, source: str | None) -> Any:
+    if isinstance(log, bytes | bytearray):
+        try:
+            log = bytes(log).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise LogError(
+                f"the log is not UTF-8 text (byte {e.start + 1})", source=source
+            ) from None
+    if isinstance(log, str):
+        if not log.strip():
+            raise LogError("the log is empty", source=source)
+        try:
+            return json.loads(log)
+        except (ValueError, RecursionError) as e:
+            raise LogError(f"the log is not valid JSON ({e})", source=source) from None
+    return log
+
+
+def parse_log(
+    log: dict[str, Any] | list[Any] | str | bytes,
+    *,
+    source: str | None = None,
+) -> MatchRecord:
+    """A Botzone log (its JSON text or the parsed object: ``{"initdata": ..., "log":
+    [...]}``, or the ``log`` list alone when its first output carries ``initdata``) as a
+    one-hand :class:`~majiang.record.MatchRecord` under :func:`majiang.botzone.rules`,
+    dealt from the log's wall, Botzone's player ``p`` at seat ``p`` (player 0 deals). The
+    record replays (:meth:`~majiang.record.MatchRecord.replay`) and shows with ``majiang
+    replay``. Raises :class:`LogError` for a log that is malformed, cut, refused by the
+    rules or not consistent with itself (see the module documentation)."""
+    return _Reader(_load(log, source), source).record()
+
+
+def _describe(v: Any) -> str:
+    if isinstance(v, str):
+        return repr(v[:60])
+    return type(v).__name__ if v is not None else "null"
+
+
+class _Reader:
+    """Plays a Botzone log's answers on a majiang round and checks the log against it."""
+
+    def __init__(self, obj: Any, source: str | None):
+        self.source = source
+        if isinstance(obj, list):
+            obj = {"log": obj}
+        if not isinstance(obj, dict) or not isinstance(obj.get("log"), list):
+            raise self.error("a Botzone log is an object with a 'log' list")
+        self.obj = obj
+        self.entries: list[Any] = obj["log"]
+        if not self.entries:
+            raise self.error("the log has no entries")
+        for i, e in enumerate(self.entries):
+            if not isinstance(e, dict):
+                raise self.error(f"an entry must be an object, not {_describe(e)}", i)
+        self.rules = _rules()
+        self.wall, self.quan, self.seed = self._initdata()
+        self.turn = 0  # the next answers entry to take, counted in turns
+
+    def error(self, problem: str, entry: int | None = None) -> LogError:
+        return LogError(problem, source=self.source, entry=entry)
+
+    # ---- the parts of the log
+
+    def _initdata(self) -> tuple[list[int], int, int]:
+        init = self.obj.get("initdata")
+        if init in (None, ""):
+            out = self.entries[0].get("output")
+            init = out.get("initdata") if isinstance(out, dict) else None
+        if isinstance(init, str):
+            try:
+                init = json.loads(init)
+            except ValueError:
+                raise self.error(f"the initdata {_describe(init)} is not a JSON object") from None
+        if not isinstance(init, dict):
+            raise self.error("the log has no initdata (the wall and the prevalent wind)")
+        text, quan = init.get("walltiles"), init.get("quan")
+        if not isinstance(text, str) or not text.strip():
+            raise self.error("the initdata has no 'walltiles'")
+        if type(quan) is not int or not 0 <= quan <= 3:
+            raise self.error(f"the initdata's 'quan' must be 0-3, not {_describe(quan)}")
+        try:
+            tiles = [tile_code(w) for w in text.split(" ")]
+        except ProtocolError as e:
+            raise self.error(f"the initdata's walltiles: {e}") from None
+        if any(t >= 34 for t in tiles):
+            raise self.error("the walltiles hold flowers: Botzone's table has none (B-2)")
+        wall = _botzone_order(tiles) if len(tiles) % 4 == 0 else tiles
+        problem = check_wall(wall, self.rules)
+        if problem:
+            raise self.error(f"the walltiles {problem}")
+        srand = init.get("srand", 0)
+        seed = srand % 2**64 if type(srand) is int else 0
+        return wall, quan, seed
+
+    def answers(self) -> tuple[int, list[str]]:
+        """The next answers entry: its index and each player's answer."""
+        i = 2 * self.turn + 1
+        if i >= len(self.entries):
+            raise self.error(
+                f"the log is cut: it ends after {self.turn} turns while the hand goes on",
+                len(self.entries) - 1,
+            )
+        e = self.entries[i]
+        out = []
+        for p in range(4):
+            a = e.get(str(p))
+            if not isinstance(a, dict) or not isinstance(a.get("response"), str):
+                raise self.error(f"player {p} has no answer (a 'response' string)", i)
+            verdict = a.get("verdict", "OK")
+            if verdict != "OK":
+                raise self.error(
+                    f"player {p}'s answer has the verdict {_describe(verdict)}: the judge ends "
+                    "the hand with its penalty, which a majiang round cannot play",
+                    i,
+                )
+            out.append(a["response"].strip())
+        self.turn += 1
+        return i, out
+
+    def refused(self, i: int, p: int, answer: str, why: str) -> LogError:
+        return self.error(f"player {p} answered {answer!r}, {why}", i)
+
+    # ---- playing
+
+    def only_pass(self, i: int, answers: list[str], but: tuple[int, ...] = ()) -> None:
+        for p, a in enumerate(answers):
+            if p not in but and a == "HU":
+                raise self.refused(
+                    i,
+                    p,
+                    a,
+                    "a false win where majiang's round offers that player no decision (the "
+                    "judge's penalty there has no counterpart in a majiang round)",
+                )
+            if p not in but and a != _PASS:
+                raise self.refused(
+                    i,
+                    p,
+                    a,
+                    "where the judge takes only PASS (a penalty a majiang round cannot play)",
+                )
+
+    def parse(self, i: int, p: int, answer: str) -> Response:
+        try:
+            return parse_response(answer)
+        except ProtocolError as e:
+            raise self.refused(i, p, answer, f"not a Botzone answer ({e})") from None
+
+    def apply(self, r: Round, i: int, p: int, answer: str, action: Action) -> None:
+        try:
+            r.apply(p, action)
+        except (IllegalActionError, InvalidHandError) as e:
+            raise self.refused(i, p, answer, f"a move the rules refuse: {e}") from None
+
+    def play(self) -> Round:
+        try:
+            r = round_from_wall(self.rules, self.wall, self._hand_seed(), 0, self.quan)
+        except (InvalidHandError, RuleError, ValueError) as e:
+            raise self.error(f"the wall cannot be dealt: {e}") from None
+        for _ in range(2):
+            i, a = self.answers()
+            self.only_pass(i, a)
+        stage: tuple[str, int] | None = ("draw", 0)
+        while not r.is_over:
+            assert stage is not None
+            kind, p = stage
+            i, a = self.answers()
+            if kind == "draw":
+                stage = self._draw(r, i, p, a)
+            elif kind == "window":
+                stage = self._window(r, i, p, a)
+            elif kind == "announce":
+                self.only_pass(i, a)
+                stage = ("draw", p)
+            else:
+                stage = self._rob(r, i, p, a)
+        if stage is not None:
+            # The hand ran dry: the judge still asks about the last discard or kong.
+            i, a = self.answers()
+            self.only_pass(i, a)
+        return r
+
+    def _draw(self, r: Round, i: int, p: int, a: list[str]) -> tuple[str, int] | None:
+        self.only_pass(i, a, (p,))
+        if r.phase != "turn" or r.turn != p:
+            raise self.error(f"player {p} is to draw, but majiang's round has {r.phase}", i)
+        ans = self.parse(i, p, a[p])
+        op, tiles = ans.op, ans.tiles
+        if op == "PLAY":
+            self.apply(r, i, p, a[p], Action("discard", tiles[0]))
+            return "window", p
+        if op == "GANG" and tiles:
+            self.apply(r, i, p, a[p], Action("concealed_kong", tiles[0]))
+            return "announce", p
+        if op == "BUGANG":
+            self.apply(r, i, p, a[p], Action("added_kong", tiles[0]))
+            return "rob", p
+        if op == "HU":
+            self.apply(r, i, p, a[p], Action("win"))
+            return None
+        raise self.refused(i, p, a[p], "not an answer to its own draw")
+
+    def _claims(self, r: Round, i: int, a: list[str], phase: str) -> dict[int, int]:
+        """Applies the claims of the seats majiang asks; returns the discard each claimer
+        named (PENG/CHI)."""
+        named: dict[int, int] = {}
+        pending = set(r.pending) if r.phase == phase else set()
+        for s, ans_text in enumerate(a):
+            if s not in pending:
+                continue
+            ans = self.parse(i, s, ans_text)
+            claim = r.claim
+            assert claim is not None
+            if ans.op == "PASS":
+                action = Action("pass")
+            elif ans.op == "HU":
+                action = Action("win")
+            elif phase == "rob_kong":
+                raise self.refused(i, s, ans_text, "to an added kong, which only HU can rob")
+            elif ans.op == "PENG":
+                action = Action("pung", claim[1])
+                named[s] = ans.tiles[0]
+            elif ans.op == "GANG" and not ans.tiles:
+                action = Action("kong", claim[1])
+            elif ans.op == "CHI":
+                action = Action("chow", ans.tiles[0] - 1)
+                named[s] = ans.tiles[1]
+            else:
+                raise self.refused(i, s, ans_text, "not an answer to a discard")
+            self.apply(r, i, s, ans_text, action)
+        self.only_pass(i, a, tuple(pending))
+        return named
+
+    def _window(self, r: Round, i: int, p: int, a: list[str]) -> tuple[str, int] | None:
+        if a[p] != _PASS:
+            raise self.refused(i, p, a[p], "to its own discard, where the judge takes only PASS")
+        seen = r.n_events
+        named = self._claims(r, i, a, "claim")
+        if r.is_over:
+            return None
+        for e in r.events(since=seen):
+            q = e.get("seat", -1)
+            if e["type"] in ("pung", "chow"):
+                if q not in named:
+                    raise self.error(f"player {q} claimed without naming its discard", i)
+                self.apply(r, i, q, a[q], Action("discard", named[q]))
+                return "window", q
+            if e["type"] == "kong":
+                return "announce", q
+        return "draw", r.turn
+
+    def _rob(self, r: Round, i: int, p: int, a: list[str]) -> tuple[str, int] | None:
+        if a[p] != _PASS:
+            raise self.refused(i, p, a[p], "to its own added kong, where the judge takes PASS")
+        self._claims(r, i, a, "rob_kong")
+        if r.is_over:
+            return None
+        return "draw", p
+
+    def _hand_seed(self) -> int:
+        return Match(self.rules, self.seed, 1).hand_seed_at(0)
+
+    # ---- checking and the record
+
+    def check(self, r: Round) -> None:
+        """Every request and the final scores of the log are those of the round played."""
+        result = r.result or {}
+        want = _Turns(r.events(), 0, self.quan, list(result.get("deltas", [0] * 4)))
+        n = len(want.turns)
+        if self.turn != n:
+            raise self.error(f"the answers make {self.turn} turns, the hand {n}")
+        last = 2 * n
+        if len(self.entries) <= last:
+            raise self.error(
+                "the log is cut: the judge's final output (the scores) is missing",
+                len(self.entries) - 1,
+            )
+        if len(self.entries) > last + 1:
+            raise self.error("the log goes on after the hand ended", last + 1)
+        for k, (requests, _, _) in enumerate(want.turns):
+            self._check_requests(2 * k, requests)
+        out = self.entries[last].get("output")
+        if not isinstance(out, dict) or out.get("command") != "finish":
+            raise self.error("the last entry is not the judge's finish output", last)
+        content = out.get("content")
+        scores = [content.get(str(p)) if isinstance(content, dict) else None for p in range(4)]
+        if scores != want.scores:
+            raise self.error(
+                f"the judge's scores are {scores}, the hand's answers give {want.scores}", last
+            )
+
+    def _check_requests(self, i: int, requests: list[str]) -> None:
+        out = self.entries[i].get("output")
+        if out is None:
+            return  # the judge's outputs are not needed to play the hand
+        content = out.get("content") if isinstance(out, dict) else None
+        if not isinstance(content, dict):
+            raise self.error("the judge's output has no requests ('content')", i)
+        for p in range(4):
+            got = content.get(str(p))
+            if not isinstance(got, str) or _norm(got) != _norm(requests[p]):
+                raise self.error(
+                    f"the judge asks player {p} {_describe(got)}, but the answers before "
+                    f"give {requests[p]!r}",
+                    i,
+                )
+
+    def record(self) -> MatchRecord:
+        r = self.play()
+        self.check(r)
+        names = self._players()
+        result = json.loads(json.dumps(r.result or {}))
+        deltas = list(result.get("deltas", [0] * 4))
+        hand = HandRecord(
+            index=0,
+            seed=self._hand_seed(),
+            dealer=0,
+            prevalent_wind=self.quan,
+            scores_before=[0, 0, 0, 0],
+            result=result,
+            scores_after=deltas,
+            events_json=r.events_json(),
+            wall=list(self.wall),
+        )
+        return MatchRecord(
+            rules=self.rules.name,
+            options=self.rules.options(),
+            seed=self.seed,
+            n_hands=1,
+            players=names,
+            hands=[hand],
+            final_scores=deltas,
+            walls=True,
+        )
+
+    def _players(self) -> list[str]:
+        players = self.obj.get("players")
+        names = [f"Botzone player {p}" for p in range(4)]
+        if isinstance(players, list) and len(players) == 4:
+            for p, x in enumerate(players):
+                n = x.get("name") if isinstance(x, dict) else x
+                if isinstance(n, str) and 0 < len(n) <= 200:
+                    names[p] = n
+        return names
+
+
+def _norm(request: str) -> str:
+    """A request with the deal's tiles in order (judges list a hand in any order)."""
+    w = request.split()
+    if w and w[0] == "1" and len(w) >= 18:
+        return " ".join(w[:5] + sorted(w[5:18]) + w[18:])
+    return " ".join(w)
