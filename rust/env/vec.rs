@@ -22,7 +22,7 @@
 //! a function of its seed and the learner's actions alone, so results do not depend on
 //! the number of threads.
 
-use super::encode::{self, N_ACTIONS, OBS_LEN};
+use super::encode::{self, Encoder, N_ACTIONS, OBS_LEN};
 use crate::error::{MjError, MjResult};
 use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Match, Round};
@@ -118,6 +118,10 @@ pub struct EnvTable {
     policies: [Box<dyn Policy>; 4],
     finished: Vec<FinishedHand>,
     carried: f32,
+    /// The learning seat's planes, brought up to date at every decision.
+    encoder: Encoder,
+    /// Decisions played at the table, every seat's (see [`EnvTable::decisions`]).
+    decisions: u64,
 }
 
 impl EnvTable {
@@ -152,6 +156,8 @@ impl EnvTable {
             policies,
             finished: Vec::new(),
             carried: 0.0,
+            encoder: Encoder::new(),
+            decisions: 0,
         };
         t.reset(seed)?;
         Ok(t)
@@ -196,6 +202,7 @@ impl EnvTable {
         self.round
             .reset(ws, self.game.dealer(), self.game.prevalent_wind())?;
         self.round.set_scores(self.scores_before);
+        self.encoder.invalidate();
         for (s, p) in self.policies.iter_mut().enumerate() {
             p.begin_hand(policy_seed(ws, s as u8));
         }
@@ -240,6 +247,7 @@ impl EnvTable {
                 seat,
             });
             self.round.apply(seat, a)?;
+            self.decisions += 1;
         }
     }
 
@@ -284,13 +292,21 @@ impl EnvTable {
     pub fn step(&mut self, index: i64) -> MjResult<(f32, bool)> {
         let a = self.legal_action(index)?;
         self.round.apply(self.spec.seat, a)?;
+        self.decisions += 1;
         self.advance()
     }
 
-    /// Writes the learning seat's planes and action mask.
-    pub fn write(&self, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+    /// Writes the learning seat's planes (brought up to date from the last decision's,
+    /// see [`Encoder`]) and action mask.
+    pub fn write(&mut self, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+        if obs.len() != OBS_LEN {
+            return Err(MjError::rule(format!(
+                "an observation takes {OBS_LEN} bytes, got {}",
+                obs.len()
+            )));
+        }
         let o = self.round.observe(self.spec.seat);
-        encode::encode(&o, obs)?;
+        obs.copy_from_slice(self.encoder.update(&o));
         encode::legal_mask(o.legal.as_slice(), mask)
     }
 
@@ -306,6 +322,13 @@ impl EnvTable {
             seat: me,
         });
         encode::action_index(a).map_or(-1, |i| i as i64)
+    }
+
+    /// Decisions played at this table since it was made, the learning seat's and the
+    /// opponents' alike (one per action a seat took; a claim window asking three seats
+    /// counts three). A measure of the play a step stands for.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
     }
 
     /// The round in play.
@@ -375,6 +398,18 @@ impl VecEnv {
         self.pool.current_num_threads()
     }
 
+    /// Decisions played at every table since the env was made (see
+    /// [`EnvTable::decisions`]).
+    pub fn decisions(&self) -> u64 {
+        self.tables.iter().map(EnvTable::decisions).sum()
+    }
+
+    /// Tables per rayon task: a few tasks per thread, each a run of neighbouring tables
+    /// (whose output rows are neighbours too), rather than one task per table.
+    fn chunk(&self) -> usize {
+        (self.tables.len() / (4 * self.threads())).max(1)
+    }
+
     /// The tables.
     pub fn tables(&self) -> &[EnvTable] {
         &self.tables
@@ -399,12 +434,14 @@ impl VecEnv {
         let n = self.tables.len();
         Self::check_len("obs", obs.len(), n * OBS_LEN)?;
         Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
+        let chunk = self.chunk();
         self.pool.install(|| {
             self.tables
                 .par_iter_mut()
                 .zip(obs.par_chunks_mut(OBS_LEN))
                 .zip(mask.par_chunks_mut(N_ACTIONS))
                 .enumerate()
+                .with_min_len(chunk)
                 .try_for_each(|(i, ((t, o), m))| {
                     t.reset(derive_seed(seed, i as u64))?;
                     t.write(o, m)
@@ -434,6 +471,7 @@ impl VecEnv {
                 .map_err(|e| MjError::action(format!("table {i}: {e}")))?;
         }
         let autoreset = self.autoreset;
+        let chunk = self.chunk();
         self.pool.install(|| {
             self.tables
                 .par_iter_mut()
@@ -441,6 +479,7 @@ impl VecEnv {
                 .zip(obs.par_chunks_mut(OBS_LEN))
                 .zip(mask.par_chunks_mut(N_ACTIONS))
                 .zip(reward.par_iter_mut().zip(done.par_iter_mut()))
+                .with_min_len(chunk)
                 .try_for_each(|((((t, &a), o), m), (r, d))| {
                     let (rew, end) = t.step(a)?;
                     *r = rew;
