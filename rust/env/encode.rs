@@ -8,7 +8,7 @@
 
 use crate::hand::{Meld, MeldKind};
 use crate::round::{Action, DiscardEntry, Observation, Phase, HIDDEN};
-use crate::tile::{self, Tile};
+use crate::tile::{self, Counts, Tile};
 
 /// The version of the layout below; bumped whenever a plane or an action index moves.
 pub const ENCODING_VERSION: u32 = 1;
@@ -295,6 +295,27 @@ fn write_melds(out: &mut [u8], obs: &Observation, s: u8, r: usize) {
     fill(out, seat_plane(r, SeatPlane::HiddenKongs), hidden);
 }
 
+/// Writes the four threshold planes of `hand` (plane `k` is 1 where `hand` holds more
+/// than `k` copies) into `out` (`4 * 34` bytes), eight columns at a time: a count `c`
+/// (at most 4) plus `127 - k` reaches 128, bit 7 of its byte, exactly when `c > k`, and
+/// no byte carries into the next.
+#[inline]
+fn hand_planes(hand: &Counts, out: &mut [u8]) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    for (k, row) in out.chunks_exact_mut(N_COLS).enumerate() {
+        let bias = LOW * (127 - k as u64);
+        for (o, h) in row.chunks_exact_mut(8).zip(hand.chunks_exact(8)) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(h);
+            let bits = ((u64::from_le_bytes(w) + bias) >> 7) & LOW;
+            o.copy_from_slice(&bits.to_le_bytes());
+        }
+        for t in N_COLS / 8 * 8..N_COLS {
+            row[t] = (hand[t] > k as u8) as u8;
+        }
+    }
+}
+
 /// Fills a plane that holds one value in every column, unless it holds `v` already (its
 /// first column tells).
 #[inline]
@@ -387,11 +408,7 @@ impl Encoder {
         }
         let me = obs.seat & 3;
         let rel = |s: u8| ((s + 4 - me) % 4) as usize;
-        for (t, &c) in obs.hand.iter().enumerate() {
-            for k in 0..4u8 {
-                out[k as usize * N_COLS + t] = (c > k) as u8;
-            }
-        }
+        hand_planes(&obs.hand, &mut out[..4 * N_COLS]);
         one_hot(out, 4, obs.drawn);
         for s in 0..4u8 {
             let r = rel(s);

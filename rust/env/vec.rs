@@ -291,6 +291,11 @@ impl EnvTable {
     /// index fails and changes nothing.
     pub fn step(&mut self, index: i64) -> MjResult<(f32, bool)> {
         let a = self.legal_action(index)?;
+        self.play(a)
+    }
+
+    /// [`EnvTable::step`] with an action already checked by [`EnvTable::legal_action`].
+    fn play(&mut self, a: Action) -> MjResult<(f32, bool)> {
         self.round.apply(self.spec.seat, a)?;
         self.decisions += 1;
         self.advance()
@@ -352,6 +357,8 @@ pub struct VecEnv {
     tables: Vec<EnvTable>,
     pool: rayon::ThreadPool,
     autoreset: bool,
+    /// The actions of the step in progress, checked (kept to reuse the buffer).
+    checked: Vec<Action>,
 }
 
 impl VecEnv {
@@ -377,6 +384,7 @@ impl VecEnv {
                 .collect::<MjResult<Vec<_>>>()
         })?;
         Ok(VecEnv {
+            checked: Vec::with_capacity(tables.len()),
             tables,
             pool,
             autoreset,
@@ -466,22 +474,26 @@ impl VecEnv {
         Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
         Self::check_len("reward", reward.len(), n)?;
         Self::check_len("done", done.len(), n)?;
+        self.checked.clear();
         for (i, (t, &a)) in self.tables.iter().zip(actions).enumerate() {
-            t.legal_action(a)
+            let a = t
+                .legal_action(a)
                 .map_err(|e| MjError::action(format!("table {i}: {e}")))?;
+            self.checked.push(a);
         }
         let autoreset = self.autoreset;
         let chunk = self.chunk();
+        let checked = &self.checked;
         self.pool.install(|| {
             self.tables
                 .par_iter_mut()
-                .zip(actions.par_iter())
+                .zip(checked.par_iter())
                 .zip(obs.par_chunks_mut(OBS_LEN))
                 .zip(mask.par_chunks_mut(N_ACTIONS))
                 .zip(reward.par_iter_mut().zip(done.par_iter_mut()))
                 .with_min_len(chunk)
                 .try_for_each(|((((t, &a), o), m), (r, d))| {
-                    let (rew, end) = t.step(a)?;
+                    let (rew, end) = t.play(a)?;
                     *r = rew;
                     *d = end;
                     if end && autoreset {
@@ -547,7 +559,7 @@ mod tests {
 
     /// Plays `steps` steps of `n` tables with the expert's actions; returns a digest of
     /// everything written.
-    fn run(kind: RuleSetKind, n: usize, threads: usize, steps: usize) -> (u64, f32, usize) {
+    fn run(kind: RuleSetKind, n: usize, threads: usize, steps: usize) -> (u64, f32, usize, u64) {
         let mut env = VecEnv::new(&spec(kind), n, 7, Some(threads), true).unwrap();
         let mut obs = vec![0u8; n * OBS_LEN];
         let mut mask = vec![0u8; n * N_ACTIONS];
@@ -571,7 +583,7 @@ mod tests {
             total += rew.iter().sum::<f32>();
             ends += done.iter().filter(|&&d| d).count();
         }
-        (h, total, ends)
+        (h, total, ends, env.decisions())
     }
 
     #[test]
@@ -579,6 +591,7 @@ mod tests {
         for kind in [RuleSetKind::Gb, RuleSetKind::Huainan] {
             let one = run(kind, 6, 1, 60);
             assert!(one.2 > 0, "some episode ended");
+            assert!(one.3 > 6 * 60, "opponents decided too");
             assert_eq!(one, run(kind, 6, 2, 60));
         }
     }
