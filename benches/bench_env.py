@@ -19,7 +19,8 @@ What is compared, like with like:
   feature tensor a learner would read). The headline ratios use the first.
 
 Run ``python benches/bench_env.py`` (about 40 s) for a table of all of it from one run,
-with the load average; or ``python -m pytest benches/bench_env.py --benchmark-only``,
+with the load average (each figure the best of five 1-second windows, which on a shared
+machine is the least disturbed one); or ``python -m pytest benches/bench_env.py --benchmark-only``,
 where each benchmark records ``steps_per_s``, ``decisions_per_s`` and ``hands_per_s`` in
 its ``extra_info``. The machine's other load shows in the 2-thread figures first.
 """
@@ -43,55 +44,72 @@ def _random_actions(mask: np.ndarray, noise: np.ndarray) -> np.ndarray:
     return (noise * mask).argmax(axis=1)
 
 
-def vecenv_rates(threads: int, opponents: str = "random", seconds: float = 3.0) -> dict:
-    """Steps, decisions and hands per second of a ``VecEnv`` of ``TABLES`` gb tables."""
+def vecenv_rates(
+    threads: int, opponents: str = "random", windows: int = 5, seconds: float = 1.0
+) -> dict:
+    """Steps, decisions and hands per second of a ``VecEnv`` of ``TABLES`` gb tables: the
+    best of ``windows`` windows of at least ``seconds`` each (on a shared machine the best
+    window is the one least disturbed)."""
     env = VecEnv("gb", TABLES, opponents=opponents, seed=1, threads=threads)
     noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
     for k in range(50):  # warm-up: lookup tables, first hands
         env.step(_random_actions(env.mask, noise[k % 16]))
-    steps = hands = 0
-    d0 = env.decisions
-    t0 = time.perf_counter()
-    while True:
-        for k in range(50):
-            _, _, _, done = env.step(_random_actions(env.mask, noise[k % 16]))
-            hands += int(done.sum())
-        steps += 50 * TABLES
-        dt = time.perf_counter() - t0
-        if dt >= seconds:
-            break
-    return {
-        "steps_per_s": steps / dt,
-        "decisions_per_s": (env.decisions - d0) / dt,
-        "hands_per_s": hands / dt,
-    }
+    best: dict = {}
+    for _ in range(windows):
+        steps = hands = 0
+        d0 = env.decisions
+        t0 = time.perf_counter()
+        while True:
+            for k in range(50):
+                _, _, _, done = env.step(_random_actions(env.mask, noise[k % 16]))
+                hands += int(done.sum())
+            steps += 50 * TABLES
+            dt = time.perf_counter() - t0
+            if dt >= seconds:
+                break
+        if steps / dt > best.get("steps_per_s", 0):
+            best = {
+                "steps_per_s": steps / dt,
+                "decisions_per_s": (env.decisions - d0) / dt,
+                "hands_per_s": hands / dt,
+            }
+    return best
 
 
-def riichienv_rates(encode: bool = False, seconds: float = 3.0) -> dict:
-    """Steps, decisions and hands per second of one RiichiEnv with four random agents."""
+def riichienv_rates(encode: bool = False, windows: int = 5, seconds: float = 1.0) -> dict:
+    """Steps, decisions and hands per second of one RiichiEnv with four random agents
+    (whole hands; the best of ``windows`` windows of at least ``seconds``)."""
     import riichienv
     from riichienv.agents import RandomAgent
 
     env = riichienv.RiichiEnv(seed=1)
     agent = RandomAgent(seed=0)
-    steps = decisions = hands = 0
-    t0 = time.perf_counter()
-    while True:
-        # The default game mode plays one hand per reset.
-        obs = env.reset()
-        while not env.done():
-            if encode:
-                for o in obs.values():
-                    o.encode()
-            acts = {p: agent.act(o) for p, o in obs.items()}
-            decisions += len(acts)
-            obs = env.step(acts)
-            steps += 1
-        hands += 1
-        dt = time.perf_counter() - t0
-        if dt >= seconds:
-            break
-    return {"steps_per_s": steps / dt, "decisions_per_s": decisions / dt, "hands_per_s": hands / dt}
+    best: dict = {}
+    for _ in range(windows):
+        steps = decisions = hands = 0
+        t0 = time.perf_counter()
+        while True:
+            # The default game mode plays one hand per reset.
+            obs = env.reset()
+            while not env.done():
+                if encode:
+                    for o in obs.values():
+                        o.encode()
+                acts = {p: agent.act(o) for p, o in obs.items()}
+                decisions += len(acts)
+                obs = env.step(acts)
+                steps += 1
+            hands += 1
+            dt = time.perf_counter() - t0
+            if dt >= seconds:
+                break
+        if steps / dt > best.get("steps_per_s", 0):
+            best = {
+                "steps_per_s": steps / dt,
+                "decisions_per_s": decisions / dt,
+                "hands_per_s": hands / dt,
+            }
+    return best
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -110,6 +128,8 @@ def test_vecenv_random_actions(benchmark, threads, opponents):
     hands[0] = 0
     d0 = env.decisions
     benchmark.pedantic(run, rounds=3)
+    if benchmark.stats is None:  # --benchmark-disable: ran once, nothing measured
+        return
     mean = benchmark.stats.stats.mean
     benchmark.extra_info["threads"] = threads
     benchmark.extra_info["steps_per_s"] = TABLES * STEPS / mean
@@ -143,6 +163,8 @@ def test_riichienv_random_agents(benchmark, encode):
     play()
     steps[0] = decisions[0] = 0
     benchmark.pedantic(play, rounds=3)
+    if benchmark.stats is None:
+        return
     mean = benchmark.stats.stats.mean
     benchmark.extra_info["steps_per_s"] = steps[0] / 3 / mean
     benchmark.extra_info["decisions_per_s"] = decisions[0] / 3 / mean
