@@ -100,8 +100,11 @@ def test_planes_ignore_what_the_seat_cannot_see():
     assert not np.array_equal(encode(a.observation(1)), encode(b.observation(1)))
 
 
-def test_vecenv_matches_the_round_it_steps():
-    env = VecEnv("huainan", 3, seed=4, threads=1, expert="efficiency")
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("opponents", ["efficiency", "random"])
+def test_vecenv_matches_the_round_it_steps(rules, opponents):
+    """The planes VecEnv keeps from step to step are the encoding of the round afresh."""
+    env = VecEnv(rules, 3, opponents=opponents, seed=4, threads=1, expert="efficiency")
     for _ in range(150):
         for i in range(3):
             r = env.round(i)
@@ -144,9 +147,86 @@ def test_vecenv_refuses_an_illegal_action_and_moves_no_table():
 
 
 def test_gymnasium_check_env():
+    """The default env passes Gymnasium's checker, which samples actions without the mask;
+    so does every mode that does not raise."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(MahjongEnv("gb", illegal_action="first_legal"), skip_render_check=True)
+        check_env(MahjongEnv(), skip_render_check=True)
+        check_env(MahjongEnv("huainan", illegal_action="first_legal"), skip_render_check=True)
+
+
+def _twins(mode: str, seed: int = 3):
+    a = MahjongEnv("gb", opponents="random", illegal_action=mode)
+    b = MahjongEnv("gb", opponents="random")
+    oa, _ = a.reset(seed=seed)
+    b.reset(seed=seed)
+    return a, b, oa
+
+
+def _walk(mode: str, want) -> int:
+    """Steps an env with an illegal index at every decision beside a twin given the action
+    `want(obs)` expects; both must stay equal. Returns how many decisions were compared."""
+    a, b, obs = _twins(mode)
+    n = 0
+    for _ in range(60):
+        mask = obs["action_mask"]
+        illegal = int(np.flatnonzero(mask == 0)[-1])
+        expected = want(obs)
+        obs, ra, ta, _, info = a.step(illegal)
+        ob, rb, tb, _, _ = b.step(expected)
+        assert info == {
+            "illegal_action": True,
+            "requested_action": illegal,
+            "played_action": expected,
+        }
+        assert np.array_equal(obs["planes"], ob["planes"]) and (ra, ta) == (rb, tb)
+        n += 1
+        if ta:
+            obs, _ = a.reset()
+            b.reset()
+    return n
+
+
+def test_an_illegal_action_is_replaced_by_doing_nothing_by_default():
+    """Default: pass when passing is legal, else discard the tile just drawn, else the
+    lowest legal index."""
+    seen = set()
+
+    def want(obs):
+        mask = obs["action_mask"]
+        drawn = np.flatnonzero(obs["planes"][4])
+        if mask[226]:
+            seen.add("pass")
+            return 226
+        if drawn.size and mask[drawn[0]]:
+            seen.add("drawn")
+            return int(drawn[0])
+        seen.add("lowest")
+        return int(np.flatnonzero(mask)[0])
+
+    assert MahjongEnv().illegal_action == "substitute"
+    assert _walk("substitute", want) == 60
+    assert {"pass", "drawn"} <= seen
+    # A legal action is played as given, with nothing in info.
+    env = MahjongEnv()
+    obs, _ = env.reset(seed=1)
+    assert env.step(int(np.flatnonzero(obs["action_mask"])[-1]))[4] == {}
+
+
+def test_first_legal_replaces_an_illegal_action_by_the_lowest_legal_index():
+    assert _walk("first_legal", lambda obs: int(np.flatnonzero(obs["action_mask"])[0])) == 60
+
+
+def test_raise_refuses_an_illegal_action_and_moves_nothing():
+    env = MahjongEnv("classic", illegal_action="raise")
+    obs, _ = env.reset(seed=2)
+    for bad in (int(np.flatnonzero(obs["action_mask"] == 0)[0]), -1, N_ACTIONS):
+        with pytest.raises(mj.IllegalActionError):
+            env.step(bad)
+    assert np.array_equal(env._obs()["planes"], obs["planes"])
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(ValueError, match="illegal_action"):
+        MahjongEnv(illegal_action="penalty")
 
 
 @pytest.mark.parametrize("rules", RULES)

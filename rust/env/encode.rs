@@ -6,9 +6,9 @@
 //! as [`N_ACTIONS`] flags. Both read only the observation, which holds what its seat may
 //! see and nothing more, so the planes cannot leak a hidden tile.
 
-use crate::hand::MeldKind;
-use crate::round::{Action, Observation, Phase, HIDDEN};
-use crate::tile::{self, Tile};
+use crate::hand::{Meld, MeldKind};
+use crate::round::{Action, DiscardEntry, Observation, Phase, HIDDEN};
+use crate::tile::{self, Counts, Tile};
 
 /// The version of the layout below; bumped whenever a plane or an action index moves.
 pub const ENCODING_VERSION: u32 = 1;
@@ -177,39 +177,8 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
     }
     for s in 0..4u8 {
         let r = rel(s);
-        let mut hidden = 0u8;
-        for (i, m) in obs.melds_of(s).iter().enumerate() {
-            let from = obs.meld_from[s as usize][i];
-            let (plane, claimed) = match m.kind {
-                MeldKind::Chow => {
-                    for t in m.tile..m.tile.saturating_add(3) {
-                        add(out, seat_plane(r, SeatPlane::Chows), t, 1);
-                    }
-                    (None, true)
-                }
-                MeldKind::Pung => (Some(SeatPlane::Pungs), true),
-                MeldKind::Kong => (Some(SeatPlane::Kongs), from != s),
-                MeldKind::ConcealedKong => {
-                    if m.tile == HIDDEN {
-                        hidden += 1;
-                    }
-                    (Some(SeatPlane::ConcealedKongs), false)
-                }
-            };
-            if let Some(p) = plane {
-                set(out, seat_plane(r, p), m.tile, 1);
-            }
-            if claimed && from != s {
-                set(
-                    out,
-                    seat_plane(r, SeatPlane::MeldSource),
-                    m.tile,
-                    1 + rel(from) as u8,
-                );
-            }
-        }
+        write_melds(out, obs, s, r);
         let su = s as usize;
-        fill(out, seat_plane(r, SeatPlane::HiddenKongs), hidden);
         fill(out, seat_plane(r, SeatPlane::Flowers), obs.n_flowers[su]);
         fill(out, seat_plane(r, SeatPlane::HandSize), obs.hand_sizes[su]);
         fill(out, seat_plane(r, SeatPlane::Ready), obs.ready[su] as u8);
@@ -282,6 +251,256 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
     }
     fill(out, g(GlobalPlane::ToAct), (!obs.legal.is_empty()) as u8);
     Ok(())
+}
+
+/// A seat's melds as last encoded: the melds, where each came from, how many.
+type MeldKey = ([Meld; 4], [u8; 4], u8);
+
+/// Writes the meld planes of seat `s` (block `r`) from `obs`, clearing what was there.
+fn write_melds(out: &mut [u8], obs: &Observation, s: u8, r: usize) {
+    let rel = |x: u8| ((x + 4 - obs.seat) % 4) as usize;
+    let first = seat_plane(r, SeatPlane::Chows);
+    out[first * N_COLS..(seat_plane(r, SeatPlane::MeldSource) + 1) * N_COLS].fill(0);
+    let mut hidden = 0u8;
+    for (i, m) in obs.melds_of(s).iter().enumerate() {
+        let from = obs.meld_from[s as usize][i];
+        let (plane, claimed) = match m.kind {
+            MeldKind::Chow => {
+                for t in m.tile..m.tile.saturating_add(3) {
+                    add(out, seat_plane(r, SeatPlane::Chows), t, 1);
+                }
+                (None, true)
+            }
+            MeldKind::Pung => (Some(SeatPlane::Pungs), true),
+            MeldKind::Kong => (Some(SeatPlane::Kongs), from != s),
+            MeldKind::ConcealedKong => {
+                if m.tile == HIDDEN {
+                    hidden += 1;
+                }
+                (Some(SeatPlane::ConcealedKongs), false)
+            }
+        };
+        if let Some(p) = plane {
+            set(out, seat_plane(r, p), m.tile, 1);
+        }
+        if claimed && from != s {
+            set(
+                out,
+                seat_plane(r, SeatPlane::MeldSource),
+                m.tile,
+                1 + rel(from) as u8,
+            );
+        }
+    }
+    fill(out, seat_plane(r, SeatPlane::HiddenKongs), hidden);
+}
+
+/// Writes the four threshold planes of `hand` (plane `k` is 1 where `hand` holds more
+/// than `k` copies) into `out` (`4 * 34` bytes), eight columns at a time: a count `c`
+/// (at most 4) plus `127 - k` reaches 128, bit 7 of its byte, exactly when `c > k`, and
+/// no byte carries into the next.
+#[inline]
+fn hand_planes(hand: &Counts, out: &mut [u8]) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    for (k, row) in out.chunks_exact_mut(N_COLS).enumerate() {
+        let bias = LOW * (127 - k as u64);
+        for (o, h) in row.chunks_exact_mut(8).zip(hand.chunks_exact(8)) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(h);
+            let bits = ((u64::from_le_bytes(w) + bias) >> 7) & LOW;
+            o.copy_from_slice(&bits.to_le_bytes());
+        }
+        for t in N_COLS / 8 * 8..N_COLS {
+            row[t] = (hand[t] > k as u8) as u8;
+        }
+    }
+}
+
+/// Fills a plane that holds one value in every column, unless it holds `v` already (its
+/// first column tells).
+#[inline]
+fn refill(buf: &mut [u8], plane: usize, v: u8) {
+    if buf[plane * N_COLS] != v {
+        fill(buf, plane, v);
+    }
+}
+
+/// Clears a one-hot plane and sets column `t` (when `t` is a tile kind).
+#[inline]
+fn one_hot(buf: &mut [u8], plane: usize, t: Option<Tile>) {
+    fill(buf, plane, 0);
+    if let Some(t) = t {
+        set(buf, plane, t, 1);
+    }
+}
+
+/// The planes of one seat kept up to date from one observation to the next, for an
+/// environment that encodes the same seat at every decision of a hand.
+///
+/// [`Encoder::update`] rewrites only what can have changed since the last observation:
+/// the seat's own tiles, a seat's meld planes when its melds changed, the scalar planes
+/// whose value changed, and the discards made since (folded in one by one: the recency
+/// plane of the discarder ages by one, the new kind goes to the front). The planes are
+/// always byte for byte those of [`encode`] (tested at every decision of many hands of
+/// every rule set). Call [`Encoder::invalidate`] when a new hand starts: the next update
+/// then encodes from scratch. A change of seat, or discards that do not continue the
+/// ones already folded in, also starts from scratch.
+#[derive(Clone)]
+pub struct Encoder {
+    planes: Box<[u8]>,
+    valid: bool,
+    seat: u8,
+    /// Discards folded in so far, and the last of them as it was then.
+    n_discards: u8,
+    last: DiscardEntry,
+    melds: [Option<MeldKey>; 4],
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder::new()
+    }
+}
+
+impl Encoder {
+    /// An encoder whose first update encodes from scratch.
+    pub fn new() -> Encoder {
+        Encoder {
+            planes: vec![0u8; OBS_LEN].into_boxed_slice(),
+            valid: false,
+            seat: 0,
+            n_discards: 0,
+            last: DiscardEntry::default(),
+            melds: [None; 4],
+        }
+    }
+
+    /// Forgets the planes: the next update encodes from scratch (call it at a new hand).
+    pub fn invalidate(&mut self) {
+        self.valid = false;
+    }
+
+    /// The planes of the last update (`OBS_LEN` bytes; zeros before the first).
+    pub fn planes(&self) -> &[u8] {
+        &self.planes
+    }
+
+    /// Brings the planes up to `obs` and returns them (`OBS_LEN` bytes, the bytes
+    /// [`encode`] writes for `obs`).
+    pub fn update(&mut self, obs: &Observation) -> &[u8] {
+        let n = obs.n_discards as usize;
+        let folded = self.n_discards as usize;
+        let continues = self.valid
+            && obs.seat == self.seat
+            && folded <= n
+            && (folded == 0 || {
+                let d = obs.discards[folded - 1];
+                d.seat == self.last.seat && d.tile == self.last.tile
+            });
+        let out = &mut self.planes[..];
+        if !continues {
+            out.fill(0);
+            self.valid = true;
+            self.seat = obs.seat;
+            self.n_discards = 0;
+            self.last = DiscardEntry::default();
+            self.melds = [None; 4];
+        }
+        let me = obs.seat & 3;
+        let rel = |s: u8| ((s + 4 - me) % 4) as usize;
+        hand_planes(&obs.hand, &mut out[..4 * N_COLS]);
+        one_hot(out, 4, obs.drawn);
+        for s in 0..4u8 {
+            let r = rel(s);
+            let su = s as usize;
+            let key = (obs.melds[su], obs.meld_from[su], obs.n_melds[su]);
+            let n_m = key.2 as usize;
+            let same = self.melds[su].is_some_and(|(m, f, k)| {
+                k == key.2 && m[..n_m] == key.0[..n_m] && f[..n_m] == key.1[..n_m]
+            });
+            if !same {
+                write_melds(out, obs, s, r);
+                self.melds[su] = Some(key);
+            }
+            refill(out, seat_plane(r, SeatPlane::Flowers), obs.n_flowers[su]);
+            refill(out, seat_plane(r, SeatPlane::HandSize), obs.hand_sizes[su]);
+            refill(out, seat_plane(r, SeatPlane::Ready), obs.ready[su] as u8);
+            refill(out, seat_plane(r, SeatPlane::Barred), obs.barred[su] as u8);
+            refill(
+                out,
+                seat_plane(r, SeatPlane::Score),
+                score_bucket(obs.scores[su]),
+            );
+            refill(
+                out,
+                seat_plane(r, SeatPlane::Dealer),
+                (s == obs.dealer) as u8,
+            );
+        }
+        // The last discard folded in may have been claimed since (a claim only ever
+        // takes the latest discard).
+        let folded = self.n_discards as usize;
+        if folded > 0 && !self.last.claimed && obs.discards[folded - 1].claimed {
+            let d = obs.discards[folded - 1];
+            add(out, seat_plane(rel(d.seat), SeatPlane::Claimed), d.tile, 1);
+        }
+        for d in &obs.discards[folded..n] {
+            let r = rel(d.seat);
+            add(out, seat_plane(r, SeatPlane::Discards), d.tile, 1);
+            if d.claimed {
+                add(out, seat_plane(r, SeatPlane::Claimed), d.tile, 1);
+            }
+            let rec = seat_plane(r, SeatPlane::Recency) * N_COLS;
+            for x in &mut out[rec..rec + N_COLS] {
+                *x = x.saturating_add((*x != 0) as u8);
+            }
+            set(out, seat_plane(r, SeatPlane::Recency), d.tile, 1);
+            if d.ready {
+                set(out, seat_plane(r, SeatPlane::ReadyDiscard), d.tile, 1);
+            }
+        }
+        self.n_discards = obs.n_discards;
+        if n > 0 {
+            self.last = obs.discards[n - 1];
+        }
+        let g = global_plane;
+        out[g(GlobalPlane::Visible) * N_COLS..(g(GlobalPlane::Visible) + 1) * N_COLS]
+            .copy_from_slice(&obs.visible);
+        one_hot(
+            out,
+            g(GlobalPlane::LastDiscard),
+            n.checked_sub(1).map(|i| obs.discards[i].tile),
+        );
+        one_hot(out, g(GlobalPlane::ClaimTile), obs.claim.map(|(_, t)| t));
+        refill(
+            out,
+            g(GlobalPlane::ClaimWindow),
+            (obs.phase == Phase::Claim) as u8,
+        );
+        refill(
+            out,
+            g(GlobalPlane::RobWindow),
+            (obs.phase == Phase::RobKong) as u8,
+        );
+        one_hot(out, g(GlobalPlane::SeatWind), Some(27 + obs.seat_wind()));
+        one_hot(
+            out,
+            g(GlobalPlane::PrevalentWind),
+            Some(27 + (obs.prevalent_wind & 3)),
+        );
+        refill(out, g(GlobalPlane::WallRemaining), obs.wall_remaining);
+        refill(out, g(GlobalPlane::DiscardCount), obs.n_discards);
+        one_hot(out, g(GlobalPlane::Bao), obs.bao.map(|(b, _)| b));
+        one_hot(out, g(GlobalPlane::BaoIndicator), obs.bao.map(|(_, i)| i));
+        let b = obs.bao.map(|_| obs.bao_state).unwrap_or_default();
+        refill(out, g(GlobalPlane::BaoDrawn), b.bao_drawn);
+        refill(out, g(GlobalPlane::BaoDiscarded), b.bao_discarded);
+        refill(out, g(GlobalPlane::BaoDiaoTou), b.in_bdt as u8);
+        refill(out, g(GlobalPlane::BaoPasses), b.passes);
+        refill(out, g(GlobalPlane::PassedWinLock), b.guo_hu as u8);
+        refill(out, g(GlobalPlane::ToAct), (!obs.legal.is_empty()) as u8);
+        &self.planes
+    }
 }
 
 // ---- the action space --------------------------------------------------------------------
@@ -443,6 +662,82 @@ mod tests {
                     r.apply(s, a).unwrap();
                 }
             }
+        }
+    }
+
+    /// The planes an [`Encoder`] keeps equal the planes [`encode`] writes from scratch,
+    /// byte for byte, whether it is updated after every action of the table or only at the
+    /// seat's own decisions (several discards, claims and kongs folded in at once), through
+    /// whole hands of every rule set, random and efficient play, to the end of each hand.
+    #[test]
+    fn the_incremental_planes_equal_a_fresh_encoding() {
+        for kind in [RuleSetKind::Gb, RuleSetKind::Classic, RuleSetKind::Huainan] {
+            let rules = Rules::preset(kind);
+            let mut every: [Encoder; 4] = Default::default();
+            let mut own: [Encoder; 4] = Default::default();
+            let mut fresh = vec![0u8; OBS_LEN];
+            let mut compared = 0;
+            for seed in 0..24u64 {
+                let policy = if seed % 2 == 0 {
+                    PolicyKind::Random
+                } else {
+                    PolicyKind::Efficiency
+                };
+                let mut pols: [_; 4] = std::array::from_fn(|_| policy.build(&rules));
+                let mut r =
+                    Round::new(&rules, seed, (seed % 4) as u8, (seed / 4 % 4) as u8).unwrap();
+                r.set_scores([seed as i32 * 37 - 400, 5, -9, 1100]);
+                for (s, p) in pols.iter_mut().enumerate() {
+                    p.begin_hand(seed * 4 + s as u64);
+                }
+                for e in every.iter_mut().chain(own.iter_mut()) {
+                    e.invalidate();
+                }
+                loop {
+                    for s in 0..4u8 {
+                        let obs = r.observe(s);
+                        encode(&obs, &mut fresh).unwrap();
+                        let got = every[s as usize].update(&obs);
+                        assert!(got == &fresh[..], "{kind:?} seed {seed} seat {s}");
+                        if !obs.legal.is_empty() || r.is_over() {
+                            let got = own[s as usize].update(&obs);
+                            assert!(got == &fresh[..], "{kind:?} seed {seed} seat {s} (own)");
+                            compared += 1;
+                        }
+                    }
+                    if r.is_over() {
+                        break;
+                    }
+                    let s = r.pending().trailing_zeros() as u8;
+                    let a = pols[s as usize].act(&RoundView { round: &r, seat: s });
+                    r.apply(s, a).unwrap();
+                }
+            }
+            assert!(compared > 1000, "{kind:?}: {compared}");
+        }
+    }
+
+    /// A new hand, a new seat or discards that do not continue the folded ones start the
+    /// planes afresh even without [`Encoder::invalidate`].
+    #[test]
+    fn an_encoder_starts_afresh_when_the_table_is_another() {
+        let rules = Rules::preset(RuleSetKind::Gb);
+        let mut pol = PolicyKind::Random.build(&rules);
+        pol.begin_hand(3);
+        let mut r = Round::new(&rules, 3, 0, 0).unwrap();
+        for _ in 0..40 {
+            let s = r.pending().trailing_zeros() as u8;
+            let a = pol.act(&RoundView { round: &r, seat: s });
+            r.apply(s, a).unwrap();
+        }
+        let mut enc = Encoder::new();
+        let mut fresh = vec![0u8; OBS_LEN];
+        enc.update(&r.observe(0));
+        let other = Round::new(&rules, 4, 1, 0).unwrap();
+        for (round, seat) in [(&other, 0), (&r, 2), (&r, 2)] {
+            let obs = round.observe(seat);
+            encode(&obs, &mut fresh).unwrap();
+            assert!(enc.update(&obs) == &fresh[..]);
         }
     }
 

@@ -22,7 +22,7 @@
 //! a function of its seed and the learner's actions alone, so results do not depend on
 //! the number of threads.
 
-use super::encode::{self, N_ACTIONS, OBS_LEN};
+use super::encode::{self, Encoder, N_ACTIONS, OBS_LEN};
 use crate::error::{MjError, MjResult};
 use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Match, Round};
@@ -118,6 +118,10 @@ pub struct EnvTable {
     policies: [Box<dyn Policy>; 4],
     finished: Vec<FinishedHand>,
     carried: f32,
+    /// The learning seat's planes, brought up to date at every decision.
+    encoder: Encoder,
+    /// Decisions played at the table, every seat's (see [`EnvTable::decisions`]).
+    decisions: u64,
 }
 
 impl EnvTable {
@@ -152,6 +156,8 @@ impl EnvTable {
             policies,
             finished: Vec::new(),
             carried: 0.0,
+            encoder: Encoder::new(),
+            decisions: 0,
         };
         t.reset(seed)?;
         Ok(t)
@@ -196,6 +202,7 @@ impl EnvTable {
         self.round
             .reset(ws, self.game.dealer(), self.game.prevalent_wind())?;
         self.round.set_scores(self.scores_before);
+        self.encoder.invalidate();
         for (s, p) in self.policies.iter_mut().enumerate() {
             p.begin_hand(policy_seed(ws, s as u8));
         }
@@ -240,6 +247,7 @@ impl EnvTable {
                 seat,
             });
             self.round.apply(seat, a)?;
+            self.decisions += 1;
         }
     }
 
@@ -283,14 +291,27 @@ impl EnvTable {
     /// index fails and changes nothing.
     pub fn step(&mut self, index: i64) -> MjResult<(f32, bool)> {
         let a = self.legal_action(index)?;
+        self.play(a)
+    }
+
+    /// [`EnvTable::step`] with an action already checked by [`EnvTable::legal_action`].
+    fn play(&mut self, a: Action) -> MjResult<(f32, bool)> {
         self.round.apply(self.spec.seat, a)?;
+        self.decisions += 1;
         self.advance()
     }
 
-    /// Writes the learning seat's planes and action mask.
-    pub fn write(&self, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+    /// Writes the learning seat's planes (brought up to date from the last decision's,
+    /// see [`Encoder`]) and action mask.
+    pub fn write(&mut self, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
+        if obs.len() != OBS_LEN {
+            return Err(MjError::rule(format!(
+                "an observation takes {OBS_LEN} bytes, got {}",
+                obs.len()
+            )));
+        }
         let o = self.round.observe(self.spec.seat);
-        encode::encode(&o, obs)?;
+        obs.copy_from_slice(self.encoder.update(&o));
         encode::legal_mask(o.legal.as_slice(), mask)
     }
 
@@ -306,6 +327,13 @@ impl EnvTable {
             seat: me,
         });
         encode::action_index(a).map_or(-1, |i| i as i64)
+    }
+
+    /// Decisions played at this table since it was made, the learning seat's and the
+    /// opponents' alike (one per action a seat took; a claim window asking three seats
+    /// counts three). A measure of the play a step stands for.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
     }
 
     /// The round in play.
@@ -329,6 +357,8 @@ pub struct VecEnv {
     tables: Vec<EnvTable>,
     pool: rayon::ThreadPool,
     autoreset: bool,
+    /// The actions of the step in progress, checked (kept to reuse the buffer).
+    checked: Vec<Action>,
 }
 
 impl VecEnv {
@@ -354,6 +384,7 @@ impl VecEnv {
                 .collect::<MjResult<Vec<_>>>()
         })?;
         Ok(VecEnv {
+            checked: Vec::with_capacity(tables.len()),
             tables,
             pool,
             autoreset,
@@ -373,6 +404,18 @@ impl VecEnv {
     /// Threads in the pool.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
+    }
+
+    /// Decisions played at every table since the env was made (see
+    /// [`EnvTable::decisions`]).
+    pub fn decisions(&self) -> u64 {
+        self.tables.iter().map(EnvTable::decisions).sum()
+    }
+
+    /// Tables per rayon task: a few tasks per thread, each a run of neighbouring tables
+    /// (whose output rows are neighbours too), rather than one task per table.
+    fn chunk(&self) -> usize {
+        (self.tables.len() / (4 * self.threads())).max(1)
     }
 
     /// The tables.
@@ -399,12 +442,14 @@ impl VecEnv {
         let n = self.tables.len();
         Self::check_len("obs", obs.len(), n * OBS_LEN)?;
         Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
+        let chunk = self.chunk();
         self.pool.install(|| {
             self.tables
                 .par_iter_mut()
                 .zip(obs.par_chunks_mut(OBS_LEN))
                 .zip(mask.par_chunks_mut(N_ACTIONS))
                 .enumerate()
+                .with_min_len(chunk)
                 .try_for_each(|(i, ((t, o), m))| {
                     t.reset(derive_seed(seed, i as u64))?;
                     t.write(o, m)
@@ -429,20 +474,26 @@ impl VecEnv {
         Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
         Self::check_len("reward", reward.len(), n)?;
         Self::check_len("done", done.len(), n)?;
+        self.checked.clear();
         for (i, (t, &a)) in self.tables.iter().zip(actions).enumerate() {
-            t.legal_action(a)
+            let a = t
+                .legal_action(a)
                 .map_err(|e| MjError::action(format!("table {i}: {e}")))?;
+            self.checked.push(a);
         }
         let autoreset = self.autoreset;
+        let chunk = self.chunk();
+        let checked = &self.checked;
         self.pool.install(|| {
             self.tables
                 .par_iter_mut()
-                .zip(actions.par_iter())
+                .zip(checked.par_iter())
                 .zip(obs.par_chunks_mut(OBS_LEN))
                 .zip(mask.par_chunks_mut(N_ACTIONS))
                 .zip(reward.par_iter_mut().zip(done.par_iter_mut()))
+                .with_min_len(chunk)
                 .try_for_each(|((((t, &a), o), m), (r, d))| {
-                    let (rew, end) = t.step(a)?;
+                    let (rew, end) = t.play(a)?;
                     *r = rew;
                     *d = end;
                     if end && autoreset {
@@ -508,7 +559,7 @@ mod tests {
 
     /// Plays `steps` steps of `n` tables with the expert's actions; returns a digest of
     /// everything written.
-    fn run(kind: RuleSetKind, n: usize, threads: usize, steps: usize) -> (u64, f32, usize) {
+    fn run(kind: RuleSetKind, n: usize, threads: usize, steps: usize) -> (u64, f32, usize, u64) {
         let mut env = VecEnv::new(&spec(kind), n, 7, Some(threads), true).unwrap();
         let mut obs = vec![0u8; n * OBS_LEN];
         let mut mask = vec![0u8; n * N_ACTIONS];
@@ -532,7 +583,7 @@ mod tests {
             total += rew.iter().sum::<f32>();
             ends += done.iter().filter(|&&d| d).count();
         }
-        (h, total, ends)
+        (h, total, ends, env.decisions())
     }
 
     #[test]
@@ -540,6 +591,7 @@ mod tests {
         for kind in [RuleSetKind::Gb, RuleSetKind::Huainan] {
             let one = run(kind, 6, 1, 60);
             assert!(one.2 > 0, "some episode ended");
+            assert!(one.3 > 6 * 60, "opponents decided too");
             assert_eq!(one, run(kind, 6, 2, 60));
         }
     }

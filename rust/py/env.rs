@@ -345,6 +345,12 @@ impl PyVecEnv {
             .ok_or_else(|| MjError::argument(format!("table {index} is not a table")).into())
     }
 
+    /// Decisions played at all tables since the env was made, the learning seats' and the
+    /// opponents' (one per action a seat took): how much play the steps stood for.
+    #[getter]
+    fn decisions(&self) -> u64 {
+        self.inner.decisions()
+    }
     /// Number of tables.
     #[getter]
     fn num_envs(&self) -> usize {

@@ -9,9 +9,16 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .._core import ENV_N_ACTIONS, ENV_N_PLANES, VecEnv
+from .._core import ENV_N_ACTIONS, ENV_N_PLANES, Action, VecEnv, action_to_index
 from ..record import MatchRecord
 from ._records import hand_record, new_record, rule_set
+
+#: The values of ``MahjongEnv(illegal_action=...)``; the first is the default.
+ILLEGAL_ACTION_MODES = ("substitute", "first_legal", "raise")
+
+_PASS = action_to_index(Action("pass"))
+_DISCARD = 0  # Discard(t) is index t (docs/encoding.md)
+_DRAWN_PLANE = 4  # the tile just drawn, one-hot (docs/encoding.md)
 
 
 class MahjongEnv(gym.Env):
@@ -23,10 +30,20 @@ class MahjongEnv(gym.Env):
       int8}`` (see ``docs/encoding.md``); the mask has a 1 at each legal action (int8,
       the dtype ``Discrete.sample(mask=...)`` takes).
     - **Action**: an index of the fixed action space (:func:`majiang.env.index_to_action`);
-      it must be legal (``action_mask[action] == 1``): an illegal one raises
-      ``IllegalActionError``, or with ``illegal_action="first_legal"`` plays the lowest
-      legal index instead and says so in ``info["illegal_action"]`` (what an unmasked
-      sampler such as Gymnasium's ``check_env`` needs).
+      a legal one has ``action_mask[action] == 1``. What an illegal index does is
+      ``illegal_action``:
+
+      - ``"substitute"`` (default): the seat plays the action of a player who does
+        nothing: pass when passing is legal (a claim or robbing window), else discard
+        the tile just drawn when that is legal, else the lowest legal index. The step
+        goes on as usual and ``info`` says so: ``info["illegal_action"] = True``,
+        ``info["requested_action"]`` the index given, ``info["played_action"]`` the
+        index played. A masked learner never meets it; an unmasked sampler (Gymnasium's
+        ``check_env``, a plain policy-gradient baseline) gets a well-defined game with the
+        mistakes counted in ``info`` rather than an exception, and the reward keeps its
+        meaning (score points), which an arbitrary penalty ending the episode would not.
+      - ``"first_legal"``: the same with the lowest legal index in every case.
+      - ``"raise"``: ``IllegalActionError``, nothing moves (to catch a masking bug).
     - **Reward**: the seat's score change at the end of each hand (0 on the other steps).
     - **Episode**: ``episode="hand"`` (default) ends at the end of each hand; the next
       :meth:`reset` without a seed deals the next hand of the same match (scores carry
@@ -51,12 +68,13 @@ class MahjongEnv(gym.Env):
         seat: int = 0,
         episode: str = "hand",
         hands: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "substitute",
         render_mode: str | None = None,
     ):
-        if illegal_action not in ("raise", "first_legal"):
+        if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(
-                f'illegal_action must be "raise" or "first_legal", got {illegal_action!r}'
+                f"illegal_action must be one of {', '.join(ILLEGAL_ACTION_MODES)}, "
+                f"got {illegal_action!r}"
             )
         self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -145,13 +163,24 @@ class MahjongEnv(gym.Env):
         info: dict[str, Any] = {}
         mask = self._core.mask[0]
         a = int(action)
-        if self.illegal_action == "first_legal" and not (0 <= a < len(mask) and mask[a]):
-            a = int(np.flatnonzero(mask)[0])
-            info["illegal_action"] = True
+        if self.illegal_action != "raise" and not (0 <= a < len(mask) and mask[a]):
+            played = self._substitute(mask)
+            info.update(illegal_action=True, requested_action=a, played_action=played)
+            a = played
         _, _, reward, done = self._core.step(np.array([a], dtype=np.int64))
         self._ended = bool(done[0])
         self._collect()
         return self._obs(), float(reward[0]), self._ended, False, info
+
+    def _substitute(self, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        if self.illegal_action == "substitute":
+            if mask[_PASS]:
+                return _PASS
+            drawn = np.flatnonzero(self._core.obs[0, _DRAWN_PLANE])
+            if drawn.size and mask[_DISCARD + drawn[0]]:
+                return _DISCARD + int(drawn[0])
+        return int(legal[0])
 
     def action_masks(self) -> np.ndarray:
         """The current action mask (for maskable-policy libraries)."""
