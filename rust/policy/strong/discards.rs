@@ -93,6 +93,94 @@ pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
     out
 }
 
+/// Slots of a [`DiscardMemo`].
+const MEMO_SLOTS: usize = 4096;
+/// A [`DiscardMemo`] starts over when it holds this many hands.
+const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
+
+/// A memo of the discards of full hands that leave them ready or one tile from ready
+/// ([`discard_shanten`] up to 1): the lookahead reaches the same full hand by many
+/// paths (two draws in either order, different discards before them), within a decision
+/// and from one decision to the next. Allocated once; starts over when nearly full.
+#[derive(Clone)]
+pub struct DiscardMemo {
+    /// The full hand's 34 counts and its number of melds, packed.
+    keys: Box<[[u64; 5]]>,
+    /// The slot is filled when its generation is the memo's.
+    generations: Box<[u32]>,
+    /// Discards leaving the hand ready, and one tile from ready.
+    masks: Box<[(u64, u64)]>,
+    generation: u32,
+    len: usize,
+}
+
+impl Default for DiscardMemo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DiscardMemo {
+    /// An empty memo.
+    pub fn new() -> DiscardMemo {
+        DiscardMemo {
+            keys: vec![[0; 5]; MEMO_SLOTS].into_boxed_slice(),
+            generations: vec![0; MEMO_SLOTS].into_boxed_slice(),
+            masks: vec![(0, 0); MEMO_SLOTS].into_boxed_slice(),
+            generation: 1,
+            len: 0,
+        }
+    }
+
+    /// Forgets every hand.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.generations.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// The kinds (bit masks) whose discard leaves the full hand `hand` beside `n_melds`
+    /// melds ready (shanten 0), and one tile from ready (shanten 1).
+    pub fn near(&mut self, hand: &Counts, n_melds: u8) -> (u64, u64) {
+        if self.len >= MEMO_FULL {
+            self.clear();
+        }
+        let mut key = [0u64; 5];
+        for (i, &c) in hand.iter().enumerate() {
+            key[i / 8] |= (c as u64) << (8 * (i % 8));
+        }
+        key[4] |= (n_melds as u64) << 56;
+        let mut x = 0u64;
+        for &w in &key {
+            x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            x ^= x >> 29;
+        }
+        let mut i = (x as usize) & (MEMO_SLOTS - 1);
+        loop {
+            if self.generations[i] != self.generation {
+                let s = discard_shanten(hand, n_melds, 1);
+                let (mut ready, mut one) = (0u64, 0u64);
+                for (y, &v) in s.iter().enumerate() {
+                    ready |= u64::from(v == 0) << y;
+                    one |= u64::from(v == 1) << y;
+                }
+                self.keys[i] = key;
+                self.generations[i] = self.generation;
+                self.masks[i] = (ready, one);
+                self.len += 1;
+                return (ready, one);
+            }
+            if self.keys[i] == key {
+                return self.masks[i];
+            }
+            i = (i + 1) & (MEMO_SLOTS - 1);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +277,24 @@ mod tests {
             }
             assert!(got.contains(&0), "{s}: {got:?}");
         }
+    }
+
+    #[test]
+    fn the_memo_gives_the_ready_and_one_away_discards() {
+        let mut rng = Rng::new(0xD15C);
+        let mut memo = DiscardMemo::new();
+        for round in 0..3 * MEMO_SLOTS {
+            let n_melds = [0, 1, 2][round % 3];
+            // A few hands again and again, and many new ones (the memo starts over).
+            let mut again = Rng::new((round % 5) as u64);
+            let hand = random_hand(if round % 2 == 0 { &mut again } else { &mut rng }, n_melds);
+            let (ready, one) = memo.near(&hand, n_melds);
+            let s = discard_shanten(&hand, n_melds, 1);
+            for y in 0..34 {
+                assert_eq!(ready >> y & 1 == 1, s[y] == 0);
+                assert_eq!(one >> y & 1 == 1, s[y] == 1);
+            }
+        }
+        assert!(memo.len <= MEMO_FULL);
     }
 }

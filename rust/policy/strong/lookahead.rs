@@ -29,10 +29,11 @@
 //! for as long as the lookahead lives ([`WaitMemo`]: they depend on the hand and the
 //! seat, not on the unseen copies), and the one-draw curves within one decision. The
 //! discards of a full hand that leave it ready or one tile away are found together
-//! ([`discard_shanten`]). A policy keeps one lookahead and [`Lookahead::reset`]s it for
+//! ([`super::discards`]) and remembered as well (the same full hand is reached by two
+//! draws in either order). A policy keeps one lookahead and [`Lookahead::reset`]s it for
 //! every decision, so that nothing is allocated per decision.
 
-use super::discards::discard_shanten;
+use super::discards::DiscardMemo;
 use super::waits::{WaitMemo, WinContext};
 use crate::rules::Rules;
 use crate::shanten;
@@ -55,6 +56,7 @@ const CURVES: usize = 256;
 #[derive(Clone)]
 pub struct Lookahead {
     memo: WaitMemo,
+    discards: DiscardMemo,
     curve_keys: [Counts; CURVES],
     curves: [Curve; CURVES],
     curve_used: [bool; CURVES],
@@ -73,6 +75,7 @@ impl Lookahead {
         let total: u32 = unseen.iter().map(|&c| c as u32).sum();
         Lookahead {
             memo: WaitMemo::new(),
+            discards: DiscardMemo::new(),
             curve_keys: [[0; 34]; CURVES],
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
@@ -97,6 +100,13 @@ impl Lookahead {
     /// The memo of scoring waits.
     pub fn memo(&mut self) -> &mut WaitMemo {
         &mut self.memo
+    }
+
+    /// Forgets the remembered hands (their answers stay exact without this; a policy
+    /// calls it when a new hand starts, so that the memos hold the hands of this one).
+    pub fn forget(&mut self) {
+        self.memo.clear();
+        self.discards.clear();
     }
 
     /// Scoring-wait copies of the waiting hand `h` (self-draw-only waits at a third).
@@ -179,11 +189,10 @@ impl Lookahead {
             }
             hp[x] += 1;
             let mut best = 0f32;
-            let after = discard_shanten(&hp, n_melds, 0);
-            for y in 0..34usize {
-                if after[y] != 0 {
-                    continue;
-                }
+            let (mut ready, _) = self.discards.near(&hp, n_melds);
+            while ready != 0 {
+                let y = ready.trailing_zeros() as usize;
+                ready &= ready - 1;
                 hp[y] -= 1;
                 best = best.max(self.waits(&hp, ctx, rules));
                 hp[y] += 1;
@@ -240,12 +249,12 @@ impl Lookahead {
             }
             hp[x] += 1;
             let mut b = [0f32; MAX_TURNS + 1];
-            let after = discard_shanten(&hp, n_melds, 1);
-            for y in 0..34usize {
-                let s = after[y];
-                if y == x || s > 1 {
-                    continue;
-                }
+            let (ready, one) = self.discards.near(&hp, n_melds);
+            let mut near = (ready | one) & !(1 << x);
+            while near != 0 {
+                let y = near.trailing_zeros() as usize;
+                near &= near - 1;
+                let s = if ready >> y & 1 == 1 { 0 } else { 1 };
                 hp[y] -= 1;
                 let c = self.curve(&hp, s, n_melds, ctx, rules);
                 if c[self.turns] > b[self.turns] {

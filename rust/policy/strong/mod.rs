@@ -740,7 +740,7 @@ impl Policy for StrongPolicy {
             h.begin_hand(seed);
         }
         if let Some(la) = self.lookahead.as_mut() {
-            la.memo().clear();
+            la.forget();
         }
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
