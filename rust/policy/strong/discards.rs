@@ -148,10 +148,7 @@ impl DiscardMemo {
         if self.len >= MEMO_FULL {
             self.clear();
         }
-        let mut key = [0u64; 5];
-        for (i, &c) in hand.iter().enumerate() {
-            key[i / 8] |= (c as u64) << (8 * (i % 8));
-        }
+        let mut key = crate::shanten::swar::words(hand);
         key[4] |= (n_melds as u64) << 56;
         let mut x = 0u64;
         for &w in &key {

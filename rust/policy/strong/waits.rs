@@ -113,8 +113,8 @@ const MEMO_SLOTS: usize = 1024;
 /// A [`WaitMemo`] starts over when it holds this many hands.
 const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 
-/// A waiting hand and its seat facts, packed: the 34 counts, the melds, the winds and
-/// the flowers.
+/// A waiting hand and its seat facts, packed: the 34 counts (eight to a word), the
+/// number of melds, the winds and the flowers, and the melds.
 type MemoKey = [u64; 6];
 
 /// One remembered waiting hand.
@@ -258,22 +258,16 @@ impl WaitMemo {
 
 /// The memo key of a waiting hand with its seat facts.
 fn memo_key(hand: &Counts, ctx: &WinContext) -> MemoKey {
-    let mut b = [0u8; 48];
-    b[..34].copy_from_slice(hand);
-    let n = ctx.n_melds.min(4) as usize;
-    for (i, m) in ctx.melds[..n].iter().enumerate() {
-        b[34 + 2 * i] = m.kind as u8 + 1;
-        b[35 + 2 * i] = m.tile;
+    let w = crate::shanten::swar::words(hand);
+    let mut melds = 0u64;
+    for (i, m) in ctx.melds[..ctx.n_melds.min(4) as usize].iter().enumerate() {
+        melds |= ((m.kind as u64 + 1) << 8 | m.tile as u64) << (16 * i);
     }
-    b[42] = ctx.n_melds;
-    b[43] = ctx.seat_wind;
-    b[44] = ctx.prevalent_wind;
-    b[45] = ctx.flowers;
-    let mut key = [0u64; 6];
-    for (i, &c) in b.iter().enumerate() {
-        key[i / 8] |= (c as u64) << (8 * (i % 8));
-    }
-    key
+    let seat = ctx.n_melds as u64
+        | (ctx.seat_wind as u64) << 8
+        | (ctx.prevalent_wind as u64) << 16
+        | (ctx.flowers as u64) << 24;
+    [w[0], w[1], w[2], w[3], w[4] | seat << 16, melds]
 }
 
 fn mix(key: &MemoKey) -> u64 {
