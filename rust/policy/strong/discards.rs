@@ -94,7 +94,7 @@ pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
 }
 
 /// Slots of a [`DiscardMemo`].
-const MEMO_SLOTS: usize = 4096;
+const MEMO_SLOTS: usize = 1024;
 /// A [`DiscardMemo`] starts over when it holds this many hands.
 const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 

@@ -109,7 +109,7 @@ fn classify(hand: &Counts, ctx: &WinContext, rules: &Rules, w: usize) -> Wins {
 }
 
 /// Slots of a [`WaitMemo`].
-const MEMO_SLOTS: usize = 1024;
+const MEMO_SLOTS: usize = 512;
 /// A [`WaitMemo`] starts over when it holds this many hands.
 const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 
