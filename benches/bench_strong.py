@@ -1,15 +1,24 @@
-"""StrongBot decision time, with the efficiency policy on the same observations.
+"""The strong bots' speed: whole hands in ``simulate`` and single decisions.
 
-Run: ``python -m pytest benches/bench_strong.py --benchmark-only`` (per-round time of a
-fixed list of real decisions), or ``python benches/bench_strong.py [HANDS] [ROLLOUTS]``
-to play hands with StrongBot in seat 0 against three efficiency policies and print the
-median decision time over every decision and over the decisions with a choice (the
-default bot does not search: ROLLOUTS 0; a search keeps its 50 ms wall-clock cap).
+Run: ``python -m pytest benches/bench_strong.py --benchmark-only`` (hands of
+``simulate(bots=...)`` on one thread for the strong family, and the per-round time of a
+fixed list of real decisions), or
+
+- ``python benches/bench_strong.py [HANDS] [ROLLOUTS]`` to play hands with StrongBot in
+  seat 0 against three efficiency policies and print the median decision time over every
+  decision and over the decisions with a choice (the default bot does not search:
+  ROLLOUTS 0; a search keeps its 50 ms wall-clock cap);
+- ``python benches/bench_strong.py ab OTHER_PYTHON [HANDS] [REPEATS] [BOTS]`` to compare
+  hands per second of ``simulate(HANDS, bots=BOTS, threads=1)`` (default 40 hands,
+  3 repeats, ``strong``) between this interpreter's majiang and the one installed for
+  OTHER_PYTHON (e.g. a virtual environment holding another build), the runs interleaved so
+  that both see the same machine load; prints every run, the medians and their ratio.
 """
 
 from __future__ import annotations
 
 import statistics
+import subprocess
 import sys
 import time
 
@@ -70,6 +79,18 @@ def _decisions(n_hands: int = 4) -> list:
 DECISIONS = _decisions()
 
 
+SIM_HANDS = {"strong": 20, "strong_lite": 40, "strong_search": 2}
+
+
+@pytest.mark.parametrize("bots", list(SIM_HANDS))
+def test_simulate_hands(benchmark, bots):
+    """Hands of four ``bots`` played by ``simulate`` on one thread (hands/s = n / time)."""
+    n = SIM_HANDS[bots]
+    mj.simulate(1, seed=99, bots="random", threads=1)  # the shanten tables, built once
+    benchmark.extra_info["hands"] = n
+    benchmark.pedantic(lambda: mj.simulate(n, seed=1, bots=bots, threads=1), rounds=3, iterations=1)
+
+
 @pytest.mark.parametrize("rollouts", [0, 10, 50])
 def test_strong_decisions(benchmark, rollouts):
     bot = StrongBot(seed=1, rollouts=rollouts, time_cap=False)
@@ -81,7 +102,39 @@ def test_efficiency_decisions(benchmark):
     benchmark(lambda: [bot.act(o) for o in DECISIONS])
 
 
+_RATE = (
+    "import time, majiang as mj\n"
+    "mj.simulate(1, seed=99, bots='random', threads=1)\n"
+    "t = time.perf_counter()\n"
+    "mj.simulate({n}, seed=1, bots={bots!r}, threads=1)\n"
+    "print({n} / (time.perf_counter() - t))\n"
+)
+
+
+def compare(other: str, hands: int, repeats: int, bots: str) -> None:
+    """Interleaved runs of ``simulate`` here and under the interpreter ``other``."""
+    code = _RATE.format(n=hands, bots=bots)
+    runs: dict[str, list[float]] = {"this": [], "other": []}
+    for _ in range(repeats):
+        for name, py in (("other", other), ("this", sys.executable)):
+            out = subprocess.run([py, "-c", code], capture_output=True, text=True, check=True)
+            runs[name].append(float(out.stdout))
+    for name, rates in runs.items():
+        shown = " ".join(f"{r:.1f}" for r in rates)
+        print(f"{name:>5}: {shown} hands/s, median {statistics.median(rates):.1f}")
+    ratio = statistics.median(runs["this"]) / statistics.median(runs["other"])
+    print(f"ratio this/other: {ratio:.2f}")
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "ab":
+        compare(
+            sys.argv[2],
+            int(sys.argv[3]) if len(sys.argv) > 3 else 40,
+            int(sys.argv[4]) if len(sys.argv) > 4 else 3,
+            sys.argv[5] if len(sys.argv) > 5 else "strong",
+        )
+        sys.exit(0)
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     rollouts = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     all_t, chosen = play(hands, rollouts)

@@ -26,6 +26,7 @@ from ._core import (
 from .fan import *  # noqa: F403
 from .game import BotError, BotTimeoutError, IllegalBotActionError
 from .huainan import *  # noqa: F403
+from .ladder import LadderResult, fit_ratings, ladder
 from .oracle import *  # noqa: F403
 from .play import *  # noqa: F403
 from .record import RecordError

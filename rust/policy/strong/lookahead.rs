@@ -20,10 +20,21 @@
 //!
 //! The figures compare candidates that are all close, which the plan values (distances
 //! and fan weights) cannot do: they do not see which ready hands actually reach 8 fan nor
-//! how many live tiles finish them. Scoring-wait counts of waiting hands are cached within
-//! one decision (different discards and draws often lead to the same waiting hand).
+//! how many live tiles finish them.
+//!
+//! # Cost
+//!
+//! Different discards and draws often lead to the same waiting hand, within a decision
+//! and from one decision to the next: the scoring waits of waiting hands are remembered
+//! for as long as the lookahead lives ([`WaitMemo`]: they depend on the hand and the
+//! seat, not on the unseen copies), and the one-draw curves within one decision. The
+//! discards of a full hand that leave it ready or one tile away are found together
+//! ([`super::discards`]) and remembered as well (the same full hand is reached by two
+//! draws in either order). A policy keeps one lookahead and [`Lookahead::reset`]s it for
+//! every decision, so that nothing is allocated per decision.
 
-use super::waits::{scoring_waits, WinContext};
+use super::discards::DiscardMemo;
+use super::waits::{WaitMemo, WinContext};
 use crate::rules::Rules;
 use crate::shanten;
 use crate::tile::Counts;
@@ -38,15 +49,14 @@ const NO_USED: Counts = [0; 34];
 pub const REACH: f32 = 0.8;
 /// Most turns the race model looks ahead.
 pub const MAX_TURNS: usize = 24;
-const CACHE: usize = 512;
 const CURVES: usize = 256;
 
-/// The one-draw lookahead of a decision (a per-decision cache of waiting hands).
+/// The one-draw lookahead of a decision (with the caches described in the [module
+/// documentation](self)).
 #[derive(Clone)]
 pub struct Lookahead {
-    keys: [Counts; CACHE],
-    vals: [f32; CACHE],
-    used: [bool; CACHE],
+    memo: WaitMemo,
+    discards: DiscardMemo,
     curve_keys: [Counts; CURVES],
     curves: [Curve; CURVES],
     curve_used: [bool; CURVES],
@@ -64,9 +74,8 @@ impl Lookahead {
     pub fn new(unseen: &Counts, wall_remaining: usize) -> Lookahead {
         let total: u32 = unseen.iter().map(|&c| c as u32).sum();
         Lookahead {
-            keys: [[0; 34]; CACHE],
-            vals: [0.0; CACHE],
-            used: [false; CACHE],
+            memo: WaitMemo::new(),
+            discards: DiscardMemo::new(),
             curve_keys: [[0; 34]; CURVES],
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
@@ -77,24 +86,34 @@ impl Lookahead {
         }
     }
 
-    /// Scoring-wait copies of the waiting hand `h` (self-draw-only waits at a third),
-    /// cached.
+    /// The lookahead of a new decision (the same as [`Lookahead::new`], keeping the
+    /// remembered scoring waits and the allocations).
+    pub fn reset(&mut self, unseen: &Counts, wall_remaining: usize) {
+        let total: u32 = unseen.iter().map(|&c| c as u32).sum();
+        self.curve_used = [false; CURVES];
+        self.unseen = *unseen;
+        self.total_unseen = total.max(1) as f32;
+        self.turns = wall_remaining.div_ceil(4).min(MAX_TURNS);
+        self.reach = REACH;
+    }
+
+    /// The memo of scoring waits.
+    pub fn memo(&mut self) -> &mut WaitMemo {
+        &mut self.memo
+    }
+
+    /// Forgets the remembered hands (their answers stay exact without this; a policy
+    /// calls it when a new hand starts, so that the memos hold the hands of this one).
+    pub fn forget(&mut self) {
+        self.memo.clear();
+        self.discards.clear();
+    }
+
+    /// Scoring-wait copies of the waiting hand `h` (self-draw-only waits at a third).
     fn waits(&mut self, h: &Counts, ctx: &WinContext, rules: &Rules) -> f32 {
-        let mut i = (hash(h) as usize) % CACHE;
-        for _ in 0..CACHE {
-            if !self.used[i] {
-                let v = scoring_waits(h, ctx, rules, &self.unseen).effective();
-                self.used[i] = true;
-                self.keys[i] = *h;
-                self.vals[i] = v;
-                return v;
-            }
-            if self.keys[i] == *h {
-                return self.vals[i];
-            }
-            i = (i + 1) % CACHE;
-        }
-        scoring_waits(h, ctx, rules, &self.unseen).effective()
+        self.memo
+            .scoring_waits(h, ctx, rules, &self.unseen)
+            .effective()
     }
 
     /// Chance per turn that a ready hand with `w` scoring copies wins.
@@ -170,14 +189,12 @@ impl Lookahead {
             }
             hp[x] += 1;
             let mut best = 0f32;
-            for y in 0..34usize {
-                if hp[y] == 0 {
-                    continue;
-                }
+            let (mut ready, _) = self.discards.near(&hp, n_melds);
+            while ready != 0 {
+                let y = ready.trailing_zeros() as usize;
+                ready &= ready - 1;
                 hp[y] -= 1;
-                if shanten::shanten(&hp, &NO_USED, n_melds, 0) == 0 {
-                    best = best.max(self.waits(&hp, ctx, rules));
-                }
+                best = best.max(self.waits(&hp, ctx, rules));
                 hp[y] += 1;
             }
             hp[x] -= 1;
@@ -232,17 +249,16 @@ impl Lookahead {
             }
             hp[x] += 1;
             let mut b = [0f32; MAX_TURNS + 1];
-            for y in 0..34usize {
-                if hp[y] == 0 || y == x {
-                    continue;
-                }
+            let (ready, one) = self.discards.near(&hp, n_melds);
+            let mut near = (ready | one) & !(1 << x);
+            while near != 0 {
+                let y = near.trailing_zeros() as usize;
+                near &= near - 1;
+                let s = if ready >> y & 1 == 1 { 0 } else { 1 };
                 hp[y] -= 1;
-                let s = shanten::shanten(&hp, &NO_USED, n_melds, 0);
-                if s <= 1 {
-                    let c = self.curve(&hp, s, n_melds, ctx, rules);
-                    if c[self.turns] > b[self.turns] {
-                        b = c;
-                    }
+                let c = self.curve(&hp, s, n_melds, ctx, rules);
+                if c[self.turns] > b[self.turns] {
+                    b = c;
                 }
                 hp[y] += 1;
             }

@@ -50,6 +50,7 @@
 //! lookahead does a bounded amount of work and never looks at the clock.
 
 pub mod danger;
+pub mod discards;
 pub mod lookahead;
 pub mod search;
 pub mod waits;
@@ -66,7 +67,7 @@ use crate::wall::{derive_seed, Rng};
 use lookahead::Lookahead;
 use search::{Search, MAX_CANDIDATES};
 use std::time::{Duration, Instant};
-use waits::{scoring_waits, WinContext};
+use waits::{WaitMemo, WinContext};
 
 const NO_USED: Counts = [0; 34];
 
@@ -172,6 +173,8 @@ pub struct StrongPolicy {
     rng: Rng,
     search: Option<Box<Search>>,
     search_failed: bool,
+    /// The lookahead, reset for every decision (its memo of scoring waits lives on).
+    lookahead: Option<Box<Lookahead>>,
     /// Huainan: the efficiency policy's wild-aware decisions (the plans here are the gb
     /// fans, and the 宝 state is not sampled by the search).
     huainan: Option<super::EfficiencyPolicy>,
@@ -207,6 +210,7 @@ impl StrongPolicy {
             rng: Rng::new(seed),
             search: None,
             search_failed: false,
+            lookahead: None,
             huainan: (rules.kind == RuleSetKind::Huainan)
                 .then(|| super::EfficiencyPolicy::new(rules, seed)),
         }
@@ -222,7 +226,8 @@ impl StrongPolicy {
     }
 
     /// Every discard of the full hand `hand` among `allowed` kinds, valued (plans, useful
-    /// tiles, scoring waits of ready hands, danger); returns how many were written.
+    /// tiles, scoring waits of ready hands, remembered in `memo`, danger); returns how
+    /// many were written.
     #[allow(clippy::too_many_arguments)]
     pub fn candidates(
         &self,
@@ -232,6 +237,7 @@ impl StrongPolicy {
         danger: &[f32; 34],
         allowed: u64,
         ctx: &WinContext,
+        memo: &mut WaitMemo,
         out: &mut [Candidate; 14],
     ) -> usize {
         let full = [
@@ -263,7 +269,7 @@ impl StrongPolicy {
             }
             if shanten::shanten(&h, &NO_USED, n_melds, 0) == 0 {
                 // Ready: only the waits that reach the minimum count.
-                let wv = scoring_waits(&h, ctx, &self.rules, unseen);
+                let wv = memo.scoring_waits(&h, ctx, &self.rules, unseen);
                 let eff = wv.effective();
                 if eff > 0.0 {
                     s.value = s.value.max(
@@ -397,7 +403,13 @@ impl StrongPolicy {
         true
     }
 
-    fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
+    fn turn(
+        &mut self,
+        view: &dyn TableView,
+        melds: &[Meld],
+        unseen: &Counts,
+        la: &mut Lookahead,
+    ) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
         let mut ev = self.evaluator(view, melds);
@@ -417,7 +429,16 @@ impl StrongPolicy {
             total: 0.0,
         }; 14];
         let ctx = win_context(view, melds);
-        let n = self.candidates(&ev, &hand, unseen, &danger, discardable, &ctx, &mut cands);
+        let n = self.candidates(
+            &ev,
+            &hand,
+            unseen,
+            &danger,
+            discardable,
+            &ctx,
+            la.memo(),
+            &mut cands,
+        );
         if n == 0 {
             return legal[0];
         }
@@ -425,8 +446,8 @@ impl StrongPolicy {
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
         let (_, fold) = Self::rank(cands, view.wall_remaining(), threat);
         if !fold && self.cfg.lookahead {
-            let mut la = Lookahead::new(unseen, view.wall_remaining());
-            self.rank_close(cands, &hand, melds.len() as u8, &ctx, &mut la);
+            la.reset(unseen, view.wall_remaining());
+            self.rank_close(cands, &hand, melds.len() as u8, &ctx, la);
         }
         cands.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.tile.cmp(&b.tile)));
         let mut choice = cands[0];
@@ -504,6 +525,7 @@ impl StrongPolicy {
         melds: &[Meld],
         tile: Tile,
         unseen: &Counts,
+        la: &mut Lookahead,
     ) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
@@ -522,7 +544,7 @@ impl StrongPolicy {
         let mut best = (base.value * CLAIM_MARGIN, Action::Pass);
         // Close to ready: the chance of winning with and without each claim.
         let pass_la = if self.cfg.lookahead {
-            let mut la = Lookahead::new(unseen, view.wall_remaining());
+            la.reset(unseen, view.wall_remaining());
             let ctx = win_context(view, melds);
             la.value(&hand, melds.len() as u8, &ctx, &self.rules)
                 .or_else(|| la.value2(&hand, melds.len() as u8, &ctx, &self.rules))
@@ -550,9 +572,18 @@ impl StrongPolicy {
                     total: 0.0,
                 }; 14];
                 let ctx = win_context(view, melds_after);
-                let n = self.candidates(&ev2, &h, unseen, &danger, u64::MAX, &ctx, &mut cs);
+                let n = self.candidates(
+                    &ev2,
+                    &h,
+                    unseen,
+                    &danger,
+                    u64::MAX,
+                    &ctx,
+                    la.memo(),
+                    &mut cs,
+                );
                 if pass_la.is_some() {
-                    let mut la = Lookahead::new(unseen, view.wall_remaining());
+                    la.reset(unseen, view.wall_remaining());
                     let mut hh = h;
                     let cs = &mut cs[..n];
                     cs.sort_by(|a, b| {
@@ -708,6 +739,9 @@ impl Policy for StrongPolicy {
         if let Some(h) = self.huainan.as_mut() {
             h.begin_hand(seed);
         }
+        if let Some(la) = self.lookahead.as_mut() {
+            la.forget();
+        }
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
         let legal = view.legal();
@@ -726,10 +760,17 @@ impl Policy for StrongPolicy {
         let (m, n) = view.melds(view.seat());
         let melds = &m[..n];
         let unseen = unseen_of(view, melds);
+        let mut la = self
+            .lookahead
+            .take()
+            .unwrap_or_else(|| Box::new(Lookahead::new(&unseen, view.wall_remaining())));
         let a = match view.claim() {
-            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t, &unseen),
-            _ => self.turn(view, melds, &unseen),
+            Some((_, t)) if view.turn() != view.seat() => {
+                self.claim(view, melds, t, &unseen, &mut la)
+            }
+            _ => self.turn(view, melds, &unseen, &mut la),
         };
+        self.lookahead = Some(la);
         if legal.contains(&a) {
             a
         } else {

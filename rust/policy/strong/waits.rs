@@ -53,45 +53,230 @@ impl WaitValue {
 /// by `unseen` copies. All zero when the hand is not ready.
 pub fn scoring_waits(hand: &Counts, ctx: &WinContext, rules: &Rules, unseen: &Counts) -> WaitValue {
     let mut out = WaitValue::default();
-    let melds = &ctx.melds[..ctx.n_melds.min(4) as usize];
-    let mut h = *hand;
-    for w in 0..34usize {
-        if h[w] >= 4 {
-            continue;
-        }
-        h[w] += 1;
-        let win = shanten::is_win(&h, &NO_USED, ctx.n_melds, 0);
-        h[w] -= 1;
-        if !win {
-            continue;
-        }
+    let mut bits = shanten::waits(hand, &NO_USED, ctx.n_melds, 0);
+    while bits != 0 {
+        let w = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
         out.shape += unseen[w] as u32;
         if unseen[w] == 0 {
             continue;
         }
-        let Ok(mut input) = WinInput::new(*hand, melds, w as u8) else {
-            continue;
-        };
-        input.seat_wind = ctx.seat_wind;
-        input.prevalent_wind = ctx.prevalent_wind;
-        input.flowers = ctx.flowers;
-        match fan::evaluate(&input, rules) {
-            Ok(f) if f.meets_minimum => {
+        match classify(hand, ctx, rules, w) {
+            Wins::OnDiscard(fan) => {
                 out.on_discard += unseen[w] as u32;
-                out.best_fan = out.best_fan.max(f.total);
-                continue;
+                out.best_fan = out.best_fan.max(fan);
             }
-            _ => {}
-        }
-        input.self_drawn = true;
-        if let Ok(f) = fan::evaluate(&input, rules) {
-            if f.meets_minimum {
+            Wins::SelfDrawOnly(fan) => {
                 out.self_draw_only += unseen[w] as u32;
-                out.best_fan = out.best_fan.max(f.total);
+                out.best_fan = out.best_fan.max(fan);
             }
+            Wins::Never => {}
         }
     }
     out
+}
+
+/// How the wait `w` of a ready hand reaches the minimum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wins {
+    /// On a discard (and so by self-draw), with this fan total on a discard.
+    OnDiscard(u32),
+    /// By self-draw only, with this fan total.
+    SelfDrawOnly(u32),
+    /// Not at all.
+    Never,
+}
+
+/// Scores the wait `w` of the ready hand `hand` as a win on a discard, then as a
+/// self-draw.
+fn classify(hand: &Counts, ctx: &WinContext, rules: &Rules, w: usize) -> Wins {
+    let melds = &ctx.melds[..ctx.n_melds.min(4) as usize];
+    let Ok(mut input) = WinInput::new(*hand, melds, w as u8) else {
+        return Wins::Never;
+    };
+    input.seat_wind = ctx.seat_wind;
+    input.prevalent_wind = ctx.prevalent_wind;
+    input.flowers = ctx.flowers;
+    match fan::evaluate(&input, rules) {
+        Ok(f) if f.meets_minimum => return Wins::OnDiscard(f.total),
+        _ => {}
+    }
+    input.self_drawn = true;
+    match fan::evaluate(&input, rules) {
+        Ok(f) if f.meets_minimum => Wins::SelfDrawOnly(f.total),
+        _ => Wins::Never,
+    }
+}
+
+/// Slots of a [`WaitMemo`].
+const MEMO_SLOTS: usize = 512;
+/// A [`WaitMemo`] starts over when it holds this many hands.
+const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
+
+/// A waiting hand and its seat facts, packed: the 34 counts (eight to a word), the
+/// number of melds, the winds and the flowers, and the melds.
+type MemoKey = [u64; 6];
+
+/// One remembered waiting hand.
+#[derive(Clone, Copy)]
+struct MemoSlot {
+    key: MemoKey,
+    /// The slot is filled when this is the memo's current generation.
+    generation: u32,
+    /// The hand's waits.
+    waits: u64,
+    /// Waits already scored.
+    scored: u64,
+    /// Scored waits that reach the minimum on a discard.
+    on_discard: u64,
+    /// Scored waits that reach it by self-draw only.
+    self_draw_only: u64,
+    /// The fan total of each scoring wait.
+    fans: [u16; 34],
+}
+
+const EMPTY_SLOT: MemoSlot = MemoSlot {
+    key: [0; 6],
+    generation: 0,
+    waits: 0,
+    scored: 0,
+    on_discard: 0,
+    self_draw_only: 0,
+    fans: [0; 34],
+};
+
+/// A memo of [`scoring_waits`]: the waits of a waiting hand and how each one scores
+/// depend on the hand and the seat facts, never on which copies are still unseen, so
+/// they are computed once and then only recounted against the unseen copies of each
+/// decision. It is allocated once (a fixed table) and starts over when nearly full;
+/// [`WaitMemo::scoring_waits`] always equals [`scoring_waits`].
+#[derive(Clone)]
+pub struct WaitMemo {
+    slots: Box<[MemoSlot]>,
+    generation: u32,
+    len: usize,
+}
+
+impl Default for WaitMemo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WaitMemo {
+    /// An empty memo.
+    pub fn new() -> WaitMemo {
+        WaitMemo {
+            slots: vec![EMPTY_SLOT; MEMO_SLOTS].into_boxed_slice(),
+            generation: 1,
+            len: 0,
+        }
+    }
+
+    /// Forgets every hand.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Every slot's generation is stale again only after a full reset.
+            self.slots.fill(EMPTY_SLOT);
+            self.generation = 1;
+        }
+    }
+
+    /// [`scoring_waits`], remembered.
+    pub fn scoring_waits(
+        &mut self,
+        hand: &Counts,
+        ctx: &WinContext,
+        rules: &Rules,
+        unseen: &Counts,
+    ) -> WaitValue {
+        let key = memo_key(hand, ctx);
+        let i = self.slot(&key, hand, ctx);
+        let slot = &mut self.slots[i];
+        let mut out = WaitValue::default();
+        let mut bits = slot.waits;
+        while bits != 0 {
+            let w = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out.shape += unseen[w] as u32;
+            if unseen[w] == 0 {
+                continue;
+            }
+            if slot.scored >> w & 1 == 0 {
+                slot.scored |= 1 << w;
+                match classify(hand, ctx, rules, w) {
+                    Wins::OnDiscard(fan) => {
+                        slot.on_discard |= 1 << w;
+                        slot.fans[w] = fan.min(u16::MAX as u32) as u16;
+                    }
+                    Wins::SelfDrawOnly(fan) => {
+                        slot.self_draw_only |= 1 << w;
+                        slot.fans[w] = fan.min(u16::MAX as u32) as u16;
+                    }
+                    Wins::Never => {}
+                }
+            }
+            if slot.on_discard >> w & 1 == 1 {
+                out.on_discard += unseen[w] as u32;
+            } else if slot.self_draw_only >> w & 1 == 1 {
+                out.self_draw_only += unseen[w] as u32;
+            } else {
+                continue;
+            }
+            out.best_fan = out.best_fan.max(slot.fans[w] as u32);
+        }
+        out
+    }
+
+    /// The slot of `key`, filled with the hand's waits when new.
+    fn slot(&mut self, key: &MemoKey, hand: &Counts, ctx: &WinContext) -> usize {
+        if self.len >= MEMO_FULL {
+            self.clear();
+        }
+        let mut i = (mix(key) as usize) & (MEMO_SLOTS - 1);
+        loop {
+            let s = &mut self.slots[i];
+            if s.generation != self.generation {
+                *s = MemoSlot {
+                    key: *key,
+                    generation: self.generation,
+                    waits: shanten::waits(hand, &NO_USED, ctx.n_melds, 0),
+                    ..EMPTY_SLOT
+                };
+                self.len += 1;
+                return i;
+            }
+            if s.key == *key {
+                return i;
+            }
+            i = (i + 1) & (MEMO_SLOTS - 1);
+        }
+    }
+}
+
+/// The memo key of a waiting hand with its seat facts.
+fn memo_key(hand: &Counts, ctx: &WinContext) -> MemoKey {
+    let w = crate::shanten::swar::words(hand);
+    let mut melds = 0u64;
+    for (i, m) in ctx.melds[..ctx.n_melds.min(4) as usize].iter().enumerate() {
+        melds |= ((m.kind as u64 + 1) << 8 | m.tile as u64) << (16 * i);
+    }
+    let seat = ctx.n_melds as u64
+        | (ctx.seat_wind as u64) << 8
+        | (ctx.prevalent_wind as u64) << 16
+        | (ctx.flowers as u64) << 24;
+    [w[0], w[1], w[2], w[3], w[4] | seat << 16, melds]
+}
+
+fn mix(key: &MemoKey) -> u64 {
+    let mut x = 0u64;
+    for &w in key {
+        x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 29;
+    }
+    x
 }
 
 #[cfg(test)]
@@ -135,5 +320,172 @@ mod tests {
             scoring_waits(&counts("1357m2468p1357s1z"), &ctx(&[]), &rules, &all),
             WaitValue::default()
         );
+    }
+
+    /// The definition: every kind that completes the hand, scored as a discard win, then
+    /// as a self-draw.
+    fn reference(hand: &Counts, ctx: &WinContext, rules: &Rules, unseen: &Counts) -> WaitValue {
+        let mut out = WaitValue::default();
+        let melds = &ctx.melds[..ctx.n_melds as usize];
+        let mut h = *hand;
+        for w in 0..34usize {
+            if h[w] >= 4 {
+                continue;
+            }
+            h[w] += 1;
+            let win = shanten::is_win(&h, &NO_USED, ctx.n_melds, 0);
+            h[w] -= 1;
+            if !win {
+                continue;
+            }
+            out.shape += unseen[w] as u32;
+            if unseen[w] == 0 {
+                continue;
+            }
+            let mut input = WinInput::new(*hand, melds, w as u8).unwrap();
+            input.seat_wind = ctx.seat_wind;
+            input.prevalent_wind = ctx.prevalent_wind;
+            input.flowers = ctx.flowers;
+            if let Ok(f) = fan::evaluate(&input, rules) {
+                if f.meets_minimum {
+                    out.on_discard += unseen[w] as u32;
+                    out.best_fan = out.best_fan.max(f.total);
+                    continue;
+                }
+            }
+            input.self_drawn = true;
+            if let Ok(f) = fan::evaluate(&input, rules) {
+                if f.meets_minimum {
+                    out.self_draw_only += unseen[w] as u32;
+                    out.best_fan = out.best_fan.max(f.total);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn scoring_waits_and_the_memo_match_the_definition() {
+        let mut rng = crate::wall::Rng::new(0x3A17_5C0E);
+        let mut memo = WaitMemo::new();
+        let meld_sets: [&[Meld]; 4] = [
+            &[],
+            &[Meld {
+                kind: MeldKind::Pung,
+                tile: 31,
+            }],
+            &[
+                Meld {
+                    kind: MeldKind::Chow,
+                    tile: 1,
+                },
+                Meld {
+                    kind: MeldKind::Kong,
+                    tile: 5,
+                },
+            ],
+            &[
+                Meld {
+                    kind: MeldKind::ConcealedKong,
+                    tile: 20,
+                },
+                Meld {
+                    kind: MeldKind::Pung,
+                    tile: 27,
+                },
+                Meld {
+                    kind: MeldKind::Chow,
+                    tile: 10,
+                },
+            ],
+        ];
+        let mut ready = 0;
+        let mut scoring = 0;
+        for round in 0..6000 {
+            for rules in [
+                Rules::gb(),
+                Rules::preset(crate::rules::RuleSetKind::Classic),
+            ] {
+                let melds = meld_sets[round % 4];
+                let mut c = ctx(melds);
+                c.seat_wind = (round / 4 % 4) as u8;
+                c.prevalent_wind = (round / 16 % 4) as u8;
+                c.flowers = (round % 3) as u8;
+                // Waiting hands drawn from one suit, two suits or anywhere, so that many are
+                // ready and some of those score.
+                let n = 13 - 3 * melds.len();
+                let span = [9, 18, 34, 9][round / 2 % 4];
+                let mut hand = [0u8; 34];
+                let mut k = 0;
+                while k < n {
+                    let t = rng.below(span) as usize;
+                    let t = if span == 9 && round % 8 == 7 {
+                        27 + t % 7
+                    } else {
+                        t
+                    };
+                    if hand[t] < 4 {
+                        hand[t] += 1;
+                        k += 1;
+                    }
+                }
+                let mut unseen = [0u8; 34];
+                for (t, u) in unseen.iter_mut().enumerate() {
+                    *u = rng.below(5 - hand[t] as u64) as u8;
+                }
+                let want = reference(&hand, &c, &rules, &unseen);
+                assert_eq!(scoring_waits(&hand, &c, &rules, &unseen), want, "{hand:?}");
+                assert_eq!(memo.scoring_waits(&hand, &c, &rules, &unseen), want);
+                // Remembered, against other unseen copies.
+                let all = [4u8; 34];
+                let want_all = reference(&hand, &c, &rules, &all);
+                assert_eq!(memo.scoring_waits(&hand, &c, &rules, &all), want_all);
+                ready += usize::from(want_all.shape > 0);
+                scoring += usize::from(want_all.effective() > 0.0);
+            }
+        }
+        assert!(
+            ready > 500 && scoring > 100,
+            "{ready} ready, {scoring} scoring"
+        );
+    }
+
+    #[test]
+    fn the_memo_tells_seats_apart_and_starts_over_when_full() {
+        let rules = Rules::gb();
+        let all = [4u8; 34];
+        let mut memo = WaitMemo::new();
+        // All pungs with a dragon pung: the seat's melds decide whether it scores.
+        let h = counts("111m222p333s5z66z");
+        let bare = memo.scoring_waits(&h, &ctx(&[]), &rules, &all);
+        assert_eq!(bare, scoring_waits(&h, &ctx(&[]), &rules, &all));
+        let melded = ctx(&[Meld {
+            kind: MeldKind::Pung,
+            tile: 33,
+        }]);
+        let h2 = counts("111m222p5z66z");
+        assert_eq!(
+            memo.scoring_waits(&h2, &melded, &rules, &all),
+            scoring_waits(&h2, &melded, &rules, &all)
+        );
+        // Far more hands than slots: the answers stay exact.
+        let mut rng = crate::wall::Rng::new(7);
+        for _ in 0..3 * MEMO_SLOTS {
+            let mut hand = [0u8; 34];
+            let mut k = 0;
+            while k < 13 {
+                let t = rng.below(34) as usize;
+                if hand[t] < 4 {
+                    hand[t] += 1;
+                    k += 1;
+                }
+            }
+            assert_eq!(
+                memo.scoring_waits(&hand, &ctx(&[]), &rules, &all),
+                scoring_waits(&hand, &ctx(&[]), &rules, &all)
+            );
+        }
+        assert!(memo.len <= MEMO_FULL);
+        assert_eq!(memo.scoring_waits(&h, &ctx(&[]), &rules, &all), bare);
     }
 }

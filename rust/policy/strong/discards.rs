@@ -1,0 +1,297 @@
+//! The shanten of every discard of a full hand, computed together.
+//!
+//! The lookahead asks, for a full hand (`14 - 3k` tiles), which discards leave it ready or
+//! one tile from ready. Asking [`crate::shanten::shanten`] once per discard recombines all
+//! four groups of the hand every time, although a discard changes only one of them, and
+//! measures every form although most are far. Here:
+//!
+//! - the full hand's other-three-groups merges ([`regular::rests`]) are built once, and
+//!   each discard looks up one group entry and finishes against its rest;
+//! - a discard never brings a hand closer to a form (the tiles missing from a complete
+//!   hand can only grow when a tile goes), so a form whose distance for the full hand is
+//!   already beyond what the caller asks about is not measured for any discard.
+//!
+//! Up to the caller's cap the result is the same number as [`crate::shanten::shanten`]'s
+//! (see the tests).
+
+use crate::shanten::knitted::{self, MASKS};
+use crate::shanten::{regular, special, tables};
+use crate::tile::Counts;
+
+const NO_USED: Counts = [0; 34];
+
+/// Marks a kind not held in [`discard_shanten`]'s result.
+pub const NOT_HELD: i8 = i8::MAX;
+
+/// For every kind `y` held in the full hand `hand` (beside `n_melds` melds), the shanten
+/// over the five GB forms of the hand without one `y` when it is at most `cap` (equal to
+/// `shanten::shanten(&(hand - y), &[0; 34], n_melds, 0)`), else some value above `cap`.
+/// [`NOT_HELD`] for the kinds not held.
+pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
+    let mut out = [NOT_HELD; 34];
+    // Distances above `limit` are not told apart (shanten = distance - 1).
+    let limit = (cap.max(-1) as i16 + 1).min(60) as u8;
+    let m = 4 - n_melds.min(4) as usize;
+    let e = regular::entries_at(&regular::ranks(hand));
+    let rest = regular::rests(&e);
+    let regular_near = regular::finish(&e[0], &rest[0], m) <= limit;
+    let held = special::presence(hand);
+    // Tiles of the nearest knitted straight missing from the full hand: a lower bound of
+    // that form's distance.
+    let knit_missing = MASKS
+        .iter()
+        .map(|&k| 9 - (held & k).count_ones() as u8)
+        .min()
+        .unwrap_or(9);
+    let knitted_near = n_melds <= 1 && knit_missing <= limit;
+    let concealed = n_melds == 0;
+    let pairs_near = concealed && special::seven_pairs(hand) <= limit;
+    let orphans_near = concealed && special::thirteen_orphans(hand) <= limit;
+    let honors_knitted_near = concealed && special::honors_knitted_held(held) <= limit;
+    let mut h = *hand;
+    for y in 0..34usize {
+        if hand[y] == 0 {
+            continue;
+        }
+        h[y] -= 1;
+        let g = (y / 9).min(3);
+        let mut best = u8::MAX;
+        if regular_near {
+            let own = if g < 3 {
+                tables::suit().get(&h[g * 9..g * 9 + 9])
+            } else {
+                tables::honors().get(&h[27..34])
+            };
+            best = regular::finish(own, &rest[g], m);
+        }
+        if pairs_near {
+            best = best.min(special::seven_pairs(&h));
+        }
+        if orphans_near || honors_knitted_near {
+            let held = special::presence(&h);
+            if orphans_near {
+                best = best.min(special::thirteen_orphans_held(
+                    held,
+                    special::pairs_held(&h),
+                ));
+            }
+            if honors_knitted_near {
+                best = best.min(special::honors_knitted_held(held));
+            }
+        }
+        // A waiting hand is at least one tile from complete, so the knitted straight can
+        // only matter above 1; and only a distance up to `limit` matters.
+        if knitted_near && best > 1 {
+            let bound = best.min(limit + 1);
+            if let Some(d) = knitted::distance_below(&h, &NO_USED, n_melds, 0, bound) {
+                best = d;
+            }
+        }
+        out[y] = (best.min(100) as i16 - 1).clamp(-1, 100) as i8;
+        h[y] += 1;
+    }
+    out
+}
+
+/// Slots of a [`DiscardMemo`].
+const MEMO_SLOTS: usize = 1024;
+/// A [`DiscardMemo`] starts over when it holds this many hands.
+const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
+
+/// A memo of the discards of full hands that leave them ready or one tile from ready
+/// ([`discard_shanten`] up to 1): the lookahead reaches the same full hand by many
+/// paths (two draws in either order, different discards before them), within a decision
+/// and from one decision to the next. Allocated once; starts over when nearly full.
+#[derive(Clone)]
+pub struct DiscardMemo {
+    /// The full hand's 34 counts and its number of melds, packed.
+    keys: Box<[[u64; 5]]>,
+    /// The slot is filled when its generation is the memo's.
+    generations: Box<[u32]>,
+    /// Discards leaving the hand ready, and one tile from ready.
+    masks: Box<[(u64, u64)]>,
+    generation: u32,
+    len: usize,
+}
+
+impl Default for DiscardMemo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DiscardMemo {
+    /// An empty memo.
+    pub fn new() -> DiscardMemo {
+        DiscardMemo {
+            keys: vec![[0; 5]; MEMO_SLOTS].into_boxed_slice(),
+            generations: vec![0; MEMO_SLOTS].into_boxed_slice(),
+            masks: vec![(0, 0); MEMO_SLOTS].into_boxed_slice(),
+            generation: 1,
+            len: 0,
+        }
+    }
+
+    /// Forgets every hand.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.generations.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// The kinds (bit masks) whose discard leaves the full hand `hand` beside `n_melds`
+    /// melds ready (shanten 0), and one tile from ready (shanten 1).
+    pub fn near(&mut self, hand: &Counts, n_melds: u8) -> (u64, u64) {
+        if self.len >= MEMO_FULL {
+            self.clear();
+        }
+        let mut key = crate::shanten::swar::words(hand);
+        key[4] |= (n_melds as u64) << 56;
+        let mut x = 0u64;
+        for &w in &key {
+            x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            x ^= x >> 29;
+        }
+        let mut i = (x as usize) & (MEMO_SLOTS - 1);
+        loop {
+            if self.generations[i] != self.generation {
+                let s = discard_shanten(hand, n_melds, 1);
+                let (mut ready, mut one) = (0u64, 0u64);
+                for (y, &v) in s.iter().enumerate() {
+                    ready |= u64::from(v == 0) << y;
+                    one |= u64::from(v == 1) << y;
+                }
+                self.keys[i] = key;
+                self.generations[i] = self.generation;
+                self.masks[i] = (ready, one);
+                self.len += 1;
+                return (ready, one);
+            }
+            if self.keys[i] == key {
+                return self.masks[i];
+            }
+            i = (i + 1) & (MEMO_SLOTS - 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shanten;
+    use crate::wall::Rng;
+
+    fn plain_shanten(hand: &Counts, n_melds: u8) -> i8 {
+        shanten::shanten(hand, &NO_USED, n_melds, 0)
+    }
+
+    /// Random full hands: mostly one or two suits (close to ready, chow and flush shapes),
+    /// some with many honors or the tiles of a knitted straight, with 0-4 melds.
+    fn random_hand(rng: &mut Rng, n_melds: u8) -> Counts {
+        let n = 14 - 3 * n_melds as usize;
+        let style = rng.below(5);
+        let knit = MASKS[rng.below(6) as usize];
+        let mut hand = [0u8; 34];
+        let mut k = 0;
+        while k < n {
+            let t = match style {
+                0 => rng.below(9) as usize,
+                1 => rng.below(18) as usize,
+                2 => (27 + rng.below(7)) as usize,
+                // Knitted straights: the nine tiles of one, and anything.
+                3 if rng.below(3) > 0 => {
+                    let mut bits = knit;
+                    for _ in 0..rng.below(9) {
+                        bits &= bits - 1;
+                    }
+                    bits.trailing_zeros() as usize
+                }
+                _ => rng.below(34) as usize,
+            };
+            let t = if style == 2 && rng.below(2) == 0 {
+                rng.below(34) as usize
+            } else {
+                t
+            };
+            if hand[t] < 4 {
+                hand[t] += 1;
+                k += 1;
+            }
+        }
+        hand
+    }
+
+    #[test]
+    fn every_discard_matches_the_shanten_of_the_hand_without_it() {
+        let mut rng = Rng::new(0x5EED_D15C_A4D5);
+        let mut ready = 0;
+        for round in 0..20_000 {
+            let n_melds = [0, 0, 0, 1, 1, 2, 3, 4][round % 8];
+            let hand = random_hand(&mut rng, n_melds);
+            for cap in [0, 1, 3, 8] {
+                let got = discard_shanten(&hand, n_melds, cap);
+                let mut h = hand;
+                for y in 0..34 {
+                    if hand[y] == 0 {
+                        assert_eq!(got[y], NOT_HELD);
+                        continue;
+                    }
+                    h[y] -= 1;
+                    let want = plain_shanten(&h, n_melds);
+                    if want <= cap {
+                        assert_eq!(got[y], want, "{hand:?} melds {n_melds} discard {y}");
+                        ready += usize::from(want == 0 && cap == 0);
+                    } else {
+                        assert!(got[y] > cap, "{hand:?} melds {n_melds} discard {y}");
+                    }
+                    h[y] += 1;
+                }
+            }
+        }
+        assert!(ready > 1000, "{ready} ready discards checked");
+    }
+
+    #[test]
+    fn special_forms_are_counted() {
+        let c = |s: &str| crate::tile::to_counts(&crate::tile::parse(s).unwrap()).unwrap();
+        // Seven pairs, thirteen orphans and the knitted forms one discard from ready.
+        for s in [
+            "1133m5577p99s2245z",
+            "19m19p19s12345677z",
+            "147m258p369s12345z",
+            "147m258p369s11555z",
+        ] {
+            let hand = c(s);
+            let got = discard_shanten(&hand, 0, 8);
+            let mut h = hand;
+            for y in (0..34).filter(|&y| hand[y] > 0) {
+                h[y] -= 1;
+                assert_eq!(got[y], plain_shanten(&h, 0), "{s} - {y}");
+                h[y] += 1;
+            }
+            assert!(got.contains(&0), "{s}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn the_memo_gives_the_ready_and_one_away_discards() {
+        let mut rng = Rng::new(0xD15C);
+        let mut memo = DiscardMemo::new();
+        for round in 0..3 * MEMO_SLOTS {
+            let n_melds = [0, 1, 2][round % 3];
+            // A few hands again and again, and many new ones (the memo starts over).
+            let mut again = Rng::new((round % 5) as u64);
+            let hand = random_hand(if round % 2 == 0 { &mut again } else { &mut rng }, n_melds);
+            let (ready, one) = memo.near(&hand, n_melds);
+            let s = discard_shanten(&hand, n_melds, 1);
+            for (y, &v) in s.iter().enumerate() {
+                assert_eq!(ready >> y & 1 == 1, v == 0);
+                assert_eq!(one >> y & 1 == 1, v == 1);
+            }
+        }
+        assert!(memo.len <= MEMO_FULL);
+    }
+}
