@@ -1125,6 +1125,15 @@ def _arena_python(
             invalid=invalid if any(x is not None for x in invalid) else None,
         )
 
+    def failure(what: str, e: Exception, b: int, j: int, w: int, s: int) -> ArenaBotError:
+        return ArenaBotError(
+            f"bot {b} ({names[b]}) {what} in game {j} (wall {w}, seat {s}): {e}",
+            bot=b,
+            name=names[b],
+            game=j,
+            partial=result(),
+        )
+
     bar = _Progress(n, "arena") if progress else None
     try:
         for j in range(n):
@@ -1157,25 +1166,11 @@ def _arena_python(
                     try:
                         action = objects[b].act(r.observation(s))
                     except Exception as e:
-                        raise ArenaBotError(
-                            f"bot {b} ({names[b]}) raised {type(e).__name__} in game {j} "
-                            f"(wall {w}, seat {s}): {e}",
-                            bot=b,
-                            name=names[b],
-                            game=j,
-                            partial=result(),
-                        ) from e
+                        raise failure(f"raised {type(e).__name__}", e, b, j, w, s) from e
                 try:
                     r.apply(s, action)
                 except _core.IllegalActionError as e:
-                    raise ArenaBotError(
-                        f"bot {b} ({names[b]}) returned an illegal action in game {j} "
-                        f"(wall {w}, seat {s}): {e}",
-                        bot=b,
-                        name=names[b],
-                        game=j,
-                        partial=result(),
-                    ) from e
+                    raise failure("returned an illegal action", e, b, j, w, s) from e
             res = r.result or {}
             deltas = list(res.get("deltas", [0, 0, 0, 0]))
             wins = res.get("wins") or []

@@ -135,6 +135,20 @@ pub fn score_bucket(score: i32) -> u8 {
     (score.div_euclid(8) + 128).clamp(0, 255) as u8
 }
 
+/// The planes of seat `s` that hold one value in every column, with their values.
+#[inline]
+fn seat_values(obs: &Observation, s: u8) -> [(SeatPlane, u8); 6] {
+    let su = s as usize;
+    [
+        (SeatPlane::Flowers, obs.n_flowers[su]),
+        (SeatPlane::HandSize, obs.hand_sizes[su]),
+        (SeatPlane::Ready, obs.ready[su] as u8),
+        (SeatPlane::Barred, obs.barred[su] as u8),
+        (SeatPlane::Score, score_bucket(obs.scores[su])),
+        (SeatPlane::Dealer, (s == obs.dealer) as u8),
+    ]
+}
+
 #[inline]
 fn fill(buf: &mut [u8], plane: usize, v: u8) {
     buf[plane * N_COLS..(plane + 1) * N_COLS].fill(v);
@@ -178,21 +192,9 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
     for s in 0..4u8 {
         let r = rel(s);
         write_melds(out, obs, s, r);
-        let su = s as usize;
-        fill(out, seat_plane(r, SeatPlane::Flowers), obs.n_flowers[su]);
-        fill(out, seat_plane(r, SeatPlane::HandSize), obs.hand_sizes[su]);
-        fill(out, seat_plane(r, SeatPlane::Ready), obs.ready[su] as u8);
-        fill(out, seat_plane(r, SeatPlane::Barred), obs.barred[su] as u8);
-        fill(
-            out,
-            seat_plane(r, SeatPlane::Score),
-            score_bucket(obs.scores[su]),
-        );
-        fill(
-            out,
-            seat_plane(r, SeatPlane::Dealer),
-            (s == obs.dealer) as u8,
-        );
+        for (plane, v) in seat_values(obs, s) {
+            fill(out, seat_plane(r, plane), v);
+        }
     }
     let discards = obs.discards();
     let mut since = [0u8; 4];
@@ -422,20 +424,9 @@ impl Encoder {
                 write_melds(out, obs, s, r);
                 self.melds[su] = Some(key);
             }
-            refill(out, seat_plane(r, SeatPlane::Flowers), obs.n_flowers[su]);
-            refill(out, seat_plane(r, SeatPlane::HandSize), obs.hand_sizes[su]);
-            refill(out, seat_plane(r, SeatPlane::Ready), obs.ready[su] as u8);
-            refill(out, seat_plane(r, SeatPlane::Barred), obs.barred[su] as u8);
-            refill(
-                out,
-                seat_plane(r, SeatPlane::Score),
-                score_bucket(obs.scores[su]),
-            );
-            refill(
-                out,
-                seat_plane(r, SeatPlane::Dealer),
-                (s == obs.dealer) as u8,
-            );
+            for (plane, v) in seat_values(obs, s) {
+                refill(out, seat_plane(r, plane), v);
+            }
         }
         // The last discard folded in may have been claimed since (a claim only ever
         // takes the latest discard).
