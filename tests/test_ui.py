@@ -390,3 +390,30 @@ def test_classic_declares_ready_with_r() -> None:
                 assert "听" in text_of(app.screen.query_one("#you", SeatPanel))
 
     run(go())
+
+
+def test_botzone_table_shows_the_private_walls() -> None:
+    """``majiang play --rules botzone``: the game runs on Botzone's table, the header shows
+    the person's and the next seat's private walls, and they count down as seats draw."""
+
+    async def go() -> None:
+        app = app_for(seed=5, ascii=True, rules=mj.botzone.rules())
+        async with app.run_test(size=SIZE) as pilot:
+            r = app.controller.round
+            walls = r.seat_walls
+            assert walls is not None and sum(walls) == r.wall_remaining
+            info = text_of(app.screen.query_one("#info"))
+            assert f"(yours {walls[0]}, next {walls[1]})" in info
+            await pilot.press("d")
+            after = app.controller.round.seat_walls
+            assert sum(after) < sum(walls)
+            if not app.controller.hand_over:
+                info = text_of(app.screen.query_one("#info"))
+                assert f"(yours {after[0]}, next {after[1]})" in info
+
+    run(go())
+
+
+def test_a_shared_wall_has_no_seat_walls() -> None:
+    r = mj.Round("gb", seed=1)
+    assert r.seat_walls is None

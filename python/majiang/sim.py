@@ -733,6 +733,7 @@ class SimResult:
         return {
             "hands": n,
             "rules": self.rules,
+            "rule_options": dict(self.rule_options),
             "bots": list(self.bots),
             "seed": self.seed,
             "wins": wins,
@@ -752,14 +753,15 @@ class SimResult:
         s = self.summary(top=top)
         # Huainan hands are valued in 倍 (form value times multipliers), not in fan.
         huainan = str(s["rules"]).startswith("huainan")
+        walls = ", private walls" if s["rule_options"].get("private_walls") else ""
         mean = (
             f"mean value       {s['mean_fan']:.2f} (of wins, 倍 after multipliers)"
             if huainan
             else f"mean fan         {s['mean_fan']:.2f} (of wins, flowers included)"
         )
         lines = [
-            f"hands            {s['hands']:,}  (rules {s['rules']}, bots {','.join(s['bots'])},"
-            f" seed {s['seed']})",
+            f"hands            {s['hands']:,}  (rules {s['rules']}{walls}, bots "
+            f"{','.join(s['bots'])}, seed {s['seed']})",
             f"win rate         {s['win_rate']:.2%}  ({s['wins']:,} wins)",
             f"self-draw share  {s['self_draw_share']:.2%} of wins",
             f"exhaustive draws {s['exhaustive_draw_rate']:.2%}",

@@ -672,6 +672,15 @@ impl PyRound {
     fn wall_remaining(&self) -> usize {
         self.inner.wall().remaining()
     }
+    /// Private walls (gb's `private_walls`): the tiles left in each seat's own wall,
+    /// indexed by seat; None when the seats share one wall.
+    #[getter]
+    fn seat_walls(&self) -> Option<[usize; 4]> {
+        let wall = self.inner.wall();
+        let dealer = self.inner.dealer();
+        wall.is_private()
+            .then(|| std::array::from_fn(|s| wall.remaining_in((s as u8 + 4 - dealer) % 4)))
+    }
     /// The tile the current turn drew, if the turn began with a draw.
     #[getter]
     fn drawn(&self) -> Option<u32> {

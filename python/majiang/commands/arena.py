@@ -10,8 +10,8 @@ import sys
 from typing import Any
 
 from .. import _core
-from ..botzone import rules as botzone_rules
 from ..sim import ArenaBotError, arena
+from . import add_rules_option, rule_set
 
 #: The ``--bots`` entry that seats the ``--botzone-cmd`` program.
 BOTZONE_ENTRY = "botzone"
@@ -53,7 +53,7 @@ def _run(args: argparse.Namespace) -> int:
             entries,
             hands=args.hands,
             seed=args.seed,
-            rules=botzone_rules() if args.rules == "botzone" else args.rules,
+            rules=rule_set(args.rules),
             duplicate=not args.no_duplicate,
             threads=args.threads,
             progress=not (args.quiet or args.json),
@@ -124,12 +124,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--hands", type=int, default=4_000, help="hands to play (default 4000)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument(
-        "--rules",
-        default="gb",
-        choices=["gb", "classic", "huainan", "botzone"],
-        help="rule set (gb; botzone is gb on Botzone's table, mj.botzone.rules())",
-    )
+    add_rules_option(p)
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--no-duplicate", action="store_true", help="keep every bot in its seat")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -8,6 +8,7 @@ import sys
 
 from .. import _core
 from ..ladder import DEFAULT_WALLS, ladder
+from . import add_rules_option, rule_set
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -16,7 +17,7 @@ def _run(args: argparse.Namespace) -> int:
             args.bots,
             walls=args.walls,
             seed=args.seed,
-            rules=args.rules,
+            rules=rule_set(args.rules),
             threads=args.threads,
             progress=not (args.quiet or args.json),
         )
@@ -59,9 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"walls per pair, each played four times (default {DEFAULT_WALLS})",
     )
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument(
-        "--rules", default="gb", choices=["gb", "classic", "huainan"], help="rule set (gb)"
-    )
+    add_rules_option(p)
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")

@@ -8,6 +8,8 @@ import importlib.util
 import shlex
 import sys
 
+from . import add_rules_option, rule_set
+
 INSTALL_HINT = (
     "majiang play needs Textual, which is not installed.\n"
     'Install it with the game\'s extra:  pip install "majiang[ui]"\n'
@@ -25,9 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the claims you may make (c chow, p pung, k kong, h win, Space pass), t shows "
         "hints, q then y quits.",
     )
-    p.add_argument(
-        "--rules", choices=("gb", "classic", "huainan"), default="gb", help="rule set (default gb)"
-    )
+    add_rules_option(p)
     p.add_argument(
         "--seed",
         type=int,
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     from ..ui import run as run_game
 
     app = run_game(
-        rules=args.rules,
+        rules=rule_set(args.rules),
         seed=args.seed,
         level=args.level,
         ascii=args.ascii,

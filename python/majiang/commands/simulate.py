@@ -16,6 +16,7 @@ from ..sim import (
     _check_file_target,
     simulate,
 )
+from . import add_rules_option, rule_set
 
 
 def _err(msg: str) -> None:
@@ -51,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
             raise ValueError("--resume needs --out DIRECTORY")
         result = simulate(
             args.n,
-            rules=args.rules,
+            rules=rule_set(args.rules),
             bots=args.bots,
             seed=args.seed,
             threads=args.threads,
@@ -119,9 +120,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "hands finished are on disk and --resume continues the run.",
     )
     p.add_argument("-n", type=int, default=10_000, help="hands to play (default 10000)")
-    p.add_argument(
-        "--rules", default="gb", choices=["gb", "classic", "huainan"], help="rule set (gb)"
-    )
+    add_rules_option(p)
     p.add_argument(
         "--bots",
         default="efficiency",

@@ -17,6 +17,7 @@ without it raises ``ImportError``.
 
 from __future__ import annotations
 
+from .._core import RuleSet
 from .app import GameScreen, MajiangApp, Options
 from .controller import LEVELS, PERSON, Controller
 
@@ -24,7 +25,7 @@ __all__ = ["LEVELS", "PERSON", "Controller", "GameScreen", "MajiangApp", "Option
 
 
 def run(
-    rules: str = "gb",
+    rules: str | RuleSet = "gb",
     seed: int | None = None,
     level: str = "normal",
     ascii: bool = False,

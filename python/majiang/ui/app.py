@@ -34,7 +34,7 @@ from textual.widgets import RichLog, Static
 
 import majiang as _mj
 
-from .._core import Action
+from .._core import Action, RuleSet
 from .controller import Controller, Move, relative_seat
 from .hints import DANGER_SHADE, compute_hints, hint_text, oracle_options
 from .log import ActionLog
@@ -84,9 +84,10 @@ def _describe(action: Action, ascii: bool) -> str:
 
 @dataclass
 class Options:
-    """How the app plays: rules, seed, level, tile style, record file, bot delay."""
+    """How the app plays: rules (a preset's name or a ``RuleSet``), seed, level, tile
+    style, record file, bot delay."""
 
-    rules: str = "gb"
+    rules: str | RuleSet = "gb"
     seed: int | None = None
     level: str = "normal"
     ascii: bool = False
@@ -411,6 +412,11 @@ class GameScreen(Screen[None]):
             wind = wind_label(obs.prevalent_wind, a) if long else wind_char(obs.prevalent_wind, a)
             out.append(("prevalent " if long else "round ") + wind, style="cyan")
             out.append(f"  wall {obs.wall_remaining}  ")
+            walls = c.round.seat_walls if c.round is not None else None
+            if walls is not None:
+                # Private walls: the hand ends when the seat to draw has none left.
+                mine, nxt = walls[obs.seat], walls[(obs.seat + 1) % 4]
+                out.append(f"(yours {mine}, next {nxt})  " if long else f"({mine}/{nxt})  ")
             if bao is not None:
                 ind = obs.bao_indicator
                 if long:
