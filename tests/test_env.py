@@ -212,6 +212,23 @@ def test_selfplay_is_reproducible_on_any_thread_count_and_after_reset():
             assert np.array_equal(u, v) and np.array_equal(u, w)
 
 
+def test_selfplay_without_autoreset_starts_the_next_episode_on_request():
+    env = VecEnv("huainan", 2, seat="all", seed=3, autoreset=False, expert="efficiency")
+    while True:
+        _, _, _, done = env.step(env.expert_actions())
+        if done[0]:
+            break
+        if done[1]:
+            env.next_episode(1)
+    assert env.round(0).is_over
+    with pytest.raises(mj.IllegalActionError):
+        env.step(env.expert_actions())
+    env.next_episode(0)
+    r = env.round(0)
+    assert not r.is_over and int(env.seat[0]) == r.pending[0]
+    assert np.array_equal(env.obs[0], encode(r.observation(int(env.seat[0]))))
+
+
 def test_selfplay_arguments_are_checked():
     with pytest.raises(ValueError):
         VecEnv("gb", 1, seat="some")
