@@ -5,11 +5,14 @@ What is compared, like with like:
 
 - **random play on every seat**: the learning seat of each ``VecEnv`` table takes a
   uniformly random legal index (numpy, from the mask) against three ``"random"``
-  opponents (Rust); every RiichiEnv seat is a ``RandomAgent``;
+  opponents (Rust); in self-play (``seat="all"``) every seat takes one that way; every
+  RiichiEnv seat is a ``RandomAgent``;
 - **one step**: for ``VecEnv`` one decision of the learning seat at one table (its planes
-  and mask written, plus every opponent decision up to its next one); for RiichiEnv one
-  ``env.step`` call (the decisions of the seats asked at that point, one seat on a turn).
-  A ``VecEnv`` step thus stands for more play; so the bench also counts **decisions**
+  and mask written, plus every opponent decision up to its next one); for self-play
+  ``VecEnv`` one decision of the acting seat at one table (its planes and mask written,
+  nothing else played: like for like with RiichiEnv); for RiichiEnv one ``env.step`` call
+  (the decisions of the seats asked at that point, one seat on a turn). A one-learner
+  ``VecEnv`` step thus stands for more play; so the bench also counts **decisions**
   (every seat's actions: ``VecEnv.decisions``, and the size of each RiichiEnv action
   dict) and **hands**;
 - **per core**: one RiichiEnv env is one Python thread; ``VecEnv`` is measured on 1 and
@@ -44,13 +47,21 @@ def _random_actions(mask: np.ndarray, noise: np.ndarray) -> np.ndarray:
     return (noise * mask).argmax(axis=1)
 
 
+def _make(threads: int, opponents: str) -> VecEnv:
+    # ``opponents="selfplay"``: every seat learns (``seat="all"``).
+    if opponents == "selfplay":
+        return VecEnv("gb", TABLES, seat="all", seed=1, threads=threads)
+    return VecEnv("gb", TABLES, opponents=opponents, seed=1, threads=threads)
+
+
 def vecenv_rates(
     threads: int, opponents: str = "random", windows: int = 5, seconds: float = 1.0
 ) -> dict:
-    """Steps, decisions and hands per second of a ``VecEnv`` of ``TABLES`` gb tables: the
-    best of ``windows`` windows of at least ``seconds`` each (on a shared machine the best
-    window is the one least disturbed)."""
-    env = VecEnv("gb", TABLES, opponents=opponents, seed=1, threads=threads)
+    """Steps, decisions and hands per second of a ``VecEnv`` of ``TABLES`` gb tables
+    (``opponents="selfplay"``: four learning seats): the best of ``windows`` windows of at
+    least ``seconds`` each (on a shared machine the best window is the one least
+    disturbed)."""
+    env = _make(threads, opponents)
     noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
     for k in range(50):  # warm-up: lookup tables, first hands
         env.step(_random_actions(env.mask, noise[k % 16]))
@@ -113,9 +124,9 @@ def riichienv_rates(encode: bool = False, windows: int = 5, seconds: float = 1.0
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("opponents", ["random", "efficiency"])
+@pytest.mark.parametrize("opponents", ["random", "efficiency", "selfplay"])
 def test_vecenv_random_actions(benchmark, threads, opponents):
-    env = VecEnv("gb", TABLES, opponents=opponents, seed=1, threads=threads)
+    env = _make(threads, opponents)
     noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
     hands = [0]
 
@@ -178,6 +189,8 @@ def main() -> None:
         "VecEnv, random opponents, 2 threads": vecenv_rates(2),
         "VecEnv, efficiency opponents, 1 thread": vecenv_rates(1, "efficiency"),
         "VecEnv, efficiency opponents, 2 threads": vecenv_rates(2, "efficiency"),
+        "VecEnv self-play (4 learners), 1 thread": vecenv_rates(1, "selfplay"),
+        "VecEnv self-play (4 learners), 2 threads": vecenv_rates(2, "selfplay"),
     }
     try:
         rows["RiichiEnv, 4 RandomAgent"] = riichienv_rates()
@@ -195,10 +208,14 @@ def main() -> None:
         )
     ref = rows.get("RiichiEnv, 4 RandomAgent")
     if ref:
-        one = rows["VecEnv, random opponents, 1 thread"]
-        for what in ("steps", "decisions", "hands"):
-            k = f"{what}_per_s"
-            print(f"VecEnv (1 thread) / RiichiEnv per {what[:-1]}: {one[k] / ref[k]:.1f}x")
+        for name, label in (
+            ("VecEnv, random opponents, 1 thread", "VecEnv"),
+            ("VecEnv self-play (4 learners), 1 thread", "VecEnv self-play"),
+        ):
+            one = rows[name]
+            for what in ("steps", "decisions", "hands"):
+                k = f"{what}_per_s"
+                print(f"{label} (1 thread) / RiichiEnv per {what[:-1]}: {one[k] / ref[k]:.1f}x")
 
 
 if __name__ == "__main__":

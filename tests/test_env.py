@@ -146,6 +146,99 @@ def test_vecenv_refuses_an_illegal_action_and_moves_no_table():
         VecEnv("gb", 1, opponents="nobody")
 
 
+@pytest.mark.parametrize("rules", RULES)
+def test_selfplay_rows_are_the_acting_seats_view(rules):
+    """With ``seat="all"`` each row is the view of the lowest seat that must decide (a
+    claim window asks its seats one at a time), kept equal to a fresh encoding."""
+    env = VecEnv(rules, 3, seat="all", seed=4, threads=1, expert="efficiency")
+    assert env.selfplay and not VecEnv(rules, 1).selfplay
+    assert env.obs.shape == (3, N_PLANES, 34)
+    assert env.seat.shape == (3,) and env.seat.dtype == np.int8
+    assert env.reward.shape == (3, 4) and env.reward.dtype == np.float32
+    seen = set()
+    for _ in range(200):
+        for i in range(3):
+            r = env.round(i)
+            seat = int(env.seat[i])
+            assert seat == r.pending[0]
+            obs = r.observation(seat)
+            assert np.array_equal(env.obs[i], encode(obs))
+            assert set(np.flatnonzero(env.mask[i])) == _indices(obs.legal_actions)
+            seen.add(seat)
+        d0 = env.decisions
+        env.step(env.expert_actions())
+        assert env.decisions == d0 + 3
+    assert seen == {0, 1, 2, 3}
+
+
+def test_selfplay_rewards_add_up_to_every_seats_final_score():
+    env = VecEnv(
+        "gb", 4, seat="all", episode="match", hands=4, seed=2, record=True, expert="efficiency"
+    )
+    total = np.zeros((4, 4), np.float32)
+    open_ = np.ones(4, bool)
+    while open_.any():
+        _, _, rew, done = env.step(env.expert_actions())
+        total[open_] += rew[open_]
+        assert (rew.sum(axis=1) == 0).all()
+        open_ &= ~done
+    for i in range(4):
+        hands = env.finished_hands(i)
+        assert len(hands) >= 4
+        assert list(total[i]) == hands[3]["scores_after"]
+    assert total.any()
+
+
+def _run_selfplay(threads: int, env=None, steps: int = 150):
+    env = env or VecEnv("classic", 6, seat="all", seed=9, threads=threads)
+    rng = np.random.default_rng(0)
+    out = []
+    for _ in range(steps):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in env.mask])
+        obs, mask, rew, done = env.step(acts)
+        out.append((obs.copy(), mask.copy(), env.seat.copy(), rew.copy(), done.copy()))
+    return out
+
+
+def test_selfplay_is_reproducible_on_any_thread_count_and_after_reset():
+    one = _run_selfplay(1)
+    assert any(x[-1].any() for x in one)
+    env = VecEnv("classic", 6, seat="all", seed=9, threads=2)
+    two = _run_selfplay(2, env)
+    env.reset(9)
+    again = _run_selfplay(2, env)
+    for x, y, z in zip(one, two, again, strict=True):
+        for u, v, w in zip(x, y, z, strict=True):
+            assert np.array_equal(u, v) and np.array_equal(u, w)
+
+
+def test_selfplay_without_autoreset_starts_the_next_episode_on_request():
+    env = VecEnv("huainan", 2, seat="all", seed=3, autoreset=False, expert="efficiency")
+    while True:
+        _, _, _, done = env.step(env.expert_actions())
+        if done[0]:
+            break
+        if done[1]:
+            env.next_episode(1)
+    assert env.round(0).is_over
+    with pytest.raises(mj.IllegalActionError):
+        env.step(env.expert_actions())
+    env.next_episode(0)
+    r = env.round(0)
+    assert not r.is_over and int(env.seat[0]) == r.pending[0]
+    assert np.array_equal(env.obs[0], encode(r.observation(int(env.seat[0]))))
+
+
+def test_selfplay_arguments_are_checked():
+    with pytest.raises(ValueError):
+        VecEnv("gb", 1, seat="some")
+    with pytest.raises(ValueError):
+        VecEnv("gb", 1, seat=4)
+    with pytest.raises(ValueError):
+        VecEnv("gb", 1, seat="all", opponents="random")
+    assert VecEnv("gb", 2, seat=2).seat.tolist() == [2, 2]
+
+
 def test_gymnasium_check_env():
     """The default env passes Gymnasium's checker, which samples actions without the mask;
     so does every mode that does not raise."""

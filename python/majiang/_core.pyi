@@ -4,7 +4,7 @@ Sections follow the Rust binding modules (rust/py/*.rs).
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 TileLike = int | str
 HandLike = str | Sequence[int]
@@ -455,7 +455,8 @@ def action_to_index(action: Action) -> int: ...
 def index_to_action(index: int) -> Action: ...
 
 class VecEnv:
-    """N tables with one learning seat each, stepped in Rust across threads."""
+    """N tables with one learning seat each (or four in self-play, ``seat="all"``),
+    stepped in Rust across threads."""
 
     def __init__(
         self,
@@ -463,7 +464,7 @@ class VecEnv:
         num_envs: int = 1,
         *,
         opponents: str | Sequence[str] | None = None,
-        seat: int = 0,
+        seat: int | Literal["all"] | None = None,
         episode: str = "hand",
         hands: int | None = None,
         seed: int = 0,
@@ -497,6 +498,10 @@ class VecEnv:
     def obs(self) -> npt.NDArray[np.uint8]: ...
     @property
     def mask(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def seat(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def selfplay(self) -> bool: ...
     @property
     def reward(self) -> npt.NDArray[np.float32]: ...
     @property

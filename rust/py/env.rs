@@ -9,7 +9,8 @@ use crate::env::vec::{EnvSpec, Episode, VecEnv};
 use crate::error::MjError;
 use crate::policy::PolicyKind;
 use numpy::{
-    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+    PyArray1, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
+    PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -121,24 +122,50 @@ fn index_to_action(py: Python<'_>, index: i64) -> PyResult<Py<PyAction>> {
     action_obj(py, a)
 }
 
-/// N tables, each with one learning seat against three built-in policies, stepped
-/// together in Rust across `threads` threads with the GIL released.
+/// N tables, each with one learning seat against three built-in policies (or, with
+/// `seat="all"`, four learning seats in self-play), stepped together in Rust across
+/// `threads` threads with the GIL released.
 ///
-/// `obs` `(N, C, 34)` uint8, `mask` `(N, A)` uint8, `reward` `(N,)` float32 and `done`
+/// `obs` `(N, C, 34)` uint8, `mask` `(N, A)` uint8, `seat` `(N,)` int8 (whose view each
+/// row is), `reward` `(N,)` float32 (self-play: `(N, 4)`, one column per seat) and `done`
 /// `(N,)` bool are arrays the env owns and overwrites in place on every `reset` and
 /// `step` (copy them to keep them). With `autoreset` a table whose episode ends starts
 /// the next one in the same step: its `reward` and `done` belong to the episode that
-/// ended, its `obs` and `mask` to the new one. Results depend on the seed alone, never on
-/// the thread count.
+/// ended, its `obs`, `mask` and `seat` to the new one. Results depend on the seed alone,
+/// never on the thread count.
 #[pyclass(name = "VecEnv", module = "majiang")]
 pub struct PyVecEnv {
     inner: VecEnv,
     rules_name: String,
     obs: Py<PyArray3<u8>>,
     mask: Py<PyArray2<u8>>,
-    reward: Py<PyArray1<f32>>,
+    seat: Py<PyArray1<i8>>,
+    /// `(N,)`, or `(N, 4)` in self-play.
+    reward: Py<PyArrayDyn<f32>>,
     done: Py<PyArray1<bool>>,
     seed: u64,
+}
+
+/// Reads `seat`: a seat number 0-3, or `"all"` for self-play.
+fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u8, bool)> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_cow()?;
+        if s == "all" {
+            return Ok((0, true));
+        }
+        return Err(MjError::argument(format!("seat must be 0-3 or \"all\", got {s:?}")).into());
+    }
+    let seat: i64 = obj.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "seat must be 0-3 or \"all\", got {}",
+            convert::type_name(obj)
+        ))
+    })?;
+    u8::try_from(seat)
+        .ok()
+        .filter(|&s| s < 4)
+        .map(|s| (s, false))
+        .ok_or_else(|| MjError::argument(format!("seat must be 0-3 or \"all\", got {seat}")).into())
 }
 
 impl PyVecEnv {
@@ -159,7 +186,7 @@ impl PyVecEnv {
 impl PyVecEnv {
     #[new]
     #[pyo3(signature = (
-        rules = None, num_envs = 1, *, opponents = None, seat = 0, episode = "hand",
+        rules = None, num_envs = 1, *, opponents = None, seat = None, episode = "hand",
         hands = None, seed = 0, threads = None, autoreset = true, record = false, expert = None
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -168,7 +195,7 @@ impl PyVecEnv {
         rules: Option<&Bound<'_, PyAny>>,
         num_envs: usize,
         opponents: Option<&Bound<'_, PyAny>>,
-        seat: i64,
+        seat: Option<&Bound<'_, PyAny>>,
         episode: &str,
         hands: Option<u16>,
         seed: i128,
@@ -181,18 +208,25 @@ impl PyVecEnv {
             Some(r) => convert::rules(r)?,
             None => crate::rules::Rules::gb(),
         };
+        let (seat, selfplay) = match seat {
+            Some(s) => seat_arg(s)?,
+            None => (0, false),
+        };
         let opponents = match opponents {
+            Some(_) if selfplay => {
+                return Err(MjError::argument(
+                    "opponents does not apply to seat=\"all\" (every seat learns)",
+                )
+                .into())
+            }
             Some(o) => opponents_arg(o)?,
             None => [PolicyKind::Efficiency; 3],
         };
-        let seat = u8::try_from(seat)
-            .ok()
-            .filter(|&s| s < 4)
-            .ok_or_else(|| MjError::argument(format!("seat must be 0-3, got {seat}")))?;
         let spec = EnvSpec {
             rules,
             seat,
             opponents,
+            selfplay,
             episode: Episode::parse(episode).map_err(|e| MjError::argument(e.message()))?,
             hands,
             record,
@@ -201,12 +235,15 @@ impl PyVecEnv {
         let seed = convert::seed("seed", seed)?;
         let inner = py.detach(|| VecEnv::new(&spec, num_envs, seed, threads, autoreset))?;
         let n = inner.len();
+        let shape = if selfplay { vec![n, 4] } else { vec![n] };
+        let reward = PyArrayDyn::<f32>::zeros(py, shape, false).unbind();
         let mut env = PyVecEnv {
             rules_name: spec.rules.kind.as_str().to_string(),
             inner,
             obs: PyArray3::zeros(py, [n, N_PLANES, N_COLS], false).unbind(),
             mask: PyArray2::zeros(py, [n, N_ACTIONS], false).unbind(),
-            reward: PyArray1::zeros(py, [n], false).unbind(),
+            seat: PyArray1::zeros(py, [n], false).unbind(),
+            reward,
             done: PyArray1::zeros(py, [n], false).unbind(),
             seed,
         };
@@ -226,13 +263,13 @@ impl PyVecEnv {
             self.seed = convert::seed("seed", s)?;
         }
         {
-            let obs = self.obs.bind(py);
-            let mask = self.mask.bind(py);
+            let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
             let mut o = obs.try_readwrite()?;
             let mut m = mask.try_readwrite()?;
-            let (os, ms) = (o.as_slice_mut()?, m.as_slice_mut()?);
+            let mut s = seat.try_readwrite()?;
+            let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
             let (inner, seed) = (&mut self.inner, self.seed);
-            py.detach(|| inner.reset(seed, os, ms))?;
+            py.detach(|| inner.reset(seed, os, ms, ss))?;
         }
         pyo3::types::PyTuple::new(
             py,
@@ -243,9 +280,10 @@ impl PyVecEnv {
         )
     }
 
-    /// Steps every table with its action index (a sequence or int array of `num_envs`) and
-    /// returns `(obs, mask, reward, done)`, written in place. Every action is checked
-    /// first: an illegal one raises `IllegalActionError` and no table moves.
+    /// Steps every table with its action index (a sequence or int array of `num_envs`; in
+    /// self-play, for the seat in `seat`) and returns `(obs, mask, reward, done)`, written
+    /// in place (as is `seat`). Every action is checked first: an illegal one raises
+    /// `IllegalActionError` and no table moves.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -261,34 +299,38 @@ impl PyVecEnv {
             }
         };
         {
-            let (obs, mask) = (self.obs.bind(py), self.mask.bind(py));
-            let (reward, done) = (self.reward.bind(py), self.done.bind(py));
+            let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
+            let reward = self.reward.bind(py);
+            let done = self.done.bind(py);
             let mut o = obs.try_readwrite()?;
             let mut m = mask.try_readwrite()?;
+            let mut s = seat.try_readwrite()?;
             let mut r = reward.try_readwrite()?;
             let mut d = done.try_readwrite()?;
-            let (os, ms) = (o.as_slice_mut()?, m.as_slice_mut()?);
+            let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
             let (rs, ds) = (r.as_slice_mut()?, d.as_slice_mut()?);
             let inner = &mut self.inner;
-            py.detach(|| inner.step(acts, os, ms, rs, ds))?;
+            py.detach(|| inner.step(acts, os, ms, ss, rs, ds))?;
         }
         self.outputs(py)
     }
 
     /// Starts table `index`'s next episode once its episode has ended (for an env made
-    /// with `autoreset=False`) and writes its row of `obs` and `mask`.
+    /// with `autoreset=False`) and writes its row of `obs`, `mask` and `seat`.
     fn next_episode(&mut self, py: Python<'_>, index: usize) -> PyResult<()> {
-        let (obs, mask) = (self.obs.bind(py), self.mask.bind(py));
+        let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
         let mut o = obs.try_readwrite()?;
         let mut m = mask.try_readwrite()?;
-        let (os, ms) = (o.as_slice_mut()?, m.as_slice_mut()?);
+        let mut s = seat.try_readwrite()?;
+        let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
         let inner = &mut self.inner;
-        py.detach(|| inner.next_episode(index, os, ms))?;
+        py.detach(|| inner.next_episode(index, os, ms, ss))?;
         Ok(())
     }
 
-    /// What the `expert` policy would play now at each table's learning seat (action
-    /// indices, int64; -1 where the env has no expert).
+    /// What the `expert` policy would play now at each table's learning seat (in
+    /// self-play: its acting seat) (action indices, int64; -1 where the env has no
+    /// expert).
     fn expert_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let mut out = vec![-1i64; self.inner.len()];
         let inner = &mut self.inner;
@@ -376,9 +418,21 @@ impl PyVecEnv {
     fn mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
         self.mask.clone_ref(py)
     }
-    /// The last step's rewards, `(N,)` float32.
+    /// The seat whose view each row of `obs` and `mask` is, and whose action the next
+    /// `step` takes: `(N,)` int8 (overwritten in place; constant outside self-play).
     #[getter]
-    fn reward(&self, py: Python<'_>) -> Py<PyArray1<f32>> {
+    fn seat(&self, py: Python<'_>) -> Py<PyArray1<i8>> {
+        self.seat.clone_ref(py)
+    }
+    /// Whether every seat learns (`seat="all"`).
+    #[getter]
+    fn selfplay(&self) -> bool {
+        self.inner.reward_width() == 4
+    }
+    /// The last step's rewards, float32: `(N,)` the learning seat's score change from the
+    /// hands that ended during the step, or in self-play `(N, 4)` every seat's.
+    #[getter]
+    fn reward(&self, py: Python<'_>) -> Py<PyArrayDyn<f32>> {
         self.reward.clone_ref(py)
     }
     /// The last step's episode ends, `(N,)` bool.
@@ -389,9 +443,14 @@ impl PyVecEnv {
 
     fn __repr__(&self) -> String {
         format!(
-            "VecEnv({:?}, num_envs={}, threads={})",
+            "VecEnv({:?}, num_envs={}, {}threads={})",
             self.rules_name,
             self.inner.len(),
+            if self.selfplay() {
+                "seat=\"all\", "
+            } else {
+                ""
+            },
             self.inner.threads()
         )
     }

@@ -8,7 +8,8 @@ fixed action space of :data:`N_ACTIONS` indices (every action of every rule set)
   :class:`~majiang.Observation` (written into a caller's array when given);
 - :func:`action_to_index` / :func:`index_to_action`: the action space both ways;
 - :class:`VecEnv`: N tables stepped together in Rust across threads (one learning seat
-  each, three built-in opponents), numpy arrays written in place;
+  each against three built-in opponents, or with ``seat="all"`` self-play: every seat
+  learns, one decision of the acting seat per step), numpy arrays written in place;
 - :class:`MahjongEnv` (Gymnasium, one learning seat) and :class:`MahjongAECEnv`
   (PettingZoo AEC, four learning seats), imported on first use: they need the ``rl``
   extra (``pip install majiang[rl]``).
