@@ -866,55 +866,6 @@ mod tests {
         assert_eq!(first, play(&mut env));
     }
 
-    /// Counts the heap allocations of the current thread, for the test below (a global
-    /// allocator can only be written with `unsafe`; it forwards to the system allocator).
-    mod counting {
-        use std::alloc::{GlobalAlloc, Layout, System};
-        use std::cell::Cell;
-
-        thread_local! {
-            static ALLOCS: Cell<u64> = const { Cell::new(0) };
-        }
-
-        struct Counting;
-
-        fn count() {
-            let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        }
-
-        // SAFETY: every call is forwarded unchanged to `System`; counting touches only a
-        // const-initialised thread-local cell, which never allocates.
-        unsafe impl GlobalAlloc for Counting {
-            unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-                count();
-                // SAFETY: the caller's contract, forwarded.
-                unsafe { System.alloc(layout) }
-            }
-            unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-                count();
-                // SAFETY: the caller's contract, forwarded.
-                unsafe { System.alloc_zeroed(layout) }
-            }
-            unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-                count();
-                // SAFETY: the caller's contract, forwarded.
-                unsafe { System.realloc(ptr, layout, new_size) }
-            }
-            unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-                // SAFETY: the caller's contract, forwarded.
-                unsafe { System.dealloc(ptr, layout) }
-            }
-        }
-
-        #[global_allocator]
-        static COUNTING: Counting = Counting;
-
-        /// Allocations made by this thread so far.
-        pub fn allocations() -> u64 {
-            ALLOCS.with(Cell::get)
-        }
-    }
-
     /// A table's step (the action applied, the play up to the next learning decision, the
     /// planes and mask written, a new hand dealt when one ends) allocates nothing of its
     /// own, in self-play and with one learner: the encoders, masks and rewards reuse their
@@ -923,6 +874,11 @@ mod tests {
     /// the steps once the table has played its first hands.
     #[test]
     fn a_step_allocates_nothing() {
+        // The counter sees this thread's allocations.
+        let probe = allocation_counter::measure(|| {
+            std::hint::black_box(vec![0u8; 8]);
+        });
+        assert_eq!(probe.count_total, 1);
         for kind in [RuleSetKind::Gb, RuleSetKind::Classic, RuleSetKind::Huainan] {
             for mut s in [selfplay(kind, PolicyKind::Random), spec(kind)] {
                 s.expert = Some(PolicyKind::Random);
@@ -932,14 +888,15 @@ mod tests {
                 let (mut allocating, mut ends) = (0, 0);
                 for step in 0..5000 {
                     let a = t.expert_action();
-                    let before = counting::allocations();
-                    let (_, done) = t.step(a).unwrap();
-                    if done {
-                        t.next_episode().unwrap();
-                        ends += 1;
-                    }
-                    t.write(&mut obs, &mut mask).unwrap();
-                    if step >= 500 && counting::allocations() != before {
+                    let info = allocation_counter::measure(|| {
+                        let (_, done) = t.step(a).unwrap();
+                        if done {
+                            t.next_episode().unwrap();
+                            ends += 1;
+                        }
+                        t.write(&mut obs, &mut mask).unwrap();
+                    });
+                    if step >= 500 && info.count_total > 0 {
                         allocating += 1;
                     }
                 }
