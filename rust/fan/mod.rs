@@ -273,6 +273,7 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
 pub struct Win<'r> {
     input: WinInput,
     rules: &'r Rules,
+    held: validate::WinTileHeld,
     fixed: [Pack; 4],
     n_fixed: usize,
     fixed_table: RTable,
@@ -292,7 +293,8 @@ impl<'r> Win<'r> {
     ///
     /// Errors: as [`evaluate`] for malformed input.
     pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Win<'r>> {
-        validate::check(input, &rules.fan)?;
+        let held = validate::check_tiles(input, &rules.fan)?;
+        validate::check_flags(input, &rules.fan, held)?;
         let melds = input.melds();
         let mut fixed = [Pack::default(); 4];
         let mut fixed_table: RTable = [0; 0x50];
@@ -348,6 +350,7 @@ impl<'r> Win<'r> {
         Ok(Win {
             input: *input,
             rules,
+            held,
             fixed,
             n_fixed: melds.len(),
             fixed_table,
@@ -371,7 +374,7 @@ impl<'r> Win<'r> {
             ..self.input
         };
         let opts = &self.rules.fan;
-        let flags = validate::check(&input, opts)?;
+        let flags = validate::check_flags(&input, opts, self.held)?;
         let fixed = &self.fixed[..self.n_fixed];
         let ctx = Ctx {
             fixed,
