@@ -228,16 +228,16 @@ impl Lookahead {
         }
         if n > 0 {
             let stay = normalise(&mut q[..n]);
-            let mut ready = [[0f32; MAX_TURNS + 1]; 34];
+            // Each turn's sum runs over the draws in order, as one sum per turn would.
+            let mut reach = [0f32; MAX_TURNS + 1];
             for i in 0..n {
-                ready[i] = self.ready_curve(w[i]);
+                let ready = self.ready_curve(w[i]);
+                for t in 1..=MAX_TURNS {
+                    reach[t] += q[i] * ready[t - 1];
+                }
             }
             for t in 1..=MAX_TURNS {
-                let mut reach = 0f32;
-                for i in 0..n {
-                    reach += q[i] * ready[i][t - 1];
-                }
-                out[t] = reach + stay * out[t - 1];
+                out[t] = reach[t] + stay * out[t - 1];
             }
         }
         if !self.curve_used[i] {
