@@ -149,7 +149,7 @@ fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static tab
 }
 
 /// Slots of a [`DiscardMemo`].
-const MEMO_SLOTS: usize = 1024;
+const MEMO_SLOTS: usize = 2048;
 /// A [`DiscardMemo`] starts over when it holds this many hands.
 const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 
