@@ -263,132 +263,194 @@ impl FanResult {
 /// Errors: [`MjError::InvalidHand`] for malformed input (see [`validate`]),
 /// [`MjError::NotWinning`] when the tiles form no winning shape.
 pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
-    let opts = &rules.fan;
-    let flags = validate::check(input, opts)?;
-    let melds = input.melds();
+    Win::new(input, rules)?.score(input.self_drawn)
+}
 
-    let mut fixed = [Pack::default(); 4];
-    let mut fixed_table: RTable = [0; 0x50];
-    for (i, m) in melds.iter().enumerate() {
-        let r = rtile::from_code(m.tile);
-        fixed[i] = match m.kind {
-            MeldKind::Chow => {
-                fixed_table[r as usize] += 1;
-                fixed_table[r as usize + 1] += 1;
-                fixed_table[r as usize + 2] += 1;
-                Pack {
-                    kind: CHOW,
-                    tile: r + 1,
-                    melded: true,
+/// One winning hand scored as won on a discard and as won by self-draw, sharing the work
+/// that does not depend on how the tile came: the checks, the tile tables, the
+/// decompositions and the unique-wait test. [`Win::score`] always equals [`evaluate`] of
+/// the input with `self_drawn` set as asked.
+pub struct Win<'r> {
+    input: WinInput,
+    rules: &'r Rules,
+    held: validate::WinTileHeld,
+    fixed: [Pack; 4],
+    n_fixed: usize,
+    fixed_table: RTable,
+    standing: RTable,
+    merged: RTable,
+    unique: [rtile::RTile; 18],
+    n_unique: usize,
+    win: rtile::RTile,
+    /// The unique-wait test, once made.
+    wait: Option<bool>,
+    /// The decompositions, once searched.
+    divs: Option<Divisions>,
+}
+
+impl<'r> Win<'r> {
+    /// Checks `input` (with its own flags) and lays out its tiles.
+    ///
+    /// Errors: as [`evaluate`] for malformed input.
+    pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Win<'r>> {
+        let held = validate::check_tiles(input, &rules.fan)?;
+        validate::check_flags(input, &rules.fan, held)?;
+        let melds = input.melds();
+        let mut fixed = [Pack::default(); 4];
+        let mut fixed_table: RTable = [0; 0x50];
+        for (i, m) in melds.iter().enumerate() {
+            let r = rtile::from_code(m.tile);
+            fixed[i] = match m.kind {
+                MeldKind::Chow => {
+                    fixed_table[r as usize] += 1;
+                    fixed_table[r as usize + 1] += 1;
+                    fixed_table[r as usize + 2] += 1;
+                    Pack {
+                        kind: CHOW,
+                        tile: r + 1,
+                        melded: true,
+                    }
                 }
-            }
-            MeldKind::Pung => {
-                fixed_table[r as usize] += 3;
-                Pack {
-                    kind: PUNG,
-                    tile: r,
-                    melded: true,
+                MeldKind::Pung => {
+                    fixed_table[r as usize] += 3;
+                    Pack {
+                        kind: PUNG,
+                        tile: r,
+                        melded: true,
+                    }
                 }
-            }
-            MeldKind::Kong | MeldKind::ConcealedKong => {
-                fixed_table[r as usize] += 4;
-                Pack {
-                    kind: KONG,
-                    tile: r,
-                    melded: m.kind == MeldKind::Kong,
+                MeldKind::Kong | MeldKind::ConcealedKong => {
+                    fixed_table[r as usize] += 4;
+                    Pack {
+                        kind: KONG,
+                        tile: r,
+                        melded: m.kind == MeldKind::Kong,
+                    }
                 }
+            };
+        }
+        let mut standing: RTable = [0; 0x50];
+        for (t, &c) in input.hand.iter().enumerate() {
+            standing[rtile::from_code(t as Tile) as usize] = c;
+        }
+        let win = rtile::from_code(input.win_tile);
+        standing[win as usize] += 1;
+
+        let mut unique = [0u8; 18];
+        let mut n_unique = 0;
+        let mut merged: RTable = [0; 0x50];
+        for &x in rtile::ALL.iter() {
+            let c = standing[x as usize] + fixed_table[x as usize];
+            merged[x as usize] = c;
+            if c > 0 && n_unique < 18 {
+                unique[n_unique] = x;
+                n_unique += 1;
             }
+        }
+        Ok(Win {
+            input: *input,
+            rules,
+            held,
+            fixed,
+            n_fixed: melds.len(),
+            fixed_table,
+            standing,
+            merged,
+            unique,
+            n_unique,
+            win,
+            wait: None,
+            divs: None,
+        })
+    }
+
+    /// Scores the hand as won by self-draw (`true`) or on a discard (`false`), the other
+    /// flags as given to [`Win::new`].
+    ///
+    /// Errors: as [`evaluate`] for that input.
+    pub fn score(&mut self, self_drawn: bool) -> MjResult<FanResult> {
+        let input = WinInput {
+            self_drawn,
+            ..self.input
         };
-    }
-    let fixed = &fixed[..melds.len()];
-    let mut standing: RTable = [0; 0x50];
-    for (t, &c) in input.hand.iter().enumerate() {
-        standing[rtile::from_code(t as Tile) as usize] = c;
-    }
-    let win = rtile::from_code(input.win_tile);
-    standing[win as usize] += 1;
+        let opts = &self.rules.fan;
+        let flags = validate::check_flags(&input, opts, self.held)?;
+        let fixed = &self.fixed[..self.n_fixed];
+        let ctx = Ctx {
+            fixed,
+            fixed_table: self.fixed_table,
+            standing: self.standing,
+            merged: self.merged,
+            unique: self.unique,
+            n_unique: self.n_unique,
+            win: self.win,
+            flags,
+            seat: input.seat_wind,
+            prevalent: input.prevalent_wind,
+            opts,
+            wait: std::cell::Cell::new(self.wait),
+        };
 
-    let mut unique = [0u8; 18];
-    let mut n_unique = 0;
-    let mut merged: RTable = [0; 0x50];
-    for &x in rtile::ALL.iter() {
-        let c = standing[x as usize] + fixed_table[x as usize];
-        merged[x as usize] = c;
-        if c > 0 && n_unique < 18 {
-            unique[n_unique] = x;
-            n_unique += 1;
+        let mut best = Table::default();
+        let mut max = 0u32;
+        let mut special = false;
+        if fixed.is_empty() {
+            special = special::score_special(&ctx, &mut best)
+                || special::score_knitted_straight(&ctx, &mut best)
+                || special::score_nine_gates(&ctx, &mut best);
+        } else if fixed.len() == 1 {
+            special = special::score_knitted_straight(&ctx, &mut best);
         }
-    }
-    let ctx = Ctx {
-        fixed,
-        fixed_table,
-        standing,
-        merged,
-        unique,
-        n_unique,
-        win,
-        flags,
-        seat: input.seat_wind,
-        prevalent: input.prevalent_wind,
-        opts,
-        wait: std::cell::Cell::new(None),
-    };
-
-    let mut best = Table::default();
-    let mut max = 0u32;
-    let mut special = false;
-    if fixed.is_empty() {
-        special = special::score_special(&ctx, &mut best)
-            || special::score_knitted_straight(&ctx, &mut best)
-            || special::score_nine_gates(&ctx, &mut best);
-    } else if fixed.len() == 1 {
-        special = special::score_knitted_straight(&ctx, &mut best);
-    }
-    if special {
-        max = table::points(&best);
-    }
-    let seven_pairs = best.get(catalog::SEVEN_PAIRS) != 0;
-    if !special || seven_pairs {
-        let mut divs = Divisions::new();
-        let mut work = standing;
-        divide::divide(&mut work, fixed, &mut divs);
-        for d in &divs.items[..divs.len] {
-            let mut t = Table::default();
-            score::score_regular(d, &ctx, &mut t);
-            let p = table::points(&t);
-            let prefer = t.get(catalog::PURE_TRIPLE_CHOW) == 1
-                || t.get(catalog::TRIPLE_PUNG) != 0
-                || seven_pairs;
-            if p > max || (p == max && prefer) {
-                max = p;
-                best = t;
+        if special {
+            max = table::points(&best);
+        }
+        let seven_pairs = best.get(catalog::SEVEN_PAIRS) != 0;
+        if !special || seven_pairs {
+            let divs = self.divs.get_or_insert_with(|| {
+                let mut divs = Divisions::new();
+                let mut work = self.standing;
+                divide::divide(&mut work, fixed, &mut divs);
+                divs
+            });
+            for d in &divs.items[..divs.len] {
+                let mut t = Table::default();
+                score::score_regular(d, &ctx, &mut t);
+                let p = table::points(&t);
+                let prefer = t.get(catalog::PURE_TRIPLE_CHOW) == 1
+                    || t.get(catalog::TRIPLE_PUNG) != 0
+                    || seven_pairs;
+                if p > max || (p == max && prefer) {
+                    max = p;
+                    best = t;
+                }
             }
         }
+        self.wait = ctx.wait.get();
+        if max == 0 {
+            return Err(MjError::NotWinning(format!(
+                "{} + {} does not form a winning hand",
+                validate::describe_hand(&input),
+                crate::tile::name(input.win_tile)
+            )));
+        }
+        if input.declared_ready && opts.ready_fan {
+            best.put(catalog::DECLARED_READY, 1);
+        }
+        let without = table::points(&best);
+        best.put(catalog::FLOWER_TILES, input.flowers);
+        let total = without + input.flowers as u32;
+        let counted = if opts.flowers_count_toward_min {
+            total
+        } else {
+            without
+        };
+        Ok(FanResult {
+            fans: FanList::from_table(&best),
+            total,
+            total_without_flowers: without,
+            meets_minimum: counted >= opts.min_fan as u32,
+        })
     }
-    if max == 0 {
-        return Err(MjError::NotWinning(format!(
-            "{} + {} does not form a winning hand",
-            validate::describe_hand(input),
-            crate::tile::name(input.win_tile)
-        )));
-    }
-    if input.declared_ready && opts.ready_fan {
-        best.put(catalog::DECLARED_READY, 1);
-    }
-    let without = table::points(&best);
-    best.put(catalog::FLOWER_TILES, input.flowers);
-    let total = without + input.flowers as u32;
-    let counted = if opts.flowers_count_toward_min {
-        total
-    } else {
-        without
-    };
-    Ok(FanResult {
-        fans: FanList::from_table(&best),
-        total,
-        total_without_flowers: without,
-        meets_minimum: counted >= opts.min_fan as u32,
-    })
 }
 
 /// Scores under the `gb` preset.

@@ -36,6 +36,25 @@ fn sanitized(c: &crate::tile::Counts) -> crate::tile::Counts {
 
 /// Checks `input` and returns the flags to score with.
 pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
+    let held = check_tiles(input, opts)?;
+    check_flags(input, opts, held)
+}
+
+/// Where the player holds other copies of the winning tile, from [`check_tiles`]: what
+/// the flag rules need to know.
+#[derive(Debug, Clone, Copy)]
+pub struct WinTileHeld {
+    /// Copies among the concealed tiles.
+    pub in_hand: u8,
+    /// Copies among the declared melds.
+    pub in_melds: u8,
+    /// A kong is among the melds.
+    pub has_kong: bool,
+}
+
+/// Checks everything of `input` but its win flags (melds, tiles, copies, winds,
+/// flowers, declared ready).
+pub fn check_tiles(input: &WinInput, opts: &FanOptions) -> MjResult<WinTileHeld> {
     if input.n_melds > 4 {
         return Err(MjError::hand(format!(
             "{} melds given, at most 4",
@@ -137,8 +156,23 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
     }
 
     let in_hand = input.hand[w as usize];
-    let in_melds = all[w as usize] - in_hand - 1;
-    let has_kong = input.melds().iter().any(|m| m.kind.is_kong());
+    Ok(WinTileHeld {
+        in_hand,
+        in_melds: all[w as usize] - in_hand - 1,
+        has_kong: input.melds().iter().any(|m| m.kind.is_kong()),
+    })
+}
+
+/// The flags of `input` to score with, after [`check_tiles`] passed and told `held`:
+/// flags that cannot all hold are an error (or dropped, with
+/// `correct_impossible_flags`), and 和绝张 is derived when the other three copies are in
+/// the player's melds.
+pub fn check_flags(input: &WinInput, opts: &FanOptions, held: WinTileHeld) -> MjResult<WinFlags> {
+    let WinTileHeld {
+        in_hand,
+        in_melds,
+        has_kong,
+    } = held;
     let mut f = WinFlags {
         self_drawn: input.self_drawn,
         fourth_tile: input.fourth_tile,
@@ -146,11 +180,12 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
         wall_last: input.wall_last,
     };
     let lenient = opts.correct_impossible_flags;
-    let wname = tile::name(w);
+    let wname = || tile::name(input.win_tile);
     if f.fourth_tile && in_hand > 0 {
         if !lenient {
             return Err(MjError::hand(format!(
-                "fourth_tile (和绝张) cannot hold: the winner still holds another {wname}"
+                "fourth_tile (和绝张) cannot hold: the winner still holds another {}",
+                wname()
             )));
         }
         f.fourth_tile = false;
@@ -176,7 +211,8 @@ pub fn check(input: &WinInput, opts: &FanOptions) -> MjResult<WinFlags> {
     if f.about_kong && !f.self_drawn && (in_hand > 0 || in_melds > 0) {
         if !lenient {
             return Err(MjError::hand(format!(
-                "robbing a kong (抢杠和) of {wname} cannot hold: the winner holds a {wname}"
+                "robbing a kong (抢杠和) of {0} cannot hold: the winner holds a {0}",
+                wname()
             )));
         }
         f.about_kong = false;

@@ -48,6 +48,11 @@ pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
     let pairs_near = concealed && special::seven_pairs(hand) <= limit;
     let orphans_near = concealed && special::thirteen_orphans(hand) <= limit;
     let honors_knitted_near = concealed && special::honors_knitted_held(held) <= limit;
+    let codes = if regular_near {
+        group_codes(hand)
+    } else {
+        [(0, 0, 0); 4]
+    };
     let mut h = *hand;
     for y in 0..34usize {
         if hand[y] == 0 {
@@ -57,11 +62,7 @@ pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
         let g = (y / 9).min(3);
         let mut best = u8::MAX;
         if regular_near {
-            let own = if g < 3 {
-                tables::suit().get(&h[g * 9..g * 9 + 9])
-            } else {
-                tables::honors().get(&h[27..34])
-            };
+            let own = without_one(&codes[g], g, y - 9 * g);
             best = regular::finish(own, &rest[g], m);
         }
         if pairs_near {
@@ -93,8 +94,62 @@ pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
     out
 }
 
+/// Digits of a group's rank code in its head; the last four are its tail (see
+/// [`tables::Table::rank_of_codes`]).
+const fn head_digits(g: usize) -> usize {
+    if g < 3 {
+        5
+    } else {
+        3
+    }
+}
+
+/// The rank codes of the four groups of `hand`: for each, the base-5 code of its head
+/// digits (digit `i` weighted `5^i`), their sum, and the base-5 code of its last four
+/// digits.
+fn group_codes(hand: &Counts) -> [(usize, usize, usize); 4] {
+    let mut out = [(0, 0, 0); 4];
+    for (g, code) in out.iter_mut().enumerate() {
+        let at = 9 * g;
+        let a = head_digits(g);
+        let (mut head, mut sum, mut tail) = (0usize, 0usize, 0usize);
+        for i in (0..a).rev() {
+            head = head * 5 + hand[at + i] as usize;
+            sum += hand[at + i] as usize;
+        }
+        for i in (a..a + 4).rev() {
+            tail = tail * 5 + hand[at + i] as usize;
+        }
+        *code = (head, sum, tail);
+    }
+    out
+}
+
+/// Powers of 5 by exponent.
+const POW5: [usize; 5] = [1, 5, 25, 125, 625];
+
+/// The table entry of group `g` (codes `code`) with one copy of its kind `i` less: the
+/// codes change by one digit, so the rank is two lookups (equal to the table's `get` of
+/// the group's counts).
+#[inline(always)]
+fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static tables::Entry {
+    let (head, sum, tail) = *code;
+    let a = head_digits(g);
+    let t = if g < 3 {
+        tables::suit()
+    } else {
+        tables::honors()
+    };
+    let rank = if i < a {
+        t.rank_of_codes(head - POW5[i], sum - 1, tail)
+    } else {
+        t.rank_of_codes(head, sum, tail - POW5[i - a])
+    };
+    t.at(rank)
+}
+
 /// Slots of a [`DiscardMemo`].
-const MEMO_SLOTS: usize = 1024;
+const MEMO_SLOTS: usize = 2048;
 /// A [`DiscardMemo`] starts over when it holds this many hands.
 const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 

@@ -126,6 +126,31 @@ impl Lookahead {
         1.0 - (1.0 - self.hazard(w)).powi(n as i32)
     }
 
+    /// [`Lookahead::ready_value`] for every number of turns `0..=MAX_TURNS`, bit for bit:
+    /// `powi` multiplies, from the lowest bit of the exponent up, the squares
+    /// `a, a², a⁴, …` of the exponent's set bits, so the squares are made once here and
+    /// each power is the same product in the same order.
+    fn ready_curve(&self, w: f32) -> Curve {
+        let a = 1.0 - self.hazard(w);
+        let mut squares = [0f32; SQUARES];
+        let mut x = a;
+        for s in squares.iter_mut() {
+            *s = x;
+            x *= x;
+        }
+        let mut out = [0f32; MAX_TURNS + 1];
+        for (n, v) in out.iter_mut().enumerate() {
+            let mut power = 1f32;
+            let mut bits = n;
+            while bits != 0 {
+                power *= squares[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            *v = 1.0 - power;
+        }
+        out
+    }
+
     /// The chance of winning of the waiting hand `h` (`13 − 3k` tiles beside `n_melds`
     /// melds): from its scoring waits when it is ready with one, else one draw ahead when
     /// some draw makes it ready with one. `None` when the hand is two or more tiles from
@@ -152,10 +177,7 @@ impl Lookahead {
         if s == 0 {
             let w = self.waits(h, ctx, rules);
             if w > 0.0 {
-                for (t, v) in out.iter_mut().enumerate() {
-                    *v = self.ready_value(w, t);
-                }
-                return out;
+                return self.ready_curve(w);
             }
         }
         let key = hash(h);
@@ -206,12 +228,16 @@ impl Lookahead {
         }
         if n > 0 {
             let stay = normalise(&mut q[..n]);
-            for t in 1..=MAX_TURNS {
-                let mut reach = 0f32;
-                for i in 0..n {
-                    reach += q[i] * self.ready_value(w[i], t - 1);
+            // Each turn's sum runs over the draws in order, as one sum per turn would.
+            let mut reach = [0f32; MAX_TURNS + 1];
+            for i in 0..n {
+                let ready = self.ready_curve(w[i]);
+                for t in 1..=MAX_TURNS {
+                    reach[t] += q[i] * ready[t - 1];
                 }
-                out[t] = reach + stay * out[t - 1];
+            }
+            for t in 1..=MAX_TURNS {
+                out[t] = reach[t] + stay * out[t - 1];
             }
         }
         if !self.curve_used[i] {
@@ -287,6 +313,9 @@ impl Lookahead {
 
 type Curve = [f32; MAX_TURNS + 1];
 
+/// Squares `a^(2^k)` enough for every exponent up to [`MAX_TURNS`].
+const SQUARES: usize = (usize::BITS - MAX_TURNS.leading_zeros()) as usize;
+
 fn hash(h: &Counts) -> u64 {
     let mut x: u64 = 0xcbf2_9ce4_8422_2325;
     for &c in h.iter() {
@@ -304,4 +333,28 @@ fn normalise(q: &mut [f32]) -> f32 {
         }
     }
     1.0 - q.iter().sum::<f32>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ready_curve_is_ready_value_bit_for_bit() {
+        let mut unseen = [4u8; 34];
+        unseen[5] = 1;
+        let look = Lookahead::new(&unseen, 70);
+        for k in 0..2000 {
+            let w = k as f32 * 0.037;
+            let curve = look.ready_curve(w);
+            for (n, v) in curve.iter().enumerate() {
+                assert_eq!(
+                    v.to_bits(),
+                    look.ready_value(w, n).to_bits(),
+                    "w {w}, n {n}"
+                );
+            }
+        }
+        assert_eq!(SQUARES, 5);
+    }
 }

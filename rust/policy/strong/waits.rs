@@ -97,12 +97,15 @@ fn classify(hand: &Counts, ctx: &WinContext, rules: &Rules, w: usize) -> Wins {
     input.seat_wind = ctx.seat_wind;
     input.prevalent_wind = ctx.prevalent_wind;
     input.flowers = ctx.flowers;
-    match fan::evaluate(&input, rules) {
+    // Both readings share the checks and the decompositions.
+    let Ok(mut win) = fan::Win::new(&input, rules) else {
+        return Wins::Never;
+    };
+    match win.score(false) {
         Ok(f) if f.meets_minimum => return Wins::OnDiscard(f.total),
         _ => {}
     }
-    input.self_drawn = true;
-    match fan::evaluate(&input, rules) {
+    match win.score(true) {
         Ok(f) if f.meets_minimum => Wins::SelfDrawOnly(f.total),
         _ => Wins::Never,
     }
