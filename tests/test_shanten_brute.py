@@ -114,9 +114,7 @@ def _cost(c: list[int], need: list[int]) -> int:
 
 GROUPS = [list(range(9 * g, 9 * g + 9)) for g in range(3)] + [list(range(27, 34))]
 # Each group's sets as (kind, copies) lists.
-GROUP_SETS = [
-    [sorted(Counter(s).items()) for s in SETS if s[0] in kinds] for kinds in GROUPS
-]
+GROUP_SETS = [[sorted(Counter(s).items()) for s in SETS if s[0] in kinds] for kinds in GROUPS]
 
 
 def _group_best(c, limit, g: int, top: int, bound: int) -> dict:

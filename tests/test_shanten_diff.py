@@ -171,8 +171,9 @@ def ref_form(form: str, tiles, n_melds: int, codes=None):
 def ref_overall_full(tiles, melds) -> int:
     """PyMahjongGB's overall shanten of a full hand that is not complete: the best discard."""
     pack = tuple(
-        ("CHI", CODES[m.tile + 1], 1) if m.kind == "chow" else
-        ("PENG" if m.kind == "pung" else "GANG", CODES[m.tile], 0 if m.concealed else 1)
+        ("CHI", CODES[m.tile + 1], 1)
+        if m.kind == "chow"
+        else ("PENG" if m.kind == "pung" else "GANG", CODES[m.tile], 0 if m.concealed else 1)
         for m in melds
     )
     best = 99
@@ -252,7 +253,7 @@ def test_differential_against_pymahjonggb():
                 theirs = ref_overall_full(tiles, melds)
                 stats["compared overall"] += 1
                 if overall != theirs:
-                                        _prove(tiles, melds, list(ours), overall, theirs, stats)
+                    _prove(tiles, melds, list(ours), overall, theirs, stats)
             # Per form, one reference call per discard: the cheap forms on every other hand,
             # the regular and knitted ones on one in twenty.
             forms = []
