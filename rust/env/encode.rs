@@ -149,6 +149,25 @@ fn seat_values(obs: &Observation, s: u8) -> [(SeatPlane, u8); 6] {
     ]
 }
 
+/// The table's planes that hold one value in every column, with their values (the 宝
+/// counters are 0 without a 宝).
+#[inline]
+fn global_values(obs: &Observation) -> [(GlobalPlane, u8); 10] {
+    let b = obs.bao.map(|_| obs.bao_state).unwrap_or_default();
+    [
+        (GlobalPlane::ClaimWindow, (obs.phase == Phase::Claim) as u8),
+        (GlobalPlane::RobWindow, (obs.phase == Phase::RobKong) as u8),
+        (GlobalPlane::WallRemaining, obs.wall_remaining),
+        (GlobalPlane::DiscardCount, obs.n_discards),
+        (GlobalPlane::BaoDrawn, b.bao_drawn),
+        (GlobalPlane::BaoDiscarded, b.bao_discarded),
+        (GlobalPlane::BaoDiaoTou, b.in_bdt as u8),
+        (GlobalPlane::BaoPasses, b.passes),
+        (GlobalPlane::PassedWinLock, b.guo_hu as u8),
+        (GlobalPlane::ToAct, (!obs.legal.is_empty()) as u8),
+    ]
+}
+
 #[inline]
 fn fill(buf: &mut [u8], plane: usize, v: u8) {
     buf[plane * N_COLS..(plane + 1) * N_COLS].fill(v);
@@ -222,16 +241,6 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
     if let Some((_, t)) = obs.claim {
         set(out, g(GlobalPlane::ClaimTile), t, 1);
     }
-    fill(
-        out,
-        g(GlobalPlane::ClaimWindow),
-        (obs.phase == Phase::Claim) as u8,
-    );
-    fill(
-        out,
-        g(GlobalPlane::RobWindow),
-        (obs.phase == Phase::RobKong) as u8,
-    );
     set(out, g(GlobalPlane::SeatWind), 27 + obs.seat_wind(), 1);
     set(
         out,
@@ -239,19 +248,13 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
         27 + (obs.prevalent_wind & 3),
         1,
     );
-    fill(out, g(GlobalPlane::WallRemaining), obs.wall_remaining);
-    fill(out, g(GlobalPlane::DiscardCount), obs.n_discards);
     if let Some((bao, indicator)) = obs.bao {
         set(out, g(GlobalPlane::Bao), bao, 1);
         set(out, g(GlobalPlane::BaoIndicator), indicator, 1);
-        let b = &obs.bao_state;
-        fill(out, g(GlobalPlane::BaoDrawn), b.bao_drawn);
-        fill(out, g(GlobalPlane::BaoDiscarded), b.bao_discarded);
-        fill(out, g(GlobalPlane::BaoDiaoTou), b.in_bdt as u8);
-        fill(out, g(GlobalPlane::BaoPasses), b.passes);
-        fill(out, g(GlobalPlane::PassedWinLock), b.guo_hu as u8);
     }
-    fill(out, g(GlobalPlane::ToAct), (!obs.legal.is_empty()) as u8);
+    for (plane, v) in global_values(obs) {
+        fill(out, g(plane), v);
+    }
     Ok(())
 }
 
@@ -463,33 +466,17 @@ impl Encoder {
             n.checked_sub(1).map(|i| obs.discards[i].tile),
         );
         one_hot(out, g(GlobalPlane::ClaimTile), obs.claim.map(|(_, t)| t));
-        refill(
-            out,
-            g(GlobalPlane::ClaimWindow),
-            (obs.phase == Phase::Claim) as u8,
-        );
-        refill(
-            out,
-            g(GlobalPlane::RobWindow),
-            (obs.phase == Phase::RobKong) as u8,
-        );
         one_hot(out, g(GlobalPlane::SeatWind), Some(27 + obs.seat_wind()));
         one_hot(
             out,
             g(GlobalPlane::PrevalentWind),
             Some(27 + (obs.prevalent_wind & 3)),
         );
-        refill(out, g(GlobalPlane::WallRemaining), obs.wall_remaining);
-        refill(out, g(GlobalPlane::DiscardCount), obs.n_discards);
         one_hot(out, g(GlobalPlane::Bao), obs.bao.map(|(b, _)| b));
         one_hot(out, g(GlobalPlane::BaoIndicator), obs.bao.map(|(_, i)| i));
-        let b = obs.bao.map(|_| obs.bao_state).unwrap_or_default();
-        refill(out, g(GlobalPlane::BaoDrawn), b.bao_drawn);
-        refill(out, g(GlobalPlane::BaoDiscarded), b.bao_discarded);
-        refill(out, g(GlobalPlane::BaoDiaoTou), b.in_bdt as u8);
-        refill(out, g(GlobalPlane::BaoPasses), b.passes);
-        refill(out, g(GlobalPlane::PassedWinLock), b.guo_hu as u8);
-        refill(out, g(GlobalPlane::ToAct), (!obs.legal.is_empty()) as u8);
+        for (plane, v) in global_values(obs) {
+            refill(out, g(plane), v);
+        }
         &self.planes
     }
 }

@@ -513,6 +513,14 @@ impl VecEnv {
         Ok(())
     }
 
+    /// Checks the sizes of the planes, masks and acting-seat buffers of all tables.
+    fn check_views(&self, obs: &[u8], mask: &[u8], seat: &[i8]) -> MjResult<()> {
+        let n = self.tables.len();
+        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
+        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
+        Self::check_len("seat", seat.len(), n)
+    }
+
     /// Reward values per table ([`EnvSpec::reward_width`]).
     pub fn reward_width(&self) -> usize {
         self.width
@@ -526,10 +534,7 @@ impl VecEnv {
         mask: &mut [u8],
         seat: &mut [i8],
     ) -> MjResult<()> {
-        let n = self.tables.len();
-        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
-        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
-        Self::check_len("seat", seat.len(), n)?;
+        self.check_views(obs, mask, seat)?;
         let chunk = self.chunk();
         self.pool.install(|| {
             self.tables
@@ -562,9 +567,7 @@ impl VecEnv {
         let n = self.tables.len();
         let width = self.width;
         Self::check_len("actions", actions.len(), n)?;
-        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
-        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
-        Self::check_len("seat", seat.len(), n)?;
+        self.check_views(obs, mask, seat)?;
         Self::check_len("reward", reward.len(), n * width)?;
         Self::check_len("done", done.len(), n)?;
         self.checked.clear();
@@ -610,9 +613,7 @@ impl VecEnv {
         seat: &mut [i8],
     ) -> MjResult<()> {
         let n = self.tables.len();
-        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
-        Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
-        Self::check_len("seat", seat.len(), n)?;
+        self.check_views(obs, mask, seat)?;
         let t = self
             .tables
             .get_mut(i)
