@@ -299,6 +299,17 @@ def _check_columns(source: Path, arrays: dict[str, np.ndarray], n: int | None = 
     return rows
 
 
+def _check_format(source: object, obj: object, fmt: str, what: str) -> None:
+    """Raises ResultFileError unless ``obj`` (read from ``source``) is a JSON object naming
+    ``fmt`` and the format version this majiang reads; ``what`` names the file kind."""
+    if not isinstance(obj, dict) or obj.get("format") != fmt:
+        raise ResultFileError(f"{source}: not a majiang {what}")
+    if obj.get("version") != _VERSION:
+        raise ResultFileError(
+            f"{source}: format version {obj.get('version')!r}, this majiang reads {_VERSION}"
+        )
+
+
 def _check_meta(source: Path, meta: Any) -> tuple[str, dict[str, Any], list[str], int]:
     """Reads rules, options, bots and seed from a file's or manifest's metadata."""
     if not isinstance(meta, dict):
@@ -353,12 +364,7 @@ class _ShardStore:
             m = json.loads(text)
         except json.JSONDecodeError as e:
             raise ResultFileError(f"{mpath}: not valid JSON ({e})") from None
-        if not isinstance(m, dict) or m.get("format") != _SHARDS_FORMAT:
-            raise ResultFileError(f"{mpath}: not a majiang shard manifest")
-        if m.get("version") != _VERSION:
-            raise ResultFileError(
-                f"{mpath}: format version {m.get('version')!r}, this majiang reads {_VERSION}"
-            )
+        _check_format(mpath, m, _SHARDS_FORMAT, "shard manifest")
         shards = m.get("shards")
         hands = m.get("hands")
         if not isinstance(shards, list) or not isinstance(hands, int):
@@ -667,12 +673,7 @@ class SimResult:
                 meta = json.loads(str(z["meta"]))
             except (json.JSONDecodeError, ValueError) as e:
                 raise ResultFileError(f"{p}: the metadata is not valid JSON ({e})") from None
-            if not isinstance(meta, dict) or meta.get("format") != _FILE_FORMAT:
-                raise ResultFileError(f"{p}: not a majiang simulation file")
-            if meta.get("version") != _VERSION:
-                raise ResultFileError(
-                    f"{p}: format version {meta.get('version')!r}, this majiang reads {_VERSION}"
-                )
+            _check_format(p, meta, _FILE_FORMAT, "simulation file")
             rules, options, bots, seed = _check_meta(p, meta)
         else:
             # Files of earlier versions: the preset's name, bots and seed as arrays.
