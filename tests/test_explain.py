@@ -136,3 +136,47 @@ def test_errors():
     with pytest.raises(mj.IllegalActionError):
         StrongBot().explain(idle)
     assert not hasattr(EfficiencyBot(), "explain")
+
+
+def test_explain_command_walks_a_hand_of_four_strong_bots(capsys):
+    from majiang.cli import main
+
+    assert main(["explain", "--seed", "5", "--rows", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("[1] seat 0 (E), turn, wall 87: ")
+    assert "the lookahead: chance of winning" in out
+    assert "    > " in out and "threat: seat 1" in out
+    assert out.rstrip().splitlines()[-1].startswith("hand over: seat 0 ")
+    # The hand is the one the bots play with act.
+    r = mj.Round("gb", 5)
+    bots = [StrongBot(seed=s) for s in range(4)]
+    while not r.is_over:
+        s = r.pending[0]
+        r.apply(s, bots[s].act(r.observation(s)))
+    want = ", ".join(f"seat {s} {d:+d}" for s, d in enumerate(r.result["deltas"]))
+    assert out.rstrip().endswith(want)
+
+
+def test_explain_command_compares_a_recorded_hand(tmp_path, capsys):
+    from majiang.cli import main
+
+    path = tmp_path / "m.jsonl"
+    mj.Game(
+        rules="gb",
+        bots=[EfficiencyBot(seed=i) for i in range(4)],
+        seed=7,
+        hands=1,
+        record_path=path,
+    ).play()
+    assert main(["explain", str(path), "--rows", "1"]) == 0
+    every = capsys.readouterr().out
+    assert "played discard" in every and "(same)" in every
+    assert main(["explain", str(path), "--differences"]) == 0
+    diff = capsys.readouterr().out
+    assert "(same)" not in diff and "(DIFFERENT)" in diff
+    n = diff.count("(DIFFERENT)")
+    assert f"in hand 1, {n} shown" in diff
+    assert main(["explain", str(path), "--hand", "2"]) == 2
+    assert "no hand 2" in capsys.readouterr().err
+    assert main(["explain", str(tmp_path / "none.jsonl")]) == 2
+    assert main(["explain", "--seat", "4"]) == 2

@@ -38,7 +38,11 @@ def _pct(x: float | None) -> str:
 
 
 def _pts(x: float | None) -> str:
-    return "-" if x is None else f"{x:.2f}"
+    """Points: two decimals, or three significant digits below 0.1 (far from ready the
+    stake, and so every value, is small)."""
+    if x is None:
+        return "-"
+    return f"{x:.2f}" if abs(x) >= 0.1 or x == 0 else f"{x:.2g}"
 
 
 @dataclass(frozen=True)
@@ -186,7 +190,7 @@ class Explanation:
             label = (lambda s: names[s]) if names is not None else (lambda s: None)
             lines.append("  threat: " + ", ".join(t.describe(label(t.seat)) for t in self.threats))
         if self.stake and self.mode in ("attack", "lookahead", "claim"):
-            lines.append(f"  stake {self.stake:.2f} points")
+            lines.append(f"  stake {_pts(self.stake)} points")
         return "\n".join(line.rstrip() for line in lines)
 
     def __str__(self) -> str:
