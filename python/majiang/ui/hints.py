@@ -411,8 +411,9 @@ def reason_lines(out: Text, e: Any, ascii: bool, most: int = 3) -> None:
     layer, then its `most` leading discards with their plan, chance of winning, danger
     and value, or the claim against the pass."""
     out.append(f"  why: {e.reason}\n", style="dim")
-    for i, d in enumerate(e.discards[:most]):
-        out.append("  " + ("▸ " if not ascii else "> ") if i == 0 else "    ")
+    for d in e.discards[:most]:
+        chosen = e.action.kind in ("discard", "ready") and e.action.tile == d.tile
+        out.append("  " + ("▸ " if not ascii else "> ") if chosen else "    ")
         out.append(inline(d.tile, ascii), style=suit_style(d.tile))
         away = "ready" if d.distance <= 1 else f"{d.distance} away"
         value = d.value if d.search is None else d.search
