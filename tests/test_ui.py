@@ -242,6 +242,41 @@ def test_hints_toggle_with_t() -> None:
     run(go())
 
 
+def test_explain_shows_the_strong_bots_reasons_from_the_start() -> None:
+    async def go() -> None:
+        app = app_for(seed=2, explain=True, ascii=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            panel = app.screen.query_one("#hints")
+            assert panel.has_class("-shown")
+            shown = text_of(panel)
+            obs = app.controller.observation()
+            e = app.controller.advisor.explain(obs)
+            assert "StrongBot would play: discard" in shown
+            assert f"why: {e.reason}" in shown
+            # The three leading candidates, the chosen one marked, with their figures.
+            first = next(line for line in shown.splitlines() if line.lstrip().startswith(">"))
+            assert inline(e.discards[0].tile, True) in first
+            assert e.discards[0].plan in first and "danger" in first and "value" in first
+            for d in e.discards[1:3]:
+                assert f"{inline(d.tile, True)} {d.plan}" in shown
+            # t still hides them.
+            await pilot.press("t")
+            assert not panel.has_class("-shown")
+
+    run(go())
+
+
+def test_play_explain_opens_the_hints_and_reaches_the_served_game() -> None:
+    from majiang.cli import build_parser
+    from majiang.commands.play import game_command
+
+    args = build_parser().parse_args(["play", "--explain", "--seed", "3"])
+    assert args.explain
+    assert "--explain" in game_command(args)
+    assert "--explain" not in game_command(build_parser().parse_args(["play"]))
+
+
 def test_quit_asks_first() -> None:
     async def go() -> None:
         app = app_for(seed=1)

@@ -334,6 +334,9 @@ class Policy:
     def reseed(self, seed: int) -> None: ...
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
+    def explain(self, observation: Observation) -> ExplanationDict:
+        """The choice with the reasons (the strong family only, as
+        ``StrongPolicy.explain``); ``ValueError`` for a policy that does not explain."""
 
 MAX_IN_MEMORY: int
 MAX_THREADS: int
@@ -432,6 +435,22 @@ class StrongPolicy:
     def reseed(self, seed: int) -> None: ...
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
+    def explain(self, observation: Observation) -> ExplanationDict:
+        """The action ``choose`` returns, with the reasons (the state advances as in
+        ``choose``). See ``ExplanationDict``; ``majiang.bots.Explanation`` wraps it."""
+
+# The dict of ``StrongPolicy.explain`` / ``Policy.explain``:
+#   action: Action (one of the observation's legal actions); mode: "forced" | "win" |
+#   "huainan" | "attack" | "lookahead" | "fold" | "kong" | "search" | "claim";
+#   seat: int; stake: float (points);
+#   threats: list of {seat: int, ready: float, flush_suit: int | None, pungs: bool,
+#     sets: int}, one per opponent;
+#   discards: list (best first) of {tile: int, plan: str, distance: int, fan: float,
+#     useful: int, chance: float | None, danger: float, attack: float | None,
+#     value: float | None, search: float | None};
+#   claims: list (the pass first) of {action: Action, plan_value: float,
+#     chance: float | None, discard: int | None, search: float | None}.
+ExplanationDict = dict[str, Any]
 
 def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     """The strong policy's defensive reading from the observation's seat: each seat's

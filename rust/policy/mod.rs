@@ -220,6 +220,19 @@ pub trait Policy: Send + Sync {
     fn act(&mut self, view: &dyn TableView) -> Action;
     /// A copy of this policy in its current state (for search and for per-thread copies).
     fn boxed_clone(&self) -> Box<dyn Policy>;
+    /// The choice [`Policy::act`] makes, with the reasons: the strong family explains
+    /// ([`StrongPolicy::explain`]); the other policies fail with
+    /// [`MjError::InvalidArgument`].
+    fn explain(
+        &mut self,
+        view: &dyn TableView,
+    ) -> MjResult<(Action, strong::explain::Explanation)> {
+        let _ = view;
+        Err(MjError::argument(format!(
+            "the {} policy does not explain its choices (the strong family does)",
+            self.name()
+        )))
+    }
 }
 
 impl Clone for Box<dyn Policy> {

@@ -589,6 +589,55 @@ impl Evaluator {
         best
     }
 
+    /// The fan `plan` is counted as worth for the waiting hand `hand` (the figure
+    /// [`Evaluator::score`] weighs: the plan's fans plus the honors and melds it keeps,
+    /// and a little for a concealed hand). For explanations; the scoring loop keeps its
+    /// own copy of these figures, and a test checks that the two agree.
+    pub fn plan_fan(&self, hand: &Counts, plan: PlanKind) -> f32 {
+        let honors = self.honor_fan(hand) + self.meld_fan;
+        let concealed = if self.exposed { 0.0 } else { 2.0 };
+        match plan {
+            PlanKind::Plain => honors + concealed + 1.0,
+            PlanKind::FullFlush(_) => 24.0,
+            PlanKind::HalfFlush(_) => 6.0 + honors + concealed * 0.5 + 0.5,
+            PlanKind::AllPungs => 6.0 + honors + 1.0,
+            PlanKind::SevenPairs => 24.0,
+            PlanKind::ThirteenOrphans => 88.0,
+            PlanKind::HonorsKnitted => 12.0,
+            PlanKind::KnittedStraight => 12.0 + concealed * 0.5,
+            PlanKind::Chows(i) => match self.chow_plans().get(i as usize) {
+                Some(p) => p.fan + concealed * 0.5 + 1.0,
+                None => 0.0,
+            },
+        }
+    }
+
+    /// A short English name of `plan` ("half flush p", "pure straight s", "plain").
+    pub fn plan_name(&self, plan: PlanKind) -> String {
+        const SUITS: [&str; 3] = ["m", "p", "s"];
+        let suit = |s: u8| SUITS[(s as usize).min(2)];
+        match plan {
+            PlanKind::Plain => "plain".into(),
+            PlanKind::FullFlush(s) => format!("full flush {}", suit(s)),
+            PlanKind::HalfFlush(s) => format!("half flush {}", suit(s)),
+            PlanKind::AllPungs => "all pungs".into(),
+            PlanKind::SevenPairs => "seven pairs".into(),
+            PlanKind::ThirteenOrphans => "thirteen orphans".into(),
+            PlanKind::HonorsKnitted => "honors and knitted".into(),
+            PlanKind::KnittedStraight => "knitted straight".into(),
+            PlanKind::Chows(i) => match self.chow_plans().get(i as usize) {
+                Some(p) if p.lows[0] / 9 == p.lows[1] / 9 => {
+                    format!("pure straight {}", suit(p.lows[0] / 9))
+                }
+                Some(p) if p.lows[0] % 9 == p.lows[1] % 9 => {
+                    format!("triple chow {}", p.lows[0] % 9 + 1)
+                }
+                Some(_) => "mixed straight".into(),
+                None => "three chows".into(),
+            },
+        }
+    }
+
     /// Distance of a three-chow plan: its missing tiles plus the regular distance of the
     /// remaining tiles to the remaining sets and the pair.
     fn chow_distance(&self, p: &ChowPlan, hand: &Counts, e: &[Entry; 4]) -> Option<u8> {
@@ -799,6 +848,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_plan_fan_is_the_figure_the_score_weighs() {
+        let mut rng = crate::wall::Rng::new(0xFA4_51A4);
+        let melds = [Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        }];
+        let mut kinds = std::collections::HashSet::new();
+        for round in 0..4000 {
+            let melds = &melds[..round % 2];
+            let n = 13 - 3 * melds.len();
+            let mut hand = [0u8; 34];
+            let mut k = 0;
+            while k < n {
+                let t = match rng.below(4) {
+                    0 => rng.below(34),
+                    1 => 27 + rng.below(7),
+                    _ => rng.below(9) + 9 * (round as u64 % 3),
+                } as usize;
+                if hand[t] < 4 {
+                    hand[t] += 1;
+                    k += 1;
+                }
+            }
+            let mut ev = Evaluator::new(melds, 1, 0, 8);
+            ev.select_chow_plans(&hand);
+            let s = ev.score(&hand);
+            if s.value <= 0.0 {
+                continue;
+            }
+            let fan = ev.plan_fan(&hand, s.plan);
+            let want = ev.weight(fan) * beta_pow(s.distance);
+            assert_eq!(want, s.value, "{hand:?} {s:?} fan {fan}");
+            kinds.insert(std::mem::discriminant(&s.plan));
+            assert!(!ev.plan_name(s.plan).is_empty());
+        }
+        assert!(kinds.len() >= 4, "{} plan kinds seen", kinds.len());
+    }
+
+    #[test]
+    fn plans_are_named() {
+        let mut ev = Evaluator::new(&[], 0, 0, 8);
+        ev.select_chow_plans(&counts("123456789s1234m"));
+        let names: Vec<String> = (0..ev.chow_plans().len() as u8)
+            .map(|i| ev.plan_name(PlanKind::Chows(i)))
+            .collect();
+        assert!(names.contains(&"pure straight s".to_string()), "{names:?}");
+        assert_eq!(ev.plan_name(PlanKind::HalfFlush(1)), "half flush p");
+        assert_eq!(ev.plan_fan(&counts("1m"), PlanKind::FullFlush(0)), 24.0);
     }
 
     #[test]

@@ -648,6 +648,16 @@ impl PyPolicy {
         checked_choice(py, self.name, &obs, a)
     }
 
+    /// The choice `choose` makes, with the reasons, as a dict (the strong family only:
+    /// the layout of `StrongPolicy.explain`); `ValueError` for a policy that does not
+    /// explain, other errors as in `choose`.
+    fn explain<'py>(&mut self, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let obs = &observation_of(observation)?.get().inner;
+        check_has_choice(obs)?;
+        let (_, e) = self.inner.explain(&**obs)?;
+        super::strong::explanation_dict(observation.py(), self.name, obs, &e)
+    }
+
     fn __repr__(&self) -> String {
         format!("Policy({:?})", self.name)
     }

@@ -1,13 +1,17 @@
 //! Python binding of the strong policy: `_core.StrongPolicy(rules=, seed=, budget_ms=)`
-//! chooses among a Python observation's legal actions with the Rust [`StrongPolicy`].
+//! chooses among a Python observation's legal actions with the Rust [`StrongPolicy`], and
+//! `explain` says why ([`explanation_dict`]).
 
 use super::convert;
-use super::play::PyRound;
+use super::play::{action_obj, PyRound};
 use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
+use crate::policy::strong::explain::Explanation;
 use crate::policy::strong::{danger, unseen_of};
 use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
+use crate::round::Observation;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 
 /// The strong policy on Python observations (see `majiang.bots.StrongBot`).
 #[pyclass(name = "StrongPolicy", module = "majiang")]
@@ -103,6 +107,87 @@ impl PyStrongPolicy {
         let a = self.inner.act(&view);
         checked_choice(py, "strong", &obs, a)
     }
+
+    /// The choice `choose` makes, with the reasons, as a dict (see
+    /// [`explanation_dict`]); the policy's state advances as in `choose`. Errors as in
+    /// `choose`.
+    fn explain<'py>(
+        &mut self,
+        py: Python<'py>,
+        observation: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let obs = &observation_of(observation)?.get().inner;
+        check_has_choice(obs)?;
+        let inner = &mut self.inner;
+        let (_, e) = py.detach(|| inner.explain(&**obs))?;
+        explanation_dict(py, "strong", obs, &e)
+    }
+}
+
+/// A chance, a value or a search mean that may be missing, as a float or `None`.
+fn opt(py: Python<'_>, v: Option<f32>) -> PyResult<Bound<'_, PyAny>> {
+    Ok(match v {
+        Some(v) => v.into_pyobject(py)?.into_any(),
+        None => py.None().into_bound(py),
+    })
+}
+
+/// An [`Explanation`] as plain Python data: `action` (one of the observation's legal
+/// actions, checked like a choice), `mode`, `seat`, `stake`, `threats` (a dict per
+/// opponent: `seat`, `ready`, `flush_suit` 0-2 or None, `pungs`, `sets`), `discards`
+/// (best first, a dict each: `tile`, `plan`, `distance`, `fan`, `useful`, `chance`,
+/// `danger`, `attack`, `value`, `search`; the optional figures None when not computed)
+/// and `claims` (the pass first: `action`, `plan_value`, `chance`, `discard`, `search`).
+pub(super) fn explanation_dict<'py>(
+    py: Python<'py>,
+    policy: &str,
+    obs: &Observation,
+    e: &Explanation,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("action", checked_choice(py, policy, obs, e.action)?)?;
+    d.set_item("mode", e.mode.as_str())?;
+    d.set_item("seat", e.seat)?;
+    d.set_item("stake", e.stake)?;
+    let threats = PyList::empty(py);
+    for t in &e.threats {
+        let x = PyDict::new(py);
+        x.set_item("seat", t.seat)?;
+        x.set_item("ready", t.ready)?;
+        x.set_item("flush_suit", t.flush_suit)?;
+        x.set_item("pungs", t.pungs)?;
+        x.set_item("sets", t.sets)?;
+        threats.append(x)?;
+    }
+    d.set_item("threats", threats)?;
+    let discards = PyList::empty(py);
+    for c in &e.discards {
+        let x = PyDict::new(py);
+        x.set_item("tile", c.tile)?;
+        x.set_item("plan", &c.plan)?;
+        x.set_item("distance", c.distance)?;
+        x.set_item("fan", c.fan)?;
+        x.set_item("useful", c.useful)?;
+        x.set_item("chance", opt(py, c.chance)?)?;
+        x.set_item("danger", c.danger)?;
+        x.set_item("attack", opt(py, c.attack)?)?;
+        x.set_item("value", opt(py, c.value)?)?;
+        x.set_item("search", opt(py, c.search)?)?;
+        discards.append(x)?;
+    }
+    d.set_item("discards", discards)?;
+    let claims = PyList::empty(py);
+    for c in &e.claims {
+        let x = PyDict::new(py);
+        x.set_item("action", action_obj(py, c.action)?)?;
+        x.set_item("plan_value", c.plan_value)?;
+        x.set_item("chance", opt(py, c.chance)?)?;
+        x.set_item("discard", c.discard)?;
+        x.set_item("search", opt(py, c.search)?)?;
+        claims.append(x)?;
+    }
+    d.set_item("claims", claims)?;
+    Ok(d)
 }
 
 /// The strong policy's defensive reading of the table from `observation`'s seat: for each

@@ -9,7 +9,8 @@ one. ``BotzoneBot`` runs an external Botzone bot program (see :mod:`majiang.botz
 ``EfficiencyBot`` (tile efficiency toward a fan plan) and ``StrongBot`` (the
 strongest: fan plans, lookahead to scoring ready hands, defense) run the built-in Rust
 policies on the round's own observation, so they play exactly as inside
-:func:`majiang.simulate` and :func:`majiang.arena`.
+:func:`majiang.simulate` and :func:`majiang.arena`; ``StrongBot.explain`` also says why
+it chose its action (an :class:`Explanation`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,15 @@ from typing import Protocol, runtime_checkable
 
 from .._core import Action, IllegalActionError, Observation
 
-__all__ = ["Bot", "BotzoneBot", "EfficiencyBot", "FirstBot", "RandomBot", "StrongBot"]
+__all__ = [
+    "Bot",
+    "BotzoneBot",
+    "EfficiencyBot",
+    "Explanation",
+    "FirstBot",
+    "RandomBot",
+    "StrongBot",
+]
 
 
 def _legal(observation: Observation) -> list[Action]:
@@ -69,4 +78,5 @@ class FirstBot:
 
 from ..botzone.external import BotzoneBot  # noqa: E402
 from .efficiency import EfficiencyBot  # noqa: E402
+from .explain import Explanation  # noqa: E402
 from .strong import StrongBot  # noqa: E402

@@ -12,6 +12,7 @@ section "StrongBot" for its measured strength.
 from __future__ import annotations
 
 from .._core import Action, Observation, StrongPolicy
+from .explain import Explanation
 
 __all__ = ["StrongBot"]
 
@@ -59,6 +60,16 @@ class StrongBot:
         a ``TypeError``); one without legal actions raises ``IllegalActionError``.
         """
         return self._policy.choose(observation)
+
+    def explain(self, observation: Observation) -> Explanation:
+        """The action :meth:`act` chooses for ``observation``, with the reasons: the layer
+        that decided, the leading candidates with their plans, chances of winning, danger
+        and values, the claim against the pass, the opponents' threat (see
+        :class:`majiang.bots.explain.Explanation`; ``print`` it for a short table). The bot
+        advances as after :meth:`act`, so explaining every decision plays the same hand.
+        Errors as in :meth:`act`.
+        """
+        return Explanation.from_dict(self._policy.explain(observation))
 
     def __repr__(self) -> str:
         return f"StrongBot(seed={self.seed}, budget_ms={self.budget_ms})"

@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play Chinese mahjong in the terminal: you sit East against three "
         "bots. Arrows and Enter discard, d discards the drawn tile, the action bar shows "
         "the claims you may make (c chow, p pung, k kong, h win, Space pass), t shows "
-        "hints, q then y quits.",
+        "hints (what the strong bot would play and why; --explain shows them from the "
+        "start), q then y quits.",
     )
     add_rules_option(p)
     p.add_argument(
@@ -43,6 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--ascii", action="store_true", help="write tiles as 1m 9p 5z instead of Chinese characters"
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="show the hints from the start: what the strong bot would play and why (its "
+        "leading candidates with their chance of winning, danger and value)",
     )
     p.add_argument(
         "--record",
@@ -96,6 +103,8 @@ def game_command(args: argparse.Namespace) -> list[str]:
         cmd += ["--hands", str(args.hands)]
     if args.ascii:
         cmd.append("--ascii")
+    if args.explain:
+        cmd.append("--explain")
     if args.record:
         cmd += ["--record", args.record]
     return cmd
@@ -158,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         record=record_path,
         delay=args.delay,
         hands=args.hands,
+        explain=args.explain,
     )
     c = app.controller
     if args.served:

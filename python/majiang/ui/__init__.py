@@ -1,13 +1,15 @@
 """The terminal game (``majiang play``): one person against three bots, built on Textual.
 
-``run(rules="gb", seed=None, level="normal", ascii=False, record=None, delay=0.4)`` plays
-a whole match in the terminal. The pieces are usable on their own:
+``run(rules="gb", seed=None, level="normal", ascii=False, record=None, delay=0.4,
+explain=False)`` plays a whole match in the terminal (``explain``: the hints, with the
+strong bot's reasons, show from the start). The pieces are usable on their own:
 
 - :mod:`majiang.ui.controller`: the match, the round and the bots, with no display;
 - :mod:`majiang.ui.app`: the Textual app (:class:`MajiangApp`) and the table screen;
 - :mod:`majiang.ui.screens`: the result of a hand, the final standings, quitting;
 - :mod:`majiang.ui.widgets` and :mod:`majiang.ui.tiles`: tiles, the hand, seat panels;
-- :mod:`majiang.ui.hints`: shanten, useful tiles, the efficiency bot's advice, fans;
+- :mod:`majiang.ui.hints`: shanten, useful tiles, the strong bot's advice and its reasons,
+  fans;
 - :mod:`majiang.ui.scenarios`: deterministic searches for seeds where a pung or a win is
   offered to the person (used by the tests and the screenshots).
 
@@ -32,9 +34,10 @@ def run(
     record: str | None = None,
     delay: float = 0.4,
     hands: int | None = None,
+    explain: bool = False,
 ) -> MajiangApp:
     """Plays a match in the terminal; returns the app when the person leaves."""
-    app = MajiangApp(Options(rules, seed, level, ascii, record, delay, hands))
+    app = MajiangApp(Options(rules, seed, level, ascii, record, delay, hands, explain))
     try:
         app.run()
     finally:

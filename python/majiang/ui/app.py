@@ -12,8 +12,9 @@ Keys on the table:
   legal ones with their keys: ``h`` win, ``k`` kong, ``p`` pung, ``c`` chow (then ``1``,
   ``2``, ``3`` to choose which chow when there are several), ``r`` declare ready with
   the selected tile (classic), Space pass;
-- ``t`` shows or hides the hints; ``l`` opens the whole action log; ``q`` asks to quit
-  and ``y`` confirms.
+- ``t`` shows or hides the hints: what the strong bot would play and why (with
+  ``Options.explain``, ``majiang play --explain``, they show from the start); ``l``
+  opens the whole action log; ``q`` asks to quit and ``y`` confirms.
 
 The table needs 80x24 cells; a smaller terminal shows a notice until it is enlarged. From
 120 columns on, the action log stands beside the table; narrower, the latest moves show
@@ -85,7 +86,8 @@ def _describe(action: Action, ascii: bool) -> str:
 @dataclass
 class Options:
     """How the app plays: rules (a preset's name or a ``RuleSet``), seed, level, tile
-    style, record file, bot delay."""
+    style, record file, bot delay, hands, and whether the hints (with the strong bot's
+    reasons) show from the start."""
 
     rules: str | RuleSet = "gb"
     seed: int | None = None
@@ -94,6 +96,8 @@ class Options:
     record: str | None = None
     delay: float = 0.4
     hands: int | None = None
+    explain: bool = False
+    """Show the hints, with the strong bot's reasons, from the start."""
 
 
 class GameScreen(Screen[None]):
@@ -176,7 +180,7 @@ class GameScreen(Screen[None]):
                 yield SeatPanel(0, a, id="you")
                 yield HandBar(a, id="hand")
                 yield ActionBar(id="actions")
-                yield Static("", id="hints")
+                yield Static("", id="hints", classes="-shown" if self.opts.explain else "")
             yield RichLog(id="history", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static("", id="log")
         yield Static("", id="keys")

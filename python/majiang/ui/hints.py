@@ -1,6 +1,8 @@
 """Hints for the person: how far the hand is from ready, which tiles help and how many
 copies of them are still unseen (tiles with no copy left are not listed: they cannot
-help), what the strongest bot would play, and (gb, classic) which fans the hand is
+help), what the strongest bot would play and why (its leading candidates with their
+chance of winning, danger and value, or the claim against the pass, from
+:meth:`majiang.bots.StrongBot.explain`), and (gb, classic) which fans the hand is
 heading for and whether the rule set's minimum is within reach, counted as the rules
 count it (in gb flowers do not count toward the 8-fan minimum; they are added after).
 
@@ -33,6 +35,7 @@ __all__ = [
     "compute_hints",
     "danger_lines",
     "hint_text",
+    "reason_lines",
     "oracle_options",
     "unseen_counts",
 ]
@@ -86,6 +89,8 @@ class Hints:
     # person's own entry 0) and each kind's chance of dealing in if discarded.
     ready: list[float] = field(default_factory=list)
     deal_in: list[float] = field(default_factory=list)
+    # Why the advisor chose its suggestion (a majiang.bots.Explanation), when it explains.
+    explanation: Any = None
 
 
 def unseen_counts(obs: Any) -> list[int]:
@@ -279,9 +284,14 @@ def compute_hints(controller: Any) -> Hints:
         useful = useful_of(hand)
 
     suggestion = None
+    explanation = None
     advisor = advisor_for(c)
     if advisor is not None and obs.legal_actions:
-        suggestion = advisor.act(obs)
+        if hasattr(advisor, "explain"):
+            explanation = advisor.explain(obs)
+            suggestion = explanation.action
+        else:
+            suggestion = advisor.act(obs)
 
     outlook = None
     min_fan = int(rules.options().get("min_fan", 8)) if name in ("gb", "classic") else 0
@@ -311,6 +321,7 @@ def compute_hints(controller: Any) -> Hints:
         advisor=type(advisor).__name__ if advisor is not None else "",
         ready=ready,
         deal_in=deal_in,
+        explanation=explanation,
     )
 
 
@@ -384,6 +395,50 @@ def danger_lines(out: Text, h: Hints, controller: Any, ascii: bool) -> None:
     out.append("\n")
 
 
+def _figures(chance: float | None, danger: float | None, value: float | None) -> str:
+    parts = []
+    if chance is not None:
+        parts.append(f"chance {100 * chance:.0f}%")
+    if danger is not None:
+        parts.append(f"danger {100 * danger:.0f}%")
+    if value is not None:
+        parts.append(f"value {value:.2f}")
+    return ", ".join(parts)
+
+
+def reason_lines(out: Text, e: Any, ascii: bool, most: int = 3) -> None:
+    """Appends why the advisor chose its action (`e`, an Explanation): the deciding
+    layer, then its `most` leading discards with their plan, chance of winning, danger
+    and value, or the claim against the pass."""
+    out.append(f"  why: {e.reason}\n", style="dim")
+    for d in e.discards[:most]:
+        chosen = e.action.kind in ("discard", "ready") and e.action.tile == d.tile
+        out.append("  " + ("▸ " if not ascii else "> ") if chosen else "    ")
+        out.append(inline(d.tile, ascii), style=suit_style(d.tile))
+        away = "ready" if d.distance <= 1 else f"{d.distance} away"
+        value = d.value if d.search is None else d.search
+        out.append(f" {d.plan}, {away}, {d.fan:.0f} fan: ")
+        out.append(_figures(d.chance, d.danger, value) + "\n")
+    for c in e.claims:
+        chosen = c.action == e.action
+        out.append("  " + ("▸ " if not ascii else "> ") if chosen else "    ")
+        out.append(_ACTION_WORDS.get(c.action.kind, c.action.kind))
+        if c.action.tile is not None and c.action.kind != "pass":
+            if c.action.kind == "chow":
+                run = (c.action.tile, c.action.tile + 1, c.action.tile + 2)
+                out.append(" " + "".join(inline(x, ascii) for x in run))
+            else:
+                out.append(" ")
+                out.append(inline(c.action.tile, ascii), style=suit_style(c.action.tile))
+        out.append(f": plan value {c.plan_value:.2f}")
+        if c.chance is not None:
+            out.append(f", chance {100 * c.chance:.0f}%")
+        if c.discard is not None:
+            out.append(", then ")
+            out.append(inline(c.discard, ascii), style=suit_style(c.discard))
+        out.append("\n")
+
+
 def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) -> Text:
     """The hint panel's text for the person's present position (`hints`: already
     computed for it)."""
@@ -403,6 +458,8 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
         else:
             out.append(_ACTION_WORDS.get(a.kind, a.kind))
         out.append("\n")
+        if h.explanation is not None:
+            reason_lines(out, h.explanation, ascii)
     if h.discards:
         for o in h.discards[:3]:
             out.append("  discard ")

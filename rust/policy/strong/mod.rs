@@ -48,9 +48,16 @@
 //! machine several times slower (then results may differ from run to run). `simulate`
 //! and `arena` run without the cap, so their results never depend on time. The
 //! lookahead does a bounded amount of work and never looks at the clock.
+//!
+//! # Explanations
+//!
+//! [`StrongPolicy::explain`] makes the same decision as [`Policy::act`] and says why:
+//! the layer that decided, the candidates with their plans, chances, danger and values,
+//! the claim against the pass, the opponents' threat ([`explain`]).
 
 pub mod danger;
 pub mod discards;
+pub mod explain;
 pub mod lookahead;
 pub mod search;
 pub mod waits;
@@ -64,6 +71,7 @@ use crate::shanten;
 use crate::shanten::regular::group_entry;
 use crate::tile::{Counts, Tile};
 use crate::wall::{derive_seed, Rng};
+use explain::{Explanation, Facts, Mode, Sink};
 use lookahead::Lookahead;
 use search::{Search, MAX_CANDIDATES};
 use std::time::{Duration, Instant};
@@ -353,6 +361,7 @@ impl StrongPolicy {
         n_melds: u8,
         ctx: &WinContext,
         la: &mut Lookahead,
+        mut ex: Option<&mut Explanation>,
     ) -> bool {
         let mut vals = [None; 14];
         let mut any = false;
@@ -400,6 +409,7 @@ impl StrongPolicy {
                 _ => f32::NEG_INFINITY,
             };
         }
+        ex.note(|e| e.chances(cands, &vals));
         true
     }
 
@@ -409,6 +419,7 @@ impl StrongPolicy {
         melds: &[Meld],
         unseen: &Counts,
         la: &mut Lookahead,
+        mut ex: Option<&mut Explanation>,
     ) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
@@ -421,6 +432,7 @@ impl StrongPolicy {
             }
         }
         let (danger, threats) = danger::danger(view, unseen);
+        ex.note(|e| e.threats(view.seat(), &threats));
         let mut cands = [Candidate {
             tile: 0,
             score: ev.score(&hand),
@@ -444,12 +456,24 @@ impl StrongPolicy {
         }
         let cands = &mut cands[..n];
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
-        let (_, fold) = Self::rank(cands, view.wall_remaining(), threat);
+        let (stake, fold) = Self::rank(cands, view.wall_remaining(), threat);
+        ex.note(|e| {
+            let f = Facts {
+                ev: &ev,
+                hand: &hand,
+                ctx: &ctx,
+                rules: &self.rules,
+                unseen,
+            };
+            e.ranked(cands, stake, fold, f)
+        });
         if !fold && self.cfg.lookahead {
             la.reset(unseen, view.wall_remaining());
-            self.rank_close(cands, &hand, melds.len() as u8, &ctx, la);
+            let ex = ex.as_deref_mut();
+            self.rank_close(cands, &hand, melds.len() as u8, &ctx, la, ex);
         }
         cands.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.tile.cmp(&b.tile)));
+        ex.note(|e| e.sorted(cands));
         let mut choice = cands[0];
 
         // Kongs: declared when the hand keeps the plan value and nobody threatens much.
@@ -461,6 +485,7 @@ impl StrongPolicy {
                     let mut ev2 = self.evaluator(view, after.melds());
                     ev2.select_chow_plans(&after.hand);
                     if ev2.score(&after.hand).value >= best_value * 0.95 {
+                        ex.note(|e| e.mode = Mode::Kong);
                         return a;
                     }
                 }
@@ -468,6 +493,7 @@ impl StrongPolicy {
                     let mut h = hand;
                     h[t as usize] = h[t as usize].saturating_sub(1);
                     if ev.score(&h).value >= best_value * 0.95 && danger[t as usize] < 0.05 {
+                        ex.note(|e| e.mode = Mode::Kong);
                         return a;
                     }
                 }
@@ -497,6 +523,7 @@ impl StrongPolicy {
                     };
                 }
                 if let Some(means) = self.search(view, &acts[..k]) {
+                    ex.note(|e| e.searched_discards(&acts[..k], &means));
                     let mut best = (f32::NEG_INFINITY, 0usize);
                     for (i, c) in cands[..k].iter().enumerate() {
                         let v = means[i] - c.danger * SEARCH_DANGER;
@@ -526,6 +553,7 @@ impl StrongPolicy {
         tile: Tile,
         unseen: &Counts,
         la: &mut Lookahead,
+        mut ex: Option<&mut Explanation>,
     ) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
@@ -537,8 +565,14 @@ impl StrongPolicy {
         let base = ev.score(&hand);
         let stake = Self::stake(&base, view.wall_remaining());
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
+        ex.note(|e| {
+            e.threats(view.seat(), &threats);
+            e.stake = stake;
+            e.claim_value(Action::Pass, base.value * CLAIM_MARGIN);
+        });
         // Folding: a far hand facing a likely-ready seat keeps its concealed (safe) tiles.
         if threat >= FOLD_THREAT && base.distance >= FOLD_DISTANCE {
+            ex.note(|e| e.mode = Mode::Fold);
             return Action::Pass;
         }
         let mut best = (base.value * CLAIM_MARGIN, Action::Pass);
@@ -551,6 +585,7 @@ impl StrongPolicy {
         } else {
             None
         };
+        ex.note(|e| e.claim_chance(Action::Pass, pass_la, None));
         let mut best_la = (0f32, Action::Pass);
         for &a in legal {
             let Some(claimed) = AfterMeld::of_claim(a, tile, &hand, melds) else {
@@ -603,6 +638,7 @@ impl StrongPolicy {
                         });
                         if let Some(v) = v {
                             let v = v - c.danger * DANGER_WEIGHT / LOOKAHEAD_SCALE;
+                            ex.note(|e| e.claim_chance(a, Some(v), Some(c.tile)));
                             if v > best_la.0 {
                                 best_la = (v, a);
                             }
@@ -618,6 +654,7 @@ impl StrongPolicy {
                     })
                     .fold(0f32, f32::max)
             };
+            ex.note(|e| e.claim_value(a, v));
             if v > best.0 {
                 best = (v, a);
             }
@@ -630,6 +667,7 @@ impl StrongPolicy {
                     Action::Pass
                 };
                 if a == Action::Pass || legal.contains(&a) {
+                    ex.note(|e| e.mode = Mode::Lookahead);
                     return if legal.contains(&a) {
                         a
                     } else {
@@ -644,6 +682,7 @@ impl StrongPolicy {
             if ratio < 1.3 && legal.contains(&Action::Pass) {
                 let acts = [Action::Pass, best.1];
                 if let Some(means) = self.search(view, &acts) {
+                    ex.note(|e| e.searched_claims(&acts, &means));
                     return if means[1] > means[0] {
                         best.1
                     } else {
@@ -652,6 +691,7 @@ impl StrongPolicy {
                 }
             }
         }
+        ex.note(|e| e.mode = Mode::Claim);
         if legal.contains(&best.1) {
             best.1
         } else {
@@ -744,6 +784,19 @@ impl Policy for StrongPolicy {
         }
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
+        self.decide(view, None)
+    }
+    fn explain(&mut self, view: &dyn TableView) -> crate::MjResult<(Action, Explanation)> {
+        StrongPolicy::explain(self, view)
+    }
+    fn boxed_clone(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
+
+impl StrongPolicy {
+    /// [`Policy::act`], writing the reasons into `ex` when there is one.
+    fn decide(&mut self, view: &dyn TableView, mut ex: Option<&mut Explanation>) -> Action {
         let legal = view.legal();
         match legal.len() {
             0 => return Action::Pass,
@@ -751,9 +804,11 @@ impl Policy for StrongPolicy {
             _ => {}
         }
         if let Some(h) = self.huainan.as_mut() {
+            ex.note(|e| e.mode = Mode::Huainan);
             return h.act(view);
         }
         if legal.contains(&Action::Win) {
+            ex.note(|e| e.mode = Mode::Win);
             return Action::Win;
         }
         self.decisions += 1;
@@ -766,9 +821,9 @@ impl Policy for StrongPolicy {
             .unwrap_or_else(|| Box::new(Lookahead::new(&unseen, view.wall_remaining())));
         let a = match view.claim() {
             Some((_, t)) if view.turn() != view.seat() => {
-                self.claim(view, melds, t, &unseen, &mut la)
+                self.claim(view, melds, t, &unseen, &mut la, ex)
             }
-            _ => self.turn(view, melds, &unseen, &mut la),
+            _ => self.turn(view, melds, &unseen, &mut la, ex),
         };
         self.lookahead = Some(la);
         if legal.contains(&a) {
@@ -779,9 +834,6 @@ impl Policy for StrongPolicy {
             let i = self.rng.below(legal.len() as u64) as usize;
             legal[i]
         }
-    }
-    fn boxed_clone(&self) -> Box<dyn Policy> {
-        Box::new(self.clone())
     }
 }
 
