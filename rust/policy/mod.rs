@@ -21,11 +21,13 @@
 
 pub mod efficiency;
 pub mod huainan;
+pub mod huainan_strong;
 pub mod plans;
 pub mod random;
 pub mod strong;
 
 pub use efficiency::EfficiencyPolicy;
+pub use huainan_strong::{HuainanStrongConfig, HuainanStrongPolicy};
 pub use random::RandomPolicy;
 pub use strong::{StrongConfig, StrongPolicy};
 
@@ -244,19 +246,25 @@ pub enum PolicyKind {
     /// [`StrongPolicy`] with the lookahead and the search at the default budget
     /// ([`strong::DEFAULT_BUDGET_MS`] worth of rollouts, no wall-clock cap).
     StrongSearch,
+    /// [`HuainanStrongPolicy`]: in `huainan`, wild-aware useful tiles, a one-draw
+    /// lookahead valuing the waits and 飞宝; in `gb` and `classic`, [`StrongPolicy`] in its
+    /// default configuration.
+    HuainanStrong,
 }
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 5] = [
+    pub const ALL: [PolicyKind; 6] = [
         PolicyKind::Random,
         PolicyKind::Efficiency,
         PolicyKind::Strong,
         PolicyKind::StrongLite,
         PolicyKind::StrongSearch,
+        PolicyKind::HuainanStrong,
     ];
 
-    /// `random`, `efficiency`, `strong`, `strong_lite` or `strong_search`.
+    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search` or
+    /// `huainan_strong`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
@@ -264,6 +272,7 @@ impl PolicyKind {
             PolicyKind::Strong => "strong",
             PolicyKind::StrongLite => "strong_lite",
             PolicyKind::StrongSearch => "strong_search",
+            PolicyKind::HuainanStrong => "huainan_strong",
         }
     }
 
@@ -294,8 +303,32 @@ impl PolicyKind {
                 0,
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
+            PolicyKind::HuainanStrong => {
+                Box::new(HuainanStrongPolicy::with_config(rules, 0, dev_config()))
+            }
         }
     }
+}
+
+fn dev_config() -> HuainanStrongConfig {
+    let mut c = HuainanStrongConfig::default();
+    if let Ok(s) = std::env::var("MJ_HNS") {
+        for kv in s.split(',').filter(|x| !x.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap();
+            let b = v == "1";
+            let f: f64 = v.parse().unwrap_or(0.0);
+            match k {
+                "useful" => c.useful = b,
+                "wait_value" => c.wait_value = b,
+                "discard_weight" => c.discard_weight = f,
+                "feibao" => c.feibao = b,
+                "jiebao_risk" => c.jiebao_risk = f,
+                "claim_equal" => c.claim_equal = b,
+                _ => panic!("{k}"),
+            }
+        }
+    }
+    c
 }
 
 /// Plays `round` to its end, asking `policies[s]` for every decision of seat `s`.
