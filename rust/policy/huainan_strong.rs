@@ -59,6 +59,14 @@ pub struct HuainanStrongConfig {
     pub jiebao_risk: f64,
     /// Take a pung or chow that keeps the shanten but leaves more useful tiles.
     pub claim_equal: bool,
+    /// Pass once in the 宝吊头 state (偷机) while at least this many tiles stand in the wall.
+    pub touji_wall: usize,
+    /// Decline a self-drawn win worth less than this (the value one payer pays) when a
+    /// discard enters the 宝吊头 state instead, with at least 8 tiles in the wall.
+    pub bdt_decline_below: u64,
+    /// Decline a win on a discard when the self-drawn wins of the same wait promise more:
+    /// the share of the seat's remaining draws counted on (0: never decline).
+    pub decline_discard_win: f64,
 }
 
 impl Default for HuainanStrongConfig {
@@ -69,7 +77,10 @@ impl Default for HuainanStrongConfig {
             discard_weight: 1.0,
             feibao: true,
             jiebao_risk: 1.0,
-            claim_equal: false,
+            claim_equal: true,
+            touji_wall: 16,
+            bdt_decline_below: 2,
+            decline_discard_win: 0.0,
         }
     }
 }
@@ -342,24 +353,6 @@ impl HuainanStrongPolicy {
             .map(|c| c.1);
         let (m, n) = view.melds(view.seat());
         let melds = &m[..n];
-        if legal.contains(&Action::Win) {
-            if claim.is_some() {
-                return Action::Win;
-            }
-            // A self-drawn win: the 宝吊头 choices of the efficiency policy.
-            let d = super::huainan::Decision {
-                hand: view.hand(),
-                melds,
-                bao,
-                state,
-                legal,
-                claim: None,
-                drawn: view.drawn(),
-                wall_remaining: view.wall_remaining(),
-                opts: o,
-            };
-            return super::huainan::decide(&d);
-        }
         let seen = unseen(view, melds);
         let shapes = ShapeOptions::of(o);
         let ctx = Ctx {
@@ -371,6 +364,15 @@ impl HuainanStrongPolicy {
             cfg: &self.cfg,
         };
         let hand = view.hand();
+        if legal.contains(&Action::Win) {
+            return match claim {
+                Some(t) if self.declines_discard_win(view, &ctx, hand, melds, &state, t) => {
+                    Action::Pass
+                }
+                Some(_) => Action::Win,
+                None => self.self_drawn(view, &ctx, hand, melds, &state),
+            };
+        }
         if let Some(t) = claim {
             return self.claim(&ctx, hand, melds, &state, t, legal);
         }
@@ -394,6 +396,142 @@ impl HuainanStrongPolicy {
             return a;
         }
         discard.map_or(first, |(t, _)| Action::Discard(t))
+    }
+
+    /// A self-drawn win is offered. In the 宝吊头 state a concealed kong that keeps the
+    /// state comes first (its replacement wins, 杠开), and one win is passed for 偷机 while
+    /// the wall is long; outside it a win worth less than
+    /// [`HuainanStrongConfig::bdt_decline_below`] gives way to a discard entering the state.
+    fn self_drawn(
+        &self,
+        view: &dyn TableView,
+        ctx: &Ctx,
+        hand: &Counts,
+        melds: &[Meld],
+        state: &BaoState,
+    ) -> Action {
+        let legal = view.legal();
+        let has = |a: Action| legal.contains(&a);
+        let bao = ctx.bao;
+        let wall = view.wall_remaining();
+        let o = ctx.opts;
+        if state.in_bdt && wall > 0 {
+            for &a in legal.iter().filter(|a| matches!(a, Action::ConcealedKong(_))) {
+                if let Some((h, km, kn)) = after_own_kong(hand, melds, a) {
+                    let limit = (!o.bao_wild_fifth_copy)
+                        .then(|| wild::hand_limit(&wild::Wild::new(&h, Some(bao)).nat, &km[..kn]));
+                    if wild::is_bdt(&h, bao, limit.as_ref()) {
+                        return a;
+                    }
+                }
+            }
+        }
+        let Some(drawn) = view.drawn() else {
+            return Action::Win;
+        };
+        if state.in_bdt
+            && state.passes == 0
+            && drawn != bao
+            && wall >= self.cfg.touji_wall
+            && has(Action::Discard(drawn))
+        {
+            return Action::Discard(drawn);
+        }
+        if state.in_bdt || wall < 8 || hand[bao as usize] == 0 {
+            return Action::Win;
+        }
+        let facts = WinFacts {
+            self_drawn: true,
+            passes: state.passes,
+            bao_discarded: state.bao_discarded,
+            ..Default::default()
+        };
+        let value = forms::score_if_winning(hand, melds, Some(drawn), bao, &facts, o)
+            .map_or(u64::MAX, |s| s.value);
+        if value >= self.cfg.bdt_decline_below {
+            return Action::Win;
+        }
+        // The best discard that enters the 宝吊头 state.
+        let mut h = *hand;
+        let mut best: Option<(Eval, Tile)> = None;
+        for t in 0..N_KINDS {
+            if h[t] == 0 || t == bao as usize || !has(Action::Discard(t as Tile)) {
+                continue;
+            }
+            h[t] -= 1;
+            if wild::is_bdt(&h, bao, None) {
+                let e = ctx.eval(&h, melds, state.bao_discarded);
+                if best.map_or(true, |(b, _)| e.beats(&b)) {
+                    best = Some((e, t as Tile));
+                }
+            }
+            h[t] += 1;
+        }
+        best.map_or(Action::Win, |(_, t)| Action::Discard(t))
+    }
+
+    /// Whether to pass a win on the discard `t`: the seat's self-drawn wins on the same
+    /// hand, over the share [`HuainanStrongConfig::decline_discard_win`] of its remaining
+    /// draws, promise more than the discard pays.
+    fn declines_discard_win(
+        &self,
+        view: &dyn TableView,
+        ctx: &Ctx,
+        hand: &Counts,
+        melds: &[Meld],
+        state: &BaoState,
+        t: Tile,
+    ) -> bool {
+        let g = self.cfg.decline_discard_win;
+        if g <= 0.0 || t == ctx.bao {
+            return false;
+        }
+        // Only a discard window: the last discard is the tile under claim (a robbed kong
+        // pays double and is always taken).
+        let is_discard = view
+            .discards()
+            .last()
+            .is_some_and(|d| d.tile == t && d.seat == view.turn());
+        if !is_discard {
+            return false;
+        }
+        let mut x = *hand;
+        x[t as usize] += 1;
+        let facts = WinFacts {
+            bao_discarded: state.bao_discarded,
+            ..Default::default()
+        };
+        let Some(now) = forms::score_if_winning(&x, melds, Some(t), ctx.bao, &facts, ctx.opts)
+        else {
+            return false;
+        };
+        let self_cfg = HuainanStrongConfig {
+            discard_weight: 0.0,
+            ..self.cfg
+        };
+        let c = Ctx {
+            cfg: &self_cfg,
+            ..*ctx
+        };
+        let w = c.wait_value(hand, melds, state.bao_discarded);
+        let outs: f64 = (0..N_KINDS)
+            .filter(|&k| {
+                let mut y = *hand;
+                y[k] += 1;
+                ctx.unseen[k] > 0
+                    && forms::score_if_winning(&y, melds, Some(k as Tile), ctx.bao, &facts, ctx.opts)
+                        .is_some()
+            })
+            .map(|k| ctx.unseen[k] as f64)
+            .sum();
+        if outs <= 0.0 {
+            return false;
+        }
+        let unseen_total: f64 = ctx.unseen.iter().map(|&u| u as f64).sum::<f64>().max(1.0);
+        let p = outs / unseen_total;
+        let p_self = 1.0 - (1.0 - p).powf(ctx.draws_left * g);
+        // `w / outs` is the mean of three times the self-drawn value over the outs.
+        p_self * w / outs > now.value as f64
     }
 
     /// A claim window without a win: a pung or chow when the hand after it and its best

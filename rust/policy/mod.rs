@@ -324,6 +324,9 @@ fn dev_config() -> HuainanStrongConfig {
                 "feibao" => c.feibao = b,
                 "jiebao_risk" => c.jiebao_risk = f,
                 "claim_equal" => c.claim_equal = b,
+                "touji_wall" => c.touji_wall = f as usize,
+                "bdt_decline_below" => c.bdt_decline_below = f as u64,
+                "decline_discard_win" => c.decline_discard_win = f,
                 _ => panic!("{k}"),
             }
         }
