@@ -31,9 +31,6 @@
 //! In the `gb` and `classic` rule sets the policy plays as [`StrongPolicy`] in its default
 //! configuration. It draws no random numbers: a hand's play depends on the hand alone.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
 use super::efficiency::unseen;
 use super::{AfterMeld, Policy, StrongConfig, StrongPolicy, TableView};
 use crate::hand::{Meld, MeldKind};
@@ -42,7 +39,7 @@ use crate::huainan::oracle::{self, ShapeOptions};
 use crate::huainan::{BaoState, DiscardWins, HuainanOptions};
 use crate::round::Action;
 use crate::rules::{RuleSetKind, Rules};
-use crate::shanten::{self, wild, Form, Forms};
+use crate::shanten::{self, wild, Forms};
 use crate::tile::{Counts, Tile, N_KINDS};
 
 /// The choices of [`HuainanStrongPolicy`] (each can be switched off to measure it).
@@ -55,16 +52,8 @@ pub struct HuainanStrongConfig {
     /// What a win on a discard (paid by one) is worth beside a self-draw (paid by three),
     /// per unseen copy of the winning tile.
     pub discard_weight: f64,
-    /// Let a ready hand discard a 宝 when its waits are then worth more (飞宝).
-    pub feibao: bool,
-    /// The expected loss charged to discarding a 宝 while an opponent may hold three (接宝),
-    /// in points.
-    pub jiebao_risk: f64,
     /// Take a pung or chow that keeps the shanten but leaves more useful tiles.
     pub claim_equal: bool,
-    /// With `claim_equal`, a claim at the same shanten needs this share of the value of
-    /// passing.
-    pub claim_factor: f64,
     /// Pass once in the 宝吊头 state (偷机) while at least this many tiles stand in the wall.
     pub touji_wall: usize,
     /// Decline a self-drawn win worth less than this (the value one payer pays) when a
@@ -73,15 +62,9 @@ pub struct HuainanStrongConfig {
     /// Decline a win on a discard when the self-drawn wins of the same wait promise more:
     /// the share of the seat's remaining draws counted on (0: never decline).
     pub decline_discard_win: f64,
-    /// Rank discards one step from ready by a two-draw lookahead: each useful draw valued
-    /// by the waits of the best ready hand it allows.
-    pub two_step: bool,
     /// A kong is declared when the hand after it is at most this many steps further from
     /// ready than after the best alternative (kong points are paid on every win, D-27).
     pub kong_slack: i8,
-    /// Weights of the useful tiles by the shape they bring closer, for hands not ready:
-    /// the basic form, seven pairs, 十三浪 and 九幺 (all 1: plain useful tiles).
-    pub form_weights: [f64; 4],
 }
 
 impl Default for HuainanStrongConfig {
@@ -90,16 +73,11 @@ impl Default for HuainanStrongConfig {
             useful: true,
             wait_value: true,
             discard_weight: 1.0,
-            feibao: true,
-            jiebao_risk: 1.0,
             claim_equal: true,
-            claim_factor: 1.0,
             touji_wall: 16,
             bdt_decline_below: 2,
-            decline_discard_win: 0.0,
-            two_step: false,
+            decline_discard_win: 0.1,
             kong_slack: i8::MAX,
-            form_weights: [1.0; 4],
         }
     }
 }
@@ -141,8 +119,6 @@ struct Ctx<'a> {
     /// The seat's draws still to come, about (a quarter of the wall, at least one).
     draws_left: f64,
     cfg: &'a HuainanStrongConfig,
-    /// Wait values of the ready hands met in this decision.
-    memo: &'a RefCell<HashMap<[u8; N_KINDS + 9], f64>>,
 }
 
 impl Ctx<'_> {
@@ -170,18 +146,6 @@ impl Ctx<'_> {
         }
         let mask = shanten::useful_tiles_in(Forms::HUAINAN, &w.nat, &used, k, w.w);
         let b = self.bao as usize;
-        if self.cfg.form_weights != [1.0; 4] && self.shapes.is_none() {
-            return Eval {
-                shanten: s,
-                value: self.weighted_useful(&w, &used, k, s),
-            };
-        }
-        if s == 1 && self.cfg.two_step && self.cfg.wait_value {
-            return Eval {
-                shanten: 1,
-                value: self.two_step(h, melds, bao_discarded, mask, w.w < 4),
-            };
-        }
         let mut useful: u32 = (0..N_KINDS)
             .filter(|&x| mask >> x & 1 == 1 && x != b)
             .map(|x| self.unseen[x] as u32)
@@ -193,108 +157,6 @@ impl Ctx<'_> {
             shanten: s,
             value: useful as f64,
         }
-    }
-
-    /// The unseen useful tiles of a waiting hand (`w`, shanten `s`), each kind weighted by
-    /// the best [`HuainanStrongConfig::form_weights`] among the shapes it brings closer
-    /// that are at the hand's shanten; a 宝 draw takes the best weight of those shapes.
-    fn weighted_useful(&self, w: &wild::Wild, used: &Counts, k: u8, s: i8) -> f64 {
-        const SHAPES: [Form; 4] = [
-            Form::Regular,
-            Form::SevenPairs,
-            Form::Shisanlang,
-            Form::Jiuyao,
-        ];
-        let b = self.bao as usize;
-        let mut weight = [0f64; N_KINDS];
-        let mut top = 0f64;
-        for (f, &fw) in SHAPES.iter().zip(self.cfg.form_weights.iter()) {
-            let forms = Forms::only(*f);
-            if shanten::shanten_in(forms, &w.nat, used, k, w.w) != s {
-                continue;
-            }
-            top = top.max(fw);
-            let mut m = shanten::useful_tiles_in(forms, &w.nat, used, k, w.w);
-            while m != 0 {
-                let x = m.trailing_zeros() as usize;
-                m &= m - 1;
-                weight[x] = weight[x].max(fw);
-            }
-        }
-        let mut v: f64 = (0..N_KINDS)
-            .filter(|&x| x != b)
-            .map(|x| self.unseen[x] as f64 * weight[x])
-            .sum();
-        if w.w < 4 {
-            v += self.unseen[b] as f64 * top;
-        }
-        v
-    }
-
-    /// The two-draw lookahead of a hand one step from ready: over every useful unseen kind
-    /// (`mask`, and the 宝 when `bao_useful`), its copies times the wait value of the best
-    /// ready hand a discard then leaves.
-    fn two_step(
-        &self,
-        h: &Counts,
-        melds: &[Meld],
-        bao_discarded: u8,
-        mask: u64,
-        bao_useful: bool,
-    ) -> f64 {
-        let b = self.bao as usize;
-        let used = shanten::used_counts(melds);
-        let k = melds.len() as u8;
-        let mut x = *h;
-        let mut total = 0.0;
-        for t in 0..N_KINDS {
-            let u = self.unseen[t];
-            let useful = if t == b {
-                bao_useful
-            } else {
-                mask >> t & 1 == 1
-            };
-            if u == 0 || !useful || x[t] >= 4 {
-                continue;
-            }
-            x[t] += 1;
-            let mut best = 0.0f64;
-            for d in 0..N_KINDS {
-                if x[d] == 0 || d == b || d == t {
-                    continue;
-                }
-                x[d] -= 1;
-                let w = wild::Wild::new(&x, Some(self.bao));
-                let s = match self.shapes {
-                    None => shanten::shanten_in(Forms::HUAINAN, &w.nat, &used, k, w.w),
-                    Some(o) => oracle::shanten_parts(&w.nat, w.w, &x, &used, k, o),
-                };
-                if s == 0 {
-                    best = best.max(self.wait_value_memo(&x, melds, bao_discarded));
-                }
-                x[d] += 1;
-            }
-            x[t] -= 1;
-            total += u as f64 * best;
-        }
-        total
-    }
-
-    /// [`Ctx::wait_value`], remembered for the decision.
-    fn wait_value_memo(&self, h: &Counts, melds: &[Meld], bao_discarded: u8) -> f64 {
-        let mut key = [0u8; N_KINDS + 9];
-        key[..N_KINDS].copy_from_slice(h);
-        for (i, m) in melds.iter().enumerate().take(4) {
-            key[N_KINDS + 2 * i] = m.kind as u8 + 1;
-            key[N_KINDS + 2 * i + 1] = m.tile;
-        }
-        key[N_KINDS + 8] = bao_discarded;
-        if let Some(&v) = self.memo.borrow().get(&key) {
-            return v;
-        }
-        let v = self.wait_value(h, melds, bao_discarded);
-        self.memo.borrow_mut().insert(key, v);
-        v
     }
 
     /// The one-draw lookahead of a ready hand: over every unseen kind, its copies times
@@ -347,8 +209,7 @@ impl Ctx<'_> {
     }
 
     /// The best discard of a full hand among `allowed` kinds (bit mask), with its
-    /// evaluation. A 宝 goes only when nothing else may, or (飞宝) when the hand is ready
-    /// either way and its waits are worth more without it. Ties go to the least connected
+    /// evaluation. A 宝 goes only when nothing else may. Ties go to the least connected
     /// tile, then the lowest code.
     fn best_discard(
         &self,
@@ -378,31 +239,8 @@ impl Ctx<'_> {
                 best = Some((e, conn, t as Tile));
             }
         }
-        let (mut e, _, mut tile) = best?;
-        if self.cfg.feibao && self.cfg.wait_value && !only_bao && can(b) && e.shanten == 0 {
-            h[b] -= 1;
-            let f = self.eval(&h, melds, state.bao_discarded + 1);
-            let risk = if jiebao_possible(state, self.unseen[b]) {
-                self.cfg.jiebao_risk
-            } else {
-                0.0
-            };
-            // The wait value sums over the unseen copies: a draw is worth value / unseen, and
-            // the seat has `draws_left` of them; the 接宝 risk is paid once.
-            let unseen_total: f64 = self.unseen.iter().map(|&u| u as f64).sum::<f64>().max(1.0);
-            if f.shanten == 0 && (f.value - e.value) * self.draws_left / unseen_total > risk {
-                e = f;
-                tile = self.bao;
-            }
-        }
-        Some((tile, e))
+        best.map(|(e, _, t)| (t, e))
     }
-}
-
-/// Whether an opponent may have drawn three 宝 (接宝 on a discarded one): the seat itself
-/// drew at most one and at least one other copy is hidden.
-fn jiebao_possible(state: &BaoState, unseen_bao: u8) -> bool {
-    state.bao_drawn <= 1 && unseen_bao > 0
 }
 
 /// How well a tile connects to the rest of the hand: copies and suited neighbours within
@@ -490,7 +328,6 @@ impl HuainanStrongPolicy {
         let melds = &m[..n];
         let seen = unseen(view, melds);
         let shapes = ShapeOptions::of(o);
-        let memo = RefCell::new(HashMap::new());
         let ctx = Ctx {
             opts: o,
             shapes: (!shapes.is_default()).then_some(&shapes),
@@ -498,7 +335,6 @@ impl HuainanStrongPolicy {
             unseen: &seen,
             draws_left: (view.wall_remaining() as f64 / 4.0).max(1.0),
             cfg: &self.cfg,
-            memo: &memo,
         };
         let hand = view.hand();
         if legal.contains(&Action::Win) {
@@ -555,7 +391,10 @@ impl HuainanStrongPolicy {
         let wall = view.wall_remaining();
         let o = ctx.opts;
         if state.in_bdt && wall > 0 {
-            for &a in legal.iter().filter(|a| matches!(a, Action::ConcealedKong(_))) {
+            for &a in legal
+                .iter()
+                .filter(|a| matches!(a, Action::ConcealedKong(_)))
+            {
                 if let Some((h, km, kn)) = after_own_kong(hand, melds, a) {
                     let limit = (!o.bao_wild_fifth_copy)
                         .then(|| wild::hand_limit(&wild::Wild::new(&h, Some(bao)).nat, &km[..kn]));
@@ -658,8 +497,15 @@ impl HuainanStrongPolicy {
                 let mut y = *hand;
                 y[k] += 1;
                 ctx.unseen[k] > 0
-                    && forms::score_if_winning(&y, melds, Some(k as Tile), ctx.bao, &facts, ctx.opts)
-                        .is_some()
+                    && forms::score_if_winning(
+                        &y,
+                        melds,
+                        Some(k as Tile),
+                        ctx.bao,
+                        &facts,
+                        ctx.opts,
+                    )
+                    .is_some()
             })
             .map(|k| ctx.unseen[k] as f64)
             .sum();
@@ -697,9 +543,7 @@ impl HuainanStrongPolicy {
                 continue;
             };
             let gain = e.shanten < now.shanten
-                || (self.cfg.claim_equal
-                    && e.shanten == now.shanten
-                    && e.value > now.value * self.cfg.claim_factor);
+                || (self.cfg.claim_equal && e.shanten == now.shanten && e.value > now.value);
             if gain && best.map_or(true, |(b, _)| e.beats(&b)) {
                 best = Some((e, a));
             }

@@ -321,18 +321,11 @@ fn dev_config() -> HuainanStrongConfig {
                 "useful" => c.useful = b,
                 "wait_value" => c.wait_value = b,
                 "discard_weight" => c.discard_weight = f,
-                "feibao" => c.feibao = b,
-                "jiebao_risk" => c.jiebao_risk = f,
                 "claim_equal" => c.claim_equal = b,
-                "claim_factor" => c.claim_factor = f,
                 "touji_wall" => c.touji_wall = f as usize,
                 "bdt_decline_below" => c.bdt_decline_below = f as u64,
                 "decline_discard_win" => c.decline_discard_win = f,
-                "two_step" => c.two_step = b,
                 "kong_slack" => c.kong_slack = f as i8,
-                "w7" => c.form_weights[1] = f,
-                "w13" => c.form_weights[2] = f,
-                "w9" => c.form_weights[3] = f,
                 _ => panic!("{k}"),
             }
         }
