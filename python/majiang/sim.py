@@ -1216,7 +1216,8 @@ def arena(
     :class:`ArenaResult`.
 
     ``bots`` (seat order of the first game): built-in names (``"random"``,
-    ``"efficiency"``, ``"strong"``, ``"strong_lite"``, ``"strong_search"``; a list or
+    ``"efficiency"``, ``"strong"``, ``"strong_lite"``, ``"strong_search"``,
+    ``"huainan_strong"``; a list or
     comma-separated text, one name for all four seats), or a list mixing names with
     Python bots: objects with ``act(observation) -> Action``, the interface
     :class:`~majiang.Game` uses (e.g. :class:`~majiang.bots.BotzoneBot` running an

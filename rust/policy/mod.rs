@@ -16,8 +16,10 @@
 //! through [`Policy::boxed_clone`], so a search-based policy can copy the policies of a
 //! table and play a cloned [`Round`] out with [`play_out`].
 //!
-//! Built in: [`RandomPolicy`] (uniform among the legal actions) and [`EfficiencyPolicy`]
-//! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]).
+//! Built in: [`RandomPolicy`] (uniform among the legal actions), [`EfficiencyPolicy`]
+//! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]),
+//! [`StrongPolicy`] and [`HuainanStrongPolicy`] (Huainan: wild-aware useful tiles and the
+//! value of the waits; see [`huainan_strong`]).
 
 pub mod efficiency;
 pub mod huainan;
@@ -303,34 +305,9 @@ impl PolicyKind {
                 0,
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
-            PolicyKind::HuainanStrong => {
-                Box::new(HuainanStrongPolicy::with_config(rules, 0, dev_config()))
-            }
+            PolicyKind::HuainanStrong => Box::new(HuainanStrongPolicy::new(rules, 0)),
         }
     }
-}
-
-fn dev_config() -> HuainanStrongConfig {
-    let mut c = HuainanStrongConfig::default();
-    if let Ok(s) = std::env::var("MJ_HNS") {
-        for kv in s.split(',').filter(|x| !x.is_empty()) {
-            let (k, v) = kv.split_once('=').unwrap();
-            let b = v == "1";
-            let f: f64 = v.parse().unwrap_or(0.0);
-            match k {
-                "useful" => c.useful = b,
-                "wait_value" => c.wait_value = b,
-                "discard_weight" => c.discard_weight = f,
-                "claim_equal" => c.claim_equal = b,
-                "touji_wall" => c.touji_wall = f as usize,
-                "bdt_decline_below" => c.bdt_decline_below = f as u64,
-                "decline_discard_win" => c.decline_discard_win = f,
-                "kong_slack" => c.kong_slack = f as i8,
-                _ => panic!("{k}"),
-            }
-        }
-    }
-    c
 }
 
 /// Plays `round` to its end, asking `policies[s]` for every decision of seat `s`.
