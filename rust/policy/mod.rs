@@ -16,16 +16,20 @@
 //! through [`Policy::boxed_clone`], so a search-based policy can copy the policies of a
 //! table and play a cloned [`Round`] out with [`play_out`].
 //!
-//! Built in: [`RandomPolicy`] (uniform among the legal actions) and [`EfficiencyPolicy`]
-//! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]).
+//! Built in: [`RandomPolicy`] (uniform among the legal actions), [`EfficiencyPolicy`]
+//! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]),
+//! [`StrongPolicy`] and [`HuainanStrongPolicy`] (Huainan: wild-aware useful tiles and the
+//! value of the waits; see [`huainan_strong`]).
 
 pub mod efficiency;
 pub mod huainan;
+pub mod huainan_strong;
 pub mod plans;
 pub mod random;
 pub mod strong;
 
 pub use efficiency::EfficiencyPolicy;
+pub use huainan_strong::{HuainanStrongConfig, HuainanStrongPolicy};
 pub use random::RandomPolicy;
 pub use strong::{StrongConfig, StrongPolicy};
 
@@ -257,19 +261,25 @@ pub enum PolicyKind {
     /// [`StrongPolicy`] with the lookahead and the search at the default budget
     /// ([`strong::DEFAULT_BUDGET_MS`] worth of rollouts, no wall-clock cap).
     StrongSearch,
+    /// [`HuainanStrongPolicy`]: in `huainan`, wild-aware useful tiles, a one-draw
+    /// lookahead valuing the waits and 飞宝; in `gb` and `classic`, [`StrongPolicy`] in its
+    /// default configuration.
+    HuainanStrong,
 }
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 5] = [
+    pub const ALL: [PolicyKind; 6] = [
         PolicyKind::Random,
         PolicyKind::Efficiency,
         PolicyKind::Strong,
         PolicyKind::StrongLite,
         PolicyKind::StrongSearch,
+        PolicyKind::HuainanStrong,
     ];
 
-    /// `random`, `efficiency`, `strong`, `strong_lite` or `strong_search`.
+    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search` or
+    /// `huainan_strong`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
@@ -277,6 +287,7 @@ impl PolicyKind {
             PolicyKind::Strong => "strong",
             PolicyKind::StrongLite => "strong_lite",
             PolicyKind::StrongSearch => "strong_search",
+            PolicyKind::HuainanStrong => "huainan_strong",
         }
     }
 
@@ -307,6 +318,7 @@ impl PolicyKind {
                 0,
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
+            PolicyKind::HuainanStrong => Box::new(HuainanStrongPolicy::new(rules, 0)),
         }
     }
 }
