@@ -42,6 +42,7 @@ use crate::rules::Rules;
 use crate::sim::policy_seed;
 use crate::wall::{derive_seed, Rng};
 use rayon::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 /// What an episode is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -431,7 +432,13 @@ impl EnvTable {
     }
 }
 
-/// N tables stepped together on a thread pool.
+/// N tables stepped together on several threads.
+///
+/// A call splits the tables into runs of neighbours (a few runs per thread) and steps them
+/// on the calling thread and, with more than one thread, on `threads - 1` pool workers,
+/// each thread taking the next run until none is left: the calling thread works rather
+/// than wait for the workers, and a worker that starts late (woken late, or preempted on
+/// a busy machine) takes fewer runs.
 ///
 /// Every call writes, per table, the acting seat's planes (`OBS_LEN` bytes) and mask
 /// (`N_ACTIONS`) and the acting seat itself (`seat`, one byte); a step also writes the
@@ -441,7 +448,10 @@ pub struct VecEnv {
     tables: Vec<EnvTable>,
     /// Reward values per table.
     width: usize,
-    pool: rayon::ThreadPool,
+    /// The workers that help the calling thread (none with one thread).
+    pool: Option<rayon::ThreadPool>,
+    /// Threads stepping the tables, the calling thread included.
+    threads: usize,
     autoreset: bool,
     /// The actions of the step in progress, checked (kept to reuse the buffer).
     checked: Vec<Action>,
@@ -462,18 +472,36 @@ impl VecEnv {
             return Err(MjError::rule("a VecEnv needs at least one table"));
         }
         spec.check()?;
-        let pool = crate::sim::pool(threads)?;
-        let tables = pool.install(|| {
-            (0..n)
-                .into_par_iter()
-                .map(|i| EnvTable::new(spec, derive_seed(seed, i as u64)))
-                .collect::<MjResult<Vec<_>>>()
-        })?;
+        let threads = match threads.filter(|&t| t > 0) {
+            Some(t) if t > crate::sim::MAX_THREADS => {
+                return Err(MjError::rule(format!(
+                    "threads must be between 1 and {}, got {t}",
+                    crate::sim::MAX_THREADS
+                )))
+            }
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |c| c.get()),
+        };
+        let pool = match threads {
+            1 => None,
+            t => Some(crate::sim::pool(Some(t - 1))?),
+        };
+        let make = |i: usize| EnvTable::new(spec, derive_seed(seed, i as u64));
+        let tables = match &pool {
+            None => (0..n).map(make).collect::<MjResult<Vec<_>>>()?,
+            Some(p) => p.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .map(make)
+                    .collect::<MjResult<Vec<_>>>()
+            })?,
+        };
         Ok(VecEnv {
             width: spec.reward_width(),
             checked: Vec::with_capacity(tables.len()),
             tables,
             pool,
+            threads,
             autoreset,
         })
     }
@@ -488,9 +516,9 @@ impl VecEnv {
         self.tables.is_empty()
     }
 
-    /// Threads in the pool.
+    /// Threads stepping the tables, the calling thread included.
     pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.threads
     }
 
     /// Decisions played at every table since the env was made (see
@@ -499,9 +527,8 @@ impl VecEnv {
         self.tables.iter().map(EnvTable::decisions).sum()
     }
 
-    /// Tables per rayon task: a few tasks per thread, each a run of neighbouring tables
-    /// (whose output rows are neighbours too) stepped one after another, rather than one
-    /// task per table. With one thread the whole call is one run, on the calling thread.
+    /// Tables per run: a few runs per thread, each of neighbouring tables (whose output
+    /// rows are neighbours too) stepped one after another.
     fn chunk(&self) -> usize {
         self.tables.len().div_ceil(4 * self.threads()).max(1)
     }
@@ -548,17 +575,15 @@ impl VecEnv {
     ) -> MjResult<()> {
         self.check_views(obs, mask, seat)?;
         let c = self.chunk();
-        if self.threads() == 1 {
-            return reset_run(0, &mut self.tables, seed, obs, mask, seat);
-        }
-        self.pool.install(|| {
-            self.tables
-                .par_chunks_mut(c)
-                .zip(obs.par_chunks_mut(c * OBS_LEN))
-                .zip(mask.par_chunks_mut(c * N_ACTIONS))
-                .zip(seat.par_chunks_mut(c))
-                .enumerate()
-                .try_for_each(|(k, (((t, o), m), s))| reset_run(k * c, t, seed, o, m, s))
+        let runs = self
+            .tables
+            .chunks_mut(c)
+            .zip(obs.chunks_mut(c * OBS_LEN))
+            .zip(mask.chunks_mut(c * N_ACTIONS))
+            .zip(seat.chunks_mut(c))
+            .enumerate();
+        share(self.pool.as_ref(), runs, |(k, (((t, o), m), s))| {
+            reset_run(k * c, t, seed, o, m, s)
         })
     }
 
@@ -589,36 +614,28 @@ impl VecEnv {
         }
         let autoreset = self.autoreset;
         let c = self.chunk();
-        let checked = &self.checked;
-        if self.threads() == 1 {
-            let out = Rows {
-                obs,
-                mask,
-                seat,
-                reward,
-                done,
-            };
-            return step_run(&mut self.tables, checked, out, autoreset);
-        }
-        self.pool.install(|| {
-            self.tables
-                .par_chunks_mut(c)
-                .zip(checked.par_chunks(c))
-                .zip(obs.par_chunks_mut(c * OBS_LEN))
-                .zip(mask.par_chunks_mut(c * N_ACTIONS))
-                .zip(seat.par_chunks_mut(c))
-                .zip(reward.par_chunks_mut(c * width).zip(done.par_chunks_mut(c)))
-                .try_for_each(|(((((t, a), obs), mask), seat), (reward, done))| {
-                    let out = Rows {
-                        obs,
-                        mask,
-                        seat,
-                        reward,
-                        done,
-                    };
-                    step_run(t, a, out, autoreset)
-                })
-        })
+        let runs = self
+            .tables
+            .chunks_mut(c)
+            .zip(self.checked.chunks(c))
+            .zip(obs.chunks_mut(c * OBS_LEN))
+            .zip(mask.chunks_mut(c * N_ACTIONS))
+            .zip(seat.chunks_mut(c))
+            .zip(reward.chunks_mut(c * width).zip(done.chunks_mut(c)));
+        share(
+            self.pool.as_ref(),
+            runs,
+            |(((((t, a), obs), mask), seat), (reward, done))| {
+                let out = Rows {
+                    obs,
+                    mask,
+                    seat,
+                    reward,
+                    done,
+                };
+                step_run(t, a, out, autoreset)
+            },
+        )
     }
 
     /// Starts table `i`'s next episode (for a VecEnv without `autoreset`, once the
@@ -665,13 +682,58 @@ impl VecEnv {
     /// Writes each table's expert choice (see [`EnvTable::expert_action`]).
     pub fn expert_actions(&mut self, out: &mut [i64]) -> MjResult<()> {
         Self::check_len("out", out.len(), self.tables.len())?;
-        self.pool.install(|| {
-            self.tables
-                .par_iter_mut()
-                .zip(out.par_iter_mut())
-                .for_each(|(t, o)| *o = t.expert_action());
-        });
-        Ok(())
+        let c = self.chunk();
+        let runs = self.tables.chunks_mut(c).zip(out.chunks_mut(c));
+        share(self.pool.as_ref(), runs, |(t, o)| {
+            for (t, o) in t.iter_mut().zip(o) {
+                *o = t.expert_action();
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Runs `f` on every item of `runs` (a run of neighbouring tables) on the calling thread
+/// and, when there is a pool, on each of its workers too: each thread takes the next item
+/// until none is left. The first error stops the handing out of items and is returned.
+fn share<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    mut runs: impl Iterator<Item = T> + Send,
+    f: impl Fn(T) -> MjResult<()> + Sync,
+) -> MjResult<()> {
+    let Some(pool) = pool else {
+        return runs.try_for_each(f);
+    };
+    let queue = Mutex::new(runs.fuse());
+    let failed = Mutex::new(None);
+    let work = || loop {
+        if failed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+        {
+            return;
+        }
+        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let Some(run) = next else {
+            return;
+        };
+        if let Err(e) = f(run) {
+            failed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(e);
+        }
+    };
+    pool.in_place_scope(|s| {
+        for _ in 0..pool.current_num_threads() {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }
 
@@ -800,11 +862,10 @@ mod tests {
             assert!(one.3 > 6 * 60, "opponents decided too");
             assert_eq!(one, run(kind, 6, 2, 60));
         }
-        // Runs of three tables, the last one short.
-        assert_eq!(
-            run(RuleSetKind::Gb, 23, 1, 40),
-            run(RuleSetKind::Gb, 23, 2, 40)
-        );
+        // Runs of three tables (two of them with three threads), the last one short.
+        let one = run(RuleSetKind::Gb, 23, 1, 40);
+        assert_eq!(one, run(RuleSetKind::Gb, 23, 2, 40));
+        assert_eq!(one, run(RuleSetKind::Gb, 23, 3, 40));
     }
 
     /// `sample_legal` draws only legal indices, the same ones for the same seed, every
