@@ -24,23 +24,26 @@ What is compared, like with like:
 
 **Paired windows.** On a shared machine the speed of a loop moves by a third from one
 second to the next, so two figures measured a minute apart do not make a ratio. The
-ratios come from ``PAIRS`` rounds of back-to-back windows of about a second each: in each
-round the 1-thread self-play ``VecEnv``, the 1-thread one-learner ``VecEnv`` and
+ratios come from ``PAIRS`` rounds of back-to-back windows of ``WINDOW`` seconds each: in
+each round the 1-thread self-play ``VecEnv``, the 1-thread one-learner ``VecEnv`` and
 RiichiEnv each run one window (the order reversed every other round, so neither side
 always follows the other), and each round gives its own ratios. The table reports the
-median rate of each loop and the median ratio with the lowest and highest round. A
-disturbance that lasts a round slows both sides of it, which the ratio mostly cancels.
+median rate of each loop, and the median ratio with its quartiles and its lowest and
+highest round. A disturbance that lasts a round slows both sides of it, which the ratio
+mostly cancels; short windows and many rounds make that likelier and the median steady.
 
 **Which clock.** Each window is timed by the wall clock and by the process's CPU time
-(``time.process_time``: all threads). The ratios use CPU time: it leaves out the time
-the process waits for a core held by another job, which is most of the noise here
-(rounds' ratios spread about half as wide as by the wall clock). For the 1-thread loops
-the two agree when the machine is idle: the Python thread and the one ``VecEnv`` worker
-never run at once (``step`` waits for its worker), and a 1-thread ``VecEnv`` steps its
-tables on the calling thread. Both are printed. The 2-thread rows use the wall clock
+(``time.process_time``: all threads). Both are printed; the rates and ratios quoted use
+CPU time, which leaves out the time the process waited for a core held by another job:
+at load average 8 on the two cores the 1-thread self-play loop ran 465,000 steps/s by CPU
+time and 274,000 by the clock, while the median ratio of the rounds moved little (19.8x
+against 20.3x: the pairing already cancels most of it). For the 1-thread loops CPU time
+is the loop's time (a 1-thread ``VecEnv`` steps its tables on the calling thread, so the
+process runs one thread at a time). What no clock removes is other jobs slowing the
+caches and memory, hence the spread of the rounds. The 2-thread rows use the wall clock
 (two threads' CPU time is not their speed).
 
-Run ``python benches/bench_env.py`` (about 60 s) for the table, with the load average
+Run ``python benches/bench_env.py`` (about 55 s) for the table, with the load average
 before and after; or ``python -m pytest benches/bench_env.py --benchmark-only``, where
 each benchmark records ``steps_per_s``, ``decisions_per_s`` and ``hands_per_s`` in its
 ``extra_info``.
@@ -59,8 +62,9 @@ from majiang.env import VecEnv
 
 TABLES = 256
 STEPS = 300
-#: Rounds of paired windows for the ratios.
-PAIRS = 12
+#: Rounds of paired windows for the ratios, and the seconds of each window.
+PAIRS = 36
+WINDOW = 0.33
 #: Step calls between clock reads in a ``VecEnv`` window.
 BATCH = 20
 
@@ -165,7 +169,7 @@ class RiichiLoop:
         return Window(steps, decisions, hands, wall, cpu)
 
 
-def paired(pairs: int = PAIRS, seconds: float = 1.0) -> dict:
+def paired(pairs: int = PAIRS, seconds: float = WINDOW) -> dict:
     """``pairs`` rounds of back-to-back windows of the 1-thread self-play and one-learner
     ``VecEnv`` and of RiichiEnv (order reversed every other round). Returns the windows of
     each loop by name (``"selfplay"``, ``"learner"``, ``"riichienv"``), in round order."""
@@ -280,7 +284,11 @@ def _row(name: str, r: dict) -> str:
 
 
 def _spread(xs: list) -> str:
-    return f"{statistics.median(xs):.1f}x ({min(xs):.1f}-{max(xs):.1f})"
+    q = statistics.quantiles(xs, n=4)
+    return (
+        f"{statistics.median(xs):.1f}x (quartiles {q[0]:.1f}-{q[2]:.1f}, "
+        f"range {min(xs):.1f}-{max(xs):.1f})"
+    )
 
 
 def main() -> None:
@@ -332,7 +340,7 @@ def main() -> None:
     if windows is None:
         return
     print()
-    print(f"Ratios to RiichiEnv, 1 thread, median of {PAIRS} paired rounds (lowest-highest):")
+    print(f"Ratios to RiichiEnv, 1 thread, median of {PAIRS} paired rounds:")
     print()
     print("| `VecEnv` / RiichiEnv | clock | per step | per decision | per hand |")
     print("|---|---|---:|---:|---:|")
