@@ -4,33 +4,55 @@ beside RiichiEnv (``riichienv`` on PyPI, the ``bench`` extra) stepping random ag
 What is compared, like with like:
 
 - **random play on every seat**: the learning seat of each ``VecEnv`` table takes a
-  uniformly random legal index (numpy, from the mask) against three ``"random"``
-  opponents (Rust); in self-play (``seat="all"``) every seat takes one that way; every
-  RiichiEnv seat is a ``RandomAgent``;
-- **one step**: for ``VecEnv`` one decision of the learning seat at one table (its planes
-  and mask written, plus every opponent decision up to its next one); for self-play
-  ``VecEnv`` one decision of the acting seat at one table (its planes and mask written,
-  nothing else played: like for like with RiichiEnv); for RiichiEnv one ``env.step`` call
-  (the decisions of the seats asked at that point, one seat on a turn). A one-learner
-  ``VecEnv`` step thus stands for more play; so the bench also counts **decisions**
-  (every seat's actions: ``VecEnv.decisions``, and the size of each RiichiEnv action
-  dict) and **hands**;
+  uniformly random legal index against three ``"random"`` opponents (Rust); in self-play
+  (``seat="all"``) every seat takes one that way; every RiichiEnv seat is a
+  ``RandomAgent``. The ``VecEnv`` index comes from numpy (the argmax of uniform noise
+  times the mask: what a researcher's random baseline writes, and the headline rows) or
+  from ``VecEnv.sample_legal`` (the same distribution drawn in Rust, rows marked so);
+- **one step**: for self-play ``VecEnv`` one decision of the acting seat at one table
+  (its planes and mask written, nothing else played); for RiichiEnv one ``env.step`` call
+  (the decisions of the seats asked at that point, one seat on a turn, 1.003 decisions on
+  average). That is the like-for-like pair. A one-learner ``VecEnv`` step is one
+  decision of the learning seat plus every opponent decision up to its next one (about
+  four in all), so the bench also counts **decisions** (every seat's actions:
+  ``VecEnv.decisions``, the size of each RiichiEnv action dict) and **hands**;
 - **per core**: one RiichiEnv env is one Python thread; ``VecEnv`` is measured on 1 and
   2 threads, and the ratios use the 1-thread figure;
 - **encoding**: ``VecEnv`` always writes the planes and masks; RiichiEnv is measured as it
   steps (no encoding, its fastest) and with ``obs.encode()`` for each seat asked (the
-  feature tensor a learner would read). The headline ratios use the first.
+  feature tensor a learner would read). The ratios use the first.
 
-Run ``python benches/bench_env.py`` (about 40 s) for a table of all of it from one run,
-with the load average (each figure the best of five 1-second windows, which on a shared
-machine is the least disturbed one); or ``python -m pytest benches/bench_env.py --benchmark-only``,
-where each benchmark records ``steps_per_s``, ``decisions_per_s`` and ``hands_per_s`` in
-its ``extra_info``. The machine's other load shows in the 2-thread figures first.
+**Paired windows.** On a shared machine the speed of a loop moves by a third from one
+second to the next, so two figures measured a minute apart do not make a ratio. The
+ratios come from ``PAIRS`` rounds of back-to-back windows of ``WINDOW`` seconds each: in
+each round the 1-thread self-play ``VecEnv``, the 1-thread one-learner ``VecEnv`` and
+RiichiEnv each run one window (the order reversed every other round, so neither side
+always follows the other), and each round gives its own ratios. The table reports the
+median rate of each loop, and the median ratio with its quartiles and its lowest and
+highest round. A disturbance that lasts a round slows both sides of it, which the ratio
+mostly cancels; short windows and many rounds make that likelier and the median steady.
+
+**Which clock.** Each window is timed by the wall clock and by the process's CPU time
+(``time.process_time``: all threads). Both are printed; the rates and ratios quoted use
+CPU time, which leaves out the time the process waited for a core held by another job:
+at load average 8 on the two cores the 1-thread self-play loop ran 465,000 steps/s by CPU
+time and 274,000 by the clock, while the median ratio of the rounds moved little (19.8x
+against 20.3x: the pairing already cancels most of it). For the 1-thread loops CPU time
+is the loop's time (a 1-thread ``VecEnv`` steps its tables on the calling thread, so the
+process runs one thread at a time). What no clock removes is other jobs slowing the
+caches and memory, hence the spread of the rounds. The 2-thread rows use the wall clock
+(two threads' CPU time is not their speed).
+
+Run ``python benches/bench_env.py`` (about 55 s) for the table, with the load average
+before and after; or ``python -m pytest benches/bench_env.py --benchmark-only``, where
+each benchmark records ``steps_per_s``, ``decisions_per_s`` and ``hands_per_s`` in its
+``extra_info``.
 """
 
 from __future__ import annotations
 
 import os
+import statistics
 import time
 
 import numpy as np
@@ -40,6 +62,11 @@ from majiang.env import VecEnv
 
 TABLES = 256
 STEPS = 300
+#: Rounds of paired windows for the ratios, and the seconds of each window.
+PAIRS = 36
+WINDOW = 0.33
+#: Step calls between clock reads in a ``VecEnv`` window.
+BATCH = 20
 
 
 def _random_actions(mask: np.ndarray, noise: np.ndarray) -> np.ndarray:
@@ -54,51 +81,75 @@ def _make(threads: int, opponents: str) -> VecEnv:
     return VecEnv("gb", TABLES, opponents=opponents, seed=1, threads=threads)
 
 
-def vecenv_rates(
-    threads: int, opponents: str = "random", windows: int = 5, seconds: float = 1.0
-) -> dict:
-    """Steps, decisions and hands per second of a ``VecEnv`` of ``TABLES`` gb tables
-    (``opponents="selfplay"``: four learning seats): the best of ``windows`` windows of at
-    least ``seconds`` each (on a shared machine the best window is the one least
-    disturbed)."""
-    env = _make(threads, opponents)
-    noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
-    for k in range(50):  # warm-up: lookup tables, first hands
-        env.step(_random_actions(env.mask, noise[k % 16]))
-    best: dict = {}
-    for _ in range(windows):
+class Window:
+    """What one timed window counted: steps, decisions and hands, wall and CPU seconds."""
+
+    def __init__(self, steps: int, decisions: int, hands: int, wall: float, cpu: float):
+        self.steps, self.decisions, self.hands = steps, decisions, hands
+        self.wall, self.cpu = wall, cpu
+
+    def rate(self, what: str, clock: str = "cpu") -> float:
+        """``what`` (``"steps"``, ``"decisions"`` or ``"hands"``) per second of ``clock``."""
+        return getattr(self, what) / getattr(self, clock)
+
+
+class VecEnvLoop:
+    """A ``VecEnv`` of ``TABLES`` gb tables (``opponents="selfplay"``: four learning seats)
+    stepped with random legal actions (``agent``: ``"numpy"`` or ``"sample_legal"``)."""
+
+    def __init__(self, threads: int, opponents: str = "random", agent: str = "numpy"):
+        self.env = _make(threads, opponents)
+        self.agent = agent
+        self.noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
+        self.k = 0
+        for _ in range(50):  # warm-up: lookup tables, first hands
+            self.step()
+
+    def step(self) -> np.ndarray:
+        """One step of every table; returns ``done``."""
+        env = self.env
+        self.k += 1
+        if self.agent == "numpy":
+            actions = _random_actions(env.mask, self.noise[self.k % 16])
+        else:
+            actions = env.sample_legal()
+        return env.step(actions)[3]
+
+    def window(self, seconds: float = 1.0) -> Window:
+        """Steps for at least ``seconds`` of wall time."""
+        env = self.env
         steps = hands = 0
         d0 = env.decisions
-        t0 = time.perf_counter()
+        w0, c0 = time.perf_counter(), time.process_time()
         while True:
-            for k in range(50):
-                _, _, _, done = env.step(_random_actions(env.mask, noise[k % 16]))
-                hands += int(done.sum())
-            steps += 50 * TABLES
-            dt = time.perf_counter() - t0
-            if dt >= seconds:
+            for _ in range(BATCH):
+                hands += int(self.step().sum())
+            steps += BATCH * TABLES
+            wall = time.perf_counter() - w0
+            if wall >= seconds:
                 break
-        if steps / dt > best.get("steps_per_s", 0):
-            best = {
-                "steps_per_s": steps / dt,
-                "decisions_per_s": (env.decisions - d0) / dt,
-                "hands_per_s": hands / dt,
-            }
-    return best
+        cpu = time.process_time() - c0
+        return Window(steps, env.decisions - d0, hands, wall, cpu)
 
 
-def riichienv_rates(encode: bool = False, windows: int = 5, seconds: float = 1.0) -> dict:
-    """Steps, decisions and hands per second of one RiichiEnv with four random agents
-    (whole hands; the best of ``windows`` windows of at least ``seconds``)."""
-    import riichienv
-    from riichienv.agents import RandomAgent
+class RiichiLoop:
+    """One RiichiEnv with four ``RandomAgent``s playing whole hands (``encode``: with
+    ``obs.encode()`` for every seat asked)."""
 
-    env = riichienv.RiichiEnv(seed=1)
-    agent = RandomAgent(seed=0)
-    best: dict = {}
-    for _ in range(windows):
+    def __init__(self, encode: bool = False):
+        import riichienv
+        from riichienv.agents import RandomAgent
+
+        self.env = riichienv.RiichiEnv(seed=1)
+        self.agent = RandomAgent(seed=0)
+        self.encode = encode
+        self.window(0.2)  # warm-up
+
+    def window(self, seconds: float = 1.0) -> Window:
+        """Plays whole hands for at least ``seconds`` of wall time."""
+        env, agent, encode = self.env, self.agent, self.encode
         steps = decisions = hands = 0
-        t0 = time.perf_counter()
+        w0, c0 = time.perf_counter(), time.process_time()
         while True:
             # The default game mode plays one hand per reset.
             obs = env.reset()
@@ -111,16 +162,41 @@ def riichienv_rates(encode: bool = False, windows: int = 5, seconds: float = 1.0
                 obs = env.step(acts)
                 steps += 1
             hands += 1
-            dt = time.perf_counter() - t0
-            if dt >= seconds:
+            wall = time.perf_counter() - w0
+            if wall >= seconds:
                 break
-        if steps / dt > best.get("steps_per_s", 0):
-            best = {
-                "steps_per_s": steps / dt,
-                "decisions_per_s": decisions / dt,
-                "hands_per_s": hands / dt,
-            }
-    return best
+        cpu = time.process_time() - c0
+        return Window(steps, decisions, hands, wall, cpu)
+
+
+def paired(pairs: int = PAIRS, seconds: float = WINDOW) -> dict:
+    """``pairs`` rounds of back-to-back windows of the 1-thread self-play and one-learner
+    ``VecEnv`` and of RiichiEnv (order reversed every other round). Returns the windows of
+    each loop by name (``"selfplay"``, ``"learner"``, ``"riichienv"``), in round order."""
+    loops = {
+        "selfplay": VecEnvLoop(1, "selfplay"),
+        "learner": VecEnvLoop(1, "random"),
+        "riichienv": RiichiLoop(),
+    }
+    windows: dict = {name: [] for name in loops}
+    for k in range(pairs):
+        order = list(loops) if k % 2 == 0 else list(reversed(loops))
+        for name in order:
+            windows[name].append(loops[name].window(seconds))
+    return windows
+
+
+def ratios(a: list, b: list, what: str, clock: str = "cpu") -> list:
+    """Per round, ``a``'s rate of ``what`` over ``b``'s."""
+    return [x.rate(what, clock) / y.rate(what, clock) for x, y in zip(a, b, strict=True)]
+
+
+def median_rates(windows: list, clock: str) -> dict:
+    """The median rate of steps, decisions and hands over ``windows``."""
+    return {
+        what: statistics.median(w.rate(what, clock) for w in windows)
+        for what in ("steps", "decisions", "hands")
+    }
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -146,6 +222,27 @@ def test_vecenv_random_actions(benchmark, threads, opponents):
     benchmark.extra_info["steps_per_s"] = TABLES * STEPS / mean
     benchmark.extra_info["steps_per_s_per_thread"] = TABLES * STEPS / mean / threads
     benchmark.extra_info["decisions_per_s"] = (env.decisions - d0) / 3 / mean
+    benchmark.extra_info["hands_per_s"] = hands[0] / 3 / mean
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_vecenv_selfplay_sample_legal(benchmark, threads):
+    env = _make(threads, "selfplay")
+    hands = [0]
+
+    def run():
+        for _ in range(STEPS):
+            _, _, _, done = env.step(env.sample_legal())
+            hands[0] += int(done.sum())
+
+    run()
+    hands[0] = 0
+    benchmark.pedantic(run, rounds=3)
+    if benchmark.stats is None:
+        return
+    mean = benchmark.stats.stats.mean
+    benchmark.extra_info["threads"] = threads
+    benchmark.extra_info["steps_per_s"] = TABLES * STEPS / mean
     benchmark.extra_info["hands_per_s"] = hands[0] / 3 / mean
 
 
@@ -182,40 +279,82 @@ def test_riichienv_random_agents(benchmark, encode):
     benchmark.extra_info["hands_per_s"] = hands / mean
 
 
+def _row(name: str, r: dict) -> str:
+    return f"| {name} | {r['steps']:,.0f} | {r['decisions']:,.0f} | {r['hands']:,.0f} |"
+
+
+def _spread(xs: list) -> str:
+    q = statistics.quantiles(xs, n=4)
+    return (
+        f"{statistics.median(xs):.1f}x (quartiles {q[0]:.1f}-{q[2]:.1f}, "
+        f"range {min(xs):.1f}-{max(xs):.1f})"
+    )
+
+
 def main() -> None:
     load = os.getloadavg()
-    rows = {
-        "VecEnv, random opponents, 1 thread": vecenv_rates(1),
-        "VecEnv, random opponents, 2 threads": vecenv_rates(2),
-        "VecEnv, efficiency opponents, 1 thread": vecenv_rates(1, "efficiency"),
-        "VecEnv, efficiency opponents, 2 threads": vecenv_rates(2, "efficiency"),
-        "VecEnv self-play (4 learners), 1 thread": vecenv_rates(1, "selfplay"),
-        "VecEnv self-play (4 learners), 2 threads": vecenv_rates(2, "selfplay"),
-    }
     try:
-        rows["RiichiEnv, 4 RandomAgent"] = riichienv_rates()
-        rows["RiichiEnv, 4 RandomAgent, obs.encode()"] = riichienv_rates(encode=True)
+        windows = paired()
     except ImportError:
-        pass
+        print("riichienv is not installed (pip install majiang[bench]): no ratios")
+        windows = None
+    others = {}
+    for name, threads, opponents, agent in (
+        ("self-play, `sample_legal`, 1 thread", 1, "selfplay", "sample_legal"),
+        ("self-play, 2 threads", 2, "selfplay", "numpy"),
+        ("self-play, `sample_legal`, 2 threads", 2, "selfplay", "sample_legal"),
+        ("one learner, 2 threads", 2, "random", "numpy"),
+    ):
+        loop = VecEnvLoop(threads, opponents, agent)
+        others[name] = [loop.window() for _ in range(3)]
+    if windows is not None:
+        enc = RiichiLoop(encode=True)
+        others["RiichiEnv, `obs.encode()`"] = [enc.window() for _ in range(3)]
     load_after = os.getloadavg()
     print(f"load average before {load[0]:.2f}, after {load_after[0]:.2f}")
-    print("| what (gb, 256 tables) | steps/s | decisions/s | hands/s |")
+    print()
+    print(
+        "| what (gb, 256 tables; VecEnv: numpy's random index unless said) | steps/s "
+        "| decisions/s | hands/s |"
+    )
     print("|---|---:|---:|---:|")
-    for name, r in rows.items():
-        print(
-            f"| {name} | {r['steps_per_s']:,.0f} | {r['decisions_per_s']:,.0f} "
-            f"| {r['hands_per_s']:,.0f} |"
-        )
-    ref = rows.get("RiichiEnv, 4 RandomAgent")
-    if ref:
+    if windows is not None:
         for name, label in (
-            ("VecEnv, random opponents, 1 thread", "VecEnv"),
-            ("VecEnv self-play (4 learners), 1 thread", "VecEnv self-play"),
+            ("selfplay", "`VecEnv` self-play, 1 thread"),
+            ("learner", "`VecEnv` one learner (3 `random` opponents), 1 thread"),
+            ("riichienv", "RiichiEnv, 4 `RandomAgent`"),
         ):
-            one = rows[name]
-            for what in ("steps", "decisions", "hands"):
-                k = f"{what}_per_s"
-                print(f"{label} (1 thread) / RiichiEnv per {what[:-1]}: {one[k] / ref[k]:.1f}x")
+            print(
+                _row(f"{label} (CPU time, median of {PAIRS})", median_rates(windows[name], "cpu"))
+            )
+            print(_row(f"{label} (wall clock)", median_rates(windows[name], "wall")))
+    for name, ws in others.items():
+        clock = "cpu" if name.startswith("RiichiEnv") or "1 thread" in name else "wall"
+        label = name if name.startswith("RiichiEnv") else f"`VecEnv` {name}"
+        print(
+            _row(
+                f"{label} ({'CPU time' if clock == 'cpu' else 'wall clock'}, median of 3)",
+                median_rates(ws, clock),
+            )
+        )
+    if windows is None:
+        return
+    print()
+    print(f"Ratios to RiichiEnv, 1 thread, median of {PAIRS} paired rounds:")
+    print()
+    print("| `VecEnv` / RiichiEnv | clock | per step | per decision | per hand |")
+    print("|---|---|---:|---:|---:|")
+    for name, label in (("selfplay", "self-play (like for like)"), ("learner", "one learner")):
+        for clock in ("cpu", "wall"):
+            cells = [
+                _spread(ratios(windows[name], windows["riichienv"], what, clock))
+                for what in ("steps", "decisions", "hands")
+            ]
+            print(
+                f"| {label} | {'CPU time' if clock == 'cpu' else 'wall'} | "
+                + " | ".join(cells)
+                + " |"
+            )
 
 
 if __name__ == "__main__":

@@ -229,6 +229,41 @@ def test_selfplay_without_autoreset_starts_the_next_episode_on_request():
     assert np.array_equal(env.obs[0], encode(r.observation(int(env.seat[0]))))
 
 
+def test_sample_legal_draws_legal_indices_reproducibly():
+    env = VecEnv("gb", 8, seat="all", seed=4, threads=2)
+    out = np.full(8, -7, dtype=np.int64)
+    first = []
+    for k in range(200):
+        a = env.sample_legal()
+        assert a.dtype == np.int64 and a.shape == (8,)
+        assert env.mask[np.arange(8), a].all()
+        assert env.sample_legal(seed=k, out=out) is out
+        assert np.array_equal(out, env.sample_legal(seed=k))
+        first.append(a.copy())
+        env.step(a)
+    # The env's own stream starts again at a reset with the same seed; another seed moves it.
+    env.reset(4)
+    again = []
+    for _ in range(200):
+        again.append(env.sample_legal())
+        env.step(again[-1])
+    assert all(np.array_equal(x, y) for x, y in zip(first, again, strict=True))
+    env.reset(5)
+    assert not np.array_equal(env.sample_legal(), first[0])
+    with pytest.raises(ValueError):
+        env.sample_legal(out=np.zeros(3, dtype=np.int64))
+
+
+def test_sample_legal_is_minus_one_where_an_episode_ended():
+    env = VecEnv("classic", 2, seed=3, autoreset=False, opponents="random")
+    while True:
+        _, _, _, done = env.step(env.sample_legal())
+        if done.any():
+            break
+        assert (env.sample_legal() >= 0).all()
+    assert env.sample_legal()[int(np.argmax(done))] == -1
+
+
 def test_selfplay_arguments_are_checked():
     with pytest.raises(ValueError):
         VecEnv("gb", 1, seat="some")

@@ -210,7 +210,9 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
     }
     for s in 0..4u8 {
         let r = rel(s);
-        write_melds(out, obs, s, r);
+        let block = seat_plane(r, SeatPlane::Chows) * N_COLS;
+        let hidden = write_melds(&mut out[block..block + SEAT_PLANES * N_COLS], obs, s);
+        fill(out, seat_plane(r, SeatPlane::HiddenKongs), hidden);
         for (plane, v) in seat_values(obs, s) {
             fill(out, seat_plane(r, plane), v);
         }
@@ -261,18 +263,19 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
 /// A seat's melds as last encoded: the melds, where each came from, how many.
 type MeldKey = ([Meld; 4], [u8; 4], u8);
 
-/// Writes the meld planes of seat `s` (block `r`) from `obs`, clearing what was there.
-fn write_melds(out: &mut [u8], obs: &Observation, s: u8, r: usize) {
+/// Writes the meld planes of seat `s` from `obs` into `block`, the seat's block (its
+/// planes from [`SeatPlane::Chows`], indexed by [`SeatPlane`]), clearing what was there;
+/// returns the value of its [`SeatPlane::HiddenKongs`] plane.
+fn write_melds(block: &mut [u8], obs: &Observation, s: u8) -> u8 {
     let rel = |x: u8| ((x + 4 - obs.seat) % 4) as usize;
-    let first = seat_plane(r, SeatPlane::Chows);
-    out[first * N_COLS..(seat_plane(r, SeatPlane::MeldSource) + 1) * N_COLS].fill(0);
+    block[..(SeatPlane::MeldSource as usize + 1) * N_COLS].fill(0);
     let mut hidden = 0u8;
     for (i, m) in obs.melds_of(s).iter().enumerate() {
         let from = obs.meld_from[s as usize][i];
         let (plane, claimed) = match m.kind {
             MeldKind::Chow => {
                 for t in m.tile..m.tile.saturating_add(3) {
-                    add(out, seat_plane(r, SeatPlane::Chows), t, 1);
+                    add(block, SeatPlane::Chows as usize, t, 1);
                 }
                 (None, true)
             }
@@ -286,18 +289,18 @@ fn write_melds(out: &mut [u8], obs: &Observation, s: u8, r: usize) {
             }
         };
         if let Some(p) = plane {
-            set(out, seat_plane(r, p), m.tile, 1);
+            set(block, p as usize, m.tile, 1);
         }
         if claimed && from != s {
             set(
-                out,
-                seat_plane(r, SeatPlane::MeldSource),
+                block,
+                SeatPlane::MeldSource as usize,
                 m.tile,
                 1 + rel(from) as u8,
             );
         }
     }
-    fill(out, seat_plane(r, SeatPlane::HiddenKongs), hidden);
+    hidden
 }
 
 /// Writes the four threshold planes of `hand` (plane `k` is 1 where `hand` holds more
@@ -321,15 +324,6 @@ fn hand_planes(hand: &Counts, out: &mut [u8]) {
     }
 }
 
-/// Fills a plane that holds one value in every column, unless it holds `v` already (its
-/// first column tells).
-#[inline]
-fn refill(buf: &mut [u8], plane: usize, v: u8) {
-    if buf[plane * N_COLS] != v {
-        fill(buf, plane, v);
-    }
-}
-
 /// Clears a one-hot plane and sets column `t` (when `t` is a tile kind).
 #[inline]
 fn one_hot(buf: &mut [u8], plane: usize, t: Option<Tile>) {
@@ -339,20 +333,31 @@ fn one_hot(buf: &mut [u8], plane: usize, t: Option<Tile>) {
     }
 }
 
-/// The planes of one seat kept up to date from one observation to the next, for an
-/// environment that encodes the same seat at every decision of a hand.
+/// Planes at the head of a seat block that an [`Encoder`] keeps (the meld and discard
+/// planes, [`SeatPlane::Chows`] to [`SeatPlane::ReadyDiscard`]): the ones that sum up the
+/// hand so far rather than read off the observation at once.
+const KEPT: usize = SeatPlane::ReadyDiscard as usize + 1;
+
+/// The planes of one seat, written at each of its decisions from what it kept of the
+/// previous one, for an environment that encodes the same seat at every decision of a
+/// hand.
 ///
-/// [`Encoder::update`] rewrites only what can have changed since the last observation:
-/// the seat's own tiles, a seat's meld planes when its melds changed, the scalar planes
-/// whose value changed, and the discards made since (folded in one by one: the recency
-/// plane of the discarder ages by one, the new kind goes to the front). The planes are
-/// always byte for byte those of [`encode`] (tested at every decision of many hands of
-/// every rule set). Call [`Encoder::invalidate`] when a new hand starts: the next update
-/// then encodes from scratch. A change of seat, or discards that do not continue the
-/// ones already folded in, also starts from scratch.
+/// An encoder keeps, per seat block, only the planes that sum up the hand so far (the
+/// meld planes, rewritten when the seat's melds changed, and the discard planes, into
+/// which the discards made since the last update are folded one by one: the recency
+/// plane of the discarder ages by one, the new kind goes to the front), about 1.2 kB.
+/// [`Encoder::update`] folds in what changed and writes the whole row: the kept planes
+/// copied, the rest (own tiles, one-hot and one-value planes) written from the
+/// observation. The row is always byte for byte that of [`encode`] (tested at every
+/// decision of many hands of every rule set). Call [`Encoder::invalidate`] when a new hand
+/// starts: the next update then starts from scratch. A change of seat, or discards that
+/// do not continue the ones already folded in, also starts from scratch.
 #[derive(Clone)]
 pub struct Encoder {
-    planes: Box<[u8]>,
+    /// Per seat block (by position from the observer), its first [`KEPT`] planes.
+    blocks: [[u8; KEPT * N_COLS]; 4],
+    /// Per seat block, its [`SeatPlane::HiddenKongs`] value.
+    hidden: [u8; 4],
     valid: bool,
     seat: u8,
     /// Discards folded in so far, and the last of them as it was then.
@@ -368,10 +373,11 @@ impl Default for Encoder {
 }
 
 impl Encoder {
-    /// An encoder whose first update encodes from scratch.
+    /// An encoder whose first update starts from scratch.
     pub fn new() -> Encoder {
         Encoder {
-            planes: vec![0u8; OBS_LEN].into_boxed_slice(),
+            blocks: [[0; KEPT * N_COLS]; 4],
+            hidden: [0; 4],
             valid: false,
             seat: 0,
             n_discards: 0,
@@ -380,84 +386,36 @@ impl Encoder {
         }
     }
 
-    /// Forgets the planes: the next update encodes from scratch (call it at a new hand).
+    /// Forgets what it kept: the next update starts from scratch (call it at a new hand).
     pub fn invalidate(&mut self) {
         self.valid = false;
     }
 
-    /// The planes of the last update (`OBS_LEN` bytes; zeros before the first).
-    pub fn planes(&self) -> &[u8] {
-        &self.planes
-    }
-
-    /// Brings the planes up to `obs` and returns them (`OBS_LEN` bytes, the bytes
-    /// [`encode`] writes for `obs`).
-    pub fn update(&mut self, obs: &Observation) -> &[u8] {
-        let n = obs.n_discards as usize;
-        let folded = self.n_discards as usize;
-        let continues = self.valid
-            && obs.seat == self.seat
-            && folded <= n
-            && (folded == 0 || {
-                let d = obs.discards[folded - 1];
-                d.seat == self.last.seat && d.tile == self.last.tile
-            });
-        let out = &mut self.planes[..];
-        if !continues {
-            out.fill(0);
-            self.valid = true;
-            self.seat = obs.seat;
-            self.n_discards = 0;
-            self.last = DiscardEntry::default();
-            self.melds = [None; 4];
+    /// Folds `obs` into what the encoder keeps and writes its planes into `out`
+    /// (`OBS_LEN` bytes, every one written: the bytes [`encode`] writes for `obs`). Fails
+    /// on a buffer of another length.
+    pub fn update(&mut self, obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
+        if out.len() != OBS_LEN {
+            return Err(crate::MjError::rule(format!(
+                "an observation takes {OBS_LEN} bytes, got {}",
+                out.len()
+            )));
         }
+        self.fold(obs);
         let me = obs.seat & 3;
-        let rel = |s: u8| ((s + 4 - me) % 4) as usize;
         hand_planes(&obs.hand, &mut out[..4 * N_COLS]);
         one_hot(out, 4, obs.drawn);
-        for s in 0..4u8 {
-            let r = rel(s);
-            let su = s as usize;
-            let key = (obs.melds[su], obs.meld_from[su], obs.n_melds[su]);
-            let n_m = key.2 as usize;
-            let same = self.melds[su].is_some_and(|(m, f, k)| {
-                k == key.2 && m[..n_m] == key.0[..n_m] && f[..n_m] == key.1[..n_m]
-            });
-            if !same {
-                write_melds(out, obs, s, r);
-                self.melds[su] = Some(key);
-            }
+        for r in 0..4 {
+            let s = (me + r as u8) & 3;
+            let block = seat_plane(r, SeatPlane::Chows) * N_COLS;
+            out[block..block + KEPT * N_COLS].copy_from_slice(&self.blocks[r]);
+            fill(out, seat_plane(r, SeatPlane::HiddenKongs), self.hidden[r]);
             for (plane, v) in seat_values(obs, s) {
-                refill(out, seat_plane(r, plane), v);
+                fill(out, seat_plane(r, plane), v);
             }
-        }
-        // The last discard folded in may have been claimed since (a claim only ever
-        // takes the latest discard).
-        let folded = self.n_discards as usize;
-        if folded > 0 && !self.last.claimed && obs.discards[folded - 1].claimed {
-            let d = obs.discards[folded - 1];
-            add(out, seat_plane(rel(d.seat), SeatPlane::Claimed), d.tile, 1);
-        }
-        for d in &obs.discards[folded..n] {
-            let r = rel(d.seat);
-            add(out, seat_plane(r, SeatPlane::Discards), d.tile, 1);
-            if d.claimed {
-                add(out, seat_plane(r, SeatPlane::Claimed), d.tile, 1);
-            }
-            let rec = seat_plane(r, SeatPlane::Recency) * N_COLS;
-            for x in &mut out[rec..rec + N_COLS] {
-                *x = x.saturating_add((*x != 0) as u8);
-            }
-            set(out, seat_plane(r, SeatPlane::Recency), d.tile, 1);
-            if d.ready {
-                set(out, seat_plane(r, SeatPlane::ReadyDiscard), d.tile, 1);
-            }
-        }
-        self.n_discards = obs.n_discards;
-        if n > 0 {
-            self.last = obs.discards[n - 1];
         }
         let g = global_plane;
+        let n = obs.n_discards as usize;
         out[g(GlobalPlane::Visible) * N_COLS..(g(GlobalPlane::Visible) + 1) * N_COLS]
             .copy_from_slice(&obs.visible);
         one_hot(
@@ -475,9 +433,75 @@ impl Encoder {
         one_hot(out, g(GlobalPlane::Bao), obs.bao.map(|(b, _)| b));
         one_hot(out, g(GlobalPlane::BaoIndicator), obs.bao.map(|(_, i)| i));
         for (plane, v) in global_values(obs) {
-            refill(out, g(plane), v);
+            fill(out, g(plane), v);
         }
-        &self.planes
+        Ok(())
+    }
+
+    /// Brings the kept planes up to `obs`: the melds that changed, the discards made since.
+    fn fold(&mut self, obs: &Observation) {
+        let n = obs.n_discards as usize;
+        let folded = self.n_discards as usize;
+        let continues = self.valid
+            && obs.seat == self.seat
+            && folded <= n
+            && (folded == 0 || {
+                let d = obs.discards[folded - 1];
+                d.seat == self.last.seat && d.tile == self.last.tile
+            });
+        if !continues {
+            self.blocks = [[0; KEPT * N_COLS]; 4];
+            self.hidden = [0; 4];
+            self.valid = true;
+            self.seat = obs.seat;
+            self.n_discards = 0;
+            self.last = DiscardEntry::default();
+            self.melds = [None; 4];
+        }
+        let me = obs.seat & 3;
+        let rel = |s: u8| ((s + 4 - me) % 4) as usize;
+        for s in 0..4u8 {
+            let su = s as usize;
+            // The whole arrays, past the seat's melds too: a difference there only
+            // rewrites planes that were right already, and the comparison is a few words.
+            let key = (obs.melds[su], obs.meld_from[su], obs.n_melds[su]);
+            if self.melds[su] != Some(key) {
+                let r = rel(s);
+                self.hidden[r] = write_melds(&mut self.blocks[r], obs, s);
+                self.melds[su] = Some(key);
+            }
+        }
+        // The last discard folded in may have been claimed since (a claim only ever
+        // takes the latest discard).
+        let folded = self.n_discards as usize;
+        if folded > 0 && !self.last.claimed && obs.discards[folded - 1].claimed {
+            let d = obs.discards[folded - 1];
+            add(
+                &mut self.blocks[rel(d.seat)],
+                SeatPlane::Claimed as usize,
+                d.tile,
+                1,
+            );
+        }
+        for d in &obs.discards[folded..n] {
+            let b = &mut self.blocks[rel(d.seat)];
+            add(b, SeatPlane::Discards as usize, d.tile, 1);
+            if d.claimed {
+                add(b, SeatPlane::Claimed as usize, d.tile, 1);
+            }
+            let rec = SeatPlane::Recency as usize * N_COLS;
+            for x in &mut b[rec..rec + N_COLS] {
+                *x = x.saturating_add((*x != 0) as u8);
+            }
+            set(b, SeatPlane::Recency as usize, d.tile, 1);
+            if d.ready {
+                set(b, SeatPlane::ReadyDiscard as usize, d.tile, 1);
+            }
+        }
+        self.n_discards = obs.n_discards;
+        if n > 0 {
+            self.last = obs.discards[n - 1];
+        }
     }
 }
 
@@ -654,6 +678,7 @@ mod tests {
             let mut every: [Encoder; 4] = Default::default();
             let mut own: [Encoder; 4] = Default::default();
             let mut fresh = vec![0u8; OBS_LEN];
+            let mut got = vec![0u8; OBS_LEN];
             let mut compared = 0;
             for seed in 0..24u64 {
                 let policy = if seed % 2 == 0 {
@@ -675,11 +700,14 @@ mod tests {
                     for s in 0..4u8 {
                         let obs = r.observe(s);
                         encode(&obs, &mut fresh).unwrap();
-                        let got = every[s as usize].update(&obs);
-                        assert!(got == &fresh[..], "{kind:?} seed {seed} seat {s}");
+                        // Garbage first: the update writes every byte.
+                        got.fill(0xa5);
+                        every[s as usize].update(&obs, &mut got).unwrap();
+                        assert!(got == fresh, "{kind:?} seed {seed} seat {s}");
                         if !obs.legal.is_empty() || r.is_over() {
-                            let got = own[s as usize].update(&obs);
-                            assert!(got == &fresh[..], "{kind:?} seed {seed} seat {s} (own)");
+                            got.fill(0x5a);
+                            own[s as usize].update(&obs, &mut got).unwrap();
+                            assert!(got == fresh, "{kind:?} seed {seed} seat {s} (own)");
                             compared += 1;
                         }
                     }
@@ -709,14 +737,16 @@ mod tests {
             r.apply(s, a).unwrap();
         }
         let mut enc = Encoder::new();
-        let mut fresh = vec![0u8; OBS_LEN];
-        enc.update(&r.observe(0));
+        let (mut fresh, mut got) = (vec![0u8; OBS_LEN], vec![0u8; OBS_LEN]);
+        enc.update(&r.observe(0), &mut got).unwrap();
         let other = Round::new(&rules, 4, 1, 0).unwrap();
         for (round, seat) in [(&other, 0), (&r, 2), (&r, 2)] {
             let obs = round.observe(seat);
             encode(&obs, &mut fresh).unwrap();
-            assert!(enc.update(&obs) == &fresh[..]);
+            enc.update(&obs, &mut got).unwrap();
+            assert!(got == fresh);
         }
+        assert!(enc.update(&r.observe(2), &mut got[1..]).is_err());
     }
 
     /// The planes of a seat are the same in any round that shows it the same: a round

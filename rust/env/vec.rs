@@ -40,8 +40,9 @@ use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Match, Round};
 use crate::rules::Rules;
 use crate::sim::policy_seed;
-use crate::wall::derive_seed;
+use crate::wall::{derive_seed, Rng};
 use rayon::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 /// What an episode is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -364,23 +365,34 @@ impl EnvTable {
         self.advance()
     }
 
-    /// Writes the acting seat's planes (brought up to date from its last decision's, see
-    /// [`Encoder`]) and action mask.
+    /// Writes the acting seat's planes (from what its [`Encoder`] kept of its last
+    /// decision) and action mask.
     pub fn write(&mut self, obs: &mut [u8], mask: &mut [u8]) -> MjResult<()> {
-        if obs.len() != OBS_LEN {
-            return Err(MjError::rule(format!(
-                "an observation takes {OBS_LEN} bytes, got {}",
-                obs.len()
-            )));
-        }
         let o = self.round.observe(self.acting);
         let e = if self.spec.selfplay {
             self.acting as usize
         } else {
             0
         };
-        obs.copy_from_slice(self.encoders[e].update(&o));
+        self.encoders[e].update(&o, obs)?;
         encode::legal_mask(o.legal.as_slice(), mask)
+    }
+
+    /// A uniformly random legal action index for the acting seat, drawn from `rng`
+    /// (uniform over the distinct legal actions: the ones its mask flags), or -1 when the
+    /// seat has nothing to decide (an episode over, without autoreset).
+    pub fn sample_legal(&self, rng: &mut Rng) -> i64 {
+        let legal = self.round.legal_actions(self.acting);
+        if legal.is_empty() {
+            return -1;
+        }
+        loop {
+            // An action listed twice counts at its first place only.
+            let i = rng.below(legal.len() as u64) as usize;
+            if !legal[..i].contains(&legal[i]) {
+                return encode::action_index(legal[i]).map_or(-1, |x| x as i64);
+            }
+        }
     }
 
     /// What the spec's expert policy would play for the acting seat now (its index), or -1
@@ -420,7 +432,13 @@ impl EnvTable {
     }
 }
 
-/// N tables stepped together on a thread pool.
+/// N tables stepped together on several threads.
+///
+/// A call splits the tables into runs of neighbours (a few runs per thread) and steps them
+/// on the calling thread and, with more than one thread, on `threads - 1` pool workers,
+/// each thread taking the next run until none is left: the calling thread works rather
+/// than wait for the workers, and a worker that starts late (woken late, or preempted on
+/// a busy machine) takes fewer runs.
 ///
 /// Every call writes, per table, the acting seat's planes (`OBS_LEN` bytes) and mask
 /// (`N_ACTIONS`) and the acting seat itself (`seat`, one byte); a step also writes the
@@ -430,7 +448,10 @@ pub struct VecEnv {
     tables: Vec<EnvTable>,
     /// Reward values per table.
     width: usize,
-    pool: rayon::ThreadPool,
+    /// The workers that help the calling thread (none with one thread).
+    pool: Option<rayon::ThreadPool>,
+    /// Threads stepping the tables, the calling thread included.
+    threads: usize,
     autoreset: bool,
     /// The actions of the step in progress, checked (kept to reuse the buffer).
     checked: Vec<Action>,
@@ -451,18 +472,36 @@ impl VecEnv {
             return Err(MjError::rule("a VecEnv needs at least one table"));
         }
         spec.check()?;
-        let pool = crate::sim::pool(threads)?;
-        let tables = pool.install(|| {
-            (0..n)
-                .into_par_iter()
-                .map(|i| EnvTable::new(spec, derive_seed(seed, i as u64)))
-                .collect::<MjResult<Vec<_>>>()
-        })?;
+        let threads = match threads.filter(|&t| t > 0) {
+            Some(t) if t > crate::sim::MAX_THREADS => {
+                return Err(MjError::rule(format!(
+                    "threads must be between 1 and {}, got {t}",
+                    crate::sim::MAX_THREADS
+                )))
+            }
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |c| c.get()),
+        };
+        let pool = match threads {
+            1 => None,
+            t => Some(crate::sim::pool(Some(t - 1))?),
+        };
+        let make = |i: usize| EnvTable::new(spec, derive_seed(seed, i as u64));
+        let tables = match &pool {
+            None => (0..n).map(make).collect::<MjResult<Vec<_>>>()?,
+            Some(p) => p.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .map(make)
+                    .collect::<MjResult<Vec<_>>>()
+            })?,
+        };
         Ok(VecEnv {
             width: spec.reward_width(),
             checked: Vec::with_capacity(tables.len()),
             tables,
             pool,
+            threads,
             autoreset,
         })
     }
@@ -477,9 +516,9 @@ impl VecEnv {
         self.tables.is_empty()
     }
 
-    /// Threads in the pool.
+    /// Threads stepping the tables, the calling thread included.
     pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.threads
     }
 
     /// Decisions played at every table since the env was made (see
@@ -488,10 +527,10 @@ impl VecEnv {
         self.tables.iter().map(EnvTable::decisions).sum()
     }
 
-    /// Tables per rayon task: a few tasks per thread, each a run of neighbouring tables
-    /// (whose output rows are neighbours too), rather than one task per table.
+    /// Tables per run: a few runs per thread, each of neighbouring tables (whose output
+    /// rows are neighbours too) stepped one after another.
     fn chunk(&self) -> usize {
-        (self.tables.len() / (4 * self.threads())).max(1)
+        self.tables.len().div_ceil(4 * self.threads()).max(1)
     }
 
     /// The tables.
@@ -535,20 +574,16 @@ impl VecEnv {
         seat: &mut [i8],
     ) -> MjResult<()> {
         self.check_views(obs, mask, seat)?;
-        let chunk = self.chunk();
-        self.pool.install(|| {
-            self.tables
-                .par_iter_mut()
-                .zip(obs.par_chunks_mut(OBS_LEN))
-                .zip(mask.par_chunks_mut(N_ACTIONS))
-                .zip(seat.par_iter_mut())
-                .enumerate()
-                .with_min_len(chunk)
-                .try_for_each(|(i, (((t, o), m), s))| {
-                    t.reset(derive_seed(seed, i as u64))?;
-                    *s = t.acting() as i8;
-                    t.write(o, m)
-                })
+        let c = self.chunk();
+        let runs = self
+            .tables
+            .chunks_mut(c)
+            .zip(obs.chunks_mut(c * OBS_LEN))
+            .zip(mask.chunks_mut(c * N_ACTIONS))
+            .zip(seat.chunks_mut(c))
+            .enumerate();
+        share(self.pool.as_ref(), runs, |(k, (((t, o), m), s))| {
+            reset_run(k * c, t, seed, o, m, s)
         })
     }
 
@@ -578,28 +613,29 @@ impl VecEnv {
             self.checked.push(a);
         }
         let autoreset = self.autoreset;
-        let chunk = self.chunk();
-        let checked = &self.checked;
-        self.pool.install(|| {
-            self.tables
-                .par_iter_mut()
-                .zip(checked.par_iter())
-                .zip(obs.par_chunks_mut(OBS_LEN))
-                .zip(mask.par_chunks_mut(N_ACTIONS))
-                .zip(seat.par_iter_mut())
-                .zip(reward.par_chunks_mut(width).zip(done.par_iter_mut()))
-                .with_min_len(chunk)
-                .try_for_each(|(((((t, &a), o), m), s), (r, d))| {
-                    let (rew, end) = t.play(a)?;
-                    t.reward_out(&rew, r);
-                    *d = end;
-                    if end && autoreset {
-                        t.next_episode()?;
-                    }
-                    *s = t.acting() as i8;
-                    t.write(o, m)
-                })
-        })
+        let c = self.chunk();
+        let runs = self
+            .tables
+            .chunks_mut(c)
+            .zip(self.checked.chunks(c))
+            .zip(obs.chunks_mut(c * OBS_LEN))
+            .zip(mask.chunks_mut(c * N_ACTIONS))
+            .zip(seat.chunks_mut(c))
+            .zip(reward.chunks_mut(c * width).zip(done.chunks_mut(c)));
+        share(
+            self.pool.as_ref(),
+            runs,
+            |(((((t, a), obs), mask), seat), (reward, done))| {
+                let out = Rows {
+                    obs,
+                    mask,
+                    seat,
+                    reward,
+                    done,
+                };
+                step_run(t, a, out, autoreset)
+            },
+        )
     }
 
     /// Starts table `i`'s next episode (for a VecEnv without `autoreset`, once the
@@ -631,17 +667,135 @@ impl VecEnv {
         )
     }
 
+    /// Writes a uniformly random legal action index for each table's acting seat (see
+    /// [`EnvTable::sample_legal`]): table `i` draws from a generator seeded
+    /// `derive_seed(seed, i)`, so the choices depend on `seed` and the tables' states
+    /// alone (not on the thread count).
+    pub fn sample_legal(&self, seed: u64, out: &mut [i64]) -> MjResult<()> {
+        Self::check_len("out", out.len(), self.tables.len())?;
+        for (i, (t, o)) in self.tables.iter().zip(out.iter_mut()).enumerate() {
+            *o = t.sample_legal(&mut Rng::new(derive_seed(seed, i as u64)));
+        }
+        Ok(())
+    }
+
     /// Writes each table's expert choice (see [`EnvTable::expert_action`]).
     pub fn expert_actions(&mut self, out: &mut [i64]) -> MjResult<()> {
         Self::check_len("out", out.len(), self.tables.len())?;
-        self.pool.install(|| {
-            self.tables
-                .par_iter_mut()
-                .zip(out.par_iter_mut())
-                .for_each(|(t, o)| *o = t.expert_action());
-        });
-        Ok(())
+        let c = self.chunk();
+        let runs = self.tables.chunks_mut(c).zip(out.chunks_mut(c));
+        share(self.pool.as_ref(), runs, |(t, o)| {
+            for (t, o) in t.iter_mut().zip(o) {
+                *o = t.expert_action();
+            }
+            Ok(())
+        })
     }
+}
+
+/// Runs `f` on every item of `runs` (a run of neighbouring tables) on the calling thread
+/// and, when there is a pool, on each of its workers too: each thread takes the next item
+/// until none is left. The first error stops the handing out of items and is returned.
+fn share<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    mut runs: impl Iterator<Item = T> + Send,
+    f: impl Fn(T) -> MjResult<()> + Sync,
+) -> MjResult<()> {
+    let Some(pool) = pool else {
+        return runs.try_for_each(f);
+    };
+    let queue = Mutex::new(runs.fuse());
+    let failed = Mutex::new(None);
+    let work = || loop {
+        if failed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+        {
+            return;
+        }
+        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let Some(run) = next else {
+            return;
+        };
+        if let Err(e) = f(run) {
+            failed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(e);
+        }
+    };
+    pool.in_place_scope(|s| {
+        for _ in 0..pool.current_num_threads() {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The output rows of a run of neighbouring tables in one step.
+struct Rows<'a> {
+    obs: &'a mut [u8],
+    mask: &'a mut [u8],
+    seat: &'a mut [i8],
+    reward: &'a mut [f32],
+    done: &'a mut [bool],
+}
+
+/// Resets a run of neighbouring tables, the first of them table `first` of the env, and
+/// writes their rows.
+fn reset_run(
+    first: usize,
+    tables: &mut [EnvTable],
+    seed: u64,
+    obs: &mut [u8],
+    mask: &mut [u8],
+    seat: &mut [i8],
+) -> MjResult<()> {
+    let rows = obs
+        .chunks_exact_mut(OBS_LEN)
+        .zip(mask.chunks_exact_mut(N_ACTIONS));
+    for (i, ((t, (o, m)), s)) in tables.iter_mut().zip(rows).zip(seat).enumerate() {
+        t.reset(derive_seed(seed, (first + i) as u64))?;
+        *s = t.acting() as i8;
+        t.write(o, m)?;
+    }
+    Ok(())
+}
+
+/// Steps a run of neighbouring tables with their checked actions and writes their rows.
+fn step_run(
+    tables: &mut [EnvTable],
+    actions: &[Action],
+    out: Rows<'_>,
+    autoreset: bool,
+) -> MjResult<()> {
+    let width = out.reward.len() / tables.len().max(1);
+    let rows = out
+        .obs
+        .chunks_exact_mut(OBS_LEN)
+        .zip(out.mask.chunks_exact_mut(N_ACTIONS));
+    let ends = out.reward.chunks_exact_mut(width).zip(out.done.iter_mut());
+    for (((t, &a), (o, m)), (s, (r, d))) in tables
+        .iter_mut()
+        .zip(actions)
+        .zip(rows)
+        .zip(out.seat.iter_mut().zip(ends))
+    {
+        let (rew, end) = t.play(a)?;
+        t.reward_out(&rew, r);
+        *d = end;
+        if end && autoreset {
+            t.next_episode()?;
+        }
+        *s = t.acting() as i8;
+        t.write(o, m)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -708,6 +862,68 @@ mod tests {
             assert!(one.3 > 6 * 60, "opponents decided too");
             assert_eq!(one, run(kind, 6, 2, 60));
         }
+        // Runs of three tables (two of them with three threads), the last one short.
+        let one = run(RuleSetKind::Gb, 23, 1, 40);
+        assert_eq!(one, run(RuleSetKind::Gb, 23, 2, 40));
+        assert_eq!(one, run(RuleSetKind::Gb, 23, 3, 40));
+    }
+
+    /// `sample_legal` draws only legal indices, the same ones for the same seed, every
+    /// distinct legal action about equally often, and -1 for a seat with nothing to decide.
+    #[test]
+    fn sample_legal_is_a_uniform_legal_choice() {
+        let s = selfplay(RuleSetKind::Gb, PolicyKind::Random);
+        let n = 4;
+        let mut env = VecEnv::new(&s, n, 2, Some(2), true).unwrap();
+        let (mut obs, mut mask, mut seat) = (
+            vec![0u8; n * OBS_LEN],
+            vec![0u8; n * N_ACTIONS],
+            vec![0i8; n],
+        );
+        let (mut rew, mut done) = (vec![0f32; 4 * n], vec![false; n]);
+        let (mut acts, mut again) = (vec![0i64; n], vec![0i64; n]);
+        env.reset(5, &mut obs, &mut mask, &mut seat).unwrap();
+        let mut wide = None;
+        for step in 0..400 {
+            env.sample_legal(step, &mut acts).unwrap();
+            env.sample_legal(step, &mut again).unwrap();
+            assert_eq!(acts, again);
+            for (i, &a) in acts.iter().enumerate() {
+                assert_eq!(mask[i * N_ACTIONS + a as usize], 1, "step {step} table {i}");
+            }
+            let legal = mask[..N_ACTIONS].iter().filter(|&&m| m == 1).count();
+            if wide.is_none() && legal >= 5 {
+                wide = Some((env.tables()[0].round().clone(), env.tables()[0].acting()));
+            }
+            env.step(&acts, &mut obs, &mut mask, &mut seat, &mut rew, &mut done)
+                .unwrap();
+        }
+        // One table state with several legal actions, drawn from many times.
+        let (round, acting) = wide.expect("a decision with five legal actions or more");
+        let mut t = EnvTable::new(&s, 1).unwrap();
+        t.round = round;
+        t.acting = acting;
+        let mut counts = [0u32; N_ACTIONS];
+        let mut rng = Rng::new(9);
+        let draws = 20_000;
+        for _ in 0..draws {
+            counts[t.sample_legal(&mut rng) as usize] += 1;
+        }
+        let mut want = vec![0u8; N_ACTIONS];
+        encode::legal_mask(t.round.legal_actions(acting), &mut want).unwrap();
+        let k = want.iter().filter(|&&m| m == 1).count() as f64;
+        for (i, &c) in counts.iter().enumerate() {
+            if want[i] == 0 {
+                assert_eq!(c, 0, "index {i} is not legal");
+            } else {
+                let share = c as f64 / draws as f64 * k;
+                assert!((0.85..1.15).contains(&share), "index {i}: {share}");
+            }
+        }
+        // A table whose episode ended (no autoreset) has nothing to decide.
+        let mut t = EnvTable::new(&s, 3).unwrap();
+        while !t.step(t.sample_legal(&mut rng)).unwrap().1 {}
+        assert_eq!(t.sample_legal(&mut rng), -1);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::env::encode::{self, N_ACTIONS, N_COLS, N_PLANES, OBS_LEN};
 use crate::env::vec::{EnvSpec, Episode, VecEnv};
 use crate::error::MjError;
 use crate::policy::PolicyKind;
+use crate::wall::derive_seed;
 use numpy::{
     PyArray1, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
     PyUntypedArrayMethods,
@@ -124,7 +125,7 @@ fn index_to_action(py: Python<'_>, index: i64) -> PyResult<Py<PyAction>> {
 
 /// N tables, each with one learning seat against three built-in policies (or, with
 /// `seat="all"`, four learning seats in self-play), stepped together in Rust across
-/// `threads` threads with the GIL released.
+/// `threads` threads (the calling thread and `threads - 1` workers) with the GIL released.
 ///
 /// `obs` `(N, C, 34)` uint8, `mask` `(N, A)` uint8, `seat` `(N,)` int8 (whose view each
 /// row is), `reward` `(N,)` float32 (self-play: `(N, 4)`, one column per seat) and `done`
@@ -144,6 +145,8 @@ pub struct PyVecEnv {
     reward: Py<PyArrayDyn<f32>>,
     done: Py<PyArray1<bool>>,
     seed: u64,
+    /// `sample_legal` calls without a seed since the last reset.
+    draws: u64,
 }
 
 /// Reads `seat`: a seat number 0-3, or `"all"` for self-play.
@@ -246,6 +249,7 @@ impl PyVecEnv {
             reward,
             done: PyArray1::zeros(py, [n], false).unbind(),
             seed,
+            draws: 0,
         };
         env.reset(py, None)?;
         Ok(env)
@@ -262,6 +266,7 @@ impl PyVecEnv {
         if let Some(s) = seed {
             self.seed = convert::seed("seed", s)?;
         }
+        self.draws = 0;
         {
             let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
             let mut o = obs.try_readwrite()?;
@@ -336,6 +341,43 @@ impl PyVecEnv {
         let inner = &mut self.inner;
         py.detach(|| inner.expert_actions(&mut out))?;
         Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// A uniformly random legal action index for each table's acting seat (over its
+    /// mask's legal indices), drawn in Rust: the random-action baseline without numpy.
+    /// Table `i` draws from `derive_seed(seed, i)`; without `seed`, from the env's own
+    /// stream (seeded by the last reset's seed, one draw per call), so a run is
+    /// reproducible either way. Written into `out` when given (a C-contiguous int64
+    /// array of `num_envs`), else into a new array; -1 for a table with nothing to decide
+    /// (an episode over, without autoreset).
+    #[pyo3(signature = (seed = None, out = None))]
+    fn sample_legal<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<i128>,
+        out: Option<Bound<'py, PyArray1<i64>>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let seed = match seed {
+            Some(s) => convert::seed("seed", s)?,
+            None => {
+                self.draws += 1;
+                derive_seed(derive_seed(self.seed, u64::MAX), self.draws - 1)
+            }
+        };
+        let arr = match out {
+            Some(a) => a,
+            None => PyArray1::zeros(py, [self.inner.len()], false),
+        };
+        {
+            let mut w = arr.try_readwrite()?;
+            let buf = w
+                .as_slice_mut()
+                .map_err(|_| MjError::argument("out must be C-contiguous"))?;
+            self.inner
+                .sample_legal(seed, buf)
+                .map_err(|e| MjError::argument(e.message()))?;
+        }
+        Ok(arr)
     }
 
     /// The hands table `index` finished since the last call (only with `record=True`),

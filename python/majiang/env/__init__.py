@@ -10,6 +10,7 @@ fixed action space of :data:`N_ACTIONS` indices (every action of every rule set)
 - :class:`VecEnv`: N tables stepped together in Rust across threads (one learning seat
   each against three built-in opponents, or with ``seat="all"`` self-play: every seat
   learns, one decision of the acting seat per step), numpy arrays written in place;
+  ``VecEnv.sample_legal`` draws a uniformly random legal index per table in Rust;
 - :class:`MahjongEnv` (Gymnasium, one learning seat) and :class:`MahjongAECEnv`
   (PettingZoo AEC, four learning seats), imported on first use: they need the ``rl``
   extra (``pip install majiang[rl]``).
