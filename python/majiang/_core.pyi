@@ -325,8 +325,8 @@ def wind_name(w: int) -> str: ...
 # --- sim ----------------------------------------------------------------------------
 
 class Policy:
-    """A built-in policy ("random", "efficiency", "strong", "strong_lite", "strong_search")
-    choosing from Python observations."""
+    """A built-in policy ("random", "efficiency", "strong", "strong_lite", "strong_search",
+    "expert") choosing from Python observations."""
 
     def __init__(self, name: str, *, rules: RulesLike | None = None, seed: int = 0) -> None: ...
     @property

@@ -244,19 +244,23 @@ pub enum PolicyKind {
     /// [`StrongPolicy`] with the lookahead and the search at the default budget
     /// ([`strong::DEFAULT_BUDGET_MS`] worth of rollouts, no wall-clock cap).
     StrongSearch,
+    /// [`StrongPolicy`] valuing close hands by the expected points of winning
+    /// ([`StrongConfig::expert`]).
+    Expert,
 }
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 5] = [
+    pub const ALL: [PolicyKind; 6] = [
         PolicyKind::Random,
         PolicyKind::Efficiency,
         PolicyKind::Strong,
         PolicyKind::StrongLite,
         PolicyKind::StrongSearch,
+        PolicyKind::Expert,
     ];
 
-    /// `random`, `efficiency`, `strong`, `strong_lite` or `strong_search`.
+    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search` or `expert`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
@@ -264,6 +268,7 @@ impl PolicyKind {
             PolicyKind::Strong => "strong",
             PolicyKind::StrongLite => "strong_lite",
             PolicyKind::StrongSearch => "strong_search",
+            PolicyKind::Expert => "expert",
         }
     }
 
@@ -294,6 +299,7 @@ impl PolicyKind {
                 0,
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
+            PolicyKind::Expert => Box::new(StrongPolicy::new(rules, 0, StrongConfig::expert())),
         }
     }
 }

@@ -566,8 +566,8 @@ pub(super) fn live_view<'a>(round: &'a PyRound, seat: i64) -> PyResult<RoundView
     })
 }
 
-/// A built-in policy (`"random"`, `"efficiency"`, `"strong"`, `"strong_lite"` or
-/// `"strong_search"`) playing from Python observations:
+/// A built-in policy (`"random"`, `"efficiency"`, `"strong"`, `"strong_lite"`,
+/// `"strong_search"` or `"expert"`) playing from Python observations:
 /// `Policy("efficiency", rules="gb", seed=0).choose(observation)` returns one of
 /// `observation.legal_actions`. It reads the round's own snapshot inside the
 /// `Observation` (the 宝 included), so it plays exactly as inside `simulate`.
@@ -602,6 +602,7 @@ impl PyPolicy {
                 seed,
                 StrongConfig::from_budget_ms(crate::policy::strong::DEFAULT_BUDGET_MS, false),
             )),
+            PolicyKind::Expert => Box::new(StrongPolicy::new(&rules, seed, StrongConfig::expert())),
         };
         Ok(PyPolicy {
             inner,

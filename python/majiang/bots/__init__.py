@@ -6,8 +6,9 @@ engine checks the action; anything else raises :class:`majiang.IllegalActionErro
 
 ``RandomBot`` picks uniformly among the legal actions and ``FirstBot`` plays the first
 one. ``BotzoneBot`` runs an external Botzone bot program (see :mod:`majiang.botzone`).
-``EfficiencyBot`` (tile efficiency toward a fan plan) and ``StrongBot`` (the
-strongest: fan plans, lookahead to scoring ready hands, defense) run the built-in Rust
+``EfficiencyBot`` (tile efficiency toward a fan plan), ``StrongBot`` (fan plans,
+lookahead to scoring ready hands, defense) and ``ExpertBot`` (the strongest: the strong
+bot valuing close hands by the expected points of winning) run the built-in Rust
 policies on the round's own observation, so they play exactly as inside
 :func:`majiang.simulate` and :func:`majiang.arena`.
 """
@@ -19,7 +20,15 @@ from typing import Protocol, runtime_checkable
 
 from .._core import Action, IllegalActionError, Observation
 
-__all__ = ["Bot", "BotzoneBot", "EfficiencyBot", "FirstBot", "RandomBot", "StrongBot"]
+__all__ = [
+    "Bot",
+    "BotzoneBot",
+    "EfficiencyBot",
+    "ExpertBot",
+    "FirstBot",
+    "RandomBot",
+    "StrongBot",
+]
 
 
 def _legal(observation: Observation) -> list[Action]:
@@ -69,4 +78,5 @@ class FirstBot:
 
 from ..botzone.external import BotzoneBot  # noqa: E402
 from .efficiency import EfficiencyBot  # noqa: E402
+from .expert import ExpertBot  # noqa: E402
 from .strong import StrongBot  # noqa: E402
