@@ -39,7 +39,7 @@ def simple_input(requests, responses):
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("bot", ["random", "efficiency", "strong"])
+@pytest.mark.parametrize("bot", ["random", "efficiency", "strong", "expert"])
 def test_every_io_mode_gives_the_same_answers(bot):
     # Keep-running, simple IO: one process answers every request.
     lines = botzone(
@@ -86,14 +86,14 @@ def test_a_claimed_chow_names_the_discard_after_it():
 
 def test_a_win_is_declared_and_a_hand_under_eight_fan_is_not():
     nine_gates = "1 0 0 0 0 W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9"
-    for bot in ("first", "efficiency", "strong"):
+    for bot in ("first", "efficiency", "strong", "expert"):
         p = BotzonePlayer(bot, 1)
         p.step("0 0 0")
         p.step(nine_gates)
         assert p.step("2 W5") == "HU"
     # 123m 456m 234p 678s 11z: complete, but about 5 fan.
     cheap = "1 0 0 0 0 W1 W2 W3 W4 W5 W6 B2 B3 B4 T6 T7 F1 F1"
-    for bot in ("random", "first", "efficiency", "strong"):
+    for bot in ("random", "first", "efficiency", "strong", "expert"):
         p = BotzonePlayer(bot, 1)
         p.step("0 0 0")
         p.step(cheap)

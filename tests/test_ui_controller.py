@@ -40,7 +40,7 @@ def test_levels_pick_the_best_bot_available() -> None:
         assert normal is mj.bots.RandomBot
     best = next(
         getattr(mj.bots, n)
-        for n in ("StrongBot", "EfficiencyBot", "RandomBot")
+        for n in ("ExpertBot", "StrongBot", "EfficiencyBot", "RandomBot")
         if hasattr(mj.bots, n)
     )
     assert hard is best

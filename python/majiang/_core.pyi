@@ -326,7 +326,7 @@ def wind_name(w: int) -> str: ...
 
 class Policy:
     """A built-in policy ("random", "efficiency", "strong", "strong_lite", "strong_search",
-    "huainan_strong") choosing from Python observations."""
+    "expert") choosing from Python observations."""
 
     def __init__(self, name: str, *, rules: RulesLike | None = None, seed: int = 0) -> None: ...
     @property

@@ -827,7 +827,7 @@ def simulate(
     ``rules``: ``"gb"``, ``"classic"``, ``"huainan"`` or a :class:`~majiang.RuleSet` (in
     huainan ``fan_total`` holds the winner's value in 倍). ``bots``: one built-in policy name
     for all seats (``"random"``, ``"efficiency"``, ``"strong"``, ``"strong_lite"``,
-    ``"strong_search"``, ``"huainan_strong"``), or four (a list, or comma-separated text). ``seed``:
+    ``"strong_search"``, ``"expert"``), or four (a list, or comma-separated text). ``seed``:
     ``0 <= seed < 2**64``. ``threads``: worker threads, 1 to :data:`MAX_THREADS` (all
     cores when None). ``progress``: a progress bar on stderr. The GIL is released while
     hands are played. Same seed and arguments, same arrays, whatever ``threads``.
@@ -1217,8 +1217,8 @@ def arena(
 
     ``bots`` (seat order of the first game): built-in names (``"random"``,
     ``"efficiency"``, ``"strong"``, ``"strong_lite"``, ``"strong_search"``,
-    ``"huainan_strong"``; a list or
-    comma-separated text, one name for all four seats), or a list mixing names with
+    ``"expert"``; a list or comma-separated text, one name for all four seats), or a
+    list mixing names with
     Python bots: objects with ``act(observation) -> Action``, the interface
     :class:`~majiang.Game` uses (e.g. :class:`~majiang.bots.BotzoneBot` running an
     external Botzone program), each seat its own object.

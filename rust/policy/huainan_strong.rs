@@ -588,7 +588,7 @@ impl HuainanStrongPolicy {
 
 impl Policy for HuainanStrongPolicy {
     fn name(&self) -> &'static str {
-        "huainan_strong"
+        "expert"
     }
     fn begin_hand(&mut self, seed: u64) {
         if let Some(p) = self.other.as_mut() {
@@ -823,7 +823,7 @@ mod tests {
                 let mut round = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
                 let mut pols: [Box<dyn Policy>; 4] = std::array::from_fn(|i| {
                     if i % 2 == 0 {
-                        PolicyKind::HuainanStrong.build(&rules)
+                        PolicyKind::Expert.build(&rules)
                     } else {
                         PolicyKind::Efficiency.build(&rules)
                     }

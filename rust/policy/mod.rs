@@ -18,8 +18,10 @@
 //!
 //! Built in: [`RandomPolicy`] (uniform among the legal actions), [`EfficiencyPolicy`]
 //! (shanten and useful tiles toward fan-bearing shapes; see [`efficiency`]),
-//! [`StrongPolicy`] and [`HuainanStrongPolicy`] (Huainan: wild-aware useful tiles and the
-//! value of the waits; see [`huainan_strong`]).
+//! [`StrongPolicy`] (fan plans, lookahead, defense; see [`strong`]) and
+//! [`HuainanStrongPolicy`] (Huainan: wild-aware useful tiles and the value of the waits;
+//! see [`huainan_strong`]). The `expert` policy ([`expert`]) is the strongest of them for
+//! each rule set.
 
 pub mod efficiency;
 pub mod huainan;
@@ -261,10 +263,10 @@ pub enum PolicyKind {
     /// [`StrongPolicy`] with the lookahead and the search at the default budget
     /// ([`strong::DEFAULT_BUDGET_MS`] worth of rollouts, no wall-clock cap).
     StrongSearch,
-    /// [`HuainanStrongPolicy`]: in `huainan`, wild-aware useful tiles, a one-draw
-    /// lookahead valuing the waits and 飞宝; in `gb` and `classic`, [`StrongPolicy`] in its
-    /// default configuration.
-    HuainanStrong,
+    /// The strongest built-in play ([`expert`]): in `gb` and `classic` [`StrongPolicy`]
+    /// valuing close hands by the expected points of winning ([`StrongConfig::expert`]), in
+    /// `huainan` [`HuainanStrongPolicy`].
+    Expert,
 }
 
 impl PolicyKind {
@@ -275,11 +277,10 @@ impl PolicyKind {
         PolicyKind::Strong,
         PolicyKind::StrongLite,
         PolicyKind::StrongSearch,
-        PolicyKind::HuainanStrong,
+        PolicyKind::Expert,
     ];
 
-    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search` or
-    /// `huainan_strong`.
+    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search` or `expert`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
@@ -287,7 +288,7 @@ impl PolicyKind {
             PolicyKind::Strong => "strong",
             PolicyKind::StrongLite => "strong_lite",
             PolicyKind::StrongSearch => "strong_search",
-            PolicyKind::HuainanStrong => "huainan_strong",
+            PolicyKind::Expert => "expert",
         }
     }
 
@@ -318,8 +319,19 @@ impl PolicyKind {
                 0,
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
-            PolicyKind::HuainanStrong => Box::new(HuainanStrongPolicy::new(rules, 0)),
+            PolicyKind::Expert => expert(rules, 0),
         }
+    }
+}
+
+/// The `expert` policy for `rules`, seeded with `seed`: [`HuainanStrongPolicy`] in
+/// `huainan` (the strong policy's plans are the gb fans), else [`StrongPolicy`] with
+/// [`StrongConfig::expert`].
+pub fn expert(rules: &Rules, seed: u64) -> Box<dyn Policy> {
+    if rules.kind == crate::rules::RuleSetKind::Huainan {
+        Box::new(HuainanStrongPolicy::new(rules, seed))
+    } else {
+        Box::new(StrongPolicy::new(rules, seed, StrongConfig::expert()))
     }
 }
 

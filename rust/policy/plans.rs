@@ -31,6 +31,9 @@ use crate::tile::{Counts, Tile};
 
 /// The price of one more missing tile.
 pub const BETA: f32 = 0.28;
+/// The fan above the minimum that adds one to a plan's weight (the default of
+/// [`Evaluator::with_fan_divisor`]).
+pub const FAN_DIVISOR: f32 = 80.0;
 /// The weight lost per fan point below the minimum.
 pub const PER_MISSING_FAN: f32 = 0.45;
 
@@ -92,6 +95,8 @@ pub struct Evaluator {
     melds: [Meld; 4],
     n_melds: u8,
     min_fan: f32,
+    /// Fan above the minimum per unit of weight (see [`Evaluator::with_fan_divisor`]).
+    fan_divisor: f32,
     /// Groups (0-2 suits, 3 honors) the melds use.
     meld_groups: u8,
     chow_meld: bool,
@@ -197,6 +202,7 @@ impl Evaluator {
             melds: m,
             n_melds: n as u8,
             min_fan: min_fan as f32,
+            fan_divisor: FAN_DIVISOR,
             meld_groups: 0,
             chow_meld: false,
             exposed: false,
@@ -344,10 +350,23 @@ impl Evaluator {
         f
     }
 
+    /// The evaluator with a plan reaching the minimum weighing `1 + (fan − min) / divisor`
+    /// (fan above the minimum counted up to 40; [`FAN_DIVISOR`] by default): a smaller
+    /// divisor prizes high-fan plans more.
+    pub fn with_fan_divisor(mut self, divisor: f32) -> Evaluator {
+        self.fan_divisor = divisor.max(1.0);
+        self
+    }
+
+    /// The divisor of [`Evaluator::with_fan_divisor`].
+    pub fn fan_divisor(&self) -> f32 {
+        self.fan_divisor
+    }
+
     #[inline]
     fn weight(&self, fan: f32) -> f32 {
         if fan >= self.min_fan {
-            1.0 + (fan - self.min_fan).min(40.0) / 80.0
+            1.0 + (fan - self.min_fan).min(40.0) / self.fan_divisor
         } else {
             missing_fan_weight(self.min_fan - fan)
         }

@@ -567,7 +567,7 @@ pub(super) fn live_view<'a>(round: &'a PyRound, seat: i64) -> PyResult<RoundView
 }
 
 /// A built-in policy (`"random"`, `"efficiency"`, `"strong"`, `"strong_lite"`,
-/// `"strong_search"` or `"huainan_strong"`) playing from Python observations:
+/// `"strong_search"` or `"expert"`) playing from Python observations:
 /// `Policy("efficiency", rules="gb", seed=0).choose(observation)` returns one of
 /// `observation.legal_actions`. It reads the round's own snapshot inside the
 /// `Observation` (the 宝 included), so it plays exactly as inside `simulate`.
@@ -602,9 +602,7 @@ impl PyPolicy {
                 seed,
                 StrongConfig::from_budget_ms(crate::policy::strong::DEFAULT_BUDGET_MS, false),
             )),
-            PolicyKind::HuainanStrong => {
-                Box::new(crate::policy::HuainanStrongPolicy::new(&rules, seed))
-            }
+            PolicyKind::Expert => crate::policy::expert(&rules, seed),
         };
         Ok(PyPolicy {
             inner,

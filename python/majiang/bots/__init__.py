@@ -6,8 +6,9 @@ engine checks the action; anything else raises :class:`majiang.IllegalActionErro
 
 ``RandomBot`` picks uniformly among the legal actions and ``FirstBot`` plays the first
 one. ``BotzoneBot`` runs an external Botzone bot program (see :mod:`majiang.botzone`).
-``EfficiencyBot`` (tile efficiency toward a fan plan) and ``StrongBot`` (the
-strongest: fan plans, lookahead to scoring ready hands, defense) run the built-in Rust
+``EfficiencyBot`` (tile efficiency toward a fan plan), ``StrongBot`` (fan plans,
+lookahead to scoring ready hands, defense) and ``ExpertBot`` (the strongest: the strong
+bot valuing close hands by the expected points of winning) run the built-in Rust
 policies on the round's own observation, so they play exactly as inside
 :func:`majiang.simulate` and :func:`majiang.arena`; ``StrongBot.explain`` also says why
 it chose its action (an :class:`Explanation`).
@@ -24,6 +25,7 @@ __all__ = [
     "Bot",
     "BotzoneBot",
     "EfficiencyBot",
+    "ExpertBot",
     "Explanation",
     "FirstBot",
     "RandomBot",
@@ -78,5 +80,6 @@ class FirstBot:
 
 from ..botzone.external import BotzoneBot  # noqa: E402
 from .efficiency import EfficiencyBot  # noqa: E402
+from .expert import ExpertBot  # noqa: E402
 from .explain import Explanation  # noqa: E402
 from .strong import StrongBot  # noqa: E402

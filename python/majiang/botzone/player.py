@@ -27,13 +27,13 @@ from .table import Table
 __all__ = ["BOTS", "BotzonePlayer"]
 
 #: The built-in bots ``majiang botzone`` can run.
-BOTS = ("random", "first", "efficiency", "strong")
+BOTS = ("random", "first", "efficiency", "strong", "expert")
 
 PASS = Response("PASS")
 
 
 def _make_bot(name: str, seed: int, rules: _core.RuleSet):
-    from ..bots import EfficiencyBot, FirstBot, RandomBot, StrongBot
+    from ..bots import EfficiencyBot, ExpertBot, FirstBot, RandomBot, StrongBot
 
     if name == "random":
         return RandomBot(seed)
@@ -43,11 +43,13 @@ def _make_bot(name: str, seed: int, rules: _core.RuleSet):
         return EfficiencyBot(seed, rules=rules)
     if name == "strong":
         return StrongBot(seed, rules=rules, time_cap=False)
+    if name == "expert":
+        return ExpertBot(seed, rules=rules)
     raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}")
 
 
 class BotzonePlayer:
-    """A built-in bot (``random``, ``first``, ``efficiency`` or ``strong``) as a Botzone
+    """A built-in bot (``random``, ``first``, ``efficiency``, ``strong`` or ``expert``) as a Botzone
     player. Feed it requests one at a time with :meth:`step` (keep-running mode) or the
     whole history with :meth:`replay` (one process per turn); both give the same answers.
 

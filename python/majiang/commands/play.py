@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("easy", "normal", "hard"),
         default="normal",
         help="opponents: easy = RandomBot, normal = EfficiencyBot, "
-        "hard = StrongBot or the strongest bot available (default normal)",
+        "hard = ExpertBot or the strongest bot available (default normal)",
     )
     p.add_argument(
         "--ascii", action="store_true", help="write tiles as 1m 9p 5z instead of Chinese characters"

@@ -24,7 +24,7 @@ _DRAWN_PLANE = 4  # the tile just drawn, one-hot (docs/encoding.md)
 class MahjongEnv(gym.Env):
     """One learning seat at a table of four; the other three seats are built-in Rust
     policies (``"random"``, ``"efficiency"``, ``"strong"``, ``"strong_lite"``,
-    ``"strong_search"``, ``"huainan_strong"``).
+    ``"strong_search"``, ``"expert"``).
 
     - **Observation**: ``{"planes": (N_PLANES, 34) uint8, "action_mask": (N_ACTIONS,)
       int8}`` (see ``docs/encoding.md``); the mask has a 1 at each legal action (int8,

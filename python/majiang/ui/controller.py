@@ -47,7 +47,7 @@ strongest bot available."""
 _LEVEL_BOTS: dict[str, tuple[str, ...]] = {
     "easy": ("RandomBot",),
     "normal": ("EfficiencyBot", "RandomBot"),
-    "hard": ("StrongBot", "EfficiencyBot", "RandomBot"),
+    "hard": ("ExpertBot", "StrongBot", "EfficiencyBot", "RandomBot"),
 }
 
 _SEAT_NAMES = ("You", "Right", "Across", "Left")
@@ -55,7 +55,7 @@ _SEAT_NAMES = ("You", "Right", "Across", "Left")
 
 def bot_class_for_level(level: str) -> type:
     """The bot class a level plays with: ``easy`` → ``RandomBot``, ``normal`` →
-    ``EfficiencyBot``, ``hard`` → ``StrongBot``; a level whose bot this build does not
+    ``EfficiencyBot``, ``hard`` → ``ExpertBot``; a level whose bot this build does not
     have yet gets the best one it has."""
     if level not in _LEVEL_BOTS:
         raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")

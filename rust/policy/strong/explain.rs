@@ -451,6 +451,9 @@ mod tests {
         let modes = play_and_compare(&Rules::gb(), StrongConfig::lite(), 4);
         assert_eq!(count(&modes, Mode::Lookahead), 0, "{modes:?}");
         assert!(count(&modes, Mode::Attack) > 0, "{modes:?}");
+        // The expert's points-valued lookahead explains through the same hooks.
+        let modes = play_and_compare(&Rules::gb(), StrongConfig::expert(), 6);
+        assert!(count(&modes, Mode::Lookahead) > 0, "{modes:?}");
     }
 
     #[test]
@@ -467,6 +470,7 @@ mod tests {
             candidates: 3,
             time_cap_ms: 0,
             lookahead: true,
+            ..StrongConfig::default()
         };
         let modes = play_and_compare(&Rules::gb(), cfg, 3);
         assert!(count(&modes, Mode::Search) > 0, "{modes:?}");

@@ -33,6 +33,14 @@
 //!    three efficiency bots, the rollouts a 50 ms budget affords are too few to beat the
 //!    lookahead, so the default configuration does not search.
 //!
+//! **Expert** ([`StrongConfig::expert`], [`StrongConfig::value`]): the same layers, valuing
+//! close hands by the expected points of winning instead of the chance
+//! ([`lookahead::Worth::Points`]: each ready hand's chance times the mean points of its
+//! scoring waits plus [`WIN_BLOCK`]), each turn discounted by the chance that a likely
+//! ready opponent wins first ([`StrongConfig::survival`]), and the fan plans weighted by
+//! the points of their wins ([`StrongConfig::fan_divisor`]). The figures are then points,
+//! priced against danger directly.
+//!
 //! Claims are compared the same way: close to ready (or two tiles away), the chance of
 //! winning after the claim and its best discard against the chance without it;
 //! otherwise the plan values by [`CLAIM_MARGIN`] (a claim that kills the only fan plan
@@ -111,6 +119,18 @@ pub const TIE_BREAK: f32 = 0.01;
 /// Points of a certain win, pricing the lookahead's chance of winning against danger.
 pub const LOOKAHEAD_SCALE: f32 = 40.0;
 
+/// Points added to every win in the expected-points lookahead ([`StrongConfig::value`]):
+/// a win also ends the hand before an opponent wins (measured against three strong bots:
+/// 20 plays better than 10 or 0).
+pub const WIN_BLOCK: f32 = 20.0;
+
+/// The expert claims close to ready only when the claim raises the expected points by
+/// this factor (measured against three strong bots: 1.1 to 1.25 play better than 1, 0.9
+/// and 1.5 worse).
+pub const EXPERT_CLAIM_MARGIN: f32 = 1.25;
+/// Per turn, the chance that an opponent likely ready wins ([`StrongConfig::survival`]).
+pub const OTHER_WIN: f32 = 0.08;
+
 /// Discards below this share of the best plan value are far behind on attack.
 pub const SHORTLIST: f32 = 0.85;
 /// Rollouts per millisecond of budget (measured on the reference machine, halved for
@@ -131,6 +151,9 @@ pub struct StrongConfig {
     pub time_cap_ms: u32,
     /// Value close hands by their chance of winning ([`lookahead`]).
     pub lookahead: bool,
+    /// Value them by the expected points of winning instead ([`lookahead::Worth::Points`]:
+    /// a high-fan wait is worth more than a cheap one).
+    pub value: bool,
 }
 
 impl Default for StrongConfig {
@@ -142,6 +165,7 @@ impl Default for StrongConfig {
             candidates: 3,
             time_cap_ms: 0,
             lookahead: true,
+            value: false,
         }
     }
 }
@@ -154,6 +178,7 @@ impl StrongConfig {
             candidates: 3,
             time_cap_ms: 0,
             lookahead: false,
+            value: false,
         }
     }
 
@@ -166,6 +191,74 @@ impl StrongConfig {
             candidates: 3,
             time_cap_ms: if cap { ms } else { 0 },
             lookahead: true,
+            value: false,
+        }
+    }
+
+    /// The expert bot: the default configuration valuing close hands by the expected
+    /// points of winning rather than the chance.
+    pub fn expert() -> Self {
+        StrongConfig {
+            value: true,
+            ..StrongConfig::default()
+        }
+    }
+
+    /// What the lookahead's figures measure under this configuration.
+    pub fn worth(&self) -> lookahead::Worth {
+        if self.value {
+            lookahead::Worth::Points {
+                self_draw_share: lookahead::SELF_DRAW_SHARE,
+                block: WIN_BLOCK,
+            }
+        } else {
+            lookahead::Worth::Chance
+        }
+    }
+
+    /// With [`StrongConfig::value`], the plans' fan divisor
+    /// ([`Evaluator::with_fan_divisor`]) that makes a plan's weight above the minimum
+    /// proportional to the points of its win (as in [`lookahead::win_points`]: with
+    /// the minimum `m`, a plan of fan `f` weighs `(c·f + 3·base) / (c·m + 3·base)`,
+    /// `c = 1 + 2·share`).
+    pub fn fan_divisor(&self, min_fan: u8) -> Option<f32> {
+        if !self.value {
+            return None;
+        }
+        let c = 1.0 + 2.0 * lookahead::SELF_DRAW_SHARE;
+        Some((c * min_fan as f32 + 3.0 * lookahead::BASE_POINTS) / c)
+    }
+
+    /// With [`StrongConfig::value`], the chance per turn that no opponent wins first
+    /// ([`Lookahead::survive`]): each opponent likely ready ends the hand with chance
+    /// [`OTHER_WIN`] per turn. 1 otherwise (every turn to the end of the wall counts).
+    pub fn survival(&self, view: &dyn TableView) -> f32 {
+        if !self.value {
+            return 1.0;
+        }
+        let th = danger::threats(view);
+        let seat = view.seat() as usize;
+        let ready: f32 = (0..4).filter(|&s| s != seat).map(|s| th[s].ready).sum();
+        (1.0 - OTHER_WIN * ready).clamp(0.5, 1.0)
+    }
+
+    /// Close to ready, the factor by which a claim must raise the lookahead's figure:
+    /// [`EXPERT_CLAIM_MARGIN`] with [`StrongConfig::value`], else 1.
+    pub fn close_claim_margin(&self) -> f32 {
+        if self.value {
+            EXPERT_CLAIM_MARGIN
+        } else {
+            1.0
+        }
+    }
+
+    /// Points of a certain win in the lookahead's figures: [`LOOKAHEAD_SCALE`] for
+    /// chances, 1 for expected points.
+    pub fn lookahead_scale(&self) -> f32 {
+        if self.value {
+            1.0
+        } else {
+            LOOKAHEAD_SCALE
         }
     }
 }
@@ -230,7 +323,11 @@ impl StrongPolicy {
     }
 
     fn evaluator(&self, view: &dyn TableView, melds: &[Meld]) -> Evaluator {
-        Evaluator::new(melds, view.seat_wind(), view.prevalent_wind(), self.min_fan)
+        let ev = Evaluator::new(melds, view.seat_wind(), view.prevalent_wind(), self.min_fan);
+        match self.cfg.fan_divisor(self.min_fan) {
+            Some(d) => ev.with_fan_divisor(d),
+            None => ev,
+        }
     }
 
     /// Every discard of the full hand `hand` among `allowed` kinds, valued (plans, useful
@@ -281,7 +378,8 @@ impl StrongPolicy {
                 let eff = wv.effective();
                 if eff > 0.0 {
                     s.value = s.value.max(
-                        1.0 + (wv.best_fan as f32 - self.min_fan as f32).clamp(0.0, 40.0) / 80.0,
+                        1.0 + (wv.best_fan as f32 - self.min_fan as f32).clamp(0.0, 40.0)
+                            / ev.fan_divisor(),
                     );
                     s.distance = 1;
                     u = eff.round() as u32;
@@ -394,7 +492,7 @@ impl StrongPolicy {
                 return false;
             }
         }
-        let scale = LOOKAHEAD_SCALE;
+        let scale = self.cfg.lookahead_scale();
         let dw = DANGER_WEIGHT;
         for (c, v) in cands.iter_mut().zip(vals) {
             // The plan-and-defense total breaks near ties (e.g. two discards that leave
@@ -637,7 +735,7 @@ impl StrongPolicy {
                             }
                         });
                         if let Some(v) = v {
-                            let v = v - c.danger * DANGER_WEIGHT / LOOKAHEAD_SCALE;
+                            let v = v - c.danger * DANGER_WEIGHT / self.cfg.lookahead_scale();
                             ex.note(|e| e.claim_chance(a, Some(v), Some(c.tile)));
                             if v > best_la.0 {
                                 best_la = (v, a);
@@ -661,7 +759,7 @@ impl StrongPolicy {
         }
         if let Some(vp) = pass_la {
             if vp > 0.0 || best_la.0 > 0.0 {
-                let a = if best_la.0 > vp * 1.0 {
+                let a = if best_la.0 > vp * self.cfg.close_claim_margin() {
                     best_la.1
                 } else {
                     Action::Pass
@@ -819,6 +917,8 @@ impl StrongPolicy {
             .lookahead
             .take()
             .unwrap_or_else(|| Box::new(Lookahead::new(&unseen, view.wall_remaining())));
+        la.worth = self.cfg.worth();
+        la.survive = self.cfg.survival(view);
         let a = match view.claim() {
             Some((_, t)) if view.turn() != view.seat() => {
                 self.claim(view, melds, t, &unseen, &mut la, ex)

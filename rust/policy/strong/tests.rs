@@ -136,6 +136,7 @@ fn search_is_deterministic_and_legal_on_real_rounds() {
         candidates: 3,
         time_cap_ms: 0,
         lookahead: true,
+        value: false,
     };
     for seed in 0..3u64 {
         let mut results = Vec::new();
@@ -208,6 +209,7 @@ fn classic_hands_play_legally() {
         candidates: 2,
         time_cap_ms: 0,
         lookahead: true,
+        value: false,
     };
     for seed in 0..4u64 {
         let mut round = Round::new(&rules, seed, 0, 0).unwrap();
@@ -350,4 +352,49 @@ fn lookahead_values_live_scoring_waits() {
     let v2 = la.value2(&two, 0, &ctx, &rules).unwrap();
     assert!(v2 > 0.0 && v2 < live, "{v2}");
     assert_eq!(la.value2(&h, 0, &ctx, &rules), None);
+}
+
+fn expert() -> StrongPolicy {
+    StrongPolicy::new(&Rules::gb(), 1, StrongConfig::expert())
+}
+
+#[test]
+fn the_expert_takes_a_ready_full_flush_the_strong_bot_passes_up() {
+    // Dropping the lone 5m leaves a full flush in dots ready on 5p: 50 fan, but only three
+    // live copies of one tile. The strong bot, counting the chance of winning only, keeps
+    // the character and breaks the quad of 1p for a hand one tile from ready with more
+    // routes; the expert, counting the points of each win, takes the flush.
+    let h = "5m1111334456677p";
+    let o = view(h, &discards(h), None);
+    assert_eq!(full().act(&o), Action::Discard(t("1p")));
+    assert_eq!(expert().act(&o), Action::Discard(t("5m")));
+}
+
+#[test]
+fn a_win_is_worth_its_points() {
+    let rules = Rules::gb();
+    let mut ctx = win_context(&view("1m", &[Action::Pass], None), &[]);
+    ctx.flowers = 0;
+    let all = [4u8; 34];
+    let mut memo = WaitMemo::new();
+    let share = lookahead::SELF_DRAW_SHARE;
+    // The full flush waits on 50 fan; a self-draw-only wait scores only by self-draw.
+    let flush = memo.scoring_waits(&counts("1111334456677p"), &ctx, &rules, &all);
+    assert_eq!((flush.on_discard, flush.fan_on_discard), (4, 200));
+    let p = lookahead::win_points(&flush, &ctx, share);
+    // 50 + 24 on a discard, 3 × (52 + 8) by self-draw (Fully Concealed Hand).
+    let want = (1.0 - share) * 74.0 + share * 180.0;
+    assert!((p - want).abs() < 1e-3, "{p} {want}");
+    assert_eq!(lookahead::win_points(&Default::default(), &ctx, share), 0.0);
+    // A ready hand's expected points rise with its fan at equal live copies.
+    let mut la = Lookahead::new(&all, 60);
+    la.worth = StrongConfig::expert().worth();
+    let rich = la
+        .value(&counts("1111334456677p"), 0, &ctx, &rules)
+        .unwrap();
+    la.worth = lookahead::Worth::Chance;
+    let chance = la
+        .value(&counts("1111334456677p"), 0, &ctx, &rules)
+        .unwrap();
+    assert!(rich > 70.0 * chance && chance > 0.0, "{rich} {chance}");
 }

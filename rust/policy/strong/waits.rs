@@ -40,6 +40,11 @@ pub struct WaitValue {
     pub shape: u32,
     /// The best fan total of a scoring wait (on a discard, else by self-draw).
     pub best_fan: u32,
+    /// The fan totals on a discard of the waits that reach the minimum on a discard, each
+    /// times its unseen copies (their mean fan is this over [`WaitValue::on_discard`]).
+    pub fan_on_discard: u32,
+    /// The self-draw fan totals of the self-draw-only waits, each times its unseen copies.
+    pub fan_self_draw_only: u32,
 }
 
 impl WaitValue {
@@ -64,10 +69,12 @@ pub fn scoring_waits(hand: &Counts, ctx: &WinContext, rules: &Rules, unseen: &Co
         match classify(hand, ctx, rules, w) {
             Wins::OnDiscard(fan) => {
                 out.on_discard += unseen[w] as u32;
+                out.fan_on_discard += unseen[w] as u32 * fan;
                 out.best_fan = out.best_fan.max(fan);
             }
             Wins::SelfDrawOnly(fan) => {
                 out.self_draw_only += unseen[w] as u32;
+                out.fan_self_draw_only += unseen[w] as u32 * fan;
                 out.best_fan = out.best_fan.max(fan);
             }
             Wins::Never => {}
@@ -221,10 +228,13 @@ impl WaitMemo {
                     Wins::Never => {}
                 }
             }
+            let fan = slot.fans[w] as u32;
             if slot.on_discard >> w & 1 == 1 {
                 out.on_discard += unseen[w] as u32;
+                out.fan_on_discard += unseen[w] as u32 * fan;
             } else if slot.self_draw_only >> w & 1 == 1 {
                 out.self_draw_only += unseen[w] as u32;
+                out.fan_self_draw_only += unseen[w] as u32 * fan;
             } else {
                 continue;
             }
@@ -352,6 +362,7 @@ mod tests {
             if let Ok(f) = fan::evaluate(&input, rules) {
                 if f.meets_minimum {
                     out.on_discard += unseen[w] as u32;
+                    out.fan_on_discard += unseen[w] as u32 * f.total;
                     out.best_fan = out.best_fan.max(f.total);
                     continue;
                 }
@@ -360,6 +371,7 @@ mod tests {
             if let Ok(f) = fan::evaluate(&input, rules) {
                 if f.meets_minimum {
                     out.self_draw_only += unseen[w] as u32;
+                    out.fan_self_draw_only += unseen[w] as u32 * f.total;
                     out.best_fan = out.best_fan.max(f.total);
                 }
             }

@@ -1,17 +1,16 @@
-"""huainan_strong: legal, complete and deterministic Huainan hands, driven from Rust (arena)
-and from Python (observations), and plain strong play in the other rule sets."""
+"""The expert policy in huainan (``HuainanStrongPolicy``): legal, complete and deterministic
+Huainan hands, driven from Rust (arena) and from Python (observations)."""
 
 import numpy as np
 
 import majiang as mj
 from majiang import _core
 
-BOTS = ["huainan_strong", "efficiency", "efficiency", "efficiency"]
+BOTS = ["expert", "efficiency", "efficiency", "efficiency"]
 
 
 def test_registered():
-    assert "huainan_strong" in _core.policy_names()
-    assert _core.Policy("huainan_strong", rules="huainan").name == "huainan_strong"
+    assert _core.Policy("expert", rules="huainan").name == "expert"
 
 
 def test_arena_hands_are_complete_and_deterministic():
@@ -20,7 +19,7 @@ def test_arena_hands_are_complete_and_deterministic():
     assert len(a) == 48
     assert np.array_equal(a.scores, b.scores)
     assert np.array_equal(a.winner, b.winner)
-    # Zero-sum hands, and huainan_strong won some of them.
+    # Zero-sum hands, and the expert won some of them.
     assert (a.scores.sum(axis=1) == 0).all()
     assert (a.winner == 0).sum() > 0
     c = mj.arena(BOTS, hands=48, seed=8, rules="huainan", threads=1)
@@ -28,9 +27,9 @@ def test_arena_hands_are_complete_and_deterministic():
 
 
 def _play(rules, hands, seed):
-    """Hands driven from Python, huainan_strong in every seat: its choices, each checked
+    """Hands driven from Python, the expert in every seat: its choices, each checked
     against the legal actions, and the results."""
-    bot = _core.Policy("huainan_strong", rules=rules, seed=seed)
+    bot = _core.Policy("expert", rules=rules, seed=seed)
     choices, results = [], []
     for k in range(hands):
         bot.reseed(seed + k)
@@ -52,17 +51,3 @@ def test_python_driven_huainan_hands_are_legal_and_repeat():
     assert len(choices) > 12 * 20
     assert any(any(d) for d in results)
     assert _play("huainan", 12, 100) == (choices, results)
-
-
-def test_other_rule_sets_play_as_strong():
-    for rules in ["gb", "classic"]:
-        hs = _core.Policy("huainan_strong", rules=rules, seed=3)
-        st = _core.Policy("strong", rules=rules, seed=3)
-        r = mj.Round(rules, seed=3, dealer=0)
-        while r.pending:
-            for s in r.pending:
-                obs = r.observation(s)
-                a = hs.choose(obs)
-                assert a == st.choose(obs)
-                r.apply(s, a)
-        assert r.result is not None

@@ -1,0 +1,43 @@
+"""``ExpertBot``: the strongest built-in bot, the strong policy valuing hands by points
+(in huainan: the wild-aware Huainan policy).
+
+It plays like :class:`~majiang.bots.StrongBot` (fan plans, defense, a lookahead to the
+ready hands that reach the minimum fan) except that the lookahead values the hands
+close to ready by the expected points of winning rather than the chance: each ready
+hand's chance of winning times the mean points of its scoring waits, so a flush wait
+with a few live copies can beat a cheap wait with more. See the README section
+"ExpertBot" for its measured strength.
+"""
+
+from __future__ import annotations
+
+from .._core import Action, Observation, Policy, RuleSet
+
+__all__ = ["ExpertBot"]
+
+
+class ExpertBot:
+    """The expert policy as a bot: ``act(observation)`` returns one of
+    ``observation.legal_actions``.
+
+    ``seed`` seeds its tie-breaks (None is 0; the same seed and observations give the
+    same actions). ``rules`` (``"gb"``, ``"classic"``, ``"huainan"`` or a
+    :class:`~majiang.RuleSet`) is the rule set it plans for; pass the rules of the game if
+    they are not gb (in huainan it plays the wild-aware Huainan policy, see
+    ``docs/huainan_bot.md``).
+    """
+
+    def __init__(self, seed: int | None = None, rules: str | RuleSet = "gb") -> None:
+        self.seed = 0 if seed is None else int(seed)
+        self._policy = Policy("expert", rules=rules, seed=self.seed)
+
+    def act(self, observation: Observation) -> Action:
+        """The policy's choice among ``observation.legal_actions``.
+
+        ``observation`` must come from :meth:`majiang.Round.observation` (anything else is
+        a ``TypeError``); one without legal actions raises ``IllegalActionError``.
+        """
+        return self._policy.choose(observation)
+
+    def __repr__(self) -> str:
+        return f"ExpertBot(seed={self.seed})"
