@@ -419,7 +419,8 @@ impl AfterMeld {
 /// Builders for hand-made test positions shared by the policies' tests.
 #[cfg(test)]
 pub(crate) mod positions {
-    use crate::round::{Action, ActionList, Observation, Phase, Round};
+    use crate::hand::{Meld, MeldKind};
+    use crate::round::{Action, ActionList, DiscardEntry, Observation, Phase, Round};
     use crate::rules::Rules;
     use crate::tile::{self, Counts, Tile};
 
@@ -460,6 +461,44 @@ pub(crate) mod positions {
             .filter(|&t| c[t as usize] > 0)
             .map(Action::Discard)
             .collect()
+    }
+
+    /// A hopeless hand (`159m1359s1234z7z5p`, the lone dot being what an efficiency bot
+    /// throws) facing seat 1, which shows three pungs of dots and has discarded for a
+    /// long time (long rows of characters, bamboos and honors, no dots), 30 tiles left.
+    pub fn facing_a_dot_flush() -> Observation {
+        let h = "159m1359s1234z7z5p";
+        let mut o = view(h, &discards(h), None);
+        o.n_melds[1] = 3;
+        for (i, x) in ["2p", "6p", "9p"].iter().enumerate() {
+            let t = tile::parse(x).unwrap()[0];
+            o.melds[1][i] = Meld {
+                kind: MeldKind::Pung,
+                tile: t,
+            };
+            o.visible[t as usize] += 3;
+        }
+        o.hand_sizes[1] = 4;
+        let rows = [
+            "2m", "3m", "4m", "6m", "7m", "8m", "2s", "4s", "6s", "7s", "8s", "5z",
+        ];
+        let mut n = 0;
+        for s in 1..4u8 {
+            for x in rows {
+                let t = tile::parse(x).unwrap()[0];
+                o.discards[n] = DiscardEntry {
+                    seat: s,
+                    tile: t,
+                    claimed: false,
+                    ready: false,
+                };
+                o.visible[t as usize] += 1;
+                n += 1;
+            }
+        }
+        o.n_discards = n as u8;
+        o.wall_remaining = 30;
+        o
     }
 }
 

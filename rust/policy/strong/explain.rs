@@ -356,10 +356,9 @@ impl StrongPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hand::{Meld, MeldKind};
     use crate::policy::positions::{discards, view};
     use crate::policy::{Policy, RandomPolicy, RoundView, StrongConfig, TableView};
-    use crate::round::{DiscardEntry, Round};
+    use crate::round::Round;
     use crate::rules::RuleSetKind;
     use crate::tile;
 
@@ -488,35 +487,7 @@ mod tests {
     fn a_fold_shows_the_threat() {
         // Seat 1 shows three pungs of dots and has discarded for a long time; our hand is
         // far from any plan.
-        let h = "159m1359s1234z7z5p";
-        let mut o = view(h, &discards(h), None);
-        o.n_melds[1] = 3;
-        for (i, x) in ["2p", "6p", "9p"].iter().enumerate() {
-            o.melds[1][i] = Meld {
-                kind: MeldKind::Pung,
-                tile: t(x),
-            };
-            o.visible[t(x) as usize] += 3;
-        }
-        o.hand_sizes[1] = 4;
-        let rows = [
-            "2m", "3m", "4m", "6m", "7m", "8m", "2s", "4s", "6s", "7s", "8s", "5z",
-        ];
-        let mut n = 0;
-        for s in 1..4u8 {
-            for x in rows {
-                o.discards[n] = DiscardEntry {
-                    seat: s,
-                    tile: t(x),
-                    claimed: false,
-                    ready: false,
-                };
-                o.visible[t(x) as usize] += 1;
-                n += 1;
-            }
-        }
-        o.n_discards = n as u8;
-        o.wall_remaining = 30;
+        let o = crate::policy::positions::facing_a_dot_flush();
         let (a, e) = full().explain(&o).unwrap();
         assert_eq!(e.mode, Mode::Fold, "{e:#?}");
         let seat1 = e.threats.iter().find(|s| s.seat == 1).unwrap();

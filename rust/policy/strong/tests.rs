@@ -34,36 +34,7 @@ fn keeps_the_flush_that_reaches_eight() {
 fn folds_against_three_exposed_pungs_of_one_suit() {
     // Seat 1 shows three pungs of dots and has discarded for a long time: it waits in dots.
     // Our hand is hopeless; the lone dot is the tile an efficiency bot would throw.
-    let h = "159m1359s1234z7z5p";
-    let mut o = view(h, &discards(h), None);
-    o.n_melds[1] = 3;
-    for (i, x) in ["2p", "6p", "9p"].iter().enumerate() {
-        o.melds[1][i] = Meld {
-            kind: MeldKind::Pung,
-            tile: t(x),
-        };
-        o.visible[t(x) as usize] += 3;
-    }
-    o.hand_sizes[1] = 4;
-    // Long discard rows of characters, bamboos and honors (none of them dots).
-    let rows = [
-        "2m", "3m", "4m", "6m", "7m", "8m", "2s", "4s", "6s", "7s", "8s", "5z",
-    ];
-    let mut n = 0;
-    for s in 1..4u8 {
-        for x in rows {
-            o.discards[n] = DiscardEntry {
-                seat: s,
-                tile: t(x),
-                claimed: false,
-                ready: false,
-            };
-            o.visible[t(x) as usize] += 1;
-            n += 1;
-        }
-    }
-    o.n_discards = n as u8;
-    o.wall_remaining = 30;
+    let o = crate::policy::positions::facing_a_dot_flush();
     let a = lite().act(&o);
     assert_ne!(a, Action::Discard(t("5p")), "the dot feeds the flush");
     // An efficiency bot, blind to the table, throws it.
