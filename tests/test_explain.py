@@ -8,35 +8,9 @@ import majiang as mj
 from majiang import _core
 from majiang.bots import EfficiencyBot, Explanation, StrongBot
 from majiang.bots.explain import MODES
-
-A = mj.Action
-
-
-def t(s):
-    (x,) = mj.parse_tiles(s)
-    return x
-
-
-def others(*used):
-    """Three 13-tile hands of plain tiles that leave `used` (MPSZ text) possible."""
-    left = [4] * 34
-    for u in used:
-        for x in mj.parse_tiles(u):
-            left[x] -= 1
-    pool = [x for x in (27, 28, 29, 30, 31, 32, 33, *range(27)) for _ in range(left[x])]
-    return [pool[13 * k : 13 * k + 13] for k in range(3)]
-
-
-def turn(hand):
-    r = mj.Round("gb", seed=0, hands=[hand, *others(hand)])
-    return r.observation(0)
-
-
-def claim(hand, tile):
-    a, b, c = others(hand, tile)
-    r = mj.Round("gb", seed=0, dealer=3, hands=[hand, a, b, c[1:] + [t(tile)] + c[:1]])
-    r.apply(3, A("discard", tile))
-    return r.observation(0)
+from roundkit import A, t
+from roundkit import first_claim as claim
+from roundkit import first_turn as turn
 
 
 @pytest.mark.parametrize("rules", ["gb", "classic"])
