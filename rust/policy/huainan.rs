@@ -154,7 +154,7 @@ pub struct Decision<'a> {
 
 /// How well a tile connects to the rest of the hand: copies and suited neighbours within
 /// two ranks (a lower score is a better discard).
-fn connectivity(h: &Counts, t: usize) -> u32 {
+pub(super) fn connectivity(h: &Counts, t: usize) -> u32 {
     let mut c = 3 * h[t].saturating_sub(1) as u32;
     if t < 27 {
         let r = (t % 9) as i32;

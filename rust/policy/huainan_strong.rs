@@ -48,6 +48,7 @@
 //! alone.
 
 use super::efficiency::unseen;
+use super::huainan::connectivity;
 use super::{AfterMeld, Policy, StrongConfig, StrongPolicy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::huainan::forms::{self, WinFacts};
@@ -259,22 +260,6 @@ impl Ctx<'_> {
         }
         best.map(|(e, _, t)| (t, e))
     }
-}
-
-/// How well a tile connects to the rest of the hand: copies and suited neighbours within
-/// two ranks (a lower score is a better discard).
-fn connectivity(h: &Counts, t: usize) -> u32 {
-    let mut c = 3 * h[t].saturating_sub(1) as u32;
-    if t < 27 {
-        let r = (t % 9) as i32;
-        for d in [-2i32, -1, 1, 2] {
-            let q = r + d;
-            if (0..9).contains(&q) {
-                c += h[(t as i32 + d) as usize] as u32 * if d.abs() == 1 { 2 } else { 1 };
-            }
-        }
-    }
-    c
 }
 
 /// The hand (13 − 3k tiles after the kong) and melds after the own-turn kong `a`
