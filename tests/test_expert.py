@@ -48,3 +48,25 @@ def test_the_registry_and_the_bot_agree():
     assert [x["bot"] for x in r.summary()] == bots
     assert not np.array_equal(r.scores, same.scores)
     assert repr(ExpertBot(seed=2)) == "ExpertBot(seed=2)"
+
+
+def test_explanations_give_the_action_played():
+    # Two copies in lockstep: one acts, one explains; both play the same hand.
+    acting, explaining = ExpertBot(seed=4), ExpertBot(seed=4)
+    r = mj.Round("gb", seed=12, dealer=0)
+    modes = set()
+    while r.pending:
+        seat = r.pending[0]
+        obs = r.observation(seat)
+        if seat == 0:
+            e = explaining.explain(obs)
+            a = acting.act(obs)
+            assert e.action == a
+            modes.add(e.mode)
+        else:
+            a = obs.legal_actions[0]
+        r.apply(seat, a)
+    assert modes - {"forced"}, modes
+    huainan = mj.Round("huainan", seed=1, dealer=0)
+    with pytest.raises(ValueError, match="does not explain"):
+        ExpertBot(rules="huainan").explain(huainan.observation(huainan.pending[0]))

@@ -12,6 +12,7 @@ with a few live copies can beat a cheap wait with more. See the README section
 from __future__ import annotations
 
 from .._core import Action, Observation, Policy, RuleSet
+from .explain import Explanation
 
 __all__ = ["ExpertBot"]
 
@@ -38,6 +39,14 @@ class ExpertBot:
         a ``TypeError``); one without legal actions raises ``IllegalActionError``.
         """
         return self._policy.choose(observation)
+
+    def explain(self, observation: Observation) -> Explanation:
+        """The action :meth:`act` chooses for ``observation`` with the reasons, as
+        :meth:`StrongBot.explain <majiang.bots.StrongBot.explain>` gives them (the
+        chances and values are the expert's expected points). In huainan the expert plays
+        a policy that does not explain its choices: ``ValueError``.
+        """
+        return Explanation.from_dict(self._policy.explain(observation))
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed})"
