@@ -145,23 +145,29 @@ class RiichiLoop:
         self.encode = encode
         self.window(0.2)  # warm-up
 
+    def hand(self) -> tuple[int, int]:
+        """Plays one hand (the default game mode plays one per reset); returns its steps
+        and decisions."""
+        env, agent, encode = self.env, self.agent, self.encode
+        steps = decisions = 0
+        obs = env.reset()
+        while not env.done():
+            if encode:
+                for o in obs.values():
+                    o.encode()
+            acts = {p: agent.act(o) for p, o in obs.items()}
+            decisions += len(acts)
+            obs = env.step(acts)
+            steps += 1
+        return steps, decisions
+
     def window(self, seconds: float = 1.0) -> Window:
         """Plays whole hands for at least ``seconds`` of wall time."""
-        env, agent, encode = self.env, self.agent, self.encode
         steps = decisions = hands = 0
         w0, c0 = time.perf_counter(), time.process_time()
         while True:
-            # The default game mode plays one hand per reset.
-            obs = env.reset()
-            while not env.done():
-                if encode:
-                    for o in obs.values():
-                        o.encode()
-                acts = {p: agent.act(o) for p, o in obs.items()}
-                decisions += len(acts)
-                obs = env.step(acts)
-                steps += 1
-            hands += 1
+            s, d = self.hand()
+            steps, decisions, hands = steps + s, decisions + d, hands + 1
             wall = time.perf_counter() - w0
             if wall >= seconds:
                 break
@@ -199,21 +205,15 @@ def median_rates(windows: list, clock: str) -> dict:
     }
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("opponents", ["random", "efficiency", "selfplay"])
-def test_vecenv_random_actions(benchmark, threads, opponents):
-    env = _make(threads, opponents)
-    noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
+def _vecenv_benchmark(benchmark, loop: VecEnvLoop, threads: int) -> None:
+    # STEPS steps of every table, three timed rounds (the loop is warmed up already).
     hands = [0]
+    d0 = loop.env.decisions
 
     def run():
-        for k in range(STEPS):
-            _, _, _, done = env.step(_random_actions(env.mask, noise[k % 16]))
-            hands[0] += int(done.sum())
+        for _ in range(STEPS):
+            hands[0] += int(loop.step().sum())
 
-    run()  # warm-up (lookup tables, first hands)
-    hands[0] = 0
-    d0 = env.decisions
     benchmark.pedantic(run, rounds=3)
     if benchmark.stats is None:  # --benchmark-disable: ran once, nothing measured
         return
@@ -221,55 +221,34 @@ def test_vecenv_random_actions(benchmark, threads, opponents):
     benchmark.extra_info["threads"] = threads
     benchmark.extra_info["steps_per_s"] = TABLES * STEPS / mean
     benchmark.extra_info["steps_per_s_per_thread"] = TABLES * STEPS / mean / threads
-    benchmark.extra_info["decisions_per_s"] = (env.decisions - d0) / 3 / mean
+    benchmark.extra_info["decisions_per_s"] = (loop.env.decisions - d0) / 3 / mean
     benchmark.extra_info["hands_per_s"] = hands[0] / 3 / mean
 
 
 @pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("opponents", ["random", "efficiency", "selfplay"])
+def test_vecenv_random_actions(benchmark, threads, opponents):
+    _vecenv_benchmark(benchmark, VecEnvLoop(threads, opponents), threads)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
 def test_vecenv_selfplay_sample_legal(benchmark, threads):
-    env = _make(threads, "selfplay")
-    hands = [0]
-
-    def run():
-        for _ in range(STEPS):
-            _, _, _, done = env.step(env.sample_legal())
-            hands[0] += int(done.sum())
-
-    run()
-    hands[0] = 0
-    benchmark.pedantic(run, rounds=3)
-    if benchmark.stats is None:
-        return
-    mean = benchmark.stats.stats.mean
-    benchmark.extra_info["threads"] = threads
-    benchmark.extra_info["steps_per_s"] = TABLES * STEPS / mean
-    benchmark.extra_info["hands_per_s"] = hands[0] / 3 / mean
+    _vecenv_benchmark(benchmark, VecEnvLoop(threads, "selfplay", "sample_legal"), threads)
 
 
 @pytest.mark.parametrize("encode", [False, True])
 def test_riichienv_random_agents(benchmark, encode):
-    riichienv = pytest.importorskip("riichienv", reason="riichienv (the bench extra) is needed")
-    from riichienv.agents import RandomAgent
-
-    env = riichienv.RiichiEnv(seed=1)
-    agent = RandomAgent(seed=0)
+    pytest.importorskip("riichienv", reason="riichienv (the bench extra) is needed")
+    loop = RiichiLoop(encode)
     hands = 100
     steps, decisions = [0], [0]
 
     def play():
         for _ in range(hands):
-            obs = env.reset()
-            while not env.done():
-                if encode:
-                    for o in obs.values():
-                        o.encode()
-                acts = {p: agent.act(o) for p, o in obs.items()}
-                decisions[0] += len(acts)
-                obs = env.step(acts)
-                steps[0] += 1
+            s, d = loop.hand()
+            steps[0] += s
+            decisions[0] += d
 
-    play()
-    steps[0] = decisions[0] = 0
     benchmark.pedantic(play, rounds=3)
     if benchmark.stats is None:
         return
