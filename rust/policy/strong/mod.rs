@@ -231,14 +231,17 @@ impl StrongConfig {
 
     /// With [`StrongConfig::value`], the chance per turn that no opponent wins first
     /// ([`Lookahead::survive`]): each opponent likely ready ends the hand with chance
-    /// [`OTHER_WIN`] per turn. 1 otherwise (every turn to the end of the wall counts).
-    pub fn survival(&self, view: &dyn TableView) -> f32 {
+    /// [`OTHER_WIN`] per turn, from the defense's reading `threats` of the opponents of
+    /// `seat`. 1 otherwise (every turn to the end of the wall counts).
+    pub fn survival(&self, seat: u8, threats: &[danger::Threat; 4]) -> f32 {
         if !self.value {
             return 1.0;
         }
-        let th = danger::threats(view);
-        let seat = view.seat() as usize;
-        let ready: f32 = (0..4).filter(|&s| s != seat).map(|s| th[s].ready).sum();
+        let seat = seat as usize;
+        let ready: f32 = (0..4)
+            .filter(|&s| s != seat)
+            .map(|s| threats[s].ready)
+            .sum();
         (1.0 - OTHER_WIN * ready).clamp(0.5, 1.0)
     }
 
@@ -530,6 +533,7 @@ impl StrongPolicy {
             }
         }
         let (danger, threats) = danger::danger(view, unseen);
+        la.survive = self.cfg.survival(view.seat(), &threats);
         ex.note(|e| e.threats(view.seat(), &threats));
         let mut cands = [Candidate {
             tile: 0,
@@ -660,6 +664,7 @@ impl StrongPolicy {
         let mut ev = self.evaluator(view, melds);
         ev.select_chow_plans(&with);
         let (danger, threats) = danger::danger(view, unseen);
+        la.survive = self.cfg.survival(view.seat(), &threats);
         let base = ev.score(&hand);
         let stake = Self::stake(&base, view.wall_remaining());
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
@@ -918,7 +923,6 @@ impl StrongPolicy {
             .take()
             .unwrap_or_else(|| Box::new(Lookahead::new(&unseen, view.wall_remaining())));
         la.worth = self.cfg.worth();
-        la.survive = self.cfg.survival(view);
         let a = match view.claim() {
             Some((_, t)) if view.turn() != view.seat() => {
                 self.claim(view, melds, t, &unseen, &mut la, ex)
