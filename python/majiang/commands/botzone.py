@@ -91,10 +91,7 @@ def export(args: argparse.Namespace) -> int:
         else:
             with open(args.out, "w", encoding="utf-8") as f:
                 f.write(text + "\n")
-    except RecordError as e:
-        print(f"majiang botzone export: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
+    except (RecordError, OSError) as e:
         print(f"majiang botzone export: {e}", file=sys.stderr)
         return 2
     return 0
@@ -108,10 +105,7 @@ def import_(args: argparse.Namespace) -> int:
             sys.stdout.write(rec.to_json())
         else:
             rec.save(args.out)
-    except RecordError as e:
-        print(f"majiang botzone import: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
+    except (RecordError, OSError) as e:
         print(f"majiang botzone import: {e}", file=sys.stderr)
         return 2
     return 0
