@@ -271,7 +271,11 @@ fn bao_discard_shanten(
 
 /// The hand and melds after declaring the kong `a` from `hand` (a concealed kong, an added
 /// kong, or a kong claimed on a discard of its tile), or `None` if `a` is not a kong.
-fn after_kong(hand: &Counts, melds: &[Meld], a: Action) -> Option<(Counts, [Meld; 4], usize)> {
+pub(super) fn after_kong(
+    hand: &Counts,
+    melds: &[Meld],
+    a: Action,
+) -> Option<(Counts, [Meld; 4], usize)> {
     let (t, take, meld) = match a {
         Action::ConcealedKong(t) => (
             t,

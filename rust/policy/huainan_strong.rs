@@ -48,9 +48,9 @@
 //! alone.
 
 use super::efficiency::unseen;
-use super::huainan::connectivity;
+use super::huainan::{after_kong, connectivity};
 use super::{AfterMeld, Policy, StrongConfig, StrongPolicy, TableView};
-use crate::hand::{Meld, MeldKind};
+use crate::hand::Meld;
 use crate::huainan::forms::{self, WinFacts};
 use crate::huainan::oracle::{self, ShapeOptions};
 use crate::huainan::{BaoState, DiscardWins, HuainanOptions};
@@ -262,35 +262,6 @@ impl Ctx<'_> {
     }
 }
 
-/// The hand (13 − 3k tiles after the kong) and melds after the own-turn kong `a`
-/// (concealed or added), or `None` for any other action.
-fn after_own_kong(hand: &Counts, melds: &[Meld], a: Action) -> Option<(Counts, [Meld; 4], usize)> {
-    match a {
-        Action::ConcealedKong(t) if hand[t as usize] >= 4 && melds.len() < 4 => {
-            let am = AfterMeld::of_concealed_kong(t, hand, melds);
-            let mut m = [am.meld; 4];
-            m[..am.melds().len()].copy_from_slice(am.melds());
-            Some((am.hand, m, am.melds().len()))
-        }
-        Action::AddedKong(t) if hand[t as usize] >= 1 => {
-            let i = melds
-                .iter()
-                .position(|x| x.kind == MeldKind::Pung && x.tile == t)?;
-            let mut h = *hand;
-            h[t as usize] -= 1;
-            let kong = Meld {
-                kind: MeldKind::Kong,
-                tile: t,
-            };
-            let mut m = [kong; 4];
-            m[..melds.len()].copy_from_slice(melds);
-            m[i] = kong;
-            Some((h, m, melds.len()))
-        }
-        _ => None,
-    }
-}
-
 impl HuainanStrongPolicy {
     /// A policy for `rules` with the default choices; `seed` seeds the [`StrongPolicy`]
     /// that plays the other rule sets (the Huainan play draws no random numbers).
@@ -361,7 +332,7 @@ impl HuainanStrongPolicy {
         // A kong within the slack of the best discard: a replacement draw and kong points.
         let mut kong: Option<(i8, Action)> = None;
         for &a in legal {
-            if let Some((h, km, kn)) = after_own_kong(hand, melds, a) {
+            if let Some((h, km, kn)) = after_kong(hand, melds, a) {
                 let e = ctx.eval(&h, &km[..kn], state.bao_discarded);
                 if e.shanten <= bar.saturating_add(self.cfg.kong_slack)
                     && kong.map_or(true, |(s, _)| e.shanten < s)
@@ -398,7 +369,7 @@ impl HuainanStrongPolicy {
                 .iter()
                 .filter(|a| matches!(a, Action::ConcealedKong(_)))
             {
-                if let Some((h, km, kn)) = after_own_kong(hand, melds, a) {
+                if let Some((h, km, kn)) = after_kong(hand, melds, a) {
                     let limit = (!o.bao_wild_fifth_copy)
                         .then(|| wild::hand_limit(&wild::Wild::new(&h, Some(bao)).nat, &km[..kn]));
                     if wild::is_bdt(&h, bao, limit.as_ref()) {
@@ -603,6 +574,7 @@ impl Policy for HuainanStrongPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hand::MeldKind;
     use crate::policy::positions::counts;
     use crate::policy::{play_out, EfficiencyPolicy, PolicyKind};
     use crate::round::{ActionList, DiscardEntry, Observation, Phase, Round};
