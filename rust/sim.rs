@@ -645,6 +645,17 @@ impl SimSpec {
     }
 }
 
+/// The thread count used when none is given: `RAYON_NUM_THREADS` when it holds a positive
+/// number (as for every rayon pool), else the cores available.
+pub fn default_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |c| c.get()))
+        .min(MAX_THREADS)
+}
+
 /// A pool of `threads` worker threads named `majiang-<i>` (all cores when `None` or 0);
 /// more than [`MAX_THREADS`] is an error.
 pub fn pool(threads: Option<usize>) -> MjResult<rayon::ThreadPool> {

@@ -200,6 +200,30 @@ def _run_selfplay(threads: int, env=None, steps: int = 150):
     return out
 
 
+def test_vecenv_without_threads_reads_rayon_num_threads():
+    """``threads=None`` follows ``RAYON_NUM_THREADS`` like ``simulate``; an empty or
+    unreadable value counts as unset (every core)."""
+    import os
+    import subprocess
+    import sys
+
+    def threads(value: str | None) -> int:
+        env = {k: v for k, v in os.environ.items() if k != "RAYON_NUM_THREADS"}
+        if value is not None:
+            env["RAYON_NUM_THREADS"] = value
+        code = "from majiang.env import VecEnv; print(VecEnv('gb', 2, seed=1).threads)"
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        return int(run.stdout)
+
+    cores = threads(None)
+    assert threads("1") == 1
+    assert threads("3") == 3
+    assert threads("") == cores
+    assert threads("x") == cores
+
+
 def test_selfplay_is_reproducible_on_any_thread_count_and_after_reset():
     one = _run_selfplay(1)
     assert any(x[-1].any() for x in one)

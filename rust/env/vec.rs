@@ -458,8 +458,8 @@ pub struct VecEnv {
 }
 
 impl VecEnv {
-    /// `n` tables of `spec` seeded from `seed`, on `threads` threads (all cores when
-    /// `None`). With `autoreset`, a table whose episode ends starts the next one in the
+    /// `n` tables of `spec` seeded from `seed`, on `threads` threads (when `None`,
+    /// [`crate::sim::default_threads`]: `RAYON_NUM_THREADS` or all cores). With `autoreset`, a table whose episode ends starts the next one in the
     /// same step (its planes are then the new episode's first).
     pub fn new(
         spec: &EnvSpec,
@@ -480,7 +480,7 @@ impl VecEnv {
                 )))
             }
             Some(t) => t,
-            None => std::thread::available_parallelism().map_or(1, |c| c.get()),
+            None => crate::sim::default_threads(),
         };
         let pool = match threads {
             1 => None,

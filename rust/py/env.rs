@@ -125,7 +125,8 @@ fn index_to_action(py: Python<'_>, index: i64) -> PyResult<Py<PyAction>> {
 
 /// N tables, each with one learning seat against three built-in policies (or, with
 /// `seat="all"`, four learning seats in self-play), stepped together in Rust across
-/// `threads` threads (the calling thread and `threads - 1` workers) with the GIL released.
+/// `threads` threads (the calling thread and `threads - 1` workers) with the GIL released;
+/// `threads=None` takes `RAYON_NUM_THREADS` when set, else every core.
 ///
 /// `obs` `(N, C, 34)` uint8, `mask` `(N, A)` uint8, `seat` `(N,)` int8 (whose view each
 /// row is), `reward` `(N,)` float32 (self-play: `(N, 4)`, one column per seat) and `done`
