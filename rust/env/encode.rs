@@ -765,9 +765,10 @@ mod tests {
                 while r.pending() != 0 {
                     for s in 0..4u8 {
                         let obs = r.observe(s);
-                        if r.phase() != Phase::Turn {
-                            // Only turns: a round rebuilt in a claim or robbing window does not keep
-                            // every seat's hand size (a limit of the rebuild, not of the planes).
+                        if r.pending() >> s & 1 == 0 {
+                            // Only seats with a decision: from a seat without one, the rebuilt
+                            // round asks the others' answers again with their sampled hands
+                            // and may already stand past a claim window.
                             continue;
                         }
                         let other = Round::determinize(&rules, &obs, &mut rng).unwrap();

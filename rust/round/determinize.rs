@@ -12,7 +12,10 @@
 //! The sample ignores what the other seats' play may reveal about their tiles (a policy
 //! that wants such inference weights its samples itself). The flag for 杠上开花 is not
 //! visible and is rebuilt as false; the other seats' pending answers in a claim window are
-//! asked again.
+//! asked again. Rebuilt from the view of a seat that has a decision, the round stands at
+//! that decision (the observing seat's claim keeps the window open). From a seat without
+//! one in a claim or robbing window, the window may close at once when no sampled hand
+//! can claim, and the round then stands at the next turn.
 
 use super::actions::ActionList;
 use super::observation::Observation;
