@@ -242,6 +242,31 @@ def test_hints_toggle_with_t() -> None:
     run(go())
 
 
+def test_long_hints_scroll_on_a_small_terminal() -> None:
+    """At 80x24 the reasons make the hints longer than their panel: ``]`` and ``[`` scroll
+    them, the advice stays first, and the hand's keys still reach the table."""
+
+    async def go() -> None:
+        app = app_for(seed=2, explain=True, ascii=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#hints-box")
+            panel = app.screen.query_one("#hints")
+            assert box.display and panel.region.height > box.region.height
+            assert text_of(panel).startswith("Hints")
+            await pilot.press("right_square_bracket")
+            await pilot.pause()
+            assert box.scroll_y > 0
+            await pilot.press("left_square_bracket")
+            await pilot.pause()
+            assert box.scroll_y == 0
+            selected = app.screen.selected
+            await pilot.press("right")
+            assert app.screen.selected != selected
+
+    run(go())
+
+
 def test_explain_shows_the_strong_bots_reasons_from_the_start() -> None:
     async def go() -> None:
         app = app_for(seed=2, explain=True, ascii=True)

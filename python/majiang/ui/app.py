@@ -13,7 +13,9 @@ Keys on the table:
   ``2``, ``3`` to choose which chow when there are several), ``r`` declare ready with
   the selected tile (classic), Space pass;
 - ``t`` shows or hides the hints: what the strong bot would play and why (with
-  ``Options.explain``, ``majiang play --explain``, they show from the start); ``l``
+  ``Options.explain``, ``majiang play --explain``, they show from the start); ``[`` and
+  ``]`` scroll them when they are longer than their panel (up to 40% of the table's
+  height; the mouse wheel scrolls them too); ``l``
   opens the whole action log; ``q`` asks to quit and ``y`` confirms.
 
 The table needs 80x24 cells; a smaller terminal shows a notice until it is enlarged. From
@@ -29,7 +31,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
@@ -100,6 +102,11 @@ class Options:
     """Show the hints, with the strong bot's reasons, from the start."""
 
 
+class HintsBox(VerticalScroll, can_focus=False):
+    """The hints panel's frame: scrolls (``[`` and ``]``, the mouse wheel) when the hints
+    are longer than it, without taking the keys the table uses."""
+
+
 class GameScreen(Screen[None]):
     """The table: three opponents, the person's melds and discards, the hand, the action
     bar, the hints and a line of the latest moves."""
@@ -113,8 +120,10 @@ class GameScreen(Screen[None]):
                scrollbar-size-vertical: 1; }
     #log { height: 1; padding: 0 1; color: $text-muted; }
     #keys { dock: bottom; height: 1; padding: 0 1; background: $primary 30%; }
-    #hints { height: auto; max-height: 9; padding: 0 1; border-top: solid $accent; display: none; }
-    #hints.-shown { display: block; }
+    #hints-box { height: auto; max-height: 40%; border-top: solid $accent; display: none;
+                 scrollbar-size-vertical: 1; }
+    #hints-box.-shown { display: block; }
+    #hints { height: auto; padding: 0 1; }
     #you { border-top: solid $foreground 30%; }
     #too-small { display: none; width: 1fr; height: 1fr; content-align: center middle;
                  text-align: center; }
@@ -143,6 +152,8 @@ class GameScreen(Screen[None]):
         Binding("escape", "back", "Back", show=False),
         *(Binding(str(i), f"pick({i})", str(i), show=False) for i in range(1, 10)),
         Binding("t", "toggle_hints", "Hints"),
+        Binding("left_square_bracket", "scroll_hints(-1)", "Hints ▲", show=False),
+        Binding("right_square_bracket", "scroll_hints(1)", "Hints ▼", show=False),
         Binding("l", "show_log", "Log"),
         Binding("q", "quit_game", "Quit"),
     ]
@@ -180,7 +191,9 @@ class GameScreen(Screen[None]):
                 yield SeatPanel(0, a, id="you")
                 yield HandBar(a, id="hand")
                 yield ActionBar(id="actions")
-                yield Static("", id="hints", classes="-shown" if self.opts.explain else "")
+                shown = "-shown" if self.opts.explain else ""
+                with HintsBox(id="hints-box", classes=shown):
+                    yield Static("", id="hints", classes=shown)
             yield RichLog(id="history", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static("", id="log")
         yield Static("", id="keys")
@@ -220,7 +233,7 @@ class GameScreen(Screen[None]):
             ("Enter", "discard"),
             ("d", "drawn"),
             ("c p k h Space", "claim"),
-            ("t", "hints"),
+            ("t [ ]", "hints"),
             ("l", "log"),
         ]
         last = ("q", "quit")
@@ -697,8 +710,17 @@ class GameScreen(Screen[None]):
     def action_toggle_hints(self) -> None:
         panel = self.query_one("#hints", Static)
         panel.toggle_class("-shown")
+        self.query_one("#hints-box").set_class(panel.has_class("-shown"), "-shown")
         self._hint_key = None
         self._refresh_hints()
+
+    def action_scroll_hints(self, pages: int) -> None:
+        """Scrolls the hints a panel's height up (`pages` < 0) or down."""
+        box = self.query_one("#hints-box", HintsBox)
+        if pages < 0:
+            box.scroll_page_up(animate=False)
+        else:
+            box.scroll_page_down(animate=False)
 
     def action_show_log(self) -> None:
         """Opens the whole action log of the match, scrollable."""
