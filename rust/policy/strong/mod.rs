@@ -64,6 +64,8 @@
 //! the claim against the pass, the opponents' threat ([`explain`]).
 
 pub mod danger;
+pub mod danger_data;
+pub mod danger_model;
 pub mod discards;
 pub mod explain;
 pub mod lookahead;
