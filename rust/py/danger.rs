@@ -5,7 +5,9 @@
 use super::{convert, runs, sim};
 use crate::error::MjError;
 use crate::policy::strong::danger_data;
-use crate::policy::strong::danger_model::{N_SEAT, N_TILE, SEAT_FEATURES, TILE_FEATURES};
+use crate::policy::strong::danger_model::{
+    N_SEAT, N_TILE, PASSED_WAIT, READY_WEIGHTS, SEAT_FEATURES, TILE_FEATURES, WAIT_WEIGHTS,
+};
 use crate::rules::RuleSetKind;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -16,8 +18,8 @@ const MAX_HANDS: i128 = 1_000_000;
 
 /// Plays `hands` hands of `bots` (hand `i` as `simulate` plays it from `seed`) and
 /// returns, for every own-turn discard decision, a row per opponent (`seat_x`, `ready`,
-/// `h_ready`, `hand`, `seats`) and a row per opponent and kind (`tile_x`, `seat_row`,
-/// `tile`, `deal_in`, `h_danger`): features from the deciding seat's view, labels from
+/// `h_ready`, `p_ready`, `hand`, `seats`) and a row per opponent and kind (`tile_x`,
+/// `seat_row`, `tile`, `deal_in`, `h_danger`, `p_wait`): features from the deciding seat's view, labels from
 /// the full round. Only the kinds the seat holds unless `all_kinds`.
 #[pyfunction]
 #[pyo3(signature = (hands, seed, *, rules=None, bots=None, all_kinds=false, threads=None))]
@@ -57,6 +59,7 @@ fn danger_samples<'py>(
     )?;
     d.set_item("ready", PyArray1::from_vec(py, s.ready))?;
     d.set_item("h_ready", PyArray1::from_vec(py, s.h_ready))?;
+    d.set_item("p_ready", PyArray1::from_vec(py, s.p_ready))?;
     d.set_item("hand", PyArray1::from_vec(py, s.hand))?;
     let seats: Vec<u8> = s.seats.iter().flatten().copied().collect();
     d.set_item("seats", PyArray1::from_vec(py, seats).reshape([n_seat, 2])?)?;
@@ -68,13 +71,23 @@ fn danger_samples<'py>(
     d.set_item("tile", PyArray1::from_vec(py, s.tile))?;
     d.set_item("deal_in", PyArray1::from_vec(py, s.deal_in))?;
     d.set_item("h_danger", PyArray1::from_vec(py, s.h_danger))?;
+    d.set_item("p_wait", PyArray1::from_vec(py, s.p_wait))?;
     d.set_item("seat_features", SEAT_FEATURES.to_vec())?;
     d.set_item("tile_features", TILE_FEATURES.to_vec())?;
     Ok(d)
 }
 
-/// Registers `danger_samples`.
+/// The shipped weights of the learned defense: the ready model's (one per seat feature),
+/// the wait model's (the seat features' then the tile features') and the wait chance of
+/// a passed kind.
+#[pyfunction]
+fn danger_model_weights() -> (Vec<f32>, Vec<f32>, f32) {
+    (READY_WEIGHTS.to_vec(), WAIT_WEIGHTS.to_vec(), PASSED_WAIT)
+}
+
+/// Registers `danger_samples` and `danger_model_weights`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(danger_samples, m)?)?;
+    m.add_function(wrap_pyfunction!(danger_model_weights, m)?)?;
     Ok(())
 }

@@ -38,6 +38,8 @@ pub struct Samples {
     pub ready: Vec<u8>,
     /// The hand-made model's chance that the opponent is ready.
     pub h_ready: Vec<f32>,
+    /// The learned model's chance that the opponent is ready ([`OpponentReading::ready`]).
+    pub p_ready: Vec<f32>,
     /// The hand of each seat row (its index in the run).
     pub hand: Vec<u32>,
     /// The deciding seat and the opponent of each seat row.
@@ -53,6 +55,9 @@ pub struct Samples {
     /// The hand-made model's chance that the discard deals in to this opponent
     /// ([`danger::danger_of`]).
     pub h_danger: Vec<f32>,
+    /// The learned model's chance that the kind wins for the opponent if it is ready
+    /// ([`OpponentReading::wait`]).
+    pub p_wait: Vec<f32>,
 }
 
 impl Samples {
@@ -61,13 +66,16 @@ impl Samples {
         self.seat_x.append(&mut other.seat_x);
         self.ready.append(&mut other.ready);
         self.h_ready.append(&mut other.h_ready);
+        self.p_ready.append(&mut other.p_ready);
         self.hand.append(&mut other.hand);
         self.seats.append(&mut other.seats);
         self.tile_x.append(&mut other.tile_x);
-        self.seat_row.extend(other.seat_row.iter().map(|r| r + base));
+        self.seat_row
+            .extend(other.seat_row.iter().map(|r| r + base));
         self.tile.append(&mut other.tile);
         self.deal_in.append(&mut other.deal_in);
         self.h_danger.append(&mut other.h_danger);
+        self.p_wait.append(&mut other.p_wait);
     }
 }
 
@@ -152,6 +160,7 @@ fn record(round: &Round, seat: u8, hand_index: u32, all_kinds: bool, out: &mut S
         out.seat_x.extend_from_slice(&r.seat);
         out.ready.push(ready as u8);
         out.h_ready.push(th.ready);
+        out.p_ready.push(r.ready());
         out.hand.push(hand_index);
         out.seats.push([seat, o]);
         for t in 0..34usize {
@@ -164,6 +173,7 @@ fn record(round: &Round, seat: u8, hand_index: u32, all_kinds: bool, out: &mut S
             out.tile.push(t as u8);
             out.deal_in.push((wins >> t & 1) as u8);
             out.h_danger.push(h[t]);
+            out.p_wait.push(r.wait(t, &unseen, view.visible()));
         }
     }
 }
@@ -193,9 +203,8 @@ fn truth(round: &Round, o: u8) -> (bool, u64) {
         // 和绝张: the other copies visible before the discard (the discard makes four).
         input.fourth_tile = round.visible()[t as usize] >= 3;
         input.wall_last = round.wall().remaining() == 0;
-        let meets = |inp: &WinInput| {
-            fan::evaluate(inp, round.rules()).is_ok_and(|f| f.meets_minimum)
-        };
+        let meets =
+            |inp: &WinInput| fan::evaluate(inp, round.rules()).is_ok_and(|f| f.meets_minimum);
         if meets(&input) {
             ready = true;
             wins |= 1 << t;
@@ -228,7 +237,7 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a.seat_x.len(), a.ready.len() * N_SEAT);
         assert_eq!(a.tile_x.len(), a.deal_in.len() * N_TILE);
-        assert!(a.ready.iter().any(|&r| r == 1));
+        assert!(a.ready.contains(&1));
         // A deal-in needs a ready opponent.
         for (k, &d) in a.deal_in.iter().enumerate() {
             if d == 1 {

@@ -10,7 +10,8 @@
 //!   waiting with at least one wait that reaches the fan minimum (on a discard or by
 //!   self-draw);
 //! - `P(t wins for o | ready_o) = σ(w_w · [seat_features(o), tile_features(o, t)])`,
-//!   fitted on the positions where `o` was ready;
+//!   fitted on the positions where `o` was ready (a kind passed since `o`'s last discard
+//!   gets a constant instead, [`PASSED_WAIT`]);
 //! - the chance that discarding `t` deals in to `o` is their product, and to some
 //!   opponent `1 - Π_o (1 - P_o(t))` as in [`super::danger::danger`].
 //!
@@ -307,8 +308,13 @@ impl OpponentReading {
     }
 
     /// The learned chance that a discard of `t` wins for this opponent given that it is
-    /// ready.
+    /// ready. A kind passed since the opponent's last discard (discarded by another seat,
+    /// not won on, the opponent's hand unchanged since) is not a scoring wait of its hand
+    /// unless the fans changed meanwhile (和绝张): it gets [`PASSED_WAIT`].
     pub fn wait(&self, t: usize, unseen: &Counts, visible: &Counts) -> f32 {
+        if self.passed_last >> t & 1 == 1 {
+            return PASSED_WAIT;
+        }
         let x = self.tile_features(t, unseen, visible);
         let z = dot(&WAIT_WEIGHTS[..N_SEAT], &self.seat) + dot(&WAIT_WEIGHTS[N_SEAT..], &x);
         sigmoid(z)
@@ -345,8 +351,138 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4])
     (out, th)
 }
 
-/// Weights of the ready model, in [`SEAT_FEATURES`] order.
-pub const READY_WEIGHTS: [f32; N_SEAT] = [0.0; N_SEAT];
+// BEGIN WEIGHTS (written by benches/train_danger.py --write)
+/// Weights of the ready model, in [`SEAT_FEATURES`] order: fitted by
+/// `benches/train_danger.py` on gb self-play,
+/// `--train-hands 1500 --train-seed 1 --bots strong --l2 0.1`.
+pub const READY_WEIGHTS: [f32; 18] = [
+    -6.177757,   // bias
+    0.4817978,   // h_ready_logit
+    3.779115,    // discards
+    -0.7296548,  // discards_sq
+    -0.401867,   // sets_1
+    -0.4097074,  // sets_2
+    -0.03119821, // sets_3
+    1.70746,     // sets_4
+    1.634058,    // chows
+    -0.2553175,  // pungs
+    0.0,         // declared_ready
+    0.3100585,   // turn
+    2.488319,    // wall
+    -0.04113057, // passed_kinds
+    -1.139029,   // flush_strength
+    0.1158368,   // middle_share
+    1.346458,    // middle_share_recent
+    -0.8342084,  // honor_share
+];
 
-/// Weights of the wait model: [`SEAT_FEATURES`] then [`TILE_FEATURES`].
-pub const WAIT_WEIGHTS: [f32; N_WAIT] = [0.0; N_WAIT];
+/// Weights of the wait model, [`SEAT_FEATURES`] then [`TILE_FEATURES`]: fitted
+/// on the ready rows of the same data,
+/// `--train-hands 1500 --train-seed 1 --bots strong --l2 0.1`.
+pub const WAIT_WEIGHTS: [f32; 40] = [
+    -1.906581,     // bias
+    -0.04780326,   // h_ready_logit
+    1.182673,      // discards
+    -0.1676274,    // discards_sq
+    0.1055616,     // sets_1
+    0.03251542,    // sets_2
+    -0.0006648599, // sets_3
+    -0.03219159,   // sets_4
+    0.1276661,     // chows
+    -0.1177083,    // pungs
+    0.0,           // declared_ready
+    0.6798985,     // turn
+    2.106629,      // wall
+    0.1392251,     // passed_kinds
+    0.2770728,     // flush_strength
+    0.4354436,     // middle_share
+    0.01880532,    // middle_share_recent
+    -0.5291548,    // honor_share
+    0.93484,       // h_wait_log
+    -1.996719,     // own_discard
+    0.0,           // passed_last
+    -1.28173,      // passed_prev
+    -0.2753262,    // unseen
+    0.8506188,     // unseen_0
+    0.2919365,     // unseen_1
+    -1.300939,     // honor
+    -0.7292686,    // terminal
+    -0.4458072,    // two_eight
+    0.4954984,     // value_honor
+    -0.642727,     // flush_in
+    -0.004401413,  // flush_off
+    0.9242013,     // flush_honor
+    -1.162352,     // suit_share
+    -0.2578684,    // near_unseen
+    -0.4671558,    // far_unseen
+    -0.267313,     // own_suji
+    -0.1044629,    // own_neighbour
+    0.1811416,     // pair_pungs
+    -2.496183,     // visible
+    0.1854601,     // suit_recent
+];
+
+/// The chance that a passed kind (see [`OpponentReading::wait`]) wins for a ready
+/// opponent: its observed rate in the same data,
+/// `--train-hands 1500 --train-seed 1 --bots strong --l2 0.1`.
+pub const PASSED_WAIT: f32 = 0.002383384;
+// END WEIGHTS
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::positions::facing_a_dot_flush;
+    use crate::policy::strong::{unseen_of, StrongConfig};
+    use crate::tile;
+
+    fn kind(s: &str) -> usize {
+        tile::parse(s).unwrap()[0] as usize
+    }
+
+    #[test]
+    fn a_passed_kind_gets_the_passed_chance() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let th = danger::threats(&o);
+        let r = OpponentReading::new(&o, 1, &th[1], &unseen);
+        // Seats 2 and 3 discarded 5z after seat 1's last discard.
+        assert_eq!(r.wait(kind("5z"), &unseen, &o.visible), PASSED_WAIT);
+        assert!(r.wait(kind("6z"), &unseen, &o.visible) > PASSED_WAIT);
+        let x = r.tile_features(kind("5z"), &unseen, &o.visible);
+        let at = |name: &str| TILE_FEATURES.iter().position(|&n| n == name).unwrap();
+        assert_eq!(x[at("passed_last")], 1.0);
+        assert_eq!(x[at("own_discard")], 1.0);
+        assert_eq!(x[at("value_honor")], 1.0);
+    }
+
+    #[test]
+    fn the_dot_flush_makes_the_lone_dot_the_most_dangerous_discard() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let (d, th) = danger(&o, &unseen);
+        let held = (0..34).filter(|&t| o.hand[t] > 0);
+        let worst = held.max_by(|&a, &b| d[a].total_cmp(&d[b])).unwrap();
+        assert_eq!(worst, kind("5p"), "{d:?}");
+        assert_eq!(th[0].ready, 0.0);
+        // The hand-made reading is near certain that three exposed sets mean ready; in
+        // self-play, such a seat holds a scoring wait far less often.
+        let hand_made = danger::threats(&o);
+        assert!(hand_made[1].ready > 0.7);
+        assert!(th[1].ready > 0.05 && th[1].ready < 0.5, "{th:?}");
+        assert!(d.iter().all(|p| (0.0..1.0).contains(p)));
+    }
+
+    #[test]
+    fn the_configurations_choose_their_model() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let hand_made = danger::danger(&o, &unseen);
+        let learned = danger(&o, &unseen);
+        assert_eq!(StrongConfig::default().defense(&o, &unseen), hand_made);
+        let expert = StrongConfig::expert();
+        let (d, th) = expert.defense(&o, &unseen);
+        assert_eq!(d, learned.0);
+        assert_eq!(th, hand_made.1);
+        assert_ne!(d, hand_made.0);
+    }
+}
