@@ -7,8 +7,8 @@ Regenerating the shipped weights (a few minutes on two cores)::
     cargo fmt && maturin develop --release
 
 plays ``--train-hands`` hands seeded ``--train-seed`` and ``--test-hands`` hands seeded
-``--test-seed`` with ``_core.danger_samples`` (four strong bots by default: the opponents the expert is measured against, whose play
-the weights do not change), fits
+``--test-seed`` with ``_core.danger_samples`` (four strong bots by default: the opponents
+the expert is measured against, whose play the weights do not change), fits
 
 - the ready model: ``P(ready) = sigmoid(w_r . seat_x)`` on every (decision, opponent) row;
 - the wait model: ``P(deal_in | ready) = sigmoid(w_w . [seat_x, tile_x])`` on the rows
@@ -86,7 +86,9 @@ def calibration(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[tuple[floa
 def report(name: str, preds: dict[str, np.ndarray], y: np.ndarray) -> None:
     print(f"\n{name}: {len(y)} rows, observed rate {y.mean():.4f}")
     for k, p in preds.items():
-        print(f"  {k:10s} log-loss {log_loss(p, y):.5f}  Brier {brier(p, y):.5f}  mean {p.mean():.4f}")
+        print(
+            f"  {k:10s} log-loss {log_loss(p, y):.5f}  Brier {brier(p, y):.5f}  mean {p.mean():.4f}"
+        )
     print("  deciles: " + "  ".join(f"{k} (pred/obs)" for k in preds))
     tables = {k: calibration(p, y) for k, p in preds.items()}
     for i in range(10):
@@ -96,7 +98,9 @@ def report(name: str, preds: dict[str, np.ndarray], y: np.ndarray) -> None:
 def samples(hands: int, seed: int, bots: str) -> dict:
     t = time.time()
     d = _core.danger_samples(hands, seed, bots=bots)
-    print(f"{hands} hands seed {seed}: {len(d['ready'])} seat rows, {len(d['deal_in'])} tile rows ({time.time() - t:.0f} s)")
+    took = time.time() - t
+    print(f"{hands} hands seed {seed}: {len(d['ready'])} seat rows, ", end="")
+    print(f"{len(d['deal_in'])} tile rows ({took:.0f} s)")
     return d
 
 
@@ -108,7 +112,9 @@ def passed(d: dict, names: list[str]) -> np.ndarray:
     return d["tile_x"][:, names.index("passed_last")] > 0.5
 
 
-def predict_wait(x: np.ndarray, is_passed: np.ndarray, w: np.ndarray, passed_rate: float) -> np.ndarray:
+def predict_wait(
+    x: np.ndarray, is_passed: np.ndarray, w: np.ndarray, passed_rate: float
+) -> np.ndarray:
     return np.where(is_passed, passed_rate, sigmoid(x.astype(np.float64) @ w))
 
 
@@ -120,7 +126,7 @@ def rust_float(v: float) -> str:
 def rust_table(name: str, doc: str, w: np.ndarray, names: list[str]) -> str:
     lines = [f"/// {line}" for line in doc.splitlines()]
     lines.append(f"pub const {name}: [f32; {len(w)}] = [")
-    for v, n in zip(w, names):
+    for v, n in zip(w, names, strict=True):
         lines.append(f"    {rust_float(v)}, // {n}")
     lines.append("];")
     return "\n".join(lines)
@@ -133,7 +139,7 @@ def main() -> None:
     ap.add_argument("--test-hands", type=int, default=800)
     ap.add_argument("--test-seed", type=int, default=2)
     ap.add_argument("--bots", default="strong")
-    ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--l2", type=float, default=0.1)
     ap.add_argument("--write", action="store_true", help="write the weights into danger_model.rs")
     a = ap.parse_args()
 
@@ -156,21 +162,26 @@ def main() -> None:
     p_wait = predict_wait(wait_x(test), passed(test, tile_names), w_wait, passed_rate)
     p_deal = p_ready[test["seat_row"]] * p_wait
     report("ready (held out)", {"hand-made": test["h_ready"], "learned": p_ready}, test["ready"])
-    report("deal-in (held out)", {"hand-made": test["h_danger"], "learned": p_deal}, test["deal_in"])
+    report(
+        "deal-in (held out)", {"hand-made": test["h_danger"], "learned": p_deal}, test["deal_in"]
+    )
     on = test["ready"][test["seat_row"]] == 1
     report("wait given ready (held out)", {"learned": p_wait[on]}, test["deal_in"][on])
 
     print("\nready weights:")
-    for n, v in zip(seat_names, w_ready):
+    for n, v in zip(seat_names, w_ready, strict=True):
         print(f"  {n:22s} {v:+.3f}")
     print("wait weights:")
-    for n, v in zip(seat_names + tile_names, w_wait):
+    for n, v in zip(seat_names + tile_names, w_wait, strict=True):
         print(f"  {n:22s} {v:+.3f}")
 
     print(f"passed kinds: {passed_rate:.3g}")
 
     if a.write:
-        src = f"`--train-hands {a.train_hands} --train-seed {a.train_seed} --bots {a.bots} --l2 {a.l2}`"
+        src = (
+            f"`--train-hands {a.train_hands} --train-seed {a.train_seed}"
+            f" --bots {a.bots} --l2 {a.l2}`"
+        )
         block = "\n\n".join(
             [
                 rust_table(
@@ -187,7 +198,8 @@ def main() -> None:
                     w_wait,
                     seat_names + tile_names,
                 ),
-                "/// The chance that a passed kind (see [`OpponentReading::wait`]) wins for a ready\n"
+                "/// The chance that a passed kind (see [`OpponentReading::wait`]) wins for a"
+                " ready\n"
                 f"/// opponent: its observed rate in the same data,\n/// {src}.\n"
                 f"pub const PASSED_WAIT: f32 = {rust_float(passed_rate)};",
             ]

@@ -325,13 +325,16 @@ fn dot(w: &[f32], x: &[f32]) -> f32 {
     w.iter().zip(x).map(|(a, b)| a * b).sum()
 }
 
-/// The learned defense from `view.seat()`: for each kind the chance that discarding it
-/// deals in to some opponent, and the threats of the hand-made model with their `ready`
-/// replaced by the learned chance (flush and pungs signs kept, for the explanations).
+/// The learned defense from `view.seat()`: for each kind the seat holds (its possible
+/// discards, also after a claim) the chance that discarding it deals in to some opponent
+/// (0 for the kinds it does not hold), and the threats of the hand-made model with their
+/// `ready` replaced by the learned chance (flush and pungs signs kept, for the
+/// explanations).
 pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4]) {
     let mut th = danger::threats(view);
     let me = view.seat();
     let visible = view.visible();
+    let held = view.hand();
     let mut safe = [1f32; 34];
     for o in 0..4u8 {
         if o == me {
@@ -340,7 +343,9 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4])
         let r = OpponentReading::new(view, o, &th[o as usize], unseen);
         let ready = r.ready();
         for (t, s) in safe.iter_mut().enumerate() {
-            *s *= 1.0 - ready * r.wait(t, unseen, visible);
+            if held[t] > 0 {
+                *s *= 1.0 - ready * r.wait(t, unseen, visible);
+            }
         }
         th[o as usize].ready = ready;
     }
@@ -432,7 +437,8 @@ pub const PASSED_WAIT: f32 = 0.002383384;
 mod tests {
     use super::*;
     use crate::policy::positions::facing_a_dot_flush;
-    use crate::policy::strong::{unseen_of, StrongConfig};
+    use crate::policy::strong::{unseen_of, StrongConfig, StrongPolicy};
+    use crate::rules::Rules;
     use crate::tile;
 
     fn kind(s: &str) -> usize {
@@ -470,6 +476,19 @@ mod tests {
         assert!(hand_made[1].ready > 0.7);
         assert!(th[1].ready > 0.05 && th[1].ready < 0.5, "{th:?}");
         assert!(d.iter().all(|p| (0.0..1.0).contains(p)));
+    }
+
+    #[test]
+    fn the_expert_explains_with_the_figures_it_used() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let (d, th) = StrongConfig::expert().defense(&o, &unseen);
+        let mut p = StrongPolicy::new(&Rules::gb(), 0, StrongConfig::expert());
+        let (_, e) = p.explain(&o).unwrap();
+        let x = e.discard(kind("5p") as u8).unwrap();
+        assert_eq!(x.danger, d[kind("5p")]);
+        assert_ne!(x.danger, danger::danger(&o, &unseen).0[kind("5p")]);
+        assert_eq!(e.threats[0].ready, th[1].ready);
     }
 
     #[test]
