@@ -38,7 +38,7 @@ use crate::policy::TableView;
 use crate::round::HIDDEN;
 use crate::tile::Counts;
 
-/// Names of the per-opponent features, in [`seat_features`] order (the first is the
+/// Names of the per-opponent features, in [`OpponentReading::seat`] order (the first is the
 /// constant 1).
 pub const SEAT_FEATURES: [&str; 18] = [
     "bias",
