@@ -457,6 +457,30 @@ def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     chance of being ready now (0 for the observer), and each kind's chance of dealing in
     if discarded."""
 
+def danger_samples(
+    hands: int,
+    seed: int,
+    *,
+    rules: RulesLike | None = None,
+    bots: str | Sequence[str] | None = None,
+    all_kinds: bool = False,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """Ground truth for the expert's learned defense: plays ``hands`` hands of ``bots``
+    (four experts by default; hand ``i`` as ``simulate`` plays it from ``seed``) and, at
+    every own-turn discard decision, returns features from the deciding seat's view and
+    labels from the full round. Per (decision, opponent): ``seat_x`` (rows of
+    ``seat_features``), ``ready`` (ready with a scoring wait), ``h_ready`` (hand-made
+    chance), ``p_ready`` (learned chance), ``hand``, ``seats`` (decider, opponent). Per
+    (decision, opponent, kind held, or every kind with ``all_kinds``): ``tile_x`` (rows of
+    ``tile_features``), ``seat_row``, ``tile``, ``deal_in`` (a discard of it would be a
+    scoring win for the opponent), ``h_danger`` (hand-made chance), ``p_wait`` (learned
+    chance given ready). The same seed gives the same arrays. gb and classic only."""
+
+def danger_model_weights() -> tuple[list[float], list[float], float]:
+    """The shipped weights of the learned defense: the ready model's, the wait model's
+    (seat features then tile features) and the wait chance of a passed kind."""
+
 # --- learning environments ----------------------------------------------------------
 
 ENV_N_PLANES: int

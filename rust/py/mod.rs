@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 pub mod convert;
+mod danger;
 mod env;
 mod errors;
 mod fan;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     huainan::register(m)?;
     sim::register(m)?;
     strong::register(m)?;
+    danger::register(m)?;
     env::register(m)?;
     Ok(())
 }

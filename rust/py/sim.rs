@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 /// Reads `bots`: one name, or a sequence of four names.
-fn bot_kinds(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 4]> {
+pub(super) fn bot_kinds(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 4]> {
     if let Ok(s) = obj.cast::<PyString>() {
         let names: Vec<String> = s
             .to_cow()?

@@ -11,7 +11,10 @@
 //!
 //! Figures are in the units the policy compares: chances 0-1, values in points (the
 //! attack stake times the candidate's share of the best plan, the lookahead's chance
-//! times [`super::LOOKAHEAD_SCALE`], minus the price of the danger).
+//! times [`super::LOOKAHEAD_SCALE`], minus the price of the danger). The danger and the
+//! threats are the ones the configuration decided with ([`super::StrongConfig::defense`]):
+//! the expert's danger is the learned chance of dealing in, its ready chances the
+//! hand-made ones.
 
 use super::danger::Threat;
 use super::waits::{scoring_waits, WinContext};

@@ -22,7 +22,8 @@
 //!    winning times [`LOOKAHEAD_SCALE`] replaces the attack value.
 //! 3. **Defense** ([`danger`]): the chance each discard deals in, from every seat's
 //!    discards, melds and the turn, priced by [`DANGER_WEIGHT`] among the attacking
-//!    discards. A hand [`FOLD_DISTANCE`] or more tiles from its plan facing a seat at
+//!    discards ([`StrongConfig::defense`] and [`StrongConfig::danger_weight`] say which
+//!    model and which price a configuration uses). A hand [`FOLD_DISTANCE`] or more tiles from its plan facing a seat at
 //!    least [`FOLD_THREAT`] likely to be ready folds: it discards the safest tile and
 //!    claims nothing.
 //! 4. **Search** ([`search`], off by default: [`StrongConfig::rollouts`]): when the best
@@ -39,7 +40,12 @@
 //! scoring waits plus [`WIN_BLOCK`]), each turn discounted by the chance that a likely
 //! ready opponent wins first ([`StrongConfig::survival`]), and the fan plans weighted by
 //! the points of their wins ([`StrongConfig::fan_divisor`]). The figures are then points,
-//! priced against danger directly.
+//! priced against danger directly. Its danger is the learned one
+//! ([`StrongConfig::learned_danger`], [`danger_model`]: calibrated chances fitted on
+//! self-play ground truth, about a third of the hand-made figures on average and better
+//! ordered), priced at a quarter of what a deal-in costs ([`StrongConfig::danger_price`],
+//! [`DEAL_IN_POINTS`]); the ready chances behind the survival and the fold rule stay the
+//! hand-made ones (the learned ones, [`StrongConfig::learned_ready`], measured worse).
 //!
 //! Claims are compared the same way: close to ready (or two tiles away), the chance of
 //! winning after the claim and its best discard against the chance without it;
@@ -64,6 +70,8 @@
 //! the claim against the pass, the opponents' threat ([`explain`]).
 
 pub mod danger;
+pub mod danger_data;
+pub mod danger_model;
 pub mod discards;
 pub mod explain;
 pub mod lookahead;
@@ -94,6 +102,9 @@ pub const DEAL_IN_COST: f32 = 26.0;
 /// measured against the efficiency bot a larger weight gives up more wins than it saves
 /// deal-ins.
 pub const DANGER_WEIGHT: f32 = 2.0;
+/// What dealing in costs the discarder in gb, in points: the mean fan of a deal-in plus
+/// the base of 8 ([`StrongConfig::danger_price`] prices a fraction of it).
+pub const DEAL_IN_POINTS: f32 = 23.0;
 /// Fold when some opponent is at least this likely to be ready ...
 pub const FOLD_THREAT: f32 = 0.75;
 /// ... and the best plan is this many tiles or more from complete.
@@ -154,6 +165,15 @@ pub struct StrongConfig {
     /// Value them by the expected points of winning instead ([`lookahead::Worth::Points`]:
     /// a high-fan wait is worth more than a cheap one).
     pub value: bool,
+    /// Price discards by the learned chances of dealing in ([`danger_model`]) rather than
+    /// the hand-made ones ([`danger`]).
+    pub learned_danger: bool,
+    /// Read the opponents' chance of being ready from the learned model in the survival
+    /// per turn and the fold rule.
+    pub learned_ready: bool,
+    /// The price of a unit of deal-in chance as a percentage of [`DEAL_IN_POINTS`]; 0
+    /// keeps the fixed [`DANGER_WEIGHT`].
+    pub danger_price: u8,
 }
 
 impl Default for StrongConfig {
@@ -166,6 +186,9 @@ impl Default for StrongConfig {
             time_cap_ms: 0,
             lookahead: true,
             value: false,
+            learned_danger: false,
+            learned_ready: false,
+            danger_price: 0,
         }
     }
 }
@@ -179,6 +202,9 @@ impl StrongConfig {
             time_cap_ms: 0,
             lookahead: false,
             value: false,
+            learned_danger: false,
+            learned_ready: false,
+            danger_price: 0,
         }
     }
 
@@ -192,15 +218,55 @@ impl StrongConfig {
             time_cap_ms: if cap { ms } else { 0 },
             lookahead: true,
             value: false,
+            learned_danger: false,
+            learned_ready: false,
+            danger_price: 0,
         }
     }
 
     /// The expert bot: the default configuration valuing close hands by the expected
-    /// points of winning rather than the chance.
+    /// points of winning rather than the chance, with the learned deal-in chances priced at
+    /// a quarter of [`DEAL_IN_POINTS`] (measured against three strong bots: 5% to 50% play
+    /// alike and better than the hand-made chances at any weight, 100% worse; the learned
+    /// ready chances play worse than the hand-made ones in the survival and the fold
+    /// rule).
     pub fn expert() -> Self {
         StrongConfig {
             value: true,
+            learned_danger: true,
+            learned_ready: false,
+            danger_price: 25,
             ..StrongConfig::default()
+        }
+    }
+
+    /// The points a unit of deal-in chance costs: [`StrongConfig::danger_price`] percent
+    /// of [`DEAL_IN_POINTS`], or [`DANGER_WEIGHT`] when that is 0.
+    pub fn danger_weight(&self) -> f32 {
+        if self.danger_price == 0 {
+            DANGER_WEIGHT
+        } else {
+            self.danger_price as f32 / 100.0 * DEAL_IN_POINTS
+        }
+    }
+
+    /// The chance that each discard deals in and the opponents' threats, as this
+    /// configuration reads them from `view` (`unseen` copies from the observer's view):
+    /// the hand-made model ([`danger::danger`]), with the learned deal-in chances and
+    /// ready chances ([`danger_model::danger`]) where the configuration asks for them.
+    pub fn defense(
+        &self,
+        view: &dyn TableView,
+        unseen: &Counts,
+    ) -> ([f32; 34], [danger::Threat; 4]) {
+        if !self.learned_danger && !self.learned_ready {
+            return danger::danger(view, unseen);
+        }
+        let (learned, learned_threats) = danger_model::danger(view, unseen);
+        match (self.learned_danger, self.learned_ready) {
+            (true, true) => (learned, learned_threats),
+            (true, false) => (learned, danger::threats(view)),
+            _ => (danger::danger(view, unseen).0, learned_threats),
         }
     }
 
@@ -421,7 +487,7 @@ impl StrongPolicy {
 
     /// Fills in each candidate's total: its share of the best plan-and-useful key times
     /// the stake, minus the price of its danger. Returns the stake.
-    fn rank(cands: &mut [Candidate], wall_remaining: usize, threat: f32) -> (f32, bool) {
+    fn rank(cands: &mut [Candidate], wall_remaining: usize, threat: f32, dw: f32) -> (f32, bool) {
         let best_value = cands.iter().map(|c| c.score.value).fold(0f32, f32::max);
         let key = |c: &Candidate| c.score.value * (c.useful as f32 + 4.0);
         let short = |c: &Candidate| c.score.value >= SHORTLIST * best_value;
@@ -444,7 +510,7 @@ impl StrongPolicy {
                 // Folding: the safest tile, the plan only breaking ties.
                 -c.danger * DEAL_IN_COST + 0.01 * share
             } else if short(c) {
-                share * stake - c.danger * DANGER_WEIGHT
+                share * stake - c.danger * dw
             } else {
                 f32::NEG_INFINITY
             };
@@ -496,7 +562,7 @@ impl StrongPolicy {
             }
         }
         let scale = self.cfg.lookahead_scale();
-        let dw = DANGER_WEIGHT;
+        let dw = self.cfg.danger_weight();
         for (c, v) in cands.iter_mut().zip(vals) {
             // The plan-and-defense total breaks near ties (e.g. two discards that leave
             // the same scoring routes).
@@ -532,7 +598,7 @@ impl StrongPolicy {
                 discardable |= 1 << t;
             }
         }
-        let (danger, threats) = danger::danger(view, unseen);
+        let (danger, threats) = self.cfg.defense(view, unseen);
         la.survive = self.cfg.survival(view.seat(), &threats);
         ex.note(|e| e.threats(view.seat(), &threats));
         let mut cands = [Candidate {
@@ -558,7 +624,8 @@ impl StrongPolicy {
         }
         let cands = &mut cands[..n];
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
-        let (stake, fold) = Self::rank(cands, view.wall_remaining(), threat);
+        let dw = self.cfg.danger_weight();
+        let (stake, fold) = Self::rank(cands, view.wall_remaining(), threat, dw);
         ex.note(|e| {
             let f = Facts {
                 ev: &ev,
@@ -663,11 +730,12 @@ impl StrongPolicy {
         with[tile as usize] += 1;
         let mut ev = self.evaluator(view, melds);
         ev.select_chow_plans(&with);
-        let (danger, threats) = danger::danger(view, unseen);
+        let (danger, threats) = self.cfg.defense(view, unseen);
         la.survive = self.cfg.survival(view.seat(), &threats);
         let base = ev.score(&hand);
         let stake = Self::stake(&base, view.wall_remaining());
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
+        let dw = self.cfg.danger_weight();
         ex.note(|e| {
             e.threats(view.seat(), &threats);
             e.stake = stake;
@@ -740,7 +808,7 @@ impl StrongPolicy {
                             }
                         });
                         if let Some(v) = v {
-                            let v = v - c.danger * DANGER_WEIGHT / self.cfg.lookahead_scale();
+                            let v = v - c.danger * dw / self.cfg.lookahead_scale();
                             ex.note(|e| e.claim_chance(a, Some(v), Some(c.tile)));
                             if v > best_la.0 {
                                 best_la = (v, a);
@@ -752,9 +820,7 @@ impl StrongPolicy {
                 // The best discard after the claim, its danger priced against the stake.
                 cs[..n.min(14)]
                     .iter()
-                    .map(|c| {
-                        c.score.value * (1.0 - (c.danger * DANGER_WEIGHT / stake.max(1.0)).min(1.0))
-                    })
+                    .map(|c| c.score.value * (1.0 - (c.danger * dw / stake.max(1.0)).min(1.0)))
                     .fold(0f32, f32::max)
             };
             ex.note(|e| e.claim_value(a, v));

@@ -107,7 +107,7 @@ fn search_is_deterministic_and_legal_on_real_rounds() {
         candidates: 3,
         time_cap_ms: 0,
         lookahead: true,
-        value: false,
+        ..StrongConfig::default()
     };
     for seed in 0..3u64 {
         let mut results = Vec::new();
@@ -180,7 +180,7 @@ fn classic_hands_play_legally() {
         candidates: 2,
         time_cap_ms: 0,
         lookahead: true,
-        value: false,
+        ..StrongConfig::default()
     };
     for seed in 0..4u64 {
         let mut round = Round::new(&rules, seed, 0, 0).unwrap();

@@ -1,0 +1,507 @@
+//! A learned defense: the chance that an opponent is ready and the chance that a discard
+//! deals in to it, by logistic regression on features of the public table, fitted on
+//! self-play ground truth.
+//!
+//! # The model
+//!
+//! For the observer `me`, each opponent `o` and each kind `t`:
+//!
+//! - `P(ready_o) = σ(w_r · seat_features(o))`, where ready means `o`'s concealed hand is
+//!   waiting with at least one wait that reaches the fan minimum (on a discard or by
+//!   self-draw);
+//! - `P(t wins for o | ready_o) = σ(w_w · [seat_features(o), tile_features(o, t)])`,
+//!   fitted on the positions where `o` was ready (a kind passed since `o`'s last discard
+//!   gets a constant instead, [`PASSED_WAIT`]);
+//! - the chance that discarding `t` deals in to `o` is their product, and to some
+//!   opponent `1 - Π_o (1 - P_o(t))` as in [`super::danger::danger`].
+//!
+//! The features ([`SEAT_FEATURES`], [`TILE_FEATURES`]) start from the hand-made model's
+//! own figures (its ready chance, the share of a ready hand's waits it gives `t`, the
+//! flush sign, `o`'s own discards) and add what it lacks. The strongest is the passed
+//! tile: gb has no furiten, so a kind discarded by another seat after `o`'s last discard,
+//! on which `o` did not win, is not a scoring wait of `o`'s hand now (that hand has not
+//! changed since), whatever `o` holds.
+//!
+//! # Data and weights
+//!
+//! The ground truth comes from [`super::danger_data::samples`]: hands of self-play where,
+//! at every own-turn discard decision, each (opponent, kind) row is computed from the
+//! deciding seat's [`TableView`] only, and labelled from the full round (the opponents'
+//! concealed hands and the engine's fan evaluation). `benches/train_danger.py` fits both
+//! models (Newton's method with a small L2 penalty) and prints the constants below; its
+//! header says how to regenerate them. [`READY_WEIGHTS`] and [`WAIT_WEIGHTS`] say which
+//! data and seeds produced them.
+
+use super::danger::{self, Threat};
+use crate::hand::MeldKind;
+use crate::policy::TableView;
+use crate::round::HIDDEN;
+use crate::tile::Counts;
+
+/// Names of the per-opponent features, in [`OpponentReading::seat`] order (the first is the
+/// constant 1).
+pub const SEAT_FEATURES: [&str; 18] = [
+    "bias",
+    "h_ready_logit",
+    "discards",
+    "discards_sq",
+    "sets_1",
+    "sets_2",
+    "sets_3",
+    "sets_4",
+    "chows",
+    "pungs",
+    "declared_ready",
+    "turn",
+    "wall",
+    "passed_kinds",
+    "flush_strength",
+    "middle_share",
+    "middle_share_recent",
+    "honor_share",
+];
+/// Per-opponent features.
+pub const N_SEAT: usize = SEAT_FEATURES.len();
+
+/// Names of the per-(opponent, kind) features, in [`OpponentReading::tile_features`]
+/// order.
+pub const TILE_FEATURES: [&str; 22] = [
+    "h_wait_log",
+    "own_discard",
+    "passed_last",
+    "passed_prev",
+    "unseen",
+    "unseen_0",
+    "unseen_1",
+    "honor",
+    "terminal",
+    "two_eight",
+    "value_honor",
+    "flush_in",
+    "flush_off",
+    "flush_honor",
+    "suit_share",
+    "near_unseen",
+    "far_unseen",
+    "own_suji",
+    "own_neighbour",
+    "pair_pungs",
+    "visible",
+    "suit_recent",
+];
+/// Per-(opponent, kind) features.
+pub const N_TILE: usize = TILE_FEATURES.len();
+/// Features of the wait model: the seat's then the kind's.
+pub const N_WAIT: usize = N_SEAT + N_TILE;
+
+fn logit(p: f32) -> f32 {
+    let p = p.clamp(0.01, 0.99);
+    (p / (1.0 - p)).ln()
+}
+
+fn sigmoid(z: f32) -> f32 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// What the table says about one opponent, ready to give its features.
+#[derive(Debug, Clone)]
+pub struct OpponentReading {
+    /// The hand-made model's threat.
+    pub threat: Threat,
+    /// Its features ([`SEAT_FEATURES`]).
+    pub seat: [f32; N_SEAT],
+    /// The hand-made share of a ready hand's waits on each kind
+    /// ([`danger::wait_shares`]).
+    shares: [f32; 34],
+    /// Kinds `o` discarded.
+    own: u64,
+    /// Kinds discarded by other seats after `o`'s last discard.
+    passed_last: u64,
+    /// ... after its second-to-last discard.
+    passed_prev: u64,
+    /// Kinds that are value honors for `o` (dragons, its seat wind, the prevalent wind).
+    value: u64,
+    /// `o`'s discards in each suit (honors last), as shares.
+    suit_share: [f32; 4],
+    /// Suits among `o`'s last three discards.
+    suit_recent: [f32; 4],
+}
+
+impl OpponentReading {
+    /// Reads opponent `o` of `view.seat()`, with its hand-made threat `th` and the
+    /// observer's `unseen` copies.
+    pub fn new(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> OpponentReading {
+        let discards = view.discards();
+        let mut own = 0u64;
+        let mut last = None;
+        let mut prev = None;
+        let mut suits = [0f32; 4];
+        let mut n = 0usize;
+        let mut middle = 0f32;
+        let mut honors = 0f32;
+        for (i, e) in discards.iter().enumerate() {
+            if e.seat != o || e.tile as usize >= 34 {
+                continue;
+            }
+            own |= 1 << e.tile;
+            prev = last;
+            last = Some(i);
+            n += 1;
+            let t = e.tile as usize;
+            suits[(t / 9).min(3)] += 1.0;
+            if t >= 27 {
+                honors += 1.0;
+            } else if (2..=6).contains(&(t % 9)) {
+                middle += 1.0;
+            }
+        }
+        let mut recent_middle = 0f32;
+        let mut recent_n = 0f32;
+        let mut suit_recent = [0f32; 4];
+        for e in discards.iter().rev().filter(|e| e.seat == o).take(6) {
+            let t = e.tile as usize;
+            if t >= 34 {
+                continue;
+            }
+            if recent_n < 3.0 {
+                suit_recent[(t / 9).min(3)] = 1.0;
+            }
+            recent_n += 1.0;
+            if t < 27 && (2..=6).contains(&(t % 9)) {
+                recent_middle += 1.0;
+            }
+        }
+        let since = |from: Option<usize>| {
+            let start = from.map_or(0, |i| i + 1);
+            discards[start.min(discards.len())..]
+                .iter()
+                .filter(|e| e.seat != o && (e.tile as usize) < 34)
+                .fold(0u64, |m, e| m | 1 << e.tile)
+        };
+        let passed_last = since(last);
+        let passed_prev = since(prev);
+        let (melds, k) = view.melds(o);
+        let mut chows = 0f32;
+        let mut pungs = 0f32;
+        for m in &melds[..k] {
+            if m.kind == MeldKind::Chow && m.tile != HIDDEN {
+                chows += 1.0;
+            } else {
+                pungs += 1.0;
+            }
+        }
+        let wind = (o + 4 - view.dealer()) % 4;
+        let value = (0x7u64 << 31) | 1 << (27 + wind) | 1 << (27 + view.prevalent_wind() % 4);
+        let nf = n as f32;
+        let share = |x: f32| if n > 0 { x / nf } else { 0.0 };
+        let d = nf / 10.0;
+        let sets = k.min(4);
+        let seat = [
+            1.0,
+            logit(th.ready),
+            d,
+            d * d,
+            (sets == 1) as u8 as f32,
+            (sets == 2) as u8 as f32,
+            (sets == 3) as u8 as f32,
+            (sets == 4) as u8 as f32,
+            chows / 4.0,
+            pungs / 4.0,
+            view.is_ready(o) as u8 as f32,
+            discards.len() as f32 / 40.0,
+            view.wall_remaining() as f32 / 100.0,
+            passed_last.count_ones() as f32 / 10.0,
+            th.flush_strength,
+            share(middle),
+            if recent_n > 0.0 {
+                recent_middle / recent_n
+            } else {
+                0.0
+            },
+            share(honors),
+        ];
+        let mut suit_share = [0f32; 4];
+        for (s, x) in suit_share.iter_mut().enumerate() {
+            *x = share(suits[s]);
+        }
+        OpponentReading {
+            threat: *th,
+            seat,
+            shares: danger::wait_shares(th, unseen),
+            own,
+            passed_last,
+            passed_prev,
+            value,
+            suit_share,
+            suit_recent,
+        }
+    }
+
+    /// The features of kind `t` ([`TILE_FEATURES`]); `unseen` and `visible` as the
+    /// observer counts them.
+    pub fn tile_features(&self, t: usize, unseen: &Counts, visible: &Counts) -> [f32; N_TILE] {
+        let th = &self.threat;
+        let bit = |m: u64, x: usize| (m >> x & 1) as f32;
+        let honor = t >= 27;
+        let r = t % 9;
+        let s = (t / 9).min(3);
+        let u = |x: usize| unseen[x] as f32 / 4.0;
+        let in_suit = |x: isize| -> Option<usize> {
+            (!honor && x >= 0 && (x as usize) < 27 && x as usize / 9 == s).then_some(x as usize)
+        };
+        let ti = t as isize;
+        let near = [ti - 1, ti + 1]
+            .iter()
+            .filter_map(|&x| in_suit(x))
+            .map(u)
+            .sum::<f32>()
+            / 2.0;
+        let far = [ti - 2, ti + 2]
+            .iter()
+            .filter_map(|&x| in_suit(x))
+            .map(u)
+            .sum::<f32>()
+            / 2.0;
+        let suji = [ti - 3, ti + 3]
+            .iter()
+            .filter_map(|&x| in_suit(x))
+            .any(|x| self.own >> x & 1 == 1);
+        let neighbour = [ti - 2, ti - 1, ti + 1, ti + 2]
+            .iter()
+            .filter_map(|&x| in_suit(x))
+            .any(|x| self.own >> x & 1 == 1);
+        let (flush_in, flush_off, flush_honor) = match th.flush_suit {
+            Some(f) if !honor && s == f as usize => (th.flush_strength, 0.0, 0.0),
+            Some(_) if !honor => (0.0, th.flush_strength, 0.0),
+            Some(_) => (0.0, 0.0, th.flush_strength),
+            None => (0.0, 0.0, 0.0),
+        };
+        [
+            self.shares[t].max(1e-3).ln(),
+            bit(self.own, t),
+            bit(self.passed_last, t),
+            bit(self.passed_prev, t),
+            u(t),
+            (unseen[t] == 0) as u8 as f32,
+            (unseen[t] == 1) as u8 as f32,
+            honor as u8 as f32,
+            (!honor && (r == 0 || r == 8)) as u8 as f32,
+            (!honor && (r == 1 || r == 7)) as u8 as f32,
+            (honor && self.value >> t & 1 == 1) as u8 as f32,
+            flush_in,
+            flush_off,
+            flush_honor,
+            self.suit_share[s],
+            near,
+            far,
+            suji as u8 as f32,
+            neighbour as u8 as f32,
+            (th.pungs && unseen[t] >= 2) as u8 as f32,
+            visible[t].min(4) as f32 / 4.0,
+            self.suit_recent[s],
+        ]
+    }
+
+    /// The learned chance that this opponent is ready.
+    pub fn ready(&self) -> f32 {
+        sigmoid(dot(&READY_WEIGHTS, &self.seat))
+    }
+
+    /// The learned chance that a discard of `t` wins for this opponent given that it is
+    /// ready. A kind passed since the opponent's last discard (discarded by another seat,
+    /// not won on, the opponent's hand unchanged since) is not a scoring wait of its hand
+    /// unless the fans changed meanwhile (和绝张): it gets [`PASSED_WAIT`].
+    pub fn wait(&self, t: usize, unseen: &Counts, visible: &Counts) -> f32 {
+        if self.passed_last >> t & 1 == 1 {
+            return PASSED_WAIT;
+        }
+        let x = self.tile_features(t, unseen, visible);
+        let z = dot(&WAIT_WEIGHTS[..N_SEAT], &self.seat) + dot(&WAIT_WEIGHTS[N_SEAT..], &x);
+        sigmoid(z)
+    }
+}
+
+fn dot(w: &[f32], x: &[f32]) -> f32 {
+    w.iter().zip(x).map(|(a, b)| a * b).sum()
+}
+
+/// The learned defense from `view.seat()`: for each kind the seat holds (its possible
+/// discards, also after a claim) the chance that discarding it deals in to some opponent
+/// (0 for the kinds it does not hold), and the threats of the hand-made model with their
+/// `ready` replaced by the learned chance (flush and pungs signs kept, for the
+/// explanations).
+pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4]) {
+    let mut th = danger::threats(view);
+    let me = view.seat();
+    let visible = view.visible();
+    let held = view.hand();
+    let mut safe = [1f32; 34];
+    for o in 0..4u8 {
+        if o == me {
+            continue;
+        }
+        let r = OpponentReading::new(view, o, &th[o as usize], unseen);
+        let ready = r.ready();
+        for (t, s) in safe.iter_mut().enumerate() {
+            if held[t] > 0 {
+                *s *= 1.0 - ready * r.wait(t, unseen, visible);
+            }
+        }
+        th[o as usize].ready = ready;
+    }
+    let mut out = [0f32; 34];
+    for t in 0..34 {
+        out[t] = 1.0 - safe[t];
+    }
+    (out, th)
+}
+
+// BEGIN WEIGHTS (written by benches/train_danger.py --write)
+/// Weights of the ready model, in [`SEAT_FEATURES`] order: fitted by
+/// `benches/train_danger.py` on gb self-play,
+/// `--train-hands 1500 --train-seed 1 --bots strong --l2 0.1`.
+pub const READY_WEIGHTS: [f32; 18] = [
+    -6.177757,   // bias
+    0.4817978,   // h_ready_logit
+    3.779115,    // discards
+    -0.7296548,  // discards_sq
+    -0.401867,   // sets_1
+    -0.4097074,  // sets_2
+    -0.03119821, // sets_3
+    1.70746,     // sets_4
+    1.634058,    // chows
+    -0.2553175,  // pungs
+    0.0,         // declared_ready
+    0.3100585,   // turn
+    2.488319,    // wall
+    -0.04113057, // passed_kinds
+    -1.139029,   // flush_strength
+    0.1158368,   // middle_share
+    1.346458,    // middle_share_recent
+    -0.8342084,  // honor_share
+];
+
+/// Weights of the wait model, [`SEAT_FEATURES`] then [`TILE_FEATURES`]: fitted
+/// on the ready rows of the same data,
+/// `--train-hands 1500 --train-seed 1 --bots strong --l2 0.1`.
+pub const WAIT_WEIGHTS: [f32; 40] = [
+    -1.906581,     // bias
+    -0.04780326,   // h_ready_logit
+    1.182673,      // discards
+    -0.1676274,    // discards_sq
+    0.1055616,     // sets_1
+    0.03251542,    // sets_2
+    -0.0006648599, // sets_3
+    -0.03219159,   // sets_4
+    0.1276661,     // chows
+    -0.1177083,    // pungs
+    0.0,           // declared_ready
+    0.6798985,     // turn
+    2.106629,      // wall
+    0.1392251,     // passed_kinds
+    0.2770728,     // flush_strength
+    0.4354436,     // middle_share
+    0.01880532,    // middle_share_recent
+    -0.5291548,    // honor_share
+    0.93484,       // h_wait_log
+    -1.996719,     // own_discard
+    0.0,           // passed_last
+    -1.28173,      // passed_prev
+    -0.2753262,    // unseen
+    0.8506188,     // unseen_0
+    0.2919365,     // unseen_1
+    -1.300939,     // honor
+    -0.7292686,    // terminal
+    -0.4458072,    // two_eight
+    0.4954984,     // value_honor
+    -0.642727,     // flush_in
+    -0.004401413,  // flush_off
+    0.9242013,     // flush_honor
+    -1.162352,     // suit_share
+    -0.2578684,    // near_unseen
+    -0.4671558,    // far_unseen
+    -0.267313,     // own_suji
+    -0.1044629,    // own_neighbour
+    0.1811416,     // pair_pungs
+    -2.496183,     // visible
+    0.1854601,     // suit_recent
+];
+
+/// The chance that a passed kind (see [`OpponentReading::wait`]) wins for a ready
+/// opponent: its observed rate in the same data,
+/// `--train-hands 1500 --train-seed 1 --bots strong --l2 0.1`.
+pub const PASSED_WAIT: f32 = 0.002383384;
+// END WEIGHTS
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::positions::facing_a_dot_flush;
+    use crate::policy::strong::{unseen_of, StrongConfig, StrongPolicy};
+    use crate::rules::Rules;
+    use crate::tile;
+
+    fn kind(s: &str) -> usize {
+        tile::parse(s).unwrap()[0] as usize
+    }
+
+    #[test]
+    fn a_passed_kind_gets_the_passed_chance() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let th = danger::threats(&o);
+        let r = OpponentReading::new(&o, 1, &th[1], &unseen);
+        // Seats 2 and 3 discarded 5z after seat 1's last discard.
+        assert_eq!(r.wait(kind("5z"), &unseen, &o.visible), PASSED_WAIT);
+        assert!(r.wait(kind("6z"), &unseen, &o.visible) > PASSED_WAIT);
+        let x = r.tile_features(kind("5z"), &unseen, &o.visible);
+        let at = |name: &str| TILE_FEATURES.iter().position(|&n| n == name).unwrap();
+        assert_eq!(x[at("passed_last")], 1.0);
+        assert_eq!(x[at("own_discard")], 1.0);
+        assert_eq!(x[at("value_honor")], 1.0);
+    }
+
+    #[test]
+    fn the_dot_flush_makes_the_lone_dot_the_most_dangerous_discard() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let (d, th) = danger(&o, &unseen);
+        let held = (0..34).filter(|&t| o.hand[t] > 0);
+        let worst = held.max_by(|&a, &b| d[a].total_cmp(&d[b])).unwrap();
+        assert_eq!(worst, kind("5p"), "{d:?}");
+        assert_eq!(th[0].ready, 0.0);
+        // The hand-made reading is near certain that three exposed sets mean ready; in
+        // self-play, such a seat holds a scoring wait far less often.
+        let hand_made = danger::threats(&o);
+        assert!(hand_made[1].ready > 0.7);
+        assert!(th[1].ready > 0.05 && th[1].ready < 0.5, "{th:?}");
+        assert!(d.iter().all(|p| (0.0..1.0).contains(p)));
+    }
+
+    #[test]
+    fn the_expert_explains_with_the_figures_it_used() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let (d, th) = StrongConfig::expert().defense(&o, &unseen);
+        let mut p = StrongPolicy::new(&Rules::gb(), 0, StrongConfig::expert());
+        let (_, e) = p.explain(&o).unwrap();
+        let x = e.discard(kind("5p") as u8).unwrap();
+        assert_eq!(x.danger, d[kind("5p")]);
+        assert_ne!(x.danger, danger::danger(&o, &unseen).0[kind("5p")]);
+        assert_eq!(e.threats[0].ready, th[1].ready);
+    }
+
+    #[test]
+    fn the_configurations_choose_their_model() {
+        let o = facing_a_dot_flush();
+        let unseen = unseen_of(&o, &[]);
+        let hand_made = danger::danger(&o, &unseen);
+        let learned = danger(&o, &unseen);
+        assert_eq!(StrongConfig::default().defense(&o, &unseen), hand_made);
+        let expert = StrongConfig::expert();
+        let (d, th) = expert.defense(&o, &unseen);
+        assert_eq!(d, learned.0);
+        assert_eq!(th, hand_made.1);
+        assert_ne!(d, hand_made.0);
+    }
+}
