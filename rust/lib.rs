@@ -2,7 +2,7 @@
 //!
 //! The pure Rust core (tiles, hands, shanten, fan evaluation, the wall, one hand's state
 //! machine, built-in policies and batch simulation) has no Python types outside
-//! [`py`], which holds the PyO3 bindings behind the default `python` feature.
+//! `py`, which holds the PyO3 bindings behind the default `python` feature.
 
 pub mod env;
 pub mod error;

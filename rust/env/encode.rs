@@ -24,7 +24,7 @@ pub const SEAT_PLANES: usize = 16;
 /// First plane of the global block.
 const GLOBAL: usize = OWN + 4 * SEAT_PLANES;
 
-/// Global planes, from [`GLOBAL`].
+/// Global planes, numbered from the first plane of the global block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(usize)]
 pub enum GlobalPlane {

@@ -1,6 +1,6 @@
 //! Learning environments in pure Rust: the feature planes and action space of one seat
-//! ([`encode`]) and tables where one learning seat plays against built-in policies,
-//! stepped in batches across threads ([`vec`]). The Python `majiang.env` package wraps
+//! ([`mod@encode`]) and tables where one learning seat plays against built-in policies,
+//! stepped in batches across threads ([`mod@vec`]). The Python `majiang.env` package wraps
 //! them as Gymnasium and PettingZoo environments.
 
 pub mod encode;

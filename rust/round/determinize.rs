@@ -30,7 +30,7 @@ use crate::wall::{Rng, Wall, MAX_TILES};
 
 impl Round {
     /// A round rebuilt from `obs` (the view of `obs.seat`) with the unseen tiles drawn
-    /// with `rng`. See the [module documentation](self).
+    /// with `rng`. See the module documentation of `round::determinize`.
     ///
     /// Fails with a rule error when the observation is not a consistent view of a hand in
     /// progress under `rules` (tile counts that do not add up, a finished hand).

@@ -274,7 +274,7 @@ impl SeatView {
 
 impl Round {
     /// A round standing at the decision `view` describes, under `rules`, with the tiles
-    /// the observer cannot see sampled with `seed`. See the [module documentation](self).
+    /// the observer cannot see sampled with `seed`. See the module documentation of `round::view`.
     ///
     /// Fails when the view is malformed or inconsistent (more than four copies of a tile,
     /// sizes that do not add up with the wall, no decision for the observer).

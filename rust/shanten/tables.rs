@@ -255,7 +255,7 @@ impl Knit {
     fn encode(self) -> u8 {
         self.pair + 3 * self.set + 12 * self.both
     }
-    /// Decodes [`Knit::encode`].
+    /// Decodes what `Knit::encode` packed.
     #[inline(always)]
     pub fn decode(code: u8) -> Knit {
         Knit {
