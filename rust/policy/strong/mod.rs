@@ -377,7 +377,7 @@ impl StrongPolicy {
             }
             if shanten::shanten(&h, &NO_USED, n_melds, 0) == 0 {
                 // Ready: only the waits that reach the minimum count.
-                let wv = memo.scoring_waits(&h, ctx, &self.rules, unseen);
+                let wv = memo.ready_scoring_waits(&h, ctx, &self.rules, unseen);
                 let eff = wv.effective();
                 if eff > 0.0 {
                     s.value = s.value.max(
