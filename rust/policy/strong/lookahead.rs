@@ -115,9 +115,11 @@ pub fn win_points(wv: &WaitValue, ctx: &WinContext, self_draw_share: f32) -> f32
 pub struct Lookahead {
     memo: WaitMemo,
     discards: DiscardMemo,
-    curve_keys: [Counts; CURVES],
+    curve_keys: [HandKey; CURVES],
     curves: [Curve; CURVES],
     curve_used: [bool; CURVES],
+    /// The ready curves of this decision by scoring copies ([`Lookahead::ready_curve`]).
+    ready_curves: ReadyCurves,
     /// Unseen copies of every kind from the deciding seat's view.
     pub unseen: Counts,
     total_unseen: f32,
@@ -140,9 +142,10 @@ impl Lookahead {
         Lookahead {
             memo: WaitMemo::new(),
             discards: DiscardMemo::new(),
-            curve_keys: [[0; 34]; CURVES],
+            curve_keys: [[0; 5]; CURVES],
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
+            ready_curves: ReadyCurves::new(),
             unseen: *unseen,
             total_unseen: total.max(1) as f32,
             turns: wall_remaining.div_ceil(4).min(MAX_TURNS),
@@ -175,10 +178,10 @@ impl Lookahead {
         self.discards.clear();
     }
 
-    /// Scoring-wait copies of the waiting hand `h` (self-draw-only waits at a third) and
+    /// Scoring-wait copies of the ready hand `h` (self-draw-only waits at a third) and
     /// what a win is worth: 1 when the figures are chances, else its mean points.
     fn waits(&mut self, h: &Counts, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
-        let wv = self.memo.scoring_waits(h, ctx, rules, &self.unseen);
+        let wv = self.memo.ready_scoring_waits(h, ctx, rules, &self.unseen);
         let w = wv.effective();
         match self.worth {
             Worth::Chance => (w, 1.0),
@@ -216,11 +219,31 @@ impl Lookahead {
         g * h * (1.0 - r.powi(n as i32)) / (1.0 - r)
     }
 
+    /// [`Lookahead::ready_value`] for every number of turns `0..=MAX_TURNS`, bit for bit
+    /// ([`Lookahead::make_ready_curve`]), remembered for the decision: the scoring copies
+    /// of the ready hands take few distinct values.
+    fn ready_curve(&mut self, w: f32) -> Curve {
+        let params = [
+            self.reach.to_bits(),
+            self.total_unseen.to_bits(),
+            self.survive.to_bits(),
+        ];
+        if self.ready_curves.params != params {
+            self.ready_curves.clear(params);
+        }
+        let i = self.ready_curves.slot(w);
+        if self.ready_curves.keys[i] != w.to_bits() {
+            self.ready_curves.keys[i] = w.to_bits();
+            self.ready_curves.curves[i] = self.make_ready_curve(w);
+        }
+        self.ready_curves.curves[i]
+    }
+
     /// [`Lookahead::ready_value`] for every number of turns `0..=MAX_TURNS`, bit for bit:
     /// `powi` multiplies, from the lowest bit of the exponent up, the squares
     /// `a, a², a⁴, …` of the exponent's set bits, so the squares are made once here and
     /// each power is the same product in the same order.
-    fn ready_curve(&self, w: f32) -> Curve {
+    fn make_ready_curve(&self, w: f32) -> Curve {
         if self.survive < 1.0 {
             // The same sum, its powers of γ(1 − h) multiplied up one turn at a time.
             let h = self.hazard(w);
@@ -283,13 +306,13 @@ impl Lookahead {
                 return self.ready_curve(w).map(|v| v * m);
             }
         }
-        let key = hash(h);
-        let mut i = (key as usize) % CURVES;
+        let key = hand_key(h);
+        let mut i = (mix(&key) as usize) % CURVES;
         for _ in 0..CURVES {
             if !self.curve_used[i] {
                 break;
             }
-            if self.curve_keys[i] == *h {
+            if self.curve_keys[i] == key {
                 return self.curves[i];
             }
             i = (i + 1) % CURVES;
@@ -354,7 +377,7 @@ impl Lookahead {
         }
         if !self.curve_used[i] {
             self.curve_used[i] = true;
-            self.curve_keys[i] = *h;
+            self.curve_keys[i] = key;
             self.curves[i] = out;
         }
         out
@@ -431,12 +454,55 @@ type Curve = [f32; MAX_TURNS + 1];
 /// Squares `a^(2^k)` enough for every exponent up to [`MAX_TURNS`].
 const SQUARES: usize = (usize::BITS - MAX_TURNS.leading_zeros()) as usize;
 
-fn hash(h: &Counts) -> u64 {
-    let mut x: u64 = 0xcbf2_9ce4_8422_2325;
-    for &c in h.iter() {
-        x = (x ^ c as u64).wrapping_mul(0x100_0000_01b3);
+/// A hand's 34 counts, eight to a word.
+type HandKey = [u64; 5];
+
+fn hand_key(h: &Counts) -> HandKey {
+    crate::shanten::swar::words(h)
+}
+
+fn mix(key: &HandKey) -> u64 {
+    let mut x = 0u64;
+    for &w in key {
+        x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 29;
     }
     x
+}
+
+/// Slots of [`ReadyCurves`].
+const READY_CURVES: usize = 64;
+
+/// The ready curves of one decision by the bits of their scoring copies, one per slot (a
+/// new value takes the slot of an old one); valid for the reach, unseen total and
+/// survival they were made with.
+#[derive(Clone)]
+struct ReadyCurves {
+    params: [u32; 3],
+    keys: [u32; READY_CURVES],
+    curves: [Curve; READY_CURVES],
+}
+
+impl ReadyCurves {
+    /// No bits of an `f32` copy count are all ones (a NaN): never a key.
+    const EMPTY: u32 = u32::MAX;
+
+    fn new() -> ReadyCurves {
+        ReadyCurves {
+            params: [Self::EMPTY; 3],
+            keys: [Self::EMPTY; READY_CURVES],
+            curves: [[0.0; MAX_TURNS + 1]; READY_CURVES],
+        }
+    }
+
+    fn clear(&mut self, params: [u32; 3]) {
+        self.params = params;
+        self.keys = [Self::EMPTY; READY_CURVES];
+    }
+
+    fn slot(&self, w: f32) -> usize {
+        (w.to_bits().wrapping_mul(0x9E37_79B9) >> 26) as usize % READY_CURVES
+    }
 }
 
 /// Caps the per-turn chances at 0.9 in all; returns the chance of no progress.
@@ -458,7 +524,7 @@ mod tests {
     fn the_ready_curve_is_ready_value_bit_for_bit() {
         let mut unseen = [4u8; 34];
         unseen[5] = 1;
-        let look = Lookahead::new(&unseen, 70);
+        let mut look = Lookahead::new(&unseen, 70);
         for k in 0..2000 {
             let w = k as f32 * 0.037;
             let curve = look.ready_curve(w);
@@ -471,5 +537,15 @@ mod tests {
             }
         }
         assert_eq!(SQUARES, 5);
+        // Remembered curves follow the survival and the unseen total they were made with.
+        for (survive, u) in [(1.0, 3), (0.9, 3), (0.9, 2), (1.0, 2)] {
+            unseen[7] = u;
+            look.reset(&unseen, 70);
+            look.survive = survive;
+            for k in 0..300 {
+                let w = k as f32 / 3.0;
+                assert_eq!(look.ready_curve(w), look.make_ready_curve(w));
+            }
+        }
     }
 }
