@@ -29,6 +29,13 @@ pub const NOT_HELD: i8 = i8::MAX;
 /// [`NOT_HELD`] for the kinds not held.
 pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
     let mut out = [NOT_HELD; 34];
+    each_discard(hand, n_melds, cap, |y, s| out[y] = s);
+    out
+}
+
+/// [`discard_shanten`] given to `f` kind by kind (the held kinds only).
+#[inline(always)]
+fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8)) {
     // Distances above `limit` are not told apart (shanten = distance - 1).
     let limit = (cap.max(-1) as i16 + 1).min(60) as u8;
     let m = 4 - n_melds.min(4) as usize;
@@ -84,10 +91,9 @@ pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
                 best = d;
             }
         }
-        out[y] = (best.min(100) as i16 - 1).clamp(-1, 100) as i8;
+        f(y, (best.min(100) as i16 - 1).clamp(-1, 100) as i8);
         h[y] += 1;
     }
-    out
 }
 
 /// Digits of a group's rank code in its head; the last four are its tail (see
@@ -202,12 +208,11 @@ impl DiscardMemo {
         loop {
             let slot = &mut self.slots[i];
             if slot.generation != self.generation {
-                let s = discard_shanten(hand, n_melds, 1);
                 let (mut ready, mut one) = (0u64, 0u64);
-                for (y, &v) in s.iter().enumerate() {
-                    ready |= u64::from(v == 0) << y;
-                    one |= u64::from(v == 1) << y;
-                }
+                each_discard(hand, n_melds, 1, |y, s| {
+                    ready |= u64::from(s == 0) << y;
+                    one |= u64::from(s == 1) << y;
+                });
                 *slot = MemoSlot {
                     key,
                     ready,
