@@ -115,6 +115,7 @@ pub fn win_points(wv: &WaitValue, ctx: &WinContext, self_draw_share: f32) -> f32
 pub struct Lookahead {
     memo: WaitMemo,
     discards: DiscardMemo,
+    shapes: ShapeMemo,
     curve_keys: [HandKey; CURVES],
     curves: [Curve; CURVES],
     curve_used: [bool; CURVES],
@@ -142,6 +143,7 @@ impl Lookahead {
         Lookahead {
             memo: WaitMemo::new(),
             discards: DiscardMemo::new(),
+            shapes: ShapeMemo::new(),
             curve_keys: [[0; 5]; CURVES],
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
@@ -176,6 +178,7 @@ impl Lookahead {
     pub fn forget(&mut self) {
         self.memo.clear();
         self.discards.clear();
+        self.shapes.clear();
     }
 
     /// Scoring-wait copies of the ready hand `h` (self-draw-only waits at a third) and
@@ -288,7 +291,7 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
-        let s = shanten::shanten(h, &NO_USED, n_melds, 0);
+        let s = self.shapes.shanten(h, n_melds);
         if s > 1 {
             return None;
         }
@@ -322,7 +325,7 @@ impl Lookahead {
         let draws = if s == 0 {
             (1u64 << 34) - 1
         } else {
-            shanten::useful_tiles(h, &NO_USED, n_melds, 0)
+            self.shapes.useful(h, n_melds)
         };
         let mut q = [0f32; 34];
         let mut w = [0f32; 34];
@@ -393,10 +396,10 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
-        if shanten::shanten(h, &NO_USED, n_melds, 0) != 2 {
+        if self.shapes.shanten(h, n_melds) != 2 {
             return None;
         }
-        let draws = shanten::useful_tiles(h, &NO_USED, n_melds, 0);
+        let draws = self.shapes.useful(h, n_melds);
         let mut q = [0f32; 34];
         let mut best = [[0f32; MAX_TURNS + 1]; 34];
         let mut n = 0usize;
@@ -470,6 +473,112 @@ fn mix(key: &HandKey) -> u64 {
     x
 }
 
+/// Slots of a [`ShapeMemo`].
+const SHAPE_SLOTS: usize = 1024;
+/// A [`ShapeMemo`] starts over when it holds this many hands.
+const SHAPE_FULL: usize = SHAPE_SLOTS * 3 / 4;
+
+/// One remembered waiting hand: one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct ShapeSlot {
+    /// The hand's 34 counts and its number of melds, packed.
+    key: [u64; 5],
+    /// Its useful tiles, when `has_useful`.
+    useful: u64,
+    /// The slot is filled when its generation is the memo's.
+    generation: u32,
+    /// Its shanten, [`ShapeSlot::UNKNOWN`] until asked.
+    shanten: i8,
+    has_useful: bool,
+}
+
+impl ShapeSlot {
+    const UNKNOWN: i8 = i8::MIN;
+    const EMPTY: ShapeSlot = ShapeSlot {
+        key: [0; 5],
+        useful: 0,
+        generation: 0,
+        shanten: Self::UNKNOWN,
+        has_useful: false,
+    };
+}
+
+/// The shanten and the useful tiles of waiting hands, each measured when first asked: the
+/// lookahead meets the same waiting hands from one candidate and one decision to the
+/// next. Allocated once; starts over when nearly full.
+#[derive(Clone)]
+struct ShapeMemo {
+    slots: Box<[ShapeSlot]>,
+    generation: u32,
+    len: usize,
+}
+
+impl ShapeMemo {
+    fn new() -> ShapeMemo {
+        ShapeMemo {
+            slots: vec![ShapeSlot::EMPTY; SHAPE_SLOTS].into_boxed_slice(),
+            generation: 1,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.fill(ShapeSlot::EMPTY);
+            self.generation = 1;
+        }
+    }
+
+    /// The slot of the hand `h` beside `n_melds` melds (new ones know nothing yet).
+    fn slot(&mut self, h: &Counts, n_melds: u8) -> &mut ShapeSlot {
+        if self.len >= SHAPE_FULL {
+            self.clear();
+        }
+        let mut key = hand_key(h);
+        key[4] |= (n_melds as u64) << 56;
+        let mut i = (mix(&key) as usize) & (SHAPE_SLOTS - 1);
+        loop {
+            let s = &self.slots[i];
+            if s.generation != self.generation {
+                self.slots[i] = ShapeSlot {
+                    key,
+                    generation: self.generation,
+                    ..ShapeSlot::EMPTY
+                };
+                self.len += 1;
+                break;
+            }
+            if s.key == key {
+                break;
+            }
+            i = (i + 1) & (SHAPE_SLOTS - 1);
+        }
+        &mut self.slots[i]
+    }
+
+    /// `shanten::shanten(h, &[0; 34], n_melds, 0)`, remembered.
+    fn shanten(&mut self, h: &Counts, n_melds: u8) -> i8 {
+        let slot = self.slot(h, n_melds);
+        if slot.shanten == ShapeSlot::UNKNOWN {
+            slot.shanten = shanten::shanten(h, &NO_USED, n_melds, 0);
+        }
+        slot.shanten
+    }
+
+    /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)`, remembered.
+    fn useful(&mut self, h: &Counts, n_melds: u8) -> u64 {
+        let slot = self.slot(h, n_melds);
+        if !slot.has_useful {
+            slot.useful = shanten::useful_tiles(h, &NO_USED, n_melds, 0);
+            slot.has_useful = true;
+        }
+        slot.useful
+    }
+}
+
 /// Slots of [`ReadyCurves`].
 const READY_CURVES: usize = 64;
 
@@ -519,6 +628,37 @@ fn normalise(q: &mut [f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shape_memo_gives_the_shanten_and_the_useful_tiles() {
+        let mut rng = crate::wall::Rng::new(0x5A9E);
+        let mut memo = ShapeMemo::new();
+        for round in 0..4 * SHAPE_SLOTS {
+            let n_melds = (round % 3) as u8;
+            // A few hands again and again, and many new ones (the memo starts over).
+            let mut again = crate::wall::Rng::new((round % 7) as u64);
+            let r = if round % 2 == 0 { &mut again } else { &mut rng };
+            let span = [9, 18, 34][round % 3];
+            let mut h = [0u8; 34];
+            let mut k = 0;
+            while k < 13 - 3 * n_melds as usize {
+                let t = r.below(span) as usize;
+                if h[t] < 4 {
+                    h[t] += 1;
+                    k += 1;
+                }
+            }
+            let (s, u) = if round % 4 < 2 {
+                (memo.shanten(&h, n_melds), memo.useful(&h, n_melds))
+            } else {
+                let u = memo.useful(&h, n_melds);
+                (memo.shanten(&h, n_melds), u)
+            };
+            assert_eq!(s, shanten::shanten(&h, &NO_USED, n_melds, 0));
+            assert_eq!(u, shanten::useful_tiles(&h, &NO_USED, n_melds, 0));
+        }
+        assert!(memo.len <= SHAPE_FULL);
+    }
 
     #[test]
     fn the_ready_curve_is_ready_value_bit_for_bit() {
