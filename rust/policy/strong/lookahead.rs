@@ -37,8 +37,16 @@
 //! seat, not on the unseen copies), and the one-draw curves within one decision. The
 //! discards of a full hand that leave it ready or one tile away are found together
 //! ([`super::discards`]) and remembered as well (the same full hand is reached by two
-//! draws in either order). A policy keeps one lookahead and [`Lookahead::reset`]s it for
+//! draws in either order), and so are the shanten and the useful tiles of the waiting
+//! hands (a third of the hands one tile from ready recur from one decision to the next).
+//! Within a decision the ready curves are remembered by their scoring copies, which take
+//! few distinct values. A policy keeps one lookahead and [`Lookahead::reset`]s it for
 //! every decision, so that nothing is allocated per decision.
+//!
+//! Four strong bots in `simulate` run about 38 million instructions per hand (callgrind,
+//! 20-hand run minus 10-hand run, seed 1), against 47.6 million before the remembered
+//! shapes and ready curves and 240 million before the memos; the fan evaluation of the
+//! waits takes 11 million of them, the discards of new full hands 10 million.
 
 use super::discards::DiscardMemo;
 use super::waits::{WaitMemo, WaitValue, WinContext};
@@ -171,6 +179,18 @@ impl Lookahead {
     /// The memo of scoring waits.
     pub fn memo(&mut self) -> &mut WaitMemo {
         &mut self.memo
+    }
+
+    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for the
+    /// hand of play.
+    pub fn shanten(&mut self, h: &Counts, n_melds: u8) -> i8 {
+        self.shapes.shanten(h, n_melds)
+    }
+
+    /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for
+    /// the hand of play.
+    pub fn useful(&mut self, h: &Counts, n_melds: u8) -> u64 {
+        self.shapes.useful(h, n_melds)
     }
 
     /// Forgets the remembered hands (their answers stay exact without this; a policy
