@@ -258,6 +258,11 @@ pub fn distance_below(
         let r = super::regular::ranks(hand);
         return distance_fast(held, &r, tables::honors().at(r[3]), bound.min(INF + 1));
     }
+    // The straight's tiles missing from the hand are part of the distance.
+    let missing = MASKS.map(|k| 9 - (held & k).count_ones() as u8);
+    if missing.iter().all(|&m| m >= bound) {
+        return None;
+    }
     let a = analyse(hand, used, n_melds, wilds > 0, held, bound);
     let best = (0..6)
         .map(|p| a.base[p].saturating_add(a.rest[p]))
@@ -473,6 +478,11 @@ mod tests {
                         }
                     }
                 }
+            }
+            let full = distance(&hand, &used, 1, wilds);
+            for bound in 0..10 {
+                let below = distance_below(&hand, &used, 1, wilds, bound);
+                assert_eq!(below, full.filter(|&d| d < bound), "{hand:?} {bound}");
             }
             let got = improving(&hand, &used, 1, wilds, u64::MAX >> 30);
             assert_eq!(got, want & (u64::MAX >> 30), "{hand:?} {used:?}");
