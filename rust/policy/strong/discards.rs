@@ -145,8 +145,9 @@ const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 struct MemoSlot {
     /// The full hand's 34 counts and its number of melds, packed.
     key: [u64; 5],
-    /// Discards leaving the hand ready, and one tile from ready.
+    /// Discards leaving the hand ready.
     ready: u64,
+    /// Discards leaving it one tile from ready.
     one: u64,
     /// The slot is filled when its generation is the memo's.
     generation: u32,

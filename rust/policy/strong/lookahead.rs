@@ -510,6 +510,7 @@ struct ShapeSlot {
     generation: u32,
     /// Its shanten, [`ShapeSlot::UNKNOWN`] until asked.
     shanten: i8,
+    /// True once `useful` is measured.
     has_useful: bool,
 }
 
@@ -613,7 +614,7 @@ struct ReadyCurves {
 }
 
 impl ReadyCurves {
-    /// No bits of an `f32` copy count are all ones (a NaN): never a key.
+    /// Never a key: an `f32` whose bits are all ones is a NaN, never a count of copies.
     const EMPTY: u32 = u32::MAX;
 
     fn new() -> ReadyCurves {
