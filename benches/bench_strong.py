@@ -13,13 +13,16 @@ fixed list of real decisions), or
   hands, 3 repeats, ``strong``, 1 thread) between this interpreter's majiang and the one
   installed for OTHER_PYTHON (e.g. a virtual environment holding another build), the runs
   interleaved so that both see the same machine load; prints every run, the medians and
-  their ratio.
+  their ratio, by the wall clock and by the process's CPU time (which other work on a
+  shared machine disturbs less).
 
 Instructions per hand, which this shared machine measures far more steadily than time:
 ``valgrind --tool=callgrind python -c "..."`` on ``simulate(1, seed=99, bots="random",
 threads=1)`` then ``simulate(N, seed=1, bots="strong", threads=1)`` for N = 10 and 20,
-the difference divided by 10: 45.3 million (55.6 million before the shared wait scoring,
-rank codes and ready-curve squares; 240 million before the lookahead's memos).
+the difference divided by 10: 36.5 million (47.6 million before the remembered shapes
+and ready curves, the melded useful-tile path and the cheaper discard memo; 55.6 million
+before the shared wait scoring, rank codes and ready-curve squares; 240 million before the
+lookahead's memos).
 """
 
 from __future__ import annotations
@@ -112,25 +115,30 @@ def test_efficiency_decisions(benchmark):
 _RATE = (
     "import time, majiang as mj\n"
     "mj.simulate(1, seed=99, bots='random', threads=1)\n"
-    "t = time.perf_counter()\n"
+    "t, c = time.perf_counter(), time.process_time()\n"
     "mj.simulate({n}, seed=1, bots={bots!r}, threads={threads})\n"
-    "print({n} / (time.perf_counter() - t))\n"
+    "print({n} / (time.perf_counter() - t), {n} / (time.process_time() - c))\n"
 )
 
 
 def compare(other: str, hands: int, repeats: int, bots: str, threads: int = 1) -> None:
     """Interleaved runs of ``simulate`` here and under the interpreter ``other``."""
     code = _RATE.format(n=hands, bots=bots, threads=threads)
-    runs: dict[str, list[float]] = {"this": [], "other": []}
+    runs: dict[str, list[tuple[float, float]]] = {"this": [], "other": []}
     for _ in range(repeats):
         for name, py in (("other", other), ("this", sys.executable)):
             out = subprocess.run([py, "-c", code], capture_output=True, text=True, check=True)
-            runs[name].append(float(out.stdout))
-    for name, rates in runs.items():
-        shown = " ".join(f"{r:.1f}" for r in rates)
-        print(f"{name:>5}: {shown} hands/s, median {statistics.median(rates):.1f}")
-    ratio = statistics.median(runs["this"]) / statistics.median(runs["other"])
-    print(f"ratio this/other: {ratio:.2f}")
+            wall, cpu = (float(x) for x in out.stdout.split())
+            runs[name].append((wall, cpu))
+    for i, clock in enumerate(("wall", "cpu")):
+        for name, rates in runs.items():
+            shown = " ".join(f"{r[i]:.1f}" for r in rates)
+            median = statistics.median(r[i] for r in rates)
+            print(f"{name:>5} {clock:>4}: {shown} hands/s, median {median:.1f}")
+        ratio = statistics.median(r[i] for r in runs["this"]) / statistics.median(
+            r[i] for r in runs["other"]
+        )
+        print(f"ratio this/other ({clock}): {ratio:.2f}")
 
 
 if __name__ == "__main__":

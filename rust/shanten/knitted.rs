@@ -258,6 +258,11 @@ pub fn distance_below(
         let r = super::regular::ranks(hand);
         return distance_fast(held, &r, tables::honors().at(r[3]), bound.min(INF + 1));
     }
+    // The straight's tiles missing from the hand are part of the distance.
+    let missing = MASKS.map(|k| 9 - (held & k).count_ones() as u8);
+    if missing.iter().all(|&m| m >= bound) {
+        return None;
+    }
     let a = analyse(hand, used, n_melds, wilds > 0, held, bound);
     let best = (0..6)
         .map(|p| a.base[p].saturating_add(a.rest[p]))
@@ -326,11 +331,15 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
         }
         // Any other draw joins the rest.
         if n_melds == 1 {
+            // The rest is a pair alone ([`pair_only`]): a draw lowers it exactly when its
+            // kind may form the pair and its copies beside the straight, the draw
+            // included, come closer to two than the rest is.
+            let k = MASKS[p];
             for t in 0..34 {
-                if allowed >> t & 1 == 1
-                    && out >> t & 1 == 0
-                    && pair_only(hand, used, wild, p, Some(t)) < a.rest[p]
-                {
+                let knit = (k >> t & 1) as u8;
+                let may_pair = wild || 2 + knit + used[t] <= 4;
+                let closer = 2u8.saturating_sub(hand[t].saturating_sub(knit) + 1) < a.rest[p];
+                if allowed >> t & 1 == 1 && out >> t & 1 == 0 && may_pair && closer {
                     out |= 1 << t;
                 }
             }
@@ -414,6 +423,72 @@ mod tests {
             improving(&counts("147m258p369s2z"), &z, 1, 0, all),
             mask("2z")
         );
+    }
+
+    #[test]
+    fn beside_one_meld_a_draw_helps_when_it_lowers_the_pair() {
+        // The definition: the rest beside the straight after the draw, kind by kind.
+        let mut rng = crate::wall::Rng::new(0x4B17);
+        let mut found = 0;
+        for round in 0..4000 {
+            let knit = MASKS[round % 6];
+            let mut hand = [0u8; 34];
+            let mut used = [0u8; 34];
+            let mut k = 0;
+            while k < 10 {
+                let t = if rng.below(3) > 0 {
+                    let mut bits = knit;
+                    for _ in 0..rng.below(9) {
+                        bits &= bits - 1;
+                    }
+                    bits.trailing_zeros() as usize
+                } else {
+                    rng.below(34) as usize
+                };
+                if hand[t] < 4 {
+                    hand[t] += 1;
+                    k += 1;
+                }
+            }
+            if round % 2 == 1 {
+                let t = rng.below(34) as usize;
+                used[t] = (4 - hand[t]).min(3);
+            }
+            let wilds = (round % 5 == 4) as u8;
+            let a = analyse(&hand, &used, 1, wilds > 0, presence(&hand), u8::MAX);
+            let d = (0..6)
+                .map(|p| a.base[p].saturating_add(a.rest[p]))
+                .min()
+                .unwrap();
+            let mut want = 0u64;
+            if d > 0 && d < INF {
+                for p in 0..6 {
+                    if a.base[p].saturating_add(a.rest[p]) != d {
+                        continue;
+                    }
+                    want |= MASKS[p] & !presence(&hand);
+                    if a.rest[p] == 0 {
+                        continue;
+                    }
+                    for t in 0..34 {
+                        if want >> t & 1 == 0
+                            && pair_only(&hand, &used, wilds > 0, p, Some(t)) < a.rest[p]
+                        {
+                            want |= 1 << t;
+                        }
+                    }
+                }
+            }
+            let full = distance(&hand, &used, 1, wilds);
+            for bound in 0..10 {
+                let below = distance_below(&hand, &used, 1, wilds, bound);
+                assert_eq!(below, full.filter(|&d| d < bound), "{hand:?} {bound}");
+            }
+            let got = improving(&hand, &used, 1, wilds, u64::MAX >> 30);
+            assert_eq!(got, want & (u64::MAX >> 30), "{hand:?} {used:?}");
+            found += usize::from(got & !knit != 0);
+        }
+        assert!(found > 100, "{found} hands helped by a pair draw");
     }
 
     #[test]

@@ -207,8 +207,27 @@ pub(crate) fn plain(used: &Counts) -> bool {
 /// ([`swar::base5_quads`]).
 #[inline(always)]
 pub(crate) fn ranks(hand: &Counts) -> [usize; 4] {
+    ranks_of(&codes(hand))
+}
+
+/// The table ranks of the four groups from their [`codes`].
+#[inline(always)]
+pub(crate) fn ranks_of(c: &[(usize, usize, usize); 4]) -> [usize; 4] {
+    let (s, h) = (tables::suit(), tables::honors());
+    [
+        s.rank_of_codes(c[0].0, c[0].1, c[0].2),
+        s.rank_of_codes(c[1].0, c[1].1, c[1].2),
+        s.rank_of_codes(c[2].0, c[2].1, c[2].2),
+        h.rank_of_codes(c[3].0, c[3].1, c[3].2),
+    ]
+}
+
+/// The rank codes of the four groups ([`tables::Table::rank_of_codes`]): for each, the
+/// base-5 code of its head (the first five counts of a suit, the first three honors;
+/// count `i` weighted `5^i`), the head's sum, and the base-5 code of the last four counts.
+#[inline(always)]
+pub(crate) fn codes(hand: &Counts) -> [(usize, usize, usize); 4] {
     let word = |at: usize| swar::word(hand, at);
-    let s = tables::suit();
     let suit = |at: usize| {
         // Head: counts 0-4 (the first four from one word, the fifth weighted 5^4); tail:
         // counts 5-8, the upper four bytes of the word one count further on.
@@ -216,12 +235,12 @@ pub(crate) fn ranks(hand: &Counts) -> [usize; 4] {
         let head = (swar::base5_quads(first) & 0xFFFF_FFFF) as usize + 625 * hand[at + 4] as usize;
         let sum = swar::byte_sum(first & 0xFF_FFFF_FFFF) as usize;
         let tail = (swar::base5_quads(word(at + 1)) >> 32) as usize;
-        s.rank_of_codes(head, sum, tail)
+        (head, sum, tail)
     };
     // Honors: counts 27-29 are the head, 30-33 the tail (the word starts at kind 26).
     let last = word(26);
     let head3 = (last >> 8) & 0xFF_FFFF;
-    let honors = tables::honors().rank_of_codes(
+    let honors = (
         (swar::base5_quads(head3) & 0xFFFF_FFFF) as usize,
         swar::byte_sum(head3) as usize,
         (swar::base5_quads(last) >> 32) as usize,

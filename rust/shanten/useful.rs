@@ -24,8 +24,8 @@ pub fn available(hand: &Counts, used: &Counts) -> u64 {
 /// (`13 - 3k - W` tiles). Kinds with no copy left are never useful.
 pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u64 {
     let avail = available(hand, used);
-    if n_melds == 0 && wilds == 0 && forms.0 & !Forms::GB.0 == 0 && regular::plain(used) {
-        return useful_concealed(forms, hand) & avail;
+    if wilds == 0 && forms.0 & !Forms::GB.0 == 0 && regular::plain(used) {
+        return useful_plain(forms, hand, n_melds) & avail;
     }
     let mut d = [u8::MAX; Form::ALL.len()];
     let mut best = u8::MAX;
@@ -59,9 +59,13 @@ pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, 
     out & avail
 }
 
-/// [`useful_tiles_in`] for a hand without melds or wilds: the group ranks, entries and
-/// rests are computed once and shared by every form.
-fn useful_concealed(forms: Forms, hand: &Counts) -> u64 {
+/// [`useful_tiles_in`] for a hand without wilds or melded copies among its kinds (the
+/// melds' tiles do not matter, only their number): the group ranks, entries and rests
+/// are computed once and shared by every form.
+fn useful_plain(forms: Forms, hand: &Counts, n_melds: u8) -> u64 {
+    const NO_USED: Counts = [0; 34];
+    let m = 4 - n_melds.min(4) as usize;
+    let concealed = n_melds == 0;
     let r = regular::ranks(hand);
     let e = regular::entries_at(&r);
     // The kinds held, for the two knitted forms only.
@@ -74,22 +78,28 @@ fn useful_concealed(forms: Forms, hand: &Counts) -> u64 {
     let mut rest = None;
     if forms.contains(Form::Regular) {
         let rs = regular::rests(&e);
-        d[0] = regular::finish(&e[0], &rs[0], 4);
+        d[0] = regular::finish(&e[0], &rs[0], m);
         rest = Some(rs);
     }
-    if forms.contains(Form::SevenPairs) {
+    if concealed && forms.contains(Form::SevenPairs) {
         d[1] = special::seven_pairs(hand);
     }
-    if forms.contains(Form::ThirteenOrphans) {
+    if concealed && forms.contains(Form::ThirteenOrphans) {
         d[2] = special::thirteen_orphans(hand);
     }
-    if forms.contains(Form::HonorsKnitted) {
+    if concealed && forms.contains(Form::HonorsKnitted) {
         d[3] = special::honors_knitted_held(held);
     }
     let mut best = d.iter().copied().min().unwrap_or(u8::MAX);
     if forms.contains(Form::KnittedStraight) {
         // Only needed when it ties the best form: bound the search just above it.
-        if let Some(x) = super::knitted::distance_fast(held, &r, &e[3], best.saturating_add(1)) {
+        let bound = best.saturating_add(1);
+        let x = if concealed {
+            super::knitted::distance_fast(held, &r, &e[3], bound)
+        } else {
+            super::knitted::distance_below(hand, &NO_USED, n_melds, 0, bound)
+        };
+        if let Some(x) = x {
             d[4] = x;
             best = best.min(x);
         }
@@ -101,7 +111,7 @@ fn useful_concealed(forms: Forms, hand: &Counts) -> u64 {
     let mut out = 0u64;
     if d[0] == best {
         if let Some(rs) = &rest {
-            out |= regular::improving_at(&r, &e, rs, 4, best);
+            out |= regular::improving_at(&r, &e, rs, m, best);
         }
     }
     if d[1] == best {
@@ -114,7 +124,7 @@ fn useful_concealed(forms: Forms, hand: &Counts) -> u64 {
         out |= special::honors_knitted_improving(hand, all);
     }
     if d[4] == best {
-        out |= super::knitted::improving(hand, &[0; 34], 0, 0, all);
+        out |= super::knitted::improving(hand, &NO_USED, n_melds, 0, all);
     }
     out
 }
@@ -220,6 +230,55 @@ mod tests {
         assert_eq!(waits(&counts("1m"), &z, 4, 0), mask("1m"));
         assert_eq!(waits(&counts("1m"), &used, 4, 0), 0);
         assert_eq!(waits(&counts("147m258p369s1234z"), &z, 0, 0), mask("567z"));
+    }
+
+    #[test]
+    fn useful_tiles_beside_melds_lower_the_distance() {
+        // The definition: the draws after which the hand is closer in some form.
+        let z = [0u8; 34];
+        let mut rng = crate::wall::Rng::new(0x05EF_0111);
+        let mut useful = 0;
+        for round in 0..6000 {
+            let n_melds = 1 + (round % 4) as u8;
+            let knit = super::super::knitted::MASKS[round % 6];
+            let mut hand = [0u8; 34];
+            let mut k = 0;
+            while k < 13 - 3 * n_melds as usize {
+                let t = match round % 3 {
+                    0 => rng.below(9) as usize,
+                    1 => rng.below(34) as usize,
+                    _ => {
+                        let mut bits = knit;
+                        for _ in 0..rng.below(9) {
+                            bits &= bits - 1;
+                        }
+                        bits.trailing_zeros() as usize
+                    }
+                };
+                if hand[t] < 4 {
+                    hand[t] += 1;
+                    k += 1;
+                }
+            }
+            let d = super::super::distance_in(Forms::GB, &hand, &z, n_melds, 0);
+            let mut want = 0u64;
+            for t in 0..34 {
+                if hand[t] < 4 {
+                    let mut h = hand;
+                    h[t] += 1;
+                    if super::super::distance_in(Forms::GB, &h, &z, n_melds, 0) < d {
+                        want |= 1 << t;
+                    }
+                }
+            }
+            assert_eq!(
+                useful_tiles(&hand, &z, n_melds, 0),
+                want,
+                "{hand:?} {n_melds}"
+            );
+            useful += usize::from(want != 0);
+        }
+        assert!(useful > 3000, "{useful}");
     }
 
     #[test]

@@ -83,7 +83,6 @@ use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::{Action, HIDDEN};
 use crate::rules::{RuleSetKind, Rules};
-use crate::shanten;
 use crate::shanten::regular::group_entry;
 use crate::tile::{Counts, Tile};
 use crate::wall::{derive_seed, Rng};
@@ -91,7 +90,7 @@ use explain::{Explanation, Facts, Mode, Sink};
 use lookahead::Lookahead;
 use search::{Search, MAX_CANDIDATES};
 use std::time::{Duration, Instant};
-use waits::{WaitMemo, WinContext};
+use waits::WinContext;
 
 const NO_USED: Counts = [0; 34];
 
@@ -400,8 +399,8 @@ impl StrongPolicy {
     }
 
     /// Every discard of the full hand `hand` among `allowed` kinds, valued (plans, useful
-    /// tiles, scoring waits of ready hands, remembered in `memo`, danger); returns how
-    /// many were written.
+    /// tiles, scoring waits of ready hands, the shapes and waits remembered in `la`,
+    /// danger); returns how many were written.
     #[allow(clippy::too_many_arguments)]
     pub fn candidates(
         &self,
@@ -411,7 +410,7 @@ impl StrongPolicy {
         danger: &[f32; 34],
         allowed: u64,
         ctx: &WinContext,
-        memo: &mut WaitMemo,
+        la: &mut Lookahead,
         out: &mut [Candidate; 14],
     ) -> usize {
         let full = [
@@ -433,7 +432,7 @@ impl StrongPolicy {
             let r = if g < 3 { g * 9..g * 9 + 9 } else { 27..34 };
             e[g] = group_entry(g, &h[r.clone()], &NO_USED[r], false);
             let mut s = ev.score_with(&h, &e);
-            let mask = shanten::useful_tiles(&h, &NO_USED, n_melds, 0) & s.allowed;
+            let mask = la.useful(&h, n_melds) & s.allowed;
             let mut u = 0u32;
             let mut m = mask;
             while m != 0 {
@@ -441,9 +440,9 @@ impl StrongPolicy {
                 m &= m - 1;
                 u += unseen[k] as u32;
             }
-            if shanten::shanten(&h, &NO_USED, n_melds, 0) == 0 {
+            if la.shanten(&h, n_melds) == 0 {
                 // Ready: only the waits that reach the minimum count.
-                let wv = memo.scoring_waits(&h, ctx, &self.rules, unseen);
+                let wv = la.memo().ready_scoring_waits(&h, ctx, &self.rules, unseen);
                 let eff = wv.effective();
                 if eff > 0.0 {
                     s.value = s.value.max(
@@ -616,7 +615,7 @@ impl StrongPolicy {
             &danger,
             discardable,
             &ctx,
-            la.memo(),
+            la,
             &mut cands,
         );
         if n == 0 {
@@ -778,16 +777,7 @@ impl StrongPolicy {
                     total: 0.0,
                 }; 14];
                 let ctx = win_context(view, melds_after);
-                let n = self.candidates(
-                    &ev2,
-                    &h,
-                    unseen,
-                    &danger,
-                    u64::MAX,
-                    &ctx,
-                    la.memo(),
-                    &mut cs,
-                );
+                let n = self.candidates(&ev2, &h, unseen, &danger, u64::MAX, &ctx, la, &mut cs);
                 if pass_la.is_some() {
                     la.reset(unseen, view.wall_remaining());
                     let mut hh = h;

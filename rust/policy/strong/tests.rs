@@ -3,7 +3,9 @@
 use super::*;
 use crate::policy::{play_out, EfficiencyPolicy, RoundView};
 use crate::round::{DiscardEntry, Phase, Round};
+use crate::shanten;
 use crate::tile;
+use waits::WaitMemo;
 
 use crate::policy::positions::{counts, discards, view};
 

@@ -119,7 +119,7 @@ fn classify(hand: &Counts, ctx: &WinContext, rules: &Rules, w: usize) -> Wins {
 }
 
 /// Slots of a [`WaitMemo`].
-const MEMO_SLOTS: usize = 512;
+const MEMO_SLOTS: usize = 2048;
 /// A [`WaitMemo`] starts over when it holds this many hands.
 const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 
@@ -202,8 +202,33 @@ impl WaitMemo {
         rules: &Rules,
         unseen: &Counts,
     ) -> WaitValue {
+        self.lookup(hand, ctx, rules, unseen, false)
+    }
+
+    /// [`WaitMemo::scoring_waits`] of a hand the caller knows to be ready (shanten 0):
+    /// the waits of a new hand are then its useful tiles, without measuring its shanten
+    /// again.
+    pub fn ready_scoring_waits(
+        &mut self,
+        hand: &Counts,
+        ctx: &WinContext,
+        rules: &Rules,
+        unseen: &Counts,
+    ) -> WaitValue {
+        debug_assert_eq!(shanten::shanten(hand, &NO_USED, ctx.n_melds, 0), 0);
+        self.lookup(hand, ctx, rules, unseen, true)
+    }
+
+    fn lookup(
+        &mut self,
+        hand: &Counts,
+        ctx: &WinContext,
+        rules: &Rules,
+        unseen: &Counts,
+        ready: bool,
+    ) -> WaitValue {
         let key = memo_key(hand, ctx);
-        let i = self.slot(&key, hand, ctx);
+        let i = self.slot(&key, hand, ctx, ready);
         let slot = &mut self.slots[i];
         let mut out = WaitValue::default();
         let mut bits = slot.waits;
@@ -243,8 +268,9 @@ impl WaitMemo {
         out
     }
 
-    /// The slot of `key`, filled with the hand's waits when new.
-    fn slot(&mut self, key: &MemoKey, hand: &Counts, ctx: &WinContext) -> usize {
+    /// The slot of `key`, filled with the hand's waits when new (its useful tiles when it
+    /// is known to be `ready`).
+    fn slot(&mut self, key: &MemoKey, hand: &Counts, ctx: &WinContext, ready: bool) -> usize {
         if self.len >= MEMO_FULL {
             self.clear();
         }
@@ -255,7 +281,11 @@ impl WaitMemo {
                 *s = MemoSlot {
                     key: *key,
                     generation: self.generation,
-                    waits: shanten::waits(hand, &NO_USED, ctx.n_melds, 0),
+                    waits: if ready {
+                        shanten::useful_tiles(hand, &NO_USED, ctx.n_melds, 0)
+                    } else {
+                        shanten::waits(hand, &NO_USED, ctx.n_melds, 0)
+                    },
                     ..EMPTY_SLOT
                 };
                 self.len += 1;
@@ -451,6 +481,11 @@ mod tests {
                 let want = reference(&hand, &c, &rules, &unseen);
                 assert_eq!(scoring_waits(&hand, &c, &rules, &unseen), want, "{hand:?}");
                 assert_eq!(memo.scoring_waits(&hand, &c, &rules, &unseen), want);
+                if shanten::shanten(&hand, &NO_USED, c.n_melds, 0) == 0 {
+                    let mut fresh = WaitMemo::new();
+                    let got = fresh.ready_scoring_waits(&hand, &c, &rules, &unseen);
+                    assert_eq!(got, want, "{hand:?}");
+                }
                 // Remembered, against other unseen copies.
                 let all = [4u8; 34];
                 let want_all = reference(&hand, &c, &rules, &all);
