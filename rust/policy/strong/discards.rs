@@ -5,7 +5,7 @@
 //! four groups of the hand every time, although a discard changes only one of them, and
 //! measures every form although most are far. Here:
 //!
-//! - the full hand's other-three-groups merges ([`regular::rests`]) are built once, and
+//! - the full hand's other-three-groups merges (`regular::rests`) are built once, and
 //!   each discard looks up one group entry and finishes against its rest;
 //! - a discard never brings a hand closer to a form (the tiles missing from a complete
 //!   hand can only grow when a tile goes), so a form whose distance for the full hand is

@@ -4,8 +4,9 @@
 //! A hand one tile from ready (or ready without a wait that reaches the minimum fan) wins
 //! only through a ready hand that scores. [`Lookahead::value`] looks one draw ahead: for
 //! every kind `x` still unseen, the best discard after drawing `x` that leaves a ready
-//! hand, valued by the unseen copies of its scoring waits ([`scoring_waits`]). A race
-//! model turns those figures into a chance of winning before the wall runs out:
+//! hand, valued by the unseen copies of its scoring waits
+//! ([`WaitMemo::scoring_waits`]). A race model turns those figures into a chance of
+//! winning before the wall runs out:
 //!
 //! - a ready hand with `W` scoring copies among `U` unseen tiles wins on each of its turns
 //!   with chance `h(W) = min(K·W/U, 0.9)` (`K` = [`REACH`]), so within `n` turns with
