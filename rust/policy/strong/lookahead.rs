@@ -710,4 +710,40 @@ mod tests {
             }
         }
     }
+
+    /// With an opponent able to win first (survival below 1), the curve the lookahead
+    /// uses (its powers multiplied up turn by turn), the closed form and the sum it
+    /// stands for agree: the chance of winning on turn `k` is `γ^k (1 − h)^(k−1) h`.
+    #[test]
+    fn the_survival_curve_is_the_sum_of_its_turns() {
+        let unseen = [3u8; 34];
+        let mut look = Lookahead::new(&unseen, 60);
+        for survive in [0.99f32, 0.92, 0.8, 0.5] {
+            look.survive = survive;
+            for w in [0.5f32, 1.0, 3.0, 6.0, 11.0, 40.0] {
+                let h = look.hazard(w) as f64;
+                let g = survive as f64;
+                let curve = look.make_ready_curve(w);
+                let mut sum = 0f64;
+                for (n, &v) in curve.iter().enumerate() {
+                    if n > 0 {
+                        sum += g.powi(n as i32) * (1.0 - h).powi(n as i32 - 1) * h;
+                    }
+                    let closed = look.ready_value(w, n) as f64;
+                    assert!(
+                        (v as f64 - sum).abs() < 2e-6,
+                        "γ {g} w {w} n {n}: {v} vs {sum}"
+                    );
+                    assert!(
+                        (closed - sum).abs() < 2e-6,
+                        "γ {g} w {w} n {n}: {closed} vs {sum}"
+                    );
+                }
+                // Slower than without an opponent, and never above the chance of surviving.
+                let free = Lookahead::new(&unseen, 60).ready_value(w, MAX_TURNS);
+                assert!(curve[MAX_TURNS] < free);
+                assert!((curve[MAX_TURNS] as f64) < g);
+            }
+        }
+    }
 }
