@@ -111,6 +111,26 @@ def test_arena_stops_with_the_games_finished():
     assert words[1] == "interrupted" and words[3] == "True", out
 
 
+def test_danger_samples_stop_inside_the_call():
+    """The defense's ground truth (up to 20,000 hands a call) stops on Ctrl-C between a
+    few hands per thread."""
+    code = """
+        from majiang import _core
+        _core.danger_samples(1, 0, bots="efficiency")
+        print("ready", flush=True)
+        try:
+            _core.danger_samples(20_000, 1, bots="strong", threads=2)
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """
+    # Without the checks the call would run for minutes, past the child's time limit.
+    rc, out, err, _ = _interrupt_python(code)
+    _clean(err)
+    assert rc == 0, err
+    assert out.split()[1] == "interrupted", out
+
+
 def _batch_code(setup: str, call: str) -> str:
     # The child times one whole call, then is interrupted during the next ones.
     return f"""

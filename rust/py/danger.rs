@@ -13,8 +13,11 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// Most hands one call plays.
-const MAX_HANDS: i128 = 1_000_000;
+/// Most hands one call plays: about 168 kB of rows a hand (530 kB with `all_kinds`), so
+/// at most about 3.4 GB (2.7 GB); more data comes from further calls with other seeds.
+const MAX_HANDS: i128 = 20_000;
+/// Most hands with `all_kinds`.
+const MAX_HANDS_ALL_KINDS: i128 = 5_000;
 
 /// Plays `hands` hands of `bots` (hand `i` as `simulate` plays it from `seed`) and
 /// returns, for every own-turn discard decision, a row per opponent (`seat_x`, `ready`,
@@ -32,7 +35,12 @@ fn danger_samples<'py>(
     all_kinds: bool,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let hands = runs::ranged_arg(hands, "hands", 0, MAX_HANDS)? as u64;
+    let most = if all_kinds {
+        MAX_HANDS_ALL_KINDS
+    } else {
+        MAX_HANDS
+    };
+    let hands = runs::ranged_arg(hands, "hands", 0, most)? as u64;
     let seed = runs::u64_arg(seed, "seed")?;
     let rules = match rules {
         Some(r) if !r.is_none() => convert::rules(r)?,
@@ -49,7 +57,19 @@ fn danger_samples<'py>(
         _ => [crate::policy::PolicyKind::Expert; 4],
     };
     let pool = crate::sim::pool(runs::threads_arg(threads)?)?;
-    let s = py.detach(|| danger_data::samples(&rules, &bots, hands, seed, all_kinds, &pool))?;
+    // A few hands per thread at a time (tens of milliseconds), checking for Ctrl-C in
+    // between.
+    let piece = 2 * pool.current_num_threads() as u64;
+    let mut s = danger_data::Samples::default();
+    let mut start = 0u64;
+    while start < hands {
+        let end = (start + piece).min(hands);
+        let part =
+            py.detach(|| danger_data::samples(&rules, &bots, start..end, seed, all_kinds, &pool))?;
+        s.append(part);
+        py.check_signals()?;
+        start = end;
+    }
     let n_seat = s.ready.len();
     let n_tile = s.deal_in.len();
     let d = PyDict::new(py);

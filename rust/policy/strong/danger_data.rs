@@ -61,7 +61,8 @@ pub struct Samples {
 }
 
 impl Samples {
-    fn append(&mut self, mut other: Samples) {
+    /// Appends `other`'s rows (its hands after this one's).
+    pub fn append(&mut self, mut other: Samples) {
         let base = self.ready.len() as u32;
         self.seat_x.append(&mut other.seat_x);
         self.ready.append(&mut other.ready);
@@ -79,19 +80,21 @@ impl Samples {
     }
 }
 
-/// Plays `hands` hands of `bots` on `rules` from `seed` (hand `i` as `simulate` plays
-/// it) and records the samples; `all_kinds` asks for every kind, else only the kinds the
-/// deciding seat holds (its possible discards). Runs on `pool`.
+/// Plays hands `hands` (hand `i` as `simulate` plays it from `seed`) of `bots` on
+/// `rules` and records the samples in hand order; `all_kinds` asks for every kind, else
+/// only the kinds the deciding seat holds (its possible discards). Runs on `pool`. The
+/// samples of `a..c` are those of `a..b` followed by those of `b..c`, so a caller may
+/// play a long run in pieces.
 pub fn samples(
     rules: &Rules,
     bots: &[PolicyKind; 4],
-    hands: u64,
+    hands: std::ops::Range<u64>,
     seed: u64,
     all_kinds: bool,
     pool: &rayon::ThreadPool,
 ) -> MjResult<Samples> {
     let parts: Vec<MjResult<Samples>> = pool.install(|| {
-        (0..hands)
+        hands
             .into_par_iter()
             .map_init(
                 || -> [Box<dyn Policy>; 4] { std::array::from_fn(|s| bots[s].build(rules)) },
@@ -231,10 +234,14 @@ mod tests {
         let rules = Rules::gb();
         let bots = [PolicyKind::Strong; 4];
         let pool = crate::sim::pool(Some(2)).unwrap();
-        let a = samples(&rules, &bots, 6, 7, false, &pool).unwrap();
+        let a = samples(&rules, &bots, 0..6, 7, false, &pool).unwrap();
         let pool1 = crate::sim::pool(Some(1)).unwrap();
-        let b = samples(&rules, &bots, 6, 7, false, &pool1).unwrap();
+        let b = samples(&rules, &bots, 0..6, 7, false, &pool1).unwrap();
         assert_eq!(a, b);
+        // Played in pieces, the same rows in the same order.
+        let mut c = samples(&rules, &bots, 0..2, 7, false, &pool1).unwrap();
+        c.append(samples(&rules, &bots, 2..6, 7, false, &pool).unwrap());
+        assert_eq!(a, c);
         assert_eq!(a.seat_x.len(), a.ready.len() * N_SEAT);
         assert_eq!(a.tile_x.len(), a.deal_in.len() * N_TILE);
         assert!(a.ready.contains(&1));
