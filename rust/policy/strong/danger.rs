@@ -231,6 +231,12 @@ pub fn danger_of(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> [
 /// The chance that discarding each kind deals in to some opponent, with the threats.
 pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4]) {
     let th = threats(view);
+    (danger_given(view, &th, unseen), th)
+}
+
+/// The chance that discarding each kind deals in to some opponent, given the opponents'
+/// threats `th` (as [`threats`] reads them).
+pub fn danger_given(view: &dyn TableView, th: &[Threat; 4], unseen: &Counts) -> [f32; 34] {
     let mut safe = [1f32; 34];
     for o in 0..4u8 {
         if o == view.seat() {
@@ -245,5 +251,5 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4])
     for t in 0..34 {
         out[t] = 1.0 - safe[t];
     }
-    (out, th)
+    out
 }

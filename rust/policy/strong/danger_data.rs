@@ -176,7 +176,7 @@ fn record(round: &Round, seat: u8, hand_index: u32, all_kinds: bool, out: &mut S
             out.tile.push(t as u8);
             out.deal_in.push((wins >> t & 1) as u8);
             out.h_danger.push(h[t]);
-            out.p_wait.push(r.wait(t, &unseen, view.visible()));
+            out.p_wait.push(r.wait_of(t, &x));
         }
     }
 }

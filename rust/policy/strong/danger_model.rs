@@ -315,8 +315,21 @@ impl OpponentReading {
         if self.passed_last >> t & 1 == 1 {
             return PASSED_WAIT;
         }
-        let x = self.tile_features(t, unseen, visible);
-        let z = dot(&WAIT_WEIGHTS[..N_SEAT], &self.seat) + dot(&WAIT_WEIGHTS[N_SEAT..], &x);
+        self.regression(&self.tile_features(t, unseen, visible))
+    }
+
+    /// [`OpponentReading::wait`] of kind `t` from its features `x`
+    /// ([`OpponentReading::tile_features`]).
+    pub fn wait_of(&self, t: usize, x: &[f32; N_TILE]) -> f32 {
+        if self.passed_last >> t & 1 == 1 {
+            return PASSED_WAIT;
+        }
+        self.regression(x)
+    }
+
+    /// The wait model's chance for a kind with features `x`.
+    fn regression(&self, x: &[f32; N_TILE]) -> f32 {
+        let z = dot(&WAIT_WEIGHTS[..N_SEAT], &self.seat) + dot(&WAIT_WEIGHTS[N_SEAT..], x);
         sigmoid(z)
     }
 }
@@ -327,11 +340,11 @@ fn dot(w: &[f32], x: &[f32]) -> f32 {
 
 /// The learned defense from `view.seat()`: for each kind the seat holds (its possible
 /// discards, also after a claim) the chance that discarding it deals in to some opponent
-/// (0 for the kinds it does not hold), and the threats of the hand-made model with their
-/// `ready` replaced by the learned chance (flush and pungs signs kept, for the
-/// explanations).
-pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4]) {
-    let mut th = danger::threats(view);
+/// (0 for the kinds it does not hold); the threats of the hand-made model it reads them
+/// from; and each seat's learned chance of being ready (0 for the observer).
+pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4], [f32; 4]) {
+    let th = danger::threats(view);
+    let mut ready_of = [0f32; 4];
     let me = view.seat();
     let visible = view.visible();
     let held = view.hand();
@@ -347,13 +360,13 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4])
                 *s *= 1.0 - ready * r.wait(t, unseen, visible);
             }
         }
-        th[o as usize].ready = ready;
+        ready_of[o as usize] = ready;
     }
     let mut out = [0f32; 34];
     for t in 0..34 {
         out[t] = 1.0 - safe[t];
     }
-    (out, th)
+    (out, th, ready_of)
 }
 
 // BEGIN WEIGHTS (written by benches/train_danger.py --write)
@@ -465,16 +478,17 @@ mod tests {
     fn the_dot_flush_makes_the_lone_dot_the_most_dangerous_discard() {
         let o = facing_a_dot_flush();
         let unseen = unseen_of(&o, &[]);
-        let (d, th) = danger(&o, &unseen);
+        let (d, th, ready) = danger(&o, &unseen);
         let held = (0..34).filter(|&t| o.hand[t] > 0);
         let worst = held.max_by(|&a, &b| d[a].total_cmp(&d[b])).unwrap();
         assert_eq!(worst, kind("5p"), "{d:?}");
-        assert_eq!(th[0].ready, 0.0);
+        assert_eq!(ready[0], 0.0);
         // The hand-made reading is near certain that three exposed sets mean ready; in
         // self-play, such a seat holds a scoring wait far less often.
         let hand_made = danger::threats(&o);
+        assert_eq!(th, hand_made);
         assert!(hand_made[1].ready > 0.7);
-        assert!(th[1].ready > 0.05 && th[1].ready < 0.5, "{th:?}");
+        assert!(ready[1] > 0.05 && ready[1] < 0.5, "{ready:?}");
         assert!(d.iter().all(|p| (0.0..1.0).contains(p)));
     }
 

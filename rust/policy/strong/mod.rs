@@ -23,9 +23,9 @@
 //! 3. **Defense** ([`danger`]): the chance each discard deals in, from every seat's
 //!    discards, melds and the turn, priced by [`DANGER_WEIGHT`] among the attacking
 //!    discards ([`StrongConfig::defense`] and [`StrongConfig::danger_weight`] say which
-//!    model and which price a configuration uses). A hand [`FOLD_DISTANCE`] or more tiles from its plan facing a seat at
-//!    least [`FOLD_THREAT`] likely to be ready folds: it discards the safest tile and
-//!    claims nothing.
+//!    model and which price a configuration uses). A hand [`FOLD_DISTANCE`] or more
+//!    tiles from its plan facing a seat at least [`FOLD_THREAT`] likely to be ready
+//!    folds: it discards the safest tile and claims nothing.
 //! 4. **Search** ([`search`], off by default: [`StrongConfig::rollouts`]): when the best
 //!    plan is within [`SEARCH_DISTANCE`] tiles and the leading candidates are close, each
 //!    is played out on the same determinizations by fast policies and the mean score
@@ -261,12 +261,20 @@ impl StrongConfig {
         if !self.learned_danger && !self.learned_ready {
             return danger::danger(view, unseen);
         }
-        let (learned, learned_threats) = danger_model::danger(view, unseen);
-        match (self.learned_danger, self.learned_ready) {
-            (true, true) => (learned, learned_threats),
-            (true, false) => (learned, danger::threats(view)),
-            _ => (danger::danger(view, unseen).0, learned_threats),
+        let (learned, mut threats, ready) = danger_model::danger(view, unseen);
+        let deal_in = if self.learned_danger {
+            learned
+        } else {
+            danger::danger_given(view, &threats, unseen)
+        };
+        if self.learned_ready {
+            // The learned chance in place of the hand-made one (the flush and pungs signs
+            // stay, for the explanations).
+            for (th, r) in threats.iter_mut().zip(ready) {
+                th.ready = r;
+            }
         }
+        (deal_in, threats)
     }
 
     /// What the lookahead's figures measure under this configuration.
