@@ -196,14 +196,8 @@ impl StrongConfig {
     /// Plans and defense only: no lookahead, no search (the fastest configuration).
     pub fn lite() -> Self {
         StrongConfig {
-            rollouts: 0,
-            candidates: 3,
-            time_cap_ms: 0,
             lookahead: false,
-            value: false,
-            learned_danger: false,
-            learned_ready: false,
-            danger_price: 0,
+            ..StrongConfig::default()
         }
     }
 
@@ -213,13 +207,8 @@ impl StrongConfig {
     pub fn from_budget_ms(ms: u32, cap: bool) -> Self {
         StrongConfig {
             rollouts: ms.saturating_mul(ROLLOUTS_PER_MS),
-            candidates: 3,
             time_cap_ms: if cap { ms } else { 0 },
-            lookahead: true,
-            value: false,
-            learned_danger: false,
-            learned_ready: false,
-            danger_price: 0,
+            ..StrongConfig::default()
         }
     }
 
