@@ -11,6 +11,18 @@ pub fn word(c: &Counts, at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
+/// A hash of count words (such as [`words`] packs, with extra words or bits beside them)
+/// for the open-addressing memos of the strong policy.
+#[inline]
+pub fn mix(words: &[u64]) -> u64 {
+    let mut x = 0u64;
+    for &w in words {
+        x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 29;
+    }
+    x
+}
+
 /// All 34 counts as five words: kinds 0-7, 8-15, 16-23 and 24-31, then kinds 32 and 33
 /// in the two low bytes of the fifth (its other bytes zero).
 #[inline(always)]

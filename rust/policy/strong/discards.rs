@@ -20,7 +20,7 @@
 //! kind), 10 million per hand of the 36.5 million the strong bots run.
 
 use crate::shanten::knitted::{self, MASKS};
-use crate::shanten::{regular, special, tables};
+use crate::shanten::{regular, special, swar, tables};
 use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
@@ -134,6 +134,14 @@ fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static tab
     t.at(rank)
 }
 
+/// The memo key of a hand beside `n_melds` melds: its count words ([`swar::words`]) with
+/// the number of melds in the top byte of the last.
+pub(super) fn melded_key(hand: &Counts, n_melds: u8) -> [u64; 5] {
+    let mut key = swar::words(hand);
+    key[4] |= (n_melds as u64) << 56;
+    key
+}
+
 /// Slots of a [`DiscardMemo`].
 const MEMO_SLOTS: usize = 2048;
 /// A [`DiscardMemo`] starts over when it holds this many hands.
@@ -203,14 +211,8 @@ impl DiscardMemo {
         if self.len >= MEMO_FULL {
             self.clear();
         }
-        let mut key = crate::shanten::swar::words(hand);
-        key[4] |= (n_melds as u64) << 56;
-        let mut x = 0u64;
-        for &w in &key {
-            x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            x ^= x >> 29;
-        }
-        let mut i = (x as usize) & (MEMO_SLOTS - 1);
+        let key = melded_key(hand, n_melds);
+        let mut i = (swar::mix(&key) as usize) & (MEMO_SLOTS - 1);
         loop {
             let slot = &mut self.slots[i];
             if slot.generation != self.generation {

@@ -49,11 +49,12 @@
 //! shapes and ready curves and 240 million before the memos; the fan evaluation of new
 //! waits takes 11 million of them, the discards of new full hands 10 million.
 
-use super::discards::DiscardMemo;
+use super::discards::{melded_key, DiscardMemo};
 use super::waits::{WaitMemo, WaitValue, WinContext};
 use crate::hand::MeldKind;
 use crate::rules::Rules;
 use crate::shanten;
+use crate::shanten::swar;
 use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
@@ -331,7 +332,7 @@ impl Lookahead {
             }
         }
         let key = hand_key(h);
-        let mut i = (mix(&key) as usize) % CURVES;
+        let mut i = (swar::mix(&key) as usize) % CURVES;
         for _ in 0..CURVES {
             if !self.curve_used[i] {
                 break;
@@ -482,16 +483,7 @@ const SQUARES: usize = (usize::BITS - MAX_TURNS.leading_zeros()) as usize;
 type HandKey = [u64; 5];
 
 fn hand_key(h: &Counts) -> HandKey {
-    crate::shanten::swar::words(h)
-}
-
-fn mix(key: &HandKey) -> u64 {
-    let mut x = 0u64;
-    for &w in key {
-        x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x ^= x >> 29;
-    }
-    x
+    swar::words(h)
 }
 
 /// Slots of a [`ShapeMemo`].
@@ -559,9 +551,8 @@ impl ShapeMemo {
         if self.len >= SHAPE_FULL {
             self.clear();
         }
-        let mut key = hand_key(h);
-        key[4] |= (n_melds as u64) << 56;
-        let mut i = (mix(&key) as usize) & (SHAPE_SLOTS - 1);
+        let key = melded_key(h, n_melds);
+        let mut i = (swar::mix(&key) as usize) & (SHAPE_SLOTS - 1);
         loop {
             let s = &self.slots[i];
             if s.generation != self.generation {

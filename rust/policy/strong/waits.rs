@@ -274,7 +274,7 @@ impl WaitMemo {
         if self.len >= MEMO_FULL {
             self.clear();
         }
-        let mut i = (mix(key) as usize) & (MEMO_SLOTS - 1);
+        let mut i = (crate::shanten::swar::mix(key) as usize) & (MEMO_SLOTS - 1);
         loop {
             let s = &mut self.slots[i];
             if s.generation != self.generation {
@@ -311,15 +311,6 @@ fn memo_key(hand: &Counts, ctx: &WinContext) -> MemoKey {
         | (ctx.prevalent_wind as u64) << 16
         | (ctx.flowers as u64) << 24;
     [w[0], w[1], w[2], w[3], w[4] | seat << 16, melds]
-}
-
-fn mix(key: &MemoKey) -> u64 {
-    let mut x = 0u64;
-    for &w in key {
-        x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x ^= x >> 29;
-    }
-    x
 }
 
 #[cfg(test)]
