@@ -245,24 +245,28 @@ pub fn seven_pairs_wait(table: &RTable) -> Option<RTile> {
 }
 
 /// True if the hand in `table` (standing tiles without the winning tile, 3k + 1 of them)
-/// is completed by `win` and by no other tile kind. `seven_pairs` adds the seven-pairs
-/// wait (13 tiles, no melds). `dead` lists kinds whose four copies the player already
-/// holds; they are not waits (`None` = count them, as the reference does).
+/// is completed by `win` and by no other tile kind: [`completing_tiles`] is `win` alone.
 pub fn is_unique_wait(
     table: &mut RTable,
     win: RTile,
     seven_pairs: bool,
     dead: Option<&RTable>,
 ) -> bool {
+    completing_tiles(table, seven_pairs, dead) == 1u128 << win
+}
+
+/// The tile kinds (bit = [`RTile`]) that complete the hand in `table` (standing tiles
+/// without the winning tile, 3k + 1 of them) into sets and a pair. `seven_pairs` adds the
+/// seven-pairs wait as the reference reads it ([`seven_pairs_wait`]; 13 tiles, no melds).
+/// `dead` lists kinds whose four copies the player already holds; they are left out
+/// (`None` = keep them, as the reference does). `table` is restored before returning.
+pub fn completing_tiles(table: &mut RTable, seven_pairs: bool, dead: Option<&RTable>) -> u128 {
     let is_dead = |t: RTile| dead.is_some_and(|d| d[t as usize] >= 4);
-    let mut found_win = false;
+    let mut set = 0u128;
     if seven_pairs {
         if let Some(w) = seven_pairs_wait(table) {
             if !is_dead(w) {
-                if w != win {
-                    return false;
-                }
-                found_win = true;
+                set |= 1u128 << w;
             }
         }
     }
@@ -290,34 +294,31 @@ pub fn is_unique_wait(
             *need = Some(pairs == 0);
         }
     }
-    let mut weighted = [0u32; 5];
-    for (s, w) in weighted.iter_mut().enumerate().skip(1) {
-        let base = s << 4;
-        *w = (1..=9).map(|r| r as u32 * table[base + r] as u32).sum();
-    }
-    for &x in ALL.iter() {
-        let s = rtile::suit(x);
+    for s in 1..=4u8 {
         let Some(need_pair) = needs_pair[s as usize] else {
             continue;
         };
-        // Sets alone keep a suit's rank sum at 0 mod 3.
-        if !need_pair && (weighted[s as usize] + rtile::rank(x) as u32) % 3 != 0 {
-            continue;
-        }
-        if is_dead(x) || !could_complete(table, x) {
-            continue;
-        }
-        table[x as usize] += 1;
-        let mine = SuitShape::of(table, s);
-        table[x as usize] -= 1;
-        if (need_pair && mine.with_pair) || (!need_pair && mine.sets_only) {
-            if x != win {
-                return false;
+        let base = (s << 4) as usize;
+        let weighted: u32 = (1..=9).map(|r| r as u32 * table[base + r] as u32).sum();
+        let top = if s == 4 { 7 } else { 9 };
+        for r in 1..=top {
+            let x = (base + r) as RTile;
+            // Sets alone keep a suit's rank sum at 0 mod 3.
+            if !need_pair && (weighted + r as u32) % 3 != 0 {
+                continue;
             }
-            found_win = true;
+            if is_dead(x) || !could_complete(table, x) {
+                continue;
+            }
+            table[x as usize] += 1;
+            let mine = SuitShape::of(table, s);
+            table[x as usize] -= 1;
+            if (need_pair && mine.with_pair) || (!need_pair && mine.sets_only) {
+                set |= 1u128 << x;
+            }
         }
     }
-    found_win
+    set
 }
 
 /// How one suit of a hand can be split.

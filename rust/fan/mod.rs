@@ -266,35 +266,34 @@ pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
     Win::new(input, rules)?.score(input.self_drawn)
 }
 
-/// One winning hand scored as won on a discard and as won by self-draw, sharing the work
-/// that does not depend on how the tile came: the checks, the tile tables, the
-/// decompositions and the unique-wait test. [`Win::score`] always equals [`evaluate`] of
-/// the input with `self_drawn` set as asked.
-pub struct Win<'r> {
-    input: WinInput,
-    rules: &'r Rules,
-    held: validate::WinTileHeld,
-    fixed: [Pack; 4],
-    n_fixed: usize,
-    fixed_table: RTable,
-    standing: RTable,
-    merged: RTable,
-    unique: [rtile::RTile; 18],
-    n_unique: usize,
-    win: rtile::RTile,
-    /// The unique-wait test, once made.
-    wait: Option<bool>,
-    /// The decompositions, once searched.
-    divs: Option<Divisions>,
+/// The totals of a scored hand, without the list of its fans ([`Win::total`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WinTotal {
+    /// Total points, flowers included.
+    pub total: u32,
+    /// Total without 花牌.
+    pub total_without_flowers: u32,
+    /// The total (without flowers unless `flowers_count_toward_min`) reaches `min_fan`.
+    pub meets_minimum: bool,
 }
 
-impl<'r> Win<'r> {
-    /// Checks `input` (with its own flags) and lays out its tiles.
-    ///
-    /// Errors: as [`evaluate`] for malformed input.
-    pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Win<'r>> {
-        let held = validate::check_tiles(input, &rules.fan)?;
-        validate::check_flags(input, &rules.fan, held)?;
+/// The declared melds laid out for scoring, and the concealed tiles before the win: what
+/// every winning tile of one hand shares.
+#[derive(Clone, Copy)]
+struct Layout {
+    fixed: [Pack; 4],
+    n_fixed: usize,
+    /// Tiles of the declared melds.
+    fixed_table: RTable,
+    /// Concealed tiles without the winning tile.
+    standing: RTable,
+    /// `standing` plus `fixed_table`.
+    merged: RTable,
+}
+
+impl Layout {
+    /// The layout of `input`'s melds and concealed tiles (checked by the caller).
+    fn of(input: &WinInput) -> Layout {
         let melds = input.melds();
         let mut fixed = [Pack::default(); 4];
         let mut fixed_table: RTable = [0; 0x50];
@@ -333,35 +332,115 @@ impl<'r> Win<'r> {
         for (t, &c) in input.hand.iter().enumerate() {
             standing[rtile::from_code(t as Tile) as usize] = c;
         }
-        let win = rtile::from_code(input.win_tile);
-        standing[win as usize] += 1;
-
-        let mut unique = [0u8; 18];
-        let mut n_unique = 0;
-        let mut merged: RTable = [0; 0x50];
+        let mut merged = standing;
         for &x in rtile::ALL.iter() {
-            let c = standing[x as usize] + fixed_table[x as usize];
-            merged[x as usize] = c;
-            if c > 0 && n_unique < 18 {
-                unique[n_unique] = x;
-                n_unique += 1;
-            }
+            merged[x as usize] += fixed_table[x as usize];
         }
-        Ok(Win {
-            input: *input,
-            rules,
-            held,
+        Layout {
             fixed,
             n_fixed: melds.len(),
             fixed_table,
             standing,
             merged,
+        }
+    }
+}
+
+/// One winning hand scored as won on a discard and as won by self-draw, sharing the work
+/// that does not depend on how the tile came: the checks, the tile tables, the
+/// decompositions and the unique-wait test. [`Win::score`] always equals [`evaluate`] of
+/// the input with `self_drawn` set as asked.
+pub struct Win<'r> {
+    input: WinInput,
+    rules: &'r Rules,
+    held: validate::WinTileHeld,
+    fixed: [Pack; 4],
+    n_fixed: usize,
+    fixed_table: RTable,
+    standing: RTable,
+    merged: RTable,
+    unique: [rtile::RTile; 18],
+    n_unique: usize,
+    win: rtile::RTile,
+    /// The tiles completing the hand before the win ([`score::Ctx::wait`]), once found.
+    wait: Option<u128>,
+    /// The decompositions, once searched ([`Win::divided`]).
+    divs: Divisions,
+    /// `divs` holds this hand's decompositions.
+    divided: bool,
+}
+
+impl<'r> Win<'r> {
+    /// Checks `input` (with its own flags) and lays out its tiles.
+    ///
+    /// Errors: as [`evaluate`] for malformed input.
+    pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Win<'r>> {
+        let held = validate::check_tiles(input, &rules.fan)?;
+        validate::check_flags(input, &rules.fan, held)?;
+        Ok(Win::laid_out(input, rules, held, &Layout::of(input), None))
+    }
+
+    /// The win of `input` (checked) from the layout of its tiles before the win, with the
+    /// tiles completing the hand before the win when already known.
+    fn laid_out(
+        input: &WinInput,
+        rules: &'r Rules,
+        held: validate::WinTileHeld,
+        layout: &Layout,
+        wait: Option<u128>,
+    ) -> Win<'r> {
+        let win = rtile::from_code(input.win_tile);
+        let mut standing = layout.standing;
+        standing[win as usize] += 1;
+        let mut merged = layout.merged;
+        merged[win as usize] += 1;
+        let mut unique = [0u8; 18];
+        let mut n_unique = 0;
+        for &x in rtile::ALL.iter() {
+            if merged[x as usize] > 0 && n_unique < 18 {
+                unique[n_unique] = x;
+                n_unique += 1;
+            }
+        }
+        Win {
+            input: *input,
+            rules,
+            held,
+            fixed: layout.fixed,
+            n_fixed: layout.n_fixed,
+            fixed_table: layout.fixed_table,
+            standing,
+            merged,
             unique,
             n_unique,
             win,
-            wait: None,
-            divs: None,
-        })
+            wait,
+            divs: Divisions::new(),
+            divided: false,
+        }
+    }
+
+    /// Makes this the win of the same hand before the win (`layout`) with another winning
+    /// tile (`input`, checked), keeping the tiles completing the hand: the same for every
+    /// winning tile of one hand.
+    fn rewin(&mut self, input: &WinInput, held: validate::WinTileHeld, layout: &Layout) {
+        let win = rtile::from_code(input.win_tile);
+        self.input = *input;
+        self.held = held;
+        self.standing = layout.standing;
+        self.standing[win as usize] += 1;
+        self.merged = layout.merged;
+        self.merged[win as usize] += 1;
+        let mut n_unique = 0;
+        for &x in rtile::ALL.iter() {
+            if self.merged[x as usize] > 0 && n_unique < 18 {
+                self.unique[n_unique] = x;
+                n_unique += 1;
+            }
+        }
+        self.n_unique = n_unique;
+        self.win = win;
+        self.divided = false;
     }
 
     /// Scores the hand as won by self-draw (`true`) or on a discard (`false`), the other
@@ -369,6 +448,24 @@ impl<'r> Win<'r> {
     ///
     /// Errors: as [`evaluate`] for that input.
     pub fn score(&mut self, self_drawn: bool) -> MjResult<FanResult> {
+        let (best, t) = self.best(self_drawn)?;
+        Ok(FanResult {
+            fans: FanList::from_table(&best),
+            total: t.total,
+            total_without_flowers: t.total_without_flowers,
+            meets_minimum: t.meets_minimum,
+        })
+    }
+
+    /// The totals of [`Win::score`], without listing the fans.
+    ///
+    /// Errors: as [`Win::score`].
+    pub fn total(&mut self, self_drawn: bool) -> MjResult<WinTotal> {
+        Ok(self.best(self_drawn)?.1)
+    }
+
+    /// The fans of the best reading and their totals.
+    fn best(&mut self, self_drawn: bool) -> MjResult<(Table, WinTotal)> {
         let input = WinInput {
             self_drawn,
             ..self.input
@@ -378,9 +475,9 @@ impl<'r> Win<'r> {
         let fixed = &self.fixed[..self.n_fixed];
         let ctx = Ctx {
             fixed,
-            fixed_table: self.fixed_table,
-            standing: self.standing,
-            merged: self.merged,
+            fixed_table: &self.fixed_table,
+            standing: &self.standing,
+            merged: &self.merged,
             unique: self.unique,
             n_unique: self.n_unique,
             win: self.win,
@@ -406,12 +503,12 @@ impl<'r> Win<'r> {
         }
         let seven_pairs = best.get(catalog::SEVEN_PAIRS) != 0;
         if !special || seven_pairs {
-            let divs = self.divs.get_or_insert_with(|| {
-                let mut divs = Divisions::new();
+            if !self.divided {
                 let mut work = self.standing;
-                divide::divide(&mut work, fixed, &mut divs);
-                divs
-            });
+                divide::divide(&mut work, fixed, &mut self.divs);
+                self.divided = true;
+            }
+            let divs = &self.divs;
             for d in &divs.items[..divs.len] {
                 let mut t = Table::default();
                 score::score_regular(d, &ctx, &mut t);
@@ -444,12 +541,86 @@ impl<'r> Win<'r> {
         } else {
             without
         };
-        Ok(FanResult {
-            fans: FanList::from_table(&best),
-            total,
-            total_without_flowers: without,
-            meets_minimum: counted >= opts.min_fan as u32,
+        Ok((
+            best,
+            WinTotal {
+                total,
+                total_without_flowers: without,
+                meets_minimum: counted >= opts.min_fan as u32,
+            },
+        ))
+    }
+}
+
+/// A waiting hand whose winning tiles are scored one after another, sharing what does not
+/// depend on the winning tile: the checks of the concealed tiles, melds, winds and
+/// flowers, the layout of the tiles, and the tiles completing the hand (which decide the
+/// unique-wait fans 边张 / 嵌张 / 单钓). [`Waiting::total`] of a tile `w` always equals
+/// [`evaluate`] of the hand with `w` as its winning tile, error for error.
+pub struct Waiting<'r> {
+    /// The hand with its melds, seat and flags; the winning tile is set per call.
+    input: WinInput,
+    held: validate::HandHeld,
+    layout: Layout,
+    /// The win with the winning tile `current`, rebuilt in place for another tile; its
+    /// tiles completing the hand, once found, serve every winning tile.
+    win: Win<'r>,
+    /// The winning tile `win` is laid out with, if any yet.
+    current: Option<Tile>,
+}
+
+impl<'r> Waiting<'r> {
+    /// Checks everything of `input` but its winning tile (ignored) and its win flags.
+    ///
+    /// Errors: when [`evaluate`] fails for this input whatever its winning tile.
+    pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Waiting<'r>> {
+        let held = validate::check_hand(input, &rules.fan, None)?;
+        let layout = Layout::of(input);
+        let none_held = validate::WinTileHeld {
+            in_hand: 0,
+            in_melds: 0,
+            has_kong: held.has_kong,
+        };
+        Ok(Waiting {
+            input: *input,
+            held,
+            win: Win::laid_out(input, rules, none_held, &layout, None),
+            layout,
+            current: None,
         })
+    }
+
+    /// The totals of the hand won with `win_tile`, by self-draw or on a discard (the
+    /// other flags as given to [`Waiting::new`]); scoring the same tile both ways in a
+    /// row shares its decompositions.
+    ///
+    /// Errors: as [`evaluate`] for the hand with this winning tile (the messages of the
+    /// tile checks may differ).
+    pub fn total(&mut self, win_tile: Tile, self_drawn: bool) -> MjResult<WinTotal> {
+        if self.current != Some(win_tile) {
+            let w = win_tile;
+            if w as usize >= crate::tile::N_CODES || crate::tile::is_flower(w) {
+                return Err(MjError::hand(format!(
+                    "winning tile code {w} is not a tile that can win"
+                )));
+            }
+            if self.held.all[w as usize] >= 4 {
+                return Err(MjError::hand(format!(
+                    "a fifth copy of {} cannot win",
+                    crate::tile::name(w)
+                )));
+            }
+            let input = WinInput {
+                win_tile: w,
+                ..self.input
+            };
+            let mut all = self.held;
+            all.all[w as usize] += 1;
+            self.win.rewin(&input, all.of(&input, w), &self.layout);
+            self.current = Some(w);
+        }
+        // The flags are checked as the tile is scored, as `Win::score` does.
+        self.win.total(self_drawn)
     }
 }
 

@@ -35,11 +35,11 @@ pub struct Ctx<'a> {
     /// Declared melds.
     pub fixed: &'a [Pack],
     /// Tiles of the declared melds.
-    pub fixed_table: RTable,
+    pub fixed_table: &'a RTable,
     /// Standing tiles with the winning tile.
-    pub standing: RTable,
+    pub standing: &'a RTable,
     /// `standing` plus `fixed_table`: every tile of the hand.
-    pub merged: RTable,
+    pub merged: &'a RTable,
     /// Every distinct tile of the hand, in scoring order.
     pub unique: [RTile; 18],
     /// Number of entries in `unique`.
@@ -54,9 +54,11 @@ pub struct Ctx<'a> {
     pub prevalent: u8,
     /// Scoring options.
     pub opts: &'a FanOptions,
-    /// Whether the hand before the win waits on the winning tile only (computed on
-    /// first use: many hands never need it).
-    pub wait: std::cell::Cell<Option<bool>>,
+    /// The tiles that complete the hand before the win, over the regular form and (with
+    /// no melds) seven pairs, as [`divide::completing_tiles`] reads them (bit = [`RTile`]);
+    /// computed on first use, since many hands never need it. The same for every winning
+    /// tile of one waiting hand.
+    pub wait: std::cell::Cell<Option<u128>>,
 }
 
 impl Ctx<'_> {
@@ -68,21 +70,24 @@ impl Ctx<'_> {
     /// True if the standing tiles before the win wait on the winning tile only, over the
     /// regular form and (with no melds) seven pairs.
     pub fn unique_wait(&self) -> bool {
-        if let Some(u) = self.wait.get() {
-            return u;
-        }
-        let mut pre = self.standing;
-        pre[self.win as usize] -= 1;
-        let held = self.held_before_win();
-        let dead = self.opts.mcr_exact_waits.then_some(&held);
-        let u = divide::is_unique_wait(&mut pre, self.win, self.fixed.is_empty(), dead);
-        self.wait.set(Some(u));
-        u
+        let set = match self.wait.get() {
+            Some(set) => set,
+            None => {
+                let mut pre = *self.standing;
+                pre[self.win as usize] -= 1;
+                let held = self.held_before_win();
+                let dead = self.opts.mcr_exact_waits.then_some(&held);
+                let set = divide::completing_tiles(&mut pre, self.fixed.is_empty(), dead);
+                self.wait.set(Some(set));
+                set
+            }
+        };
+        set == 1u128 << self.win
     }
 
     /// Every tile the player held before the winning tile (hand and melds).
     pub fn held_before_win(&self) -> RTable {
-        let mut h = self.merged;
+        let mut h = *self.merged;
         h[self.win as usize] -= 1;
         h
     }
@@ -436,7 +441,7 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
     tile_fans(ctx.uniques(), t);
     rank_fans(ctx.uniques(), t);
     if !has(t, QUADRUPLE_CHOW) {
-        tile_hog(&ctx.merged, mk + ck, t);
+        tile_hog(ctx.merged, mk + ck, t);
     }
     if let Some(f) = wait_position(&packs[n_fixed..], win, t) {
         if ctx.unique_wait() {

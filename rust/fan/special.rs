@@ -29,7 +29,7 @@ fn has_pair(table: &RTable) -> bool {
 
 /// 七对 / 连七对, 全不靠 / 七星不靠, 十三幺 (no declared melds).
 pub fn score_special(ctx: &Ctx<'_>, t: &mut Table) -> bool {
-    let st = &ctx.standing;
+    let st = ctx.standing;
     if rtile::ALL.iter().all(|&x| st[x as usize] % 2 == 0) {
         let s = rtile::suit(ctx.win);
         if s <= 3 && seven_shifted(st, s) {
@@ -99,7 +99,7 @@ fn honors_and_knitted(uniques: &[RTile], t: &mut Table) -> bool {
 
 /// 组合龙 with one more set and a pair (no melds, or one declared meld as the set).
 pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
-    if !has_pair(&ctx.standing) {
+    if !has_pair(ctx.standing) {
         return false;
     }
     let Some(seq) = KNITTED
@@ -108,7 +108,7 @@ pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
     else {
         return false;
     };
-    let mut rest = ctx.standing;
+    let mut rest = *ctx.standing;
     for &x in seq {
         rest[x as usize] -= 1;
     }
@@ -127,8 +127,8 @@ pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
     let packs = divs.items[0];
     let fourth = packs[3];
     let pair = packs[4].tile;
-    let fx = &ctx.fixed_table;
-    let st = &ctx.standing;
+    let fx = ctx.fixed_table;
+    let st = ctx.standing;
 
     set(t, KNITTED_STRAIGHT);
     if fourth.kind == CHOW {
@@ -205,7 +205,7 @@ pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
 
 /// 九莲宝灯 (no melds), with the reference's fixed extras by winning rank.
 pub fn score_nine_gates(ctx: &Ctx<'_>, t: &mut Table) -> bool {
-    let st = &ctx.standing;
+    let st = ctx.standing;
     let w = ctx.win;
     let s = rtile::suit(w);
     if s > 3 {

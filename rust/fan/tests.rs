@@ -157,3 +157,183 @@ fn a_result_rebuilds_from_its_fans() {
     let flowers = FanResult::from_fans(&[(81, 2)], false).unwrap();
     assert_eq!((flowers.total, flowers.total_without_flowers), (2, 0));
 }
+
+/// A random hand before the win: 0-4 melds, then concealed tiles drawn mostly from one or
+/// two suits (so that many are ready and some score), never a fifth copy.
+fn random_waiting(rng: &mut crate::wall::Rng) -> WinInput {
+    let mut all = [0u8; 34];
+    let mut melds = [NO_MELD; 4];
+    let n_melds = [0, 0, 1, 1, 2, 3, 4][rng.below(7) as usize];
+    let mut k = 0;
+    while k < n_melds {
+        let t = rng.below(34) as u8;
+        let kind = [
+            MeldKind::Chow,
+            MeldKind::Chow,
+            MeldKind::Pung,
+            MeldKind::Kong,
+            MeldKind::ConcealedKong,
+        ][rng.below(5) as usize];
+        let tiles: &[u8] = match kind {
+            MeldKind::Chow if tile::is_suited(t) && tile::rank(t) <= 7 => &[t, t + 1, t + 2],
+            MeldKind::Chow => continue,
+            MeldKind::Pung => &[t, t, t],
+            _ => &[t, t, t, t],
+        };
+        if tiles
+            .iter()
+            .any(|&x| all[x as usize] + 1 > 4 - u8::from(kind.is_kong()) * 3)
+        {
+            continue;
+        }
+        for &x in tiles {
+            all[x as usize] += 1;
+        }
+        melds[k] = Meld { kind, tile: t };
+        k += 1;
+    }
+    let mut hand = [0u8; 34];
+    let span = [9, 18, 27, 34][rng.below(4) as usize];
+    let offset = [0, 9, 18][rng.below(3) as usize];
+    let pick = |rng: &mut crate::wall::Rng| {
+        if span == 34 {
+            rng.below(34) as usize
+        } else {
+            (offset + rng.below(span) as usize) % 27
+        }
+    };
+    // Mostly a complete hand less one tile: sets and a pair, then one tile out.
+    if rng.below(4) > 0 {
+        let mut tries = 0;
+        let mut groups = 0;
+        while groups <= 4 - n_melds && tries < 100 {
+            tries += 1;
+            let t = pick(rng);
+            let tiles: &[usize] = if groups == 0 {
+                &[t, t]
+            } else if rng.below(3) == 0 || t >= 27 || t % 9 > 6 {
+                &[t, t, t]
+            } else {
+                &[t, t + 1, t + 2]
+            };
+            let mut need = [0u8; 34];
+            for &x in tiles {
+                need[x] += 1;
+            }
+            if tiles.iter().any(|&x| all[x] + need[x] > 4) {
+                continue;
+            }
+            for &x in tiles {
+                all[x] += 1;
+                hand[x] += 1;
+            }
+            groups += 1;
+        }
+        // One tile out (at random among those held).
+        let held: Vec<usize> = (0..34).filter(|&x| hand[x] > 0).collect();
+        let out = held[rng.below(held.len() as u64) as usize];
+        hand[out] -= 1;
+        all[out] -= 1;
+    }
+    let mut n: usize = hand.iter().map(|&c| c as usize).sum();
+    while n > 13 - 3 * n_melds {
+        let x = rng.below(34) as usize;
+        if hand[x] > 0 {
+            hand[x] -= 1;
+            all[x] -= 1;
+            n -= 1;
+        }
+    }
+    while n < 13 - 3 * n_melds {
+        let t = pick(rng);
+        if all[t] < 4 {
+            all[t] += 1;
+            hand[t] += 1;
+            n += 1;
+        }
+    }
+    let mut input = WinInput::new(hand, &melds[..n_melds], 0).unwrap();
+    input.seat_wind = rng.below(4) as u8;
+    input.prevalent_wind = rng.below(4) as u8;
+    input.flowers = rng.below(4) as u8;
+    // Now and then a flag, which may be impossible with some winning tiles.
+    match rng.below(12) {
+        0 => input.fourth_tile = true,
+        1 => input.about_kong = true,
+        2 => input.wall_last = true,
+        3 => input.declared_ready = true,
+        _ => {}
+    }
+    input
+}
+
+#[test]
+fn every_wait_of_a_waiting_hand_scores_as_evaluate_does() {
+    let mut rng = crate::wall::Rng::new(0x3A17_FA11);
+    let mut lenient = Rules::gb();
+    lenient.fan.correct_impossible_flags = true;
+    lenient.fan.mcr_exact_waits = true;
+    let rule_sets = [
+        Rules::gb(),
+        Rules::preset(crate::rules::RuleSetKind::Classic),
+        lenient,
+    ];
+    let (mut wins, mut scoring, mut unique) = (0, 0, 0);
+    for round in 0..6000 {
+        let rules = &rule_sets[round % 3];
+        let input = random_waiting(&mut rng);
+        let waiting = Waiting::new(&input, rules);
+        let used = crate::shanten::waits(&input.hand, &[0; 34], input.n_melds, 0);
+        // Every wait, and a few other tiles, each reading in either order.
+        let mut tiles = used | 1 << rng.below(34) | 1 << rng.below(34);
+        let mut waiting = match waiting {
+            Ok(w) => w,
+            Err(_) => {
+                for w in 0..34u8 {
+                    let i = WinInput {
+                        win_tile: w,
+                        ..input
+                    };
+                    assert!(evaluate(&i, rules).is_err(), "{i:?}");
+                }
+                continue;
+            }
+        };
+        while tiles != 0 {
+            let w = tiles.trailing_zeros() as u8;
+            tiles &= tiles - 1;
+            let first = rng.below(2) == 0;
+            for self_drawn in [first, !first] {
+                let i = WinInput {
+                    win_tile: w,
+                    self_drawn,
+                    ..input
+                };
+                let want = evaluate(&i, rules).map(|r| WinTotal {
+                    total: r.total,
+                    total_without_flowers: r.total_without_flowers,
+                    meets_minimum: r.meets_minimum,
+                });
+                let got = waiting.total(w, self_drawn);
+                match (&want, &got) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "{i:?}"),
+                    (Err(_), Err(_)) => {}
+                    _ => panic!("{i:?}: {want:?} against {got:?}"),
+                }
+                if let Ok(r) = evaluate(&i, rules) {
+                    wins += 1;
+                    scoring += usize::from(r.meets_minimum);
+                    unique += usize::from(
+                        [EDGE_WAIT, CLOSED_WAIT, SINGLE_WAIT]
+                            .iter()
+                            .any(|&f| r.count(f) > 0),
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        wins > 8000 && wins - scoring > 1000 && scoring > 1000 && unique > 1500,
+        "{wins} wins, {scoring} scoring, {unique} unique waits"
+    );
+}

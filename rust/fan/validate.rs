@@ -56,10 +56,7 @@ pub struct WinTileHeld {
 /// flowers, declared ready).
 pub fn check_tiles(input: &WinInput, opts: &FanOptions) -> MjResult<WinTileHeld> {
     if input.n_melds > 4 {
-        return Err(MjError::hand(format!(
-            "{} melds given, at most 4",
-            input.n_melds
-        )));
+        return Err(too_many_melds(input.n_melds));
     }
     let w = input.win_tile;
     if w as usize >= tile::N_CODES {
@@ -72,6 +69,48 @@ pub fn check_tiles(input: &WinInput, opts: &FanOptions) -> MjResult<WinTileHeld>
             "the winning tile {} is a flower; pass flowers as a count",
             tile::name(w)
         )));
+    }
+    let held = check_hand(input, opts, Some(w))?;
+    Ok(held.of(input, w))
+}
+
+fn too_many_melds(n: u8) -> MjError {
+    MjError::hand(format!("{n} melds given, at most 4"))
+}
+
+/// Copies of each kind between a hand's concealed tiles and its melds, from
+/// [`check_hand`].
+#[derive(Debug, Clone, Copy)]
+pub struct HandHeld {
+    /// Copies of each kind (with the winning tile when [`check_hand`] was given one).
+    pub all: [u8; 34],
+    /// A kong is among the melds.
+    pub has_kong: bool,
+}
+
+impl HandHeld {
+    /// Where the player holds other copies of the winning tile `w` (`all` counting it).
+    pub fn of(&self, input: &WinInput, w: crate::tile::Tile) -> WinTileHeld {
+        let in_hand = input.hand[w as usize];
+        WinTileHeld {
+            in_hand,
+            in_melds: self.all[w as usize] - in_hand - 1,
+            has_kong: self.has_kong,
+        }
+    }
+}
+
+/// Checks everything of `input` but the winning tile's own range and its win flags:
+/// melds, concealed tiles, copies (with one more of `win` when given), winds, flowers,
+/// declared ready. Without `win` it passes exactly when [`check_tiles`] passes for some
+/// winning tile; with it, as [`check_tiles`] once the winning tile is a tile.
+pub fn check_hand(
+    input: &WinInput,
+    opts: &FanOptions,
+    win: Option<crate::tile::Tile>,
+) -> MjResult<HandHeld> {
+    if input.n_melds > 4 {
+        return Err(too_many_melds(input.n_melds));
     }
     let mut all = [0u8; 34];
     for m in input.melds() {
@@ -116,7 +155,9 @@ pub fn check_tiles(input: &WinInput, opts: &FanOptions) -> MjResult<WinTileHeld>
             input.n_melds
         )));
     }
-    all[w as usize] += 1;
+    if let Some(w) = win {
+        all[w as usize] += 1;
+    }
     if let Some(t) = all.iter().position(|&c| c > 4) {
         return Err(MjError::hand(format!(
             "{} copies of {} between the hand, its melds and the winning tile (at most 4)",
@@ -154,11 +195,8 @@ pub fn check_tiles(input: &WinInput, opts: &FanOptions) -> MjResult<WinTileHeld>
             "declared ready (报听) is not part of this rule set",
         ));
     }
-
-    let in_hand = input.hand[w as usize];
-    Ok(WinTileHeld {
-        in_hand,
-        in_melds: all[w as usize] - in_hand - 1,
+    Ok(HandHeld {
+        all,
         has_kong: input.melds().iter().any(|m| m.kind.is_kong()),
     })
 }

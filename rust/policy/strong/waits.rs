@@ -59,6 +59,7 @@ impl WaitValue {
 pub fn scoring_waits(hand: &Counts, ctx: &WinContext, rules: &Rules, unseen: &Counts) -> WaitValue {
     let mut out = WaitValue::default();
     let mut bits = shanten::waits(hand, &NO_USED, ctx.n_melds, 0);
+    let mut scorer = None;
     while bits != 0 {
         let w = bits.trailing_zeros() as usize;
         bits &= bits - 1;
@@ -66,7 +67,8 @@ pub fn scoring_waits(hand: &Counts, ctx: &WinContext, rules: &Rules, unseen: &Co
         if unseen[w] == 0 {
             continue;
         }
-        match classify(hand, ctx, rules, w) {
+        let scorer = scorer.get_or_insert_with(|| waiting(hand, ctx, rules));
+        match classify(scorer, w) {
             Wins::OnDiscard(fan) => {
                 out.on_discard += unseen[w] as u32;
                 out.fan_on_discard += unseen[w] as u32 * fan;
@@ -94,25 +96,29 @@ enum Wins {
     Never,
 }
 
-/// Scores the wait `w` of the ready hand `hand` as a win on a discard, then as a
-/// self-draw.
-fn classify(hand: &Counts, ctx: &WinContext, rules: &Rules, w: usize) -> Wins {
+/// The waiting hand `hand` with the seat's melds, winds and flowers, ready to score its
+/// waits one by one; `None` when no tile can complete it into a valid win (a malformed
+/// hand or seat).
+fn waiting<'r>(hand: &Counts, ctx: &WinContext, rules: &'r Rules) -> Option<fan::Waiting<'r>> {
     let melds = &ctx.melds[..ctx.n_melds.min(4) as usize];
-    let Ok(mut input) = WinInput::new(*hand, melds, w as u8) else {
-        return Wins::Never;
-    };
+    let mut input = WinInput::new(*hand, melds, 0).ok()?;
     input.seat_wind = ctx.seat_wind;
     input.prevalent_wind = ctx.prevalent_wind;
     input.flowers = ctx.flowers;
-    // Both readings share the checks and the decompositions.
-    let Ok(mut win) = fan::Win::new(&input, rules) else {
+    fan::Waiting::new(&input, rules).ok()
+}
+
+/// Scores the wait `w` of a ready hand as a win on a discard, then as a self-draw (both
+/// readings share the decompositions).
+fn classify(waiting: &mut Option<fan::Waiting<'_>>, w: usize) -> Wins {
+    let Some(waiting) = waiting else {
         return Wins::Never;
     };
-    match win.score(false) {
+    match waiting.total(w as u8, false) {
         Ok(f) if f.meets_minimum => return Wins::OnDiscard(f.total),
         _ => {}
     }
-    match win.score(true) {
+    match waiting.total(w as u8, true) {
         Ok(f) if f.meets_minimum => Wins::SelfDrawOnly(f.total),
         _ => Wins::Never,
     }
@@ -231,6 +237,7 @@ impl WaitMemo {
         let i = self.slot(&key, hand, ctx, ready);
         let slot = &mut self.slots[i];
         let mut out = WaitValue::default();
+        let mut scorer = None;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
@@ -241,7 +248,8 @@ impl WaitMemo {
             }
             if slot.scored >> w & 1 == 0 {
                 slot.scored |= 1 << w;
-                match classify(hand, ctx, rules, w) {
+                let scorer = scorer.get_or_insert_with(|| waiting(hand, ctx, rules));
+                match classify(scorer, w) {
                     Wins::OnDiscard(fan) => {
                         slot.on_discard |= 1 << w;
                         slot.fans[w] = fan.min(u16::MAX as u32) as u16;
