@@ -361,6 +361,8 @@ pub struct Win<'r> {
     merged: RTable,
     unique: [rtile::RTile; 18],
     n_unique: usize,
+    /// The fans of the hand's tiles alone, once needed.
+    tiles: std::cell::OnceCell<score::HandTiles>,
     win: rtile::RTile,
     /// The tiles completing the hand before the win ([`score::Ctx::wait`]), once found.
     wait: Option<u128>,
@@ -413,6 +415,7 @@ impl<'r> Win<'r> {
             merged,
             unique,
             n_unique,
+            tiles: std::cell::OnceCell::new(),
             win,
             wait,
             divs: Divisions::new(),
@@ -439,6 +442,7 @@ impl<'r> Win<'r> {
             }
         }
         self.n_unique = n_unique;
+        self.tiles = std::cell::OnceCell::new();
         self.win = win;
         self.divided = false;
     }
@@ -480,6 +484,7 @@ impl<'r> Win<'r> {
             merged: &self.merged,
             unique: self.unique,
             n_unique: self.n_unique,
+            tiles: &self.tiles,
             win: self.win,
             flags,
             seat: input.seat_wind,

@@ -44,6 +44,8 @@ pub struct Ctx<'a> {
     pub unique: [RTile; 18],
     /// Number of entries in `unique`.
     pub n_unique: usize,
+    /// The fans of the hand's tiles alone ([`Ctx::hand_tiles`]), once found.
+    pub tiles: &'a std::cell::OnceCell<HandTiles>,
     /// The winning tile.
     pub win: RTile,
     /// Corrected flags.
@@ -85,11 +87,42 @@ impl Ctx<'_> {
         set == 1u128 << self.win
     }
 
+    /// The fans of the hand's tiles alone, found on first use and then shared by every
+    /// decomposition and both readings (on a discard, self-drawn).
+    pub fn hand_tiles(&self) -> &HandTiles {
+        self.tiles
+            .get_or_init(|| HandTiles::of(self.uniques(), self.merged))
+    }
+
     /// Every tile the player held before the winning tile (hand and melds).
     pub fn held_before_win(&self) -> RTable {
         let mut h = *self.merged;
         h[self.win as usize] -= 1;
         h
+    }
+}
+
+/// What the tiles of a whole hand score whatever its decomposition: the suit, tile and
+/// rank fans of its distinct tiles, and its kinds held four times (for 四归一). Every
+/// decomposition of the hand, on a discard or self-drawn, shares them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HandTiles {
+    /// [`suit_fans`], [`tile_fans`] and [`rank_fans`] of the distinct tiles.
+    pub fans: Table,
+    /// Kinds with all four copies in the hand (melds included).
+    pub fours: u8,
+}
+
+impl HandTiles {
+    /// The fans of the distinct tiles `uniques` of a hand whose tiles (melds included)
+    /// are `merged` (at most 18 tiles, so `uniques` holds every kind).
+    pub fn of(uniques: &[RTile], merged: &RTable) -> HandTiles {
+        let mut fans = Table::default();
+        suit_fans(uniques, &mut fans);
+        tile_fans(uniques, &mut fans);
+        rank_fans(uniques, &mut fans);
+        let fours = uniques.iter().filter(|&&x| merged[x as usize] == 4).count() as u8;
+        HandTiles { fans, fours }
     }
 }
 
@@ -437,11 +470,13 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
     concealment_fans(ctx.fixed, ctx.flags.self_drawn, t);
     pair_fans(pair, nc, t);
     set_content_fans(packs, t);
-    suit_fans(ctx.uniques(), t);
-    tile_fans(ctx.uniques(), t);
-    rank_fans(ctx.uniques(), t);
+    // The suit, tile and rank fans: no step above sets any of them, and none of them
+    // reads the table.
+    let tiles = ctx.hand_tiles();
+    t.merge(&tiles.fans);
     if !has(t, QUADRUPLE_CHOW) {
-        tile_hog(ctx.merged, mk + ck, t);
+        // 四归一: kinds with all four copies in the hand, minus the kongs.
+        t.put(TILE_HOG, tiles.fours.saturating_sub(mk + ck));
     }
     if let Some(f) = wait_position(&packs[n_fixed..], win, t) {
         if ctx.unique_wait() {

@@ -47,6 +47,17 @@ impl Table {
     pub fn is_empty(&self) -> bool {
         self.mask == 0
     }
+    /// Sets every fan present in `other` to its count there (the others are kept).
+    #[inline]
+    pub fn merge(&mut self, other: &Table) {
+        let mut m = other.mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.counts[i % N_FANS] = other.counts[i % N_FANS];
+        }
+        self.mask |= other.mask;
+    }
     /// The fans present, in id order, with their counts.
     pub fn iter(&self) -> impl Iterator<Item = (Fan, u8)> + '_ {
         let mut m = self.mask;

@@ -230,7 +230,7 @@ impl DiscardMemo {
                 self.len += 1;
                 return (ready, one);
             }
-            if slot.key == key {
+            if swar::same(&slot.key, &key) {
                 return (slot.ready, slot.one);
             }
             i = (i + 1) & (MEMO_SLOTS - 1);

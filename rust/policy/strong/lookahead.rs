@@ -337,7 +337,7 @@ impl Lookahead {
             if !self.curve_used[i] {
                 break;
             }
-            if self.curve_keys[i] == key {
+            if swar::same(&self.curve_keys[i], &key) {
                 return self.curves[i];
             }
             i = (i + 1) % CURVES;
@@ -564,7 +564,7 @@ impl ShapeMemo {
                 self.len += 1;
                 break;
             }
-            if s.key == key {
+            if swar::same(&s.key, &key) {
                 break;
             }
             i = (i + 1) & (SHAPE_SLOTS - 1);

@@ -299,7 +299,7 @@ impl WaitMemo {
                 self.len += 1;
                 return i;
             }
-            if s.key == *key {
+            if crate::shanten::swar::same(&s.key, key) {
                 return i;
             }
             i = (i + 1) & (MEMO_SLOTS - 1);
