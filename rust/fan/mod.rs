@@ -370,6 +370,9 @@ pub struct Win<'r> {
     divs: Divisions,
     /// `divs` holds this hand's decompositions.
     divided: bool,
+    /// A reading found that the tiles form no special hand (seven pairs, thirteen
+    /// orphans, the knitted forms, nine gates).
+    no_special: bool,
 }
 
 impl<'r> Win<'r> {
@@ -420,6 +423,7 @@ impl<'r> Win<'r> {
             wait,
             divs: Divisions::new(),
             divided: false,
+            no_special: false,
         }
     }
 
@@ -445,6 +449,7 @@ impl<'r> Win<'r> {
         self.tiles = std::cell::OnceCell::new();
         self.win = win;
         self.divided = false;
+        self.no_special = false;
     }
 
     /// Scores the hand as won by self-draw (`true`) or on a discard (`false`), the other
@@ -496,13 +501,18 @@ impl<'r> Win<'r> {
         let mut best = Table::default();
         let mut max = 0u32;
         let mut special = false;
-        if fixed.is_empty() {
-            special = special::score_special(&ctx, &mut best)
-                || special::score_knitted_straight(&ctx, &mut best)
-                || special::score_nine_gates(&ctx, &mut best);
-        } else if fixed.len() == 1 {
-            special = special::score_knitted_straight(&ctx, &mut best);
+        // Whether the tiles form a special hand does not depend on how the tile came;
+        // a reading that found none tells the other reading (which leaves `best` empty).
+        if !self.no_special {
+            if fixed.is_empty() {
+                special = special::score_special(&ctx, &mut best)
+                    || special::score_knitted_straight(&ctx, &mut best)
+                    || special::score_nine_gates(&ctx, &mut best);
+            } else if fixed.len() == 1 {
+                special = special::score_knitted_straight(&ctx, &mut best);
+            }
         }
+        self.no_special = !special;
         if special {
             max = table::points(&best);
         }
