@@ -411,6 +411,31 @@ mod tests {
     }
 
     #[test]
+    fn completing_tiles_of_waiting_hands() {
+        let bits = |tiles: &str| {
+            let t = table(tiles);
+            rtile::ALL
+                .iter()
+                .filter(|&&x| t[x as usize] > 0)
+                .fold(0u128, |m, &x| m | 1u128 << x)
+        };
+        // Nine gates: every character completes it; the table is restored.
+        let mut t = table("1112345678999m");
+        assert_eq!(completing_tiles(&mut t, true, None), bits("123456789m"));
+        assert_eq!(t, table("1112345678999m"));
+        // Six pairs and a single: the single's kind, by seven pairs only.
+        let mut t = table("112233m5566p779s");
+        assert_eq!(completing_tiles(&mut t, true, None), bits("9s"));
+        assert_eq!(completing_tiles(&mut t, false, None), 0);
+        // A dead tile (four held with the melds) is left out when asked.
+        let mut t = table("1233m456p789s777z");
+        let mut dead = [0u8; 0x50];
+        dead[rtile::from_code(2) as usize] = 4;
+        assert_eq!(completing_tiles(&mut t, false, None), bits("3m"));
+        assert_eq!(completing_tiles(&mut t, false, Some(&dead)), 0);
+    }
+
+    #[test]
     fn waits() {
         // 1233m + ... waits only on 3m (P18).
         let mut t = table("1233m456p789s777z");
