@@ -17,7 +17,7 @@
 //! Four strong bots meet about 3,000 new full hands per hand of play and ask for about
 //! 4,000 more again ([`DiscardMemo`]); a new one costs about 3,300 instructions (the
 //! group merges, the special forms' checks, and one table entry and one merge per held
-//! kind), 10 million per hand of the 36.5 million the strong bots run.
+//! kind), 10.5 million per hand of the 34.5 million the strong bots run.
 
 use crate::shanten::knitted::{self, MASKS};
 use crate::shanten::{regular, special, swar, tables};

@@ -44,10 +44,12 @@
 //! few distinct values. A policy keeps one lookahead and [`Lookahead::reset`]s it for
 //! every decision, so that nothing is allocated per decision.
 //!
-//! Four strong bots in `simulate` run 36.5 million instructions per hand (callgrind,
-//! 20-hand run minus 10-hand run, seed 1), against 47.6 million before the remembered
-//! shapes and ready curves and 240 million before the memos; the fan evaluation of new
-//! waits takes 11 million of them, the discards of new full hands 10 million.
+//! Four strong bots in `simulate` run 34.5 million instructions per hand (callgrind,
+//! 20-hand run minus 10-hand run, seed 1), against 36.2 million before the waits of a
+//! waiting hand were scored together ([`crate::fan::Waiting`]), 47.6 million before the
+//! remembered shapes and ready curves and 240 million before the memos; the fan
+//! evaluation of new waits takes 9.6 million of them, the discards of new full hands 10.5
+//! million.
 
 use super::discards::{melded_key, DiscardMemo};
 use super::waits::{WaitMemo, WaitValue, WinContext};

@@ -4,7 +4,9 @@
 //! only scoring wait is a tile nobody has left is as good as dead. For a waiting hand
 //! (`13 - 3k` tiles) [`scoring_waits`] scores every completing tile with the fan
 //! evaluator, as a win on a discard and as a self-draw, and counts the unseen copies of
-//! the waits that reach the minimum.
+//! the waits that reach the minimum. The waits of one hand are scored together
+//! ([`fan::Waiting`]): the checks of the hand and seat, the layout of its tiles and the
+//! tiles completing it (for the unique-wait fans) are found once for all of them.
 
 use crate::fan::{self, WinInput};
 use crate::hand::Meld;
