@@ -19,10 +19,15 @@ fixed list of real decisions), or
 Instructions per hand, which this shared machine measures far more steadily than time:
 ``valgrind --tool=callgrind python -c "..."`` on ``simulate(1, seed=99, bots="random",
 threads=1)`` then ``simulate(N, seed=1, bots="strong", threads=1)`` for N = 10 and 20,
-the difference divided by 10: 36.5 million (47.6 million before the remembered shapes
-and ready curves, the melded useful-tile path and the cheaper discard memo; 55.6 million
-before the shared wait scoring, rank codes and ready-curve squares; 240 million before the
-lookahead's memos).
+the difference divided by 10, with ``OPENBLAS_NUM_THREADS=1`` (numpy's idle BLAS threads
+otherwise add up to a million instructions of noise): 34.5 million (36.2 million before
+the waits of a waiting hand were scored together, ``fan::Waiting``; 47.6 million before
+the remembered shapes and ready curves, the melded useful-tile path and the cheaper
+discard memo; 55.6 million before the shared wait scoring, rank codes and ready-curve
+squares; 240 million before the lookahead's memos). ``bots="expert"``: 33.3 million
+(35.2 million before ``fan::Waiting``). By the clock, ``ab`` against the build before the
+lookahead's memos gave 3.9 to 4.5 times the hands per second in three runs at load 2.3
+(another job on one of the two cores), too noisy to tell this last step apart.
 """
 
 from __future__ import annotations
