@@ -237,11 +237,12 @@ impl StrongConfig {
     ///   on strong and efficiency tables together -0.12 ± 0.29, -0.06 ± 0.29; [`OTHER_WIN`]
     ///   0.12 +0.00 ± 0.14, +0.02 ± 0.15; the far claims' margin ([`CLAIM_MARGIN`]) 1.0 or
     ///   1.25 -0.04 to 0.00 (± 0.05); twice the danger price when the fold rule would
-    ///   have folded, no change;
+    ///   have folded, no change; fourteen candidates two draws ahead instead of
+    ///   [`TWO_AWAY_CANDIDATES`] +0.02 ± 0.04 (efficiency);
     /// - with the fold rule: [`OTHER_WIN`] 0.04 +0.07 ± 0.13, -0.16 ± 0.13;
     ///   [`EXPERT_CLAIM_MARGIN`] 1.1 -0.05 ± 0.13 (efficiency); [`WIN_BLOCK`] 15 or 25
     ///   ± 0.00 (± 0.07, efficiency); valuing the two-away discards beside the one-away
-    ///   ones +0.08 ± 0.18, -0.05 ± 0.21.
+    ///   ones, with fourteen candidates two draws ahead, +0.10 ± 0.18, -0.05 ± 0.21.
     pub fn expert() -> Self {
         StrongConfig {
             value: true,
