@@ -96,12 +96,35 @@ def report(name: str, preds: dict[str, np.ndarray], y: np.ndarray) -> None:
 
 
 def samples(hands: int, seed: int, bots: str) -> dict:
-    t = time.time()
-    d = _core.danger_samples(hands, seed, bots=bots)
-    took = time.time() - t
-    print(f"{hands} hands seed {seed}: {len(d['ready'])} seat rows, ", end="")
-    print(f"{len(d['deal_in'])} tile rows ({took:.0f} s)")
-    return d
+    """The rows of ``hands`` hands seeded ``seed``; ``bots`` may name several tables
+    separated by ``+`` (each a bot or four comma-separated bots), each playing ``hands``
+    hands, their rows concatenated."""
+    parts = []
+    for table in bots.split("+"):
+        t = time.time()
+        d = _core.danger_samples(hands, seed, bots=table)
+        took = time.time() - t
+        print(f"{table}: {hands} hands seed {seed}: {len(d['ready'])} seat rows, ", end="")
+        print(f"{len(d['deal_in'])} tile rows ({took:.0f} s)")
+        parts.append(d)
+    return concat(parts)
+
+
+def concat(parts: list[dict]) -> dict:
+    """The rows of several ``danger_samples`` results, the tile rows' ``seat_row`` shifted
+    to the concatenated seat rows."""
+    if len(parts) == 1:
+        return parts[0]
+    out = {}
+    for k, v in parts[0].items():
+        if not isinstance(v, np.ndarray):
+            out[k] = v
+        elif k == "seat_row":
+            offsets = np.cumsum([0] + [len(p["ready"]) for p in parts[:-1]])
+            out[k] = np.concatenate([p[k] + o for p, o in zip(parts, offsets, strict=True)])
+        else:
+            out[k] = np.concatenate([p[k] for p in parts])
+    return out
 
 
 def wait_x(d: dict) -> np.ndarray:
@@ -138,7 +161,11 @@ def main() -> None:
     ap.add_argument("--train-seed", type=int, default=1)
     ap.add_argument("--test-hands", type=int, default=800)
     ap.add_argument("--test-seed", type=int, default=2)
-    ap.add_argument("--bots", default="strong")
+    ap.add_argument(
+        "--bots",
+        default="strong",
+        help="the table: a bot, four comma-separated bots, or several tables joined by +",
+    )
     ap.add_argument("--l2", type=float, default=0.1)
     ap.add_argument("--write", action="store_true", help="write the weights into danger_model.rs")
     a = ap.parse_args()

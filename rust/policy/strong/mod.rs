@@ -46,6 +46,8 @@
 //! ordered), priced at a quarter of what a deal-in costs ([`StrongConfig::danger_price`],
 //! [`DEAL_IN_POINTS`]); the ready chances behind the survival and the fold rule stay the
 //! hand-made ones (the learned ones, [`StrongConfig::learned_ready`], measured worse).
+//! It never folds ([`StrongConfig::fold`]): its priced danger already keeps it off the
+//! dangerous tiles, and folding gave up more than it saved against both opponents.
 //!
 //! Claims are compared the same way: close to ready (or two tiles away), the chance of
 //! winning after the claim and its best discard against the chance without it;
@@ -173,6 +175,10 @@ pub struct StrongConfig {
     /// The price of a unit of deal-in chance as a percentage of [`DEAL_IN_POINTS`]; 0
     /// keeps the fixed [`DANGER_WEIGHT`].
     pub danger_price: u8,
+    /// Fold when far from ready facing a likely-ready seat ([`FOLD_DISTANCE`],
+    /// [`FOLD_THREAT`]): discard the safest tile and claim nothing. Without it the danger
+    /// is still priced among the attacking discards.
+    pub fold: bool,
 }
 
 impl Default for StrongConfig {
@@ -188,6 +194,7 @@ impl Default for StrongConfig {
             learned_danger: false,
             learned_ready: false,
             danger_price: 0,
+            fold: true,
         }
     }
 }
@@ -217,13 +224,32 @@ impl StrongConfig {
     /// a quarter of [`DEAL_IN_POINTS`] (measured against three strong bots: 5% to 50% play
     /// alike and better than the hand-made chances at any weight, 100% worse; the learned
     /// ready chances play worse than the hand-made ones in the survival and the fold
-    /// rule).
+    /// rule), and without the fold rule.
+    ///
+    /// Ablation, paired per wall on the same walls (mean points per hand with its 95%
+    /// interval, against three efficiency bots (5,000 walls) then three strong bots (4,000
+    /// walls), seed 1):
+    ///
+    /// - without the fold rule: +0.041 ± 0.050, +0.066 ± 0.049 (seed 2027: +0.058 ± 0.046,
+    ///   +0.019 ± 0.044); folding only on turns -0.020 ± 0.046, -0.065 ± 0.044 and only in
+    ///   claims -0.026 ± 0.030, -0.039 ± 0.036 against that;
+    /// - then: a danger price of 35% -0.07 ± 0.16, -0.05 ± 0.17; the deal-in model fitted
+    ///   on strong and efficiency tables together -0.12 ± 0.29, -0.06 ± 0.29; [`OTHER_WIN`]
+    ///   0.12 +0.00 ± 0.14, +0.02 ± 0.15; the far claims' margin ([`CLAIM_MARGIN`]) 1.0 or
+    ///   1.25 -0.04 to 0.00 (± 0.05); twice the danger price when the fold rule would
+    ///   have folded, no change; fourteen candidates two draws ahead instead of
+    ///   [`TWO_AWAY_CANDIDATES`] +0.02 ± 0.04 (efficiency);
+    /// - with the fold rule: [`OTHER_WIN`] 0.04 +0.07 ± 0.13, -0.16 ± 0.13;
+    ///   [`EXPERT_CLAIM_MARGIN`] 1.1 -0.05 ± 0.13 (efficiency); [`WIN_BLOCK`] 15 or 25
+    ///   ± 0.00 (± 0.07, efficiency); valuing the two-away discards beside the one-away
+    ///   ones, with fourteen candidates two draws ahead, +0.10 ± 0.18, -0.05 ± 0.21.
     pub fn expert() -> Self {
         StrongConfig {
             value: true,
             learned_danger: true,
             learned_ready: false,
             danger_price: 25,
+            fold: false,
             ..StrongConfig::default()
         }
     }
@@ -483,7 +509,13 @@ impl StrongPolicy {
 
     /// Fills in each candidate's total: its share of the best plan-and-useful key times
     /// the stake, minus the price of its danger. Returns the stake.
-    fn rank(cands: &mut [Candidate], wall_remaining: usize, threat: f32, dw: f32) -> (f32, bool) {
+    fn rank(
+        cands: &mut [Candidate],
+        wall_remaining: usize,
+        threat: f32,
+        dw: f32,
+        may_fold: bool,
+    ) -> (f32, bool) {
         let best_value = cands.iter().map(|c| c.score.value).fold(0f32, f32::max);
         let key = |c: &Candidate| c.score.value * (c.useful as f32 + 4.0);
         let short = |c: &Candidate| c.score.value >= SHORTLIST * best_value;
@@ -499,7 +531,7 @@ impl StrongPolicy {
             .map(|c| c.score);
         let stake = top.map(|s| Self::stake(&s, wall_remaining)).unwrap_or(0.0);
         let far = top.map_or(true, |s| s.distance >= FOLD_DISTANCE);
-        let fold = threat >= FOLD_THREAT && far;
+        let fold = may_fold && threat >= FOLD_THREAT && far;
         for c in cands.iter_mut() {
             let share = if best > 0.0 { key(c) / best } else { 1.0 };
             c.total = if fold {
@@ -621,7 +653,7 @@ impl StrongPolicy {
         let cands = &mut cands[..n];
         let threat = threats.iter().map(|t| t.ready).fold(0f32, f32::max);
         let dw = self.cfg.danger_weight();
-        let (stake, fold) = Self::rank(cands, view.wall_remaining(), threat, dw);
+        let (stake, fold) = Self::rank(cands, view.wall_remaining(), threat, dw, self.cfg.fold);
         ex.note(|e| {
             let f = Facts {
                 ev: &ev,
@@ -738,7 +770,7 @@ impl StrongPolicy {
             e.claim_value(Action::Pass, base.value * CLAIM_MARGIN);
         });
         // Folding: a far hand facing a likely-ready seat keeps its concealed (safe) tiles.
-        if threat >= FOLD_THREAT && base.distance >= FOLD_DISTANCE {
+        if self.cfg.fold && threat >= FOLD_THREAT && base.distance >= FOLD_DISTANCE {
             ex.note(|e| e.mode = Mode::Fold);
             return Action::Pass;
         }

@@ -371,3 +371,17 @@ fn a_win_is_worth_its_points() {
         .unwrap();
     assert!(rich > 70.0 * chance && chance > 0.0, "{rich} {chance}");
 }
+
+#[test]
+fn the_expert_attacks_where_the_strong_bot_folds() {
+    // Facing three exposed pungs of dots, far from any plan: the strong bot folds; the
+    // expert, without the fold rule, prices the danger among its attacking discards and
+    // still keeps the lone dot (the flush's tile).
+    let o = crate::policy::positions::facing_a_dot_flush();
+    let (_, e) = full().explain(&o).unwrap();
+    assert_eq!(e.mode, explain::Mode::Fold, "{e:#?}");
+    let (a, e) = expert().explain(&o).unwrap();
+    assert_ne!(e.mode, explain::Mode::Fold, "{e:#?}");
+    assert_ne!(a, Action::Discard(t("5p")), "the dot feeds the flush");
+    assert!(!StrongConfig::expert().fold && StrongConfig::default().fold);
+}
