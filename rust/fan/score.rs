@@ -107,7 +107,8 @@ impl Ctx<'_> {
 /// decomposition of the hand, on a discard or self-drawn, shares them.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HandTiles {
-    /// [`suit_fans`], [`tile_fans`] and [`rank_fans`] of the distinct tiles.
+    /// The suit, tile and rank fans of the distinct tiles (`suit_fans`, `tile_fans`,
+    /// `rank_fans`).
     pub fans: Table,
     /// Kinds with all four copies in the hand (melds included).
     pub fours: u8,
