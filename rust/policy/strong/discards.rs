@@ -19,6 +19,7 @@
 //! group merges, the special forms' checks, and one table entry and one merge per held
 //! kind), 10.5 million per hand of the 34.5 million the strong bots run.
 
+use super::memo;
 use crate::shanten::knitted::{self, MASKS};
 use crate::shanten::{regular, special, swar, tables};
 use crate::tile::Counts;
@@ -144,8 +145,6 @@ pub(super) fn melded_key(hand: &Counts, n_melds: u8) -> [u64; 5] {
 
 /// Slots of a [`DiscardMemo`].
 const MEMO_SLOTS: usize = 2048;
-/// A [`DiscardMemo`] starts over when it holds this many hands.
-const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 
 /// One remembered full hand: one cache line.
 #[derive(Clone, Copy)]
@@ -161,80 +160,59 @@ struct MemoSlot {
     generation: u32,
 }
 
-const EMPTY_SLOT: MemoSlot = MemoSlot {
-    key: [0; 5],
-    ready: 0,
-    one: 0,
-    generation: 0,
-};
+impl memo::Slot<5> for MemoSlot {
+    const EMPTY: MemoSlot = MemoSlot {
+        key: [0; 5],
+        ready: 0,
+        one: 0,
+        generation: 0,
+    };
+    fn key(&self) -> &[u64; 5] {
+        &self.key
+    }
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    fn fresh(key: [u64; 5], generation: u32) -> MemoSlot {
+        MemoSlot {
+            key,
+            generation,
+            ..Self::EMPTY
+        }
+    }
+}
 
 /// A memo of the discards of full hands that leave them ready or one tile from ready
 /// ([`discard_shanten`] up to 1): the lookahead reaches the same full hand by many
 /// paths (two draws in either order, different discards before them), within a decision
 /// and from one decision to the next. Allocated once; starts over when nearly full.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct DiscardMemo {
-    slots: Box<[MemoSlot]>,
-    generation: u32,
-    len: usize,
-}
-
-impl Default for DiscardMemo {
-    fn default() -> Self {
-        Self::new()
-    }
+    table: memo::Table<MemoSlot, 5, MEMO_SLOTS>,
 }
 
 impl DiscardMemo {
     /// An empty memo.
     pub fn new() -> DiscardMemo {
-        DiscardMemo {
-            slots: vec![EMPTY_SLOT; MEMO_SLOTS].into_boxed_slice(),
-            generation: 1,
-            len: 0,
-        }
+        DiscardMemo::default()
     }
 
     /// Forgets every hand.
     pub fn clear(&mut self) {
-        self.len = 0;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.slots.fill(EMPTY_SLOT);
-            self.generation = 1;
-        }
+        self.table.clear();
     }
 
     /// The kinds (bit masks) whose discard leaves the full hand `hand` beside `n_melds`
     /// melds ready (shanten 0), and one tile from ready (shanten 1).
     pub fn near(&mut self, hand: &Counts, n_melds: u8) -> (u64, u64) {
-        if self.len >= MEMO_FULL {
-            self.clear();
+        let (slot, new) = self.table.find(&melded_key(hand, n_melds));
+        if new {
+            each_discard(hand, n_melds, 1, |y, s| {
+                slot.ready |= u64::from(s == 0) << y;
+                slot.one |= u64::from(s == 1) << y;
+            });
         }
-        let key = melded_key(hand, n_melds);
-        let mut i = (swar::mix(&key) as usize) & (MEMO_SLOTS - 1);
-        loop {
-            let slot = &mut self.slots[i];
-            if slot.generation != self.generation {
-                let (mut ready, mut one) = (0u64, 0u64);
-                each_discard(hand, n_melds, 1, |y, s| {
-                    ready |= u64::from(s == 0) << y;
-                    one |= u64::from(s == 1) << y;
-                });
-                *slot = MemoSlot {
-                    key,
-                    ready,
-                    one,
-                    generation: self.generation,
-                };
-                self.len += 1;
-                return (ready, one);
-            }
-            if swar::same(&slot.key, &key) {
-                return (slot.ready, slot.one);
-            }
-            i = (i + 1) & (MEMO_SLOTS - 1);
-        }
+        (slot.ready, slot.one)
     }
 }
 
@@ -352,6 +330,6 @@ mod tests {
                 assert_eq!(one >> y & 1 == 1, v == 1);
             }
         }
-        assert!(memo.len <= MEMO_FULL);
+        assert!(memo.table.len() <= memo::Table::<MemoSlot, 5, MEMO_SLOTS>::FULL);
     }
 }

@@ -52,6 +52,7 @@
 //! million.
 
 use super::discards::{melded_key, DiscardMemo};
+use super::memo;
 use super::waits::{WaitMemo, WaitValue, WinContext};
 use crate::hand::MeldKind;
 use crate::rules::Rules;
@@ -490,8 +491,6 @@ fn hand_key(h: &Counts) -> HandKey {
 
 /// Slots of a [`ShapeMemo`].
 const SHAPE_SLOTS: usize = 1024;
-/// A [`ShapeMemo`] starts over when it holds this many hands.
-const SHAPE_FULL: usize = SHAPE_SLOTS * 3 / 4;
 
 /// One remembered waiting hand: one cache line.
 #[derive(Clone, Copy)]
@@ -520,58 +519,43 @@ impl ShapeSlot {
     };
 }
 
+impl memo::Slot<5> for ShapeSlot {
+    const EMPTY: ShapeSlot = ShapeSlot::EMPTY;
+    fn key(&self) -> &[u64; 5] {
+        &self.key
+    }
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    fn fresh(key: [u64; 5], generation: u32) -> ShapeSlot {
+        ShapeSlot {
+            key,
+            generation,
+            ..ShapeSlot::EMPTY
+        }
+    }
+}
+
 /// The shanten and the useful tiles of waiting hands, each measured when first asked: the
 /// lookahead meets the same waiting hands from one candidate and one decision to the
 /// next. Allocated once; starts over when nearly full.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct ShapeMemo {
-    slots: Box<[ShapeSlot]>,
-    generation: u32,
-    len: usize,
+    table: memo::Table<ShapeSlot, 5, SHAPE_SLOTS>,
 }
 
 impl ShapeMemo {
     fn new() -> ShapeMemo {
-        ShapeMemo {
-            slots: vec![ShapeSlot::EMPTY; SHAPE_SLOTS].into_boxed_slice(),
-            generation: 1,
-            len: 0,
-        }
+        ShapeMemo::default()
     }
 
     fn clear(&mut self) {
-        self.len = 0;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.slots.fill(ShapeSlot::EMPTY);
-            self.generation = 1;
-        }
+        self.table.clear();
     }
 
     /// The slot of the hand `h` beside `n_melds` melds (new ones know nothing yet).
     fn slot(&mut self, h: &Counts, n_melds: u8) -> &mut ShapeSlot {
-        if self.len >= SHAPE_FULL {
-            self.clear();
-        }
-        let key = melded_key(h, n_melds);
-        let mut i = (swar::mix(&key) as usize) & (SHAPE_SLOTS - 1);
-        loop {
-            let s = &self.slots[i];
-            if s.generation != self.generation {
-                self.slots[i] = ShapeSlot {
-                    key,
-                    generation: self.generation,
-                    ..ShapeSlot::EMPTY
-                };
-                self.len += 1;
-                break;
-            }
-            if swar::same(&s.key, &key) {
-                break;
-            }
-            i = (i + 1) & (SHAPE_SLOTS - 1);
-        }
-        &mut self.slots[i]
+        self.table.find(&melded_key(h, n_melds)).0
     }
 
     /// `shanten::shanten(h, &[0; 34], n_melds, 0)`, remembered.
@@ -672,7 +656,7 @@ mod tests {
             assert_eq!(s, shanten::shanten(&h, &NO_USED, n_melds, 0));
             assert_eq!(u, shanten::useful_tiles(&h, &NO_USED, n_melds, 0));
         }
-        assert!(memo.len <= SHAPE_FULL);
+        assert!(memo.table.len() <= memo::Table::<ShapeSlot, 5, SHAPE_SLOTS>::FULL);
     }
 
     #[test]

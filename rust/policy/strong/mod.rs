@@ -77,6 +77,7 @@ pub mod danger_model;
 pub mod discards;
 pub mod explain;
 pub mod lookahead;
+pub mod memo;
 pub mod search;
 pub mod waits;
 

@@ -8,6 +8,7 @@
 //! ([`fan::Waiting`]): the checks of the hand and seat, the layout of its tiles and the
 //! tiles completing it (for the unique-wait fans) are found once for all of them.
 
+use super::memo;
 use crate::fan::{self, WinInput};
 use crate::hand::Meld;
 use crate::rules::Rules;
@@ -128,8 +129,6 @@ fn classify(waiting: &mut Option<fan::Waiting<'_>>, w: usize) -> Wins {
 
 /// Slots of a [`WaitMemo`].
 const MEMO_SLOTS: usize = 2048;
-/// A [`WaitMemo`] starts over when it holds this many hands.
-const MEMO_FULL: usize = MEMO_SLOTS * 3 / 4;
 
 /// A waiting hand and its seat facts, packed: the 34 counts (eight to a word), the
 /// number of melds, the winds and the flowers, and the melds.
@@ -153,53 +152,50 @@ struct MemoSlot {
     fans: [u16; 34],
 }
 
-const EMPTY_SLOT: MemoSlot = MemoSlot {
-    key: [0; 6],
-    generation: 0,
-    waits: 0,
-    scored: 0,
-    on_discard: 0,
-    self_draw_only: 0,
-    fans: [0; 34],
-};
+impl memo::Slot<6> for MemoSlot {
+    const EMPTY: MemoSlot = MemoSlot {
+        key: [0; 6],
+        generation: 0,
+        waits: 0,
+        scored: 0,
+        on_discard: 0,
+        self_draw_only: 0,
+        fans: [0; 34],
+    };
+    fn key(&self) -> &MemoKey {
+        &self.key
+    }
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    fn fresh(key: MemoKey, generation: u32) -> MemoSlot {
+        MemoSlot {
+            key,
+            generation,
+            ..Self::EMPTY
+        }
+    }
+}
 
 /// A memo of [`scoring_waits`]: the waits of a waiting hand and how each one scores
 /// depend on the hand and the seat facts, never on which copies are still unseen, so
 /// they are computed once and then only recounted against the unseen copies of each
 /// decision. It is allocated once (a fixed table) and starts over when nearly full;
 /// [`WaitMemo::scoring_waits`] always equals [`scoring_waits`].
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct WaitMemo {
-    slots: Box<[MemoSlot]>,
-    generation: u32,
-    len: usize,
-}
-
-impl Default for WaitMemo {
-    fn default() -> Self {
-        Self::new()
-    }
+    table: memo::Table<MemoSlot, 6, MEMO_SLOTS>,
 }
 
 impl WaitMemo {
     /// An empty memo.
     pub fn new() -> WaitMemo {
-        WaitMemo {
-            slots: vec![EMPTY_SLOT; MEMO_SLOTS].into_boxed_slice(),
-            generation: 1,
-            len: 0,
-        }
+        WaitMemo::default()
     }
 
     /// Forgets every hand.
     pub fn clear(&mut self) {
-        self.len = 0;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Every slot's generation is stale again only after a full reset.
-            self.slots.fill(EMPTY_SLOT);
-            self.generation = 1;
-        }
+        self.table.clear();
     }
 
     /// [`scoring_waits`], remembered.
@@ -236,8 +232,7 @@ impl WaitMemo {
         ready: bool,
     ) -> WaitValue {
         let key = memo_key(hand, ctx);
-        let i = self.slot(&key, hand, ctx, ready);
-        let slot = &mut self.slots[i];
+        let slot = self.slot(&key, hand, ctx, ready);
         let mut out = WaitValue::default();
         let mut scorer = None;
         let mut bits = slot.waits;
@@ -280,32 +275,22 @@ impl WaitMemo {
 
     /// The slot of `key`, filled with the hand's waits when new (its useful tiles when it
     /// is known to be `ready`).
-    fn slot(&mut self, key: &MemoKey, hand: &Counts, ctx: &WinContext, ready: bool) -> usize {
-        if self.len >= MEMO_FULL {
-            self.clear();
+    fn slot(
+        &mut self,
+        key: &MemoKey,
+        hand: &Counts,
+        ctx: &WinContext,
+        ready: bool,
+    ) -> &mut MemoSlot {
+        let (slot, new) = self.table.find(key);
+        if new {
+            slot.waits = if ready {
+                shanten::useful_tiles(hand, &NO_USED, ctx.n_melds, 0)
+            } else {
+                shanten::waits(hand, &NO_USED, ctx.n_melds, 0)
+            };
         }
-        let mut i = (crate::shanten::swar::mix(key) as usize) & (MEMO_SLOTS - 1);
-        loop {
-            let s = &mut self.slots[i];
-            if s.generation != self.generation {
-                *s = MemoSlot {
-                    key: *key,
-                    generation: self.generation,
-                    waits: if ready {
-                        shanten::useful_tiles(hand, &NO_USED, ctx.n_melds, 0)
-                    } else {
-                        shanten::waits(hand, &NO_USED, ctx.n_melds, 0)
-                    },
-                    ..EMPTY_SLOT
-                };
-                self.len += 1;
-                return i;
-            }
-            if crate::shanten::swar::same(&s.key, key) {
-                return i;
-            }
-            i = (i + 1) & (MEMO_SLOTS - 1);
-        }
+        slot
     }
 }
 
@@ -536,7 +521,7 @@ mod tests {
                 scoring_waits(&hand, &ctx(&[]), &rules, &all)
             );
         }
-        assert!(memo.len <= MEMO_FULL);
+        assert!(memo.table.len() <= memo::Table::<MemoSlot, 6, MEMO_SLOTS>::FULL);
         assert_eq!(memo.scoring_waits(&h, &ctx(&[]), &rules, &all), bare);
     }
 }
