@@ -28,7 +28,7 @@ use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 pub use catalog::{Fan, FanInfo, CATALOG, N_FANS};
 use divide::{Divisions, Pack, CHOW, KONG, PUNG};
-use rtile::RTable;
+use rtile::{Kinds, RTable};
 use score::Ctx;
 use table::Table;
 
@@ -287,8 +287,10 @@ struct Layout {
     fixed_table: RTable,
     /// Concealed tiles without the winning tile.
     standing: RTable,
-    /// `standing` plus `fixed_table`.
+    /// `standing` plus `fixed_table`: every tile held before the win.
     merged: RTable,
+    /// The kinds in `merged`.
+    kinds: Kinds,
 }
 
 impl Layout {
@@ -297,10 +299,12 @@ impl Layout {
         let melds = input.melds();
         let mut fixed = [Pack::default(); 4];
         let mut fixed_table: RTable = [0; 0x50];
+        let mut kinds: Kinds = 0;
         for (i, m) in melds.iter().enumerate() {
             let r = rtile::from_code(m.tile);
             fixed[i] = match m.kind {
                 MeldKind::Chow => {
+                    kinds |= 0b111 << r;
                     fixed_table[r as usize] += 1;
                     fixed_table[r as usize + 1] += 1;
                     fixed_table[r as usize + 2] += 1;
@@ -311,6 +315,7 @@ impl Layout {
                     }
                 }
                 MeldKind::Pung => {
+                    kinds |= 1 << r;
                     fixed_table[r as usize] += 3;
                     Pack {
                         kind: PUNG,
@@ -319,6 +324,7 @@ impl Layout {
                     }
                 }
                 MeldKind::Kong | MeldKind::ConcealedKong => {
+                    kinds |= 1 << r;
                     fixed_table[r as usize] += 4;
                     Pack {
                         kind: KONG,
@@ -329,9 +335,13 @@ impl Layout {
             };
         }
         let mut standing: RTable = [0; 0x50];
+        // The kinds of the concealed tiles, first by tile code (bit = code).
+        let mut codes = 0u64;
         for (t, &c) in input.hand.iter().enumerate() {
             standing[rtile::from_code(t as Tile) as usize] = c;
+            codes |= u64::from(c != 0) << t;
         }
+        kinds |= rtile::kinds_of_codes(codes);
         let mut merged = standing;
         for &x in rtile::ALL.iter() {
             merged[x as usize] += fixed_table[x as usize];
@@ -342,6 +352,7 @@ impl Layout {
             fixed_table,
             standing,
             merged,
+            kinds,
         }
     }
 }
@@ -354,13 +365,12 @@ pub struct Win<'r> {
     input: WinInput,
     rules: &'r Rules,
     held: validate::WinTileHeld,
-    fixed: [Pack; 4],
-    n_fixed: usize,
-    fixed_table: RTable,
+    /// The hand before the win.
+    layout: Layout,
+    /// The concealed tiles with the winning tile.
     standing: RTable,
-    merged: RTable,
-    unique: [rtile::RTile; 18],
-    n_unique: usize,
+    /// Every kind of the hand, the winning tile's included.
+    kinds: Kinds,
     /// The fans of the hand's tiles alone, once needed.
     tiles: std::cell::OnceCell<score::HandTiles>,
     win: rtile::RTile,
@@ -382,70 +392,45 @@ impl<'r> Win<'r> {
     pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Win<'r>> {
         let held = validate::check_tiles(input, &rules.fan)?;
         validate::check_flags(input, &rules.fan, held)?;
-        Ok(Win::laid_out(input, rules, held, &Layout::of(input), None))
+        Ok(Win::laid_out(input, rules, held, Layout::of(input)))
     }
 
-    /// The win of `input` (checked) from the layout of its tiles before the win, with the
-    /// tiles completing the hand before the win when already known.
+    /// The win of `input` (checked) from the layout of its tiles before the win.
     fn laid_out(
         input: &WinInput,
         rules: &'r Rules,
         held: validate::WinTileHeld,
-        layout: &Layout,
-        wait: Option<u128>,
+        layout: Layout,
     ) -> Win<'r> {
         let win = rtile::from_code(input.win_tile);
         let mut standing = layout.standing;
         standing[win as usize] += 1;
-        let mut merged = layout.merged;
-        merged[win as usize] += 1;
-        let mut unique = [0u8; 18];
-        let mut n_unique = 0;
-        for &x in rtile::ALL.iter() {
-            if merged[x as usize] > 0 && n_unique < 18 {
-                unique[n_unique] = x;
-                n_unique += 1;
-            }
-        }
         Win {
             input: *input,
             rules,
             held,
-            fixed: layout.fixed,
-            n_fixed: layout.n_fixed,
-            fixed_table: layout.fixed_table,
+            layout,
             standing,
-            merged,
-            unique,
-            n_unique,
+            kinds: layout.kinds | 1 << win,
             tiles: std::cell::OnceCell::new(),
             win,
-            wait,
+            wait: None,
             divs: Divisions::new(),
             divided: false,
             no_special: false,
         }
     }
 
-    /// Makes this the win of the same hand before the win (`layout`) with another winning
-    /// tile (`input`, checked), keeping the tiles completing the hand: the same for every
+    /// Makes this the win of the same hand before the win with another winning tile
+    /// (`input`, checked), keeping the tiles completing the hand: the same for every
     /// winning tile of one hand.
-    fn rewin(&mut self, input: &WinInput, held: validate::WinTileHeld, layout: &Layout) {
+    fn rewin(&mut self, input: &WinInput, held: validate::WinTileHeld) {
         let win = rtile::from_code(input.win_tile);
         self.input = *input;
         self.held = held;
-        self.standing = layout.standing;
+        self.standing[self.win as usize] -= 1;
         self.standing[win as usize] += 1;
-        self.merged = layout.merged;
-        self.merged[win as usize] += 1;
-        let mut n_unique = 0;
-        for &x in rtile::ALL.iter() {
-            if self.merged[x as usize] > 0 && n_unique < 18 {
-                self.unique[n_unique] = x;
-                n_unique += 1;
-            }
-        }
-        self.n_unique = n_unique;
+        self.kinds = self.layout.kinds | 1 << win;
         self.tiles = std::cell::OnceCell::new();
         self.win = win;
         self.divided = false;
@@ -481,14 +466,13 @@ impl<'r> Win<'r> {
         };
         let opts = &self.rules.fan;
         let flags = validate::check_flags(&input, opts, self.held)?;
-        let fixed = &self.fixed[..self.n_fixed];
+        let fixed = &self.layout.fixed[..self.layout.n_fixed];
         let ctx = Ctx {
             fixed,
-            fixed_table: &self.fixed_table,
+            fixed_table: &self.layout.fixed_table,
             standing: &self.standing,
-            merged: &self.merged,
-            unique: self.unique,
-            n_unique: self.n_unique,
+            before: &self.layout.merged,
+            kinds: self.kinds,
             tiles: &self.tiles,
             win: self.win,
             flags,
@@ -576,7 +560,6 @@ pub struct Waiting<'r> {
     /// The hand with its melds, seat and flags; the winning tile is set per call.
     input: WinInput,
     held: validate::HandHeld,
-    layout: Layout,
     /// The win with the winning tile `current`, rebuilt in place for another tile; its
     /// tiles completing the hand, once found, serve every winning tile.
     win: Win<'r>,
@@ -590,7 +573,6 @@ impl<'r> Waiting<'r> {
     /// Errors: when [`evaluate`] fails for this input whatever its winning tile.
     pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Waiting<'r>> {
         let held = validate::check_hand(input, &rules.fan, None)?;
-        let layout = Layout::of(input);
         let none_held = validate::WinTileHeld {
             in_hand: 0,
             in_melds: 0,
@@ -599,8 +581,7 @@ impl<'r> Waiting<'r> {
         Ok(Waiting {
             input: *input,
             held,
-            win: Win::laid_out(input, rules, none_held, &layout, None),
-            layout,
+            win: Win::laid_out(input, rules, none_held, Layout::of(input)),
             current: None,
         })
     }
@@ -631,7 +612,7 @@ impl<'r> Waiting<'r> {
             };
             let mut all = self.held;
             all.all[w as usize] += 1;
-            self.win.rewin(&input, all.of(&input, w), &self.layout);
+            self.win.rewin(&input, all.of(&input, w));
             self.current = Some(w);
         }
         // The flags are checked as the tile is scored, as `Win::score` does.

@@ -13,7 +13,7 @@ use super::principles::{
     apply_exclusions, kong_fans, score_four_chows, score_four_pungs, score_three_chows,
     score_three_pungs, two_chows, two_pungs, wind_pung,
 };
-use super::rtile::{self, RTable, RTile};
+use super::rtile::{self, Kinds, RTable, RTile};
 use super::table::{clear, has, inc, set, Table};
 use super::FanOptions;
 
@@ -38,12 +38,10 @@ pub struct Ctx<'a> {
     pub fixed_table: &'a RTable,
     /// Standing tiles with the winning tile.
     pub standing: &'a RTable,
-    /// `standing` plus `fixed_table`: every tile of the hand.
-    pub merged: &'a RTable,
-    /// Every distinct tile of the hand, in scoring order.
-    pub unique: [RTile; 18],
-    /// Number of entries in `unique`.
-    pub n_unique: usize,
+    /// Every tile the player held before the winning tile (hand and melds).
+    pub before: &'a RTable,
+    /// Every kind of the hand (melds and winning tile included).
+    pub kinds: Kinds,
     /// The fans of the hand's tiles alone ([`Ctx::hand_tiles`]), once found.
     pub tiles: &'a std::cell::OnceCell<HandTiles>,
     /// The winning tile.
@@ -64,11 +62,6 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// Every distinct tile of the hand, in scoring order.
-    #[inline]
-    pub fn uniques(&self) -> &[RTile] {
-        &self.unique[..self.n_unique]
-    }
     /// True if the standing tiles before the win wait on the winning tile only, over the
     /// regular form and (with no melds) seven pairs.
     pub fn unique_wait(&self) -> bool {
@@ -77,8 +70,7 @@ impl Ctx<'_> {
             None => {
                 let mut pre = *self.standing;
                 pre[self.win as usize] -= 1;
-                let held = self.held_before_win();
-                let dead = self.opts.mcr_exact_waits.then_some(&held);
+                let dead = self.opts.mcr_exact_waits.then_some(self.before);
                 let set = divide::completing_tiles(&mut pre, self.fixed.is_empty(), dead);
                 self.wait.set(Some(set));
                 set
@@ -91,14 +83,19 @@ impl Ctx<'_> {
     /// decomposition and both readings (on a discard, self-drawn).
     pub fn hand_tiles(&self) -> &HandTiles {
         self.tiles
-            .get_or_init(|| HandTiles::of(self.uniques(), self.merged))
+            .get_or_init(|| HandTiles::of(self.kinds, self.fours()))
     }
 
-    /// Every tile the player held before the winning tile (hand and melds).
-    pub fn held_before_win(&self) -> RTable {
-        let mut h = *self.merged;
-        h[self.win as usize] -= 1;
-        h
+    /// The kinds held four times (melds and winning tile included).
+    fn fours(&self) -> u8 {
+        let mut n = 0;
+        let mut kinds = self.kinds;
+        while kinds != 0 {
+            let x = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            n += u8::from(self.before[x] + u8::from(x == self.win as usize) == 4);
+        }
+        n
     }
 }
 
@@ -115,14 +112,12 @@ pub struct HandTiles {
 }
 
 impl HandTiles {
-    /// The fans of the distinct tiles `uniques` of a hand whose tiles (melds included)
-    /// are `merged` (at most 18 tiles, so `uniques` holds every kind).
-    pub fn of(uniques: &[RTile], merged: &RTable) -> HandTiles {
+    /// The fans of a hand of the kinds `kinds`, `fours` of them held four times.
+    pub fn of(kinds: Kinds, fours: u8) -> HandTiles {
         let mut fans = Table::default();
-        suit_fans(uniques, &mut fans);
-        tile_fans(uniques, &mut fans);
-        rank_fans(uniques, &mut fans);
-        let fours = uniques.iter().filter(|&&x| merged[x as usize] == 4).count() as u8;
+        suit_fans(kinds, &mut fans);
+        tile_fans(kinds, &mut fans);
+        rank_fans(kinds, &mut fans);
         HandTiles { fans, fours }
     }
 }
@@ -231,17 +226,15 @@ pub(super) fn set_content_fans(packs: &Division, t: &mut Table) {
     }
 }
 
-/// 无字, 缺一门, 混一色, 清一色, 五门齐.
-pub(super) fn suit_fans(tiles: &[RTile], t: &mut Table) {
-    let mut flags = 0u8;
-    for &x in tiles {
-        flags |= 1 << rtile::suit(x);
-    }
-    let honors = flags & (1 << 4) != 0;
+/// 无字, 缺一门, 混一色, 清一色, 五门齐, from the kinds of the hand.
+pub(super) fn suit_fans(kinds: Kinds, t: &mut Table) {
+    let honors = kinds & rtile::HONORS != 0;
     if !honors {
         set(t, NO_HONORS);
     }
-    let missing = (1..=3).filter(|s| flags & (1 << s) == 0).count();
+    let missing = (1..=3)
+        .filter(|&s| kinds & rtile::suit_kinds(s) == 0)
+        .count();
     if missing == 1 {
         set(t, ONE_VOIDED_SUIT);
     } else if missing == 2 {
@@ -252,66 +245,63 @@ pub(super) fn suit_fans(tiles: &[RTile], t: &mut Table) {
             clear(t, NO_HONORS);
         }
     }
-    if flags == 0b1_1110
-        && tiles.iter().any(|&x| rtile::is_wind(x))
-        && tiles.iter().any(|&x| rtile::is_dragon(x))
-    {
+    if missing == 0 && kinds & rtile::WINDS != 0 && kinds & rtile::DRAGONS != 0 {
         set(t, ALL_TYPES);
     }
 }
 
-/// 断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九.
-pub(super) fn tile_fans(tiles: &[RTile], t: &mut Table) {
-    let simples = !tiles.iter().any(|&x| rtile::is_terminal_or_honor(x));
+/// 断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九, from the kinds of the hand.
+pub(super) fn tile_fans(kinds: Kinds, t: &mut Table) {
+    let outside = rtile::TERMINALS | rtile::HONORS;
+    let only = |allowed: Kinds| kinds & !allowed == 0;
+    let simples = kinds & outside == 0;
     if simples {
         set(t, ALL_SIMPLES);
     }
-    if tiles.iter().all(|&x| rtile::is_reversible(x)) {
+    if only(rtile::REVERSIBLE) {
         set(t, REVERSIBLE_TILES);
     }
-    if tiles.iter().all(|&x| rtile::is_green(x)) {
+    if only(rtile::GREEN) {
         set(t, ALL_GREEN);
     }
     if simples {
         return;
     }
-    if tiles.iter().all(|&x| rtile::is_honor(x)) {
+    if only(rtile::HONORS) {
         set(t, ALL_HONORS);
-    } else if tiles.iter().all(|&x| rtile::is_terminal(x)) {
+    } else if only(rtile::TERMINALS) {
         set(t, ALL_TERMINALS);
-    } else if tiles.iter().all(|&x| rtile::is_terminal_or_honor(x)) {
+    } else if only(outside) {
         set(t, ALL_TERMINALS_AND_HONORS);
     }
 }
 
-/// 大于五, 小于五, 全大, 全中, 全小.
-pub(super) fn rank_fans(tiles: &[RTile], t: &mut Table) {
-    let mut ranks = 0u16;
-    for &x in tiles {
-        if !rtile::is_suited(x) {
-            return;
-        }
-        ranks |= 1 << rtile::rank(x);
+/// 大于五, 小于五, 全大, 全中, 全小, from the kinds of the hand.
+pub(super) fn rank_fans(kinds: Kinds, t: &mut Table) {
+    if kinds & rtile::HONORS != 0 {
+        return;
     }
-    if ranks & !0b1_1110 == 0 {
+    // Bit r - 1 for rank r.
+    let ranks = rtile::suited_ranks(kinds);
+    if ranks & !0b1111 == 0 {
         set(
             t,
-            if ranks & (1 << 4) != 0 {
+            if ranks & 1 << 3 != 0 {
                 LOWER_FOUR
             } else {
                 LOWER_TILES
             },
         );
-    } else if ranks & !0b11_1100_0000 == 0 {
+    } else if ranks & !0b1_1110_0000 == 0 {
         set(
             t,
-            if ranks & (1 << 6) != 0 {
+            if ranks & 1 << 5 != 0 {
                 UPPER_FOUR
             } else {
                 UPPER_TILES
             },
         );
-    } else if ranks & !0b111_0000 == 0 {
+    } else if ranks & !0b11_1000 == 0 {
         set(t, MIDDLE_TILES);
     }
 }
@@ -366,6 +356,7 @@ fn wait_position(concealed: &[Pack], win: RTile, t: &Table) -> Option<Fan> {
 // ---------------------------------------------------------------- regular form ------
 
 /// Scores one regular decomposition (declared melds first, pair in slot 4).
+#[inline(never)]
 pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
     let n_fixed = ctx.fixed.len();
     let mut chows = [0u8; 4];
