@@ -299,12 +299,10 @@ impl Layout {
         let melds = input.melds();
         let mut fixed = [Pack::default(); 4];
         let mut fixed_table: RTable = [0; 0x50];
-        let mut kinds: Kinds = 0;
         for (i, m) in melds.iter().enumerate() {
             let r = rtile::from_code(m.tile);
             fixed[i] = match m.kind {
                 MeldKind::Chow => {
-                    kinds |= 0b111 << r;
                     fixed_table[r as usize] += 1;
                     fixed_table[r as usize + 1] += 1;
                     fixed_table[r as usize + 2] += 1;
@@ -315,7 +313,6 @@ impl Layout {
                     }
                 }
                 MeldKind::Pung => {
-                    kinds |= 1 << r;
                     fixed_table[r as usize] += 3;
                     Pack {
                         kind: PUNG,
@@ -324,7 +321,6 @@ impl Layout {
                     }
                 }
                 MeldKind::Kong | MeldKind::ConcealedKong => {
-                    kinds |= 1 << r;
                     fixed_table[r as usize] += 4;
                     Pack {
                         kind: KONG,
@@ -335,13 +331,9 @@ impl Layout {
             };
         }
         let mut standing: RTable = [0; 0x50];
-        // The kinds of the concealed tiles, first by tile code (bit = code).
-        let mut codes = 0u64;
         for (t, &c) in input.hand.iter().enumerate() {
             standing[rtile::from_code(t as Tile) as usize] = c;
-            codes |= u64::from(c != 0) << t;
         }
-        kinds |= rtile::kinds_of_codes(codes);
         let mut merged = standing;
         for &x in rtile::ALL.iter() {
             merged[x as usize] += fixed_table[x as usize];
@@ -352,7 +344,7 @@ impl Layout {
             fixed_table,
             standing,
             merged,
-            kinds,
+            kinds: rtile::kinds_in(&merged),
         }
     }
 }

@@ -124,12 +124,19 @@ pub const fn kinds_of(tiles: &[RTile]) -> Kinds {
     m
 }
 
-/// The kinds of the tile codes in `codes` (bit = tile code 0-33).
+/// The kinds held in `table` (counts 0-7).
 #[inline]
-pub fn kinds_of_codes(codes: u64) -> Kinds {
-    let suit = |first: u32, s: u8| Kinds::from((codes >> first) as u16 & 0x1FF) << (s << 4 | 1);
-    // Codes: 万 0-8, 筒 9-17, 条 18-26, honors 27-33.
-    suit(0, 1) | suit(9, 3) | suit(18, 2) | Kinds::from((codes >> 27) as u8 & 0x7F) << 0x41
+pub fn kinds_in(table: &RTable) -> Kinds {
+    let mut kinds: Kinds = 0;
+    for (i, word) in table.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(word.try_into().expect("eight counts"));
+        // Bit 0 of each byte: the count is not 0.
+        let held = (w | w >> 1 | w >> 2) & 0x0101_0101_0101_0101;
+        // The multiplication moves bit 0 of byte j to bit 56 + j, with no carries.
+        let byte = held.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        kinds |= Kinds::from(byte) << (8 * i);
+    }
+    kinds
 }
 
 /// The kinds for which the const predicate `$pred` holds.
@@ -206,9 +213,12 @@ mod tests {
             }
         }
         assert_eq!(kinds_of(&ALL).count_ones(), 34);
-        for t in 0..34u8 {
-            assert_eq!(kinds_of_codes(1 << t), 1 << from_code(t));
+        let mut table: RTable = [0; 0x50];
+        for (i, &x) in ALL.iter().enumerate() {
+            table[x as usize] = (i % 8) as u8;
         }
+        let held = kinds_of(&ALL) & !ALL.iter().step_by(8).fold(0, |m, &x| m | 1 << x);
+        assert_eq!(kinds_in(&table), held);
         assert_eq!(
             (1..=4).map(suit_kinds).fold(0, |a, b| a | b),
             kinds_of(&ALL)

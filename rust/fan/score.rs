@@ -54,10 +54,12 @@ pub struct Ctx<'a> {
     pub prevalent: u8,
     /// Scoring options.
     pub opts: &'a FanOptions,
-    /// The tiles that complete the hand before the win, over the regular form and (with
-    /// no melds) seven pairs, as [`divide::completing_tiles`] reads them (bit = [`RTile`]);
-    /// computed on first use, since many hands never need it. The same for every winning
-    /// tile of one waiting hand.
+    /// Tiles that complete the hand before the win, over the regular form and (with no
+    /// melds) seven pairs, as [`divide::completing_tiles`] reads them (bit = [`RTile`]):
+    /// the winning tile of the first reading that needed them with the first other one
+    /// found ([`divide::wait_witness`]), which tells whether any winning tile is the only
+    /// one. Found on first use, since many hands never need it; the same for every
+    /// winning tile of one waiting hand.
     pub wait: std::cell::Cell<Option<u128>>,
 }
 
@@ -71,7 +73,7 @@ impl Ctx<'_> {
                 let mut pre = *self.standing;
                 pre[self.win as usize] -= 1;
                 let dead = self.opts.mcr_exact_waits.then_some(self.before);
-                let set = divide::completing_tiles(&mut pre, self.fixed.is_empty(), dead);
+                let set = divide::wait_witness(&pre, self.win, self.fixed.is_empty(), dead);
                 self.wait.set(Some(set));
                 set
             }

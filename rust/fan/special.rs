@@ -202,7 +202,7 @@ pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
             let mut rem = rest;
             rem[ctx.win as usize] -= 1;
             let dead = ctx.opts.mcr_exact_waits.then_some(ctx.before);
-            if divide::is_unique_wait(&mut rem, ctx.win, false, dead) {
+            if divide::is_unique_wait(&rem, ctx.win, false, dead) {
                 wait_fans(&packs[3..5], ctx.win, t);
             }
         } else {
