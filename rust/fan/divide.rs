@@ -368,6 +368,7 @@ struct SuitShape {
 
 impl SuitShape {
     /// The shape of one suit's counts (rank r at index r - 1).
+    #[inline(never)]
     fn of(c: &[u8; 9], honors: bool) -> Self {
         let n: u32 = c.iter().map(|&x| x as u32).sum();
         if n == 0 {

@@ -331,12 +331,15 @@ impl Layout {
             };
         }
         let mut standing: RTable = [0; 0x50];
-        for (t, &c) in input.hand.iter().enumerate() {
-            standing[rtile::from_code(t as Tile) as usize] = c;
-        }
+        let hand = &input.hand;
+        // Tile codes: 万 0-8, 筒 9-17, 条 18-26, honors 27-33.
+        standing[0x11..0x1A].copy_from_slice(&hand[0..9]);
+        standing[0x31..0x3A].copy_from_slice(&hand[9..18]);
+        standing[0x21..0x2A].copy_from_slice(&hand[18..27]);
+        standing[0x41..0x48].copy_from_slice(&hand[27..34]);
         let mut merged = standing;
-        for &x in rtile::ALL.iter() {
-            merged[x as usize] += fixed_table[x as usize];
+        for (m, f) in merged.iter_mut().zip(fixed_table.iter()) {
+            *m += f;
         }
         Layout {
             fixed,
@@ -515,11 +518,7 @@ impl<'r> Win<'r> {
         }
         self.wait = ctx.wait.get();
         if max == 0 {
-            return Err(MjError::NotWinning(format!(
-                "{} + {} does not form a winning hand",
-                validate::describe_hand(&input),
-                crate::tile::name(input.win_tile)
-            )));
+            return Err(not_winning(&input));
         }
         if input.declared_ready && opts.ready_fan {
             best.put(catalog::DECLARED_READY, 1);
@@ -541,6 +540,17 @@ impl<'r> Win<'r> {
             },
         ))
     }
+}
+
+/// The error of a hand whose tiles form no winning shape (out of line: rare).
+#[cold]
+#[inline(never)]
+fn not_winning(input: &WinInput) -> MjError {
+    MjError::NotWinning(format!(
+        "{} + {} does not form a winning hand",
+        validate::describe_hand(input),
+        crate::tile::name(input.win_tile)
+    ))
 }
 
 /// A waiting hand whose winning tiles are scored one after another, sharing what does not
@@ -588,12 +598,12 @@ impl<'r> Waiting<'r> {
         if self.current != Some(win_tile) {
             let w = win_tile;
             if w as usize >= crate::tile::N_CODES || crate::tile::is_flower(w) {
-                return Err(MjError::hand(format!(
+                return Err(validate::invalid(format_args!(
                     "winning tile code {w} is not a tile that can win"
                 )));
             }
             if self.held.all[w as usize] >= 4 {
-                return Err(MjError::hand(format!(
+                return Err(validate::invalid(format_args!(
                     "a fifth copy of {} cannot win",
                     crate::tile::name(w)
                 )));
