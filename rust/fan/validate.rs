@@ -145,16 +145,17 @@ pub fn check_hand(
             _ => all[m.tile as usize] += 4,
         }
     }
-    let mut n = 0usize;
-    for (t, &c) in input.hand.iter().enumerate() {
-        if c > 4 {
-            return Err(invalid(format_args!(
-                "{c} copies of {} in the hand (at most 4)",
-                tile::name(t as Tile)
-            )));
-        }
-        n += c as usize;
-        all[t] += c;
+    // Whole-table passes; the first kind held too often names the error.
+    if most(&input.hand) > 4 {
+        let (t, c) = first_above_four(&input.hand);
+        return Err(invalid(format_args!(
+            "{c} copies of {} in the hand (at most 4)",
+            tile::name(t)
+        )));
+    }
+    let n: usize = input.hand.iter().map(|&c| c as usize).sum();
+    for (a, &c) in all.iter_mut().zip(input.hand.iter()) {
+        *a += c;
     }
     let want = 13 - 3 * input.n_melds as usize;
     if n != want {
@@ -166,11 +167,11 @@ pub fn check_hand(
     if let Some(w) = win {
         all[w as usize] += 1;
     }
-    if let Some(t) = all.iter().position(|&c| c > 4) {
+    if most(&all) > 4 {
+        let (t, c) = first_above_four(&all);
         return Err(invalid(format_args!(
-            "{} copies of {} between the hand, its melds and the winning tile (at most 4)",
-            all[t],
-            tile::name(t as Tile)
+            "{c} copies of {} between the hand, its melds and the winning tile (at most 4)",
+            tile::name(t)
         )));
     }
     if input.seat_wind > 3 {
@@ -207,6 +208,19 @@ pub fn check_hand(
         all,
         has_kong: input.melds().iter().any(|m| m.kind.is_kong()),
     })
+}
+
+/// The largest count of `counts`.
+#[inline]
+fn most(counts: &[u8; 34]) -> u8 {
+    counts.iter().fold(0, |m, &c| m.max(c))
+}
+
+/// The first kind of `counts` held more than four times, and its count (`most` > 4).
+#[cold]
+fn first_above_four(counts: &[u8; 34]) -> (Tile, u8) {
+    let t = counts.iter().position(|&c| c > 4).unwrap_or(0);
+    (t as Tile, counts[t])
 }
 
 /// The flags of `input` to score with, after [`check_tiles`] passed and told `held`:
