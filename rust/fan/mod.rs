@@ -352,10 +352,14 @@ impl Layout {
     }
 }
 
+/// Decompositions of one winning tile whose reading-independent fans a [`Win`] keeps for
+/// its other reading (few hands have more).
+const KEPT_DIVISIONS: usize = 4;
+
 /// One winning hand scored as won on a discard and as won by self-draw, sharing the work
 /// that does not depend on how the tile came: the checks, the tile tables, the
-/// decompositions and the unique-wait test. [`Win::score`] always equals [`evaluate`] of
-/// the input with `self_drawn` set as asked.
+/// decompositions with the fans of their sets and tiles, and the unique-wait test.
+/// [`Win::score`] always equals [`evaluate`] of the input with `self_drawn` set as asked.
 pub struct Win<'r> {
     input: WinInput,
     rules: &'r Rules,
@@ -375,6 +379,11 @@ pub struct Win<'r> {
     divs: Divisions,
     /// `divs` holds this hand's decompositions.
     divided: bool,
+    /// The reading-independent fans of the first decompositions, once scored: the other
+    /// reading only finishes their count.
+    kept: [score::DivisionFans; KEPT_DIVISIONS],
+    /// Decompositions with their fans in `kept`.
+    n_kept: usize,
     /// A reading found that the tiles form no special hand (seven pairs, thirteen
     /// orphans, the knitted forms, nine gates).
     no_special: bool,
@@ -412,6 +421,8 @@ impl<'r> Win<'r> {
             wait: None,
             divs: Divisions::new(),
             divided: false,
+            kept: [score::DivisionFans::default(); KEPT_DIVISIONS],
+            n_kept: 0,
             no_special: false,
         }
     }
@@ -501,11 +512,20 @@ impl<'r> Win<'r> {
                 let mut work = self.standing;
                 divide::divide(&mut work, fixed, &mut self.divs);
                 self.divided = true;
+                self.n_kept = 0;
             }
             let divs = &self.divs;
-            for d in &divs.items[..divs.len] {
+            for (i, d) in divs.items[..divs.len].iter().enumerate() {
                 let mut t = Table::default();
-                score::score_regular(d, &ctx, &mut t);
+                if i < KEPT_DIVISIONS {
+                    if i == self.n_kept {
+                        self.kept[i] = score::DivisionFans::of(d, &ctx);
+                        self.n_kept += 1;
+                    }
+                    score::score_reading(&self.kept[i], &ctx, &mut t);
+                } else {
+                    score::score_regular(d, &ctx, &mut t);
+                }
                 let p = table::points(&t);
                 let prefer = t.get(catalog::PURE_TRIPLE_CHOW) == 1
                     || t.get(catalog::TRIPLE_PUNG) != 0

@@ -320,16 +320,17 @@ pub(super) fn tile_hog(merged: &RTable, n_kongs: u8, t: &mut Table) {
 /// 边张 / 嵌张 / 单钓 from the position of the winning tile among the concealed groups
 /// (only called when the wait is unique). Edge beats closed beats single.
 pub(super) fn wait_fans(concealed: &[Pack], win: RTile, t: &mut Table) {
-    if let Some(f) = wait_position(concealed, win, t) {
+    if has(t, MELDED_HAND) || has(t, FOUR_KONGS) {
+        return;
+    }
+    if let Some(f) = wait_place(concealed, win) {
         set(t, f);
     }
 }
 
-/// The wait fan the winning tile's position would give, if the wait is unique.
-fn wait_position(concealed: &[Pack], win: RTile, t: &Table) -> Option<Fan> {
-    if has(t, MELDED_HAND) || has(t, FOUR_KONGS) {
-        return None;
-    }
+/// The wait fan the winning tile's position among the concealed groups would give, if
+/// the wait is unique (and the hand neither 全求人 nor 四杠).
+fn wait_place(concealed: &[Pack], win: RTile) -> Option<Fan> {
     let (mut edge, mut closed, mut single) = (false, false, false);
     for p in concealed {
         match p.kind {
@@ -358,63 +359,87 @@ fn wait_position(concealed: &[Pack], win: RTile, t: &Table) -> Option<Fan> {
 // ---------------------------------------------------------------- regular form ------
 
 /// Scores one regular decomposition (declared melds first, pair in slot 4).
-#[inline(never)]
 pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
-    let n_fixed = ctx.fixed.len();
-    let mut chows = [0u8; 4];
-    let mut pungs = [0u8; 4];
-    let mut pung_melded = [false; 4];
-    let (mut nc, mut np) = (0usize, 0usize);
-    let (mut cp, mut mk, mut ck) = (0u8, 0u8, 0u8);
-    let mut pair = 0u8;
-    let mut chow_concealed = [false; 4];
-    for p in packs {
-        match p.kind {
-            CHOW => {
-                chows[nc] = p.tile;
-                chow_concealed[nc] = !p.melded;
-                nc += 1;
-            }
-            PUNG | KONG => {
-                pungs[np] = p.tile;
-                pung_melded[np] = p.melded;
-                np += 1;
-                if p.kind == PUNG {
-                    if !p.melded {
-                        cp += 1;
-                    }
-                } else if p.melded {
-                    mk += 1;
-                } else {
-                    ck += 1;
-                }
-            }
-            _ => pair = p.tile,
-        }
-    }
-    let win = ctx.win;
-    win_flag_fans(ctx.flags, t);
+    score_reading(&DivisionFans::of(packs, ctx), ctx, t);
+}
 
-    // A discard completes a pung (making it exposed) unless it can be read as part of a
-    // concealed chow of this decomposition.
-    if !ctx.flags.self_drawn {
+/// What one regular decomposition scores whatever the reading (on a discard or
+/// self-drawn, with whichever flags): the fans of its sets, pair and tiles, and what the
+/// reading needs to finish the count ([`score_reading`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DivisionFans {
+    /// The fans that do not depend on the reading.
+    pub fans: Table,
+    /// Concealed pungs (a discard may expose one, `exposed_on_discard`).
+    pub concealed_pungs: u8,
+    /// Concealed pungs of the winning tile a discard completes (it is in no concealed chow).
+    pub exposed_on_discard: u8,
+    /// Melded kongs.
+    pub melded_kongs: u8,
+    /// Concealed kongs.
+    pub concealed_kongs: u8,
+    /// The pungs and kongs (their tiles), the first `n_pungs`.
+    pub pungs: [RTile; 4],
+    /// Number of pungs and kongs.
+    pub n_pungs: u8,
+    /// The wait fan the winning tile's place among the concealed groups gives, if the wait
+    /// is unique.
+    pub wait: Option<Fan>,
+}
+
+impl DivisionFans {
+    /// The reading-independent fans of `packs`; of `ctx` only the melds, the tiles and the
+    /// winning tile are read, never the flags.
+    #[inline(never)]
+    pub fn of(packs: &Division, ctx: &Ctx<'_>) -> DivisionFans {
+        let n_fixed = ctx.fixed.len();
+        let mut chows = [0u8; 4];
+        let mut pungs = [0u8; 4];
+        let mut pung_melded = [false; 4];
+        let (mut nc, mut np) = (0usize, 0usize);
+        let (mut cp, mut mk, mut ck) = (0u8, 0u8, 0u8);
+        let mut pair = 0u8;
+        let mut chow_concealed = [false; 4];
+        for p in packs {
+            match p.kind {
+                CHOW => {
+                    chows[nc] = p.tile;
+                    chow_concealed[nc] = !p.melded;
+                    nc += 1;
+                }
+                PUNG | KONG => {
+                    pungs[np] = p.tile;
+                    pung_melded[np] = p.melded;
+                    np += 1;
+                    if p.kind == PUNG {
+                        if !p.melded {
+                            cp += 1;
+                        }
+                    } else if p.melded {
+                        mk += 1;
+                    } else {
+                        ck += 1;
+                    }
+                }
+                _ => pair = p.tile,
+            }
+        }
+        let win = ctx.win;
+        let t = &mut Table::default();
+
+        // A discard completes a pung (making it exposed) unless it can be read as part of
+        // a concealed chow of this decomposition.
         let in_chow = (0..nc).any(|i| {
             chow_concealed[i] && (chows[i] == win || chows[i] + 1 == win || chows[i] == win + 1)
         });
-        if !in_chow {
-            for i in 0..np {
-                if pungs[i] == win && !pung_melded[i] {
-                    cp = cp.saturating_sub(1);
-                }
-            }
-        }
-    }
+        let exposed_on_discard = if in_chow {
+            0
+        } else {
+            (0..np)
+                .filter(|&i| pungs[i] == win && !pung_melded[i])
+                .count() as u8
+        };
 
-    if np > 0 {
-        kong_fans(cp, mk, ck, ctx.opts, t);
-        if np == 4 && !has(t, FOUR_KONGS) && !has(t, FOUR_CONCEALED_PUNGS) {
-            set(t, ALL_PUNGS);
-        }
         for &x in &pungs[..np] {
             if rtile::is_dragon(x) {
                 inc(t, DRAGON_PUNG);
@@ -422,64 +447,96 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
                 inc(t, PUNG_OF_TERMINALS_OR_HONORS);
             }
         }
-    }
 
-    match nc {
-        4 => {
-            if three_suited_terminal_chows(&chows, pair) {
-                set(t, THREE_SUITED_TERMINAL_CHOWS);
-            } else if pure_terminal_chows(&chows, pair) {
-                set(t, PURE_TERMINAL_CHOWS);
-            } else {
-                let mut m = chows;
+        match nc {
+            4 => {
+                if three_suited_terminal_chows(&chows, pair) {
+                    set(t, THREE_SUITED_TERMINAL_CHOWS);
+                } else if pure_terminal_chows(&chows, pair) {
+                    set(t, PURE_TERMINAL_CHOWS);
+                } else {
+                    let mut m = chows;
+                    m.sort_unstable();
+                    score_four_chows(&m, t);
+                }
+            }
+            3 => {
+                let mut m = [chows[0], chows[1], chows[2]];
                 m.sort_unstable();
-                score_four_chows(&m, t);
+                score_three_chows(&m, t);
+            }
+            2 => {
+                if let Some(f) = two_chows(chows[0], chows[1]) {
+                    inc(t, f);
+                }
+                if let Some(f) = two_pungs(pungs[0].min(pungs[1]), pungs[0].max(pungs[1])) {
+                    inc(t, f);
+                }
+            }
+            1 => {
+                let mut m = [pungs[0], pungs[1], pungs[2]];
+                m.sort_unstable();
+                score_three_pungs(&m, t);
+            }
+            _ => {
+                let mut m = pungs;
+                m.sort_unstable();
+                score_four_pungs(&m, t);
             }
         }
-        3 => {
-            let mut m = [chows[0], chows[1], chows[2]];
-            m.sort_unstable();
-            score_three_chows(&m, t);
-        }
-        2 => {
-            if let Some(f) = two_chows(chows[0], chows[1]) {
-                inc(t, f);
-            }
-            if let Some(f) = two_pungs(pungs[0].min(pungs[1]), pungs[0].max(pungs[1])) {
-                inc(t, f);
-            }
-        }
-        1 => {
-            let mut m = [pungs[0], pungs[1], pungs[2]];
-            m.sort_unstable();
-            score_three_pungs(&m, t);
-        }
-        _ => {
-            let mut m = pungs;
-            m.sort_unstable();
-            score_four_pungs(&m, t);
-        }
-    }
 
-    concealment_fans(ctx.fixed, ctx.flags.self_drawn, t);
-    pair_fans(pair, nc, t);
-    set_content_fans(packs, t);
-    // The suit, tile and rank fans: no step above sets any of them, and none of them
-    // reads the table.
-    let tiles = ctx.hand_tiles();
-    t.merge(&tiles.fans);
-    if !has(t, QUADRUPLE_CHOW) {
-        // 四归一: kinds with all four copies in the hand, minus the kongs.
-        t.put(TILE_HOG, tiles.fours.saturating_sub(mk + ck));
+        pair_fans(pair, nc, t);
+        set_content_fans(packs, t);
+        // The suit, tile and rank fans: no step above sets any of them, and none of them
+        // reads the table.
+        let tiles = ctx.hand_tiles();
+        t.merge(&tiles.fans);
+        if !has(t, QUADRUPLE_CHOW) {
+            // 四归一: kinds with all four copies in the hand, minus the kongs.
+            t.put(TILE_HOG, tiles.fours.saturating_sub(mk + ck));
+        }
+        DivisionFans {
+            fans: *t,
+            concealed_pungs: cp,
+            exposed_on_discard,
+            melded_kongs: mk,
+            concealed_kongs: ck,
+            pungs,
+            n_pungs: np as u8,
+            wait: wait_place(&packs[n_fixed..], win),
+        }
     }
-    if let Some(f) = wait_position(&packs[n_fixed..], win, t) {
-        if ctx.unique_wait() {
+}
+
+/// Finishes the count of one decomposition for the reading of `ctx` (its flags): the
+/// win-method, concealed-pung, kong and concealment fans, the unique wait, the 不计
+/// exclusions, the wind pungs and 无番和. None of the fans [`DivisionFans::of`] sets is set
+/// here, and what each step reads is set before it, so the count equals the steps in the
+/// reference order.
+#[inline(never)]
+pub fn score_reading(d: &DivisionFans, ctx: &Ctx<'_>, t: &mut Table) {
+    *t = d.fans;
+    win_flag_fans(ctx.flags, t);
+    let mut cp = d.concealed_pungs;
+    if !ctx.flags.self_drawn {
+        cp = cp.saturating_sub(d.exposed_on_discard);
+    }
+    let pungs = &d.pungs[..d.n_pungs as usize];
+    if !pungs.is_empty() {
+        kong_fans(cp, d.melded_kongs, d.concealed_kongs, ctx.opts, t);
+        if pungs.len() == 4 && !has(t, FOUR_KONGS) && !has(t, FOUR_CONCEALED_PUNGS) {
+            set(t, ALL_PUNGS);
+        }
+    }
+    concealment_fans(ctx.fixed, ctx.flags.self_drawn, t);
+    if let Some(f) = d.wait {
+        if !has(t, MELDED_HAND) && !has(t, FOUR_KONGS) && ctx.unique_wait() {
             set(t, f);
         }
     }
     apply_exclusions(t, ctx.opts);
     if !has(t, BIG_FOUR_WINDS) {
-        for &x in &pungs[..np] {
+        for &x in pungs {
             if rtile::is_wind(x) {
                 wind_pung(x, ctx.prevalent, ctx.seat, t);
             }
@@ -490,6 +547,7 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
     }
 }
 
+#[inline(never)]
 fn pure_terminal_chows(chows: &[RTile; 4], pair: RTile) -> bool {
     if !rtile::is_suited(pair) || rtile::rank(pair) != 5 {
         return false;
@@ -508,6 +566,7 @@ fn pure_terminal_chows(chows: &[RTile; 4], pair: RTile) -> bool {
     low == 2 && high == 2
 }
 
+#[inline(never)]
 fn three_suited_terminal_chows(chows: &[RTile; 4], pair: RTile) -> bool {
     if !rtile::is_suited(pair) || rtile::rank(pair) != 5 {
         return false;
