@@ -291,6 +291,8 @@ struct Layout {
     merged: RTable,
     /// The kinds in `merged`.
     kinds: Kinds,
+    /// The kinds held four times in `merged`.
+    fours: u8,
 }
 
 impl Layout {
@@ -348,6 +350,7 @@ impl Layout {
             standing,
             merged,
             kinds: rtile::kinds_in(&merged),
+            fours: rtile::fours_in(&merged),
         }
     }
 }
@@ -479,6 +482,7 @@ impl<'r> Win<'r> {
             standing: &self.standing,
             before: &self.layout.merged,
             kinds: self.kinds,
+            fours: self.layout.fours + u8::from(self.layout.merged[self.win as usize] == 3),
             tiles: &self.tiles,
             win: self.win,
             flags,

@@ -139,6 +139,18 @@ pub fn kinds_in(table: &RTable) -> Kinds {
     kinds
 }
 
+/// How many kinds `table` holds four times (counts 0-4: 4 is the only one with bit 2).
+#[inline]
+pub fn fours_in(table: &RTable) -> u8 {
+    table
+        .chunks_exact(8)
+        .map(|word| {
+            let w = u64::from_le_bytes(word.try_into().expect("eight counts"));
+            (w & 0x0404_0404_0404_0404).count_ones()
+        })
+        .sum::<u32>() as u8
+}
+
 /// The kinds for which the const predicate `$pred` holds.
 macro_rules! kinds_where {
     ($pred:ident) => {{
@@ -219,6 +231,11 @@ mod tests {
         }
         let held = kinds_of(&ALL) & !ALL.iter().step_by(8).fold(0, |m, &x| m | 1 << x);
         assert_eq!(kinds_in(&table), held);
+        let mut table: RTable = [0; 0x50];
+        for (i, &x) in ALL.iter().enumerate() {
+            table[x as usize] = (i % 5) as u8;
+        }
+        assert_eq!(fours_in(&table), 6);
         assert_eq!(
             (1..=4).map(suit_kinds).fold(0, |a, b| a | b),
             kinds_of(&ALL)

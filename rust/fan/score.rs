@@ -42,6 +42,8 @@ pub struct Ctx<'a> {
     pub before: &'a RTable,
     /// Every kind of the hand (melds and winning tile included).
     pub kinds: Kinds,
+    /// The kinds held four times (melds and winning tile included).
+    pub fours: u8,
     /// The fans of the hand's tiles alone ([`Ctx::hand_tiles`]), once found.
     pub tiles: &'a std::cell::OnceCell<HandTiles>,
     /// The winning tile.
@@ -85,19 +87,7 @@ impl Ctx<'_> {
     /// decomposition and both readings (on a discard, self-drawn).
     pub fn hand_tiles(&self) -> &HandTiles {
         self.tiles
-            .get_or_init(|| HandTiles::of(self.kinds, self.fours()))
-    }
-
-    /// The kinds held four times (melds and winning tile included).
-    fn fours(&self) -> u8 {
-        let mut n = 0;
-        let mut kinds = self.kinds;
-        while kinds != 0 {
-            let x = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            n += u8::from(self.before[x] + u8::from(x == self.win as usize) == 4);
-        }
-        n
+            .get_or_init(|| HandTiles::of(self.kinds, self.fours))
     }
 }
 
