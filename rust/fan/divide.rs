@@ -203,23 +203,30 @@ pub fn is_complete(table: &RTable) -> bool {
 /// Whether one suit's counts (ranks 1-9) split into pungs and (unless honors) chows.
 #[inline]
 fn sets_only(c: &[u8; 12], honors: bool) -> bool {
-    let mut c = *c;
-    for r in 1..=9 {
-        let mut x = c[r];
-        if x == 0 {
-            continue;
-        }
-        if x >= 3 {
-            x -= 3;
-        }
-        if x == 0 {
-            continue;
-        }
-        if honors || r > 7 || c[r + 1] < x || c[r + 2] < x {
+    let mut ranks = [0u8; 9];
+    ranks.copy_from_slice(&c[1..10]);
+    splits_into_sets(&ranks, honors)
+}
+
+/// Whether one suit's counts (rank r at index r - 1) split into pungs and (unless
+/// `honors`) chows. Greedy from the lowest rank: what the chows begun below leave of a
+/// rank makes a pung when three or more, and the rest begins as many chows.
+#[inline]
+fn splits_into_sets(c: &[u8; 9], honors: bool) -> bool {
+    // Chows begun one and two ranks below, which still need this rank.
+    let (mut one, mut two) = (0u8, 0u8);
+    for (i, &n) in c.iter().enumerate() {
+        let need = one + two;
+        if n < need {
             return false;
         }
-        c[r + 1] -= x;
-        c[r + 2] -= x;
+        // What is left of the rank (at most 5), mod 3.
+        let begin = [0, 1, 2, 0, 1, 2, 0, 1][(n - need) as usize & 7];
+        if begin != 0 && (honors || i >= 7) {
+            return false;
+        }
+        two = one;
+        one = begin;
     }
     true
 }
@@ -246,22 +253,42 @@ pub fn seven_pairs_wait(table: &RTable) -> Option<RTile> {
 
 /// True if the hand in `table` (standing tiles without the winning tile, 3k + 1 of them)
 /// is completed by `win` and by no other tile kind: [`completing_tiles`] is `win` alone.
+/// `win` must complete the hand.
 pub fn is_unique_wait(
-    table: &mut RTable,
+    table: &RTable,
     win: RTile,
     seven_pairs: bool,
     dead: Option<&RTable>,
 ) -> bool {
-    completing_tiles(table, seven_pairs, dead) == 1u128 << win
+    wait_witness(table, win, seven_pairs, dead) == 1u128 << win
 }
 
 /// The tile kinds (bit = [`RTile`]) that complete the hand in `table` (standing tiles
 /// without the winning tile, 3k + 1 of them) into sets and a pair. `seven_pairs` adds the
 /// seven-pairs wait as the reference reads it ([`seven_pairs_wait`]; 13 tiles, no melds).
 /// `dead` lists kinds whose four copies the player already holds; they are left out
-/// (`None` = keep them, as the reference does). `table` is restored before returning.
-pub fn completing_tiles(table: &mut RTable, seven_pairs: bool, dead: Option<&RTable>) -> u128 {
+/// (`None` = keep them, as the reference does).
+pub fn completing_tiles(table: &RTable, seven_pairs: bool, dead: Option<&RTable>) -> u128 {
+    completing(table, seven_pairs, dead, None)
+}
+
+/// `win`, a tile kind completing the hand in `table` (as [`completing_tiles`] reads it),
+/// with the first other completing kind found, if any: `1 << win` exactly when `win` is
+/// the only one, else two kinds of [`completing_tiles`], which then tell that no tile
+/// is the only one.
+pub fn wait_witness(table: &RTable, win: RTile, seven_pairs: bool, dead: Option<&RTable>) -> u128 {
+    completing(table, seven_pairs, dead, Some(win)) | 1u128 << win
+}
+
+/// [`completing_tiles`], stopping at the first kind other than `beside` when given.
+fn completing(
+    table: &RTable,
+    seven_pairs: bool,
+    dead: Option<&RTable>,
+    beside: Option<RTile>,
+) -> u128 {
     let is_dead = |t: RTile| dead.is_some_and(|d| d[t as usize] >= 4);
+    let others = !beside.map_or(0, |w| 1u128 << w);
     let mut set = 0u128;
     if seven_pairs {
         if let Some(w) = seven_pairs_wait(table) {
@@ -270,10 +297,16 @@ pub fn completing_tiles(table: &mut RTable, seven_pairs: bool, dead: Option<&RTa
             }
         }
     }
+    if beside.is_some() && set & others != 0 {
+        return set;
+    }
     // Per suit: can it be split into sets only, or into sets and the pair?
+    let mut counts = [[0u8; 9]; 5];
     let mut shape = [SuitShape::default(); 5];
     for s in 1..=4u8 {
-        shape[s as usize] = SuitShape::of(table, s);
+        let base = (s << 4 | 1) as usize;
+        counts[s as usize].copy_from_slice(&table[base..base + 9]);
+        shape[s as usize] = SuitShape::of(&counts[s as usize], s == 4);
     }
     // The completing tile's suit must take the pair if every other suit splits into sets,
     // or split into sets itself if exactly one other suit holds the pair.
@@ -298,11 +331,11 @@ pub fn completing_tiles(table: &mut RTable, seven_pairs: bool, dead: Option<&RTa
         let Some(need_pair) = needs_pair[s as usize] else {
             continue;
         };
-        let base = (s << 4) as usize;
-        let weighted: u32 = (1..=9).map(|r| r as u32 * table[base + r] as u32).sum();
+        let c = &counts[s as usize];
+        let weighted: u32 = (1..=9).map(|r| r as u32 * c[r - 1] as u32).sum();
         let top = if s == 4 { 7 } else { 9 };
         for r in 1..=top {
-            let x = (base + r) as RTile;
+            let x = s << 4 | r as u8;
             // Sets alone keep a suit's rank sum at 0 mod 3.
             if !need_pair && (weighted + r as u32) % 3 != 0 {
                 continue;
@@ -310,11 +343,14 @@ pub fn completing_tiles(table: &mut RTable, seven_pairs: bool, dead: Option<&RTa
             if is_dead(x) || !could_complete(table, x) {
                 continue;
             }
-            table[x as usize] += 1;
-            let mine = SuitShape::of(table, s);
-            table[x as usize] -= 1;
+            let mut with = *c;
+            with[r - 1] += 1;
+            let mine = SuitShape::of(&with, s == 4);
             if (need_pair && mine.with_pair) || (!need_pair && mine.sets_only) {
                 set |= 1u128 << x;
+                if beside.is_some() && set & others != 0 {
+                    return set;
+                }
             }
         }
     }
@@ -331,27 +367,35 @@ struct SuitShape {
 }
 
 impl SuitShape {
-    fn of(table: &RTable, s: u8) -> Self {
-        let base = (s << 4) as usize;
-        let mut c = [0u8; 12];
-        c[1..10].copy_from_slice(&table[base + 1..base + 10]);
+    /// The shape of one suit's counts (rank r at index r - 1).
+    #[inline(never)]
+    fn of(c: &[u8; 9], honors: bool) -> Self {
         let n: u32 = c.iter().map(|&x| x as u32).sum();
-        let honors = s == 4;
+        if n == 0 {
+            return SuitShape {
+                sets_only: true,
+                with_pair: false,
+            };
+        }
         match n % 3 {
             0 => SuitShape {
-                sets_only: sets_only(&c, honors),
+                sets_only: splits_into_sets(c, honors),
                 with_pair: false,
             },
             2 => {
                 // Sets keep the rank sum at 0 mod 3, so the pair's rank r has 2r = sum.
-                let weighted: u32 = (1..=9).map(|r| r as u32 * c[r] as u32).sum();
-                let first = (2 * weighted) % 3;
+                let weighted: u32 = (1..=9).map(|r| r as u32 * c[r - 1] as u32).sum();
+                let first = match (2 * weighted) % 3 {
+                    0 => 3,
+                    k => k as usize,
+                };
+                let mut c = *c;
                 let mut with_pair = false;
-                for r in (1..=9).filter(|&r| r as u32 % 3 == first) {
-                    if c[r] >= 2 {
-                        c[r] -= 2;
-                        with_pair = sets_only(&c, honors);
-                        c[r] += 2;
+                for r in (first..=9).step_by(3) {
+                    if c[r - 1] >= 2 {
+                        c[r - 1] -= 2;
+                        with_pair = splits_into_sets(&c, honors);
+                        c[r - 1] += 2;
                         if with_pair {
                             break;
                         }
@@ -419,30 +463,38 @@ mod tests {
                 .filter(|&&x| t[x as usize] > 0)
                 .fold(0u128, |m, &x| m | 1u128 << x)
         };
-        // Nine gates: every character completes it; the table is restored.
-        let mut t = table("1112345678999m");
-        assert_eq!(completing_tiles(&mut t, true, None), bits("123456789m"));
-        assert_eq!(t, table("1112345678999m"));
+        // Nine gates: every character completes it.
+        let t = table("1112345678999m");
+        assert_eq!(completing_tiles(&t, true, None), bits("123456789m"));
         // Six pairs and a single: the single's kind, by seven pairs only.
-        let mut t = table("112233m5566p779s");
-        assert_eq!(completing_tiles(&mut t, true, None), bits("9s"));
-        assert_eq!(completing_tiles(&mut t, false, None), 0);
+        let t = table("112233m5566p779s");
+        assert_eq!(completing_tiles(&t, true, None), bits("9s"));
+        assert_eq!(completing_tiles(&t, false, None), 0);
         // A dead tile (four held with the melds) is left out when asked.
-        let mut t = table("1233m456p789s777z");
+        let t = table("1233m456p789s777z");
         let mut dead = [0u8; 0x50];
         dead[rtile::from_code(2) as usize] = 4;
-        assert_eq!(completing_tiles(&mut t, false, None), bits("3m"));
-        assert_eq!(completing_tiles(&mut t, false, Some(&dead)), 0);
+        assert_eq!(completing_tiles(&t, false, None), bits("3m"));
+        assert_eq!(completing_tiles(&t, false, Some(&dead)), 0);
+        // The witness of a wait: the winning tile alone when it is the only wait, else
+        // two waits.
+        let t = table("1112345678999m");
+        let w = wait_witness(&t, rtile::from_code(4), true, None);
+        assert_eq!(w.count_ones(), 2);
+        assert_eq!(w & !completing_tiles(&t, true, None), 0);
+        let t = table("1233m456p789s777z");
+        let three = rtile::from_code(2);
+        assert_eq!(wait_witness(&t, three, false, None), 1 << three);
     }
 
     #[test]
     fn waits() {
         // 1233m + ... waits only on 3m (P18).
-        let mut t = table("1233m456p789s777z");
+        let t = table("1233m456p789s777z");
         assert!(!is_complete(&t));
-        assert!(is_unique_wait(&mut t, rtile::from_code(2), false, None));
+        assert!(is_unique_wait(&t, rtile::from_code(2), false, None));
         // 12345m waits on 3m and 6m.
-        let mut t = table("12345m456p789s11z");
-        assert!(!is_unique_wait(&mut t, rtile::from_code(2), false, None));
+        let t = table("12345m456p789s11z");
+        assert!(!is_unique_wait(&t, rtile::from_code(2), false, None));
     }
 }

@@ -28,7 +28,7 @@ use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 pub use catalog::{Fan, FanInfo, CATALOG, N_FANS};
 use divide::{Divisions, Pack, CHOW, KONG, PUNG};
-use rtile::RTable;
+use rtile::{Kinds, RTable};
 use score::Ctx;
 use table::Table;
 
@@ -287,8 +287,12 @@ struct Layout {
     fixed_table: RTable,
     /// Concealed tiles without the winning tile.
     standing: RTable,
-    /// `standing` plus `fixed_table`.
+    /// `standing` plus `fixed_table`: every tile held before the win.
     merged: RTable,
+    /// The kinds in `merged`.
+    kinds: Kinds,
+    /// The kinds held four times in `merged`.
+    fours: u8,
 }
 
 impl Layout {
@@ -329,12 +333,15 @@ impl Layout {
             };
         }
         let mut standing: RTable = [0; 0x50];
-        for (t, &c) in input.hand.iter().enumerate() {
-            standing[rtile::from_code(t as Tile) as usize] = c;
-        }
+        let hand = &input.hand;
+        // Tile codes: 万 0-8, 筒 9-17, 条 18-26, honors 27-33.
+        standing[0x11..0x1A].copy_from_slice(&hand[0..9]);
+        standing[0x31..0x3A].copy_from_slice(&hand[9..18]);
+        standing[0x21..0x2A].copy_from_slice(&hand[18..27]);
+        standing[0x41..0x48].copy_from_slice(&hand[27..34]);
         let mut merged = standing;
-        for &x in rtile::ALL.iter() {
-            merged[x as usize] += fixed_table[x as usize];
+        for (m, f) in merged.iter_mut().zip(fixed_table.iter()) {
+            *m += f;
         }
         Layout {
             fixed,
@@ -342,25 +349,30 @@ impl Layout {
             fixed_table,
             standing,
             merged,
+            kinds: rtile::kinds_in(&merged),
+            fours: rtile::fours_in(&merged),
         }
     }
 }
 
+/// Decompositions of one winning tile whose reading-independent fans a [`Win`] keeps for
+/// its other reading (few hands have more).
+const KEPT_DIVISIONS: usize = 4;
+
 /// One winning hand scored as won on a discard and as won by self-draw, sharing the work
 /// that does not depend on how the tile came: the checks, the tile tables, the
-/// decompositions and the unique-wait test. [`Win::score`] always equals [`evaluate`] of
-/// the input with `self_drawn` set as asked.
+/// decompositions with the fans of their sets and tiles, and the unique-wait test.
+/// [`Win::score`] always equals [`evaluate`] of the input with `self_drawn` set as asked.
 pub struct Win<'r> {
     input: WinInput,
     rules: &'r Rules,
     held: validate::WinTileHeld,
-    fixed: [Pack; 4],
-    n_fixed: usize,
-    fixed_table: RTable,
+    /// The hand before the win.
+    layout: Layout,
+    /// The concealed tiles with the winning tile.
     standing: RTable,
-    merged: RTable,
-    unique: [rtile::RTile; 18],
-    n_unique: usize,
+    /// Every kind of the hand, the winning tile's included.
+    kinds: Kinds,
     /// The fans of the hand's tiles alone, once needed.
     tiles: std::cell::OnceCell<score::HandTiles>,
     win: rtile::RTile,
@@ -370,6 +382,11 @@ pub struct Win<'r> {
     divs: Divisions,
     /// `divs` holds this hand's decompositions.
     divided: bool,
+    /// The reading-independent fans of the first decompositions, once scored: the other
+    /// reading only finishes their count.
+    kept: [score::DivisionFans; KEPT_DIVISIONS],
+    /// Decompositions with their fans in `kept`.
+    n_kept: usize,
     /// A reading found that the tiles form no special hand (seven pairs, thirteen
     /// orphans, the knitted forms, nine gates).
     no_special: bool,
@@ -382,70 +399,47 @@ impl<'r> Win<'r> {
     pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Win<'r>> {
         let held = validate::check_tiles(input, &rules.fan)?;
         validate::check_flags(input, &rules.fan, held)?;
-        Ok(Win::laid_out(input, rules, held, &Layout::of(input), None))
+        Ok(Win::laid_out(input, rules, held, Layout::of(input)))
     }
 
-    /// The win of `input` (checked) from the layout of its tiles before the win, with the
-    /// tiles completing the hand before the win when already known.
+    /// The win of `input` (checked) from the layout of its tiles before the win.
     fn laid_out(
         input: &WinInput,
         rules: &'r Rules,
         held: validate::WinTileHeld,
-        layout: &Layout,
-        wait: Option<u128>,
+        layout: Layout,
     ) -> Win<'r> {
         let win = rtile::from_code(input.win_tile);
         let mut standing = layout.standing;
         standing[win as usize] += 1;
-        let mut merged = layout.merged;
-        merged[win as usize] += 1;
-        let mut unique = [0u8; 18];
-        let mut n_unique = 0;
-        for &x in rtile::ALL.iter() {
-            if merged[x as usize] > 0 && n_unique < 18 {
-                unique[n_unique] = x;
-                n_unique += 1;
-            }
-        }
         Win {
             input: *input,
             rules,
             held,
-            fixed: layout.fixed,
-            n_fixed: layout.n_fixed,
-            fixed_table: layout.fixed_table,
+            layout,
             standing,
-            merged,
-            unique,
-            n_unique,
+            kinds: layout.kinds | 1 << win,
             tiles: std::cell::OnceCell::new(),
             win,
-            wait,
+            wait: None,
             divs: Divisions::new(),
             divided: false,
+            kept: [score::DivisionFans::default(); KEPT_DIVISIONS],
+            n_kept: 0,
             no_special: false,
         }
     }
 
-    /// Makes this the win of the same hand before the win (`layout`) with another winning
-    /// tile (`input`, checked), keeping the tiles completing the hand: the same for every
+    /// Makes this the win of the same hand before the win with another winning tile
+    /// (`input`, checked), keeping the tiles completing the hand: the same for every
     /// winning tile of one hand.
-    fn rewin(&mut self, input: &WinInput, held: validate::WinTileHeld, layout: &Layout) {
+    fn rewin(&mut self, input: &WinInput, held: validate::WinTileHeld) {
         let win = rtile::from_code(input.win_tile);
         self.input = *input;
         self.held = held;
-        self.standing = layout.standing;
+        self.standing[self.win as usize] -= 1;
         self.standing[win as usize] += 1;
-        self.merged = layout.merged;
-        self.merged[win as usize] += 1;
-        let mut n_unique = 0;
-        for &x in rtile::ALL.iter() {
-            if self.merged[x as usize] > 0 && n_unique < 18 {
-                self.unique[n_unique] = x;
-                n_unique += 1;
-            }
-        }
-        self.n_unique = n_unique;
+        self.kinds = self.layout.kinds | 1 << win;
         self.tiles = std::cell::OnceCell::new();
         self.win = win;
         self.divided = false;
@@ -481,14 +475,14 @@ impl<'r> Win<'r> {
         };
         let opts = &self.rules.fan;
         let flags = validate::check_flags(&input, opts, self.held)?;
-        let fixed = &self.fixed[..self.n_fixed];
+        let fixed = &self.layout.fixed[..self.layout.n_fixed];
         let ctx = Ctx {
             fixed,
-            fixed_table: &self.fixed_table,
+            fixed_table: &self.layout.fixed_table,
             standing: &self.standing,
-            merged: &self.merged,
-            unique: self.unique,
-            n_unique: self.n_unique,
+            before: &self.layout.merged,
+            kinds: self.kinds,
+            fours: self.layout.fours + u8::from(self.layout.merged[self.win as usize] == 3),
             tiles: &self.tiles,
             win: self.win,
             flags,
@@ -522,11 +516,20 @@ impl<'r> Win<'r> {
                 let mut work = self.standing;
                 divide::divide(&mut work, fixed, &mut self.divs);
                 self.divided = true;
+                self.n_kept = 0;
             }
             let divs = &self.divs;
-            for d in &divs.items[..divs.len] {
+            for (i, d) in divs.items[..divs.len].iter().enumerate() {
                 let mut t = Table::default();
-                score::score_regular(d, &ctx, &mut t);
+                if i < KEPT_DIVISIONS {
+                    if i == self.n_kept {
+                        self.kept[i] = score::DivisionFans::of(d, &ctx);
+                        self.n_kept += 1;
+                    }
+                    score::score_reading(&self.kept[i], &ctx, &mut t);
+                } else {
+                    score::score_regular(d, &ctx, &mut t);
+                }
                 let p = table::points(&t);
                 let prefer = t.get(catalog::PURE_TRIPLE_CHOW) == 1
                     || t.get(catalog::TRIPLE_PUNG) != 0
@@ -539,11 +542,7 @@ impl<'r> Win<'r> {
         }
         self.wait = ctx.wait.get();
         if max == 0 {
-            return Err(MjError::NotWinning(format!(
-                "{} + {} does not form a winning hand",
-                validate::describe_hand(&input),
-                crate::tile::name(input.win_tile)
-            )));
+            return Err(not_winning(&input));
         }
         if input.declared_ready && opts.ready_fan {
             best.put(catalog::DECLARED_READY, 1);
@@ -567,6 +566,17 @@ impl<'r> Win<'r> {
     }
 }
 
+/// The error of a hand whose tiles form no winning shape (out of line: rare).
+#[cold]
+#[inline(never)]
+fn not_winning(input: &WinInput) -> MjError {
+    MjError::NotWinning(format!(
+        "{} + {} does not form a winning hand",
+        validate::describe_hand(input),
+        crate::tile::name(input.win_tile)
+    ))
+}
+
 /// A waiting hand whose winning tiles are scored one after another, sharing what does not
 /// depend on the winning tile: the checks of the concealed tiles, melds, winds and
 /// flowers, the layout of the tiles, and the tiles completing the hand (which decide the
@@ -576,7 +586,6 @@ pub struct Waiting<'r> {
     /// The hand with its melds, seat and flags; the winning tile is set per call.
     input: WinInput,
     held: validate::HandHeld,
-    layout: Layout,
     /// The win with the winning tile `current`, rebuilt in place for another tile; its
     /// tiles completing the hand, once found, serve every winning tile.
     win: Win<'r>,
@@ -590,7 +599,6 @@ impl<'r> Waiting<'r> {
     /// Errors: when [`evaluate`] fails for this input whatever its winning tile.
     pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Waiting<'r>> {
         let held = validate::check_hand(input, &rules.fan, None)?;
-        let layout = Layout::of(input);
         let none_held = validate::WinTileHeld {
             in_hand: 0,
             in_melds: 0,
@@ -599,8 +607,7 @@ impl<'r> Waiting<'r> {
         Ok(Waiting {
             input: *input,
             held,
-            win: Win::laid_out(input, rules, none_held, &layout, None),
-            layout,
+            win: Win::laid_out(input, rules, none_held, Layout::of(input)),
             current: None,
         })
     }
@@ -615,12 +622,12 @@ impl<'r> Waiting<'r> {
         if self.current != Some(win_tile) {
             let w = win_tile;
             if w as usize >= crate::tile::N_CODES || crate::tile::is_flower(w) {
-                return Err(MjError::hand(format!(
+                return Err(validate::invalid(format_args!(
                     "winning tile code {w} is not a tile that can win"
                 )));
             }
             if self.held.all[w as usize] >= 4 {
-                return Err(MjError::hand(format!(
+                return Err(validate::invalid(format_args!(
                     "a fifth copy of {} cannot win",
                     crate::tile::name(w)
                 )));
@@ -631,7 +638,7 @@ impl<'r> Waiting<'r> {
             };
             let mut all = self.held;
             all.all[w as usize] += 1;
-            self.win.rewin(&input, all.of(&input, w), &self.layout);
+            self.win.rewin(&input, all.of(&input, w));
             self.current = Some(w);
         }
         // The flags are checked as the tile is scored, as `Win::score` does.

@@ -145,6 +145,7 @@ fn cap_pair_relations(found: &[Option<Fan>], max: u8, t: &mut Table) {
     }
 }
 
+#[inline(never)]
 pub(super) fn score_four_chows(m: &[RTile; 4], t: &mut Table) {
     if let Some(f) = four_chows(m) {
         set(t, f);

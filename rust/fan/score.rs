@@ -13,7 +13,7 @@ use super::principles::{
     apply_exclusions, kong_fans, score_four_chows, score_four_pungs, score_three_chows,
     score_three_pungs, two_chows, two_pungs, wind_pung,
 };
-use super::rtile::{self, RTable, RTile};
+use super::rtile::{self, Kinds, RTable, RTile};
 use super::table::{clear, has, inc, set, Table};
 use super::FanOptions;
 
@@ -38,12 +38,12 @@ pub struct Ctx<'a> {
     pub fixed_table: &'a RTable,
     /// Standing tiles with the winning tile.
     pub standing: &'a RTable,
-    /// `standing` plus `fixed_table`: every tile of the hand.
-    pub merged: &'a RTable,
-    /// Every distinct tile of the hand, in scoring order.
-    pub unique: [RTile; 18],
-    /// Number of entries in `unique`.
-    pub n_unique: usize,
+    /// Every tile the player held before the winning tile (hand and melds).
+    pub before: &'a RTable,
+    /// Every kind of the hand (melds and winning tile included).
+    pub kinds: Kinds,
+    /// The kinds held four times (melds and winning tile included).
+    pub fours: u8,
     /// The fans of the hand's tiles alone ([`Ctx::hand_tiles`]), once found.
     pub tiles: &'a std::cell::OnceCell<HandTiles>,
     /// The winning tile.
@@ -56,19 +56,16 @@ pub struct Ctx<'a> {
     pub prevalent: u8,
     /// Scoring options.
     pub opts: &'a FanOptions,
-    /// The tiles that complete the hand before the win, over the regular form and (with
-    /// no melds) seven pairs, as [`divide::completing_tiles`] reads them (bit = [`RTile`]);
-    /// computed on first use, since many hands never need it. The same for every winning
-    /// tile of one waiting hand.
+    /// Tiles that complete the hand before the win, over the regular form and (with no
+    /// melds) seven pairs, as [`divide::completing_tiles`] reads them (bit = [`RTile`]):
+    /// the winning tile of the first reading that needed them with the first other one
+    /// found ([`divide::wait_witness`]), which tells whether any winning tile is the only
+    /// one. Found on first use, since many hands never need it; the same for every
+    /// winning tile of one waiting hand.
     pub wait: std::cell::Cell<Option<u128>>,
 }
 
 impl Ctx<'_> {
-    /// Every distinct tile of the hand, in scoring order.
-    #[inline]
-    pub fn uniques(&self) -> &[RTile] {
-        &self.unique[..self.n_unique]
-    }
     /// True if the standing tiles before the win wait on the winning tile only, over the
     /// regular form and (with no melds) seven pairs.
     pub fn unique_wait(&self) -> bool {
@@ -77,9 +74,8 @@ impl Ctx<'_> {
             None => {
                 let mut pre = *self.standing;
                 pre[self.win as usize] -= 1;
-                let held = self.held_before_win();
-                let dead = self.opts.mcr_exact_waits.then_some(&held);
-                let set = divide::completing_tiles(&mut pre, self.fixed.is_empty(), dead);
+                let dead = self.opts.mcr_exact_waits.then_some(self.before);
+                let set = divide::wait_witness(&pre, self.win, self.fixed.is_empty(), dead);
                 self.wait.set(Some(set));
                 set
             }
@@ -91,14 +87,7 @@ impl Ctx<'_> {
     /// decomposition and both readings (on a discard, self-drawn).
     pub fn hand_tiles(&self) -> &HandTiles {
         self.tiles
-            .get_or_init(|| HandTiles::of(self.uniques(), self.merged))
-    }
-
-    /// Every tile the player held before the winning tile (hand and melds).
-    pub fn held_before_win(&self) -> RTable {
-        let mut h = *self.merged;
-        h[self.win as usize] -= 1;
-        h
+            .get_or_init(|| HandTiles::of(self.kinds, self.fours))
     }
 }
 
@@ -115,14 +104,12 @@ pub struct HandTiles {
 }
 
 impl HandTiles {
-    /// The fans of the distinct tiles `uniques` of a hand whose tiles (melds included)
-    /// are `merged` (at most 18 tiles, so `uniques` holds every kind).
-    pub fn of(uniques: &[RTile], merged: &RTable) -> HandTiles {
+    /// The fans of a hand of the kinds `kinds`, `fours` of them held four times.
+    pub fn of(kinds: Kinds, fours: u8) -> HandTiles {
         let mut fans = Table::default();
-        suit_fans(uniques, &mut fans);
-        tile_fans(uniques, &mut fans);
-        rank_fans(uniques, &mut fans);
-        let fours = uniques.iter().filter(|&&x| merged[x as usize] == 4).count() as u8;
+        suit_fans(kinds, &mut fans);
+        tile_fans(kinds, &mut fans);
+        rank_fans(kinds, &mut fans);
         HandTiles { fans, fours }
     }
 }
@@ -231,17 +218,15 @@ pub(super) fn set_content_fans(packs: &Division, t: &mut Table) {
     }
 }
 
-/// 无字, 缺一门, 混一色, 清一色, 五门齐.
-pub(super) fn suit_fans(tiles: &[RTile], t: &mut Table) {
-    let mut flags = 0u8;
-    for &x in tiles {
-        flags |= 1 << rtile::suit(x);
-    }
-    let honors = flags & (1 << 4) != 0;
+/// 无字, 缺一门, 混一色, 清一色, 五门齐, from the kinds of the hand.
+pub(super) fn suit_fans(kinds: Kinds, t: &mut Table) {
+    let honors = kinds & rtile::HONORS != 0;
     if !honors {
         set(t, NO_HONORS);
     }
-    let missing = (1..=3).filter(|s| flags & (1 << s) == 0).count();
+    let missing = (1..=3)
+        .filter(|&s| kinds & rtile::suit_kinds(s) == 0)
+        .count();
     if missing == 1 {
         set(t, ONE_VOIDED_SUIT);
     } else if missing == 2 {
@@ -252,66 +237,63 @@ pub(super) fn suit_fans(tiles: &[RTile], t: &mut Table) {
             clear(t, NO_HONORS);
         }
     }
-    if flags == 0b1_1110
-        && tiles.iter().any(|&x| rtile::is_wind(x))
-        && tiles.iter().any(|&x| rtile::is_dragon(x))
-    {
+    if missing == 0 && kinds & rtile::WINDS != 0 && kinds & rtile::DRAGONS != 0 {
         set(t, ALL_TYPES);
     }
 }
 
-/// 断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九.
-pub(super) fn tile_fans(tiles: &[RTile], t: &mut Table) {
-    let simples = !tiles.iter().any(|&x| rtile::is_terminal_or_honor(x));
+/// 断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九, from the kinds of the hand.
+pub(super) fn tile_fans(kinds: Kinds, t: &mut Table) {
+    let outside = rtile::TERMINALS | rtile::HONORS;
+    let only = |allowed: Kinds| kinds & !allowed == 0;
+    let simples = kinds & outside == 0;
     if simples {
         set(t, ALL_SIMPLES);
     }
-    if tiles.iter().all(|&x| rtile::is_reversible(x)) {
+    if only(rtile::REVERSIBLE) {
         set(t, REVERSIBLE_TILES);
     }
-    if tiles.iter().all(|&x| rtile::is_green(x)) {
+    if only(rtile::GREEN) {
         set(t, ALL_GREEN);
     }
     if simples {
         return;
     }
-    if tiles.iter().all(|&x| rtile::is_honor(x)) {
+    if only(rtile::HONORS) {
         set(t, ALL_HONORS);
-    } else if tiles.iter().all(|&x| rtile::is_terminal(x)) {
+    } else if only(rtile::TERMINALS) {
         set(t, ALL_TERMINALS);
-    } else if tiles.iter().all(|&x| rtile::is_terminal_or_honor(x)) {
+    } else if only(outside) {
         set(t, ALL_TERMINALS_AND_HONORS);
     }
 }
 
-/// 大于五, 小于五, 全大, 全中, 全小.
-pub(super) fn rank_fans(tiles: &[RTile], t: &mut Table) {
-    let mut ranks = 0u16;
-    for &x in tiles {
-        if !rtile::is_suited(x) {
-            return;
-        }
-        ranks |= 1 << rtile::rank(x);
+/// 大于五, 小于五, 全大, 全中, 全小, from the kinds of the hand.
+pub(super) fn rank_fans(kinds: Kinds, t: &mut Table) {
+    if kinds & rtile::HONORS != 0 {
+        return;
     }
-    if ranks & !0b1_1110 == 0 {
+    // Bit r - 1 for rank r.
+    let ranks = rtile::suited_ranks(kinds);
+    if ranks & !0b1111 == 0 {
         set(
             t,
-            if ranks & (1 << 4) != 0 {
+            if ranks & 1 << 3 != 0 {
                 LOWER_FOUR
             } else {
                 LOWER_TILES
             },
         );
-    } else if ranks & !0b11_1100_0000 == 0 {
+    } else if ranks & !0b1_1110_0000 == 0 {
         set(
             t,
-            if ranks & (1 << 6) != 0 {
+            if ranks & 1 << 5 != 0 {
                 UPPER_FOUR
             } else {
                 UPPER_TILES
             },
         );
-    } else if ranks & !0b111_0000 == 0 {
+    } else if ranks & !0b11_1000 == 0 {
         set(t, MIDDLE_TILES);
     }
 }
@@ -328,16 +310,17 @@ pub(super) fn tile_hog(merged: &RTable, n_kongs: u8, t: &mut Table) {
 /// 边张 / 嵌张 / 单钓 from the position of the winning tile among the concealed groups
 /// (only called when the wait is unique). Edge beats closed beats single.
 pub(super) fn wait_fans(concealed: &[Pack], win: RTile, t: &mut Table) {
-    if let Some(f) = wait_position(concealed, win, t) {
+    if has(t, MELDED_HAND) || has(t, FOUR_KONGS) {
+        return;
+    }
+    if let Some(f) = wait_place(concealed, win) {
         set(t, f);
     }
 }
 
-/// The wait fan the winning tile's position would give, if the wait is unique.
-fn wait_position(concealed: &[Pack], win: RTile, t: &Table) -> Option<Fan> {
-    if has(t, MELDED_HAND) || has(t, FOUR_KONGS) {
-        return None;
-    }
+/// The wait fan the winning tile's position among the concealed groups would give, if
+/// the wait is unique (and the hand neither 全求人 nor 四杠).
+fn wait_place(concealed: &[Pack], win: RTile) -> Option<Fan> {
     let (mut edge, mut closed, mut single) = (false, false, false);
     for p in concealed {
         match p.kind {
@@ -367,61 +350,86 @@ fn wait_position(concealed: &[Pack], win: RTile, t: &Table) -> Option<Fan> {
 
 /// Scores one regular decomposition (declared melds first, pair in slot 4).
 pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
-    let n_fixed = ctx.fixed.len();
-    let mut chows = [0u8; 4];
-    let mut pungs = [0u8; 4];
-    let mut pung_melded = [false; 4];
-    let (mut nc, mut np) = (0usize, 0usize);
-    let (mut cp, mut mk, mut ck) = (0u8, 0u8, 0u8);
-    let mut pair = 0u8;
-    let mut chow_concealed = [false; 4];
-    for p in packs {
-        match p.kind {
-            CHOW => {
-                chows[nc] = p.tile;
-                chow_concealed[nc] = !p.melded;
-                nc += 1;
-            }
-            PUNG | KONG => {
-                pungs[np] = p.tile;
-                pung_melded[np] = p.melded;
-                np += 1;
-                if p.kind == PUNG {
-                    if !p.melded {
-                        cp += 1;
-                    }
-                } else if p.melded {
-                    mk += 1;
-                } else {
-                    ck += 1;
-                }
-            }
-            _ => pair = p.tile,
-        }
-    }
-    let win = ctx.win;
-    win_flag_fans(ctx.flags, t);
+    score_reading(&DivisionFans::of(packs, ctx), ctx, t);
+}
 
-    // A discard completes a pung (making it exposed) unless it can be read as part of a
-    // concealed chow of this decomposition.
-    if !ctx.flags.self_drawn {
+/// What one regular decomposition scores whatever the reading (on a discard or
+/// self-drawn, with whichever flags): the fans of its sets, pair and tiles, and what the
+/// reading needs to finish the count ([`score_reading`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DivisionFans {
+    /// The fans that do not depend on the reading.
+    pub fans: Table,
+    /// Concealed pungs (a discard may expose one, `exposed_on_discard`).
+    pub concealed_pungs: u8,
+    /// Concealed pungs of the winning tile a discard completes (it is in no concealed chow).
+    pub exposed_on_discard: u8,
+    /// Melded kongs.
+    pub melded_kongs: u8,
+    /// Concealed kongs.
+    pub concealed_kongs: u8,
+    /// The pungs and kongs (their tiles), the first `n_pungs`.
+    pub pungs: [RTile; 4],
+    /// Number of pungs and kongs.
+    pub n_pungs: u8,
+    /// The wait fan the winning tile's place among the concealed groups gives, if the wait
+    /// is unique.
+    pub wait: Option<Fan>,
+}
+
+impl DivisionFans {
+    /// The reading-independent fans of `packs`; of `ctx` only the melds, the tiles and the
+    /// winning tile are read, never the flags.
+    #[inline(never)]
+    pub fn of(packs: &Division, ctx: &Ctx<'_>) -> DivisionFans {
+        let n_fixed = ctx.fixed.len();
+        let mut chows = [0u8; 4];
+        let mut pungs = [0u8; 4];
+        let mut pung_melded = [false; 4];
+        let (mut nc, mut np) = (0usize, 0usize);
+        let (mut cp, mut mk, mut ck) = (0u8, 0u8, 0u8);
+        let mut pair = 0u8;
+        let mut chow_concealed = [false; 4];
+        for p in packs {
+            match p.kind {
+                CHOW => {
+                    chows[nc] = p.tile;
+                    chow_concealed[nc] = !p.melded;
+                    nc += 1;
+                }
+                PUNG | KONG => {
+                    pungs[np] = p.tile;
+                    pung_melded[np] = p.melded;
+                    np += 1;
+                    if p.kind == PUNG {
+                        if !p.melded {
+                            cp += 1;
+                        }
+                    } else if p.melded {
+                        mk += 1;
+                    } else {
+                        ck += 1;
+                    }
+                }
+                _ => pair = p.tile,
+            }
+        }
+        let win = ctx.win;
+        let t = &mut Table::default();
+
+        // A discard completes a pung (making it exposed) unless it can be read as part of
+        // a concealed chow of this decomposition.
         let in_chow = (0..nc).any(|i| {
             chow_concealed[i] && (chows[i] == win || chows[i] + 1 == win || chows[i] == win + 1)
         });
-        if !in_chow {
-            for i in 0..np {
-                if pungs[i] == win && !pung_melded[i] {
-                    cp = cp.saturating_sub(1);
-                }
-            }
-        }
-    }
+        let exposed_on_discard = if in_chow {
+            0
+        } else {
+            (0..np)
+                .filter(|&i| pungs[i] == win && !pung_melded[i])
+                .count() as u8
+        };
 
-    if np > 0 {
-        kong_fans(cp, mk, ck, ctx.opts, t);
-        if np == 4 && !has(t, FOUR_KONGS) && !has(t, FOUR_CONCEALED_PUNGS) {
-            set(t, ALL_PUNGS);
-        }
         for &x in &pungs[..np] {
             if rtile::is_dragon(x) {
                 inc(t, DRAGON_PUNG);
@@ -429,64 +437,96 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
                 inc(t, PUNG_OF_TERMINALS_OR_HONORS);
             }
         }
-    }
 
-    match nc {
-        4 => {
-            if three_suited_terminal_chows(&chows, pair) {
-                set(t, THREE_SUITED_TERMINAL_CHOWS);
-            } else if pure_terminal_chows(&chows, pair) {
-                set(t, PURE_TERMINAL_CHOWS);
-            } else {
-                let mut m = chows;
+        match nc {
+            4 => {
+                if three_suited_terminal_chows(&chows, pair) {
+                    set(t, THREE_SUITED_TERMINAL_CHOWS);
+                } else if pure_terminal_chows(&chows, pair) {
+                    set(t, PURE_TERMINAL_CHOWS);
+                } else {
+                    let mut m = chows;
+                    m.sort_unstable();
+                    score_four_chows(&m, t);
+                }
+            }
+            3 => {
+                let mut m = [chows[0], chows[1], chows[2]];
                 m.sort_unstable();
-                score_four_chows(&m, t);
+                score_three_chows(&m, t);
+            }
+            2 => {
+                if let Some(f) = two_chows(chows[0], chows[1]) {
+                    inc(t, f);
+                }
+                if let Some(f) = two_pungs(pungs[0].min(pungs[1]), pungs[0].max(pungs[1])) {
+                    inc(t, f);
+                }
+            }
+            1 => {
+                let mut m = [pungs[0], pungs[1], pungs[2]];
+                m.sort_unstable();
+                score_three_pungs(&m, t);
+            }
+            _ => {
+                let mut m = pungs;
+                m.sort_unstable();
+                score_four_pungs(&m, t);
             }
         }
-        3 => {
-            let mut m = [chows[0], chows[1], chows[2]];
-            m.sort_unstable();
-            score_three_chows(&m, t);
-        }
-        2 => {
-            if let Some(f) = two_chows(chows[0], chows[1]) {
-                inc(t, f);
-            }
-            if let Some(f) = two_pungs(pungs[0].min(pungs[1]), pungs[0].max(pungs[1])) {
-                inc(t, f);
-            }
-        }
-        1 => {
-            let mut m = [pungs[0], pungs[1], pungs[2]];
-            m.sort_unstable();
-            score_three_pungs(&m, t);
-        }
-        _ => {
-            let mut m = pungs;
-            m.sort_unstable();
-            score_four_pungs(&m, t);
-        }
-    }
 
-    concealment_fans(ctx.fixed, ctx.flags.self_drawn, t);
-    pair_fans(pair, nc, t);
-    set_content_fans(packs, t);
-    // The suit, tile and rank fans: no step above sets any of them, and none of them
-    // reads the table.
-    let tiles = ctx.hand_tiles();
-    t.merge(&tiles.fans);
-    if !has(t, QUADRUPLE_CHOW) {
-        // 四归一: kinds with all four copies in the hand, minus the kongs.
-        t.put(TILE_HOG, tiles.fours.saturating_sub(mk + ck));
+        pair_fans(pair, nc, t);
+        set_content_fans(packs, t);
+        // The suit, tile and rank fans: no step above sets any of them, and none of them
+        // reads the table.
+        let tiles = ctx.hand_tiles();
+        t.merge(&tiles.fans);
+        if !has(t, QUADRUPLE_CHOW) {
+            // 四归一: kinds with all four copies in the hand, minus the kongs.
+            t.put(TILE_HOG, tiles.fours.saturating_sub(mk + ck));
+        }
+        DivisionFans {
+            fans: *t,
+            concealed_pungs: cp,
+            exposed_on_discard,
+            melded_kongs: mk,
+            concealed_kongs: ck,
+            pungs,
+            n_pungs: np as u8,
+            wait: wait_place(&packs[n_fixed..], win),
+        }
     }
-    if let Some(f) = wait_position(&packs[n_fixed..], win, t) {
-        if ctx.unique_wait() {
+}
+
+/// Finishes the count of one decomposition for the reading of `ctx` (its flags): the
+/// win-method, concealed-pung, kong and concealment fans, the unique wait, the 不计
+/// exclusions, the wind pungs and 无番和. None of the fans [`DivisionFans::of`] sets is set
+/// here, and what each step reads is set before it, so the count equals the steps in the
+/// reference order.
+#[inline(never)]
+pub fn score_reading(d: &DivisionFans, ctx: &Ctx<'_>, t: &mut Table) {
+    *t = d.fans;
+    win_flag_fans(ctx.flags, t);
+    let mut cp = d.concealed_pungs;
+    if !ctx.flags.self_drawn {
+        cp = cp.saturating_sub(d.exposed_on_discard);
+    }
+    let pungs = &d.pungs[..d.n_pungs as usize];
+    if !pungs.is_empty() {
+        kong_fans(cp, d.melded_kongs, d.concealed_kongs, ctx.opts, t);
+        if pungs.len() == 4 && !has(t, FOUR_KONGS) && !has(t, FOUR_CONCEALED_PUNGS) {
+            set(t, ALL_PUNGS);
+        }
+    }
+    concealment_fans(ctx.fixed, ctx.flags.self_drawn, t);
+    if let Some(f) = d.wait {
+        if !has(t, MELDED_HAND) && !has(t, FOUR_KONGS) && ctx.unique_wait() {
             set(t, f);
         }
     }
     apply_exclusions(t, ctx.opts);
     if !has(t, BIG_FOUR_WINDS) {
-        for &x in &pungs[..np] {
+        for &x in pungs {
             if rtile::is_wind(x) {
                 wind_pung(x, ctx.prevalent, ctx.seat, t);
             }
@@ -497,6 +537,7 @@ pub fn score_regular(packs: &Division, ctx: &Ctx<'_>, t: &mut Table) {
     }
 }
 
+#[inline(never)]
 fn pure_terminal_chows(chows: &[RTile; 4], pair: RTile) -> bool {
     if !rtile::is_suited(pair) || rtile::rank(pair) != 5 {
         return false;
@@ -515,6 +556,7 @@ fn pure_terminal_chows(chows: &[RTile; 4], pair: RTile) -> bool {
     low == 2 && high == 2
 }
 
+#[inline(never)]
 fn three_suited_terminal_chows(chows: &[RTile; 4], pair: RTile) -> bool {
     if !rtile::is_suited(pair) || rtile::rank(pair) != 5 {
         return false;

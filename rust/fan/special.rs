@@ -5,7 +5,7 @@
 use super::catalog::*;
 use super::divide::{self, Pack, CHOW, KONG};
 use super::principles::{apply_exclusions, wind_pung};
-use super::rtile::{self, RTable, RTile};
+use super::rtile::{self, Kinds, RTable, RTile};
 use super::score::{rank_fans, suit_fans, tile_fans, tile_hog, wait_fans, win_flag_fans, Ctx};
 use super::table::{clear, set, Table};
 
@@ -19,15 +19,28 @@ const KNITTED: [[RTile; 9]; 6] = [
     [0x13, 0x16, 0x19, 0x22, 0x25, 0x28, 0x31, 0x34, 0x37],
 ];
 
-const ORPHANS: [RTile; 13] = [
+/// The kinds of each knitted straight.
+const KNITTED_KINDS: [Kinds; 6] = {
+    let mut m = [0; 6];
+    let mut i = 0;
+    while i < 6 {
+        m[i] = rtile::kinds_of(&KNITTED[i]);
+        i += 1;
+    }
+    m
+};
+
+/// The thirteen orphans.
+const ORPHANS: Kinds = rtile::kinds_of(&[
     0x11, 0x19, 0x21, 0x29, 0x31, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47,
-];
+]);
 
 fn has_pair(table: &RTable) -> bool {
     rtile::ALL.iter().any(|&x| table[x as usize] >= 2)
 }
 
 /// 七对 / 连七对, 全不靠 / 七星不靠, 十三幺 (no declared melds).
+#[inline(never)]
 pub fn score_special(ctx: &Ctx<'_>, t: &mut Table) -> bool {
     let st = ctx.standing;
     if rtile::ALL.iter().all(|&x| st[x as usize] % 2 == 0) {
@@ -40,20 +53,20 @@ pub fn score_special(ctx: &Ctx<'_>, t: &mut Table) -> bool {
             win_flag_fans(ctx.flags, t);
         } else {
             set(t, SEVEN_PAIRS);
-            suit_fans(ctx.uniques(), t);
-            tile_fans(ctx.uniques(), t);
-            rank_fans(ctx.uniques(), t);
+            suit_fans(ctx.kinds, t);
+            tile_fans(ctx.kinds, t);
+            rank_fans(ctx.kinds, t);
             tile_hog(st, 0, t);
             win_flag_fans(ctx.flags, t);
             apply_exclusions(t, ctx.opts);
         }
         return true;
     }
-    if honors_and_knitted(ctx.uniques(), t) {
+    if honors_and_knitted(ctx.kinds, t) {
         win_flag_fans(ctx.flags, t);
         return true;
     }
-    if ctx.uniques() == ORPHANS {
+    if ctx.kinds == ORPHANS {
         set(t, THIRTEEN_ORPHANS);
         win_flag_fans(ctx.flags, t);
         return true;
@@ -72,25 +85,23 @@ fn seven_shifted(st: &RTable, s: u8) -> bool {
     false
 }
 
-fn honors_and_knitted(uniques: &[RTile], t: &mut Table) -> bool {
-    if uniques.len() != 14 {
+fn honors_and_knitted(kinds: Kinds, t: &mut Table) -> bool {
+    if kinds.count_ones() != 14 {
         return false;
     }
-    let suited = uniques.iter().take_while(|&&x| rtile::is_suited(x)).count();
-    if !(7..=9).contains(&suited) {
+    let suited = kinds & rtile::SUITED;
+    let n_suited = suited.count_ones();
+    if !(7..=9).contains(&n_suited) {
         return false;
     }
-    let knitted = KNITTED
-        .iter()
-        .any(|seq| uniques[..suited].iter().all(|x| seq.contains(x)));
-    if !knitted {
+    if !KNITTED_KINDS.iter().any(|&seq| suited & !seq == 0) {
         return false;
     }
-    if suited == 7 {
+    if n_suited == 7 {
         set(t, GREATER_HONORS_AND_KNITTED_TILES);
     } else {
         set(t, LESSER_HONORS_AND_KNITTED_TILES);
-        if suited == 9 {
+        if n_suited == 9 {
             set(t, KNITTED_STRAIGHT);
         }
     }
@@ -190,9 +201,8 @@ pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
         if ctx.fixed.is_empty() {
             let mut rem = rest;
             rem[ctx.win as usize] -= 1;
-            let held = ctx.held_before_win();
-            let dead = ctx.opts.mcr_exact_waits.then_some(&held);
-            if divide::is_unique_wait(&mut rem, ctx.win, false, dead) {
+            let dead = ctx.opts.mcr_exact_waits.then_some(ctx.before);
+            if divide::is_unique_wait(&rem, ctx.win, false, dead) {
                 wait_fans(&packs[3..5], ctx.win, t);
             }
         } else {

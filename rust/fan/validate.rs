@@ -60,12 +60,12 @@ pub fn check_tiles(input: &WinInput, opts: &FanOptions) -> MjResult<WinTileHeld>
     }
     let w = input.win_tile;
     if w as usize >= tile::N_CODES {
-        return Err(MjError::hand(format!(
+        return Err(invalid(format_args!(
             "winning tile code {w} is out of range (0-33)"
         )));
     }
     if tile::is_flower(w) {
-        return Err(MjError::hand(format!(
+        return Err(invalid(format_args!(
             "the winning tile {} is a flower; pass flowers as a count",
             tile::name(w)
         )));
@@ -74,8 +74,16 @@ pub fn check_tiles(input: &WinInput, opts: &FanOptions) -> MjResult<WinTileHeld>
     Ok(held.of(input, w))
 }
 
+/// An [`MjError::InvalidHand`] with this message: out of line, so that the checks on the
+/// scoring path stay small.
+#[cold]
+#[inline(never)]
+pub(super) fn invalid(message: std::fmt::Arguments<'_>) -> MjError {
+    MjError::hand(message.to_string())
+}
+
 fn too_many_melds(n: u8) -> MjError {
-    MjError::hand(format!("{n} melds given, at most 4"))
+    invalid(format_args!("{n} melds given, at most 4"))
 }
 
 /// Copies of each kind between a hand's concealed tiles and its melds, from
@@ -115,7 +123,7 @@ pub fn check_hand(
     let mut all = [0u8; 34];
     for m in input.melds() {
         if m.tile >= 34 {
-            return Err(MjError::hand(format!(
+            return Err(invalid(format_args!(
                 "a {} names tile code {}, which cannot be melded",
                 m.kind.as_str(),
                 m.tile
@@ -124,7 +132,7 @@ pub fn check_hand(
         match m.kind {
             MeldKind::Chow => {
                 if !tile::is_suited(m.tile) || tile::rank(m.tile) > 7 {
-                    return Err(MjError::hand(format!(
+                    return Err(invalid(format_args!(
                         "a chow starting at {} is not three consecutive tiles of one suit",
                         tile::name(m.tile)
                     )));
@@ -137,20 +145,21 @@ pub fn check_hand(
             _ => all[m.tile as usize] += 4,
         }
     }
-    let mut n = 0usize;
-    for (t, &c) in input.hand.iter().enumerate() {
-        if c > 4 {
-            return Err(MjError::hand(format!(
-                "{c} copies of {} in the hand (at most 4)",
-                tile::name(t as Tile)
-            )));
-        }
-        n += c as usize;
-        all[t] += c;
+    // Whole-table passes; the first kind held too often names the error.
+    if most(&input.hand) > 4 {
+        let (t, c) = first_above_four(&input.hand);
+        return Err(invalid(format_args!(
+            "{c} copies of {} in the hand (at most 4)",
+            tile::name(t)
+        )));
+    }
+    let n: usize = input.hand.iter().map(|&c| c as usize).sum();
+    for (a, &c) in all.iter_mut().zip(input.hand.iter()) {
+        *a += c;
     }
     let want = 13 - 3 * input.n_melds as usize;
     if n != want {
-        return Err(MjError::hand(format!(
+        return Err(invalid(format_args!(
             "{n} concealed tiles with {} meld(s): expected {want}, without the winning tile",
             input.n_melds
         )));
@@ -158,47 +167,60 @@ pub fn check_hand(
     if let Some(w) = win {
         all[w as usize] += 1;
     }
-    if let Some(t) = all.iter().position(|&c| c > 4) {
-        return Err(MjError::hand(format!(
-            "{} copies of {} between the hand, its melds and the winning tile (at most 4)",
-            all[t],
-            tile::name(t as Tile)
+    if most(&all) > 4 {
+        let (t, c) = first_above_four(&all);
+        return Err(invalid(format_args!(
+            "{c} copies of {} between the hand, its melds and the winning tile (at most 4)",
+            tile::name(t)
         )));
     }
     if input.seat_wind > 3 {
-        return Err(MjError::hand(format!(
+        return Err(invalid(format_args!(
             "seat wind {} is not 0-3 (E S W N)",
             input.seat_wind
         )));
     }
     if input.prevalent_wind > 3 {
-        return Err(MjError::hand(format!(
+        return Err(invalid(format_args!(
             "prevalent wind {} is not 0-3 (E S W N)",
             input.prevalent_wind
         )));
     }
     if input.flowers > opts.max_flowers {
-        return Err(MjError::hand(if opts.max_flowers == 0 {
-            format!(
+        return Err(if opts.max_flowers == 0 {
+            invalid(format_args!(
                 "{} flowers given, but this rule set plays without flowers",
                 input.flowers
-            )
+            ))
         } else {
-            format!(
+            invalid(format_args!(
                 "{} flowers given, at most {}",
                 input.flowers, opts.max_flowers
-            )
-        }));
+            ))
+        });
     }
     if input.declared_ready && !opts.ready_fan {
-        return Err(MjError::hand(
-            "declared ready (报听) is not part of this rule set",
-        ));
+        return Err(invalid(format_args!(
+            "declared ready (报听) is not part of this rule set"
+        )));
     }
     Ok(HandHeld {
         all,
         has_kong: input.melds().iter().any(|m| m.kind.is_kong()),
     })
+}
+
+/// The largest count of `counts`.
+#[inline]
+fn most(counts: &[u8; 34]) -> u8 {
+    counts.iter().fold(0, |m, &c| m.max(c))
+}
+
+/// The first kind of `counts` held more than four times, and its count (`most` > 4).
+#[cold]
+fn first_above_four(counts: &[u8; 34]) -> (Tile, u8) {
+    let t = counts.iter().position(|&c| c > 4).unwrap_or(0);
+    (t as Tile, counts[t])
 }
 
 /// The flags of `input` to score with, after [`check_tiles`] passed and told `held`:
@@ -221,7 +243,7 @@ pub fn check_flags(input: &WinInput, opts: &FanOptions, held: WinTileHeld) -> Mj
     let wname = || tile::name(input.win_tile);
     if f.fourth_tile && in_hand > 0 {
         if !lenient {
-            return Err(MjError::hand(format!(
+            return Err(invalid(format_args!(
                 "fourth_tile (和绝张) cannot hold: the winner still holds another {}",
                 wname()
             )));
@@ -232,23 +254,23 @@ pub fn check_flags(input: &WinInput, opts: &FanOptions, held: WinTileHeld) -> Mj
     // 杠上开花 and 妙手回春 can hold together; a kong cannot be robbed on the last discard.
     if f.about_kong && f.wall_last && !f.self_drawn {
         if !lenient {
-            return Err(MjError::hand(
-                "robbing a kong (抢杠和) and the last discard (海底捞月) cannot both hold",
-            ));
+            return Err(invalid(format_args!(
+                "robbing a kong (抢杠和) and the last discard (海底捞月) cannot both hold"
+            )));
         }
         f.wall_last = false;
     }
     if f.about_kong && f.self_drawn && !has_kong {
         if !lenient {
-            return Err(MjError::hand(
-                "a win on a kong replacement (杠上开花) needs a kong among the melds",
-            ));
+            return Err(invalid(format_args!(
+                "a win on a kong replacement (杠上开花) needs a kong among the melds"
+            )));
         }
         f.about_kong = false;
     }
     if f.about_kong && !f.self_drawn && (in_hand > 0 || in_melds > 0) {
         if !lenient {
-            return Err(MjError::hand(format!(
+            return Err(invalid(format_args!(
                 "robbing a kong (抢杠和) of {0} cannot hold: the winner holds a {0}",
                 wname()
             )));
