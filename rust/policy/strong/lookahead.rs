@@ -220,6 +220,28 @@ impl Lookahead {
         }
     }
 
+    /// [`Lookahead::waits`] of a ready hand that may rank above `best`
+    /// ([`Lookahead::ready_key`]); `None` for one that cannot. When the figures are
+    /// chances the rank is the scoring copies, at most the unseen copies of all the waits,
+    /// so the waits of a hand with no more copies than `best` are not scored.
+    fn waits_above(
+        &mut self,
+        h: &Counts,
+        ctx: &WinContext,
+        rules: &Rules,
+        best: f32,
+    ) -> Option<(f32, f32)> {
+        match self.worth {
+            Worth::Chance => {
+                let wv = self
+                    .memo
+                    .ready_scoring_waits_above(h, ctx, rules, &self.unseen, best)?;
+                Some((wv.effective(), 1.0))
+            }
+            Worth::Points { .. } => Some(self.waits(h, ctx, rules)),
+        }
+    }
+
     /// Ranks the ready hands reached after a draw: by scoring copies for chances, by
     /// the expected points within the turns left after the draw otherwise.
     fn ready_key(&self, w: f32, m: f32) -> f32 {
@@ -366,15 +388,18 @@ impl Lookahead {
             }
             hp[x] += 1;
             let (mut best, mut best_w, mut best_m) = (0f32, 0f32, 0f32);
-            let (mut ready, _) = self.discards.near(&hp, n_melds);
+            // Discarding `x` again gives back `h`, which is not ready or has no scoring
+            // wait (it ranks at 0, never above `best`).
+            let mut ready = self.discards.near(&hp, n_melds).0 & !(1 << x);
             while ready != 0 {
                 let y = ready.trailing_zeros() as usize;
                 ready &= ready - 1;
                 hp[y] -= 1;
-                let (wy, my) = self.waits(&hp, ctx, rules);
-                let key = self.ready_key(wy, my);
-                if key > best {
-                    (best, best_w, best_m) = (key, wy, my);
+                if let Some((wy, my)) = self.waits_above(&hp, ctx, rules, best) {
+                    let key = self.ready_key(wy, my);
+                    if key > best {
+                        (best, best_w, best_m) = (key, wy, my);
+                    }
                 }
                 hp[y] += 1;
             }

@@ -206,7 +206,8 @@ impl WaitMemo {
         rules: &Rules,
         unseen: &Counts,
     ) -> WaitValue {
-        self.lookup(hand, ctx, rules, unseen, false)
+        self.lookup(hand, ctx, rules, unseen, false, -1.0)
+            .unwrap_or_default()
     }
 
     /// [`WaitMemo::scoring_waits`] of a hand the caller knows to be ready (shanten 0):
@@ -220,9 +221,27 @@ impl WaitMemo {
         unseen: &Counts,
     ) -> WaitValue {
         debug_assert_eq!(shanten::shanten(hand, &NO_USED, ctx.n_melds, 0), 0);
-        self.lookup(hand, ctx, rules, unseen, true)
+        self.lookup(hand, ctx, rules, unseen, true, -1.0)
+            .unwrap_or_default()
     }
 
+    /// [`WaitMemo::ready_scoring_waits`] when the unseen copies of all the waits
+    /// ([`WaitValue::shape`]) are above `floor`; `None`, scoring no wait, otherwise: the
+    /// scoring copies ([`WaitValue::effective`]) are then at most `floor` as well.
+    pub fn ready_scoring_waits_above(
+        &mut self,
+        hand: &Counts,
+        ctx: &WinContext,
+        rules: &Rules,
+        unseen: &Counts,
+        floor: f32,
+    ) -> Option<WaitValue> {
+        debug_assert_eq!(shanten::shanten(hand, &NO_USED, ctx.n_melds, 0), 0);
+        self.lookup(hand, ctx, rules, unseen, true, floor)
+    }
+
+    /// The remembered waits of `hand` counted against `unseen`; `None` when their unseen
+    /// copies are at most `floor` (then no wait is scored).
     fn lookup(
         &mut self,
         hand: &Counts,
@@ -230,16 +249,27 @@ impl WaitMemo {
         rules: &Rules,
         unseen: &Counts,
         ready: bool,
-    ) -> WaitValue {
+        floor: f32,
+    ) -> Option<WaitValue> {
         let key = memo_key(hand, ctx);
         let slot = self.slot(&key, hand, ctx, ready);
         let mut out = WaitValue::default();
-        let mut scorer = None;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             out.shape += unseen[w] as u32;
+        }
+        // The scoring copies are a part of these (a third of some), so at most as many
+        // (exactly so in `f32`: the sum of two counts is exact and rounding is monotone).
+        if out.shape as f32 <= floor {
+            return None;
+        }
+        let mut scorer = None;
+        let mut bits = slot.waits;
+        while bits != 0 {
+            let w = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
             if unseen[w] == 0 {
                 continue;
             }
@@ -270,7 +300,7 @@ impl WaitMemo {
             }
             out.best_fan = out.best_fan.max(slot.fans[w] as u32);
         }
-        out
+        Some(out)
     }
 
     /// The slot of `key`, filled with the hand's waits when new (its useful tiles when it
@@ -469,6 +499,15 @@ mod tests {
                 assert_eq!(memo.scoring_waits(&hand, &c, &rules, &unseen), want);
                 if shanten::shanten(&hand, &NO_USED, c.n_melds, 0) == 0 {
                     let mut fresh = WaitMemo::new();
+                    // No more unseen copies than the floor: nothing is scored.
+                    let floor = want.shape as f32;
+                    let above = fresh.ready_scoring_waits_above(&hand, &c, &rules, &unseen, floor);
+                    assert_eq!(above, None);
+                    let key = memo_key(&hand, &c);
+                    assert_eq!(fresh.slot(&key, &hand, &c, true).scored, 0);
+                    let below = floor - 0.5;
+                    let above = fresh.ready_scoring_waits_above(&hand, &c, &rules, &unseen, below);
+                    assert_eq!(above, Some(want), "{hand:?}");
                     let got = fresh.ready_scoring_waits(&hand, &c, &rules, &unseen);
                     assert_eq!(got, want, "{hand:?}");
                 }
