@@ -352,8 +352,9 @@ impl Lookahead {
         Some(c[self.turns])
     }
 
-    /// The chance of winning within `t` turns, for `t` = 0..=[`MAX_TURNS`], of a hand at
-    /// shanten `s` ≤ 1 (its key `key`) (cached).
+    /// The chance of winning within `t` turns, for `t` = 0..=[`Lookahead::turns`], of a
+    /// hand at shanten `s` ≤ 1 (its key `key`) (cached for the decision; the entries for
+    /// more turns may be left at 0, or filled in).
     fn curve(&mut self, h: &Counts, key: HandKey, s: i8, ctx: &WinContext, rules: &Rules) -> Curve {
         let mut out = [0f32; MAX_TURNS + 1];
         let facts = waits::wait_facts(ctx);
@@ -425,15 +426,18 @@ impl Lookahead {
         }
         if n > 0 {
             let stay = normalise(&mut q[..n]);
-            // Each turn's sum runs over the draws in order, as one sum per turn would.
+            // Each turn's sum runs over the draws in order, as one sum per turn would (the
+            // turns side by side). The turns beyond the seat's are never read.
+            let turns = self.turns;
             let mut reach = [0f32; MAX_TURNS + 1];
             for i in 0..n {
                 let ready = self.ready_curve(w[i]);
-                for t in 1..=MAX_TURNS {
-                    reach[t] += q[i] * (ready[t - 1] * m[i]);
+                let (qi, mi) = (q[i], m[i]);
+                for (r, &v) in reach[1..=turns].iter_mut().zip(&ready[..turns]) {
+                    *r += qi * (v * mi);
                 }
             }
-            for t in 1..=MAX_TURNS {
+            for t in 1..=turns {
                 out[t] = reach[t] + stay * out[t - 1];
                 if self.survive < 1.0 {
                     out[t] *= self.survive;
