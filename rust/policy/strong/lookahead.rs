@@ -186,16 +186,12 @@ impl Lookahead {
         &mut self.memo
     }
 
-    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for the
-    /// hand of play.
-    pub fn shanten(&mut self, h: &Counts, n_melds: u8) -> i8 {
-        self.shapes.shanten(h, HandKey::of(h, n_melds))
-    }
-
+    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` and
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for
     /// the hand of play.
-    pub fn useful(&mut self, h: &Counts, n_melds: u8) -> u64 {
-        self.shapes.useful(h, HandKey::of(h, n_melds))
+    pub fn shape(&mut self, h: &Counts, n_melds: u8) -> (i8, u64) {
+        let slot = self.shapes.slot(h, HandKey::of(h, n_melds));
+        (slot.shanten(h), slot.useful(h))
     }
 
     /// Forgets the remembered hands (their answers stay exact without this; a policy
@@ -463,10 +459,11 @@ impl Lookahead {
         rules: &Rules,
     ) -> Option<f32> {
         let key = HandKey::of(h, n_melds);
-        if self.shapes.shanten(h, key) != 2 {
+        let slot = self.shapes.slot(h, key);
+        if slot.shanten(h) != 2 {
             return None;
         }
-        let draws = self.shapes.useful(h, key);
+        let draws = slot.useful(h);
         let mut q = [0f32; 34];
         let mut best = [[0f32; MAX_TURNS + 1]; 34];
         let mut n = 0usize;
@@ -543,6 +540,25 @@ struct ShapeSlot {
 }
 
 impl ShapeSlot {
+    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` of the slot's hand `h`, measured when
+    /// first asked.
+    fn shanten(&mut self, h: &Counts) -> i8 {
+        if self.shanten == Self::UNKNOWN {
+            self.shanten = shanten::shanten(h, &NO_USED, self.key.n_melds(), 0);
+        }
+        self.shanten
+    }
+
+    /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the slot's hand `h`, measured
+    /// when first asked.
+    fn useful(&mut self, h: &Counts) -> u64 {
+        if !self.has_useful {
+            self.useful = shanten::useful_tiles(h, &NO_USED, self.key.n_melds(), 0);
+            self.has_useful = true;
+        }
+        self.useful
+    }
+
     const UNKNOWN: i8 = i8::MIN;
     const EMPTY: ShapeSlot = ShapeSlot {
         key: HandKey::EMPTY,
@@ -594,22 +610,13 @@ impl ShapeMemo {
     /// `shanten::shanten(h, &[0; 34], n_melds, 0)` of the hand `h` beside `n_melds` melds
     /// (its key `key`), remembered.
     fn shanten(&mut self, h: &Counts, key: HandKey) -> i8 {
-        let slot = self.slot(h, key);
-        if slot.shanten == ShapeSlot::UNKNOWN {
-            slot.shanten = shanten::shanten(h, &NO_USED, key.n_melds(), 0);
-        }
-        slot.shanten
+        self.slot(h, key).shanten(h)
     }
 
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the hand `h` beside `n_melds`
     /// melds (its key `key`), remembered.
     fn useful(&mut self, h: &Counts, key: HandKey) -> u64 {
-        let slot = self.slot(h, key);
-        if !slot.has_useful {
-            slot.useful = shanten::useful_tiles(h, &NO_USED, key.n_melds(), 0);
-            slot.has_useful = true;
-        }
-        slot.useful
+        self.slot(h, key).useful(h)
     }
 }
 
