@@ -14,10 +14,10 @@
 //! Up to the caller's cap the result is the same number as [`crate::shanten::shanten`]'s
 //! (see the tests).
 //!
-//! Four strong bots meet about 3,000 new full hands per hand of play and ask for about
-//! 4,000 more again ([`DiscardMemo`]); a new one costs about 3,300 instructions (the
-//! group merges, the special forms' checks, and one table entry and one merge per held
-//! kind), 10.5 million per hand of the 34.5 million the strong bots run.
+//! Four strong bots meet about 2,700 new full hands per hand of play and ask for about
+//! 3,700 more again ([`DiscardMemo`]); the new ones cost about 10.7 million instructions
+//! per hand of the 33.3 million the strong bots run (about 4,000 each: the group merges,
+//! the special forms' checks, and one table entry and one merge per held kind).
 
 use super::memo::{self, HandKey};
 use crate::shanten::knitted::{self, MASKS};
@@ -142,7 +142,7 @@ const MEMO_SLOTS: usize = 2048;
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 struct MemoSlot {
-    /// The full hand and its number of melds, stamped with the memo's generation.
+    /// The full hand and its number of melds.
     key: HandKey,
     /// Discards leaving the hand ready.
     ready: u64,

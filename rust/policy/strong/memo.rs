@@ -1,11 +1,12 @@
 //! The fixed hash table behind the strong policy's memos (discards of full hands, shapes
 //! and waits of waiting hands), and the packed hand key they share.
 //!
-//! Each memo keeps `N` slots (a power of two) allocated once, finds a key by linear
-//! probing from its hash, and forgets everything at once by moving to a new generation:
-//! a slot's key carries the generation it was filled in (in bits no hand uses), and a
-//! slot is filled only when that is the table's generation. The table starts over when
-//! three quarters full, so a probe always ends at a free slot.
+//! Each memo keeps `N` slots (a power of two) allocated once and finds a key by linear
+//! probing from its hash. Which slots are filled is a bitmap beside them (`N / 8`
+//! bytes, which stay in the cache), so that a new key is placed without reading its
+//! slot, most often a cache line no lookup has touched for a while; the table forgets
+//! everything at once by clearing the bitmap. It starts over when three quarters full,
+//! so a probe always ends at a free slot.
 //!
 //! Keys are small ([`HandKey`]: 16 bytes for 34 counts and the melds) so that a slot of
 //! the discard or shape memo takes half a cache line: the four bots' memos are read all
@@ -13,13 +14,8 @@
 
 use crate::tile::Counts;
 
-/// Generations run from 1 to `GENERATIONS - 1` (0 marks a slot never filled); then every
-/// slot is emptied and they start again.
-const GENERATIONS: u32 = 1 << 22;
-
 /// A hand's 34 counts (0 to 4), three bits each (kind `k` at bits `3k..3k + 3`), and its
-/// number of melds (0 to 4) at bits 102 to 104. Bits 105 and up hold the generation of
-/// a table's slot and are zero otherwise.
+/// number of melds (0 to 4) at bits 102 to 104.
 ///
 /// A tile more or less of one kind is one addition ([`HandKey::plus`],
 /// [`HandKey::minus`]), so that the lookahead's hands one draw or discard apart are keyed
@@ -30,8 +26,6 @@ pub struct HandKey([u64; 2]);
 
 /// Bit of [`HandKey`] where the number of melds starts.
 const MELDS_AT: u32 = 102;
-/// Bit of [`HandKey`] where a slot's generation starts.
-const GENERATION_AT: u32 = 105;
 
 /// Packs eight counts below 8, the bytes of `w`, three bits each into the low 24 bits.
 #[inline(always)]
@@ -52,7 +46,7 @@ fn bytes(c: &Counts, at: usize) -> u64 {
 }
 
 impl HandKey {
-    /// The key of no tiles and no melds, of generation 0: the key of an unfilled slot.
+    /// The key of no tiles and no melds (what an unfilled slot holds).
     pub const EMPTY: HandKey = HandKey([0; 2]);
 
     /// The key of the bits `b`.
@@ -116,26 +110,13 @@ impl HandKey {
     }
 }
 
-/// A memo key with room for a table's generation (see the module docs).
+/// A memo key.
 pub trait Key: Copy + PartialEq {
-    /// The key with `generation` (below [`GENERATIONS`]) in its spare bits, which are
-    /// zero in a key to find.
-    fn stamped(self, generation: u32) -> Self;
-    /// The generation in its spare bits.
-    fn generation(self) -> u32;
-    /// A hash of a key to find.
+    /// A hash of the key.
     fn hash(self) -> u64;
 }
 
 impl Key for HandKey {
-    #[inline(always)]
-    fn stamped(self, generation: u32) -> HandKey {
-        HandKey::from_bits(self.bits() | (generation as u128) << GENERATION_AT)
-    }
-    #[inline(always)]
-    fn generation(self) -> u32 {
-        (self.bits() >> GENERATION_AT) as u32
-    }
     #[inline(always)]
     fn hash(self) -> u64 {
         self.hash_with(0)
@@ -154,32 +135,20 @@ pub struct FactsKey {
 
 impl Key for FactsKey {
     #[inline(always)]
-    fn stamped(self, generation: u32) -> FactsKey {
-        FactsKey {
-            hand: self.hand.stamped(generation),
-            facts: self.facts,
-        }
-    }
-    #[inline(always)]
-    fn generation(self) -> u32 {
-        self.hand.generation()
-    }
-    #[inline(always)]
     fn hash(self) -> u64 {
         self.hand.hash_with(self.facts)
     }
 }
 
-/// A slot of a [`Table`]: its key (stamped with the generation it was filled in) and
-/// what the memo keeps for it.
+/// A slot of a [`Table`]: its key and what the memo keeps for it.
 pub trait Slot: Copy {
     /// The key type.
     type Key: Key;
-    /// An unfilled slot (its key of generation 0, which the table never uses).
+    /// The slot the table starts with (never read before it is filled).
     const EMPTY: Self;
-    /// The key the slot was filled for, stamped.
+    /// The key the slot was filled for.
     fn key(&self) -> Self::Key;
-    /// A new slot for the stamped `key`, knowing nothing else yet.
+    /// A new slot for `key`, knowing nothing else yet.
     fn fresh(key: Self::Key) -> Self;
 }
 
@@ -187,7 +156,8 @@ pub trait Slot: Copy {
 #[derive(Clone)]
 pub struct Table<S, const N: usize> {
     slots: Box<[S]>,
-    generation: u32,
+    /// Bit `i % 64` of word `i / 64` is set when slot `i` is filled.
+    filled: Box<[u64]>,
     len: usize,
 }
 
@@ -197,10 +167,10 @@ impl<S: Slot, const N: usize> Table<S, N> {
 
     /// An empty table.
     pub fn new() -> Self {
-        debug_assert!(N.is_power_of_two());
+        debug_assert!(N.is_power_of_two() && N >= 64);
         Table {
             slots: vec![S::EMPTY; N].into_boxed_slice(),
-            generation: 1,
+            filled: vec![0; N / 64].into_boxed_slice(),
             len: 0,
         }
     }
@@ -218,32 +188,27 @@ impl<S: Slot, const N: usize> Table<S, N> {
     /// Forgets every key.
     pub fn clear(&mut self) {
         self.len = 0;
-        self.generation += 1;
-        if self.generation == GENERATIONS {
-            // Every slot's generation is stale again only after a full reset.
-            self.slots.fill(S::EMPTY);
-            self.generation = 1;
-        }
+        self.filled.fill(0);
     }
 
-    /// The slot of `key` (its spare bits zero) and whether it is new ([`Slot::fresh`]);
-    /// starts over first when the table is full.
+    /// The slot of `key` and whether it is new ([`Slot::fresh`]); starts over first when
+    /// the table is full.
     #[inline]
     pub fn find(&mut self, key: S::Key) -> (&mut S, bool) {
         if self.len >= Self::FULL {
             self.clear();
         }
-        let stamped = key.stamped(self.generation);
         let mut i = (key.hash() as usize) & (N - 1);
         loop {
-            let k = self.slots[i].key();
-            if k == stamped {
-                return (&mut self.slots[i], false);
-            }
-            if k.generation() != self.generation {
-                self.slots[i] = S::fresh(stamped);
+            let bit = 1 << (i % 64);
+            if self.filled[i / 64] & bit == 0 {
+                self.filled[i / 64] |= bit;
+                self.slots[i] = S::fresh(key);
                 self.len += 1;
                 return (&mut self.slots[i], true);
+            }
+            if self.slots[i].key() == key {
+                return (&mut self.slots[i], false);
             }
             i = (i + 1) & (N - 1);
         }
@@ -295,21 +260,21 @@ mod tests {
 
     #[test]
     fn keys_are_found_again_until_the_table_starts_over() {
-        let mut t: Table<Cell, 16> = Table::new();
-        for k in 0..11u64 {
+        let mut t: Table<Cell, 64> = Table::new();
+        for k in 0..47u64 {
             let (s, new) = t.find(key(k));
             assert!(new);
             s.value = k as u32 + 100;
         }
-        for k in 0..11u64 {
+        for k in 0..47u64 {
             let (s, new) = t.find(key(k));
             assert!(!new);
             assert_eq!(s.value, k as u32 + 100);
         }
-        assert_eq!(t.len(), 11);
-        // The twelfth key fills the table: the next call starts it over.
+        assert_eq!(t.len(), 47);
+        // The 48th key fills the table: the next call starts it over.
         assert!(t.find(key(99)).1);
-        assert_eq!(t.len(), 12);
+        assert_eq!(t.len(), 48);
         let (s, new) = t.find(key(3));
         assert!(new);
         assert_eq!(s.value, 0);
@@ -317,17 +282,17 @@ mod tests {
     }
 
     #[test]
-    fn clear_forgets_across_a_generation_wrap() {
-        let mut t: Table<Cell, 8> = Table::new();
-        // Filled in generation 1, which comes back after the wrap.
+    fn clear_forgets_every_key() {
+        let mut t: Table<Cell, 64> = Table::new();
         t.find(key(1)).0.value = 5;
-        t.generation = GENERATIONS - 1;
         t.find(key(2)).0.value = 6;
         t.clear();
-        assert_eq!(t.generation, 1);
         assert!(t.is_empty());
+        let (s, new) = t.find(key(2));
+        assert!(new);
+        assert_eq!(s.value, 0);
         assert!(t.find(key(1)).1);
-        assert!(t.find(key(2)).1);
+        assert!(!t.find(key(2)).1);
     }
 
     #[test]
@@ -341,7 +306,6 @@ mod tests {
             let n_melds = (round % 5) as u8;
             let k = HandKey::of(&hand, n_melds);
             assert_eq!(k.n_melds(), n_melds);
-            assert_eq!(k.generation(), 0);
             for (i, &c) in hand.iter().enumerate() {
                 assert_eq!(k.count(i), c, "{hand:?} kind {i}");
             }
@@ -352,10 +316,6 @@ mod tests {
                 assert_eq!(k.plus(x), HandKey::of(&more, n_melds));
                 assert_eq!(k.plus(x).minus(x), k);
             }
-            // A full generation stamp leaves the hand and the melds as they are.
-            let s = k.stamped(GENERATIONS - 1);
-            assert_eq!(s.generation(), GENERATIONS - 1);
-            assert_eq!((s.n_melds(), s.count(33)), (n_melds, hand[33]));
         }
     }
 }

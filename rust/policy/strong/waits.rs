@@ -134,7 +134,7 @@ const MEMO_SLOTS: usize = 2048;
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct MemoSlot {
-    /// The hand and the seat facts ([`wait_key`]), stamped with the memo's generation.
+    /// The hand and the seat facts ([`wait_key`]).
     key: FactsKey,
     /// The hand's waits.
     waits: u64,
