@@ -14,14 +14,14 @@
 //! Up to the caller's cap the result is the same number as [`crate::shanten::shanten`]'s
 //! (see the tests).
 //!
-//! Four strong bots meet about 3,000 new full hands per hand of play and ask for about
-//! 4,000 more again ([`DiscardMemo`]); a new one costs about 3,300 instructions (the
-//! group merges, the special forms' checks, and one table entry and one merge per held
-//! kind), 10.5 million per hand of the 34.5 million the strong bots run.
+//! Four strong bots meet about 2,700 new full hands per hand of play and ask for about
+//! 3,700 more again ([`DiscardMemo`]); the new ones cost about 10.7 million instructions
+//! per hand of the 33.3 million the strong bots run (about 4,000 each: the group merges,
+//! the special forms' checks, and one table entry and one merge per held kind).
 
-use super::memo;
+use super::memo::{self, HandKey};
 use crate::shanten::knitted::{self, MASKS};
-use crate::shanten::{regular, special, swar, tables};
+use crate::shanten::{regular, special, tables};
 use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
@@ -135,50 +135,35 @@ fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static tab
     t.at(rank)
 }
 
-/// The memo key of a hand beside `n_melds` melds: its count words ([`swar::words`]) with
-/// the number of melds in the top byte of the last.
-pub(super) fn melded_key(hand: &Counts, n_melds: u8) -> [u64; 5] {
-    let mut key = swar::words(hand);
-    key[4] |= (n_melds as u64) << 56;
-    key
-}
-
 /// Slots of a [`DiscardMemo`].
 const MEMO_SLOTS: usize = 2048;
 
-/// One remembered full hand: one cache line.
+/// One remembered full hand: half a cache line.
 #[derive(Clone, Copy)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 struct MemoSlot {
-    /// The full hand's 34 counts and its number of melds, packed.
-    key: [u64; 5],
+    /// The full hand and its number of melds.
+    key: HandKey,
     /// Discards leaving the hand ready.
     ready: u64,
     /// Discards leaving it one tile from ready.
     one: u64,
-    /// The slot is filled when its generation is the memo's.
-    generation: u32,
 }
 
-impl memo::Slot<5> for MemoSlot {
+const _: () = assert!(std::mem::size_of::<MemoSlot>() == 32);
+
+impl memo::Slot for MemoSlot {
+    type Key = HandKey;
     const EMPTY: MemoSlot = MemoSlot {
-        key: [0; 5],
+        key: HandKey::EMPTY,
         ready: 0,
         one: 0,
-        generation: 0,
     };
-    fn key(&self) -> &[u64; 5] {
-        &self.key
+    fn key(&self) -> HandKey {
+        self.key
     }
-    fn generation(&self) -> u32 {
-        self.generation
-    }
-    fn fresh(key: [u64; 5], generation: u32) -> MemoSlot {
-        MemoSlot {
-            key,
-            generation,
-            ..Self::EMPTY
-        }
+    fn fresh(key: HandKey) -> MemoSlot {
+        MemoSlot { key, ..Self::EMPTY }
     }
 }
 
@@ -188,7 +173,7 @@ impl memo::Slot<5> for MemoSlot {
 /// and from one decision to the next. Allocated once; starts over when nearly full.
 #[derive(Clone, Default)]
 pub struct DiscardMemo {
-    table: memo::Table<MemoSlot, 5, MEMO_SLOTS>,
+    table: memo::Table<MemoSlot, MEMO_SLOTS>,
 }
 
 impl DiscardMemo {
@@ -203,9 +188,12 @@ impl DiscardMemo {
     }
 
     /// The kinds (bit masks) whose discard leaves the full hand `hand` beside `n_melds`
-    /// melds ready (shanten 0), and one tile from ready (shanten 1).
-    pub fn near(&mut self, hand: &Counts, n_melds: u8) -> (u64, u64) {
-        let (slot, new) = self.table.find(&melded_key(hand, n_melds));
+    /// melds ready (shanten 0), and one tile from ready (shanten 1); `key` is
+    /// `HandKey::of(hand, n_melds)`.
+    pub fn near(&mut self, hand: &Counts, key: HandKey) -> (u64, u64) {
+        debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
+        let n_melds = key.n_melds();
+        let (slot, new) = self.table.find(key);
         if new {
             each_discard(hand, n_melds, 1, |y, s| {
                 slot.ready |= u64::from(s == 0) << y;
@@ -323,13 +311,13 @@ mod tests {
             // A few hands again and again, and many new ones (the memo starts over).
             let mut again = Rng::new((round % 5) as u64);
             let hand = random_hand(if round % 2 == 0 { &mut again } else { &mut rng }, n_melds);
-            let (ready, one) = memo.near(&hand, n_melds);
+            let (ready, one) = memo.near(&hand, HandKey::of(&hand, n_melds));
             let s = discard_shanten(&hand, n_melds, 1);
             for (y, &v) in s.iter().enumerate() {
                 assert_eq!(ready >> y & 1 == 1, v == 0);
                 assert_eq!(one >> y & 1 == 1, v == 1);
             }
         }
-        assert!(memo.table.len() <= memo::Table::<MemoSlot, 5, MEMO_SLOTS>::FULL);
+        assert!(memo.table.len() <= memo::Table::<MemoSlot, MEMO_SLOTS>::FULL);
     }
 }

@@ -44,16 +44,22 @@
 //! few distinct values. A policy keeps one lookahead and [`Lookahead::reset`]s it for
 //! every decision, so that nothing is allocated per decision.
 //!
-//! Four strong bots in `simulate` run 34.5 million instructions per hand (callgrind,
-//! 20-hand run minus 10-hand run, seed 1), against 36.2 million before the waits of a
-//! waiting hand were scored together ([`crate::fan::Waiting`]), 47.6 million before the
-//! remembered shapes and ready curves and 240 million before the memos; the fan
-//! evaluation of new waits takes 9.6 million of them, the discards of new full hands 10.5
-//! million.
+//! The memos are keyed by the hands' counts packed three bits each
+//! ([`memo::HandKey`]), so that a hand one draw or discard away is keyed by one addition,
+//! and their slots are small (half a cache line for the discards and shapes): the four
+//! bots' memos are read at random, and time goes to waiting for their cache lines.
+//!
+//! Four strong bots in `simulate` run 33.3 million instructions per hand (cachegrind,
+//! 20-hand run minus 10-hand run, seed 1), against 34.6 million before the packed keys
+//! and the curves run only as far as the seat's turns, 36.2 million before the waits of
+//! a waiting hand were scored together ([`crate::fan::Waiting`]), 47.6 million before
+//! the remembered shapes and ready curves and 240 million before the memos; the fan
+//! evaluation of new waits takes about 9.5 million of them, the discards of new full
+//! hands 10.7 million.
 
-use super::discards::{melded_key, DiscardMemo};
-use super::memo;
-use super::waits::{WaitMemo, WaitValue, WinContext};
+use super::discards::DiscardMemo;
+use super::memo::{self, FactsKey, HandKey};
+use super::waits::{self, WaitMemo, WaitValue, WinContext};
 use crate::hand::MeldKind;
 use crate::rules::Rules;
 use crate::shanten;
@@ -129,7 +135,7 @@ pub struct Lookahead {
     memo: WaitMemo,
     discards: DiscardMemo,
     shapes: ShapeMemo,
-    curve_keys: [HandKey; CURVES],
+    curve_keys: [[u64; 5]; CURVES],
     curves: [Curve; CURVES],
     curve_used: [bool; CURVES],
     /// The ready curves of this decision by scoring copies ([`Lookahead::ready_curve`]).
@@ -186,16 +192,12 @@ impl Lookahead {
         &mut self.memo
     }
 
-    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for the
-    /// hand of play.
-    pub fn shanten(&mut self, h: &Counts, n_melds: u8) -> i8 {
-        self.shapes.shanten(h, n_melds)
-    }
-
+    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` and
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for
     /// the hand of play.
-    pub fn useful(&mut self, h: &Counts, n_melds: u8) -> u64 {
-        self.shapes.useful(h, n_melds)
+    pub fn shape(&mut self, h: &Counts, n_melds: u8) -> (i8, u64) {
+        let slot = self.shapes.slot(h, HandKey::of(h, n_melds));
+        (slot.shanten(h), slot.useful(h))
     }
 
     /// Forgets the remembered hands (their answers stay exact without this; a policy
@@ -206,10 +208,14 @@ impl Lookahead {
         self.shapes.clear();
     }
 
-    /// Scoring-wait copies of the ready hand `h` (self-draw-only waits at a third) and
-    /// what a win is worth: 1 when the figures are chances, else its mean points.
-    fn waits(&mut self, h: &Counts, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
-        let wv = self.memo.ready_scoring_waits(h, ctx, rules, &self.unseen);
+    /// Scoring-wait copies of the ready hand `h` (memo key `key`, [`waits::wait_key`])
+    /// (self-draw-only waits at a third) and what a win is worth: 1 when the figures are chances, else its mean
+    /// points.
+    fn waits(&mut self, h: &Counts, key: FactsKey, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
+        let wv = self
+            .memo
+            .ready_scoring_waits_above(key, h, ctx, rules, &self.unseen, -1.0);
+        let wv = wv.unwrap_or_default();
         let w = wv.effective();
         match self.worth {
             Worth::Chance => (w, 1.0),
@@ -217,6 +223,29 @@ impl Lookahead {
                 self_draw_share,
                 block,
             } => (w, win_points(&wv, ctx, self_draw_share) + block),
+        }
+    }
+
+    /// [`Lookahead::waits`] of a ready hand that may rank above `best`
+    /// ([`Lookahead::ready_key`]); `None` for one that cannot. When the figures are
+    /// chances the rank is the scoring copies, at most the unseen copies of all the waits,
+    /// so the waits of a hand with no more copies than `best` are not scored.
+    fn waits_above(
+        &mut self,
+        h: &Counts,
+        key: FactsKey,
+        ctx: &WinContext,
+        rules: &Rules,
+        best: f32,
+    ) -> Option<(f32, f32)> {
+        match self.worth {
+            Worth::Chance => {
+                let wv =
+                    self.memo
+                        .ready_scoring_waits_above(key, h, ctx, rules, &self.unseen, best)?;
+                Some((wv.effective(), 1.0))
+            }
+            Worth::Points { .. } => Some(self.waits(h, key, ctx, rules)),
         }
     }
 
@@ -316,31 +345,34 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
-        let s = self.shapes.shanten(h, n_melds);
+        let key = HandKey::of(h, n_melds);
+        let s = self.shapes.shanten(h, key);
         if s > 1 {
             return None;
         }
-        let c = self.curve(h, s, n_melds, ctx, rules);
+        let c = self.curve(h, key, s, ctx, rules);
         Some(c[self.turns])
     }
 
-    /// The chance of winning within `t` turns, for `t` = 0..=[`MAX_TURNS`], of a hand at
-    /// shanten `s` ≤ 1 (cached).
-    fn curve(&mut self, h: &Counts, s: i8, n_melds: u8, ctx: &WinContext, rules: &Rules) -> Curve {
+    /// The chance of winning within `t` turns, for `t` = 0..=[`Lookahead::turns`], of a
+    /// hand at shanten `s` ≤ 1 (its key `key`) (cached for the decision; the entries for
+    /// more turns may be left at 0, or filled in).
+    fn curve(&mut self, h: &Counts, key: HandKey, s: i8, ctx: &WinContext, rules: &Rules) -> Curve {
         let mut out = [0f32; MAX_TURNS + 1];
+        let facts = waits::wait_facts(ctx);
         if s == 0 {
-            let (w, m) = self.waits(h, ctx, rules);
+            let (w, m) = self.waits(h, FactsKey { hand: key, facts }, ctx, rules);
             if w > 0.0 {
                 return self.ready_curve(w).map(|v| v * m);
             }
         }
-        let key = hand_key(h);
-        let mut i = (swar::mix(&key) as usize) % CURVES;
+        let words = swar::words(h);
+        let mut i = (swar::mix(&words) as usize) % CURVES;
         for _ in 0..CURVES {
             if !self.curve_used[i] {
                 break;
             }
-            if swar::same(&self.curve_keys[i], &key) {
+            if swar::same(&self.curve_keys[i], &words) {
                 return self.curves[i];
             }
             i = (i + 1) % CURVES;
@@ -350,7 +382,7 @@ impl Lookahead {
         let draws = if s == 0 {
             (1u64 << 34) - 1
         } else {
-            self.shapes.useful(h, n_melds)
+            self.shapes.useful(h, key)
         };
         let mut q = [0f32; 34];
         let mut w = [0f32; 34];
@@ -365,16 +397,24 @@ impl Lookahead {
                 continue;
             }
             hp[x] += 1;
+            let kx = key.plus(x);
             let (mut best, mut best_w, mut best_m) = (0f32, 0f32, 0f32);
-            let (mut ready, _) = self.discards.near(&hp, n_melds);
+            // Discarding `x` again gives back `h`, which is not ready or has no scoring
+            // wait (it ranks at 0, never above `best`).
+            let mut ready = self.discards.near(&hp, kx).0 & !(1 << x);
             while ready != 0 {
                 let y = ready.trailing_zeros() as usize;
                 ready &= ready - 1;
                 hp[y] -= 1;
-                let (wy, my) = self.waits(&hp, ctx, rules);
-                let key = self.ready_key(wy, my);
-                if key > best {
-                    (best, best_w, best_m) = (key, wy, my);
+                let ky = FactsKey {
+                    hand: kx.minus(y),
+                    facts,
+                };
+                if let Some((wy, my)) = self.waits_above(&hp, ky, ctx, rules, best) {
+                    let key = self.ready_key(wy, my);
+                    if key > best {
+                        (best, best_w, best_m) = (key, wy, my);
+                    }
                 }
                 hp[y] += 1;
             }
@@ -388,15 +428,18 @@ impl Lookahead {
         }
         if n > 0 {
             let stay = normalise(&mut q[..n]);
-            // Each turn's sum runs over the draws in order, as one sum per turn would.
+            // Each turn's sum runs over the draws in order, as one sum per turn would (the
+            // turns side by side). The turns beyond the seat's are never read.
+            let turns = self.turns;
             let mut reach = [0f32; MAX_TURNS + 1];
             for i in 0..n {
                 let ready = self.ready_curve(w[i]);
-                for t in 1..=MAX_TURNS {
-                    reach[t] += q[i] * (ready[t - 1] * m[i]);
+                let (qi, mi) = (q[i], m[i]);
+                for (r, &v) in reach[1..=turns].iter_mut().zip(&ready[..turns]) {
+                    *r += qi * (v * mi);
                 }
             }
-            for t in 1..=MAX_TURNS {
+            for t in 1..=turns {
                 out[t] = reach[t] + stay * out[t - 1];
                 if self.survive < 1.0 {
                     out[t] *= self.survive;
@@ -405,7 +448,7 @@ impl Lookahead {
         }
         if !self.curve_used[i] {
             self.curve_used[i] = true;
-            self.curve_keys[i] = key;
+            self.curve_keys[i] = words;
             self.curves[i] = out;
         }
         out
@@ -421,10 +464,12 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
-        if self.shapes.shanten(h, n_melds) != 2 {
+        let key = HandKey::of(h, n_melds);
+        let slot = self.shapes.slot(h, key);
+        if slot.shanten(h) != 2 {
             return None;
         }
-        let draws = self.shapes.useful(h, n_melds);
+        let draws = slot.useful(h);
         let mut q = [0f32; 34];
         let mut best = [[0f32; MAX_TURNS + 1]; 34];
         let mut n = 0usize;
@@ -437,15 +482,16 @@ impl Lookahead {
                 continue;
             }
             hp[x] += 1;
+            let kx = key.plus(x);
             let mut b = [0f32; MAX_TURNS + 1];
-            let (ready, one) = self.discards.near(&hp, n_melds);
+            let (ready, one) = self.discards.near(&hp, kx);
             let mut near = (ready | one) & !(1 << x);
             while near != 0 {
                 let y = near.trailing_zeros() as usize;
                 near &= near - 1;
                 let s = if ready >> y & 1 == 1 { 0 } else { 1 };
                 hp[y] -= 1;
-                let c = self.curve(&hp, s, n_melds, ctx, rules);
+                let c = self.curve(&hp, kx.minus(y), s, ctx, rules);
                 if c[self.turns] > b[self.turns] {
                     b = c;
                 }
@@ -482,26 +528,17 @@ type Curve = [f32; MAX_TURNS + 1];
 /// Squares `a^(2^k)` enough for every exponent up to [`MAX_TURNS`].
 const SQUARES: usize = (usize::BITS - MAX_TURNS.leading_zeros()) as usize;
 
-/// A hand's 34 counts, eight to a word.
-type HandKey = [u64; 5];
-
-fn hand_key(h: &Counts) -> HandKey {
-    swar::words(h)
-}
-
 /// Slots of a [`ShapeMemo`].
 const SHAPE_SLOTS: usize = 1024;
 
-/// One remembered waiting hand: one cache line.
+/// One remembered waiting hand: half a cache line.
 #[derive(Clone, Copy)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 struct ShapeSlot {
-    /// The hand's 34 counts and its number of melds, packed.
-    key: [u64; 5],
+    /// The hand and its number of melds.
+    key: HandKey,
     /// Its useful tiles, when `has_useful`.
     useful: u64,
-    /// The slot is filled when its generation is the memo's.
-    generation: u32,
     /// Its shanten, [`ShapeSlot::UNKNOWN`] until asked.
     shanten: i8,
     /// True once `useful` is measured.
@@ -509,28 +546,45 @@ struct ShapeSlot {
 }
 
 impl ShapeSlot {
+    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` of the slot's hand `h`, measured when
+    /// first asked.
+    fn shanten(&mut self, h: &Counts) -> i8 {
+        if self.shanten == Self::UNKNOWN {
+            self.shanten = shanten::shanten(h, &NO_USED, self.key.n_melds(), 0);
+        }
+        self.shanten
+    }
+
+    /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the slot's hand `h`, measured
+    /// when first asked.
+    fn useful(&mut self, h: &Counts) -> u64 {
+        if !self.has_useful {
+            self.useful = shanten::useful_tiles(h, &NO_USED, self.key.n_melds(), 0);
+            self.has_useful = true;
+        }
+        self.useful
+    }
+
     const UNKNOWN: i8 = i8::MIN;
     const EMPTY: ShapeSlot = ShapeSlot {
-        key: [0; 5],
+        key: HandKey::EMPTY,
         useful: 0,
-        generation: 0,
         shanten: Self::UNKNOWN,
         has_useful: false,
     };
 }
 
-impl memo::Slot<5> for ShapeSlot {
+const _: () = assert!(std::mem::size_of::<ShapeSlot>() == 32);
+
+impl memo::Slot for ShapeSlot {
+    type Key = HandKey;
     const EMPTY: ShapeSlot = ShapeSlot::EMPTY;
-    fn key(&self) -> &[u64; 5] {
-        &self.key
+    fn key(&self) -> HandKey {
+        self.key
     }
-    fn generation(&self) -> u32 {
-        self.generation
-    }
-    fn fresh(key: [u64; 5], generation: u32) -> ShapeSlot {
+    fn fresh(key: HandKey) -> ShapeSlot {
         ShapeSlot {
             key,
-            generation,
             ..ShapeSlot::EMPTY
         }
     }
@@ -541,7 +595,7 @@ impl memo::Slot<5> for ShapeSlot {
 /// next. Allocated once; starts over when nearly full.
 #[derive(Clone, Default)]
 struct ShapeMemo {
-    table: memo::Table<ShapeSlot, 5, SHAPE_SLOTS>,
+    table: memo::Table<ShapeSlot, SHAPE_SLOTS>,
 }
 
 impl ShapeMemo {
@@ -553,28 +607,22 @@ impl ShapeMemo {
         self.table.clear();
     }
 
-    /// The slot of the hand `h` beside `n_melds` melds (new ones know nothing yet).
-    fn slot(&mut self, h: &Counts, n_melds: u8) -> &mut ShapeSlot {
-        self.table.find(&melded_key(h, n_melds)).0
+    /// The slot of the hand `h` with the key `key` (new ones know nothing yet).
+    fn slot(&mut self, h: &Counts, key: HandKey) -> &mut ShapeSlot {
+        debug_assert_eq!(key, HandKey::of(h, key.n_melds()));
+        self.table.find(key).0
     }
 
-    /// `shanten::shanten(h, &[0; 34], n_melds, 0)`, remembered.
-    fn shanten(&mut self, h: &Counts, n_melds: u8) -> i8 {
-        let slot = self.slot(h, n_melds);
-        if slot.shanten == ShapeSlot::UNKNOWN {
-            slot.shanten = shanten::shanten(h, &NO_USED, n_melds, 0);
-        }
-        slot.shanten
+    /// `shanten::shanten(h, &[0; 34], n_melds, 0)` of the hand `h` beside `n_melds` melds
+    /// (its key `key`), remembered.
+    fn shanten(&mut self, h: &Counts, key: HandKey) -> i8 {
+        self.slot(h, key).shanten(h)
     }
 
-    /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)`, remembered.
-    fn useful(&mut self, h: &Counts, n_melds: u8) -> u64 {
-        let slot = self.slot(h, n_melds);
-        if !slot.has_useful {
-            slot.useful = shanten::useful_tiles(h, &NO_USED, n_melds, 0);
-            slot.has_useful = true;
-        }
-        slot.useful
+    /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the hand `h` beside `n_melds`
+    /// melds (its key `key`), remembered.
+    fn useful(&mut self, h: &Counts, key: HandKey) -> u64 {
+        self.slot(h, key).useful(h)
     }
 }
 
@@ -648,15 +696,17 @@ mod tests {
                 }
             }
             let (s, u) = if round % 4 < 2 {
-                (memo.shanten(&h, n_melds), memo.useful(&h, n_melds))
+                let k = HandKey::of(&h, n_melds);
+                (memo.shanten(&h, k), memo.useful(&h, k))
             } else {
-                let u = memo.useful(&h, n_melds);
-                (memo.shanten(&h, n_melds), u)
+                let k = HandKey::of(&h, n_melds);
+                let u = memo.useful(&h, k);
+                (memo.shanten(&h, k), u)
             };
             assert_eq!(s, shanten::shanten(&h, &NO_USED, n_melds, 0));
             assert_eq!(u, shanten::useful_tiles(&h, &NO_USED, n_melds, 0));
         }
-        assert!(memo.table.len() <= memo::Table::<ShapeSlot, 5, SHAPE_SLOTS>::FULL);
+        assert!(memo.table.len() <= memo::Table::<ShapeSlot, SHAPE_SLOTS>::FULL);
     }
 
     #[test]

@@ -456,7 +456,8 @@ impl StrongPolicy {
             let r = if g < 3 { g * 9..g * 9 + 9 } else { 27..34 };
             e[g] = group_entry(g, &h[r.clone()], &NO_USED[r], false);
             let mut s = ev.score_with(&h, &e);
-            let mask = la.useful(&h, n_melds) & s.allowed;
+            let (shanten, useful) = la.shape(&h, n_melds);
+            let mask = useful & s.allowed;
             let mut u = 0u32;
             let mut m = mask;
             while m != 0 {
@@ -464,7 +465,7 @@ impl StrongPolicy {
                 m &= m - 1;
                 u += unseen[k] as u32;
             }
-            if la.shanten(&h, n_melds) == 0 {
+            if shanten == 0 {
                 // Ready: only the waits that reach the minimum count.
                 let wv = la.memo().ready_scoring_waits(&h, ctx, &self.rules, unseen);
                 let eff = wv.effective();

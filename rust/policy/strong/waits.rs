@@ -8,7 +8,7 @@
 //! ([`fan::Waiting`]): the checks of the hand and seat, the layout of its tiles and the
 //! tiles completing it (for the unique-wait fans) are found once for all of them.
 
-use super::memo;
+use super::memo::{self, FactsKey, HandKey};
 use crate::fan::{self, WinInput};
 use crate::hand::Meld;
 use crate::rules::Rules;
@@ -130,16 +130,12 @@ fn classify(waiting: &mut Option<fan::Waiting<'_>>, w: usize) -> Wins {
 /// Slots of a [`WaitMemo`].
 const MEMO_SLOTS: usize = 2048;
 
-/// A waiting hand and its seat facts, packed: the 34 counts (eight to a word), the
-/// number of melds, the winds and the flowers, and the melds.
-type MemoKey = [u64; 6];
-
-/// One remembered waiting hand.
+/// One remembered waiting hand: two cache lines.
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct MemoSlot {
-    key: MemoKey,
-    /// The slot is filled when this is the memo's current generation.
-    generation: u32,
+    /// The hand and the seat facts ([`wait_key`]).
+    key: FactsKey,
     /// The hand's waits.
     waits: u64,
     /// Waits already scored.
@@ -152,28 +148,26 @@ struct MemoSlot {
     fans: [u16; 34],
 }
 
-impl memo::Slot<6> for MemoSlot {
+const _: () = assert!(std::mem::size_of::<MemoSlot>() == 128);
+
+impl memo::Slot for MemoSlot {
+    type Key = FactsKey;
     const EMPTY: MemoSlot = MemoSlot {
-        key: [0; 6],
-        generation: 0,
+        key: FactsKey {
+            hand: HandKey::EMPTY,
+            facts: 0,
+        },
         waits: 0,
         scored: 0,
         on_discard: 0,
         self_draw_only: 0,
         fans: [0; 34],
     };
-    fn key(&self) -> &MemoKey {
-        &self.key
+    fn key(&self) -> FactsKey {
+        self.key
     }
-    fn generation(&self) -> u32 {
-        self.generation
-    }
-    fn fresh(key: MemoKey, generation: u32) -> MemoSlot {
-        MemoSlot {
-            key,
-            generation,
-            ..Self::EMPTY
-        }
+    fn fresh(key: FactsKey) -> MemoSlot {
+        MemoSlot { key, ..Self::EMPTY }
     }
 }
 
@@ -184,7 +178,7 @@ impl memo::Slot<6> for MemoSlot {
 /// [`WaitMemo::scoring_waits`] always equals [`scoring_waits`].
 #[derive(Clone, Default)]
 pub struct WaitMemo {
-    table: memo::Table<MemoSlot, 6, MEMO_SLOTS>,
+    table: memo::Table<MemoSlot, MEMO_SLOTS>,
 }
 
 impl WaitMemo {
@@ -206,7 +200,9 @@ impl WaitMemo {
         rules: &Rules,
         unseen: &Counts,
     ) -> WaitValue {
-        self.lookup(hand, ctx, rules, unseen, false)
+        let key = wait_key(HandKey::of(hand, ctx.n_melds), ctx);
+        self.lookup(key, hand, ctx, rules, unseen, false, -1.0)
+            .unwrap_or_default()
     }
 
     /// [`WaitMemo::scoring_waits`] of a hand the caller knows to be ready (shanten 0):
@@ -219,27 +215,60 @@ impl WaitMemo {
         rules: &Rules,
         unseen: &Counts,
     ) -> WaitValue {
-        debug_assert_eq!(shanten::shanten(hand, &NO_USED, ctx.n_melds, 0), 0);
-        self.lookup(hand, ctx, rules, unseen, true)
+        let key = wait_key(HandKey::of(hand, ctx.n_melds), ctx);
+        self.ready_scoring_waits_above(key, hand, ctx, rules, unseen, -1.0)
+            .unwrap_or_default()
     }
 
+    /// [`WaitMemo::ready_scoring_waits`] of the ready hand `hand` with the memo key `key`
+    /// ([`wait_key`]) when the unseen copies of all its waits ([`WaitValue::shape`]) are
+    /// above `floor`; `None`, scoring no wait, otherwise: the scoring copies
+    /// ([`WaitValue::effective`]) are then at most `floor` as well.
+    pub fn ready_scoring_waits_above(
+        &mut self,
+        key: FactsKey,
+        hand: &Counts,
+        ctx: &WinContext,
+        rules: &Rules,
+        unseen: &Counts,
+        floor: f32,
+    ) -> Option<WaitValue> {
+        debug_assert_eq!(shanten::shanten(hand, &NO_USED, ctx.n_melds, 0), 0);
+        self.lookup(key, hand, ctx, rules, unseen, true, floor)
+    }
+
+    /// The remembered waits of `hand` (memo key `key`) counted against `unseen`; `None`
+    /// when their unseen copies are at most `floor` (then no wait is scored).
+    #[allow(clippy::too_many_arguments)]
     fn lookup(
         &mut self,
+        key: FactsKey,
         hand: &Counts,
         ctx: &WinContext,
         rules: &Rules,
         unseen: &Counts,
         ready: bool,
-    ) -> WaitValue {
-        let key = memo_key(hand, ctx);
-        let slot = self.slot(&key, hand, ctx, ready);
+        floor: f32,
+    ) -> Option<WaitValue> {
+        debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx));
+        let slot = self.slot(key, hand, ctx, ready);
         let mut out = WaitValue::default();
-        let mut scorer = None;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             out.shape += unseen[w] as u32;
+        }
+        // The scoring copies are a part of these (a third of some), so at most as many
+        // (exactly so in `f32`: the sum of two counts is exact and rounding is monotone).
+        if out.shape as f32 <= floor {
+            return None;
+        }
+        let mut scorer = None;
+        let mut bits = slot.waits;
+        while bits != 0 {
+            let w = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
             if unseen[w] == 0 {
                 continue;
             }
@@ -270,14 +299,14 @@ impl WaitMemo {
             }
             out.best_fan = out.best_fan.max(slot.fans[w] as u32);
         }
-        out
+        Some(out)
     }
 
     /// The slot of `key`, filled with the hand's waits when new (its useful tiles when it
     /// is known to be `ready`).
     fn slot(
         &mut self,
-        key: &MemoKey,
+        key: FactsKey,
         hand: &Counts,
         ctx: &WinContext,
         ready: bool,
@@ -294,18 +323,26 @@ impl WaitMemo {
     }
 }
 
-/// The memo key of a waiting hand with its seat facts.
-fn memo_key(hand: &Counts, ctx: &WinContext) -> MemoKey {
-    let w = crate::shanten::swar::words(hand);
-    let mut melds = 0u64;
-    for (i, m) in ctx.melds[..ctx.n_melds.min(4) as usize].iter().enumerate() {
-        melds |= ((m.kind as u64 + 1) << 8 | m.tile as u64) << (16 * i);
+/// The memo key of a waiting hand (`hand`: its [`HandKey`], the seat's number of melds
+/// included) with its seat facts: the melds (ten bits each: kind and tile), the winds
+/// and the flowers.
+pub fn wait_key(hand: HandKey, ctx: &WinContext) -> FactsKey {
+    FactsKey {
+        hand,
+        facts: wait_facts(ctx),
     }
-    let seat = ctx.n_melds as u64
-        | (ctx.seat_wind as u64) << 8
-        | (ctx.prevalent_wind as u64) << 16
-        | (ctx.flowers as u64) << 24;
-    [w[0], w[1], w[2], w[3], w[4] | seat << 16, melds]
+}
+
+/// The seat facts of a [`wait_key`].
+pub fn wait_facts(ctx: &WinContext) -> u64 {
+    let mut facts = 0u64;
+    for (i, m) in ctx.melds[..ctx.n_melds.min(4) as usize].iter().enumerate() {
+        facts |= ((m.kind as u64) << 8 | m.tile as u64) << (10 * i);
+    }
+    facts |= (ctx.seat_wind as u64) << 40
+        | (ctx.prevalent_wind as u64) << 48
+        | (ctx.flowers as u64) << 56;
+    facts
 }
 
 #[cfg(test)]
@@ -469,6 +506,17 @@ mod tests {
                 assert_eq!(memo.scoring_waits(&hand, &c, &rules, &unseen), want);
                 if shanten::shanten(&hand, &NO_USED, c.n_melds, 0) == 0 {
                     let mut fresh = WaitMemo::new();
+                    let key = wait_key(HandKey::of(&hand, c.n_melds), &c);
+                    // No more unseen copies than the floor: nothing is scored.
+                    let floor = want.shape as f32;
+                    let f = &mut fresh;
+                    let above = f.ready_scoring_waits_above(key, &hand, &c, &rules, &unseen, floor);
+                    assert_eq!(above, None);
+                    assert_eq!(fresh.slot(key, &hand, &c, true).scored, 0);
+                    let below = floor - 0.5;
+                    let f = &mut fresh;
+                    let above = f.ready_scoring_waits_above(key, &hand, &c, &rules, &unseen, below);
+                    assert_eq!(above, Some(want), "{hand:?}");
                     let got = fresh.ready_scoring_waits(&hand, &c, &rules, &unseen);
                     assert_eq!(got, want, "{hand:?}");
                 }
@@ -521,7 +569,7 @@ mod tests {
                 scoring_waits(&hand, &ctx(&[]), &rules, &all)
             );
         }
-        assert!(memo.table.len() <= memo::Table::<MemoSlot, 6, MEMO_SLOTS>::FULL);
+        assert!(memo.table.len() <= memo::Table::<MemoSlot, MEMO_SLOTS>::FULL);
         assert_eq!(memo.scoring_waits(&h, &ctx(&[]), &rules, &all), bare);
     }
 }
