@@ -21,20 +21,18 @@ Instructions per hand, which this shared machine measures far more steadily than
 threads=1)`` then ``simulate(N, seed=1, bots="strong", threads=1)`` for N = 10 and 20,
 the difference divided by 10, with ``OPENBLAS_NUM_THREADS=1`` (numpy's idle BLAS threads
 otherwise add up to a million instructions of noise; ``valgrind --tool=cachegrind``
-counts the same): 33.3 million (34.6 million before the packed memo keys, the memos'
-fill bitmaps and the curves run only as far as the seat's turns; 36.2 million before
-the waits of a waiting hand were scored together, ``fan::Waiting``; 47.6 million before
-the remembered shapes and ready curves, the melded useful-tile path and the cheaper
-discard memo; 55.6 million before the shared wait scoring, rank codes and ready-curve
-squares; 240 million before the lookahead's memos). ``bots="expert"``: 32.6 million
-(33.4 million before the packed keys; 35.2 million before ``fan::Waiting``). By the
-clock, ``ab`` against the build before the lookahead's memos gave 3.9 to 4.5 times the
-hands per second in three runs at load 2.3 (another job on one of the two cores); the
-packed keys and fill bitmaps (fewer and smaller cache lines read at random, and none
-read for a new hand) gave 1.11 and 1.20 times the hands per second of the build
-before them in two runs (``ab ... 160 7``, wall and CPU time alike, load 0.5 to 1.1;
-1.13 over 40 interleaved pairs of 40 hands), though fewer instructions account for
-only 4%.
+counts the same): 31.4 million (34.7 million before the packed memo keys, the memos'
+fill bitmaps, the curves run only as far as the seat's turns and the cheaper fan
+evaluation of waiting hands; 36.2 million before the waits of a waiting hand were scored
+together, ``fan::Waiting``; 47.6 million before the remembered shapes and ready curves,
+the melded useful-tile path and the cheaper discard memo; 55.6 million before the shared
+wait scoring, rank codes and ready-curve squares; 240 million before the lookahead's
+memos). ``bots="expert"``: 30.6 million (33.4 million before the packed keys; 35.2
+million before ``fan::Waiting``). By the clock, ``ab ... 160 9 strong 1`` against the
+build before the lookahead's memos gave 5.11 and 5.33 times the hands per second in two
+runs (medians of nine interleaved runs, load 1.1 to 1.3; CPU time 5.09 and 5.35), and
+1.21 times the build before the packed keys and the fan changes; ``ab ... 240 7 strong
+2`` (two threads each) 4.97 times (CPU time 4.74).
 """
 
 from __future__ import annotations

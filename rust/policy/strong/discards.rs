@@ -16,7 +16,7 @@
 //!
 //! Four strong bots meet about 2,700 new full hands per hand of play and ask for about
 //! 3,700 more again ([`DiscardMemo`]); the new ones cost about 10.7 million instructions
-//! per hand of the 33.3 million the strong bots run (about 4,000 each: the group merges,
+//! per hand of the 31.4 million the strong bots run (about 4,000 each: the group merges,
 //! the special forms' checks, and one table entry and one merge per held kind).
 
 use super::memo::{self, HandKey};

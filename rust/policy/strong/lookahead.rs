@@ -49,13 +49,13 @@
 //! and their slots are small (half a cache line for the discards and shapes): the four
 //! bots' memos are read at random, and time goes to waiting for their cache lines.
 //!
-//! Four strong bots in `simulate` run 33.3 million instructions per hand (cachegrind,
-//! 20-hand run minus 10-hand run, seed 1), against 34.6 million before the packed keys
-//! and the curves run only as far as the seat's turns, 36.2 million before the waits of
-//! a waiting hand were scored together ([`crate::fan::Waiting`]), 47.6 million before
-//! the remembered shapes and ready curves and 240 million before the memos; the fan
-//! evaluation of new waits takes about 9.5 million of them, the discards of new full
-//! hands 10.7 million.
+//! Four strong bots in `simulate` run 31.4 million instructions per hand (cachegrind,
+//! 20-hand run minus 10-hand run, seed 1), against 34.7 million before the packed keys,
+//! the curves run only as far as the seat's turns and the cheaper fan evaluation of
+//! waiting hands, 36.2 million before the waits of a waiting hand were scored together
+//! ([`crate::fan::Waiting`]), 47.6 million before the remembered shapes and ready
+//! curves and 240 million before the memos; the discards of new full hands take about
+//! 10.7 million of them.
 
 use super::discards::DiscardMemo;
 use super::memo::{self, FactsKey, HandKey};
