@@ -11,25 +11,6 @@ pub fn word(c: &Counts, at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// A hash of count words (such as [`words`] packs, with extra words or bits beside them)
-/// for the open-addressing memos of the strong policy.
-#[inline]
-pub fn mix(words: &[u64]) -> u64 {
-    let mut x = 0u64;
-    for &w in words {
-        x = (x ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x ^= x >> 29;
-    }
-    x
-}
-
-/// Whether two memo keys of the same length are equal, compared word by word without a
-/// branch or a call (a slice `==` of a few words calls `memcmp`).
-#[inline(always)]
-pub fn same<const N: usize>(a: &[u64; N], b: &[u64; N]) -> bool {
-    a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) == 0
-}
-
 /// All 34 counts as five words: kinds 0-7, 8-15, 16-23 and 24-31, then kinds 32 and 33
 /// in the two low bytes of the fifth (its other bytes zero).
 #[inline(always)]

@@ -58,12 +58,11 @@
 //! 10.7 million of them.
 
 use super::discards::DiscardMemo;
-use super::memo::{self, FactsKey, HandKey};
+use super::memo::{self, FactsKey, HandKey, Key};
 use super::waits::{self, WaitMemo, WaitValue, WinContext};
 use crate::hand::MeldKind;
 use crate::rules::Rules;
 use crate::shanten;
-use crate::shanten::swar;
 use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
@@ -135,7 +134,7 @@ pub struct Lookahead {
     memo: WaitMemo,
     discards: DiscardMemo,
     shapes: ShapeMemo,
-    curve_keys: [[u64; 5]; CURVES],
+    curve_keys: [HandKey; CURVES],
     curves: [Curve; CURVES],
     curve_used: [bool; CURVES],
     /// The ready curves of this decision by scoring copies ([`Lookahead::ready_curve`]).
@@ -163,7 +162,7 @@ impl Lookahead {
             memo: WaitMemo::new(),
             discards: DiscardMemo::new(),
             shapes: ShapeMemo::new(),
-            curve_keys: [[0; 5]; CURVES],
+            curve_keys: [HandKey::EMPTY; CURVES],
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
             ready_curves: ReadyCurves::new(),
@@ -366,13 +365,12 @@ impl Lookahead {
                 return self.ready_curve(w).map(|v| v * m);
             }
         }
-        let words = swar::words(h);
-        let mut i = (swar::mix(&words) as usize) % CURVES;
+        let mut i = (key.hash() as usize) % CURVES;
         for _ in 0..CURVES {
             if !self.curve_used[i] {
                 break;
             }
-            if swar::same(&self.curve_keys[i], &words) {
+            if self.curve_keys[i] == key {
                 return self.curves[i];
             }
             i = (i + 1) % CURVES;
@@ -448,7 +446,7 @@ impl Lookahead {
         }
         if !self.curve_used[i] {
             self.curve_used[i] = true;
-            self.curve_keys[i] = words;
+            self.curve_keys[i] = key;
             self.curves[i] = out;
         }
         out

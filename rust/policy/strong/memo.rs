@@ -12,6 +12,7 @@
 //! the discard or shape memo takes half a cache line: the four bots' memos are read all
 //! over at random, and the fewer lines they span the more of them stay in the caches.
 
+use crate::shanten::swar;
 use crate::tile::Counts;
 
 /// A hand's 34 counts (0 to 4), three bits each (kind `k` at bits `3k..3k + 3`), and its
@@ -37,14 +38,6 @@ fn pack8(w: u64) -> u64 {
     (x | x >> 20) & 0x00FF_FFFF
 }
 
-/// Counts `c[at..at + 8]` as the bytes of a word.
-#[inline(always)]
-fn bytes(c: &Counts, at: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&c[at..at + 8]);
-    u64::from_le_bytes(b)
-}
-
 impl HandKey {
     /// The key of no tiles and no melds (what an unfilled slot holds).
     pub const EMPTY: HandKey = HandKey([0; 2]);
@@ -68,7 +61,7 @@ impl HandKey {
         debug_assert!(hand.iter().all(|&c| c <= 4) && n_melds <= 4);
         let mut k = 0u128;
         for i in 0..4 {
-            k |= (pack8(bytes(hand, 8 * i)) as u128) << (24 * i);
+            k |= (pack8(swar::word(hand, 8 * i)) as u128) << (24 * i);
         }
         k |= ((hand[32] & 7) as u128) << 96 | ((hand[33] & 7) as u128) << 99;
         HandKey::from_bits(k | ((n_melds & 7) as u128) << MELDS_AT)
