@@ -385,3 +385,47 @@ fn the_expert_attacks_where_the_strong_bot_folds() {
     assert_ne!(a, Action::Discard(t("5p")), "the dot feeds the flush");
     assert!(!StrongConfig::expert().fold && StrongConfig::default().fold);
 }
+
+#[test]
+fn the_expert_lookahead_counts_discarded_kinds_higher_and_its_own_reaches() {
+    let rules = Rules::gb();
+    let ctx = win_context(&view("1m", &[Action::Pass], None), &[]);
+    // Seven pairs ready on 4z alone.
+    let h = counts("1133m5577p99s224z");
+    let mut unseen = [4u8; 34];
+    for t in 0..34 {
+        unseen[t] -= h[t];
+    }
+    let points = StrongConfig::expert().worth();
+    let value = |discarded: u64, worth: lookahead::Worth| {
+        let mut la = Lookahead::new(&unseen, 60);
+        la.worth = worth;
+        la.discarded = discarded;
+        la.reset(&unseen, 60);
+        la.value(&h, 0, &ctx, &rules).unwrap()
+    };
+    let plain = value(0, points);
+    let all_discarded = value(!0, points);
+    let others_discarded = value(!(1 << t("4z")), points);
+    // The wait's copies count 1.5 times once an opponent has let that kind go; kinds it
+    // does not wait on change nothing.
+    assert!(all_discarded > plain, "{all_discarded} {plain}");
+    assert_eq!(others_discarded, plain);
+    // The strong bot's chances ignore the discarded kinds.
+    let chance = lookahead::Worth::Chance;
+    assert_eq!(value(!0, chance), value(0, chance));
+    // Reset sets the reaches from the worth.
+    let mut la = Lookahead::new(&unseen, 60);
+    la.worth = points;
+    la.reset(&unseen, 60);
+    assert_eq!(
+        (la.reach, la.win_reach),
+        (lookahead::DRAW_REACH, lookahead::WIN_REACH)
+    );
+    la.worth = chance;
+    la.reset(&unseen, 60);
+    assert_eq!(
+        (la.reach, la.win_reach),
+        (lookahead::REACH, lookahead::REACH)
+    );
+}
