@@ -83,13 +83,15 @@ pub const BASE_POINTS: f32 = 8.0;
 /// With [`Worth::Points`] (the expert), the scale of the chance that a kind which makes
 /// a hand one or two tiles from ready better reaches the seat in a turn, in place of
 /// [`REACH`]: mostly its own draws (a claim serves only some shapes, and opens the hand).
-/// Measured against three efficiency bots (20,000 walls, seed 1, paired per wall), 0.5
-/// plays better than 0.8 by +0.21 ± 0.10 points a hand (with [`WIN_REACH`] 0.8), 0.3
-/// and 1.0 worse than 0.5.
+/// Measured against three efficiency bots (20,000 walls, paired per wall), 0.5 for draws
+/// and 1.0 for wins play better than 0.8 for both by +0.25 ± 0.11 points a hand (seed 1)
+/// and +0.11 ± 0.11 (seed 2027); draws at 0.3 (-0.15 ± 0.11) or 1.0 (with wins at 2.0,
+/// -0.18 ± 0.14) play worse than at 0.5.
 pub const DRAW_REACH: f32 = 0.5;
 /// With [`Worth::Points`], the same scale for the kinds that win a ready hand: its own
-/// draw and every opponent's discard. 1.0 to 2.0 play alike (+0.03 to +0.06 over 0.8,
-/// ± 0.05 to 0.08).
+/// draw and every opponent's discard. Against three efficiency bots (seed 1), wins at 1.0
+/// and 1.2 play better than at 0.8 by +0.06 ± 0.05 and +0.08 ± 0.06 (draws at 0.8), and
+/// at 1.5 and 2.0 better than at 1.0 by +0.03 ± 0.06 and +0.04 ± 0.08 (draws at 0.5).
 pub const WIN_REACH: f32 = 1.5;
 /// With [`Worth::Points`], a copy of a kind some opponent has discarded counts this many
 /// halves of a copy in a ready hand's scoring waits: the opponents let go of that kind,

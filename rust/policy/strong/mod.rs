@@ -568,9 +568,6 @@ impl StrongPolicy {
         (stake, fold)
     }
 
-    /// Replaces the totals of the candidates close to ready by their chance of winning
-    /// ([`lookahead`]) when some of them can reach a scoring ready hand; the others drop
-    /// out. Returns true when it did.
     /// The indices of `cands`, best plan-and-defense total first (ties by position).
     fn leading(cands: &[Candidate]) -> ([usize; 14], usize) {
         let n = cands.len().min(14);
@@ -582,6 +579,10 @@ impl StrongPolicy {
         (order, n)
     }
 
+    /// Replaces the totals of the candidates close to ready by their chance of winning
+    /// ([`lookahead`]) when some of them can reach a scoring ready hand; the others drop
+    /// out (with [`StrongConfig::value`], the leading [`TWO_AWAY_CANDIDATES`] two tiles
+    /// from ready are valued two draws ahead beside them). Returns true when it did.
     fn rank_close(
         &self,
         cands: &mut [Candidate],
