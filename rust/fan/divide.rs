@@ -158,54 +158,28 @@ fn recurse(
 
 /// True if the tiles of `table` (3k + 2 of them) form k sets and a pair.
 ///
-/// Suit by suit: a suit without the pair must split into sets, which the greedy rule
-/// decides (at the lowest rank, three or more copies are best taken as a pung, since
-/// three equal chows use the same tiles as three pungs; the rest start chows). The one
-/// suit holding 2 mod 3 tiles tries each pair position.
+/// Suit by suit ([`SuitShape`]): one suit must split into sets and the pair, every other
+/// one into sets.
 pub fn is_complete(table: &RTable) -> bool {
-    let mut pair_suit = None;
+    let mut pairs = 0;
     for s in 1..=4u8 {
-        let base = (s << 4) as usize;
-        let n: u32 = (1..=9).map(|r| table[base + r] as u32).sum();
-        match n % 3 {
-            0 => {}
-            2 if pair_suit.is_none() => pair_suit = Some(s),
-            _ => return false,
-        }
-    }
-    let Some(ps) = pair_suit else { return false };
-    for s in 1..=4u8 {
-        let base = (s << 4) as usize;
-        let mut c = [0u8; 12];
-        c[1..10].copy_from_slice(&table[base + 1..base + 10]);
-        if s == ps {
-            let mut ok = false;
-            for r in 1..=9 {
-                if c[r] >= 2 {
-                    c[r] -= 2;
-                    ok = sets_only(&c, s == 4);
-                    c[r] += 2;
-                    if ok {
-                        break;
-                    }
-                }
-            }
-            if !ok {
-                return false;
-            }
-        } else if !sets_only(&c, s == 4) {
+        let shape = SuitShape::of(&suit_counts(table, s), s == 4);
+        if shape.with_pair {
+            pairs += 1;
+        } else if !shape.sets_only {
             return false;
         }
     }
-    true
+    pairs == 1
 }
 
-/// Whether one suit's counts (ranks 1-9) split into pungs and (unless honors) chows.
+/// The counts of suit `s` (1-4) of `table`, rank r at index r - 1.
 #[inline]
-fn sets_only(c: &[u8; 12], honors: bool) -> bool {
-    let mut ranks = [0u8; 9];
-    ranks.copy_from_slice(&c[1..10]);
-    splits_into_sets(&ranks, honors)
+fn suit_counts(table: &RTable, s: u8) -> [u8; 9] {
+    let base = (s << 4 | 1) as usize;
+    let mut c = [0u8; 9];
+    c.copy_from_slice(&table[base..base + 9]);
+    c
 }
 
 /// Whether one suit's counts (rank r at index r - 1) split into pungs and (unless
@@ -304,8 +278,7 @@ fn completing(
     let mut counts = [[0u8; 9]; 5];
     let mut shape = [SuitShape::default(); 5];
     for s in 1..=4u8 {
-        let base = (s << 4 | 1) as usize;
-        counts[s as usize].copy_from_slice(&table[base..base + 9]);
+        counts[s as usize] = suit_counts(table, s);
         shape[s as usize] = SuitShape::of(&counts[s as usize], s == 4);
     }
     // The completing tile's suit must take the pair if every other suit splits into sets,
@@ -496,5 +469,11 @@ mod tests {
         // 12345m waits on 3m and 6m.
         let t = table("12345m456p789s11z");
         assert!(!is_unique_wait(&t, rtile::from_code(2), false, None));
+        // Complete hands: the pair in a suit or in the honors, and the greedy pung first.
+        assert!(is_complete(&table("12333m456p789s777z")));
+        assert!(is_complete(&table("111222333m456p11z")));
+        assert!(is_complete(&table("123m456p789s11122z")));
+        assert!(!is_complete(&table("123m456p789s11123z")));
+        assert!(!is_complete(&table("1234m456p789s1122z")));
     }
 }

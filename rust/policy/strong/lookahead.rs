@@ -265,31 +265,22 @@ impl Lookahead {
     /// (self-draw-only waits at a third) and what a win is worth: 1 when the figures are chances, else its mean
     /// points.
     fn waits(&mut self, h: &Counts, key: FactsKey, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
+        // Expected points count the copies in halves ([`DISCARDED_WAIT_HALVES`]).
+        let (copies, per_copy) = match self.worth {
+            Worth::Chance => (&self.unseen, 1.0),
+            Worth::Points { .. } => (&self.wait_halves, 2.0),
+        };
+        let wv = self
+            .memo
+            .ready_scoring_waits_above(key, h, ctx, rules, copies, -1.0)
+            .unwrap_or_default();
+        let w = wv.effective() / per_copy;
         match self.worth {
-            Worth::Chance => {
-                let wv =
-                    self.memo
-                        .ready_scoring_waits_above(key, h, ctx, rules, &self.unseen, -1.0);
-                (wv.unwrap_or_default().effective(), 1.0)
-            }
+            Worth::Chance => (w, 1.0),
             Worth::Points {
                 self_draw_share,
                 block,
-            } => {
-                let wv = self.memo.ready_scoring_waits_above(
-                    key,
-                    h,
-                    ctx,
-                    rules,
-                    &self.wait_halves,
-                    -1.0,
-                );
-                let wv = wv.unwrap_or_default();
-                (
-                    wv.effective() / 2.0,
-                    win_points(&wv, ctx, self_draw_share) + block,
-                )
-            }
+            } => (w, win_points(&wv, ctx, self_draw_share) + block),
         }
     }
 

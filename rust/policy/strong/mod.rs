@@ -1053,7 +1053,7 @@ impl StrongPolicy {
         la.discarded = view
             .discards()
             .iter()
-            .filter(|d| d.seat != view.seat())
+            .filter(|d| d.seat != view.seat() && (d.tile as usize) < 34)
             .fold(0u64, |m, d| m | 1 << d.tile);
         let a = match view.claim() {
             Some((_, t)) if view.turn() != view.seat() => {
