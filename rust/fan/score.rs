@@ -310,12 +310,17 @@ pub(super) fn tile_hog(merged: &RTable, n_kongs: u8, t: &mut Table) {
 /// 边张 / 嵌张 / 单钓 from the position of the winning tile among the concealed groups
 /// (only called when the wait is unique). Edge beats closed beats single.
 pub(super) fn wait_fans(concealed: &[Pack], win: RTile, t: &mut Table) {
-    if has(t, MELDED_HAND) || has(t, FOUR_KONGS) {
+    if !wait_fan_counts(t) {
         return;
     }
     if let Some(f) = wait_place(concealed, win) {
         set(t, f);
     }
+}
+
+/// Whether a wait fan counts beside the fans in `t`: not with 全求人 or 四杠.
+fn wait_fan_counts(t: &Table) -> bool {
+    !has(t, MELDED_HAND) && !has(t, FOUR_KONGS)
 }
 
 /// The wait fan the winning tile's position among the concealed groups would give, if
@@ -520,7 +525,7 @@ pub fn score_reading(d: &DivisionFans, ctx: &Ctx<'_>, t: &mut Table) {
     }
     concealment_fans(ctx.fixed, ctx.flags.self_drawn, t);
     if let Some(f) = d.wait {
-        if !has(t, MELDED_HAND) && !has(t, FOUR_KONGS) && ctx.unique_wait() {
+        if wait_fan_counts(t) && ctx.unique_wait() {
             set(t, f);
         }
     }
