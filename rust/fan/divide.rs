@@ -158,8 +158,7 @@ fn recurse(
 
 /// True if the tiles of `table` (3k + 2 of them) form k sets and a pair.
 ///
-/// Suit by suit ([`SuitShape`]): one suit must split into sets and the pair, every other
-/// one into sets.
+/// Suit by suit: one suit must split into sets and the pair, every other one into sets.
 pub fn is_complete(table: &RTable) -> bool {
     let mut pairs = 0;
     for s in 1..=4u8 {
