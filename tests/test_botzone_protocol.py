@@ -170,7 +170,7 @@ def test_malformed_views_raise():
         mj.Round.from_view("gb", dict(v, claim=5))  # not the last discard
     with pytest.raises(mj.InvalidHandError):
         mj.Round.from_view("gb", dict(v, hand=v["hand"][:-1]))
-    with pytest.raises(KeyError):
+    with pytest.raises(mj.InvalidArgumentError, match='the view needs "phase"'):
         mj.Round.from_view("gb", {k: x for k, x in v.items() if k != "phase"})
     with pytest.raises(mj.RuleError):
         mj.Round.from_view("gb", dict(v, wall_remaining=3))

@@ -3,8 +3,11 @@
 - malformed tiles, melds or hand flags: ``InvalidHandError``;
 - an unknown rule set, option or option value: ``RuleError``;
 - an action that is not legal now: ``IllegalActionError``;
-- any other argument out of range (seat, seed, threads, budget, counts, bot names): a
-  plain ``ValueError``; an argument of the wrong type: ``TypeError``.
+- any other argument out of range (seat, seed, threads, budget, counts, bot names):
+  ``InvalidArgumentError`` (a ``ValueError``); an argument of the wrong type:
+  ``InvalidTypeError`` (a ``TypeError``).
+
+Every one of them is a ``MajiangError``.
 """
 
 from __future__ import annotations
@@ -118,10 +121,11 @@ def test_illegal_actions_raise_illegal_action_error() -> None:
         (lambda: _fan_result().count(99), "fan id must be 1-83"),
     ],
 )
-def test_other_bad_arguments_raise_value_error(call, match: str) -> None:
-    with pytest.raises(ValueError, match=match) as e:
+def test_other_bad_arguments_raise_invalid_argument_error(call, match: str) -> None:
+    with pytest.raises(mj.InvalidArgumentError, match=match) as e:
         call()
-    assert type(e.value) is ValueError, type(e.value)
+    assert type(e.value) is mj.InvalidArgumentError, type(e.value)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, mj.MajiangError)
 
 
 @pytest.mark.parametrize(
@@ -160,3 +164,81 @@ def test_a_policy_never_plays_an_action_it_did_not_choose() -> None:
                 chosen.add(obs.legal_actions.index(a))
             r.apply(s, a)
     assert len(chosen) > 1
+
+
+# --- the family ---------------------------------------------------------------------
+
+_SECOND_BASE = {
+    "InvalidHandError": ValueError,
+    "NotWinningError": ValueError,
+    "IllegalActionError": ValueError,
+    "RuleError": ValueError,
+    "InvalidArgumentError": ValueError,
+    "InvalidTypeError": TypeError,
+    "UsageError": RuntimeError,
+    "MissingExtraError": ImportError,
+    "OutOfMemoryError": MemoryError,
+    "RecordError": ValueError,
+    "ReplayMismatchError": ValueError,
+    "LogError": ValueError,
+    "ProtocolError": ValueError,
+    "ResultFileError": ValueError,
+    "BotError": RuntimeError,
+    "IllegalBotActionError": ValueError,
+    "BotTimeoutError": RuntimeError,
+}
+
+
+def test_every_exception_class_is_a_majiang_error_with_its_builtin_base() -> None:
+    from majiang import errors
+
+    classes = {n: getattr(errors, n) for n in errors.__all__ if n != "MajiangError"}
+    assert set(classes) - {"ArenaBotError"} == set(_SECOND_BASE)
+    for name, cls in classes.items():
+        assert issubclass(cls, mj.MajiangError), name
+        if name in _SECOND_BASE:
+            assert issubclass(cls, _SECOND_BASE[name]), name
+            assert getattr(mj, name) is cls and cls.__module__ == "majiang"
+    # One class for a failing bot, wherever it played.
+    assert mj.ArenaBotError is mj.BotError
+    assert issubclass(mj.IllegalBotActionError, mj.IllegalActionError)
+    # The extension raises the very same classes.
+    for name in ("InvalidHandError", "RuleError", "IllegalActionError", "NotWinningError"):
+        assert getattr(_core, name) is getattr(mj, name)
+
+
+def test_errors_pickle_with_their_fields() -> None:
+    import pickle
+
+    from majiang import errors
+
+    e = errors.LogError("no such seat", source="x.json", entry=3)
+    back = pickle.loads(pickle.dumps(e))
+    assert (type(back), str(back), back.entry, back.source) == (
+        errors.LogError,
+        str(e),
+        3,
+        "x.json",
+    )
+    b = errors.BotError("bot 1 raised", bot=1, name="liar", game=7, seat=2)
+    back = pickle.loads(pickle.dumps(b))
+    assert (back.bot, back.name, back.game, back.seat, back.hand) == (1, "liar", 7, 2, None)
+    r = errors.RecordError("bad line", source="m.jsonl", line=4)
+    assert str(pickle.loads(pickle.dumps(r))) == "m.jsonl: line 4: bad line"
+
+
+def test_all_lists_exactly_the_public_names() -> None:
+    import types
+
+    public = {n for n in dir(mj) if not n.startswith("_")}
+    assert set(mj.__all__) <= public
+    assert len(mj.__all__) == len(set(mj.__all__))
+    # Everything public that is not a submodule is listed; the listed submodules are the
+    # ones a user is meant to reach through the package.
+    unlisted = {
+        n for n in public - set(mj.__all__) if not isinstance(getattr(mj, n), types.ModuleType)
+    }
+    assert not unlisted, sorted(unlisted)
+    namespace: dict[str, object] = {}
+    exec("from majiang import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(mj.__all__)

@@ -10,18 +10,16 @@ TileLike = int | str
 HandLike = str | Sequence[int]
 
 # --- errors -------------------------------------------------------------------------
+# Declared in majiang.errors and re-exported here: the extension raises the same classes.
 
-class InvalidHandError(ValueError):
-    """Malformed tiles, melds or hand flags; the message names the problem."""
-
-class NotWinningError(ValueError):
-    """The tiles are well formed but do not make a winning hand."""
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state of a hand."""
-
-class RuleError(ValueError):
-    """An unknown rule set, option name or option value."""
+from .errors import IllegalActionError as IllegalActionError
+from .errors import InvalidArgumentError as InvalidArgumentError
+from .errors import InvalidHandError as InvalidHandError
+from .errors import InvalidTypeError as InvalidTypeError
+from .errors import MajiangError as MajiangError
+from .errors import NotWinningError as NotWinningError
+from .errors import OutOfMemoryError as OutOfMemoryError
+from .errors import RuleError as RuleError
 
 # --- tiles --------------------------------------------------------------------------
 

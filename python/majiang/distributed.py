@@ -20,6 +20,7 @@ from typing import Any
 
 from . import _core
 from ._core import RuleSet
+from .errors import InvalidArgumentError, MissingExtraError
 from .sim import SimResult, _bot_list, _check_count, _check_seed
 
 __all__ = ["shard_ranges", "simulate"]
@@ -31,7 +32,7 @@ def shard_ranges(n_hands: int, shards: int) -> list[tuple[int, int]]:
     n = _check_count("n_hands", n_hands)
     k = _check_count("shards", shards)
     if k == 0:
-        raise ValueError("shards must be >= 1")
+        raise InvalidArgumentError("shards must be >= 1")
     size = math.ceil(n / k) if n else 0
     return [(a, min(size, n - a)) for a in range(0, n, size)] if size else []
 
@@ -72,7 +73,7 @@ def simulate(
     try:
         import ray
     except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError('majiang.distributed needs Ray: pip install "majiang[ray]"') from e
+        raise MissingExtraError('majiang.distributed needs Ray: pip install "majiang[ray]"') from e
     n = _check_count("n_hands", n_hands)
     seed = _check_seed(seed)
     names = _bot_list(bots)

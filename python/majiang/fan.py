@@ -28,6 +28,7 @@ from ._core import (
     evaluate_fan,
     fan_catalog,
 )
+from .errors import InvalidArgumentError, InvalidTypeError
 
 __all__ = [
     "Fan",
@@ -114,9 +115,9 @@ def evaluate_fan_batch(
     """
     if threads is not None:
         if isinstance(threads, bool) or not isinstance(threads, int):
-            raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
+            raise InvalidTypeError(f"threads must be an int or None, got {type(threads).__name__}")
         if threads < 1:
-            raise ValueError(f"threads must be >= 1, got {threads}")
+            raise InvalidArgumentError(f"threads must be >= 1, got {threads}")
     h = np.asarray(hands)
     if h.ndim != 2 or h.shape[1] != 34:
         raise InvalidHandError(f"hands must have shape (N, 34), got {h.shape}")

@@ -28,42 +28,16 @@ from typing import Any
 
 from ._core import IllegalActionError, Match, RuleSet
 from .bots import Bot, RandomBot
+from .errors import (
+    BotError,
+    BotTimeoutError,
+    IllegalBotActionError,
+    InvalidArgumentError,
+    InvalidTypeError,
+)
 from .record import HandRecord, MatchRecord, RecordWriter, check_record_path, hold_sigint
 
 __all__ = ["BotError", "BotTimeoutError", "Game", "IllegalBotActionError"]
-
-
-class BotError(RuntimeError):
-    """A bot ended the match: it raised, returned an illegal action or took too long.
-
-    ``seat`` is the bot's seat, ``hand`` the index of the hand being played, ``record``
-    the :class:`~majiang.record.MatchRecord` of the hands finished before it; the bot's
-    own exception is chained as ``__cause__``.
-    """
-
-    def __init__(self, message: str, *, seat: int, hand: int, record: MatchRecord):
-        super().__init__(message)
-        self.seat = seat
-        self.hand = hand
-        self.record = record
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild_bot_error, (type(self), str(self), self.seat, self.hand, self.record)
-
-
-def _rebuild_bot_error(
-    cls: type[BotError], message: str, seat: int, hand: int, record: MatchRecord
-) -> BotError:
-    return cls(message, seat=seat, hand=hand, record=record)
-
-
-class IllegalBotActionError(BotError, IllegalActionError):
-    """A bot returned an action that is not legal (also an ``IllegalActionError``)."""
-
-
-class BotTimeoutError(BotError):
-    """A bot took longer than the game's ``decision_timeout`` for one decision (the
-    chained cause is a ``TimeoutError``)."""
 
 
 class _Expired(TimeoutError):
@@ -122,7 +96,7 @@ def _int_arg(name: str, value: Any) -> int:
     """An integer argument as an int: ints and integer types (numpy's) only, never a bool,
     a float or a string."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        raise InvalidTypeError(f"{name} must be an int, got {type(value).__name__}")
     return int(value)
 
 
@@ -156,26 +130,28 @@ class Game:
         self.rules = _rules(rules)
         self.seed = secrets.randbits(63) if seed is None else _int_arg("seed", seed)
         if not 0 <= self.seed < 2**64:
-            raise ValueError(f"seed must be 0 <= seed < 2**64, got {seed}")
+            raise InvalidArgumentError(f"seed must be 0 <= seed < 2**64, got {seed}")
         if hands is not None:
             hands = _int_arg("hands", hands)
         if bots is None:
             bots = [RandomBot(seed=self.seed + i) for i in range(4)]
         bots = list(bots)
         if len(bots) != 4:
-            raise ValueError(f"a game needs four bots, got {len(bots)}")
+            raise InvalidArgumentError(f"a game needs four bots, got {len(bots)}")
         for i, b in enumerate(bots):
             if not callable(getattr(b, "act", None)):
-                raise TypeError(f"bot {i} ({type(b).__name__}) has no act(observation) method")
+                raise InvalidTypeError(
+                    f"bot {i} ({type(b).__name__}) has no act(observation) method"
+                )
         if decision_timeout is not None:
             if isinstance(decision_timeout, bool) or not isinstance(decision_timeout, numbers.Real):
-                raise TypeError(
+                raise InvalidTypeError(
                     f"decision_timeout must be a number of seconds, got "
                     f"{type(decision_timeout).__name__}"
                 )
             decision_timeout = float(decision_timeout)
             if not (decision_timeout > 0 and math.isfinite(decision_timeout)):
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"decision_timeout must be a positive number of seconds, got {decision_timeout}"
                 )
         self.bots = bots

@@ -28,6 +28,7 @@ import numpy as np
 
 from . import _core
 from ._core import RuleSet
+from .errors import InvalidArgumentError, InvalidTypeError
 from .sim import ArenaResult, _check_seed, _check_threads, _rules_spec, arena
 
 __all__ = ["LadderResult", "fit_ratings", "ladder"]
@@ -193,17 +194,17 @@ def ladder(
     known = set(_core.policy_names())
     unknown = [b for b in names if b not in known]
     if unknown:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"unknown bot {unknown[0]!r} (built-in bots: {', '.join(_core.policy_names())})"
         )
     if len(set(names)) != len(names):
-        raise ValueError("each bot may appear only once in a ladder")
+        raise InvalidArgumentError("each bot may appear only once in a ladder")
     if len(names) < 2:
-        raise ValueError("a ladder needs at least two bots")
+        raise InvalidArgumentError("a ladder needs at least two bots")
     if isinstance(walls, bool) or not isinstance(walls, int):
-        raise TypeError(f"walls must be an int, got {type(walls).__name__}")
+        raise InvalidTypeError(f"walls must be an int, got {type(walls).__name__}")
     if walls < 1:
-        raise ValueError("walls must be >= 1")
+        raise InvalidArgumentError("walls must be >= 1")
     seed = _check_seed(seed)
     threads = _check_threads(threads)
     rule_name, options = _rules_spec(rules)

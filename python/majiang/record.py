@@ -98,6 +98,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ._core import Action, Match, Round, RuleSet
+from .errors import InvalidArgumentError, InvalidTypeError, RecordError, ReplayMismatchError
 
 __all__ = [
     "FORMAT",
@@ -134,22 +135,6 @@ _MAX_NAME = 200
 _TILE = (0, 41)
 _SEAT = (0, 3)
 _SMALL = (0, 1 << 20)
-
-
-class RecordError(ValueError):
-    """A record that is not a valid match record. ``source`` is the file (or ``None``),
-    ``line`` the 1-based line number (or ``None``), ``problem`` the bare message."""
-
-    def __init__(self, problem: str, *, source: str | None = None, line: int | None = None):
-        self.problem = problem
-        self.source = source
-        self.line = line
-        where = [x for x in (source, None if line is None else f"line {line}") if x]
-        super().__init__(": ".join([*where, problem]))
-
-
-class ReplayMismatchError(RecordError):
-    """Replaying a record through the engine did not reproduce it."""
 
 
 @dataclass
@@ -292,7 +277,7 @@ class MatchRecord:
         elif isinstance(text, bytes | bytearray | memoryview):
             data = bytes(text)
         else:
-            raise TypeError(f"a record is text or bytes, not {type(text).__name__}")
+            raise InvalidTypeError(f"a record is text or bytes, not {type(text).__name__}")
         if len(data) > max_bytes:
             raise RecordError(_too_big(max_bytes), source=source)
         return _parse(_split(data, max_line_bytes, source), source)
@@ -379,13 +364,13 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for k, _ in pairs:
             if k in seen:
-                raise ValueError(f"the key {k!r} appears twice in one object")
+                raise InvalidArgumentError(f"the key {k!r} appears twice in one object")
             seen.add(k)
     return out
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    raise InvalidArgumentError(f"{name} is not a JSON number")
 
 
 # One decoder for every line: duplicate keys and NaN/Infinity are errors.
@@ -988,7 +973,7 @@ class RecordWriter:
         """Writes `data` whole or not at all (call with SIGINT held)."""
         f = self._file
         if f is None:
-            raise ValueError(f"the record {self.path} is closed")
+            raise InvalidArgumentError(f"the record {self.path} is closed")
         try:
             f.write(data)
             f.flush()
@@ -1006,9 +991,9 @@ class RecordWriter:
     def add_hand(self, hand: HandRecord) -> None:
         """Appends a finished hand (the next one)."""
         if hand.index != self._hands:
-            raise ValueError(f"hand {hand.index} where hand {self._hands} comes next")
+            raise InvalidArgumentError(f"hand {hand.index} where hand {self._hands} comes next")
         if (hand.wall is not None) != self.record.walls:
-            raise ValueError(
+            raise InvalidArgumentError(
                 "a record's hands all name their wall (MatchRecord.walls) or none does"
             )
         data = "".join(line + "\n" for line in hand.lines()).encode("utf-8")

@@ -56,6 +56,7 @@ import numpy as np
 
 from . import _core
 from ._core import RuleSet
+from .errors import ArenaBotError, InvalidArgumentError, InvalidTypeError, ResultFileError
 
 __all__ = [
     "MAX_IN_MEMORY_HANDS",
@@ -93,12 +94,6 @@ _VERSION = 1
 _MANIFEST = "manifest.json"
 
 
-class ResultFileError(ValueError):
-    """A simulation file or shard directory that cannot be read or written: the message
-    names the path and the problem (missing array, truncated file, wrong dtype or shape,
-    bad manifest or digest, a run that does not match)."""
-
-
 def _rules_name(rules: str | RuleSet) -> str:
     return rules.name if isinstance(rules, RuleSet) else str(rules)
 
@@ -117,31 +112,31 @@ def _bot_list(bots: str | Sequence[str]) -> list[str]:
     if len(names) == 1:
         names = names * 4
     if len(names) != 4:
-        raise ValueError(f"bots needs one name or four (one per seat), got {len(names)}")
+        raise InvalidArgumentError(f"bots needs one name or four (one per seat), got {len(names)}")
     known = _core.policy_names()
     for n in names:
         if n not in known:
-            raise ValueError(f"unknown bot {n!r} (built-in bots: {', '.join(known)})")
+            raise InvalidArgumentError(f"unknown bot {n!r} (built-in bots: {', '.join(known)})")
     return names
 
 
 def _check_int(name: str, n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
+        raise InvalidTypeError(f"{name} must be an int, got {type(n).__name__}")
     return int(n)
 
 
 def _check_count(name: str, n: Any) -> int:
     n = _check_int(name, n)
     if n < 0:
-        raise ValueError(f"{name} must be >= 0, got {n}")
+        raise InvalidArgumentError(f"{name} must be >= 0, got {n}")
     return n
 
 
 def _check_seed(seed: Any) -> int:
     seed = _check_int("seed", seed)
     if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be 0 <= seed < 2**64, got {seed}")
+        raise InvalidArgumentError(f"seed must be 0 <= seed < 2**64, got {seed}")
     return seed
 
 
@@ -150,13 +145,15 @@ def _check_threads(threads: Any) -> int | None:
         return None
     threads = _check_int("threads", threads)
     if not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be between 1 and {MAX_THREADS} (or None), got {threads}")
+        raise InvalidArgumentError(
+            f"threads must be between 1 and {MAX_THREADS} (or None), got {threads}"
+        )
     return threads
 
 
 def _check_in_memory(name: str, n: int) -> None:
     if n > MAX_IN_MEMORY_HANDS:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"{name}={n:,} is more than the {MAX_IN_MEMORY_HANDS:,} hands a run keeps in "
             "memory (MAX_IN_MEMORY_HANDS); pass out=PATH to stream them to disk"
         )
@@ -850,12 +847,12 @@ def simulate(
     threads = _check_threads(threads)
     shard_hands = _check_count("shard_hands", shard_hands)
     if shard_hands == 0:
-        raise ValueError("shard_hands must be >= 1")
+        raise InvalidArgumentError("shard_hands must be >= 1")
     rule_name, options = _rules_spec(rules)
     meta = {"rules": rule_name, "rule_options": options, "bots": names, "seed": seed}
     if out is None:
         if resume:
-            raise ValueError("resume=True continues a run on disk: pass out=PATH")
+            raise InvalidArgumentError("resume=True continues a run on disk: pass out=PATH")
         _check_in_memory("n_hands", n)
         return _run_in_memory(
             "simulate",
@@ -1023,23 +1020,6 @@ def _derive_seed(parent: int, index: int) -> int:
     return z ^ (z >> 31)
 
 
-class ArenaBotError(RuntimeError):
-    """A Python bot of :func:`arena` raised, or returned an action that is not legal.
-
-    ``bot`` is its index in ``bots``, ``name`` its name, ``game`` the game being played
-    (its wall is ``game // 4`` in duplicate play) and ``partial`` the
-    :class:`ArenaResult` of the games finished before it; the bot's own exception is
-    chained as ``__cause__``.
-    """
-
-    def __init__(self, message: str, *, bot: int, name: str, game: int, partial: ArenaResult):
-        super().__init__(message)
-        self.bot = bot
-        self.name = name
-        self.game = game
-        self.partial = partial
-
-
 def _bot_name(bot: Any) -> str:
     name = getattr(bot, "name", None)
     if isinstance(name, str) and name:
@@ -1056,7 +1036,9 @@ def _arena_entries(bots: str | Sequence[Any]) -> tuple[list[str], list[Any]]:
     if len(entries) == 1 and isinstance(entries[0], str):
         entries = entries * 4
     if len(entries) != 4:
-        raise ValueError(f"bots needs one name or four entries (one per seat), got {len(entries)}")
+        raise InvalidArgumentError(
+            f"bots needs one name or four entries (one per seat), got {len(entries)}"
+        )
     names: list[str] = []
     objects: list[Any] = []
     for i, b in enumerate(entries):
@@ -1065,13 +1047,13 @@ def _arena_entries(bots: str | Sequence[Any]) -> tuple[list[str], list[Any]]:
             objects.append(None)
         elif callable(getattr(b, "act", None)):
             if any(b is o for o in objects):
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"bot {i} is the same object as an earlier entry: give each seat its own bot"
                 )
             names.append(_bot_name(b))
             objects.append(b)
         else:
-            raise TypeError(
+            raise InvalidTypeError(
                 f"bot {i} must be a built-in bot name or an object with act(observation), "
                 f"got {type(b).__name__}"
             )
@@ -1248,7 +1230,7 @@ def arena(
     names, objects = _arena_entries(bots)
     threads = _check_threads(threads)
     if not isinstance(duplicate, bool):
-        raise TypeError(f"duplicate must be a bool, got {type(duplicate).__name__}")
+        raise InvalidTypeError(f"duplicate must be a bool, got {type(duplicate).__name__}")
     if duplicate:
         n = 4 * math.ceil(n / 4)
     _check_in_memory("hands", n)

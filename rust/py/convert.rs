@@ -119,7 +119,7 @@ pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
 
 /// The `TypeError` for a `rules` argument that is neither a name nor a `RuleSet`.
 pub fn rules_type_error(obj: &Bound<'_, PyAny>) -> PyErr {
-    pyo3::exceptions::PyTypeError::new_err(format!(
+    super::errors::type_error(format!(
         "rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}",
         type_name(obj)
     ))

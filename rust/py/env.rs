@@ -26,7 +26,7 @@ fn opponents_arg(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 3]> {
         return Ok([policy_kind(&s.to_cow()?)?; 3]);
     }
     let names: Vec<String> = obj.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
+        super::errors::type_error(format!(
             "opponents must be a bot name or three names, got {}",
             convert::type_name(obj)
         ))
@@ -160,7 +160,7 @@ fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u8, bool)> {
         return Err(MjError::argument(format!("seat must be 0-3 or \"all\", got {s:?}")).into());
     }
     let seat: i64 = obj.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
+        super::errors::type_error(format!(
             "seat must be 0-3 or \"all\", got {}",
             convert::type_name(obj)
         ))

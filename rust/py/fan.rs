@@ -13,7 +13,6 @@ use numpy::{
     PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
     PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -275,7 +274,7 @@ fn fan_of(obj: &Bound<'_, PyAny>) -> PyResult<Fan> {
             .ok_or_else(|| MjError::argument(format!("fan: no fan named {text:?}")).into());
     }
     let id: i64 = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
+        super::errors::type_error(format!(
             "fan must be a name or an id 1-83, got {}",
             convert::type_name(obj)
         ))

@@ -9,7 +9,6 @@ use crate::hand::Meld;
 use crate::round::{Action, Event, Match, Observation, Round, RoundResult, HIDDEN};
 use crate::tile::{self, Tile};
 use crate::wall::{BreakThrow, Wall};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -734,7 +733,7 @@ impl PyRound {
         let a = match action.cast::<PyAction>() {
             Ok(a) => a.get().inner,
             Err(_) => {
-                return Err(PyTypeError::new_err(format!(
+                return Err(super::errors::type_error(format!(
                     "action must be a majiang.Action (one of observation.legal_actions), got {}",
                     convert::type_name(action)
                 )))

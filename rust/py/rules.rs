@@ -1,7 +1,6 @@
 //! `RuleSet`: a preset plus its own named options, for Python.
 
 use crate::rules::{OptSpec, OptValue, RuleSetKind, Rules};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 use std::hash::{Hash, Hasher};
@@ -94,7 +93,7 @@ impl PyRuleSet {
             for (k, v) in opts.iter() {
                 let key = match k.cast::<PyString>() {
                     Ok(s) => text(s),
-                    Err(_) => return Err(PyTypeError::new_err("option names must be str")),
+                    Err(_) => return Err(super::errors::type_error("option names must be str")),
                 };
                 let spec = rules.spec(&key)?;
                 let val = to_opt(spec, &v)?;
@@ -115,7 +114,7 @@ impl PyRuleSet {
             Some(n) => match n.cast::<PyString>() {
                 Ok(s) => text(s),
                 Err(_) => {
-                    return Err(PyTypeError::new_err(format!(
+                    return Err(super::errors::type_error(format!(
                         "the rule set name must be a str (gb, classic or huainan), got {}",
                         describe(n)
                     )))

@@ -72,12 +72,12 @@ pub(super) fn interruptible<R: Send>(
 /// a bool, a float or a string; errors name the argument.
 pub(super) fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
     if obj.is_instance_of::<PyBool>() {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        return Err(super::errors::type_error(format!(
             "{name} must be an int, not bool"
         )));
     }
     if obj.is_instance_of::<PyFloat>() || obj.hasattr("__index__").ok() != Some(true) {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        return Err(super::errors::type_error(format!(
             "{name} must be an int, got {}",
             super::convert::type_name(obj)
         )));

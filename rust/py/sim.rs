@@ -14,7 +14,7 @@ use crate::sim::{
     self, ArenaGame, ArenaSpec, HandOutcome, RunEnd, RunHost, SimSpec, Violations, MAX_FANS,
 };
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyTypeError};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -31,7 +31,7 @@ pub(super) fn bot_kinds(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 4]> {
     let names: Vec<String> = match obj.extract() {
         Ok(v) => v,
         Err(_) => {
-            return Err(PyTypeError::new_err(format!(
+            return Err(super::errors::type_error(format!(
                 "bots must be a bot name or a sequence of four names, got {}",
                 convert::type_name(obj)
             )))
@@ -352,7 +352,7 @@ impl<T, C: Columns<T>> RunHost<T> for PyHost<'_, C> {
 /// Reserves the kept arrays of a run of `n` items, or raises `MemoryError`.
 fn reserve<T, C: Columns<T>>(cols: &mut C, n: u64, what: &str) -> PyResult<()> {
     cols.reserve(n as usize).map_err(|_| {
-        PyMemoryError::new_err(format!(
+        super::errors::OutOfMemoryError::new_err(format!(
             "not enough memory to keep {n} {what}; stream them to disk instead (out=PATH)"
         ))
     })
@@ -514,7 +514,7 @@ pub(super) fn observation_of<'a, 'py>(
     obj: &'a Bound<'py, PyAny>,
 ) -> PyResult<&'a Bound<'py, PyObservation>> {
     obj.cast::<PyObservation>().map_err(|_| {
-        PyTypeError::new_err(format!(
+        super::errors::type_error(format!(
             "observation must be a majiang.Observation (from Round.observation), got {}",
             convert::type_name(obj)
         ))

@@ -1,19 +1,18 @@
 //! Reading a seat's reported view (`Round.from_view`): a dict of plain Python values
 //! turned into a [`SeatView`]. Bad tiles or melds raise `InvalidHandError`, a missing key
-//! or a value of the wrong type `TypeError`/`KeyError`.
+//! a missing key `InvalidArgumentError`, a value of the wrong type `InvalidTypeError`.
 
 use super::convert;
-use super::errors::InvalidHandError;
+use super::errors::{InvalidArgumentError, InvalidHandError};
 use crate::hand::{Meld, MeldKind};
 use crate::round::{SeatView, ViewPhase, HIDDEN};
 use crate::tile::Tile;
-use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 fn get<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
     d.get_item(key)?
-        .ok_or_else(|| PyKeyError::new_err(format!("the view needs {key:?}")))
+        .ok_or_else(|| InvalidArgumentError::new_err(format!("the view needs {key:?}")))
 }
 
 fn opt<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {

@@ -33,6 +33,7 @@ import time
 from collections.abc import Sequence
 
 from .._core import Action, IllegalActionError, InvalidHandError, Observation
+from ..errors import InvalidArgumentError
 from .io import KEEP_RUNNING
 from .protocol import ProtocolError, Response, parse_response, tile_name
 
@@ -105,7 +106,9 @@ class BotzoneBot:
         self, command: Sequence[str], *, time_limit: float = 5.0, name: str | None = None
     ) -> None:
         if isinstance(command, str) or not command:
-            raise ValueError("command must name a program: a list of the program and its arguments")
+            raise InvalidArgumentError(
+                "command must name a program: a list of the program and its arguments"
+            )
         self.command = list(command)
         words = [w for w in self.command[1:] if not w.startswith("-")] or self.command
         self.name = name if name else "botzone:" + os.path.basename(words[-1])

@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable
 from typing import TextIO
 
+from ..errors import InvalidArgumentError
 from .player import BotzonePlayer
 from .protocol import ProtocolError
 
@@ -55,7 +56,7 @@ def run(
     ``json``), once or, with ``keep_running``, until the input ends. Returns the number
     of answers given."""
     if io not in ("simple", "json"):
-        raise ValueError(f"io must be simple or json, got {io!r}")
+        raise InvalidArgumentError(f"io must be simple or json, got {io!r}")
 
     def answer(text: str) -> None:
         if io == "json":

@@ -53,7 +53,8 @@ import os
 from typing import Any
 
 from .._core import Action, IllegalActionError, InvalidHandError, Match, Round, RuleError
-from ..record import HandRecord, MatchRecord, RecordError, check_wall, round_from_wall
+from ..errors import LogError
+from ..record import HandRecord, MatchRecord, check_wall, round_from_wall
 from .protocol import ProtocolError, Response, parse_response, tile_code, tile_name
 
 __all__ = ["LogError", "judge_log", "parse_log", "read_log", "write_log"]
@@ -61,18 +62,6 @@ __all__ = ["LogError", "judge_log", "parse_log", "read_log", "write_log"]
 #: The largest log :func:`read_log` reads (bytes); a whole hand is some tens of KB.
 MAX_LOG_BYTES = 1 << 24
 _PASS = "PASS"
-
-
-class LogError(RecordError):
-    """A Botzone log that cannot be read as (or a hand that cannot be written as) a
-    Botzone game: ``entry`` is the index in the log's ``log`` list (or None), and the
-    message names it and the problem."""
-
-    def __init__(self, problem: str, *, source: str | None = None, entry: int | None = None):
-        self.entry = entry
-        where = problem if entry is None else f"log entry {entry}: {problem}"
-        super().__init__(where, source=source)
-        self.problem = problem
 
 
 def _rules():

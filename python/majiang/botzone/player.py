@@ -12,6 +12,7 @@ requests so far, so the same input gives the same answers in every IO mode.
 from __future__ import annotations
 
 from .. import _core
+from ..errors import InvalidArgumentError
 from .protocol import (
     Draw,
     Move,
@@ -45,7 +46,7 @@ def _make_bot(name: str, seed: int, rules: _core.RuleSet):
         return StrongBot(seed, rules=rules, time_cap=False)
     if name == "expert":
         return ExpertBot(seed, rules=rules)
-    raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}")
+    raise InvalidArgumentError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}")
 
 
 class BotzonePlayer:
@@ -67,7 +68,7 @@ class BotzonePlayer:
         flowers: bool = False,
     ) -> None:
         if bot not in BOTS:
-            raise ValueError(f"unknown bot {bot!r}; expected one of {', '.join(BOTS)}")
+            raise InvalidArgumentError(f"unknown bot {bot!r}; expected one of {', '.join(BOTS)}")
         self.bot = bot
         self.seed = int(seed)
         self.table = Table(private_walls=private_walls, flowers_on=flowers)

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import ProtocolError
+
 __all__ = [
     "Deal",
     "Draw",
@@ -44,10 +46,6 @@ __all__ = [
 _PREFIX = "WBT"
 MOVES = ("DRAW", "BUHUA", "PLAY", "PENG", "CHI", "GANG", "BUGANG")
 ANSWERS = ("PASS", "PLAY", "GANG", "BUGANG", "HU", "PENG", "CHI")
-
-
-class ProtocolError(ValueError):
-    """A request or response that is not well-formed Botzone protocol."""
 
 
 def tile_name(code: int) -> str:

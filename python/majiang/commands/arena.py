@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from .. import _core
+from ..errors import InvalidArgumentError
 from ..sim import ArenaBotError, arena
 from . import add_rules_option, rule_set
 
@@ -33,13 +34,13 @@ def _entries(args: argparse.Namespace) -> list[Any]:
         names = names * 4
     if BOTZONE_ENTRY not in names:
         if args.botzone_cmd:
-            raise ValueError(f"--botzone-cmd needs a {BOTZONE_ENTRY!r} entry in --bots")
+            raise InvalidArgumentError(f"--botzone-cmd needs a {BOTZONE_ENTRY!r} entry in --bots")
         return names
     if not args.botzone_cmd:
-        raise ValueError(f"the {BOTZONE_ENTRY!r} entry of --bots needs --botzone-cmd")
+        raise InvalidArgumentError(f"the {BOTZONE_ENTRY!r} entry of --bots needs --botzone-cmd")
     command = shlex.split(args.botzone_cmd)
     if not command:
-        raise ValueError("--botzone-cmd is empty")
+        raise InvalidArgumentError("--botzone-cmd is empty")
     return [
         BotzoneBot(command, time_limit=args.time_limit) if n == BOTZONE_ENTRY else n for n in names
     ]

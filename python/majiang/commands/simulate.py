@@ -9,6 +9,7 @@ import unicodedata
 from pathlib import Path
 
 from .. import _core
+from ..errors import InvalidArgumentError
 from ..sim import (
     MAX_IN_MEMORY_HANDS,
     SHARD_HANDS,
@@ -32,7 +33,7 @@ def _out_kind(out: str) -> str:
     if p.suffix.lower() == ".npz":
         return "file"
     if p.suffix:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"--out {out}: give a .npz file (one file, at most {MAX_IN_MEMORY_HANDS:,} "
             "hands) or a directory without an extension (streamed shards)"
         )
@@ -46,10 +47,12 @@ def _run(args: argparse.Namespace) -> int:
             kind = _out_kind(args.out)
             if kind == "file":
                 if args.resume:
-                    raise ValueError("--resume continues a run in a directory, not a .npz file")
+                    raise InvalidArgumentError(
+                        "--resume continues a run in a directory, not a .npz file"
+                    )
                 _check_file_target(Path(args.out))
         elif args.resume:
-            raise ValueError("--resume needs --out DIRECTORY")
+            raise InvalidArgumentError("--resume needs --out DIRECTORY")
         result = simulate(
             args.n,
             rules=rule_set(args.rules),

@@ -16,6 +16,7 @@ from .._core import (
     index_to_action,
     legal_mask,
 )
+from ..errors import InvalidArgumentError
 from ..record import MatchRecord
 from ._records import hand_record, new_record, rule_set
 
@@ -49,9 +50,9 @@ class MahjongAECEnv(AECEnv):
     ):
         super().__init__()
         if episode not in ("hand", "match"):
-            raise ValueError(f'episode must be "hand" or "match", got {episode!r}')
+            raise InvalidArgumentError(f'episode must be "hand" or "match", got {episode!r}')
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.rules = rule_set(rules)
         self.episode = episode
         self.hands = hands

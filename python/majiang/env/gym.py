@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .._core import ENV_N_ACTIONS, ENV_N_PLANES, Action, VecEnv, action_to_index
+from ..errors import InvalidArgumentError, UsageError
 from ..record import MatchRecord
 from ._records import hand_record, new_record, rule_set
 
@@ -72,13 +73,13 @@ class MahjongEnv(gym.Env):
         render_mode: str | None = None,
     ):
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"illegal_action must be one of {', '.join(ILLEGAL_ACTION_MODES)}, "
                 f"got {illegal_action!r}"
             )
         self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.rules = rule_set(rules)
         self.opponents = opponents
         self.seat = seat
@@ -159,7 +160,7 @@ class MahjongEnv(gym.Env):
         """Plays the seat's action (an index) and the opponents until the seat must
         decide again or the episode ends."""
         if self._ended:
-            raise RuntimeError("the episode is over: call reset()")
+            raise UsageError("the episode is over: call reset()")
         info: dict[str, Any] = {}
         mask = self._core.mask[0]
         a = int(action)

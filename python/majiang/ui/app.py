@@ -38,6 +38,7 @@ from textual.widgets import RichLog, Static
 import majiang as _mj
 
 from .._core import Action, RuleSet
+from ..errors import UsageError
 from .controller import Controller, Move, relative_seat
 from .hints import DANGER_SHADE, compute_hints, hint_text, oracle_options
 from .log import ActionLog
@@ -781,4 +782,4 @@ class MajiangApp(App[None]):
         for s in self.screen_stack:
             if isinstance(s, GameScreen):
                 return s
-        raise LookupError("the table is not shown")
+        raise UsageError("the table is not shown")

@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import bots as _bots
 from .._core import Action, Match, Observation, Round, RuleSet
+from ..errors import InvalidArgumentError, UsageError
 from ..record import HandRecord, MatchRecord, RecordWriter
 
 __all__ = [
@@ -58,12 +59,12 @@ def bot_class_for_level(level: str) -> type:
     ``EfficiencyBot``, ``hard`` → ``ExpertBot``; a level whose bot this build does not
     have yet gets the best one it has."""
     if level not in _LEVEL_BOTS:
-        raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
+        raise InvalidArgumentError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
     for name in _LEVEL_BOTS[level]:
         cls = getattr(_bots, name, None)
         if cls is not None:
             return cls
-    raise RuntimeError("majiang.bots has no RandomBot")
+    raise UsageError("majiang.bots has no RandomBot")
 
 
 def make_bot(cls: type, seed: int, rules: RuleSet) -> Any:
@@ -114,14 +115,14 @@ class Controller:
         self.rules = rules if isinstance(rules, RuleSet) else RuleSet(rules)
         self.seed = secrets.randbits(31) if seed is None else int(seed)
         if not 0 <= self.seed < 2**63:
-            raise ValueError(f"seed must be 0 <= seed < 2**63, got {seed}")
+            raise InvalidArgumentError(f"seed must be 0 <= seed < 2**63, got {seed}")
         self.level = level
         if bots is None:
             cls = bot_class_for_level(level)
             bots = [make_bot(cls, self.seed * 4 + s, self.rules) for s in (1, 2, 3)]
         bots = list(bots)
         if len(bots) != 3:
-            raise ValueError(f"the person plays against three bots, got {len(bots)}")
+            raise InvalidArgumentError(f"the person plays against three bots, got {len(bots)}")
         self.bots: list[Any] = [None, *bots]
         self.match = Match(self.rules, self.seed, hands)
         self.record = MatchRecord(
@@ -197,7 +198,7 @@ class Controller:
         """Records the finished hand (scores, dealer and wind move on) and returns it."""
         r = self._require_round()
         if not r.is_over:
-            raise RuntimeError("the hand is not over yet")
+            raise UsageError("the hand is not over yet")
         assert self._hand_start is not None
         index, seed, dealer, wind, before = self._hand_start
         self.match.finish_hand(r)
@@ -261,7 +262,7 @@ class Controller:
 
     def _require_round(self) -> Round:
         if self.round is None:
-            raise RuntimeError("no hand has been dealt")
+            raise UsageError("no hand has been dealt")
         return self.round
 
     @property
@@ -323,14 +324,14 @@ class Controller:
         over (all hands are shown at the end)."""
         r = self._require_round()
         if seat != PERSON and not r.is_over:
-            raise RuntimeError("another seat's hand is shown only when the hand is over")
+            raise UsageError("another seat's hand is shown only when the hand is over")
         return list(r.hand(seat))
 
     def melds_of(self, seat: int) -> list[Any]:
         """A seat's melds once the hand is over (concealed kongs shown)."""
         r = self._require_round()
         if seat != PERSON and not r.is_over:
-            raise RuntimeError("another seat's concealed kongs are shown only at the end")
+            raise UsageError("another seat's concealed kongs are shown only at the end")
         return list(r.melds(seat))
 
     def seat_wind(self, seat: int) -> int:

@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from .._core import Action
+from ..errors import UsageError
 from ..record import HandRecord, MatchRecord
 from .log import ActionLog
 from .screens import HandView, result_body
@@ -381,4 +382,4 @@ class ReplayApp(App[None]):
         for s in self.screen_stack:
             if isinstance(s, ReplayScreen):
                 return s
-        raise LookupError("the replay is not shown")
+        raise UsageError("the replay is not shown")

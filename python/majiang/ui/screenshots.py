@@ -16,6 +16,7 @@ import pathlib
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import UsageError
 from .app import GameScreen, MajiangApp, Options
 from .scenarios import ScriptedPerson, find_seed, keys_for, pung_then_win
 from .screens import ResultScreen
@@ -36,7 +37,7 @@ async def _play_to(app: MajiangApp, pilot: Any, stop: Callable[[Any], bool]) -> 
             await pilot.press(*keys_for(screen, action))
         else:
             await pilot.press("enter")
-    raise RuntimeError("the scripted hand never reached the wanted position")
+    raise UsageError("the scripted hand never reached the wanted position")
 
 
 async def _shoot(
@@ -61,7 +62,7 @@ def save_screenshots(folder: str | pathlib.Path, rules: str = "gb") -> list[path
     out.mkdir(parents=True, exist_ok=True)
     seed = find_seed(pung_then_win, rules=rules)
     if seed is None:
-        raise RuntimeError("no seed found where the person pungs and wins")
+        raise UsageError("no seed found where the person pungs and wins")
     turns = {"n": 0}
 
     def mid_hand(screen: Any) -> bool:
