@@ -2,8 +2,10 @@
 //! `Observation`, the action index both ways, and `VecEnv` (N tables stepped in Rust with
 //! the GIL released, writing into numpy arrays it owns).
 
+use super::action::{action_obj, PyAction};
 use super::convert;
-use super::play::{action_obj, PyAction, PyObservation, PyRound};
+use super::observation::PyObservation;
+use super::round::PyRound;
 use crate::env::encode::{self, N_ACTIONS, N_COLS, N_PLANES, OBS_LEN};
 use crate::env::vec::{EnvSpec, Episode, VecEnv};
 use crate::error::MjError;

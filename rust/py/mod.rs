@@ -3,15 +3,19 @@
 
 use pyo3::prelude::*;
 
+mod action;
 pub mod convert;
 mod danger;
 mod env;
 mod errors;
+mod events;
 mod fan;
 mod huainan;
+mod matchplay;
+mod observation;
 mod oracle;
-mod play;
 mod quick;
+mod round;
 mod rules;
 mod runs;
 mod sim;
@@ -27,7 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rules::register(m)?;
     oracle::register(m)?;
     fan::register(m)?;
-    play::register(m)?;
+    matchplay::register(m)?;
     huainan::register(m)?;
     sim::register(m)?;
     strong::register(m)?;

@@ -2,8 +2,11 @@
 //! release the GIL and return numpy arrays; `Policy` runs a built-in policy on an
 //! `Observation` for the Python bots.
 
+use super::action::action_obj;
 use super::convert;
-use super::play::{action_obj, seat_arg, PyObservation, PyRound};
+use super::events::seat_arg;
+use super::observation::PyObservation;
+use super::round::PyRound;
 use super::runs;
 use crate::error::MjError;
 use crate::policy::{

@@ -2,8 +2,9 @@
 //! chooses among a Python observation's legal actions with the Rust [`StrongPolicy`], and
 //! `explain` says why ([`explanation_dict`]).
 
+use super::action::action_obj;
 use super::convert;
-use super::play::{action_obj, PyRound};
+use super::round::PyRound;
 use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
 use crate::policy::strong::explain::Explanation;
