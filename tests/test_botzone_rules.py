@@ -167,7 +167,7 @@ def test_a_false_win_ends_the_hand_with_botzones_penalty():
 def test_a_true_win_before_a_false_one_in_claim_order_stands():
     # D5: on seat 0's 5p, seat 1 (first in claim order) holds the nine gates and wins;
     # seats 2 and 3 declare false wins, before or after it: the judge reads seat 1 first.
-    rules = mj.botzone.rules()
+    rules = mj.RuleSet("gb", penalty_mode="botzone", flowers=False)
     hands = ["5p147m258s1234567z", "1112345678999p", "55p369m147s67z28s1m", "46p258m369s12345z"]
     for liars in ([2], [3], [2, 3]):
         for first in (True, False):
