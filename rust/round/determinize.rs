@@ -211,6 +211,8 @@ impl Round {
         self.legal = [ActionList::default(); 4];
         self.rob_discarder = None;
         self.rob_skip = 0;
+        self.false_win = None;
+        self.closed_window = None;
         match (obs.phase, obs.claim) {
             (Phase::Claim, Some((from, t))) => self.open_window(from, t, false),
             (Phase::RobKong, Some((from, t))) => self.open_window(from, t, true),
