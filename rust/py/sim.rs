@@ -3,15 +3,15 @@
 //! `Observation` for the Python bots.
 
 use super::action::action_obj;
+use super::bound::ForRules;
 use super::convert;
 use super::events::seat_arg;
 use super::observation::PyObservation;
 use super::round::PyRound;
+use super::rules::PyRuleSet;
 use super::runs;
 use crate::error::MjError;
-use crate::policy::{
-    EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, RoundView, StrongConfig, StrongPolicy,
-};
+use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Observation};
 use crate::sim::{
     self, ArenaGame, ArenaSpec, HandOutcome, RunEnd, RunHost, SimSpec, Violations, MAX_FANS,
@@ -571,13 +571,33 @@ pub(super) fn live_view<'a>(round: &'a PyRound, seat: i64) -> PyResult<RoundView
 
 /// A built-in policy (`"random"`, `"efficiency"`, `"strong"`, `"strong_lite"`,
 /// `"strong_search"` or `"expert"`) playing from Python observations:
-/// `Policy("efficiency", rules="gb", seed=0).choose(observation)` returns one of
+/// `Policy("efficiency", seed=0).choose(observation)` returns one of
 /// `observation.legal_actions`. It reads the round's own snapshot inside the
-/// `Observation` (the 宝 included), so it plays exactly as inside `simulate`.
+/// `Observation` (the rules and the 宝 included), so it plays exactly as inside
+/// `simulate`. Without `rules=` it plays the rules each observation was dealt under;
+/// with `rules=` only those (another observation raises `RuleError`).
 #[pyclass(name = "Policy", module = "majiang")]
 pub struct PyPolicy {
-    inner: Box<dyn Policy>,
-    name: &'static str,
+    kind: PolicyKind,
+    /// The seed it was built with.
+    seed: u64,
+    /// The seed of the last `reseed`, applied to a policy built after it.
+    reseeded: Option<u64>,
+    policy: ForRules<Box<dyn Policy>>,
+}
+
+impl PyPolicy {
+    /// The policy for an observation dealt under `rules`.
+    fn for_rules(&mut self, rules: &crate::rules::Rules) -> PyResult<&mut Box<dyn Policy>> {
+        let (kind, seed, reseeded) = (self.kind, self.seed, self.reseeded);
+        self.policy.get(kind.as_str(), rules, |r| {
+            let mut p = kind.build_seeded(r, seed);
+            if let Some(s) = reseeded {
+                p.begin_hand(s);
+            }
+            p
+        })
+    }
 }
 
 #[pymethods]
@@ -585,55 +605,51 @@ impl PyPolicy {
     #[new]
     #[pyo3(signature = (name, *, rules=None, seed=0))]
     fn new(name: &str, rules: Option<&Bound<'_, PyAny>>, seed: i128) -> PyResult<Self> {
-        let rules = match rules {
-            Some(r) if !r.is_none() => convert::rules(r)?,
-            _ => crate::rules::Rules::gb(),
-        };
-        let seed = seed_arg(seed)?;
-        let kind = policy_kind(name)?;
-        let inner: Box<dyn Policy> = match kind {
-            PolicyKind::Random => Box::new(RandomPolicy::new(seed)),
-            PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(&rules, seed)),
-            PolicyKind::Strong => {
-                Box::new(StrongPolicy::new(&rules, seed, StrongConfig::default()))
-            }
-            PolicyKind::StrongLite => {
-                Box::new(StrongPolicy::new(&rules, seed, StrongConfig::lite()))
-            }
-            PolicyKind::StrongSearch => Box::new(StrongPolicy::new(
-                &rules,
-                seed,
-                StrongConfig::from_budget_ms(crate::policy::strong::DEFAULT_BUDGET_MS, false),
-            )),
-            PolicyKind::Expert => crate::policy::expert(&rules, seed),
+        let fixed = match rules {
+            Some(r) if !r.is_none() => Some(convert::rules(r)?),
+            _ => None,
         };
         Ok(PyPolicy {
-            inner,
-            name: kind.as_str(),
+            kind: policy_kind(name)?,
+            seed: seed_arg(seed)?,
+            reseeded: None,
+            policy: ForRules::new(fixed),
         })
     }
 
     /// The policy's name.
     #[getter]
     fn name(&self) -> &'static str {
-        self.name
+        self.kind.as_str()
+    }
+
+    /// The rules it was built for (`rules=`), or None when it plays the rules of each
+    /// observation.
+    #[getter]
+    fn rules(&self) -> Option<PyRuleSet> {
+        self.policy.fixed().map(|r| PyRuleSet { inner: r.clone() })
     }
 
     /// Reseeds the policy's random choices.
     fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        self.inner.begin_hand(seed_arg(seed)?);
+        let seed = seed_arg(seed)?;
+        self.reseeded = Some(seed);
+        if let Some(p) = self.policy.current() {
+            p.begin_hand(seed);
+        }
         Ok(())
     }
 
     /// The policy's choice, one of `observation.legal_actions` (the same object).
     /// `observation` must be a majiang `Observation` (a `TypeError` otherwise); an
     /// observation without legal actions, or a choice outside them, raises
-    /// `IllegalActionError`.
+    /// `IllegalActionError`; one dealt under rules other than `rules=`, `RuleError`.
     fn choose<'py>(&mut self, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let a = self.inner.act(&**obs);
-        checked_choice(observation.py(), self.name, obs, a)
+        let name = self.kind.as_str();
+        let a = self.for_rules(&obs.rules)?.act(&**obs);
+        checked_choice(observation.py(), name, obs, a)
     }
 
     /// The policy's choice for `seat` read from the live round (the view `simulate`
@@ -648,8 +664,9 @@ impl PyPolicy {
         let view = live_view(&round, seat)?;
         let obs = round.inner.observe(view.seat);
         check_has_choice(&obs)?;
-        let a = self.inner.act(&view);
-        checked_choice(py, self.name, &obs, a)
+        let name = self.kind.as_str();
+        let a = self.for_rules(&obs.rules)?.act(&view);
+        checked_choice(py, name, &obs, a)
     }
 
     /// The choice `choose` makes, with the reasons, as a dict (the strong family only:
@@ -658,12 +675,13 @@ impl PyPolicy {
     fn explain<'py>(&mut self, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let (_, e) = self.inner.explain(&**obs)?;
-        super::strong::explanation_dict(observation.py(), self.name, obs, &e)
+        let name = self.kind.as_str();
+        let (_, e) = self.for_rules(&obs.rules)?.explain(&**obs)?;
+        super::strong::explanation_dict(observation.py(), name, obs, &e)
     }
 
     fn __repr__(&self) -> String {
-        format!("Policy({:?})", self.name)
+        format!("Policy({:?})", self.kind.as_str())
     }
 }
 

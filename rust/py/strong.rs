@@ -3,21 +3,44 @@
 //! `explain` says why ([`explanation_dict`]).
 
 use super::action::action_obj;
+use super::bound::ForRules;
 use super::convert;
 use super::round::PyRound;
+use super::rules::PyRuleSet;
 use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
 use crate::policy::strong::explain::Explanation;
 use crate::policy::strong::{danger, unseen_of};
 use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
 use crate::round::Observation;
+use crate::rules::Rules;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-/// The strong policy on Python observations (see `majiang.bots.StrongBot`).
+/// The strong policy on Python observations (see `majiang.bots.StrongBot`). Without
+/// `rules=` it plays the rules each observation was dealt under; with `rules=` only those
+/// (another observation raises `RuleError`).
 #[pyclass(name = "StrongPolicy", module = "majiang")]
 pub struct PyStrongPolicy {
-    inner: StrongPolicy,
+    cfg: StrongConfig,
+    seed: u64,
+    /// The seed of the last `reseed`, applied to a policy built after it.
+    reseeded: Option<u64>,
+    policy: ForRules<StrongPolicy>,
+}
+
+impl PyStrongPolicy {
+    /// The policy for an observation dealt under `rules`.
+    fn for_rules(&mut self, rules: &Rules) -> PyResult<&mut StrongPolicy> {
+        let (cfg, seed, reseeded) = (self.cfg, self.seed, self.reseeded);
+        self.policy.get("strong", rules, |r| {
+            let mut p = StrongPolicy::new(r, seed, cfg);
+            if let Some(s) = reseeded {
+                p.begin_hand(s);
+            }
+            p
+        })
+    }
 }
 
 #[pymethods]
@@ -31,9 +54,9 @@ impl PyStrongPolicy {
         rollouts: Option<i64>,
         time_cap: bool,
     ) -> PyResult<Self> {
-        let rules = match rules {
-            Some(r) if !r.is_none() => convert::rules(r)?,
-            _ => crate::rules::Rules::gb(),
+        let fixed = match rules {
+            Some(r) if !r.is_none() => Some(convert::rules(r)?),
+            _ => None,
         };
         let seed = convert::seed("seed", seed)?;
         if !(0..=60_000).contains(&budget_ms) {
@@ -55,25 +78,39 @@ impl PyStrongPolicy {
             cfg.rollouts = r as u32;
         }
         Ok(PyStrongPolicy {
-            inner: StrongPolicy::new(&rules, seed, cfg),
+            cfg,
+            seed,
+            reseeded: None,
+            policy: ForRules::new(fixed),
         })
     }
 
     /// Rollouts per searched decision.
     #[getter]
     fn rollouts(&self) -> u32 {
-        self.inner.config().rollouts
+        self.cfg.rollouts
     }
 
     /// The wall-clock cap of a search in milliseconds (0 = none).
     #[getter]
     fn time_cap_ms(&self) -> u32 {
-        self.inner.config().time_cap_ms
+        self.cfg.time_cap_ms
+    }
+
+    /// The rules it was built for (`rules=`), or None when it plays the rules of each
+    /// observation.
+    #[getter]
+    fn rules(&self) -> Option<PyRuleSet> {
+        self.policy.fixed().map(|r| PyRuleSet { inner: r.clone() })
     }
 
     /// Reseeds the policy (a new hand).
     fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        self.inner.begin_hand(convert::seed("seed", seed)?);
+        let seed = convert::seed("seed", seed)?;
+        self.reseeded = Some(seed);
+        if let Some(p) = self.policy.current() {
+            p.begin_hand(seed);
+        }
         Ok(())
     }
 
@@ -88,7 +125,7 @@ impl PyStrongPolicy {
     ) -> PyResult<Bound<'py, PyAny>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let inner = &mut self.inner;
+        let inner = self.for_rules(&obs.rules)?;
         let a = py.detach(|| inner.act(&**obs));
         checked_choice(py, "strong", obs, a)
     }
@@ -105,7 +142,7 @@ impl PyStrongPolicy {
         let view = live_view(&round, seat)?;
         let obs = round.inner.observe(view.seat);
         check_has_choice(&obs)?;
-        let a = self.inner.act(&view);
+        let a = self.for_rules(&obs.rules)?.act(&view);
         checked_choice(py, "strong", &obs, a)
     }
 
@@ -119,7 +156,7 @@ impl PyStrongPolicy {
     ) -> PyResult<Bound<'py, PyDict>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let inner = &mut self.inner;
+        let inner = self.for_rules(&obs.rules)?;
         let (_, e) = py.detach(|| inner.explain(&**obs))?;
         explanation_dict(py, "strong", obs, &e)
     }

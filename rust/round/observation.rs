@@ -1,9 +1,11 @@
 //! What one seat can see: [`Observation`], built on demand by [`Round::observe`].
 
 use super::actions::ActionList;
+use super::ruleset::{RuleSet, SeatRuleView};
 use super::state::{Phase, Round, MAX_DISCARDS};
 use super::HIDDEN;
 use crate::hand::{Meld, MeldKind};
+use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 
 /// One discard on the table.
@@ -67,10 +69,11 @@ pub struct Observation {
     pub scores: [i32; 4],
     /// The observer's legal actions now (empty when it has nothing to decide).
     pub legal: ActionList,
-    /// Huainan: the 宝 face and its indicator, shown to everyone.
-    pub bao: Option<(Tile, Tile)>,
-    /// Huainan: the observer's own 宝 state (宝 drawn, 宝吊头, passes, the passed-win lock).
-    pub bao_state: crate::huainan::BaoState,
+    /// The rules the hand is dealt under.
+    pub rules: Rules,
+    /// What the observer sees of the rule set's own per-hand state (the 宝 of a hand
+    /// played with wild tiles).
+    pub ruleset_view: SeatRuleView,
 }
 
 impl Observation {
@@ -155,11 +158,8 @@ impl Round {
             } else {
                 ActionList::default()
             },
-            bao: self.huainan().map(|h| (h.bao, h.indicator)),
-            bao_state: self
-                .huainan()
-                .map(|h| h.seats[seat as usize])
-                .unwrap_or_default(),
+            rules: self.rules.clone(),
+            ruleset_view: self.ruleset.seat_view(seat),
         }
     }
 }

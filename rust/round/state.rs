@@ -292,6 +292,11 @@ impl Round {
         self.phase == Phase::RobKong && self.rob_discarder.is_some()
     }
 
+    /// What `seat` sees of the rule set's own per-hand state.
+    pub fn ruleset_view(&self, seat: u8) -> super::ruleset::SeatRuleView {
+        self.ruleset.seat_view(seat & 3)
+    }
+
     /// The Huainan 宝 state (indicator, per-seat counters), for huainan hands.
     pub fn huainan(&self) -> Option<&HuainanHand> {
         self.ruleset.huainan()

@@ -12,6 +12,7 @@
 
 use super::actions::ActionList;
 use super::observation::{DiscardEntry, Observation};
+use super::ruleset::SeatRuleView;
 use super::state::{Phase, Round, TurnStart, MAX_DISCARDS};
 use super::HIDDEN;
 use crate::error::{MjError, MjResult};
@@ -86,8 +87,9 @@ fn check_suit_tile(what: &str, t: Tile) -> MjResult<()> {
 }
 
 impl SeatView {
-    /// The observation this view describes (no legal actions yet), after checking it.
-    pub fn to_observation(&self) -> MjResult<Observation> {
+    /// The observation this view describes under `rules` (no legal actions yet), after
+    /// checking it.
+    pub fn to_observation(&self, rules: &Rules) -> MjResult<Observation> {
         check_seat("seat", self.seat)?;
         check_seat("dealer", self.dealer)?;
         check_seat("turn", self.turn)?;
@@ -266,8 +268,8 @@ impl SeatView {
             claim,
             scores: self.scores,
             legal: ActionList::default(),
-            bao: None,
-            bao_state: Default::default(),
+            rules: rules.clone(),
+            ruleset_view: SeatRuleView::Plain,
         })
     }
 }
@@ -279,7 +281,7 @@ impl Round {
     /// Fails when the view is malformed or inconsistent (more than four copies of a tile,
     /// sizes that do not add up with the wall, no decision for the observer).
     pub fn from_view(rules: &Rules, view: &SeatView, seed: u64) -> MjResult<Round> {
-        let obs = view.to_observation()?;
+        let obs = view.to_observation(rules)?;
         let mut round = Round::determinize(rules, &obs, &mut Rng::new(seed))?;
         if view.kong_replacement && round.phase == Phase::Turn {
             round.drawn = view.drawn.unwrap_or(round.drawn);

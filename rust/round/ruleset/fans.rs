@@ -1,7 +1,7 @@
 //! gb and classic: wins priced in fans, paid by the `settlement` formula (docs/rules/gb.md §12,
 //! docs/rules/classic.md §9). No per-hand state, no restriction on claims.
 
-use super::RuleSet;
+use super::{RuleSet, SeatRuleView};
 use crate::error::MjResult;
 use crate::hand::WinKind;
 use crate::round::events::Event;
@@ -133,5 +133,10 @@ impl RuleSet for FanRules {
 
     fn check_rebuild_from_view(&self) -> MjResult<()> {
         Ok(())
+    }
+
+    #[inline]
+    fn seat_view(&self, _: u8) -> SeatRuleView {
+        SeatRuleView::Plain
     }
 }

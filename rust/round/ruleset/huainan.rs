@@ -3,11 +3,12 @@
 //! the payments with kong points (§10.5-10.6, D-18, D-27). The rules themselves are
 //! [`crate::huainan`]; this file reads the table for them.
 
-use super::RuleSet;
+use super::{RuleSet, SeatRuleView};
 use crate::error::{MjError, MjResult};
 use crate::hand::{MeldKind, WinKind};
 use crate::huainan::settle::{settle_draw, settle_win};
 use crate::huainan::table::{HuainanHand, WinMoment};
+use crate::huainan::BaoState;
 use crate::huainan::{bao, IndicatorThrow, RobbableKongs};
 use crate::round::events::Event;
 use crate::round::settlement::WinValue;
@@ -15,6 +16,18 @@ use crate::round::state::{Round, SeatState, TurnStart};
 use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 use crate::wall::Wall;
+
+/// What one seat sees of a hand played with 宝: the face and its indicator, shown to
+/// everyone, and its own 宝 state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BaoView {
+    /// The 宝 face (the wild kind).
+    pub bao: Tile,
+    /// The indicator tile turned up to name it.
+    pub indicator: Tile,
+    /// The seat's own 宝 state (宝 drawn, 宝吊头, passes, the passed-win lock).
+    pub state: BaoState,
+}
 
 /// The Huainan hand rules with the hand's 宝 state.
 #[derive(Debug, Clone)]
@@ -243,5 +256,17 @@ impl RuleSet for HuainanRules {
         Err(MjError::rule(
             "huainan hands are not rebuilt from a view (the 宝 state is not sampled)",
         ))
+    }
+
+    #[inline]
+    fn seat_view(&self, seat: u8) -> SeatRuleView {
+        match &self.hand {
+            Some(h) => SeatRuleView::Bao(BaoView {
+                bao: h.bao,
+                indicator: h.indicator,
+                state: h.seats[seat as usize & 3],
+            }),
+            None => SeatRuleView::Plain,
+        }
     }
 }

@@ -110,6 +110,32 @@ pub trait RuleSet {
     /// Whether a hand can be rebuilt from one seat's view ([`Round::determinize`]): fails
     /// when the rule set keeps per-hand state that the rebuilt round cannot sample.
     fn check_rebuild_from_view(&self) -> MjResult<()>;
+
+    /// What `seat` sees of the rule set's own per-hand state (its observation carries it).
+    fn seat_view(&self, seat: u8) -> SeatRuleView;
+}
+
+/// What one seat sees of its rule set's own per-hand state: one variant per engine that
+/// keeps such state, the type of each owned by that engine's module. The observation,
+/// and through it every policy, reads it from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SeatRuleView {
+    /// Nothing beyond the shared table (gb, classic; a Huainan hand before its 宝).
+    #[default]
+    Plain,
+    /// Wild 宝 tiles: the face and its indicator (public) and the seat's own 宝 state.
+    Bao(huainan::BaoView),
+}
+
+impl SeatRuleView {
+    /// The 宝 part of the view, in a hand played with 宝 once it is turned up.
+    #[inline]
+    pub fn bao(&self) -> Option<&huainan::BaoView> {
+        match self {
+            SeatRuleView::Bao(v) => Some(v),
+            SeatRuleView::Plain => None,
+        }
+    }
 }
 
 /// The rule set of a round: one variant per [`RuleSet`] implementation (the registration).
@@ -229,6 +255,10 @@ impl RuleSet for RuleSetState {
     #[inline]
     fn check_rebuild_from_view(&self) -> MjResult<()> {
         dispatch!(self, r => r.check_rebuild_from_view())
+    }
+    #[inline]
+    fn seat_view(&self, seat: u8) -> SeatRuleView {
+        dispatch!(self, r => r.seat_view(seat))
     }
 }
 
