@@ -131,14 +131,10 @@
 //! its documented defaults.
 
 mod actions;
-mod apply;
-mod deal;
-mod determinize;
 mod events;
-mod legal;
 mod matchplay;
 mod observation;
-mod resolve;
+mod phase;
 pub mod ruleset;
 mod scoring;
 mod seat;

@@ -20,12 +20,15 @@
 //! calls it through the trait: the dispatch is a `match` the compiler inlines (no virtual
 //! call on the hot path), and each variant carries its own per-hand state (Huainan's 宝).
 
+mod facts;
 pub mod fans;
 pub mod huainan;
 
+pub use facts::Facts;
+
 use super::events::Event;
+use super::seat::SeatState;
 use super::settlement::WinValue;
-use super::state::{Round, SeatState};
 use crate::error::MjResult;
 use crate::hand::WinKind;
 use crate::huainan::table::HuainanHand;
@@ -35,8 +38,9 @@ use crate::wall::Wall;
 
 /// The hand rules of one rule set, at the points where the shared flow consults them.
 ///
-/// Queries take the [`Round`] as it stands (read only); the notifications (`on_*`) let the
-/// rule set keep its own per-hand state up to date. `rules` is always the round's rules.
+/// Queries read the hand through [`Facts`], the read-only view the round builds (never the
+/// round itself); the notifications (`on_*`) let the rule set keep its own per-hand state
+/// up to date. `rules` is always the round's rules.
 pub trait RuleSet {
     /// A new hand begins: forget the state of the last one.
     fn new_hand(&mut self);
@@ -55,7 +59,7 @@ pub trait RuleSet {
     /// [`RuleSet::wins_are_plain_shapes`] the shape is already known to be complete.
     fn win(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         seat: u8,
         concealed: &Counts,
         t: Tile,
@@ -65,7 +69,7 @@ pub trait RuleSet {
     /// C-10: whether some tile completing the waiting hand `waiting` (13 - 3k tiles) of
     /// `seat` gives a win the rules price high enough; asked before a ready declaration
     /// under `ting_requires_reachable_min_fan`.
-    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool;
+    fn some_wait_scores(&self, table: &Facts<'_>, seat: u8, waiting: &Counts) -> bool;
 
     /// Whether a claim of the discard `discard` may meld it with `with` from the hand (with
     /// `[discard]` itself: whether the discard may be claimed at all).
@@ -94,7 +98,7 @@ pub trait RuleSet {
     /// (the winner itself for a self-draw).
     fn win_payments(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         value: &WinValue,
         winner: u8,
         kind: WinKind,
@@ -102,12 +106,12 @@ pub trait RuleSet {
     ) -> [i32; 4];
 
     /// What a won hand moves besides its wins (kong points), once per hand.
-    fn hand_payments(&self, round: &Round, kind: WinKind, from: u8) -> [i32; 4];
+    fn hand_payments(&self, table: &Facts<'_>, kind: WinKind, from: u8) -> [i32; 4];
 
     /// What an exhaustive draw moves (penalties aside).
-    fn draw_payments(&self, round: &Round) -> [i32; 4];
+    fn draw_payments(&self, table: &Facts<'_>) -> [i32; 4];
 
-    /// Whether a hand can be rebuilt from one seat's view ([`Round::determinize`]): fails
+    /// Whether a hand can be rebuilt from one seat's view (`Round::determinize`): fails
     /// when the rule set keeps per-hand state that the rebuilt round cannot sample.
     fn check_rebuild_from_view(&self) -> MjResult<()>;
 
@@ -193,17 +197,17 @@ impl RuleSet for RuleSetState {
     #[inline]
     fn win(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         seat: u8,
         concealed: &Counts,
         t: Tile,
         kind: WinKind,
     ) -> Option<WinValue> {
-        dispatch!(self, r => r.win(round, seat, concealed, t, kind))
+        dispatch!(self, r => r.win(table, seat, concealed, t, kind))
     }
     #[inline]
-    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool {
-        dispatch!(self, r => r.some_wait_scores(round, seat, waiting))
+    fn some_wait_scores(&self, table: &Facts<'_>, seat: u8, waiting: &Counts) -> bool {
+        dispatch!(self, r => r.some_wait_scores(table, seat, waiting))
     }
     #[inline]
     fn may_claim(&self, discard: Tile, with: &[Tile], rules: &Rules) -> bool {
@@ -236,21 +240,21 @@ impl RuleSet for RuleSetState {
     #[inline]
     fn win_payments(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         value: &WinValue,
         winner: u8,
         kind: WinKind,
         from: u8,
     ) -> [i32; 4] {
-        dispatch!(self, r => r.win_payments(round, value, winner, kind, from))
+        dispatch!(self, r => r.win_payments(table, value, winner, kind, from))
     }
     #[inline]
-    fn hand_payments(&self, round: &Round, kind: WinKind, from: u8) -> [i32; 4] {
-        dispatch!(self, r => r.hand_payments(round, kind, from))
+    fn hand_payments(&self, table: &Facts<'_>, kind: WinKind, from: u8) -> [i32; 4] {
+        dispatch!(self, r => r.hand_payments(table, kind, from))
     }
     #[inline]
-    fn draw_payments(&self, round: &Round) -> [i32; 4] {
-        dispatch!(self, r => r.draw_payments(round))
+    fn draw_payments(&self, table: &Facts<'_>) -> [i32; 4] {
+        dispatch!(self, r => r.draw_payments(table))
     }
     #[inline]
     fn check_rebuild_from_view(&self) -> MjResult<()> {
@@ -286,7 +290,7 @@ mod tests {
         let rules = Rules::named("huainan").unwrap();
         let round = Round::new(&rules, 5, 0, 0).unwrap();
         let bao = round.bao().expect("the 宝 is turned up after the deal");
-        let r = &round.ruleset;
+        let r = round.ruleset();
         // D-8, D-9: a discarded 宝 is not claimed, no meld holds one.
         let other = (bao + 1) % 34;
         assert!(!r.may_claim(bao, &[bao], &rules));
