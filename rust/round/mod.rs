@@ -147,8 +147,9 @@ pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
 pub use events::Event;
 pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};
+pub use ruleset::WinValue;
 pub use scoring::{FanResult, WinInput};
-pub use settlement::{RoundResult, WinRecord, WinValue};
+pub use settlement::{RoundResult, WinRecord};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
 pub use view::{SeatView, ViewPhase};
 

@@ -1,65 +1,9 @@
 //! The end of a hand: who won, what each win is worth, and who pays whom.
 
-use super::scoring::FanResult;
+use super::ruleset::WinValue;
 use super::Settlement;
-use crate::fan::FanCount;
 use crate::hand::{Meld, WinKind};
-use crate::huainan::Score;
 use crate::tile::{Counts, Tile};
-
-/// What a win is worth, in the terms of the rule set that priced it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WinValue {
-    /// gb, classic: the fans, their total (flowers included) and the minimum check.
-    Fans(FanResult),
-    /// Huainan: the primary form, the multipliers and the value (§9-§10).
-    Huainan(Score),
-}
-
-impl WinValue {
-    /// The total: the fan total (flowers included), or the Huainan value one payer pays
-    /// (capped, saturating at `u32::MAX`).
-    #[inline]
-    pub fn total(&self) -> u32 {
-        match self {
-            WinValue::Fans(f) => f.total,
-            WinValue::Huainan(s) => s.value.min(u32::MAX as u64) as u32,
-        }
-    }
-    /// The total the fan minimum is checked against without flowers (the Huainan value
-    /// has no flowers: [`WinValue::total`]).
-    #[inline]
-    pub fn total_without_flowers(&self) -> u32 {
-        match self {
-            WinValue::Fans(f) => f.total_without_flowers,
-            WinValue::Huainan(_) => self.total(),
-        }
-    }
-    /// The fans of a gb or classic win.
-    #[inline]
-    pub fn fans(&self) -> Option<&FanResult> {
-        match self {
-            WinValue::Fans(f) => Some(f),
-            WinValue::Huainan(_) => None,
-        }
-    }
-    /// The fans scored, in catalog order (none for a Huainan win).
-    #[inline]
-    pub fn fan_list(&self) -> &[FanCount] {
-        match self {
-            WinValue::Fans(f) => &f.fans,
-            WinValue::Huainan(_) => &[],
-        }
-    }
-    /// The form, multipliers and value of a Huainan win.
-    #[inline]
-    pub fn huainan(&self) -> Option<&Score> {
-        match self {
-            WinValue::Fans(_) => None,
-            WinValue::Huainan(s) => Some(s),
-        }
-    }
-}
 
 /// One winner of a hand.
 #[derive(Debug, Clone, PartialEq)]

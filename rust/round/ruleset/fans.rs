@@ -1,13 +1,14 @@
 //! gb and classic: wins priced in fans, paid by the `settlement` formula (docs/rules/gb.md §12,
 //! docs/rules/classic.md §9). No per-hand state, no restriction on claims.
 
+use super::WinValue;
 use super::{Facts, RuleSet, SeatRuleView};
 use crate::error::MjResult;
 use crate::hand::WinKind;
 use crate::round::events::Event;
 use crate::round::scoring::{self, WinInput};
 use crate::round::seat::SeatState;
-use crate::round::settlement::{payments, WinValue};
+use crate::round::settlement::payments;
 use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 use crate::wall::Wall;

@@ -27,11 +27,13 @@ pub mod huainan;
 pub use facts::Facts;
 
 use super::events::Event;
+use super::scoring::FanResult;
 use super::seat::SeatState;
-use super::settlement::WinValue;
 use crate::error::MjResult;
+use crate::fan::FanCount;
 use crate::hand::WinKind;
 use crate::huainan::table::HuainanHand;
+use crate::huainan::Score;
 use crate::rules::{Engine, Rules};
 use crate::tile::{Counts, Tile};
 use crate::wall::Wall;
@@ -263,6 +265,62 @@ impl RuleSet for RuleSetState {
     #[inline]
     fn seat_view(&self, seat: u8) -> SeatRuleView {
         dispatch!(self, r => r.seat_view(seat))
+    }
+}
+
+/// What a win is worth, in the terms of the engine that priced it: one variant per engine,
+/// the type of each owned by that engine's rules. The result of a hand carries it; the
+/// flow reads it only through the methods below.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WinValue {
+    /// gb, classic: the fans, their total (flowers included) and the minimum check.
+    Fans(FanResult),
+    /// Huainan: the primary form, the multipliers and the value (§9-§10).
+    Huainan(Score),
+}
+
+impl WinValue {
+    /// The total: the fan total (flowers included), or the Huainan value one payer pays
+    /// (capped, saturating at `u32::MAX`).
+    #[inline]
+    pub fn total(&self) -> u32 {
+        match self {
+            WinValue::Fans(f) => f.total,
+            WinValue::Huainan(s) => s.value.min(u32::MAX as u64) as u32,
+        }
+    }
+    /// The total the fan minimum is checked against without flowers (the Huainan value
+    /// has no flowers: [`WinValue::total`]).
+    #[inline]
+    pub fn total_without_flowers(&self) -> u32 {
+        match self {
+            WinValue::Fans(f) => f.total_without_flowers,
+            WinValue::Huainan(_) => self.total(),
+        }
+    }
+    /// The fans of a gb or classic win.
+    #[inline]
+    pub fn fans(&self) -> Option<&FanResult> {
+        match self {
+            WinValue::Fans(f) => Some(f),
+            WinValue::Huainan(_) => None,
+        }
+    }
+    /// The fans scored, in catalog order (none for a Huainan win).
+    #[inline]
+    pub fn fan_list(&self) -> &[FanCount] {
+        match self {
+            WinValue::Fans(f) => &f.fans,
+            WinValue::Huainan(_) => &[],
+        }
+    }
+    /// The form, multipliers and value of a Huainan win.
+    #[inline]
+    pub fn huainan(&self) -> Option<&Score> {
+        match self {
+            WinValue::Fans(_) => None,
+            WinValue::Huainan(s) => Some(s),
+        }
     }
 }
 

@@ -4,9 +4,9 @@
 use super::{Phase, Round, TurnStart};
 use crate::hand::{MeldKind, WinKind};
 use crate::round::actions::Action;
+use crate::round::ruleset::WinValue;
 use crate::round::ruleset::{Facts, RuleSet};
 use crate::round::scoring;
-use crate::round::settlement::WinValue;
 use crate::round::{AddedKongTile, KongLock, LastDiscardClaims};
 use crate::tile::{self, Counts, Tile};
 

@@ -16,8 +16,9 @@ use super::actions::{Action, ActionList};
 use super::events::Event;
 use super::observation::DiscardEntry;
 
+use super::ruleset::WinValue;
 use super::ruleset::{RuleSet, RuleSetState};
-use super::settlement::{RoundResult, WinValue};
+use super::settlement::RoundResult;
 use super::TableOptions;
 use crate::error::{MjError, MjResult};
 use crate::huainan::table::HuainanHand;
