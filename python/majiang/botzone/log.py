@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core import Action, IllegalActionError, InvalidHandError, Match, Round, RuleError
+from .._untrusted import load_json
 from ..errors import LogError
 from ..record import HandRecord, MatchRecord, check_wall, round_from_wall
 from .protocol import ProtocolError, tile_code, tile_name
@@ -316,7 +317,7 @@ def _load(log: Any, source: str | None) -> Any:
         if not log.strip():
             raise LogError("the log is empty", source=source)
         try:
-            return json.loads(log)
+            return load_json(log)
         except (ValueError, RecursionError) as e:
             raise LogError(f"the log is not valid JSON ({e})", source=source) from None
     return log
@@ -443,7 +444,7 @@ class _Reader:
             init = out.get("initdata") if isinstance(out, dict) else None
         if isinstance(init, str):
             try:
-                init = json.loads(init)
+                init = load_json(init)
             except ValueError:
                 raise self.error(f"the initdata {_describe(init)} is not a JSON object") from None
         if not isinstance(init, dict):

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .._core import format_tiles, wind_name
+from .._untrusted import load_json
 from ..record import HandRecord, MatchRecord, RecordError, replay_record
 
 WIND_ZH = "东南西北"
@@ -250,7 +251,7 @@ def _is_botzone_log(path: str) -> bool:
         return False
     first = head.split(b"\n", 1)[0]
     try:
-        obj = json.loads(first)
+        obj = load_json(first)
     except ValueError:
         # A long one-line log, or an object written over several lines.
         return b'"majiang-record"' not in first and (b'"log"' in head or b'"initdata"' in head)
