@@ -91,13 +91,13 @@ import hashlib
 import json
 import os
 import signal
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ._core import Action, Match, Round, RuleSet
+from ._files import AtomicFile as _AtomicFile
 from .errors import InvalidArgumentError, InvalidTypeError, RecordError, ReplayMismatchError
 
 __all__ = [
@@ -867,66 +867,6 @@ def check_record_path(path: str | os.PathLike[str]) -> str:
     if not os.access(d, os.W_OK | os.X_OK):
         raise PermissionError(f"the directory {d} is not writable")
     return p
-
-
-def _sync_dir(d: str) -> None:
-    try:
-        fd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _new_file_mode(target: str) -> int:
-    """The mode the target gets: its own when it exists, else what ``open`` would give."""
-    try:
-        return os.stat(target).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-class _AtomicFile:
-    """A temporary file beside `target`, renamed over it on a clean exit (removed on an
-    error). ``keep_open`` leaves the file open after the rename, for appending."""
-
-    def __init__(self, target: str, keep_open: bool = False):
-        self.target = target
-        self.keep_open = keep_open
-        d, name = os.path.split(target)
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=d)
-        self.file: IO[bytes] = os.fdopen(fd, "wb")
-        try:
-            os.chmod(self.tmp, _new_file_mode(target))
-        except OSError:
-            pass  # a file system without modes keeps mkstemp's
-
-    def __enter__(self) -> IO[bytes]:
-        return self.file
-
-    def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
-        renamed = False
-        try:
-            if kind is None:
-                self.file.flush()
-                os.fsync(self.file.fileno())
-                os.replace(self.tmp, self.target)
-                renamed = True
-                _sync_dir(os.path.dirname(self.target))
-        finally:
-            if not (renamed and self.keep_open):
-                self.file.close()
-            if not renamed:
-                try:
-                    os.unlink(self.tmp)
-                except OSError:
-                    pass
 
 
 class RecordWriter:
