@@ -31,7 +31,7 @@ import secrets
 
 from .errors import InvalidArgumentError, InvalidTypeError
 
-__all__ = ["MIN_KEY_BYTES", "PREFIX", "new_key", "read_key", "sign", "verify"]
+__all__ = ["MIN_KEY_BYTES", "PREFIX", "key_bytes", "mac", "new_key", "read_key", "sign", "verify"]
 
 #: The shortest key accepted (bytes).
 MIN_KEY_BYTES = 16
@@ -76,11 +76,18 @@ def read_key(path: str | os.PathLike[str]) -> bytes:
     return key_bytes(data, f"the key in {os.fspath(path)}")
 
 
+def mac(key: object, label: str) -> hmac.HMAC:
+    """An HMAC-SHA256 with ``key``, fed the ``label`` and its zero byte: feed it the
+    signed content, then ``PREFIX + mac.hexdigest()`` is the signature."""
+    return hmac.new(key_bytes(key), label.encode("utf-8") + b"\0", hashlib.sha256)
+
+
 def sign(key: object, label: str, data: bytes) -> str:
     """The signature of ``data`` under ``label`` (what is signed: ``"majiang-record"``,
     ``"majiang-simulation-shards"``) with ``key``."""
-    mac = hmac.new(key_bytes(key), label.encode("utf-8") + b"\0" + data, hashlib.sha256)
-    return PREFIX + mac.hexdigest()
+    m = mac(key, label)
+    m.update(data)
+    return PREFIX + m.hexdigest()
 
 
 def verify(key: object, label: str, data: bytes, signature: object) -> bool:
