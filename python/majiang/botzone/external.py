@@ -82,6 +82,8 @@ MAX_FAILURES = 3
 MAX_TIME_LIMIT = 3600.0
 
 _MARKER = KEEP_RUNNING.encode("ascii")
+#: What ``BotzoneBot._exchange`` returns for a request held for the history.
+_HELD = ("PASS", False)
 _CHUNK = 1 << 16
 
 
@@ -90,7 +92,9 @@ class _Failure(Exception):
 
 
 class _Gone(Exception):
-    """The program had exited before it read the request (a restart is due)."""
+    """The program had exited before it read the request (a restart is due), or exited
+    without an answer after it had answered earlier ones: a program that ends after each
+    answer may be gone before the next request arrives."""
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -178,8 +182,8 @@ class _Program:
     def exchange(self, data: bytes, deadline: float) -> tuple[str, bool]:
         """Writes ``data`` and reads the answer: its first line, and whether the program
         keeps running (it printed the marker) rather than exiting. Raises
-        :class:`_Failure` (late, too much output, exited without answering) or
-        :class:`_Gone` (it had exited before reading the request)."""
+        :class:`_Failure` (late, too much output) or :class:`_Gone` (its output ended
+        without an answer)."""
         if not self.drain():
             raise _Gone
         pending = memoryview(data)
@@ -225,9 +229,7 @@ class _Program:
                             answer = line
                 if ended:
                     if answer is None:
-                        if not written:
-                            raise _Gone
-                        raise _Failure("exited without answering")
+                        raise _Gone
                     return answer.decode("utf-8", "replace"), False
 
 
@@ -376,9 +378,10 @@ class BotzoneBot:
                 lines.append(self._responses[i])
         return ("\n".join(lines) + "\n").encode("utf-8")
 
-    def _exchange(self, fresh: bool) -> tuple[str, bool] | None:
+    def _exchange(self, fresh: bool, inform: bool) -> tuple[str, bool] | None:
         """Sends the last request (the whole history to a fresh program); the answer, or
-        None after a failure (recorded)."""
+        None after a failure (recorded). A request that only informs, found the program
+        gone, is held for the history of its next start: ``("PASS", False)``."""
         limit = f"{self.time_limit:g} s"
         for attempt in range(2):
             if self._program is None:
@@ -395,20 +398,21 @@ class BotzoneBot:
                 return prog.exchange(data, self._deadline)
             except _Gone:
                 # It had exited before it read the request: started again with the
-                # history, once (a program that dies at once is a failure).
+                # history, once (a program that dies at once is a failure), or, for a
+                # request that only informs, at its next decision.
                 prog.close()
                 self._program = None
                 if fresh or attempt:
                     self._fail(f"exited without answering ({prog.status()})")
                     return None
+                if inform:
+                    return _HELD
             except _Failure as e:
                 prog.close()
                 self._program = None
                 why = str(e)
                 if why == "did not answer in time":
                     why += f" (time_limit {limit} for the decision)"
-                elif why == "exited without answering":
-                    why += f" ({prog.status()})"
                 self._fail(why)
                 return None
         return None
@@ -423,9 +427,11 @@ class BotzoneBot:
             return None
         if inform and self._program is None:
             return "PASS"
-        got = self._exchange(fresh=self._program is None)
+        got = self._exchange(fresh=self._program is None, inform=inform)
         if got is None:
             return None
+        if got is _HELD:
+            return "PASS"
         text, keeps = got
         if not keeps and self._program is not None:
             self._program.close()
