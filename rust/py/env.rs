@@ -318,12 +318,12 @@ impl PyVecEnv {
 
     /// The env for a call that changes it; `UsageError` while another thread is inside
     /// one of its calls (PyO3's own error would be a bare "Already borrowed").
-    fn for_update<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
+    fn for_update<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
         slf.try_borrow_mut().map_err(|_| busy())
     }
 
     /// The env for a call that reads it (`UsageError` while another thread changes it).
-    fn for_reading<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<PyRef<'py, Self>> {
+    fn for_reading<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRef<'py, Self>> {
         slf.try_borrow().map_err(|_| busy())
     }
 
