@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 import os
 import selectors
 import shutil
@@ -234,7 +235,7 @@ class _Program:
 
 
 def _time_limit(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidTypeError(
             f"time_limit must be a number of seconds, got {type(value).__name__}"
         )
