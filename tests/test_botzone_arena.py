@@ -148,6 +148,6 @@ def test_cli_arena_seats_a_botzone_program(capsys):
     assert data["bots"][1]["invalid"] > 0 and data["bots"][0]["invalid"] is None
     assert main(["arena", "--bots", "botzone,random,random,random", "--hands", "4"]) == 2
     assert "needs --botzone-cmd" in capsys.readouterr().err
-    # A program that cannot start stops the arena naming it.
-    assert main(["arena", "--botzone-cmd", "/no/such/bot", "--hands", "4", "-q"]) == 1
-    assert "bot 0 (botzone:bot) raised FileNotFoundError" in capsys.readouterr().err
+    # A program that does not exist is refused before any game.
+    assert main(["arena", "--botzone-cmd", "/no/such/bot", "--hands", "4", "-q"]) == 2
+    assert "no program '/no/such/bot' to run" in capsys.readouterr().err

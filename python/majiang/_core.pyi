@@ -15,6 +15,7 @@ from .errors import MajiangError as MajiangError
 from .errors import NotWinningError as NotWinningError
 from .errors import OutOfMemoryError as OutOfMemoryError
 from .errors import RuleError as RuleError
+from .errors import UsageError as UsageError
 
 TileLike = int | str
 HandLike = str | Sequence[int]
@@ -363,6 +364,7 @@ class Policy:
         ``StrongPolicy.explain``); ``ValueError`` for a policy that does not explain."""
 
 MAX_IN_MEMORY: int
+MAX_SINK_HANDS: int
 MAX_THREADS: int
 
 def simulate_hands(
@@ -514,6 +516,7 @@ def danger_model_weights() -> tuple[list[float], list[float], float]:
 ENV_N_PLANES: int
 ENV_N_ACTIONS: int
 ENV_OBS_LEN: int
+ENV_MAX_ENVS: int
 ENV_ENCODING_VERSION: int
 
 def encode_observation(

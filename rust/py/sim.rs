@@ -4,7 +4,7 @@
 
 use super::action::action_obj;
 use super::bound::ForRules;
-use super::convert;
+use super::convert::{self, Flag, Int, Text};
 use super::events::seat_arg;
 use super::observation::PyObservation;
 use super::round::PyRound;
@@ -69,6 +69,10 @@ fn seed_arg(seed: i128) -> PyResult<u64> {
 
 /// Most hands (or arena games) one call keeps in memory; longer runs go through `sink`.
 pub const MAX_IN_MEMORY: u64 = 20_000_000;
+
+/// Most hands a streamed run holds in memory before handing them to its sink (about 41
+/// bytes each: 41 MB).
+pub const MAX_SINK_HANDS: u64 = 1_000_000;
 
 /// Hands per block handed to a worker thread.
 const SIM_BLOCK: u64 = 64;
@@ -400,7 +404,7 @@ fn run_args(
 /// the run within a hand and raises `KeyboardInterrupt` with `done` (hands finished, in
 /// order from `start`) and, without a sink, `partial` (their arrays).
 #[pyfunction]
-#[pyo3(signature = (n_hands, *, rules, bots, seed=None, start=None, threads=None, check=false, sink=None, sink_hands=100_000, progress=None))]
+#[pyo3(signature = (n_hands, *, rules, bots, seed=None, start=None, threads=None, check=Flag(false), sink=None, sink_hands=Int(100_000), progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate_hands<'py>(
     py: Python<'py>,
@@ -410,9 +414,9 @@ fn simulate_hands<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     start: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
-    check: bool,
+    check: Flag,
     sink: Option<Bound<'py, PyAny>>,
-    sink_hands: usize,
+    sink_hands: Int<u64>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let zero = 0i64.into_pyobject(py)?.into_any();
@@ -423,9 +427,16 @@ fn simulate_hands<'py>(
         bots: bot_kinds(bots)?,
         seed: runs::u64_arg(seed.unwrap_or(&zero), "seed")?,
     };
-    if sink_hands == 0 {
-        return Err(MjError::argument("sink_hands must be >= 1".to_string()).into());
+    let check = check.0;
+    let sink_hands = sink_hands.0;
+    if !(1..=MAX_SINK_HANDS).contains(&sink_hands) {
+        return Err(MjError::argument(format!(
+            "sink_hands must be between 1 and {MAX_SINK_HANDS} (the hands held in memory \
+             before each sink call), got {sink_hands}"
+        ))
+        .into());
     }
+    let sink_hands = sink_hands as usize;
     let pool = sim::pool(threads)?;
     let mut host: PyHost<'py, HandColumns> = PyHost::new(py, start, sink, sink_hands, progress);
     // With `check`, the counts are there even for zero hands.
@@ -455,7 +466,7 @@ fn simulate_hands<'py>(
 /// `fan_total` (int32), `scores` (n, 4) int32. `n_games` is at most `MAX_IN_MEMORY`;
 /// `progress` and Ctrl-C as in `simulate_hands`.
 #[pyfunction]
-#[pyo3(signature = (n_games, *, rules, bots, seed=None, start=None, duplicate=true, threads=None, progress=None))]
+#[pyo3(signature = (n_games, *, rules, bots, seed=None, start=None, duplicate=Flag(true), threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn arena_games<'py>(
     py: Python<'py>,
@@ -464,10 +475,11 @@ fn arena_games<'py>(
     bots: &Bound<'py, PyAny>,
     seed: Option<&Bound<'py, PyAny>>,
     start: Option<&Bound<'py, PyAny>>,
-    duplicate: bool,
+    duplicate: Flag,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let duplicate = duplicate.0;
     let zero = 0i64.into_pyobject(py)?.into_any();
     let (n, start, threads) = run_args(n_games, "n_games", start.unwrap_or(&zero), threads, true)?;
     let spec = ArenaSpec {
@@ -562,7 +574,7 @@ pub(super) fn check_has_choice(obs: &Observation) -> PyResult<()> {
 }
 
 /// The live view of `seat` in `round` (the view `simulate` plays from).
-pub(super) fn live_view<'a>(round: &'a PyRound, seat: i64) -> PyResult<RoundView<'a>> {
+pub(super) fn live_view<'a>(round: &'a PyRound, seat: Int<i128>) -> PyResult<RoundView<'a>> {
     Ok(RoundView {
         round: &round.inner,
         seat: seat_arg("seat", seat)?,
@@ -603,15 +615,15 @@ impl PyPolicy {
 #[pymethods]
 impl PyPolicy {
     #[new]
-    #[pyo3(signature = (name, *, rules=None, seed=0))]
-    fn new(name: &str, rules: Option<&Bound<'_, PyAny>>, seed: i128) -> PyResult<Self> {
+    #[pyo3(signature = (name, *, rules=None, seed=Int(0)))]
+    fn new(name: Text, rules: Option<&Bound<'_, PyAny>>, seed: Int<i128>) -> PyResult<Self> {
         let fixed = match rules {
             Some(r) if !r.is_none() => Some(convert::rules(r)?),
             _ => None,
         };
         Ok(PyPolicy {
-            kind: policy_kind(name)?,
-            seed: seed_arg(seed)?,
+            kind: policy_kind(&name)?,
+            seed: seed_arg(seed.0)?,
             reseeded: None,
             policy: ForRules::new(fixed),
         })
@@ -631,8 +643,8 @@ impl PyPolicy {
     }
 
     /// Reseeds the policy's random choices.
-    fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        let seed = seed_arg(seed)?;
+    fn reseed(&mut self, seed: Int<i128>) -> PyResult<()> {
+        let seed = seed_arg(seed.0)?;
         self.reseeded = Some(seed);
         if let Some(p) = self.policy.current() {
             p.begin_hand(seed);
@@ -659,7 +671,7 @@ impl PyPolicy {
         &mut self,
         py: Python<'py>,
         round: PyRef<'_, PyRound>,
-        seat: i64,
+        seat: Int<i128>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let view = live_view(&round, seat)?;
         let obs = round.inner.observe(view.seat);
@@ -688,6 +700,7 @@ impl PyPolicy {
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     runs::load_numpy(m.py())?;
     m.add("MAX_IN_MEMORY", MAX_IN_MEMORY)?;
+    m.add("MAX_SINK_HANDS", MAX_SINK_HANDS)?;
     m.add("MAX_THREADS", sim::MAX_THREADS)?;
     m.add_class::<PyPolicy>()?;
     m.add_function(wrap_pyfunction!(simulate_hands, m)?)?;

@@ -4,7 +4,7 @@
 
 use super::action::action_obj;
 use super::bound::ForRules;
-use super::convert;
+use super::convert::{self, Flag, Int};
 use super::round::PyRound;
 use super::rules::PyRuleSet;
 use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
@@ -46,14 +46,16 @@ impl PyStrongPolicy {
 #[pymethods]
 impl PyStrongPolicy {
     #[new]
-    #[pyo3(signature = (*, rules=None, seed=0, budget_ms=50, rollouts=None, time_cap=true))]
+    #[pyo3(signature = (*, rules=None, seed=Int(0), budget_ms=Int(50), rollouts=None, time_cap=Flag(true)))]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
-        seed: i128,
-        budget_ms: i64,
-        rollouts: Option<i64>,
-        time_cap: bool,
+        seed: Int<i128>,
+        budget_ms: Int<i128>,
+        rollouts: Option<Int<i128>>,
+        time_cap: Flag,
     ) -> PyResult<Self> {
+        let (seed, budget_ms, time_cap) = (seed.0, budget_ms.0, time_cap.0);
+        let rollouts = rollouts.map(|r| r.0);
         let fixed = match rules {
             Some(r) if !r.is_none() => Some(convert::rules(r)?),
             _ => None,
@@ -105,8 +107,8 @@ impl PyStrongPolicy {
     }
 
     /// Reseeds the policy (a new hand).
-    fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        let seed = convert::seed("seed", seed)?;
+    fn reseed(&mut self, seed: Int<i128>) -> PyResult<()> {
+        let seed = convert::seed("seed", seed.0)?;
         self.reseeded = Some(seed);
         if let Some(p) = self.policy.current() {
             p.begin_hand(seed);
@@ -137,7 +139,7 @@ impl PyStrongPolicy {
         &mut self,
         py: Python<'py>,
         round: PyRef<'_, PyRound>,
-        seat: i64,
+        seat: Int<i128>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let view = live_view(&round, seat)?;
         let obs = round.inner.observe(view.seat);

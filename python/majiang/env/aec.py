@@ -122,7 +122,10 @@ class MahjongAECEnv(AECEnv):
         seat = self.possible_agents.index(agent)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._round.apply(seat, index_to_action(int(action)))
+        if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+            action = int(action.reshape(()))
+        # index_to_action reads the index strictly: a float or bool is refused, not rounded.
+        self._round.apply(seat, index_to_action(action))
         r = self._round
         if r.is_over:
             self._match.finish_hand(r)
