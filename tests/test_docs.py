@@ -20,7 +20,15 @@ import majiang as mj
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
-PAGES = ("README.md", "gb.md", "classic.md", "huainan.md", "botzone.md", "glossary.md")
+PAGES = (
+    "README.md",
+    "gb.md",
+    "classic.md",
+    "huainan.md",
+    "botzone.md",
+    "glossary.md",
+    "adding-a-rule-set.md",
+)
 SCANNED_DIRS = ("rust", "python", "tests", "benches", "docs", ".ci")
 SCANNED_FILES = ("README.md", "pyproject.toml", "Cargo.toml")
 SUFFIXES = {".rs", ".py", ".pyi", ".md", ".toml", ".txt", ""}

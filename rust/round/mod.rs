@@ -149,7 +149,7 @@ pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};
 pub use ruleset::WinValue;
 pub use scoring::{FanResult, WinInput};
-pub use settlement::{RoundResult, WinRecord};
+pub use settlement::{payments, RoundResult, WinRecord};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
 pub use view::{SeatView, ViewPhase};
 
