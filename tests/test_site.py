@@ -106,3 +106,21 @@ def test_the_simulation_guide_quotes_the_million_hand_summary():
     }
     for text in quoted.values():
         assert text in " ".join(guide.split()), f"docs/simulation.md should say {text!r}"
+
+
+def test_every_public_module_has_an_api_page():
+    """A module of the public API (not the command line, the terminal game's screens or a
+    private module) is documented by a ``::: majiang.<module>`` page under docs/api/."""
+    package = ROOT / "python" / "majiang"
+    internal = {"__init__", "__main__", "cli", "commands", "ui"}
+    modules = {
+        p.stem if p.is_file() else p.name
+        for p in package.iterdir()
+        if (p.suffix == ".py" or (p / "__init__.py").exists()) and not p.name.startswith("_")
+    } - internal
+    documented = set()
+    for page in (DOCS / "api").glob("*.md"):
+        documented |= set(re.findall(r"^::: majiang\.(\w+)", page.read_text(), re.M))
+    missing = sorted(modules - documented)
+    assert not missing, f"modules without a page under docs/api/ (and mkdocs.yml's nav): {missing}"
+    assert "_core" in documented
