@@ -5,8 +5,8 @@ It plays like :class:`~majiang.bots.StrongBot` (fan plans, defense, a lookahead 
 ready hands that reach the minimum fan) except that the lookahead values the hands
 close to ready by the expected points of winning rather than the chance: each ready
 hand's chance of winning times the mean points of its scoring waits, so a flush wait
-with a few live copies can beat a cheap wait with more. See the README section
-"ExpertBot" for its measured strength.
+with a few live copies can beat a cheap wait with more. See docs/bots.md,
+"ExpertBot", for its measured strength.
 """
 
 from __future__ import annotations
