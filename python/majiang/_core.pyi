@@ -356,12 +356,13 @@ def arena_games(
     n_games: int,
     *,
     rules: RulesLike,
-    bots: str | Sequence[str],
+    bots: str | Sequence[str | Any],
     seed: int = 0,
     start: int = 0,
     duplicate: bool = True,
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
+    names: Sequence[str] | None = None,
 ) -> dict[str, Any]: ...
 def fan_names() -> dict[int, tuple[str, str]]: ...
 def policy_names() -> list[str]: ...

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod action;
+mod bot;
 pub mod convert;
 mod danger;
 mod env;

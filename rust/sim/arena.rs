@@ -38,8 +38,21 @@ pub struct ArenaGame {
     pub scores: [i32; 4],
 }
 
-impl ArenaSpec {
-    /// Wall index, seats of the bots, dealer and wind of game `j`.
+/// How the games of an arena are dealt and seated, whoever plays them: game `j`'s wall,
+/// the seat of each bot, the dealer and wind, and the policy seeds. One owner for every
+/// arena, the batch one ([`arena`]) and one whose tables hold other policies (the Python
+/// bots of the bindings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArenaDeal {
+    /// The seed.
+    pub seed: u64,
+    /// Rotate the seats over each wall (four games per wall).
+    pub duplicate: bool,
+}
+
+impl ArenaDeal {
+    /// Wall index and seats of the bots of game `j` (the dealer and wind follow the
+    /// wall: [`deal_of`]).
     pub fn game(&self, j: u64) -> (u64, [u8; 4]) {
         if self.duplicate {
             let r = (j % 4) as u8;
@@ -48,10 +61,8 @@ impl ArenaSpec {
             (j, [0, 1, 2, 3])
         }
     }
-}
 
-impl ArenaSpec {
-    /// Plays arena game `j` on `table`.
+    /// Plays arena game `j` on `table`, whose policies are the bots in list order.
     pub fn play(&self, table: &mut Table, j: u64) -> MjResult<ArenaGame> {
         let (w, seats) = self.game(j);
         let ws = hand_seed(self.seed, w);
@@ -79,6 +90,26 @@ impl ArenaSpec {
             fan_total: o.fan_total,
             scores: std::array::from_fn(|b| o.scores[seats[b] as usize]),
         })
+    }
+}
+
+impl ArenaSpec {
+    /// How this arena's games are dealt and seated.
+    pub fn deal(&self) -> ArenaDeal {
+        ArenaDeal {
+            seed: self.seed,
+            duplicate: self.duplicate,
+        }
+    }
+
+    /// Wall index and seats of the bots of game `j` ([`ArenaDeal::game`]).
+    pub fn game(&self, j: u64) -> (u64, [u8; 4]) {
+        self.deal().game(j)
+    }
+
+    /// Plays arena game `j` on `table` ([`ArenaDeal::play`]).
+    pub fn play(&self, table: &mut Table, j: u64) -> MjResult<ArenaGame> {
+        self.deal().play(table, j)
     }
 }
 

@@ -41,14 +41,14 @@ mod run;
 mod seed;
 mod table;
 
-pub use arena::{arena, ArenaGame, ArenaSpec};
+pub use arena::{arena, ArenaDeal, ArenaGame, ArenaSpec};
 pub use batch::{default_threads, pool, simulate, simulate_checked, SimSpec, MAX_THREADS};
 pub use checks::{
     check_result, check_state, complete_by_search, huainan_complete_by_search, play_checked,
     Violations,
 };
 pub use outcome::{fan_name, outcome, FanTally, HandOutcome, FAN_IDS, MAX_FANS};
-pub use run::{run, RunEnd, RunHost, TICK};
+pub use run::{run, run_in_order, RunEnd, RunHost, TICK};
 pub use seed::{deal_of, hand_seed, policy_seed};
 pub use table::Table;
 

@@ -14,10 +14,12 @@ use std::time::Duration;
 /// interrupt) while the workers play.
 pub const TICK: Duration = Duration::from_millis(20);
 
-/// The caller's side of a [`run`]: everything here is called on the caller's thread.
+/// The caller's side of a [`run`] or a [`run_in_order`]: everything here is called on the
+/// caller's thread.
 pub trait RunHost<T> {
-    /// Runs `wait`, a blocking wait of at most [`TICK`] for the workers (the Python
-    /// bindings release the GIL around it).
+    /// Runs `wait`, blocking work on the caller's thread (the Python bindings release the
+    /// GIL around it): in [`run`] a wait of at most [`TICK`] for the workers, in
+    /// [`run_in_order`] one item played.
     fn wait<R: Send>(&mut self, wait: impl FnOnce() -> R + Send) -> R;
     /// Called after every wait: `false` stops the run (the workers finish the item they
     /// are playing and stop); finished items are still given to [`RunHost::take`].
@@ -27,7 +29,7 @@ pub trait RunHost<T> {
     fn take(&mut self, first: u64, items: Vec<T>) -> bool;
 }
 
-/// How a [`run`] ended.
+/// How a [`run`] (or a [`run_in_order`]) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunEnd {
     /// Items given to the host (the first `done` items of the range).
@@ -169,6 +171,43 @@ pub fn run<T: Send, H: RunHost<T>>(
                 stopped: stopped || refused,
             }),
         }
+    })
+}
+
+/// Plays items `start..start + count` one after another on the caller's thread, item `i`
+/// through `play(table, i)` inside [`RunHost::wait`], and gives each to `host` as soon as
+/// it is finished; after each, [`RunHost::keep_going`] may stop the run. For tables whose
+/// policies must not be shared between threads or played in parallel (a policy that
+/// keeps state across hands outside the seeds, such as a Python bot): the items are the
+/// ones [`run`] plays, so a table of built-in policies gives the same items both ways.
+/// An error of `play` ends the run with that error; the items given before it stay given.
+pub fn run_in_order<T: Send, H: RunHost<T>>(
+    table: &mut Table,
+    start: u64,
+    count: u64,
+    play: impl Fn(&mut Table, u64) -> MjResult<T> + Sync,
+    host: &mut H,
+) -> MjResult<RunEnd> {
+    if start.checked_add(count).is_none() {
+        return Err(MjError::rule(
+            "the last index of a run must stay below 2**64".to_string(),
+        ));
+    }
+    let play = &play;
+    let mut done = 0u64;
+    for i in start..start + count {
+        let item = host.wait(|| play(&mut *table, i))?;
+        done += 1;
+        if !host.take(i, vec![item]) || !host.keep_going() {
+            return Ok(RunEnd {
+                done,
+                stopped: done < count,
+            });
+        }
+    }
+    Ok(RunEnd {
+        done,
+        stopped: false,
     })
 }
 
@@ -327,5 +366,71 @@ mod tests {
         )
         .unwrap();
         assert_eq!(host.items, want);
+    }
+
+    #[test]
+    fn an_arena_in_order_on_given_policies_matches_the_batch() {
+        let a = ArenaSpec {
+            rules: Rules::gb(),
+            bots: [
+                PolicyKind::Efficiency,
+                PolicyKind::Random,
+                PolicyKind::StrongLite,
+                PolicyKind::Random,
+            ],
+            seed: 13,
+            duplicate: true,
+        };
+        let want = arena(&a, 8, 40, &pool(Some(2)).unwrap()).unwrap();
+        let mut table =
+            Table::with_policies(&a.rules, std::array::from_fn(|b| a.bots[b].build(&a.rules)));
+        let mut host = Collect::new();
+        let end = run_in_order(&mut table, 8, 40, |t, j| a.play(t, j), &mut host).unwrap();
+        assert_eq!(
+            end,
+            RunEnd {
+                done: 40,
+                stopped: false
+            }
+        );
+        assert_eq!(host.items, want);
+        assert_eq!(host.firsts, (8..48).collect::<Vec<u64>>());
+
+        // Stopped after 5 items: those 5, and nothing played after them.
+        let mut host = Collect::new();
+        host.stop_at = Some(5);
+        let end = run_in_order(&mut table, 8, 40, |t, j| a.play(t, j), &mut host).unwrap();
+        assert_eq!(
+            end,
+            RunEnd {
+                done: 5,
+                stopped: true
+            }
+        );
+        assert_eq!(&host.items[..], &want[..5]);
+        assert!(run_in_order(&mut table, u64::MAX, 2, |t, j| a.play(t, j), &mut host).is_err());
+    }
+
+    #[test]
+    fn an_error_ends_a_run_in_order_after_the_items_before_it() {
+        let s = spec("random", Rules::gb());
+        let mut table = Table::new(&s.rules, &s.bots);
+        let mut host = Collect::new();
+        let e = run_in_order(
+            &mut table,
+            0,
+            10,
+            |t, i| {
+                if i == 3 {
+                    Err(MjError::action("refused".to_string()))
+                } else {
+                    s.play(t, i, false).map(|(o, _)| o)
+                }
+            },
+            &mut host,
+        )
+        .unwrap_err();
+        assert_eq!(e.message(), "refused");
+        assert_eq!(host.items.len(), 3);
     }
 }

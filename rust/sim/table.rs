@@ -25,6 +25,17 @@ impl Table {
         }
     }
 
+    /// A table for `rules` with the caller's `policies` (seat order in the first game; an
+    /// arena permutes them per game). For policies that are not built-in, such as the
+    /// Python bindings' adapter for Python bots.
+    pub fn with_policies(rules: &Rules, policies: [Box<dyn Policy>; 4]) -> Table {
+        Table {
+            rules: rules.clone(),
+            round: None,
+            policies,
+        }
+    }
+
     /// The round of the last hand played.
     pub fn round(&self) -> Option<&Round> {
         self.round.as_ref()
