@@ -97,6 +97,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from . import _core
 from ._core import Action, Match, Round, RuleSet
 from .errors import InvalidArgumentError, InvalidTypeError, RecordError, ReplayMismatchError
 
@@ -449,24 +450,11 @@ def _int(line: _Line, v: Any, key: str, bounds: tuple[int, int]) -> int:
     return v
 
 
-# Fields of each event type beyond "type", "hand" and (when it has one) "seat".
-_EVENTS: dict[str, dict[str, str]] = {
-    "dice": {"dice": "dice", "break_seat": "seat", "break_stack": "small"},
-    "deal": {"seat": "seat", "tiles": "tiles"},
-    "draw": {"seat": "seat", "tile": "tile", "tail": "bool"},
-    "flower": {"seat": "seat", "tile": "tile"},
-    "discard": {"seat": "seat", "tile": "tile", "ready": "bool"},
-    "chow": {"seat": "seat", "from": "seat", "tile": "tile", "low": "tile"},
-    "pung": {"seat": "seat", "from": "seat", "tile": "tile"},
-    "kong": {"seat": "seat", "from": "seat", "tile": "tile"},
-    "concealed_kong": {"seat": "seat", "tile": "tile"},
-    "added_kong": {"seat": "seat", "tile": "tile"},
-    "win": {"seat": "seat", "from": "seat", "tile": "tile", "how": "how", "fan": "small"},
-    "penalty": {"seat": "seat", "each": "i32"},
-    "exhaustive_draw": {},
-    "bao": {"indicator": "tile", "tile": "tile", "throw": "small"},
-}
-_HOW = ("self_drawn", "discard", "robbed_kong")
+# The event schema, declared once in Rust (rust/round/events.rs): per event type, its
+# fields beyond "type" (and the record's "hand"), each named by its field type, and what
+# each field type holds. Record lines are checked against it.
+_EVENTS: dict[str, dict[str, str]] = _core.event_schema()
+_FIELD_TYPES: dict[str, dict[str, Any]] = _core.event_field_types()
 _EVENT_KEYS = {kind: frozenset(["type", "hand", *spec]) for kind, spec in _EVENTS.items()}
 
 
@@ -474,19 +462,27 @@ def _is_int_in(lo: int, hi: int) -> Callable[[Any], bool]:
     return lambda v: type(v) is int and lo <= v <= hi
 
 
+def _quick_check(t: dict[str, Any]) -> Callable[[Any], bool]:
+    """A one-pass test of a field of type ``t`` (an entry of ``event_field_types``) for
+    the well-formed case; in a record every tile is known, so no value is null."""
+    value = t["value"]
+    if value == "int":
+        return _is_int_in(t["min"], t["max"])
+    if value == "ints":
+        lo, hi, lengths = t["min"], t["max"], frozenset(t["lengths"])
+        return lambda v: (
+            type(v) is list
+            and len(v) in lengths
+            and all(type(x) is int and lo <= x <= hi for x in v)
+        )
+    if value == "bool":
+        return lambda v: type(v) is bool
+    names = frozenset(t["names"])
+    return lambda v: type(v) is str and v in names
+
+
 _FAST: dict[str, Callable[[Any], bool]] = {
-    "seat": _is_int_in(*_SEAT),
-    "tile": _is_int_in(*_TILE),
-    "small": _is_int_in(*_SMALL),
-    "i32": _is_int_in(*_I32),
-    "bool": lambda v: type(v) is bool,
-    "how": lambda v: v in _HOW,
-    "tiles": lambda v: (
-        type(v) is list and len(v) <= 14 and all(type(t) is int and 0 <= t <= 41 for t in v)
-    ),
-    "dice": lambda v: (
-        type(v) is list and len(v) in (2, 4) and all(type(d) is int and 1 <= d <= 6 for d in v)
-    ),
+    name: _quick_check(t) for name, t in _FIELD_TYPES.items()
 }
 # Per event type: (field, quick check) for the well-formed case.
 _EVENT_CHECKS = {
@@ -497,27 +493,25 @@ _EVENT_CHECKS = {
 def _check_event(line: _Line, kind: str) -> None:
     spec = _EVENTS[kind]
     line.fields(["type", "hand", *spec])
-    for key, t in spec.items():
-        if t == "seat":
-            line.int(key, _SEAT)
-        elif t == "tile":
-            line.int(key, _TILE)
-        elif t == "small":
-            line.int(key, _SMALL)
-        elif t == "i32":
-            line.int(key, _I32)
-        elif t == "bool":
+    for key, name in spec.items():
+        t = _FIELD_TYPES[name]
+        value = t["value"]
+        if value == "int":
+            line.int(key, (t["min"], t["max"]))
+        elif value == "ints":
+            v = line.ints(key, (t["min"], t["max"]))
+            if len(v) not in t["lengths"]:
+                lengths = t["lengths"]
+                allowed = (
+                    f"at most {lengths[-1]}"
+                    if lengths == list(range(len(lengths)))
+                    else " or ".join(map(str, lengths))
+                )
+                raise line.error(f"{key!r} has {len(v)} entries, not {allowed}")
+        elif value == "bool":
             line.bool(key)
-        elif t == "tiles":
-            tiles = line.ints(key, _TILE)
-            if len(tiles) > 14:
-                raise line.error(f"{key!r} has {len(tiles)} tiles, more than 14")
-        elif t == "dice":
-            dice = line.ints(key, (1, 6))
-            if len(dice) not in (2, 4):
-                raise line.error(f"{key!r} must have 2 or 4 dice, not {len(dice)}")
-        elif t == "how" and line.obj[key] not in _HOW:
-            raise line.error(f"{key!r} must be one of {', '.join(_HOW)}")
+        elif line.obj[key] not in t["names"]:
+            raise line.error(f"{key!r} must be one of {', '.join(t['names'])}")
 
 
 def _check_win(line: _Line, w: Any, i: int) -> None:

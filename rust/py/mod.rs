@@ -33,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     oracle::register(m)?;
     fan::register(m)?;
     matchplay::register(m)?;
+    events::register(m)?;
     huainan::register(m)?;
     sim::register(m)?;
     strong::register(m)?;
