@@ -113,6 +113,9 @@ __all__ = [
     "ReplayMismatchError",
     "check_record_path",
     "check_wall",
+    "hand_round",
+    "replay_hand",
+    "replay_moves",
     "replay_record",
     "round_from_wall",
 ]
@@ -1098,16 +1101,21 @@ def _where(hand: HandRecord, k: int | None = None) -> str:
     return " ".join([parts[0], f"({parts[1]})"]) if len(parts) == 2 else parts[0]
 
 
-def _replay_round(r: Round, hand: HandRecord) -> None:
-    """Plays the recorded decisions of `hand` on `r` and checks every event and the
-    result."""
+def replay_moves(r: Round, hand: HandRecord) -> Iterator[tuple[int, Action, list[dict[str, Any]]]]:
+    """Plays the recorded decisions of ``hand`` on ``r`` (the round it was dealt, see
+    :func:`hand_round`) one at a time and yields each as ``(seat, action, events)``: the
+    seat, the action it took and the events it caused (as dicts; empty for a pass that
+    leaves others to decide). Every event is checked against the record as it comes, and
+    the result at the end; the first difference raises :class:`ReplayMismatchError`
+    naming its line."""
     # Parsed here rather than through ``hand.events``, which would keep every hand's
     # parsed events alive after its replay.
     recorded = [json.loads(e) for e in hand.events_json]
     k = 0
 
-    def check_new() -> None:
+    def check_new() -> list[dict[str, Any]]:
         nonlocal k
+        new = []
         for line in r.events_json(k):
             got = json.loads(line)
             if k >= len(recorded) or got != recorded[k]:
@@ -1115,7 +1123,17 @@ def _replay_round(r: Round, hand: HandRecord) -> None:
                 raise ReplayMismatchError(
                     f"{_where(hand, k)}: the engine produced {got}, the record has {want}"
                 )
+            new.append(got)
             k += 1
+        return new
+
+    def play(seat: int, action: Action) -> None:
+        try:
+            r.apply(seat, action)
+        except ValueError as e:  # IllegalActionError
+            raise ReplayMismatchError(
+                f"{_where(hand, k)}: the engine refuses the recorded play: {e}"
+            ) from None
 
     check_new()
     while not r.is_over:
@@ -1124,25 +1142,28 @@ def _replay_round(r: Round, hand: HandRecord) -> None:
                 f"{_where(hand, k)}: the record ends while seats {r.pending} must act"
             )
         nxt = recorded[k]
-        try:
-            if nxt.get("type") == "penalty":
-                r.apply(nxt["seat"], Action("win"))
-                check_new()
-                continue
-            wins = set()
-            j = k
-            while j < len(recorded) and recorded[j].get("type") == "win":
-                wins.add(recorded[j]["seat"])
-                j += 1
-            for s in r.pending:
-                r.apply(s, _decision(r, s, nxt, wins, _where(hand, k)))
-        except ReplayMismatchError:
-            raise
-        except ValueError as e:  # IllegalActionError, or a recorded tile no action takes
-            raise ReplayMismatchError(
-                f"{_where(hand, k)}: the engine refuses the recorded play: {e}"
-            ) from None
-        check_new()
+        if nxt.get("type") == "penalty":
+            action = Action("win")
+            play(nxt["seat"], action)
+            yield nxt["seat"], action, check_new()
+            continue
+        wins = set()
+        j = k
+        while j < len(recorded) and recorded[j].get("type") == "win":
+            wins.add(recorded[j]["seat"])
+            j += 1
+        where = _where(hand, k)
+        for s in r.pending:
+            try:
+                action = _decision(r, s, nxt, wins, where)
+            except ReplayMismatchError:
+                raise
+            except ValueError as e:  # a recorded tile no action takes
+                raise ReplayMismatchError(
+                    f"{where}: the engine refuses the recorded play: {e}"
+                ) from None
+            play(s, action)
+            yield s, action, check_new()
     if k != len(recorded):
         raise ReplayMismatchError(
             f"{_where(hand, k)}: the engine ended the hand at event {k} of {len(recorded)}"
@@ -1152,6 +1173,13 @@ def _replay_round(r: Round, hand: HandRecord) -> None:
             f"{_where(hand, len(recorded))}: the engine's result {r.result} differs from "
             f"the record's {hand.result}"
         )
+
+
+def _replay_round(r: Round, hand: HandRecord) -> None:
+    """Plays the recorded decisions of `hand` on `r` and checks every event and the
+    result."""
+    for _ in replay_moves(r, hand):
+        pass
 
 
 def check_wall(wall: list[int], rules: RuleSet) -> str | None:
@@ -1195,15 +1223,21 @@ def round_from_wall(
     return Round(rules, seed, dealer, prevalent_wind, hands=hands, draws=wall[53:], scores=scores)
 
 
+def hand_round(rules: RuleSet, hand: HandRecord) -> Round:
+    """The round ``hand`` was dealt, before its first decision: from the wall it records
+    (a version 3 record, :func:`round_from_wall`), else shuffled from its seed, with its
+    dealer, prevalent wind and scores."""
+    if hand.wall is not None:
+        return round_from_wall(
+            rules, hand.wall, hand.seed, hand.dealer, hand.prevalent_wind, hand.scores_before
+        )
+    return Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
+
+
 def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
     """Re-plays one hand on its own (from the seed, or the wall, dealer, wind and scores
     it records) and checks every event and the result."""
-    if hand.wall is not None:
-        r = round_from_wall(
-            rules, hand.wall, hand.seed, hand.dealer, hand.prevalent_wind, hand.scores_before
-        )
-    else:
-        r = Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
+    r = hand_round(rules, hand)
     _replay_round(r, hand)
     return r
 
