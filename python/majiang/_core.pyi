@@ -458,6 +458,17 @@ def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     chance of being ready now (0 for the observer), and each kind's chance of dealing in
     if discarded."""
 
+def fan_plan(
+    hand: HandLike,
+    melds: Sequence[Meld] | None = None,
+    *,
+    seat_wind: int = 0,
+    prevalent_wind: int = 0,
+    rules: RulesLike | None = None,
+) -> dict[str, Any]:
+    """The strong policy's fan plan for a waiting hand: ``plan``, ``distance``, ``fan``
+    and ``fans`` (catalog ids)."""
+
 def danger_samples(
     hands: int,
     seed: int,
