@@ -34,8 +34,7 @@ from collections.abc import Sequence
 
 from .._core import Action, IllegalActionError, InvalidHandError, Observation
 from ..errors import InvalidArgumentError
-from .io import KEEP_RUNNING
-from .protocol import ProtocolError, Response, parse_response, tile_name
+from .protocol import KEEP_RUNNING, ProtocolError, Response, parse_response, tile_name
 
 __all__ = ["BotzoneBot"]
 

@@ -19,11 +19,9 @@ from typing import TextIO
 
 from ..errors import InvalidArgumentError
 from .player import BotzonePlayer
-from .protocol import ProtocolError
+from .protocol import KEEP_RUNNING, ProtocolError
 
 __all__ = ["KEEP_RUNNING", "run"]
-
-KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
 def _simple_full(first: str, read: Callable[[], str]) -> tuple[list[str], list[str]]:
