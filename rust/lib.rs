@@ -15,6 +15,7 @@ pub mod round;
 pub mod rules;
 pub mod shanten;
 pub mod sim;
+pub mod table;
 pub mod tile;
 pub mod wall;
 
@@ -23,5 +24,5 @@ mod py;
 
 pub use error::{MjError, MjResult};
 pub use hand::{Meld, MeldKind};
-pub use rules::{RuleSetKind, Rules};
+pub use rules::{RuleSetId, Rules};
 pub use tile::{Counts, Tile};

@@ -1,100 +1,91 @@
-//! The option machinery every option group is built from: the rule-set names, option
+//! The option machinery every option struct is built from: the option groups, option
 //! values, their domains and the per-option table.
 //!
-//! This module is a leaf: the option groups ([`crate::fan::FanOptions`],
-//! [`crate::round::TableOptions`], [`crate::huainan::HuainanOptions`]) are declared with
+//! This module is a leaf: the option structs (`FanOptions` in `fan`, `TableOptions` in
+//! `table`, `HuainanOptions` in `huainan`) are declared with
 //! [`option_group!`](crate::option_group) and [`str_option!`](crate::str_option) from
-//! here, and [`crate::rules::Rules`] composes them. Each option carries an [`OptSpec`]: its
-//! name, the rule sets it belongs to ([`Scope`]), the values it accepts ([`Domain`]) and
-//! its documentation, so the checks read a table instead of per-option code.
+//! here, and `rules::Rules` composes them. Each option carries an [`OptSpec`]: its name,
+//! the [`Group`] it belongs to, the values it accepts ([`Domain`]) and its documentation,
+//! so the checks read a table instead of per-option code. A rule set plays a set of groups
+//! ([`GroupSet`]) and has exactly their options.
 
 use crate::error::{MjError, MjResult};
 use std::fmt;
 
-/// The three rule sets.
+/// The option groups. Every option belongs to one group, and a rule set lists the groups
+/// it plays ([`crate::rules::RuleSetDef::groups`]): a rule set has exactly the options of
+/// its groups. Groups name parts of the rules, never rule sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RuleSetKind {
-    /// Chinese Official / MCR: 144 tiles with flowers, 81 fans, 8-fan minimum.
-    Gb,
-    /// ClassicFour (docs/rules/classic.md): 136 tiles, no flowers, declared ready.
-    Classic,
-    /// Huainan: 136 tiles, four wild 宝 tiles, its own forms.
-    Huainan,
+pub enum Group {
+    /// The flow of play every rule set shares: the wall, claims, kongs, the dealer and
+    /// the winds, the match length.
+    Flow,
+    /// The table variants of the fan-priced rule sets: private walls, how the opening
+    /// flowers are replaced.
+    Walls,
+    /// Fan scoring: the minimum, flowers, the MCR readings.
+    Fans,
+    /// Payments priced in fans: the settlement formula, its base, false-win penalties.
+    FanPayments,
+    /// Declared ready (报听) and what it locks.
+    Ready,
+    /// Wild tiles turned up by an indicator (宝): the indicator, where wilds count, the
+    /// forms and multipliers they price.
+    Bao,
 }
 
-impl RuleSetKind {
-    /// Every rule set, in the order of the documentation.
-    pub const ALL: [RuleSetKind; 3] = [RuleSetKind::Gb, RuleSetKind::Classic, RuleSetKind::Huainan];
+impl Group {
+    /// Every group, in the order of the option tables.
+    pub const ALL: [Group; 6] = [
+        Group::Flow,
+        Group::Walls,
+        Group::Fans,
+        Group::FanPayments,
+        Group::Ready,
+        Group::Bao,
+    ];
 
-    /// The preset's name.
+    /// The group's name, as option tables and errors show it.
     pub fn as_str(self) -> &'static str {
         match self {
-            RuleSetKind::Gb => "gb",
-            RuleSetKind::Classic => "classic",
-            RuleSetKind::Huainan => "huainan",
+            Group::Flow => "flow",
+            Group::Walls => "walls",
+            Group::Fans => "fans",
+            Group::FanPayments => "fan_payments",
+            Group::Ready => "ready",
+            Group::Bao => "bao",
         }
     }
-    /// Parses a preset name.
-    pub fn parse(s: &str) -> MjResult<Self> {
-        match s {
-            "gb" => Ok(RuleSetKind::Gb),
-            "classic" => Ok(RuleSetKind::Classic),
-            "huainan" => Ok(RuleSetKind::Huainan),
-            _ => Err(MjError::rule(format!(
-                "unknown rule set {s:?} (expected gb, classic or huainan)"
-            ))),
-        }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
     }
 }
 
-/// The rule sets an option belongs to (a set of [`RuleSetKind`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Scope(u8);
+/// A set of option groups (the groups a rule set plays).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct GroupSet(u8);
 
-impl Scope {
-    /// Only gb.
-    pub const GB: Scope = Scope(1);
-    /// Only classic.
-    pub const CLASSIC: Scope = Scope(2);
-    /// Only huainan.
-    pub const HUAINAN: Scope = Scope(4);
-    /// gb and classic: the fan-scored rule sets.
-    pub const GB_CLASSIC: Scope = Scope(1 | 2);
-    /// Every rule set.
-    pub const ALL: Scope = Scope(1 | 2 | 4);
-
-    fn bit(kind: RuleSetKind) -> u8 {
-        match kind {
-            RuleSetKind::Gb => 1,
-            RuleSetKind::Classic => 2,
-            RuleSetKind::Huainan => 4,
+impl GroupSet {
+    /// The set of `groups`.
+    pub const fn of(groups: &[Group]) -> GroupSet {
+        let mut bits = 0u8;
+        let mut i = 0;
+        while i < groups.len() {
+            bits |= 1 << groups[i] as u8;
+            i += 1;
         }
+        GroupSet(bits)
     }
 
-    /// True if the option belongs to `kind`.
-    pub fn contains(self, kind: RuleSetKind) -> bool {
-        self.0 & Self::bit(kind) != 0
+    /// True if `g` is in the set.
+    pub fn contains(self, g: Group) -> bool {
+        self.0 & g.bit() != 0
     }
 
-    /// The names of the rule sets in the scope.
-    pub fn names(self) -> Vec<&'static str> {
-        RuleSetKind::ALL
-            .iter()
-            .filter(|k| self.contains(**k))
-            .map(|k| k.as_str())
-            .collect()
-    }
-}
-
-impl fmt::Display for Scope {
-    /// `gb`, `gb and classic`, `gb, classic and huainan`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = self.names();
-        match names.split_last() {
-            None => f.write_str("no rule set"),
-            Some((last, [])) => f.write_str(last),
-            Some((last, rest)) => write!(f, "{} and {last}", rest.join(", ")),
-        }
+    /// The groups in the set, in [`Group::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Group> {
+        Group::ALL.into_iter().filter(move |g| self.contains(*g))
     }
 }
 
@@ -173,8 +164,8 @@ impl fmt::Display for Domain {
 pub struct OptSpec {
     /// The option's name (its field name in the group).
     pub name: &'static str,
-    /// The rule sets it belongs to.
-    pub scope: Scope,
+    /// The group it belongs to.
+    pub group: Group,
     /// The values it accepts.
     pub domain: Domain,
     /// Its documentation (the field's doc comment).
@@ -296,15 +287,15 @@ macro_rules! option_domain {
 /// Declares an option group: a struct whose fields are options with their defaults, and
 /// the [`OptionGroup`] impl with the group's option table.
 ///
-/// Each field reads `pub name: Type = default => SCOPE` or, for an integer,
-/// `pub name: Type = default => SCOPE in lo..=hi`, where `SCOPE` is a [`Scope`] constant
-/// (the rule sets the option belongs to) and `lo..=hi` the values it accepts. The doc
-/// comment of a field is the option's documentation.
+/// Each field reads `pub name: Type = default => Group` or, for an integer,
+/// `pub name: Type = default => Group in lo..=hi`, where `Group` is a [`Group`] variant
+/// (the part of the rules the option belongs to) and `lo..=hi` the values it accepts. The
+/// doc comment of a field is the option's documentation.
 #[macro_export]
 macro_rules! option_group {
     ($(#[$m:meta])* pub struct $name:ident {
         $($(#[doc = $doc:literal])* pub $field:ident : $ty:ty = $default:expr
-            => $scope:ident $(in $lo:literal ..= $hi:literal)?),* $(,)?
+            => $group:ident $(in $lo:literal ..= $hi:literal)?),* $(,)?
     }) => {
         $(#[$m])*
         #[derive(Debug, Clone, PartialEq)]
@@ -318,7 +309,7 @@ macro_rules! option_group {
             const SPECS: &'static [$crate::options::OptSpec] = &[$(
                 $crate::options::OptSpec {
                     name: stringify!($field),
-                    scope: $crate::options::Scope::$scope,
+                    group: $crate::options::Group::$group,
                     domain: $crate::option_domain!($ty $(, $lo, $hi)?),
                     doc: concat!($($doc, "\n"),*),
                 }
@@ -354,8 +345,8 @@ pub trait OptionGroup {
     /// Every option of the group with its current value, in the order of [`Self::SPECS`].
     fn list(&self) -> Vec<(&'static str, OptValue)>;
     /// Sets `key` if it belongs to this group (`None` if it does not); the value is
-    /// checked against the option's domain. Scope is the caller's business
-    /// ([`crate::rules::Rules::set`] checks it).
+    /// checked against the option's domain. Whether the rule set plays the option's group
+    /// is the caller's business ([`crate::rules::Rules::set`] checks it).
     fn set(&mut self, key: &str, v: &OptValue) -> Option<MjResult<()>>;
 }
 
@@ -367,14 +358,14 @@ mod tests {
         /// A group for testing the macros.
         pub struct Demo {
             /// A switch.
-            pub flag: bool = true => ALL,
+            pub flag: bool = true => Flow,
             /// A number.
             /// On two lines.
-            pub n: u8 = 8 => GB_CLASSIC in 1..=16,
+            pub n: u8 = 8 => Fans in 1..=16,
             /// A number with the type's range.
-            pub wide: u16 = 3 => HUAINAN,
+            pub wide: u16 = 3 => Bao,
             /// A choice.
-            pub mode: DemoMode = DemoMode::A => GB,
+            pub mode: DemoMode = DemoMode::A => Ready,
         }
     }
     crate::str_option! {
@@ -389,7 +380,7 @@ mod tests {
         assert_eq!(specs[0].domain, Domain::Bool);
         assert_eq!(specs[1].domain, Domain::Int { min: 1, max: 16 });
         assert_eq!(specs[1].doc, " A number.\n On two lines.\n");
-        assert_eq!(specs[1].scope, Scope::GB_CLASSIC);
+        assert_eq!(specs[1].group, Group::Fans);
         assert_eq!(specs[2].domain, Domain::Int { min: 0, max: 65535 });
         assert_eq!(specs[3].domain, Domain::Choice(&["a", "b"]));
         let names: Vec<&str> = Demo::default().list().iter().map(|(k, _)| *k).collect();
@@ -434,13 +425,17 @@ mod tests {
     }
 
     #[test]
-    fn scopes_read_as_rule_set_names() {
-        assert!(Scope::GB_CLASSIC.contains(RuleSetKind::Classic));
-        assert!(!Scope::GB_CLASSIC.contains(RuleSetKind::Huainan));
-        assert_eq!(Scope::HUAINAN.to_string(), "huainan");
-        assert_eq!(Scope::GB_CLASSIC.to_string(), "gb and classic");
-        assert_eq!(Scope::ALL.to_string(), "gb, classic and huainan");
-        assert_eq!(Scope::ALL.names(), ["gb", "classic", "huainan"]);
+    fn group_sets_hold_their_groups() {
+        let set = GroupSet::of(&[Group::Flow, Group::Bao]);
+        assert!(set.contains(Group::Flow) && set.contains(Group::Bao));
+        assert!(!set.contains(Group::Fans));
+        assert_eq!(set.iter().collect::<Vec<_>>(), [Group::Flow, Group::Bao]);
+        assert_eq!(GroupSet::of(&Group::ALL).iter().count(), Group::ALL.len());
+        let names: Vec<&str> = Group::ALL.iter().map(|g| g.as_str()).collect();
+        assert_eq!(
+            names,
+            ["flow", "walls", "fans", "fan_payments", "ready", "bao"]
+        );
     }
 
     #[test]

@@ -247,22 +247,35 @@ DAMAGE = [
         damaged(lambda g: g["log"][8]["output"]["content"].update({"1": 99})),
         "the judge's scores are",
     ),
-    ("a tile not held", damaged(answers(5, p0="PLAY W5")), "log entry 5: player 0 answered"),
-    ("a claim on the deal", damaged(answers(3, p2="PENG W2")), "takes only PASS"),
-    ("a malformed answer", damaged(answers(5, p0="PLAY")), "not a Botzone answer"),
+    (
+        "a tile not held",
+        damaged(answers(5, p0="PLAY W5")),
+        "log entry 5: player 0 answered 'PLAY W5' \\(WA",
+    ),
+    ("a claim on the deal", damaged(answers(3, p2="PENG W2")), "only PASS is taken"),
+    ("a malformed answer", damaged(answers(5, p0="PLAY")), "not PLAY t, GANG t"),
     ("a win on its own discard", damaged(answers(7, p0="HU")), "its own discard"),
     (
-        "a time-out",
+        "a time-out before the winner",
         damaged(lambda g: g["log"][7].update({"1": {"verdict": "TLE"}})),
-        "player 1 has no answer",
-    ),
-    (
-        "a refused answer's verdict",
-        damaged(lambda g: g["log"][7].update({"2": {"verdict": "WA", "response": "PASS"}})),
-        "verdict 'WA'",
+        "TLE for player 1's answer at log entry 7",
     ),
     ("an entry that is not an object", damaged(lambda g: g["log"].insert(3, 7)), "entry 3"),
-    ("a false win majiang never asks for", damaged(answers(7, p3="HU")), "no decision"),
+    (
+        "an answer that is not an object",
+        damaged(lambda g: g["log"][5].update({"2": "PASS"})),
+        "player 2 has no answer",
+    ),
+    (
+        "a win the judge would not give",
+        damaged(lambda g: g["log"][8]["output"]["content"].update({"0": -8, "1": 24})),
+        "the judge's scores are",
+    ),
+    (
+        "a finish that names another action",
+        damaged(lambda g: g["log"][8]["output"].update(display={"action": "WH", "player": 1})),
+        "the judge's finish shows 'WH' by player 1, the hand's answers give 'HU' by player 1",
+    ),
 ]
 
 
@@ -382,3 +395,76 @@ def test_records_of_given_walls_check_their_walls():
     plain.walls = False
     with pytest.raises(RecordError, match="unknown fields 'wall'"):
         MatchRecord.from_json(plain.to_json())
+
+
+def finish(*scores, **display):
+    return {
+        "output": {
+            "command": "finish",
+            "content": {str(p): x for p, x in enumerate(scores)},
+            "display": display,
+        }
+    }
+
+
+REFUSED = [
+    # Player 0 plays a tile it does not hold: WA, at its own draw.
+    ("WA", 0, 5, "PLAY W5", lambda g: g["log"][5].update({"0": ok("PLAY W5")})),
+    # Player 1 times out on player 0's discard: TLE (no response to read).
+    ("TLE", 1, 7, None, lambda g: g["log"][7].update({"1": {"verdict": "TLE"}})),
+    # Player 3 answers the deal with something else than PASS.
+    ("WA", 3, 3, "PLAY W1", lambda g: g["log"].__setitem__(3, {**PASS4, "3": ok("PLAY W1")})),
+    # Player 2 chows player 0's discard, which only the next player may.
+    (
+        "WA",
+        2,
+        7,
+        "CHI B4 W1",
+        lambda g: g["log"][7].update({"1": ok("PASS"), "2": ok("CHI B4 W1")}),
+    ),
+]
+
+
+@pytest.mark.parametrize(("verdict", "player", "entry", "answer", "edit"), REFUSED)
+def test_a_refused_answer_is_read_as_the_judges_penalty(
+    verdict, player, entry, answer, edit, tmp_path, capsys
+):
+    log = damaged(edit)
+    scores = [-30 if p == player else 10 for p in range(4)]
+    log["log"][entry + 1 :] = [finish(*scores, action=verdict, player=player)]
+    rec = parse_log(log)
+    x = rec.refusal
+    assert (x.player, x.verdict, x.entry, x.answer, x.scores) == (
+        player,
+        verdict,
+        entry,
+        answer,
+        scores,
+    )
+    # The record holds no finished hand: the judge's penalty is no majiang move.
+    assert rec.hands == [] and not rec.complete and rec.final_scores == [0, 0, 0, 0]
+    assert x.events[0]["type"] in ("dice", "deal")
+    assert f"log entry {entry}" in str(x) and verdict in str(x)
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    assert main(["botzone", "import", str(path), "-o", str(tmp_path / "rec.jsonl")]) == 0
+    assert f"the judge refused player {player}" in capsys.readouterr().err
+    # Another verdict, or another offender, is not this log's finish.
+    log["log"][-1] = finish(*scores, action="MLE", player=player)
+    with pytest.raises(LogError, match=f"'MLE' by player {player}"):
+        parse_log(log)
+
+
+def test_the_judge_reads_the_first_win_in_claim_order():
+    # Player 1 wins on player 0's B5; player 3's HU after it is never read (D3), nor is
+    # player 2's verdict.
+    for later in ({"3": ok("HU")}, {"2": {"verdict": "RE"}}, {"2": ok("PENG W1"), "3": ok("HU")}):
+        log = damaged(lambda g, later=later: g["log"][7].update(later))
+        rec = parse_log(log)
+        assert rec.refusal is None and rec.final_scores == [-30, 46, -8, -8]
+        rec.replay()
+    # Player 3's false HU before player 1's in claim order from player 2 cannot be had
+    # here; from player 0, a false HU by player 1 comes first and is the penalty (WH).
+    log = damaged(lambda g: g["log"][7].update({"1": ok("HU"), "2": ok("HU")}))
+    rec = parse_log(log)
+    assert rec.final_scores == [-30, 46, -8, -8]

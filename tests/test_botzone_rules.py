@@ -162,3 +162,33 @@ def test_a_false_win_ends_the_hand_with_botzones_penalty():
     while not r.is_over:
         r.apply(r.pending[0], mj.Action("pass"))
     assert [w["seat"] for w in r.result["wins"]] == [3]
+
+
+def test_a_true_win_before_a_false_one_in_claim_order_stands():
+    # D5: on seat 0's 5p, seat 1 (first in claim order) holds the nine gates and wins;
+    # seats 2 and 3 declare false wins, before or after it: the judge reads seat 1 first.
+    rules = mj.RuleSet("gb", penalty_mode="botzone", flowers=False)
+    hands = ["5p147m258s1234567z", "1112345678999p", "55p369m147s67z28s1m", "46p258m369s12345z"]
+    for liars in ([2], [3], [2, 3]):
+        for first in (True, False):
+            r = mj.Round(rules, hands=hands)
+            r.apply(0, mj.Action("discard", "5p"))
+            if first:
+                r.apply(1, mj.Action("win"))
+            for s in liars:
+                if not r.is_over:  # a false win after the hand's end is refused
+                    r.apply(s, mj.Action("win"))
+            if not first:
+                assert not r.is_over  # the false wins wait for seat 1
+                r.apply(1, mj.Action("win"))
+            while not r.is_over:
+                r.apply(r.pending[0], mj.Action("pass"))
+            assert [w["seat"] for w in r.result["wins"]] == [1]
+            assert all(e["type"] != "penalty" for e in r.events())
+    # Seat 1 passing instead, the first false win in claim order is the penalty.
+    r = mj.Round(rules, hands=hands)
+    r.apply(0, mj.Action("discard", "5p"))
+    r.apply(3, mj.Action("win"))
+    r.apply(2, mj.Action("win"))
+    r.apply(1, mj.Action("pass"))
+    assert r.is_over and r.result["deltas"] == [10, 10, -30, 10]

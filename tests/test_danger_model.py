@@ -61,7 +61,7 @@ def test_rust_prediction_equals_numpy(samples: dict) -> None:
 
 
 def test_rejects_huainan_and_bad_arguments() -> None:
-    with pytest.raises(ValueError, match="gb or classic"):
+    with pytest.raises(ValueError, match="a fan-priced rule set, not huainan"):
         _core.danger_samples(1, 0, rules="huainan")
     with pytest.raises(ValueError, match="unknown bot"):
         _core.danger_samples(1, 0, bots="nobody")

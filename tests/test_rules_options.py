@@ -198,3 +198,52 @@ def test_random_options_raise_rule_error_or_round_trip(rule_set, options):
     assert set(options) <= set(rules.options())
     assert mj.RuleSet(rules.name, **rules.options()) == rules
     assert pickle.loads(pickle.dumps(rules)) == rules
+
+
+# --- the registry -------------------------------------------------------------------
+
+
+def test_presets_work_wherever_a_rule_set_is_accepted() -> None:
+    import majiang.botzone as bz
+    from majiang import rules
+
+    assert rules.NAMES == rules.RULE_SETS + rules.PRESETS
+    assert "botzone" in rules.PRESETS and set(rules.RULE_SETS) == {"gb", "classic", "huainan"}
+    bot = mj.RuleSet("botzone")
+    assert bot == bz.rules() and hash(bot) == hash(bz.rules())
+    assert (bot.name, bot.preset, bot.unit) == ("gb", "botzone", "fan")
+    assert repr(bot) == 'RuleSet("botzone")'
+    assert repr(mj.RuleSet("botzone", flowers=True)) == 'RuleSet("botzone", flowers=True)'
+    # The preset's options, written out, are the same rule set.
+    spelled = mj.RuleSet("gb", **rules.entry("botzone")["options"])
+    assert spelled == bot and spelled.preset is None
+    assert pickle.loads(pickle.dumps(bot)) == bot
+    assert pickle.loads(pickle.dumps(bot)).preset == "botzone"
+    # Accepted by the oracle, the fan evaluator, rounds and simulate.
+    assert mj.shanten("123m456p789s1112z", rules="botzone") == 0
+    assert mj.Round("botzone", seed=3).rules == bot
+    assert mj.simulate(4, rules="botzone", bots="random", seed=1).rules == "gb"
+    with pytest.raises(mj.RuleError, match="expected gb, classic, huainan, botzone"):
+        mj.RuleSet("riichi")
+
+
+def test_the_registry_describes_every_rule_set() -> None:
+    from pathlib import Path
+
+    from majiang import rules
+
+    root = Path(__file__).resolve().parent.parent
+    for name in rules.NAMES:
+        e = rules.entry(name)
+        assert (root / e["docs"]).is_file(), f"{name}: no page {e['docs']}"
+        assert e["title"] and e["summary"]
+    for name in rules.RULE_SETS:
+        e = rules.entry(name)
+        rs = mj.RuleSet(name)
+        assert (rs.unit, rs.has_wilds, tuple(rs.forms)) == (e["unit"], e["has_wilds"], e["forms"])
+        # Every option of the rule set belongs to one of its groups.
+        groups = {row["group"] for row in mj.RuleSet.option_table(name).values()}
+        assert groups == set(e["groups"])
+        assert set(mj.shanten_forms("19m19p19s1234567z", rules=name)) <= set(e["forms"])
+    assert rules.entry("mcr")["name"] == "gb"
+    assert rules.unit("huainan") == "points" and rules.unit(mj.RuleSet("classic")) == "fan"

@@ -6,12 +6,7 @@ Sections follow the Rust binding modules (rust/py/*.rs).
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
-TileLike = int | str
-HandLike = str | Sequence[int]
-
-# --- errors -------------------------------------------------------------------------
-# Declared in majiang.errors and re-exported here: the extension raises the same classes.
-
+# The errors are declared in majiang.errors; the extension raises the same classes.
 from .errors import IllegalActionError as IllegalActionError
 from .errors import InvalidArgumentError as InvalidArgumentError
 from .errors import InvalidHandError as InvalidHandError
@@ -20,6 +15,9 @@ from .errors import MajiangError as MajiangError
 from .errors import NotWinningError as NotWinningError
 from .errors import OutOfMemoryError as OutOfMemoryError
 from .errors import RuleError as RuleError
+
+TileLike = int | str
+HandLike = str | Sequence[int]
 
 # --- tiles --------------------------------------------------------------------------
 
@@ -44,11 +42,22 @@ class Meld:
 # --- rules --------------------------------------------------------------------------
 
 class RuleSet:
-    """A preset plus its own options; immutable, comparable, hashable, picklable."""
+    """A rule set (or preset) plus its own options; immutable, comparable, hashable,
+    picklable."""
 
     def __init__(self, name: str = "gb", **options: bool | int | str) -> None: ...
     @property
     def name(self) -> str: ...
+    @property
+    def preset(self) -> str | None: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def unit(self) -> Literal["fan", "points"]: ...
+    @property
+    def forms(self) -> list[str]: ...
+    @property
+    def has_wilds(self) -> bool: ...
     def options(self) -> dict[str, bool | int | str]: ...
     @classmethod
     def option_table(cls, name: str) -> dict[str, dict[str, Any]]: ...
@@ -58,6 +67,13 @@ class RuleSet:
     def __deepcopy__(self, _memo: object) -> RuleSet: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+
+def rule_sets() -> list[dict[str, Any]]:
+    """The registered rule sets (name, aliases, title, summary, docs, unit, engine,
+    groups, forms, has_wilds)."""
+
+def presets() -> list[dict[str, Any]]:
+    """The registered presets (name, rule_set, title, summary, docs, options)."""
 
 RulesLike = str | RuleSet
 MeldsLike = Iterable[Meld]

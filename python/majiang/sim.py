@@ -63,6 +63,7 @@ from .errors import (
     InvalidTypeError,
     ResultFileError,
 )
+from .rules import unit
 
 __all__ = [
     "MAX_IN_MEMORY_HANDS",
@@ -755,8 +756,8 @@ class SimResult:
     def format_summary(self, top: int = 10) -> str:
         """The summary as text (what ``majiang simulate`` prints)."""
         s = self.summary(top=top)
-        # Huainan hands are valued in 倍 (form value times multipliers), not in fan.
-        huainan = str(s["rules"]).startswith("huainan")
+        # Points-priced hands (huainan) are valued in 倍 (form value times multipliers).
+        huainan = unit(s["rules"]) == "points"
         walls = ", private walls" if s["rule_options"].get("private_walls") else ""
         mean = (
             f"mean value       {s['mean_fan']:.2f} (of wins, 倍 after multipliers)"
@@ -983,8 +984,8 @@ class ArenaResult:
 
     def format_table(self) -> str:
         """The per-bot figures as a text table (what ``majiang arena`` prints)."""
-        # Huainan wins are valued in 倍, not in fan.
-        value = "mean 倍" if str(self.rules).startswith("huainan") else "mean fan"
+        # Points-priced wins (huainan) are valued in 倍, not in fan.
+        value = "mean 倍" if unit(self.rules) == "points" else "mean fan"
         width = max([12, *(len(b) for b in self.bots)])
         counts = self.invalid is not None and any(x is not None for x in self.invalid)
         head = (

@@ -594,7 +594,7 @@ mod tests {
     use super::*;
     use crate::policy::{PolicyKind, RoundView};
     use crate::round::Round;
-    use crate::rules::{RuleSetKind, Rules};
+    use crate::rules::Rules;
 
     #[test]
     fn every_index_maps_to_an_action_and_back() {
@@ -617,7 +617,7 @@ mod tests {
 
     #[test]
     fn buffers_of_the_wrong_size_are_refused() {
-        let r = Round::new(&Rules::preset(RuleSetKind::Gb), 1, 0, 0).unwrap();
+        let r = Round::new(&Rules::named("gb").unwrap(), 1, 0, 0).unwrap();
         assert!(encode(&r.observe(0), &mut [0u8; OBS_LEN - 1]).is_err());
         assert!(legal_mask(&[], &mut [0u8; 3]).is_err());
     }
@@ -626,8 +626,8 @@ mod tests {
     /// planes match the observation they were written from.
     #[test]
     fn mask_and_planes_follow_the_round() {
-        for kind in [RuleSetKind::Gb, RuleSetKind::Classic, RuleSetKind::Huainan] {
-            let rules = Rules::preset(kind);
+        for kind in ["gb", "classic", "huainan"] {
+            let rules = Rules::named(kind).unwrap();
             let mut pols: [_; 4] = std::array::from_fn(|_| PolicyKind::Efficiency.build(&rules));
             let mut buf = vec![0u8; OBS_LEN];
             let mut mask = [0u8; N_ACTIONS];
@@ -673,8 +673,8 @@ mod tests {
     /// whole hands of every rule set, random and efficient play, to the end of each hand.
     #[test]
     fn the_incremental_planes_equal_a_fresh_encoding() {
-        for kind in [RuleSetKind::Gb, RuleSetKind::Classic, RuleSetKind::Huainan] {
-            let rules = Rules::preset(kind);
+        for kind in ["gb", "classic", "huainan"] {
+            let rules = Rules::named(kind).unwrap();
             let mut every: [Encoder; 4] = Default::default();
             let mut own: [Encoder; 4] = Default::default();
             let mut fresh = vec![0u8; OBS_LEN];
@@ -727,7 +727,7 @@ mod tests {
     /// planes afresh even without [`Encoder::invalidate`].
     #[test]
     fn an_encoder_starts_afresh_when_the_table_is_another() {
-        let rules = Rules::preset(RuleSetKind::Gb);
+        let rules = Rules::named("gb").unwrap();
         let mut pol = PolicyKind::Random.build(&rules);
         pol.begin_hand(3);
         let mut r = Round::new(&rules, 3, 0, 0).unwrap();
@@ -753,8 +753,8 @@ mod tests {
     /// rebuilt from its view with the other hands and the wall drawn afresh.
     #[test]
     fn hidden_tiles_do_not_reach_the_planes() {
-        for kind in [RuleSetKind::Classic, RuleSetKind::Gb] {
-            let rules = Rules::preset(kind);
+        for kind in ["classic", "gb"] {
+            let rules = Rules::named(kind).unwrap();
             let mut pols: [_; 4] = std::array::from_fn(|_| PolicyKind::Efficiency.build(&rules));
             let (mut a, mut b) = (vec![0u8; OBS_LEN], vec![0u8; OBS_LEN]);
             let mut rng = crate::wall::Rng::new(5);

@@ -801,11 +801,10 @@ fn step_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSetKind;
 
-    fn spec(kind: RuleSetKind) -> EnvSpec {
+    fn spec(kind: &str) -> EnvSpec {
         EnvSpec {
-            rules: Rules::preset(kind),
+            rules: Rules::named(kind).unwrap(),
             seat: 1,
             opponents: [PolicyKind::Efficiency; 3],
             selfplay: false,
@@ -818,7 +817,7 @@ mod tests {
 
     /// Plays `steps` steps of `n` tables with the expert's actions; returns a digest of
     /// everything written.
-    fn run(kind: RuleSetKind, n: usize, threads: usize, steps: usize) -> (u64, f32, usize, u64) {
+    fn run(kind: &str, n: usize, threads: usize, steps: usize) -> (u64, f32, usize, u64) {
         run_spec(&spec(kind), n, threads, steps)
     }
 
@@ -856,23 +855,23 @@ mod tests {
 
     #[test]
     fn the_thread_count_changes_nothing() {
-        for kind in [RuleSetKind::Gb, RuleSetKind::Huainan] {
+        for kind in ["gb", "huainan"] {
             let one = run(kind, 6, 1, 60);
             assert!(one.2 > 0, "some episode ended");
             assert!(one.3 > 6 * 60, "opponents decided too");
             assert_eq!(one, run(kind, 6, 2, 60));
         }
         // Runs of three tables (two of them with three threads), the last one short.
-        let one = run(RuleSetKind::Gb, 23, 1, 40);
-        assert_eq!(one, run(RuleSetKind::Gb, 23, 2, 40));
-        assert_eq!(one, run(RuleSetKind::Gb, 23, 3, 40));
+        let one = run("gb", 23, 1, 40);
+        assert_eq!(one, run("gb", 23, 2, 40));
+        assert_eq!(one, run("gb", 23, 3, 40));
     }
 
     /// `sample_legal` draws only legal indices, the same ones for the same seed, every
     /// distinct legal action about equally often, and -1 for a seat with nothing to decide.
     #[test]
     fn sample_legal_is_a_uniform_legal_choice() {
-        let s = selfplay(RuleSetKind::Gb, PolicyKind::Random);
+        let s = selfplay("gb", PolicyKind::Random);
         let n = 4;
         let mut env = VecEnv::new(&s, n, 2, Some(2), true).unwrap();
         let (mut obs, mut mask, mut seat) = (
@@ -928,7 +927,7 @@ mod tests {
 
     #[test]
     fn an_illegal_action_changes_nothing() {
-        let mut env = VecEnv::new(&spec(RuleSetKind::Gb), 2, 1, Some(1), true).unwrap();
+        let mut env = VecEnv::new(&spec("gb"), 2, 1, Some(1), true).unwrap();
         let mut obs = vec![0u8; 2 * OBS_LEN];
         let mut mask = vec![0u8; 2 * N_ACTIONS];
         let mut seat = vec![0i8; 2];
@@ -962,7 +961,7 @@ mod tests {
 
     #[test]
     fn match_rewards_add_up_to_the_final_score() {
-        let mut s = spec(RuleSetKind::Gb);
+        let mut s = spec("gb");
         s.episode = Episode::Match;
         s.record = true;
         let mut t = EnvTable::new(&s, 11).unwrap();
@@ -982,7 +981,7 @@ mod tests {
         assert!(t.game().is_over());
     }
 
-    fn selfplay(kind: RuleSetKind, expert: PolicyKind) -> EnvSpec {
+    fn selfplay(kind: &str, expert: PolicyKind) -> EnvSpec {
         EnvSpec {
             selfplay: true,
             expert: Some(expert),
@@ -996,7 +995,7 @@ mod tests {
     /// rule set; the rewards of a match add up to every seat's final score.
     #[test]
     fn selfplay_steps_the_acting_seat_with_its_own_planes() {
-        for kind in [RuleSetKind::Gb, RuleSetKind::Classic, RuleSetKind::Huainan] {
+        for kind in ["gb", "classic", "huainan"] {
             let mut fresh = vec![0u8; OBS_LEN];
             let mut legal = vec![0u8; N_ACTIONS];
             let (mut obs, mut mask) = (vec![0u8; OBS_LEN], vec![0u8; N_ACTIONS]);
@@ -1050,7 +1049,7 @@ mod tests {
     /// themselves as episodes end, and `reset` with the same seed plays the same again.
     #[test]
     fn selfplay_is_reproducible_on_any_thread_count() {
-        for kind in [RuleSetKind::Gb, RuleSetKind::Classic] {
+        for kind in ["gb", "classic"] {
             let s = selfplay(kind, PolicyKind::Efficiency);
             let one = run_spec(&s, 6, 1, 200);
             assert!(one.2 > 0, "some episode ended");
@@ -1058,7 +1057,7 @@ mod tests {
             assert_eq!(one, run_spec(&s, 6, 2, 200));
             assert_ne!(one.0, run_spec(&spec(kind), 6, 1, 200).0);
         }
-        let s = selfplay(RuleSetKind::Huainan, PolicyKind::Random);
+        let s = selfplay("huainan", PolicyKind::Random);
         let mut env = VecEnv::new(&s, 3, 5, Some(2), true).unwrap();
         let (mut obs, mut mask, mut seat) = (
             vec![0u8; 3 * OBS_LEN],
@@ -1096,7 +1095,7 @@ mod tests {
             std::hint::black_box(vec![0u8; 8]);
         });
         assert_eq!(probe.count_total, 1);
-        for kind in [RuleSetKind::Gb, RuleSetKind::Classic, RuleSetKind::Huainan] {
+        for kind in ["gb", "classic", "huainan"] {
             for mut s in [selfplay(kind, PolicyKind::Random), spec(kind)] {
                 s.expert = Some(PolicyKind::Random);
                 s.opponents = [PolicyKind::Random; 3];

@@ -23,8 +23,6 @@ pub mod validate;
 
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
-use crate::options::RuleSetKind;
-use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 pub use catalog::{Fan, FanInfo, CATALOG, N_FANS};
 use divide::{Divisions, Pack, CHOW, KONG, PUNG};
@@ -38,45 +36,31 @@ crate::option_group! {
     /// in `gb`, which scores exactly as the reference does.
     pub struct FanOptions {
         /// The minimum fan total a win needs (8 in gb; see docs/rules/classic.md §7.2 for classic).
-        pub min_fan: u8 = 8 => GB_CLASSIC in 1..=88,
+        pub min_fan: u8 = 8 => Fans in 1..=88,
         /// Count flowers toward the minimum (Botzone's Python environment); MCR does not.
-        pub flowers_count_toward_min: bool = false => GB_CLASSIC,
+        pub flowers_count_toward_min: bool = false => Fans,
         /// Most flowers a hand may hold (8 in gb, 0 in classic, which has no flowers).
-        pub max_flowers: u8 = 8 => GB_CLASSIC in 0..=8,
+        pub max_flowers: u8 = 8 => Fans in 0..=8,
         /// The 1-fan 听牌 for a declared-ready win (classic 报听). Without it the rule set
         /// has no declared ready, and declaring it is an input error.
-        pub ready_fan: bool = false => GB_CLASSIC,
+        pub ready_fan: bool = false => Fans,
         /// One concealed plus one melded kong scores 暗杠 2 + 明杠 1 (MCR) instead of the
         /// reference's 5-fan 明暗杠.
-        pub mcr_separate_mixed_kongs: bool = false => GB_CLASSIC,
+        pub mcr_separate_mixed_kongs: bool = false => Fans,
         /// 清幺九 also excludes 三同刻 (the rulebook's "不计同刻"); the reference keeps it.
-        pub mcr_all_terminals_no_triple_pung: bool = false => GB_CLASSIC,
+        pub mcr_all_terminals_no_triple_pung: bool = false => Fans,
         /// A tile whose four copies the player already holds is not a wait when deciding
         /// whether the wait is unique (边张 / 嵌张 / 单钓); the reference counts it.
-        pub mcr_exact_waits: bool = false => GB_CLASSIC,
+        pub mcr_exact_waits: bool = false => Fans,
         /// B-5: 边张 / 嵌张 / 单钓将 count when the winning tile also completes the knitted
         /// straight (组合龙), as PyMahjongGB 1.4.0 does; false follows Botzone's 2020
         /// calculator, which drops them.
-        pub wait_fans_on_knitted_tile: bool = true => GB_CLASSIC,
+        pub wait_fans_on_knitted_tile: bool = true => Fans,
         /// Flags that cannot all hold (robbing a kong of a tile the winner holds, a kong
         /// replacement without a kong, 和绝张 of a tile still in the hand, a robbed kong on
         /// the last discard) are silently dropped as the reference does, instead of raising
         /// `InvalidHandError`.
-        pub correct_impossible_flags: bool = false => GB_CLASSIC,
-    }
-}
-
-impl FanOptions {
-    /// The defaults of a rule set: classic has no flowers and the 1-fan 听牌.
-    pub fn for_rules(kind: RuleSetKind) -> Self {
-        match kind {
-            RuleSetKind::Classic => FanOptions {
-                max_flowers: 0,
-                ready_fan: true,
-                ..Self::default()
-            },
-            _ => Self::default(),
-        }
+        pub correct_impossible_flags: bool = false => Fans,
     }
 }
 
@@ -258,12 +242,12 @@ impl FanResult {
     }
 }
 
-/// Scores a winning hand under `rules`.
+/// Scores a winning hand under the scoring options `opts`.
 ///
 /// Errors: [`MjError::InvalidHand`] for malformed input (see [`validate`]),
 /// [`MjError::NotWinning`] when the tiles form no winning shape.
-pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
-    Win::new(input, rules)?.score(input.self_drawn)
+pub fn evaluate(input: &WinInput, opts: &FanOptions) -> MjResult<FanResult> {
+    Win::new(input, opts)?.score(input.self_drawn)
 }
 
 /// The totals of a scored hand, without the list of its fans ([`Win::total`]).
@@ -365,7 +349,7 @@ const KEPT_DIVISIONS: usize = 4;
 /// [`Win::score`] always equals [`evaluate`] of the input with `self_drawn` set as asked.
 pub struct Win<'r> {
     input: WinInput,
-    rules: &'r Rules,
+    opts: &'r FanOptions,
     held: validate::WinTileHeld,
     /// The hand before the win.
     layout: Layout,
@@ -396,16 +380,16 @@ impl<'r> Win<'r> {
     /// Checks `input` (with its own flags) and lays out its tiles.
     ///
     /// Errors: as [`evaluate`] for malformed input.
-    pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Win<'r>> {
-        let held = validate::check_tiles(input, &rules.fan)?;
-        validate::check_flags(input, &rules.fan, held)?;
-        Ok(Win::laid_out(input, rules, held, Layout::of(input)))
+    pub fn new(input: &WinInput, opts: &'r FanOptions) -> MjResult<Win<'r>> {
+        let held = validate::check_tiles(input, opts)?;
+        validate::check_flags(input, opts, held)?;
+        Ok(Win::laid_out(input, opts, held, Layout::of(input)))
     }
 
     /// The win of `input` (checked) from the layout of its tiles before the win.
     fn laid_out(
         input: &WinInput,
-        rules: &'r Rules,
+        opts: &'r FanOptions,
         held: validate::WinTileHeld,
         layout: Layout,
     ) -> Win<'r> {
@@ -414,7 +398,7 @@ impl<'r> Win<'r> {
         standing[win as usize] += 1;
         Win {
             input: *input,
-            rules,
+            opts,
             held,
             layout,
             standing,
@@ -473,7 +457,7 @@ impl<'r> Win<'r> {
             self_drawn,
             ..self.input
         };
-        let opts = &self.rules.fan;
+        let opts = self.opts;
         let flags = validate::check_flags(&input, opts, self.held)?;
         let fixed = &self.layout.fixed[..self.layout.n_fixed];
         let ctx = Ctx {
@@ -597,8 +581,8 @@ impl<'r> Waiting<'r> {
     /// Checks everything of `input` but its winning tile (ignored) and its win flags.
     ///
     /// Errors: when [`evaluate`] fails for this input whatever its winning tile.
-    pub fn new(input: &WinInput, rules: &'r Rules) -> MjResult<Waiting<'r>> {
-        let held = validate::check_hand(input, &rules.fan, None)?;
+    pub fn new(input: &WinInput, opts: &'r FanOptions) -> MjResult<Waiting<'r>> {
+        let held = validate::check_hand(input, opts, None)?;
         let none_held = validate::WinTileHeld {
             in_hand: 0,
             in_melds: 0,
@@ -607,7 +591,7 @@ impl<'r> Waiting<'r> {
         Ok(Waiting {
             input: *input,
             held,
-            win: Win::laid_out(input, rules, none_held, Layout::of(input)),
+            win: Win::laid_out(input, opts, none_held, Layout::of(input)),
             current: None,
         })
     }
@@ -646,10 +630,10 @@ impl<'r> Waiting<'r> {
     }
 }
 
-/// Scores under the `gb` preset.
+/// Scores under gb's scoring options (the defaults).
 pub fn evaluate_gb(input: &WinInput) -> MjResult<FanResult> {
-    static GB: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();
-    evaluate(input, GB.get_or_init(Rules::gb))
+    static GB: std::sync::OnceLock<FanOptions> = std::sync::OnceLock::new();
+    evaluate(input, GB.get_or_init(FanOptions::default))
 }
 
 #[cfg(test)]

@@ -54,9 +54,11 @@ fn robbing_a_held_tile_is_rejected_or_dropped() {
     let mut i = win("123m456p789s11z22z", &[], "2z");
     i.about_kong = true;
     assert!(evaluate_gb(&i).unwrap_err().message().contains("抢杠和"));
-    let mut rules = Rules::gb();
-    rules.fan.correct_impossible_flags = true;
-    let r = evaluate(&i, &rules).unwrap();
+    let opts = FanOptions {
+        correct_impossible_flags: true,
+        ..FanOptions::default()
+    };
+    let r = evaluate(&i, &opts).unwrap();
     assert_eq!(r.count(ROBBING_THE_KONG), 0);
 }
 
@@ -71,7 +73,12 @@ fn thirteen_orphans_and_seven_pairs() {
 
 #[test]
 fn classic_ready_fan_and_no_flowers() {
-    let rules = Rules::preset(RuleSetKind::Classic);
+    // classic's scoring: no flowers, the 1-fan 听牌.
+    let rules = FanOptions {
+        max_flowers: 0,
+        ready_fan: true,
+        ..FanOptions::default()
+    };
     let mut i = win("234m567m345p78s11z", &[], "6s");
     i.declared_ready = true;
     let r = evaluate(&i, &rules).unwrap();
@@ -141,7 +148,7 @@ fn knitted_straight_with_four_of_a_kind() {
 
 #[test]
 fn a_result_rebuilds_from_its_fans() {
-    let rules = Rules::gb();
+    let rules = FanOptions::default();
     let mut input = win("1122334455667m", &[], "7m");
     input.flowers = 3;
     for input in [input, win("123m456p789s1112z", &[], "2z")] {
@@ -270,12 +277,18 @@ fn random_waiting(rng: &mut crate::wall::Rng) -> WinInput {
 #[test]
 fn every_wait_of_a_waiting_hand_scores_as_evaluate_does() {
     let mut rng = crate::wall::Rng::new(0x3A17_FA11);
-    let mut lenient = Rules::gb();
-    lenient.fan.correct_impossible_flags = true;
-    lenient.fan.mcr_exact_waits = true;
+    let lenient = FanOptions {
+        correct_impossible_flags: true,
+        mcr_exact_waits: true,
+        ..FanOptions::default()
+    };
     let rule_sets = [
-        Rules::gb(),
-        Rules::preset(crate::rules::RuleSetKind::Classic),
+        FanOptions::default(),
+        FanOptions {
+            max_flowers: 0,
+            ready_fan: true,
+            ..FanOptions::default()
+        },
         lenient,
     ];
     let (mut wins, mut scoring, mut unique) = (0, 0, 0);

@@ -440,7 +440,7 @@ fn is_win_equals_enumeration_over_100k_hands() {
             let h = crate::shanten::checked::Hand::new(
                 &conc,
                 &melds,
-                crate::RuleSetKind::Huainan,
+                crate::shanten::Forms::HUAINAN,
                 Some(bao),
             )
             .expect("a valid hand");

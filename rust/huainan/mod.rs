@@ -114,109 +114,109 @@ crate::option_group! {
     /// a match, far from overflow (at most 3 × `cap` plus kong points per seat and hand).
     pub struct HuainanOptions {
         /// D-5: which throw counts the stacks to the 宝 indicator.
-        pub bao_indicator_throw: IndicatorThrow = IndicatorThrow::SeparateAfterDeal => HUAINAN,
+        pub bao_indicator_throw: IndicatorThrow = IndicatorThrow::SeparateAfterDeal => Bao,
         /// D-5: which end of the wall the stacks are counted from.
-        pub bao_indicator_count_from: IndicatorEnd = IndicatorEnd::Tail => HUAINAN,
+        pub bao_indicator_count_from: IndicatorEnd = IndicatorEnd::Tail => Bao,
         /// D-5: which tile of the counted stack is turned up.
-        pub bao_indicator_tile: IndicatorTile = IndicatorTile::Upper => HUAINAN,
+        pub bao_indicator_tile: IndicatorTile = IndicatorTile::Upper => Bao,
         /// D-6: the indicator stays in the wall face up and is drawn as an ordinary tile;
         /// false sets it aside, out of play for the whole hand.
-        pub bao_indicator_stays_in_wall: bool = true => HUAINAN,
+        pub bao_indicator_stays_in_wall: bool = true => Bao,
         /// D-17: which kongs may be robbed (with `rob_added_kong` true for the added kong).
-        pub robbable_kongs: RobbableKongs = RobbableKongs::BuGang => HUAINAN,
+        pub robbable_kongs: RobbableKongs = RobbableKongs::BuGang => Bao,
         /// D-7: a 宝 is wild inside 十三浪.
-        pub bao_wild_in_13lang: bool = true => HUAINAN,
+        pub bao_wild_in_13lang: bool = true => Bao,
         /// D-7: a 宝 is wild inside 九幺.
-        pub bao_wild_in_jiuyao: bool = true => HUAINAN,
+        pub bao_wild_in_jiuyao: bool = true => Bao,
         /// D-7: a wild may stand for a fifth copy of a face.
-        pub bao_wild_fifth_copy: bool = true => HUAINAN,
+        pub bao_wild_fifth_copy: bool = true => Bao,
         /// D-8: a 宝 may go into a declared meld.
-        pub bao_in_melds: bool = false => HUAINAN,
+        pub bao_in_melds: bool = false => Bao,
         /// D-9: a discarded 宝 may be claimed for chi, peng or kong.
-        pub discarded_bao_claimable: bool = false => HUAINAN,
+        pub discarded_bao_claimable: bool = false => Bao,
         /// D-10: who may win on a discard.
-        pub discard_wins: DiscardWins = DiscardWins::AllowedWithoutBao => HUAINAN,
+        pub discard_wins: DiscardWins = DiscardWins::AllowedWithoutBao => Bao,
         /// D-10: holding a 宝 forbids a discard win.
-        pub discard_win_requires_no_bao: bool = true => HUAINAN,
+        pub discard_win_requires_no_bao: bool = true => Bao,
         /// D-10: a plain (value 1) hand may win on a discard; false allows only forms worth 2+.
-        pub plain_discard_win: bool = true => HUAINAN,
+        pub plain_discard_win: bool = true => Bao,
         /// D-15: 九幺 may include declared pungs and kongs of terminals and honours.
-        pub jiuyao_allows_pung_melds: bool = true => HUAINAN,
+        pub jiuyao_allows_pung_melds: bool = true => Bao,
         /// D-16: a declined discard win or kong robbery locks discard wins until the next draw.
-        pub guo_hu_lock: bool = true => HUAINAN,
+        pub guo_hu_lock: bool = true => Bao,
         /// D-18: kong points are paid on an exhaustive draw.
-        pub kong_points_on_draw: bool = false => HUAINAN,
+        pub kong_points_on_draw: bool = false => Bao,
         /// D-19: what 地糊 means.
-        pub dihu_definition: DihuDefinition = DihuDefinition::DealerFirstDiscard => HUAINAN,
+        pub dihu_definition: DihuDefinition = DihuDefinition::DealerFirstDiscard => Bao,
         /// D-20: 偷机 doubles once per pass instead of once.
-        pub touji_per_pass: bool = false => HUAINAN,
+        pub touji_per_pass: bool = false => Bao,
         /// D-21: 七星九幺 needs all seven honours.
-        pub qixing_jiuyao_all_honors: bool = true => HUAINAN,
+        pub qixing_jiuyao_all_honors: bool = true => Bao,
         /// D-22: 接宝 (catching the fourth 宝 with three drawn) is an instant win.
-        pub jiebao: bool = true => HUAINAN,
+        pub jiebao: bool = true => Bao,
         /// D-23: 四个宝 (all four 宝 drawn) is an instant win.
-        pub sigebao: bool = true => HUAINAN,
+        pub sigebao: bool = true => Bao,
         /// D-25: how form values and multipliers combine.
-        pub scoring_mode: ScoringMode = ScoringMode::Multiplicative => HUAINAN,
+        pub scoring_mode: ScoringMode = ScoringMode::Multiplicative => Bao,
         /// D-25: base points (底分) of a Huainan win.
-        pub base_points: u32 = 1 => HUAINAN in 1..=1000,
+        pub base_points: u32 = 1 => Bao in 1..=1000,
         /// D-24: 平糊, the fallback basic form.
-        pub form_pinghu: u32 = 1 => HUAINAN in 1..=1000,
+        pub form_pinghu: u32 = 1 => Bao in 1..=1000,
         /// §10.1: 平糊自摸.
-        pub form_pinghu_zimo: u32 = 2 => HUAINAN in 1..=1000,
+        pub form_pinghu_zimo: u32 = 2 => Bao in 1..=1000,
         /// §10.1: 碰碰糊.
-        pub form_pengpeng: u32 = 2 => HUAINAN in 1..=1000,
+        pub form_pengpeng: u32 = 2 => Bao in 1..=1000,
         /// §10.1: 清碰碰糊.
-        pub form_qing_pengpeng: u32 = 4 => HUAINAN in 1..=1000,
+        pub form_qing_pengpeng: u32 = 4 => Bao in 1..=1000,
         /// §10.1: 宝吊头.
-        pub form_baodiaotou: u32 = 2 => HUAINAN in 1..=1000,
+        pub form_baodiaotou: u32 = 2 => Bao in 1..=1000,
         /// §10.1: 宝吊宝.
-        pub form_baodiaobao: u32 = 4 => HUAINAN in 1..=1000,
+        pub form_baodiaobao: u32 = 4 => Bao in 1..=1000,
         /// §10.1: 宝吊无宝.
-        pub form_baodiao_wubao: u32 = 4 => HUAINAN in 1..=1000,
+        pub form_baodiao_wubao: u32 = 4 => Bao in 1..=1000,
         /// §10.1: 七对.
-        pub form_qidui: u32 = 4 => HUAINAN in 1..=1000,
+        pub form_qidui: u32 = 4 => Bao in 1..=1000,
         /// §10.1: 清七对.
-        pub form_qing_qidui: u32 = 8 => HUAINAN in 1..=1000,
+        pub form_qing_qidui: u32 = 8 => Bao in 1..=1000,
         /// §10.1: 豪华七对.
-        pub form_haohua_qidui: u32 = 8 => HUAINAN in 1..=1000,
+        pub form_haohua_qidui: u32 = 8 => Bao in 1..=1000,
         /// §10.1: 清豪华七对.
-        pub form_qing_haohua_qidui: u32 = 16 => HUAINAN in 1..=1000,
+        pub form_qing_haohua_qidui: u32 = 16 => Bao in 1..=1000,
         /// §10.1: 十三浪.
-        pub form_shisanlang: u32 = 2 => HUAINAN in 1..=1000,
+        pub form_shisanlang: u32 = 2 => Bao in 1..=1000,
         /// §10.1: 七星十三浪.
-        pub form_qixing_shisanlang: u32 = 4 => HUAINAN in 1..=1000,
+        pub form_qixing_shisanlang: u32 = 4 => Bao in 1..=1000,
         /// §10.1: 九幺.
-        pub form_jiuyao: u32 = 4 => HUAINAN in 1..=1000,
+        pub form_jiuyao: u32 = 4 => Bao in 1..=1000,
         /// §10.1: 七星九幺.
-        pub form_qixing_jiuyao: u32 = 8 => HUAINAN in 1..=1000,
+        pub form_qixing_jiuyao: u32 = 8 => Bao in 1..=1000,
         /// §10.2: 偷机 factor.
-        pub mult_touji: u32 = 2 => HUAINAN in 1..=100,
+        pub mult_touji: u32 = 2 => Bao in 1..=100,
         /// §10.2: 天糊 factor.
-        pub mult_tianhu: u32 = 8 => HUAINAN in 1..=100,
+        pub mult_tianhu: u32 = 8 => Bao in 1..=100,
         /// §10.2: 地糊 factor.
-        pub mult_dihu: u32 = 8 => HUAINAN in 1..=100,
+        pub mult_dihu: u32 = 8 => Bao in 1..=100,
         /// §10.2: 杠开 factor.
-        pub mult_gangkai: u32 = 2 => HUAINAN in 1..=100,
+        pub mult_gangkai: u32 = 2 => Bao in 1..=100,
         /// §10.2: 抢杠 factor.
-        pub mult_qianggang: u32 = 2 => HUAINAN in 1..=100,
+        pub mult_qianggang: u32 = 2 => Bao in 1..=100,
         /// §10.2: 单吊 factor.
-        pub mult_dandiao: u32 = 2 => HUAINAN in 1..=100,
+        pub mult_dandiao: u32 = 2 => Bao in 1..=100,
         /// §10.2: 飞宝 factor for each 宝 the winner discarded.
-        pub mult_feibao_each: u32 = 2 => HUAINAN in 1..=100,
+        pub mult_feibao_each: u32 = 2 => Bao in 1..=100,
         /// §10.3: 四个宝, paid by each of the other three.
-        pub special_sigebao: u32 = 16 => HUAINAN in 1..=100000,
+        pub special_sigebao: u32 = 16 => Bao in 1..=100000,
         /// §10.3: 接宝, paid by the discarder of the 宝.
-        pub special_jiebao: u32 = 16 => HUAINAN in 1..=100000,
+        pub special_jiebao: u32 = 16 => Bao in 1..=100000,
         /// §10.4: most one payer pays one winner. An uncapped table is `cap = 100000`, the
         /// largest value: an unbounded chain of factors would outgrow the 32-bit scores.
-        pub cap: u32 = 64 => HUAINAN in 1..=100000,
+        pub cap: u32 = 64 => Bao in 1..=100000,
         /// D-26: factor on payments the dealer makes or receives.
-        pub dealer_multiplier: u32 = 1 => HUAINAN in 1..=16,
+        pub dealer_multiplier: u32 = 1 => Bao in 1..=16,
         /// D-27: points each other player pays for an exposed kong (直杠 or 补杠) kept.
-        pub kong_points_ming: u32 = 1 => HUAINAN in 0..=1000,
+        pub kong_points_ming: u32 = 1 => Bao in 0..=1000,
         /// D-27: points each other player pays for a concealed kong kept.
-        pub kong_points_an: u32 = 2 => HUAINAN in 0..=1000,
+        pub kong_points_an: u32 = 2 => Bao in 0..=1000,
     }
 }
 

@@ -249,19 +249,19 @@ pub enum Oracle {
 }
 
 impl Oracle {
-    /// Validates `concealed` and `melds` (as [`Hand::new`]) and reads them under the
-    /// Huainan shape options `opts` (`None`: the defaults, or not Huainan).
+    /// Validates `concealed` and `melds` (as [`Hand::new`]) to be read over `forms`, under
+    /// the 宝 shape options `opts` (`None`: a rule set without them, or their defaults).
     pub fn new(
         concealed: &Counts,
         melds: &[Meld],
-        kind: crate::rules::RuleSetKind,
+        forms: Forms,
         wild: Option<Tile>,
         opts: Option<&HuainanOptions>,
     ) -> MjResult<Oracle> {
-        let hand = Hand::new(concealed, melds, kind, wild)?;
+        let hand = Hand::new(concealed, melds, forms, wild)?;
         let shape = opts.map(ShapeOptions::of);
         Ok(match shape {
-            Some(o) if kind == crate::rules::RuleSetKind::Huainan && !o.is_default() => {
+            Some(o) if !o.is_default() => {
                 debug_assert!(hand.forms == Forms::HUAINAN);
                 Oracle::Options(OptionHand {
                     hand,
@@ -333,7 +333,7 @@ impl Oracle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSetKind;
+    use crate::shanten::Forms;
     use crate::tile;
 
     fn c(s: &str) -> Counts {
@@ -355,7 +355,7 @@ mod tests {
     }
 
     fn oracle(s: &str, melds: &[Meld], wild: &str, o: &HuainanOptions) -> Oracle {
-        Oracle::new(&c(s), melds, RuleSetKind::Huainan, Some(t(wild)), Some(o)).unwrap()
+        Oracle::new(&c(s), melds, Forms::HUAINAN, Some(t(wild)), Some(o)).unwrap()
     }
 
     /// Every answer agrees with the exact predicate of [`wild::is_win`] on small random
@@ -404,7 +404,7 @@ mod tests {
                         n += 1;
                     }
                 }
-                let hand = Hand::new(&h, &[], RuleSetKind::Huainan, Some(bao)).unwrap();
+                let hand = Hand::new(&h, &[], Forms::HUAINAN, Some(bao)).unwrap();
                 let oh = OptionHand {
                     hand,
                     all: h,
@@ -491,7 +491,7 @@ mod tests {
         let plain = Oracle::new(
             &c("123m456p789s1255z"),
             &[],
-            RuleSetKind::Huainan,
+            Forms::HUAINAN,
             Some(t("5z")),
             Some(&d),
         )

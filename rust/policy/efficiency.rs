@@ -63,8 +63,7 @@ impl EfficiencyPolicy {
     /// An efficiency policy for `rules` (its minimum fan steers the plans), seeded with
     /// `seed` for tie-breaks.
     pub fn new(rules: &Rules, seed: u64) -> Self {
-        let huainan =
-            (rules.kind == crate::rules::RuleSetKind::Huainan).then(|| rules.huainan.clone());
+        let huainan = super::plays_wilds(rules).then(|| rules.huainan.clone());
         EfficiencyPolicy {
             rng: Rng::new(seed),
             min_fan: rules.fan.min_fan,

@@ -55,7 +55,7 @@ use crate::huainan::forms::{self, WinFacts};
 use crate::huainan::oracle::{self, ShapeOptions};
 use crate::huainan::{BaoState, DiscardWins, HuainanOptions};
 use crate::round::Action;
-use crate::rules::{RuleSetKind, Rules};
+use crate::rules::Rules;
 use crate::shanten::{self, wild, Forms};
 use crate::tile::{Counts, Tile, N_KINDS};
 
@@ -271,7 +271,7 @@ impl HuainanStrongPolicy {
 
     /// A policy for `rules` with the choices `cfg` (they matter in `huainan` only).
     pub fn with_config(rules: &Rules, seed: u64, cfg: HuainanStrongConfig) -> Self {
-        let huainan = rules.kind == RuleSetKind::Huainan;
+        let huainan = super::plays_wilds(rules);
         HuainanStrongPolicy {
             opts: huainan.then(|| rules.huainan.clone()),
             other: (!huainan)

@@ -38,7 +38,7 @@ pub use strong::{StrongConfig, StrongPolicy};
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
 use crate::round::{Action, Claim, DiscardEntry, Observation, Round, HIDDEN};
-use crate::rules::Rules;
+use crate::rules::{Engine, Rules};
 use crate::tile::{Counts, Tile};
 
 /// What one seat can see, with its legal actions. Everything a policy may use.
@@ -324,14 +324,22 @@ impl PolicyKind {
     }
 }
 
-/// The `expert` policy for `rules`, seeded with `seed`: [`HuainanStrongPolicy`] in
-/// `huainan` (the strong policy's plans are the gb fans), else [`StrongPolicy`] with
-/// [`StrongConfig::expert`].
+/// The `expert` policy for `rules`, seeded with `seed`, by the rule set's engine:
+/// [`StrongPolicy`] with [`StrongConfig::expert`] for fan-priced hands (its plans are the
+/// fan catalog's), [`HuainanStrongPolicy`] for wild 宝 hands.
 pub fn expert(rules: &Rules, seed: u64) -> Box<dyn Policy> {
-    if rules.kind == crate::rules::RuleSetKind::Huainan {
-        Box::new(HuainanStrongPolicy::new(rules, seed))
-    } else {
-        Box::new(StrongPolicy::new(rules, seed, StrongConfig::expert()))
+    match rules.kind.engine {
+        Engine::Fans => Box::new(StrongPolicy::new(rules, seed, StrongConfig::expert())),
+        Engine::Huainan => Box::new(HuainanStrongPolicy::new(rules, seed)),
+    }
+}
+
+/// True when `rules` are played with wild 宝 tiles, which the fan-plan policies do not
+/// understand (they hand such hands to the wild-aware play of [`huainan`]).
+pub(crate) fn plays_wilds(rules: &Rules) -> bool {
+    match rules.kind.engine {
+        Engine::Fans => false,
+        Engine::Huainan => true,
     }
 }
 

@@ -9,10 +9,11 @@ use super::rules::PyRuleSet;
 use super::tiles::PyMeld;
 use crate::error::MjError;
 use crate::hand::Meld;
-use crate::rules::Rules;
+use crate::rules::{registry, Rules};
 use crate::tile::{self, Counts, Tile};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
+use std::sync::OnceLock;
 
 /// Reads a list of tiles from MPSZ text or an iterable of integer codes (flowers allowed).
 pub fn tiles(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Tile>> {
@@ -108,19 +109,53 @@ pub fn melds(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Meld>> {
 
 /// Reads `rules`: a preset name or a `RuleSet`.
 pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    with_rules(obj, |r| Ok(r.clone()))
+}
+
+/// The rules of every registered name (rule sets and presets) at their defaults, built
+/// once.
+fn named_rules(name: &str) -> PyResult<&'static Rules> {
+    static NAMED: OnceLock<Vec<(&'static str, Rules)>> = OnceLock::new();
+    let table = NAMED.get_or_init(|| {
+        registry::names()
+            .into_iter()
+            .filter_map(|n| Rules::named(n).ok().map(|r| (n, r)))
+            .collect()
+    });
+    match table.iter().find(|(n, _)| *n == name) {
+        Some((_, r)) => Ok(r),
+        None => Err(registry::unknown(name).into()),
+    }
+}
+
+/// Calls `f` with the rules `obj` names (a rule set or preset name, or a `RuleSet`),
+/// without copying them.
+pub fn with_rules<T>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&Rules) -> PyResult<T>) -> PyResult<T> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Rules::named(&s.to_cow()?)?);
+        return f(named_rules(&s.to_cow()?)?);
     }
     if let Ok(r) = obj.cast::<PyRuleSet>() {
-        return Ok(r.get().inner.clone());
+        return f(&r.get().inner);
     }
     Err(rules_type_error(obj))
+}
+
+/// [`with_rules`] for an optional argument (`None` is gb).
+pub fn with_rules_or_gb<T>(
+    obj: Option<&Bound<'_, PyAny>>,
+    f: impl FnOnce(&Rules) -> PyResult<T>,
+) -> PyResult<T> {
+    match obj {
+        Some(o) if !o.is_none() => with_rules(o, f),
+        _ => f(named_rules("gb")?),
+    }
 }
 
 /// The `TypeError` for a `rules` argument that is neither a name nor a `RuleSet`.
 pub fn rules_type_error(obj: &Bound<'_, PyAny>) -> PyErr {
     super::errors::type_error(format!(
-        "rules must be 'gb', 'classic', 'huainan' or a RuleSet, got {}",
+        "rules must be a rule set name ({}) or a RuleSet, got {}",
+        registry::names().join(", "),
         type_name(obj)
     ))
 }

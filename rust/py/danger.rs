@@ -8,7 +8,7 @@ use crate::policy::strong::danger_data;
 use crate::policy::strong::danger_model::{
     N_SEAT, N_TILE, PASSED_WAIT, READY_WEIGHTS, SEAT_FEATURES, TILE_FEATURES, WAIT_WEIGHTS,
 };
-use crate::rules::RuleSetKind;
+use crate::rules::ScoreUnit;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -46,10 +46,11 @@ fn danger_samples<'py>(
         Some(r) if !r.is_none() => convert::rules(r)?,
         _ => crate::rules::Rules::gb(),
     };
-    if rules.kind == RuleSetKind::Huainan {
-        return Err(MjError::argument(
-            "danger_samples reads fan wins: rules must be gb or classic".to_string(),
-        )
+    if rules.kind.unit != ScoreUnit::Fan {
+        return Err(MjError::argument(format!(
+            "danger_samples reads fan wins: rules must be a fan-priced rule set, not {}",
+            rules.kind.as_str()
+        ))
         .into());
     }
     let bots = match bots {

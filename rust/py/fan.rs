@@ -3,12 +3,11 @@
 
 use super::convert;
 use super::errors::InvalidHandError;
-use super::rules::PyRuleSet;
 use super::runs;
 use crate::error::MjError;
 use crate::fan::{self, Fan, FanResult, WinInput, CATALOG, N_FANS};
 use crate::hand::{Meld, MeldKind};
-use crate::rules::{RuleSetKind, Rules};
+use crate::rules::{Rules, ScoreUnit, RULE_SETS};
 use numpy::{
     PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
     PyUntypedArrayMethods,
@@ -16,39 +15,27 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
 
-fn preset(kind: RuleSetKind) -> &'static Rules {
-    static GB: OnceLock<Rules> = OnceLock::new();
-    static CLASSIC: OnceLock<Rules> = OnceLock::new();
-    static HUAINAN: OnceLock<Rules> = OnceLock::new();
-    match kind {
-        RuleSetKind::Gb => GB.get_or_init(Rules::gb),
-        RuleSetKind::Classic => CLASSIC.get_or_init(|| Rules::preset(RuleSetKind::Classic)),
-        RuleSetKind::Huainan => HUAINAN.get_or_init(|| Rules::preset(RuleSetKind::Huainan)),
-    }
-}
-
-/// Calls `f` with the rules named by `obj` (a preset name or a `RuleSet`), without copying.
-fn with_rules<T>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&Rules) -> PyResult<T>) -> PyResult<T> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        let kind = RuleSetKind::parse(&s.to_cow()?)?;
-        return f(preset(kind));
-    }
-    if let Ok(r) = obj.cast::<PyRuleSet>() {
-        return f(&r.get().inner);
-    }
-    Err(convert::rules_type_error(obj))
-}
-
+/// Fan evaluation is for the rule sets whose wins are priced in fans.
 fn check_rules(rules: &Rules) -> PyResult<()> {
-    if rules.kind == RuleSetKind::Huainan {
-        return Err(MjError::rule(
-            "fan evaluation covers gb and classic; huainan scores with its own forms",
-        )
+    if rules.kind.unit != ScoreUnit::Fan {
+        return Err(MjError::rule(format!(
+            "fan evaluation covers the fan-priced rule sets ({}); {} scores in its own terms",
+            fan_rule_sets().join(", "),
+            rules.kind.as_str()
+        ))
         .into());
     }
     Ok(())
+}
+
+/// The rule sets whose wins are priced in fans.
+fn fan_rule_sets() -> Vec<&'static str> {
+    RULE_SETS
+        .iter()
+        .filter(|d| d.unit == ScoreUnit::Fan)
+        .map(|d| d.name)
+        .collect()
 }
 
 /// Reads a wind: 0-3, or "E", "S", "W", "N".
@@ -330,11 +317,11 @@ fn evaluate_fan(
     input.declared_ready = declared_ready;
     let eval = |r: &Rules| -> PyResult<FanResult> {
         check_rules(r)?;
-        Ok(fan::evaluate(&input, r)?)
+        Ok(fan::evaluate(&input, &r.fan)?)
     };
     let inner = match rules {
-        None => eval(preset(RuleSetKind::Gb))?,
-        Some(obj) => with_rules(obj, eval)?,
+        None => convert::with_rules_or_gb(None, eval)?,
+        Some(obj) => convert::with_rules(obj, eval)?,
     };
     let _ = py;
     Ok(PyFanResult { inner })
@@ -420,7 +407,7 @@ fn score_row(
         flowers: fw[i],
         declared_ready: f & 16 != 0,
     };
-    fan::evaluate(&input, rules)
+    fan::evaluate(&input, &rules.fan)
 }
 
 /// Scores many hands (rows in parallel). Arrays (all C-contiguous, checked by the Python wrapper):
@@ -477,7 +464,7 @@ fn _evaluate_fan_batch<'py>(
     let se = seat.as_slice().map_err(slice)?;
     let pr = prevalent.as_slice().map_err(slice)?;
     let fw = flowers.as_slice().map_err(slice)?;
-    let (totals, table) = with_rules(rules, |r| {
+    let (totals, table) = convert::with_rules(rules, |r| {
         check_rules(r)?;
         // Rows are independent: chunks are scored in parallel and the lowest failing row
         // is reported, so results and errors do not depend on the thread count.

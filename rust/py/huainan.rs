@@ -5,21 +5,21 @@ use super::convert;
 use crate::error::MjError;
 use crate::hand::Meld;
 use crate::huainan::{self, forms, Form, HuainanOptions, WinFacts};
-use crate::rules::{RuleSetKind, Rules};
+use crate::rules::Rules;
 use crate::shanten::wild;
 use crate::tile::{self, Tile};
 use pyo3::prelude::*;
 
 fn huainan_options(rules: &Bound<'_, PyAny>) -> PyResult<HuainanOptions> {
     let r: Rules = convert::rules(rules)?;
-    if r.kind != RuleSetKind::Huainan {
-        return Err(MjError::rule(format!(
-            "this function takes the huainan rule set, got {}",
+    match r.bao() {
+        Some(o) => Ok(o.clone()),
+        None => Err(MjError::rule(format!(
+            "this function takes a rule set with 宝 wild tiles (huainan), got {}",
             r.kind.as_str()
         ))
-        .into());
+        .into()),
     }
-    Ok(r.huainan)
 }
 
 fn wild_tile(wild: &Bound<'_, PyAny>) -> PyResult<Tile> {

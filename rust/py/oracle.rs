@@ -3,29 +3,15 @@
 use super::convert;
 use super::errors::InvalidHandError;
 use super::quick;
-use super::rules::PyRuleSet;
 use super::runs;
-use crate::huainan::oracle::Oracle;
-use crate::rules::RuleSetKind;
+use crate::error::MjError;
+use crate::huainan::oracle::{Oracle, ShapeOptions};
+use crate::rules::RULE_SETS;
 use crate::shanten::checked::Hand;
 use crate::shanten::{self as engine, Form};
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
-
-/// Reads `rules` as a rule-set kind without building a whole rule set.
-fn rules_kind(obj: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSetKind> {
-    let Some(obj) = obj else {
-        return Ok(RuleSetKind::Gb);
-    };
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(RuleSetKind::parse(&s.to_cow()?)?);
-    }
-    if let Ok(r) = obj.cast::<PyRuleSet>() {
-        return Ok(r.get().inner.kind);
-    }
-    Err(convert::rules_type_error(obj))
-}
+use pyo3::types::{PyDict, PyList};
 
 /// Reads and validates the common arguments.
 fn prepare(
@@ -34,35 +20,51 @@ fn prepare(
     rules: Option<&Bound<'_, PyAny>>,
     wild: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Oracle> {
-    let kind = rules_kind(rules)?;
-    // A Huainan RuleSet's shape options (D-7, D-15) change how the 宝 read.
-    let opts = match rules.and_then(|r| r.cast::<PyRuleSet>().ok()) {
-        Some(r) if kind == RuleSetKind::Huainan => Some(r.get().inner.huainan.clone()),
-        _ => None,
-    };
-    // The short reader first; the full one (which names every problem) for anything it
-    // declines.
-    let quick = quick::counts(hand);
-    if let Some((counts, n @ (13 | 14))) = quick {
-        if opts.is_none() && melds.is_none() && wild.map_or(true, |w| w.is_none()) {
-            // The common query, a bare concealed hand: the short reader has already
-            // checked every count, so only the size was left to check.
-            return Ok(Oracle::Plain(Hand::concealed(counts, kind, n == 14)));
+    convert::with_rules_or_gb(rules, |rules| {
+        let forms = rules.forms();
+        // A 宝 rule set's shape options (D-7, D-15) change how the wilds read.
+        let opts = rules.bao();
+        let wild = match wild {
+            Some(w) if !w.is_none() => Some(convert::tile_code(w)?),
+            _ => None,
+        };
+        if let Some(w) = wild {
+            if !rules.kind.has_wilds() {
+                let with: Vec<&str> = RULE_SETS
+                    .iter()
+                    .filter(|d| d.has_wilds())
+                    .map(|d| d.name)
+                    .collect();
+                return Err(MjError::rule(format!(
+                    "wild tiles exist only in {}, not in {} (wild={})",
+                    with.join(", "),
+                    rules.kind.as_str(),
+                    crate::tile::name(w)
+                ))
+                .into());
+            }
         }
-    }
-    let counts = match quick {
-        Some((counts, _)) => counts,
-        None => convert::counts(hand)?,
-    };
-    let melds = match melds {
-        Some(m) => convert::melds(m)?,
-        None => Vec::new(),
-    };
-    let wild = match wild {
-        Some(w) if !w.is_none() => Some(convert::tile_code(w)?),
-        _ => None,
-    };
-    Ok(Oracle::new(&counts, &melds, kind, wild, opts.as_ref())?)
+        // The short reader first; the full one (which names every problem) for anything it
+        // declines.
+        let quick = quick::counts(hand);
+        if let Some((counts, n @ (13 | 14))) = quick {
+            let default_shapes = opts.map_or(true, |o| ShapeOptions::of(o).is_default());
+            if default_shapes && melds.is_none() && wild.is_none() {
+                // The common query, a bare concealed hand: the short reader has already
+                // checked every count, so only the size was left to check.
+                return Ok(Oracle::Plain(Hand::concealed(counts, forms, n == 14)));
+            }
+        }
+        let counts = match quick {
+            Some((counts, _)) => counts,
+            None => convert::counts(hand)?,
+        };
+        let melds = match melds {
+            Some(m) => convert::melds(m)?,
+            None => Vec::new(),
+        };
+        Ok(Oracle::new(&counts, &melds, forms, wild, opts)?)
+    })
 }
 
 /// Shanten of a hand: 13-3k tiles give the distance to ready (0 = ready), 14-3k tiles

@@ -1,16 +1,19 @@
-//! `RuleSet`: a preset plus its own named options, for Python.
+//! `RuleSet`: a rule set (or preset) plus its own named options, and the registry's
+//! tables, for Python.
 
-use crate::rules::{OptSpec, OptValue, RuleSetKind, Rules};
+use crate::rules::{registry, OptSpec, OptValue, RuleSetId, Rules, PRESETS, RULE_SETS};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 use std::hash::{Hash, Hasher};
 
-/// A rule configuration: `RuleSet("gb")`, `RuleSet("classic", min_fan=6)`.
+/// A rule configuration: `RuleSet("gb")`, `RuleSet("classic", min_fan=6)`,
+/// `RuleSet("botzone")` (a preset: named options over a rule set).
 ///
 /// Each rule set has its own options (`options()` lists them with their values). An
 /// option of another rule set, an unknown name or a value outside the option's domain
 /// raises `RuleError` naming the option. Rule sets are immutable, compare and hash by
-/// name and options, and pickle and copy.
+/// rule set and options (a preset equals the same options written out), and pickle and
+/// copy.
 #[pyclass(name = "RuleSet", module = "majiang", frozen, eq, hash)]
 #[derive(Clone, PartialEq)]
 pub struct PyRuleSet {
@@ -86,6 +89,13 @@ fn from_opt(py: Python<'_>, v: &OptValue) -> PyResult<Py<PyAny>> {
 }
 
 impl PyRuleSet {
+    /// The name it was built from: the preset's, else the rule set's.
+    fn base_name(&self) -> &'static str {
+        self.inner
+            .preset
+            .map_or(self.inner.kind.as_str(), |p| p.name)
+    }
+
     /// This rule set with `options` applied in order; the first refused option raises.
     fn with(&self, options: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
         let mut rules = self.inner.clone();
@@ -115,7 +125,8 @@ impl PyRuleSet {
                 Ok(s) => text(s),
                 Err(_) => {
                     return Err(super::errors::type_error(format!(
-                        "the rule set name must be a str (gb, classic or huainan), got {}",
+                        "the rule set name must be a str ({}), got {}",
+                        registry::names().join(", "),
                         describe(n)
                     )))
                 }
@@ -129,10 +140,44 @@ impl PyRuleSet {
         })
     }
 
-    /// The preset this configuration starts from: `"gb"`, `"classic"` or `"huainan"`.
+    /// The rule set: `"gb"`, `"classic"`, `"huainan"` (a preset's rule set for a preset).
     #[getter]
     fn name(&self) -> &'static str {
         self.inner.kind.as_str()
+    }
+
+    /// The preset this configuration was built from (`"botzone"`), or None.
+    #[getter]
+    fn preset(&self) -> Option<&'static str> {
+        self.inner.preset.map(|p| p.name)
+    }
+
+    /// A label for people: the preset's title, else the rule set's.
+    #[getter]
+    fn title(&self) -> &'static str {
+        self.inner.preset.map_or(self.inner.kind.title, |p| p.title)
+    }
+
+    /// What a win's value counts in this rule set: `"fan"` or `"points"`.
+    #[getter]
+    fn unit(&self) -> &'static str {
+        self.inner.kind.unit.as_str()
+    }
+
+    /// The hand forms of this rule set, as `shanten_forms` names them.
+    #[getter]
+    fn forms(&self) -> Vec<&'static str> {
+        crate::shanten::Form::ALL
+            .iter()
+            .filter(|f| self.inner.forms().contains(**f))
+            .map(|f| f.as_str())
+            .collect()
+    }
+
+    /// True when the rule set plays wild tiles named by an indicator (宝).
+    #[getter]
+    fn has_wilds(&self) -> bool {
+        self.inner.kind.has_wilds()
     }
 
     /// Every option of this rule set and its value. `RuleSet(rs.name, **rs.options())`
@@ -145,17 +190,17 @@ impl PyRuleSet {
         Ok(d)
     }
 
-    /// The option table of rule set `name`: for each of its options, a dict with the
-    /// preset's `default`, what the option takes (`type`: "bool", "int" or "str", and
-    /// `min`/`max` or `choices`), the rule sets it belongs to (`rule_sets`) and its `doc`.
+    /// The option table of rule set (or preset) `name`: for each of its options, a dict
+    /// with the `default`, what the option takes (`type`: "bool", "int" or "str", and
+    /// `min`/`max` or `choices`), its `group`, the rule sets that have it (`rule_sets`)
+    /// and its `doc`.
     #[classmethod]
     fn option_table<'py>(cls: &Bound<'py, PyType>, name: &str) -> PyResult<Bound<'py, PyDict>> {
         let py = cls.py();
-        let kind = RuleSetKind::parse(name)?;
-        let preset = Rules::preset(kind);
-        let defaults = preset.options();
+        let base = Rules::named(name)?;
+        let defaults = base.options();
         let table = PyDict::new(py);
-        for (spec, (_, default)) in Rules::specs(kind).zip(defaults) {
+        for (spec, (_, default)) in Rules::specs(base.kind).zip(defaults) {
             let row = PyDict::new(py);
             row.set_item("default", from_opt(py, &default)?)?;
             match spec.domain {
@@ -170,7 +215,13 @@ impl PyRuleSet {
                     row.set_item("choices", PyTuple::new(py, names)?)?;
                 }
             }
-            row.set_item("rule_sets", PyTuple::new(py, spec.scope.names())?)?;
+            row.set_item("group", spec.group.as_str())?;
+            let owners: Vec<&str> = RULE_SETS
+                .iter()
+                .filter(|d| d.groups.contains(spec.group))
+                .map(|d| d.name)
+                .collect();
+            row.set_item("rule_sets", PyTuple::new(py, owners)?)?;
             let doc: Vec<&str> = spec.doc.lines().map(str::trim).collect();
             row.set_item("doc", doc.join(" ").trim())?;
             table.set_item(spec.name, row)?;
@@ -186,11 +237,12 @@ impl PyRuleSet {
         })
     }
 
-    /// Pickles as `RuleSet(name, **options)` (only this rule set's own options).
+    /// Pickles as `RuleSet(name, **options)` (only this rule set's own options; `name`
+    /// is the preset's when it was built from one).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let rebuild = py.import("copyreg")?.getattr("__newobj_ex__")?;
-        let args = PyTuple::new(py, [slf.get().inner.kind.as_str()])?;
+        let args = PyTuple::new(py, [slf.get().base_name()])?;
         let call = (slf.get_type(), args, slf.get().options(py)?);
         PyTuple::new(py, [rebuild, call.into_pyobject(py)?.into_any()])
     }
@@ -206,8 +258,9 @@ impl PyRuleSet {
     }
 
     fn __repr__(&self) -> String {
-        let preset = Rules::preset(self.inner.kind);
-        let base = preset.options();
+        let base = Rules::named(self.base_name())
+            .unwrap_or_else(|_| Rules::preset(self.inner.kind))
+            .options();
         let changed: Vec<String> = self
             .inner
             .options()
@@ -221,18 +274,68 @@ impl PyRuleSet {
             })
             .collect();
         if changed.is_empty() {
-            format!("RuleSet({:?})", self.inner.kind.as_str())
+            format!("RuleSet({:?})", self.base_name())
         } else {
-            format!(
-                "RuleSet({:?}, {})",
-                self.inner.kind.as_str(),
-                changed.join(", ")
-            )
+            format!("RuleSet({:?}, {})", self.base_name(), changed.join(", "))
         }
     }
 }
 
+/// The registered rule sets, in the documentation's order: for each a dict with `name`,
+/// `aliases`, `title`, `summary`, `docs` (its page in the repository), `unit` ("fan" or
+/// "points"), `engine`, `groups` (its option groups), `forms` and `has_wilds`.
+#[pyfunction]
+fn rule_sets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    RuleSetId::all()
+        .map(|id| {
+            let d = PyDict::new(py);
+            d.set_item("name", id.name)?;
+            d.set_item("aliases", PyTuple::new(py, id.aliases)?)?;
+            d.set_item("title", id.title)?;
+            d.set_item("summary", id.summary)?;
+            d.set_item("docs", id.docs)?;
+            d.set_item("unit", id.unit.as_str())?;
+            d.set_item("engine", format!("{:?}", id.engine).to_lowercase())?;
+            let groups: Vec<&str> = id.groups.iter().map(|g| g.as_str()).collect();
+            d.set_item("groups", PyTuple::new(py, groups)?)?;
+            let forms: Vec<&str> = crate::shanten::Form::ALL
+                .iter()
+                .filter(|f| id.forms.contains(**f))
+                .map(|f| f.as_str())
+                .collect();
+            d.set_item("forms", PyTuple::new(py, forms)?)?;
+            d.set_item("has_wilds", id.has_wilds())?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// The registered presets: for each a dict with `name`, `rule_set`, `title`, `summary`,
+/// `docs` and `options` (the options it sets).
+#[pyfunction]
+fn presets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    PRESETS
+        .iter()
+        .map(|p| {
+            let d = PyDict::new(py);
+            d.set_item("name", p.name)?;
+            d.set_item("rule_set", p.rule_set)?;
+            d.set_item("title", p.title)?;
+            d.set_item("summary", p.summary)?;
+            d.set_item("docs", p.docs)?;
+            let opts = PyDict::new(py);
+            for (k, v) in p.options {
+                opts.set_item(k, from_opt(py, &v.to_opt())?)?;
+            }
+            d.set_item("options", opts)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRuleSet>()?;
+    m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
     Ok(())
 }

@@ -17,6 +17,11 @@ impl Round {
     /// `botzone`, which is penalised).
     pub fn apply(&mut self, seat: u8, action: Action) -> MjResult<()> {
         check_seat(seat, "seat")?;
+        if action == Action::Win && self.late_false_win(seat) {
+            self.take_back_window();
+            self.penalise_ending(seat);
+            return Ok(());
+        }
         if self.phase == Phase::Over {
             return Err(MjError::action("the hand is over"));
         }
@@ -29,7 +34,7 @@ impl Round {
         let mode = self.opts().penalty_mode;
         if action == Action::Win && mode != PenaltyMode::Reject && self.may_declare(seat) {
             if mode == PenaltyMode::Botzone {
-                self.penalise_ending(seat);
+                self.declare_false_win(seat);
                 return Ok(());
             }
             self.penalise(seat);
@@ -70,6 +75,72 @@ impl Round {
         }
     }
 
+    /// B-4: a false declaration ends the hand, unless, on a discard or an added kong, a
+    /// seat before it in claim order (counted from the discarder or konger) declares a
+    /// true win: the judge reads the answers in that order and scores the first win
+    /// declared, true or false. Until the seats before it have answered, the false
+    /// declaration waits (the seat has nothing more to decide).
+    fn declare_false_win(&mut self, seat: u8) {
+        if !matches!(self.phase, Phase::Claim | Phase::RobKong) {
+            self.penalise_ending(seat);
+            return;
+        }
+        let first = match self.false_win {
+            Some(f) if self.claim_rank(f) < self.claim_rank(seat) => f,
+            _ => seat,
+        };
+        self.false_win = Some(first);
+        self.pending &= !(1 << seat);
+        self.legal[seat as usize].clear();
+        self.run();
+    }
+
+    /// A win declared by `seat` on the discard or added kong of a window that closed with
+    /// no claim and moved play on ([`Round::closed_window`]): a false one (no seat could
+    /// claim), by anyone but the discarder (or konger), except the seat that drew since,
+    /// whose declaration is on its own draw.
+    fn late_false_win(&self, seat: u8) -> bool {
+        self.closed_window.is_some()
+            && seat != self.claim_from
+            && !(self.phase == Phase::Turn && seat == self.turn)
+    }
+
+    /// Restores play to the closed window ([`Round::closed_window`]).
+    fn take_back_window(&mut self) {
+        let Some(w) = self.closed_window.take() else {
+            return;
+        };
+        self.events.truncate(w.n_events);
+        self.wall = w.wall;
+        self.seats[w.seat as usize] = w.seat_state;
+        self.phase = w.phase;
+        self.turn = w.turn;
+        self.start = w.start;
+        self.drawn = w.drawn;
+        self.kong_draw = w.kong_draw;
+        self.result = None;
+        for s in 0..4 {
+            self.legal[s].clear();
+            self.wins[s] = None;
+        }
+    }
+
+    /// A seat's place in claim order after the discarder (or konger) of the open window:
+    /// 1 for the next seat, 3 for the one before it.
+    #[inline]
+    fn claim_rank(&self, seat: u8) -> u8 {
+        (seat + 4 - self.claim_from) % 4
+    }
+
+    /// The waiting false win `f` is the first declaration in claim order: every seat before
+    /// it has answered without declaring a win.
+    fn false_win_decides(&self, f: u8) -> bool {
+        (1..self.claim_rank(f)).all(|k| {
+            let s = (self.claim_from + k) % 4;
+            self.pending >> s & 1 == 0 && self.responses[s as usize] != Action::Win
+        })
+    }
+
     /// B-4: a false declaration ends the hand; the seat pays 10 to each other seat.
     fn penalise_ending(&mut self, seat: u8) {
         for s in 0..4 {
@@ -81,6 +152,8 @@ impl Round {
         self.emit(Event::Penalty { seat, each: 10 });
         self.phase = Phase::Over;
         self.pending = 0;
+        self.false_win = None;
+        self.closed_window = None;
         self.result = Some(super::settlement::RoundResult {
             wins: Vec::new(),
             deltas: self.penalties,
@@ -137,6 +210,7 @@ impl Round {
     #[inline]
     pub(super) fn step_turn(&mut self, seat: u8, action: Action) {
         let s = seat as usize;
+        self.closed_window = None;
         match action {
             Action::Discard(t) | Action::Ready(t) => {
                 let ready = matches!(action, Action::Ready(_));
@@ -215,6 +289,12 @@ impl Round {
                     self.step_turn(seat, action);
                 }
                 Phase::Claim | Phase::RobKong => {
+                    if let Some(f) = self.false_win {
+                        if self.false_win_decides(f) {
+                            self.penalise_ending(f);
+                            return;
+                        }
+                    }
                     if self.pending != 0 {
                         return;
                     }

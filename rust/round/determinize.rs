@@ -211,6 +211,8 @@ impl Round {
         self.legal = [ActionList::default(); 4];
         self.rob_discarder = None;
         self.rob_skip = 0;
+        self.false_win = None;
+        self.closed_window = None;
         match (obs.phase, obs.claim) {
             (Phase::Claim, Some((from, t))) => self.open_window(from, t, false),
             (Phase::RobKong, Some((from, t))) => self.open_window(from, t, true),
@@ -263,19 +265,18 @@ impl Round {
 mod tests {
     use super::*;
     use crate::round::Action;
-    use crate::rules::RuleSetKind;
 
     /// Plays hands with a simple rule (win, else the first legal action, passing claims
     /// half the time) and rebuilds every decision point from the deciding seat's view.
     #[test]
     fn rebuilt_rounds_match_the_view_and_play_on() {
-        let mut reserve = Rules::preset(RuleSetKind::Classic);
+        let mut reserve = Rules::named("classic").unwrap();
         reserve
             .set("reserved_tiles", &crate::rules::OptValue::Int(14))
             .unwrap();
         for (rules, seed) in [
             (Rules::gb(), 3u64),
-            (Rules::preset(RuleSetKind::Classic), 4),
+            (Rules::named("classic").unwrap(), 4),
             (Rules::gb(), 9),
             (reserve, 5),
         ] {

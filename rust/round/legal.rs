@@ -111,6 +111,14 @@ impl Round {
         }
     }
 
+    /// True when `seat` could not draw a kong's replacement: with private walls, its own
+    /// wall is empty (B-1; the Botzone judge refuses such a kong). A shared wall is
+    /// covered by [`Round::wall_spent`].
+    #[inline]
+    fn own_wall_empty(&self, seat: u8) -> bool {
+        self.wall.is_private() && self.wall.remaining_in((seat + 4 - self.dealer) % 4) == 0
+    }
+
     /// True if declaring ready is allowed with the 13 - 3k tiles `c` (C-10).
     fn ready_ok(&self, seat: u8, c: &Counts) -> bool {
         let st = &self.seats[seat as usize];
@@ -175,7 +183,10 @@ impl Round {
                     c[t as usize] += 1;
                 }
             }
-            let wall_ok = !self.wall_spent() || self.opts().kong_on_empty_wall;
+            // A kong needs a tile after the seat's turn and a replacement for itself: with
+            // private walls the next seat's wall and the seat's own (B-1).
+            let wall_ok =
+                !(self.wall_spent() || self.own_wall_empty(seat)) || self.opts().kong_on_empty_wall;
             if !st_ready && !self.kong_locked() && wall_ok {
                 let st = &self.seats[s];
                 let l = &mut self.legal[s];
@@ -250,6 +261,8 @@ impl Round {
         self.phase = if rob { Phase::RobKong } else { Phase::Claim };
         self.claim_from = from;
         self.claim_tile = t;
+        self.false_win = None;
+        self.closed_window = None;
         self.pending = 0;
         self.responses = [Action::Pass; 4];
         for s in 0..4 {

@@ -4,13 +4,16 @@
 use super::actions::{Action, Claim};
 use super::events::Event;
 use super::ruleset::RuleSet;
-use super::state::{Phase, Round, TurnStart};
+use super::state::{ClosedWindow, Phase, Round, TurnStart};
+use super::PenaltyMode;
 use crate::hand::{MeldKind, WinKind};
 use crate::tile;
 
 impl Round {
     #[inline]
     pub(super) fn resolve(&mut self) {
+        // A false win still waiting here lost to a true one before it (B-4).
+        self.false_win = None;
         let from = self.claim_from;
         let t = self.claim_tile;
         let order = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
@@ -49,6 +52,7 @@ impl Round {
                 }
                 self.draw_for(from, true);
             } else {
+                self.keep_closed_window(from);
                 let st = &mut self.seats[from as usize];
                 if let Some(i) = st
                     .melds()
@@ -132,7 +136,28 @@ impl Round {
             self.enter_turn(next, TurnStart::Chow);
             return;
         }
+        self.keep_closed_window(next);
         self.draw_for(next, false);
+    }
+
+    /// Under `penalty_mode = botzone`, before a window that closed with no claim moves play
+    /// on (`seat` draws next): the state a later false win on it takes back.
+    #[inline]
+    fn keep_closed_window(&mut self, seat: u8) {
+        if self.opts().penalty_mode != PenaltyMode::Botzone {
+            return;
+        }
+        self.closed_window = Some(ClosedWindow {
+            phase: self.phase,
+            n_events: self.events.len(),
+            wall: self.wall.clone(),
+            seat,
+            seat_state: self.seats[seat as usize].clone(),
+            turn: self.turn,
+            start: self.start,
+            drawn: self.drawn,
+            kong_draw: self.kong_draw,
+        });
     }
 
     #[inline]

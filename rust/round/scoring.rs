@@ -142,7 +142,7 @@ pub fn shanten(concealed: &Counts, melds: &[Meld]) -> i8 {
 /// Fan evaluation of a win.
 #[inline]
 pub fn evaluate(input: &WinInput, rules: &Rules) -> MjResult<FanResult> {
-    fan_api::evaluate(input, rules)
+    fan_api::evaluate(input, &rules.fan)
 }
 
 /// True if a declared ready (报听) scores its fan under these rules (classic's 听牌).

@@ -111,6 +111,31 @@ pub struct Round {
     pub(super) rob_discarder: Option<u8>,
     /// Seats that may not rob in the current robbing window (bit set).
     pub(super) rob_skip: u8,
+    /// Under `penalty_mode = botzone`, in a claim or robbing window: the seat nearest the
+    /// discarder (or konger) in claim order that declared a false win, waiting for the
+    /// seats before it (B-4: the judge scores the first win declared in that order).
+    pub(super) false_win: Option<u8>,
+    /// Under `penalty_mode = botzone`: play as it stood when the last claim or robbing
+    /// window closed with no claim and play moved on by itself (the next draw, a kong's
+    /// replacement, or the end of the wall), kept until the seat to play acts. A false win
+    /// declared on that discard or kong then takes the step back and ends the hand (B-4:
+    /// on Botzone every player answers every discard).
+    pub(super) closed_window: Option<ClosedWindow>,
+}
+
+/// What [`Round::closed_window`] restores: the window's phase, the events before the
+/// automatic step and the state that step changes (the wall, the seat that drew, the turn).
+#[derive(Debug, Clone)]
+pub(super) struct ClosedWindow {
+    pub(super) phase: Phase,
+    pub(super) n_events: usize,
+    pub(super) wall: Wall,
+    pub(super) seat: u8,
+    pub(super) seat_state: SeatState,
+    pub(super) turn: u8,
+    pub(super) start: TurnStart,
+    pub(super) drawn: Tile,
+    pub(super) kong_draw: bool,
 }
 
 pub(super) fn check_seat(seat: u8, what: &str) -> MjResult<()> {
@@ -187,6 +212,8 @@ impl Round {
             record: true,
             rob_discarder: None,
             rob_skip: 0,
+            false_win: None,
+            closed_window: None,
         };
         r.start();
         Ok(r)
@@ -225,6 +252,8 @@ impl Round {
         self.ruleset.new_hand();
         self.rob_discarder = None;
         self.rob_skip = 0;
+        self.false_win = None;
+        self.closed_window = None;
         self.start();
         Ok(())
     }

@@ -1,12 +1,11 @@
-//! Checked entry points: validate a hand, its melds, the rule set and the wild kind, then
-//! answer with the fast functions of [`super`]. Every problem is an
-//! [`MjError::InvalidHand`] (or [`MjError::InvalidRule`] for a wild outside Huainan) whose
-//! message names it.
+//! Checked entry points: validate a hand, its melds and the wild kind, then answer with
+//! the fast functions of [`super`] over the rule set's forms. Every problem is an
+//! [`MjError::InvalidHand`] whose message names it. Whether the rule set has wild tiles at
+//! all is the caller's question (it knows the rule set).
 
 use super::{form_distance, useful, Form, Forms};
 use crate::error::{MjError, MjResult};
 use crate::hand::{check_hand, HandSize, Meld};
-use crate::rules::RuleSetKind;
 use crate::tile::{self, Counts, Tile};
 
 /// A validated hand, ready for the oracle.
@@ -29,24 +28,19 @@ pub struct Hand {
 }
 
 impl Hand {
-    /// Validates `concealed` with `melds` under `rules`. `wild` (Huainan only) is the wild
-    /// kind: every concealed tile of that kind is a wild; no meld may contain it.
+    /// Validates `concealed` with `melds`, to be read over `forms`. `wild` is the wild
+    /// kind, for a rule set that has one: every concealed tile of that kind is a wild; no
+    /// meld may contain it.
     pub fn new(
         concealed: &Counts,
         melds: &[Meld],
-        rules: RuleSetKind,
+        forms: Forms,
         wild: Option<Tile>,
     ) -> MjResult<Hand> {
         let size = check_hand(concealed, melds)?;
         let mut counts = *concealed;
         let mut wilds = 0u8;
         if let Some(w) = wild {
-            if rules != RuleSetKind::Huainan {
-                return Err(MjError::rule(format!(
-                    "wild tiles exist only in the huainan rule set, not in {}",
-                    rules.as_str()
-                )));
-            }
             if !tile::is_valid(w) || tile::is_flower(w) {
                 return Err(MjError::hand(format!(
                     "the wild kind must be a tile 0-33, got {}",
@@ -73,7 +67,7 @@ impl Hand {
             n_melds: melds.len() as u8,
             wilds,
             wild,
-            forms: Forms::for_rules(rules),
+            forms,
             full: size == HandSize::Full,
         })
     }
@@ -81,7 +75,7 @@ impl Hand {
     /// A concealed hand without melds or wilds whose counts are already known to be valid
     /// (each at most 4, 13 tiles when `full` is false, 14 when true): the short path for
     /// callers that read and checked the tiles themselves.
-    pub fn concealed(counts: Counts, rules: RuleSetKind, full: bool) -> Hand {
+    pub fn concealed(counts: Counts, forms: Forms, full: bool) -> Hand {
         debug_assert!(counts.iter().all(|&c| c <= 4));
         debug_assert_eq!(
             counts.iter().map(|&c| c as usize).sum::<usize>(),
@@ -93,7 +87,7 @@ impl Hand {
             n_melds: 0,
             wilds: 0,
             wild: None,
-            forms: Forms::for_rules(rules),
+            forms,
             full,
         }
     }
@@ -253,28 +247,28 @@ pub fn tiles_of(mask: u64) -> Vec<Tile> {
 mod tests {
     use super::*;
 
-    fn hand(s: &str, melds: &[Meld], rules: RuleSetKind, wild: Option<Tile>) -> MjResult<Hand> {
+    fn hand(s: &str, melds: &[Meld], forms: Forms, wild: Option<Tile>) -> MjResult<Hand> {
         Hand::new(
             &tile::to_counts(&tile::parse(s).unwrap()).unwrap(),
             melds,
-            rules,
+            forms,
             wild,
         )
     }
 
     #[test]
     fn validation() {
-        let gb = RuleSetKind::Gb;
+        let gb = Forms::GB;
         assert!(hand("123m", &[], gb, None)
             .unwrap_err()
             .message()
             .contains("expected 13 or 14"));
-        assert!(matches!(
-            hand("123m456p789s1112z", &[], gb, Some(0)),
-            Err(MjError::InvalidRule(_))
-        ));
+        assert!(hand("123m456p789s1112z", &[], gb, Some(34))
+            .unwrap_err()
+            .message()
+            .contains("wild kind must be a tile 0-33"));
         let m = [Meld::pung(0).unwrap()];
-        let e = hand("1m123p456p789p", &m, RuleSetKind::Huainan, Some(0)).unwrap_err();
+        let e = hand("1m123p456p789p", &m, Forms::HUAINAN, Some(0)).unwrap_err();
         assert!(e.message().contains("wild"));
         let h = hand("123m456p789s1112z", &[], gb, None).unwrap();
         assert!(h
@@ -292,7 +286,7 @@ mod tests {
 
     #[test]
     fn wild_hands() {
-        let hn = RuleSetKind::Huainan;
+        let hn = Forms::HUAINAN;
         // 123m456p789s 1z 2z and two wild 5z: a draw of 1z, 2z or a third wild completes
         // (pair + pung from the two singles and the wilds).
         let h = hand("123m456p789s1255z", &[], hn, Some(31)).unwrap();

@@ -163,13 +163,6 @@ impl Forms {
     pub const fn contains(self, f: Form) -> bool {
         self.0 & f.bit() != 0
     }
-    /// The forms of a rule set.
-    pub fn for_rules(kind: crate::rules::RuleSetKind) -> Forms {
-        match kind {
-            crate::rules::RuleSetKind::Huainan => Forms::HUAINAN,
-            _ => Forms::GB,
-        }
-    }
 }
 
 /// Copies of each kind in the melds (a kong counts four).

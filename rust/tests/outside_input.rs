@@ -122,7 +122,7 @@ proptest! {
     #[test]
     fn fan_evaluation_returns_a_result(input in win_input(), preset in 0usize..3) {
         let rules = Rules::named(["gb", "classic", "huainan"][preset]).unwrap();
-        if let Ok(r) = fan::evaluate(&input, &rules) {
+        if let Ok(r) = fan::evaluate(&input, &rules.fan) {
             prop_assert!(r.total >= r.total_without_flowers);
         }
     }

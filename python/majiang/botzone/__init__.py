@@ -61,12 +61,6 @@ def rules(*, flowers: bool = False, exact_scores: bool = True) -> RuleSet:
     """The ``gb`` rule set on Botzone's table (docs/rules/botzone.md): private walls
     (B-1), no flowers unless ``flowers`` (B-2), one hand per match (B-3), a false win
     ending the hand with the judge's penalty (B-4) and, with ``exact_scores``, the 2020
-    calculator's wait fans (B-5)."""
-    return RuleSet(
-        "gb",
-        private_walls=True,
-        penalty_mode="botzone",
-        flowers=flowers,
-        hands_per_match=1,
-        wait_fans_on_knitted_tile=not exact_scores,
-    )
+    calculator's wait fans (B-5). With the defaults this is ``RuleSet("botzone")``, the
+    registry's preset."""
+    return RuleSet("botzone", flowers=flowers, wait_fans_on_knitted_tile=not exact_scores)

@@ -50,14 +50,15 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._core import Action, IllegalActionError, InvalidHandError, Match, Round, RuleError
 from ..errors import LogError
 from ..record import HandRecord, MatchRecord, check_wall, round_from_wall
-from .protocol import ProtocolError, Response, parse_response, tile_code, tile_name
+from .protocol import ProtocolError, tile_code, tile_name
 
-__all__ = ["LogError", "judge_log", "parse_log", "read_log", "write_log"]
+__all__ = ["LogError", "LogRecord", "Refusal", "judge_log", "parse_log", "read_log", "write_log"]
 
 #: The largest log :func:`read_log` reads (bytes); a whole hand is some tens of KB.
 MAX_LOG_BYTES = 1 << 24
@@ -291,7 +292,7 @@ def write_log(record: MatchRecord, path: str | os.PathLike[str], *, hand: int = 
 # ---- reading ----------------------------------------------------------------------------
 
 
-def read_log(path: str | os.PathLike[str], *, max_bytes: int = MAX_LOG_BYTES) -> MatchRecord:
+def read_log(path: str | os.PathLike[str], *, max_bytes: int = MAX_LOG_BYTES) -> LogRecord:
     """Reads a Botzone log file (the judge's input, or the log Botzone keeps of a
     finished match) into a :class:`~majiang.record.MatchRecord` (see :func:`parse_log`).
     Raises :class:`LogError` naming the file, the entry and the problem."""
@@ -325,7 +326,7 @@ def parse_log(
     log: dict[str, Any] | list[Any] | str | bytes,
     *,
     source: str | None = None,
-) -> MatchRecord:
+) -> LogRecord:
     """A Botzone log (its JSON text or the parsed object: ``{"initdata": ..., "log":
     [...]}``, or the ``log`` list alone when its first output carries ``initdata``) as a
     one-hand :class:`~majiang.record.MatchRecord` under :func:`majiang.botzone.rules`,
@@ -333,7 +334,17 @@ def parse_log(
     record replays (:meth:`~majiang.record.MatchRecord.replay`) and shows with ``majiang
     replay``. Raises :class:`LogError` for a log that is malformed, cut, refused by the
     rules or not consistent with itself (see the module documentation)."""
-    return _Reader(_load(log, source), source).record()
+    reader: _Reader | None = None
+    try:
+        reader = _Reader(_load(log, source), source)
+        return reader.record()
+    except LogError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any other failure is reported as the log's
+        entry = 2 * reader.turn - 1 if reader is not None and reader.turn else None
+        raise LogError(
+            f"the log cannot be read: {type(e).__name__}: {e}", source=source, entry=entry
+        ) from e
 
 
 def _describe(v: Any) -> str:
@@ -342,8 +353,62 @@ def _describe(v: Any) -> str:
     return type(v).__name__ if v is not None else "null"
 
 
+#: Botzone tile names as the judge compares them (exact strings), without flowers.
+_CODES = {tile_name(c): c for c in range(34)}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A hand the judge ended by refusing an answer (docs/rules/botzone.md, B-4): the
+    offender pays 30 and each other player receives 10, with no winner. ``verdict`` is
+    ``WA`` for an answer the judge refuses (a malformed line, a move its rules do not
+    allow) or the verdict Botzone gave the answer itself (``TLE``, ``MLE``, ``RE``, ...);
+    ``entry`` the index of the answers in the log's ``log`` list and ``answer`` the
+    response refused (None for a verdict other than ``OK``). ``events`` are majiang's
+    events of the hand up to that answer (a majiang round has no such move, so the
+    record of the log holds no finished hand)."""
+
+    player: int
+    verdict: str
+    entry: int
+    answer: str | None
+    reason: str
+    scores: list[int]
+    events: list[dict[str, Any]] = field(repr=False)
+
+    def __str__(self) -> str:
+        what = f"answered {self.answer!r}" if self.answer is not None else "gave no answer"
+        return (
+            f"log entry {self.entry}: the judge refused player {self.player}, who {what} "
+            f"({self.verdict}: {self.reason}); the hand ends with the scores {self.scores}"
+        )
+
+
+@dataclass
+class LogRecord(MatchRecord):
+    """The record :func:`read_log` makes of a Botzone log: a
+    :class:`~majiang.record.MatchRecord` of its one hand and, for a hand the judge ended
+    by refusing an answer, the :class:`Refusal` (the record then holds no finished hand:
+    ``complete`` is false)."""
+
+    refusal: Refusal | None = None
+
+
+class _Refused(Exception):
+    def __init__(self, player: int, verdict: str, entry: int, answer: str | None, reason: str):
+        super().__init__(reason)
+        self.player, self.verdict, self.entry = player, verdict, entry
+        self.answer, self.reason = answer, reason
+
+
+def _penalty_scores(player: int) -> list[int]:
+    return [-30 if p == player else 10 for p in range(4)]
+
+
 class _Reader:
-    """Plays a Botzone log's answers on a majiang round and checks the log against it."""
+    """Plays a Botzone log's answers as the judge reads them (judge/main.cpp: the order in
+    which it checks each answer, what it accepts, when it ends the hand), each accepted
+    move on a majiang round, and checks the log's requests and scores against them."""
 
     def __init__(self, obj: Any, source: str | None):
         self.source = source
@@ -361,6 +426,10 @@ class _Reader:
         self.rules = _rules()
         self.wall, self.quan, self.seed = self._initdata()
         self.turn = 0  # the next answers entry to take, counted in turns
+        self.requests: list[list[str]] = []
+        #: How the hand ended: ("HU" | "WH", player), ("HUANG",) or a _Refused.
+        self.outcome: Any = None
+        self.r: Round | None = None
 
     def error(self, problem: str, entry: int | None = None) -> LogError:
         return LogError(problem, source=self.source, entry=entry)
@@ -398,8 +467,11 @@ class _Reader:
         seed = srand % 2**64 if type(srand) is int else 0
         return wall, quan, seed
 
-    def answers(self) -> tuple[int, list[str]]:
-        """The next answers entry: its index and each player's answer."""
+    def answers(self, requests: list[str]) -> tuple[int, list[tuple[Any, str]]]:
+        """The answers to ``requests`` (the judge's next turn): the entry's index and each
+        player's verdict and response (the response as the judge reads it: a missing one
+        is empty)."""
+        self.requests.append(requests)
         i = 2 * self.turn + 1
         if i >= len(self.entries):
             raise self.error(
@@ -410,158 +482,239 @@ class _Reader:
         out = []
         for p in range(4):
             a = e.get(str(p))
-            if not isinstance(a, dict) or not isinstance(a.get("response"), str):
-                raise self.error(f"player {p} has no answer (a 'response' string)", i)
-            verdict = a.get("verdict", "OK")
-            if verdict != "OK":
-                raise self.error(
-                    f"player {p}'s answer has the verdict {_describe(verdict)}: the judge ends "
-                    "the hand with its penalty, which a majiang round cannot play",
-                    i,
-                )
-            out.append(a["response"].strip())
+            if not isinstance(a, dict):
+                raise self.error(f"player {p} has no answer (an object with a 'verdict')", i)
+            response = a.get("response")
+            if response is None:
+                response = ""
+            if not isinstance(response, str):
+                raise self.error(f"player {p}'s response is {_describe(response)}, not text", i)
+            out.append((a.get("verdict"), response))
         self.turn += 1
         return i, out
 
-    def refused(self, i: int, p: int, answer: str, why: str) -> LogError:
-        return self.error(f"player {p} answered {answer!r}, {why}", i)
+    # ---- the judge's checks
+
+    def verdict(self, i: int, p: int, ans: tuple[Any, str]) -> None:
+        verdict, _ = ans
+        if verdict != "OK":
+            v = verdict if isinstance(verdict, str) else ""
+            raise _Refused(p, v, i, None, "the answer's verdict is not OK")
+
+    def must_pass(self, i: int, p: int, ans: tuple[Any, str], why: str) -> None:
+        self.verdict(i, p, ans)
+        if ans[1] != _PASS:
+            raise _Refused(p, "WA", i, ans[1], why)
+
+    def all_pass(self, requests: list[str]) -> None:
+        i, a = self.answers(requests)
+        for p in range(4):
+            self.must_pass(i, p, a[p], "only PASS is taken here")
 
     # ---- playing
 
-    def only_pass(self, i: int, answers: list[str], but: tuple[int, ...] = ()) -> None:
-        for p, a in enumerate(answers):
-            if p not in but and a == "HU":
-                raise self.refused(
-                    i,
-                    p,
-                    a,
-                    "a false win where majiang's round offers that player no decision (the "
-                    "judge's penalty there has no counterpart in a majiang round)",
-                )
-            if p not in but and a != _PASS:
-                raise self.refused(
-                    i,
-                    p,
-                    a,
-                    "where the judge takes only PASS (a penalty a majiang round cannot play)",
-                )
+    def hand(self, p: int) -> list[int]:
+        assert self.r is not None
+        return list(self.r.hand(p))
 
-    def parse(self, i: int, p: int, answer: str) -> Response:
-        try:
-            return parse_response(answer)
-        except ProtocolError as e:
-            raise self.refused(i, p, answer, f"not a Botzone answer ({e})") from None
+    def walls(self) -> list[int]:
+        assert self.r is not None
+        return list(self.r.seat_walls or [0, 0, 0, 0])
 
-    def apply(self, r: Round, i: int, p: int, answer: str, action: Action) -> None:
+    def apply(self, i: int, p: int, answer: str, action: Action) -> None:
+        assert self.r is not None
         try:
-            r.apply(p, action)
+            self.r.apply(p, action)
         except (IllegalActionError, InvalidHandError) as e:
-            raise self.refused(i, p, answer, f"a move the rules refuse: {e}") from None
+            raise self.error(
+                f"player {p} answered {answer!r}, which the judge accepts but majiang's "
+                f"rules refuse: {e}",
+                i,
+            ) from None
+
+    def pass_pending(self, i: int, but: int = -1) -> None:
+        assert self.r is not None
+        r = self.r
+        while not r.is_over and r.phase in ("claim", "rob_kong"):
+            rest = [s for s in r.pending if s != but]
+            if not rest:
+                return
+            self.apply(i, rest[0], _PASS, Action("pass"))
+
+    def declare(self, i: int, p: int) -> None:
+        """``p`` answered HU, the first in the judge's order: a win or the judge's WH."""
+        assert self.r is not None
+        r = self.r
+        self.apply(i, p, "HU", Action("win"))
+        self.pass_pending(i)
+        if not r.is_over:
+            raise self.error(f"player {p} answered HU, but majiang's round goes on", i)
+        won = any(w["seat"] == p for w in (r.result or {}).get("wins", []))
+        self.outcome = ("HU" if won else "WH", p)
 
     def play(self) -> Round:
         try:
             r = round_from_wall(self.rules, self.wall, self._hand_seed(), 0, self.quan)
         except (InvalidHandError, RuleError, ValueError) as e:
             raise self.error(f"the wall cannot be dealt: {e}") from None
-        for _ in range(2):
-            i, a = self.answers()
-            self.only_pass(i, a)
-        stage: tuple[str, int] | None = ("draw", 0)
-        while not r.is_over:
-            assert stage is not None
-            kind, p = stage
-            i, a = self.answers()
-            if kind == "draw":
-                stage = self._draw(r, i, p, a)
-            elif kind == "window":
-                stage = self._window(r, i, p, a)
-            elif kind == "announce":
-                self.only_pass(i, a)
-                stage = ("draw", p)
-            else:
-                stage = self._rob(r, i, p, a)
-        if stage is not None:
-            # The hand ran dry: the judge still asks about the last discard or kong.
-            i, a = self.answers()
-            self.only_pass(i, a)
+        self.r = r
+        deal = {e["seat"]: list(e["tiles"]) for e in r.events() if e["type"] == "deal"}
+        try:
+            self.all_pass([f"0 {p} {self.quan}" for p in range(4)])
+            self.all_pass([f"1 0 0 0 0 {_names(deal[p][:13])}" for p in range(4)])
+            stage: tuple[Any, ...] | None = ("draw", 0)
+            while stage is not None:
+                kind = stage[0]
+                if kind == "draw":
+                    stage = self._draw(stage[1])
+                elif kind == "window":
+                    stage = self._window(*stage[1:])
+                else:
+                    stage = self._kong(*stage[1:])
+        except _Refused as x:
+            self.outcome = x
         return r
 
-    def _draw(self, r: Round, i: int, p: int, a: list[str]) -> tuple[str, int] | None:
-        self.only_pass(i, a, (p,))
-        if r.phase != "turn" or r.turn != p:
-            raise self.error(f"player {p} is to draw, but majiang's round has {r.phase}", i)
-        ans = self.parse(i, p, a[p])
-        op, tiles = ans.op, ans.tiles
-        if op == "PLAY":
-            self.apply(r, i, p, a[p], Action("discard", tiles[0]))
-            return "window", p
-        if op == "GANG" and tiles:
-            self.apply(r, i, p, a[p], Action("concealed_kong", tiles[0]))
-            return "announce", p
-        if op == "BUGANG":
-            self.apply(r, i, p, a[p], Action("added_kong", tiles[0]))
-            return "rob", p
-        if op == "HU":
-            self.apply(r, i, p, a[p], Action("win"))
+    def _draw(self, p: int) -> tuple[Any, ...] | None:
+        r = self.r
+        assert r is not None
+        if r.is_over:
+            if not (r.result or {}).get("exhaustive") or self.walls()[p] != 0:
+                raise self.error(f"player {p} is to draw, but majiang's round is over")
+            self.outcome = ("HUANG",)
             return None
-        raise self.refused(i, p, a[p], "not an answer to its own draw")
-
-    def _claims(self, r: Round, i: int, a: list[str], phase: str) -> dict[int, int]:
-        """Applies the claims of the seats majiang asks; returns the discard each claimer
-        named (PENG/CHI)."""
-        named: dict[int, int] = {}
-        pending = set(r.pending) if r.phase == phase else set()
-        for s, ans_text in enumerate(a):
-            if s not in pending:
+        if r.phase != "turn" or r.turn != p or r.drawn is None:
+            raise self.error(f"player {p} is to draw, but majiang's round has {r.phase}")
+        t = r.drawn
+        i, a = self.answers([f"2 {tile_name(t)}" if q == p else f"3 {p} DRAW" for q in range(4)])
+        action: Action | None = None
+        nxt: tuple[Any, ...] | None = None
+        for s in range(4):
+            if s != p:
+                self.must_pass(i, s, a[s], "to another player's draw, where only PASS is taken")
                 continue
-            ans = self.parse(i, s, ans_text)
-            claim = r.claim
-            assert claim is not None
-            if ans.op == "PASS":
-                action = Action("pass")
-            elif ans.op == "HU":
-                action = Action("win")
-            elif phase == "rob_kong":
-                raise self.refused(i, s, ans_text, "to an added kong, which only HU can rob")
-            elif ans.op == "PENG":
-                action = Action("pung", claim[1])
-                named[s] = ans.tiles[0]
-            elif ans.op == "GANG" and not ans.tiles:
-                action = Action("kong", claim[1])
-            elif ans.op == "CHI":
-                action = Action("chow", ans.tiles[0] - 1)
-                named[s] = ans.tiles[1]
+            self.verdict(i, p, a[p])
+            text = a[p][1]
+            words = text.split(" ")
+            if words == ["HU"]:
+                self.declare(i, p)
+                return None
+            if len(words) != 2:
+                raise _Refused(p, "WA", i, text, "not PLAY t, GANG t, BUGANG t or HU")
+            op, t = words[0], _CODES.get(words[1])
+            held = self.hand(p)
+            walls = self.walls()
+            if op == "PLAY" and t in held:
+                action, nxt = Action("discard", t), ("window", p, f"3 {p} PLAY {words[1]}", t)
+            elif op in ("GANG", "BUGANG") and (walls[p] == 0 or walls[(p + 1) % 4] == 0):
+                raise _Refused(
+                    p, "WA", i, text, "a kong when its own wall or the next player's is empty"
+                )
+            elif op == "GANG" and t is not None and held.count(t) == 4:
+                action, nxt = Action("concealed_kong", t), ("kong", p, None)
+            elif (
+                op == "BUGANG"
+                and t in held
+                and any(m.kind == "pung" and m.tile == t for m in r.melds(p))
+            ):
+                action, nxt = Action("added_kong", t), ("kong", p, t)
             else:
-                raise self.refused(i, s, ans_text, "not an answer to a discard")
-            self.apply(r, i, s, ans_text, action)
-        self.only_pass(i, a, tuple(pending))
-        return named
+                raise _Refused(p, "WA", i, text, "a move its tiles do not allow")
+        assert action is not None
+        self.apply(i, p, a[p][1], action)
+        return nxt
 
-    def _window(self, r: Round, i: int, p: int, a: list[str]) -> tuple[str, int] | None:
-        if a[p] != _PASS:
-            raise self.refused(i, p, a[p], "to its own discard, where the judge takes only PASS")
-        seen = r.n_events
-        named = self._claims(r, i, a, "claim")
-        if r.is_over:
-            return None
-        for e in r.events(since=seen):
-            q = e.get("seat", -1)
-            if e["type"] in ("pung", "chow"):
-                if q not in named:
-                    raise self.error(f"player {q} claimed without naming its discard", i)
-                self.apply(r, i, q, a[q], Action("discard", named[q]))
-                return "window", q
-            if e["type"] == "kong":
-                return "announce", q
-        return "draw", r.turn
+    def _window(self, d: int, request: str, x: int) -> tuple[Any, ...] | None:
+        """The answers to a discard ``x`` of ``d`` (``request``: PLAY, PENG or CHI)."""
+        r = self.r
+        assert r is not None
+        i, a = self.answers([request] * 4)
+        self.must_pass(i, d, a[d], "to its own discard, where only PASS is taken")
+        order = [(d + k) % 4 for k in (1, 2, 3)]
+        for s in order:
+            self.verdict(i, s, a[s])
+            if a[s][1] == "HU":
+                self.declare(i, s)
+                return None
+        # Pungs and kongs, then chows, each in player order; the first taken ends the search.
+        claim: tuple[Any, ...] | None = None
+        for s in range(4):
+            if s == d:
+                continue
+            text = a[s][1]
+            words = text.split(" ")
+            held = self.hand(s)
+            if words == [_PASS] or len(words) == 3:
+                continue
+            if words == ["GANG"] and held.count(x) >= 3:
+                claim = (s, text, Action("kong", x), ("kong", s, None))
+            elif len(words) == 2 and words[0] == "PENG" and held.count(x) >= 2:
+                rest = list(held)
+                rest.remove(x)
+                rest.remove(x)
+                y = _CODES.get(words[1])
+                if y not in rest:
+                    raise _Refused(s, "WA", i, text, "a pung discarding a tile it does not hold")
+                claim = (s, text, Action("pung", x), ("window", s, f"3 {s} PENG {words[1]}", y))
+            else:
+                raise _Refused(s, "WA", i, text, "not an answer to a discard")
+            break
+        if claim is None:
+            for s in range(4):
+                if s == d:
+                    continue
+                text = a[s][1]
+                words = text.split(" ")
+                if len(words) != 3:
+                    continue
+                if words[0] != "CHI" or s != order[0]:
+                    raise _Refused(s, "WA", i, text, "a chow by another than the next player")
+                mid = _CODES.get(words[1])
+                ok = mid is not None and mid < 27 and mid // 9 == x // 9 and abs(mid - x) <= 1
+                rest = self.hand(s) + [x]
+                for c in (mid - 1, mid, mid + 1) if ok and mid is not None else ():
+                    if c // 9 != x // 9 or c not in rest:
+                        ok = False
+                        break
+                    rest.remove(c)
+                if not ok or mid is None:
+                    raise _Refused(s, "WA", i, text, "a chow its tiles do not make")
+                y = _CODES.get(words[2])
+                if y not in rest:
+                    raise _Refused(s, "WA", i, text, "a chow discarding a tile it does not hold")
+                nxt = ("window", s, f"3 {s} CHI {words[1]} {words[2]}", y)
+                claim = (s, text, Action("chow", mid - 1), nxt)
+                break
+        if claim is None:
+            self.pass_pending(i)
+            return "draw", order[0]
+        s, text, action, nxt = claim
+        if self.walls()[order[0]] == 0:
+            raise _Refused(
+                s, "WA", i, text, "a claim other than a win on the last discard before the wall"
+            )
+        self.pass_pending(i, s)
+        self.apply(i, s, text, action)
+        if nxt[0] == "window":
+            self.apply(i, s, text, Action("discard", nxt[3]))
+        return nxt
 
-    def _rob(self, r: Round, i: int, p: int, a: list[str]) -> tuple[str, int] | None:
-        if a[p] != _PASS:
-            raise self.refused(i, p, a[p], "to its own added kong, where the judge takes PASS")
-        self._claims(r, i, a, "rob_kong")
-        if r.is_over:
-            return None
-        return "draw", p
+    def _kong(self, q: int, added: int | None) -> tuple[Any, ...] | None:
+        """The answers to ``q``'s kong: ``added`` is the tile of an added kong (which a
+        HU may rob), None for a concealed kong or one on a discard."""
+        request = f"3 {q} GANG" if added is None else f"3 {q} BUGANG {tile_name(added)}"
+        i, a = self.answers([request] * 4)
+        for s in [(q + k) % 4 for k in range(4)]:
+            self.verdict(i, s, a[s])
+            text = a[s][1]
+            if text == _PASS:
+                continue
+            if text == "HU" and added is not None and s != q:
+                self.declare(i, s)
+                return None
+            raise _Refused(s, "WA", i, text, "to a kong, where only PASS or a robbing HU is taken")
+        self.pass_pending(i)
+        return "draw", q
 
     def _hand_seed(self) -> int:
         return Match(self.rules, self.seed, 1).hand_seed_at(0)
@@ -569,13 +722,19 @@ class _Reader:
     # ---- checking and the record
 
     def check(self, r: Round) -> None:
-        """Every request and the final scores of the log are those of the round played."""
-        result = r.result or {}
-        want = _Turns(r.events(), 0, self.quan, list(result.get("deltas", [0] * 4)))
-        n = len(want.turns)
-        if self.turn != n:
-            raise self.error(f"the answers make {self.turn} turns, the hand {n}")
+        """Every request and the final scores of the log are those of the hand played."""
+        n = self.turn
         last = 2 * n
+        x = self.outcome
+        if isinstance(x, _Refused) and len(self.entries) != last + 1:
+            if x.answer is None:
+                what = f"player {x.player}'s answer has the verdict {x.verdict!r}"
+            else:
+                what = f"player {x.player} answered {x.answer!r} ({x.verdict}: {x.reason})"
+            raise self.error(
+                f"{what}: the judge ends the hand there with its penalty, but the log goes on",
+                x.entry,
+            )
         if len(self.entries) <= last:
             raise self.error(
                 "the log is cut: the judge's final output (the scores) is missing",
@@ -583,17 +742,40 @@ class _Reader:
             )
         if len(self.entries) > last + 1:
             raise self.error("the log goes on after the hand ended", last + 1)
-        for k, (requests, _, _) in enumerate(want.turns):
+        for k, requests in enumerate(self.requests):
             self._check_requests(2 * k, requests)
         out = self.entries[last].get("output")
         if not isinstance(out, dict) or out.get("command") != "finish":
             raise self.error("the last entry is not the judge's finish output", last)
         content = out.get("content")
         scores = [content.get(str(p)) if isinstance(content, dict) else None for p in range(4)]
-        if scores != want.scores:
+        if isinstance(self.outcome, _Refused):
+            want = _penalty_scores(self.outcome.player)
+            action, player = self.outcome.verdict, self.outcome.player
+        else:
+            want = list((r.result or {}).get("deltas", [0] * 4))
+            action = self.outcome[0]
+            player = self.outcome[1] if len(self.outcome) > 1 else None
+        if scores != want:
+            why = ""
+            if isinstance(x, _Refused):
+                answer = f"answer {x.answer!r}" if x.answer is not None else "answer"
+                why = (
+                    f" ({x.verdict} for player {x.player}'s {answer} at log entry {x.entry}: "
+                    f"{x.reason})"
+                )
             raise self.error(
-                f"the judge's scores are {scores}, the hand's answers give {want.scores}", last
+                f"the judge's scores are {scores}, the hand's answers give {want}{why}", last
             )
+        display = out.get("display")
+        if isinstance(display, dict) and "action" in display:
+            got = (display.get("action"), display.get("player", player))
+            if got != (action, player):
+                raise self.error(
+                    f"the judge's finish shows {got[0]!r} by player {got[1]}, the hand's "
+                    f"answers give {action!r} by player {player}",
+                    last,
+                )
 
     def _check_requests(self, i: int, requests: list[str]) -> None:
         out = self.entries[i].get("output")
@@ -611,10 +793,30 @@ class _Reader:
                     i,
                 )
 
-    def record(self) -> MatchRecord:
+    def record(self) -> LogRecord:
         r = self.play()
         self.check(r)
         names = self._players()
+        header: dict[str, Any] = {
+            "rules": self.rules.name,
+            "options": self.rules.options(),
+            "seed": self.seed,
+            "n_hands": 1,
+            "players": names,
+            "walls": True,
+        }
+        x = self.outcome
+        if isinstance(x, _Refused):
+            refusal = Refusal(
+                x.player,
+                x.verdict,
+                x.entry,
+                x.answer,
+                x.reason,
+                _penalty_scores(x.player),
+                r.events(),
+            )
+            return LogRecord(**header, refusal=refusal)
         result = json.loads(json.dumps(r.result or {}))
         deltas = list(result.get("deltas", [0] * 4))
         hand = HandRecord(
@@ -628,16 +830,7 @@ class _Reader:
             events_json=r.events_json(),
             wall=list(self.wall),
         )
-        return MatchRecord(
-            rules=self.rules.name,
-            options=self.rules.options(),
-            seed=self.seed,
-            n_hands=1,
-            players=names,
-            hands=[hand],
-            final_scores=deltas,
-            walls=True,
-        )
+        return LogRecord(**header, hands=[hand], final_scores=deltas)
 
     def _players(self) -> list[str]:
         players = self.obj.get("players")

@@ -150,7 +150,7 @@ class BotzonePlayer:
             return Response("HU")
         if a.kind == "discard":
             return Response("PLAY", (a.tile,))
-        if a.kind in ("concealed_kong", "added_kong") and not t.next_wall_empty(t.me):
+        if a.kind in ("concealed_kong", "added_kong") and t.may_kong():
             return Response("GANG" if a.kind == "concealed_kong" else "BUGANG", (a.tile,))
         return self._fallback(safe)
 

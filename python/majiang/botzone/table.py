@@ -6,16 +6,19 @@ built-in policy can choose on a round rebuilt at that decision (its legal action
 round's own).
 
 Walls. The judge deals 13 tiles to each player and player 0 (dealer, East) draws first.
-Without flowers the 136 tiles are four private walls of 34 (21 left in each after the
-deal); with flowers the judge draws from one wall of 144. Either way the rebuilt round
-sees one shared wall holding every undrawn tile, so the fans of the last tile (妙手回春,
-海底捞月) are only counted once every wall is empty: never more than the judge gives.
+Its walls are private (docs/rules/botzone.md, B-1 and B-7): ``walltiles`` cut into four
+equal runs, one per player, each dealt and drawn from its end: 34 tiles a player without
+flowers (21 left after the deal), 36 with them, every flower at the deal or in play
+replaced from the drawer's own run. The rebuilt round sees one shared wall holding every
+undrawn tile, so the fans of the last tile (妙手回春, 海底捞月) are only counted once every
+wall is empty: never more than the judge gives.
 
-Two cautions keep the bot from claiming a win the judge would score under 8 fan: the
-rebuilt round never counts 杠上开花 (judges differ on when they grant it; the public one
-clears its flag when a flower is drawn and only sets it for an added kong), and with
-private walls a kong or a claim other than a win is never made when the next player's
-wall is empty (the judge ends the hand there).
+The judge's checks the rebuilt round does not make are made here (B-1, B-6): with
+private walls a claim other than a win is never made when the discarder's next player's
+wall is empty, and a kong on one's own turn never when one's own wall or the next
+player's is (the judge refuses both: WA). 杠上开花 is counted exactly when the judge
+grants it: on the draw that replaces one's own kong of any kind (concealed, on a discard,
+added), not after a flower drawn in between (the judge clears its flag then).
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ class Table:
     private_walls: bool = True
     #: Flowers are in play even if none was dealt.
     flowers_on: bool = False
+    #: This player declared a kong and has not drawn since (its replacement is next).
+    kong_owed: bool = False
+    #: This player's drawn tile replaces its kong (the judge's 杠上开花 flag, B-6).
+    kong_draw: bool = False
 
     # ------------------------------------------------------------------ walls
 
@@ -78,6 +85,13 @@ class Table:
         judge then refuses kongs and claims other than a win)."""
         return self.private_walls and self.wall_of((player + 1) % 4) <= 0
 
+    def may_kong(self) -> bool:
+        """This player may declare a kong on its own turn: the judge wants a tile in its
+        own wall (the replacement) and, with private walls, in the next player's."""
+        if not self.private_walls:
+            return self.wall_remaining > 0
+        return self.wall_of(self.me) > 0 and not self.next_wall_empty(self.me)
+
     # ------------------------------------------------------------------ updates
 
     def update(self, request: Request, answer: Response | None = None) -> None:
@@ -101,6 +115,7 @@ class Table:
             self.drawn = request.tile
             self.turn = self.me
             self.taken[self.me] += 1
+            self.kong_draw, self.kong_owed = self.kong_owed, False
         elif isinstance(request, Move):
             self._need_deal()
             self._move(request, answer)
@@ -132,6 +147,9 @@ class Table:
             self.flowers[p].append(m.tiles[0])
             self.taken[p] += 1
             self.turn = p
+            if mine:
+                # The judge forgets the kong once a flower replaces it (B-6).
+                self.kong_owed = False
         elif m.op == "PLAY":
             if mine:
                 self._take(m.tiles[0])
@@ -175,6 +193,7 @@ class Table:
                 self.melds[p].append(("concealed_kong", None, p))
             self.drawn = None
             self.turn = p
+            self.kong_owed = mine
         elif m.op == "BUGANG":
             t = m.tiles[0]
             for i, (kind, tile, src) in enumerate(self.melds[p]):
@@ -187,6 +206,7 @@ class Table:
                 self._take(t)
             self.drawn = None
             self.turn = p
+            self.kong_owed = mine
 
     # ------------------------------------------------------------------ views
 
@@ -205,6 +225,7 @@ class Table:
             "prevalent_wind": self.quan,
             "hand": list(self.hand),
             "drawn": self.drawn if phase == "turn" else None,
+            "kong_replacement": phase == "turn" and self.kong_draw,
             "melds": melds,
             "flowers": [list(f) for f in self.flowers],
             "discards": list(self.discards),

@@ -6,26 +6,24 @@ Every module here defines ``register(subparsers)``, which adds its parser and se
 
 import argparse
 
-#: What ``--rules`` takes: the three presets, and ``botzone`` (gb on Botzone's table,
-#: :func:`majiang.botzone.rules`).
-RULE_CHOICES = ("gb", "classic", "huainan", "botzone")
+from .._core import RuleSet
+from ..rules import NAMES, PRESETS, entry
+
+#: What ``--rules`` takes: every registered rule set and preset.
+RULE_CHOICES = NAMES
 
 
 def add_rules_option(parser: argparse.ArgumentParser) -> None:
     """Adds ``--rules`` (one of :data:`RULE_CHOICES`, default gb) to a subcommand."""
+    presets = "; ".join(f"{p} is {entry(p)['summary']}" for p in PRESETS)
     parser.add_argument(
         "--rules",
         default="gb",
         choices=RULE_CHOICES,
-        help="rule set (default gb; botzone is gb on Botzone's table: private walls, its "
-        "penalties and its calculator, as mj.botzone.rules())",
+        help=f"rule set (default gb; {presets})",
     )
 
 
-def rule_set(name: str):
-    """The rules a ``--rules`` value names: a preset's name, or Botzone's ``RuleSet``."""
-    if name == "botzone":
-        from ..botzone import rules
-
-        return rules()
-    return name
+def rule_set(name: str) -> RuleSet:
+    """The rules a ``--rules`` value names (a rule set or a preset)."""
+    return RuleSet(name)

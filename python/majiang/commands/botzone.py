@@ -105,6 +105,10 @@ def import_(args: argparse.Namespace) -> int:
             sys.stdout.write(rec.to_json())
         else:
             rec.save(args.out)
+        if rec.refusal is not None:
+            # Read, but the judge ended the hand on a refused answer: the record holds no
+            # finished hand.
+            print(f"majiang botzone import: {args.log}: {rec.refusal}", file=sys.stderr)
     except (RecordError, OSError) as e:
         print(f"majiang botzone import: {e}", file=sys.stderr)
         return 2

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core import Action, Round, format_tiles
+from ..rules import unit
 from . import add_rules_option, rule_set
 
 WIND = "ESWN"
@@ -178,9 +179,9 @@ def run(args: argparse.Namespace) -> int:
         print("majiang explain: --rows must be at least 1", file=sys.stderr)
         return 2
     if args.record is None:
-        if args.rules == "huainan":
+        if unit(args.rules) != "fan":
             print(
-                "majiang explain: the strong bot plays huainan by the efficiency path; "
+                f"majiang explain: the strong bot plays {args.rules} by the efficiency path; "
                 "its explanations name only that",
                 file=sys.stderr,
             )

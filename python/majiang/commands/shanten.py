@@ -9,6 +9,7 @@ import sys
 
 from .. import _core
 from ..oracle import shanten, shanten_forms, useful_tiles, waits
+from ..rules import RULE_SETS
 from .fan import _pad, _width, add_meld_arguments, melds_from_args
 
 
@@ -145,9 +146,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("hand", help="concealed tiles, MPSZ (123m456p...), 13-3k or 14-3k of them")
     add_meld_arguments(p)
-    p.add_argument(
-        "--rules", default="gb", choices=["gb", "classic", "huainan"], help="rule set (gb)"
-    )
+    p.add_argument("--rules", default="gb", choices=RULE_SETS, help="rule set (gb)")
     p.add_argument("--wild", help="huainan: the wild (宝) tile kind, e.g. 5p")
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=run)

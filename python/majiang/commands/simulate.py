@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import _core
 from ..errors import InvalidArgumentError
+from ..rules import unit
 from ..sim import (
     MAX_IN_MEMORY_HANDS,
     SHARD_HANDS,
@@ -101,7 +102,7 @@ def _aligned_summary(result: object, top: int) -> str:
     text = result.format_summary(top=top)  # type: ignore[attr-defined]
     summary = result.summary(top=top)  # type: ignore[attr-defined]
     fans = summary.get("top_fans") or []
-    if not fans or str(summary["rules"]).startswith("huainan"):
+    if not fans or unit(summary["rules"]) != "fan":
         return text
     lines = text.split("\n")
     head = lines[: len(lines) - len(fans)]

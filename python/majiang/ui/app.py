@@ -171,7 +171,7 @@ class GameScreen(Screen[None]):
         self.history = ActionLog(
             self.names(),
             options.ascii,
-            unit="points" if controller.rules.name == "huainan" else "fan",
+            unit=controller.rules.unit,
         )
         self._history_lines = 0
         self.hand_lines: list[HandLine] = []

@@ -207,7 +207,7 @@ fn truth(round: &Round, o: u8) -> (bool, u64) {
         input.fourth_tile = round.visible()[t as usize] >= 3;
         input.wall_last = round.wall().remaining() == 0;
         let meets =
-            |inp: &WinInput| fan::evaluate(inp, round.rules()).is_ok_and(|f| f.meets_minimum);
+            |inp: &WinInput| fan::evaluate(inp, &round.rules().fan).is_ok_and(|f| f.meets_minimum);
         if meets(&input) {
             ready = true;
             wins |= 1 << t;

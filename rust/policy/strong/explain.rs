@@ -362,7 +362,6 @@ mod tests {
     use crate::policy::positions::{discards, view};
     use crate::policy::{Policy, RandomPolicy, RoundView, StrongConfig, TableView};
     use crate::round::Round;
-    use crate::rules::RuleSetKind;
     use crate::tile;
 
     fn t(s: &str) -> Tile {
@@ -460,7 +459,7 @@ mod tests {
 
     #[test]
     fn explaining_makes_the_same_decisions_as_acting_in_classic() {
-        let rules = Rules::preset(RuleSetKind::Classic);
+        let rules = Rules::named("classic").unwrap();
         let modes = play_and_compare(&rules, StrongConfig::default(), 10);
         assert!(count(&modes, Mode::Attack) + count(&modes, Mode::Lookahead) > 50);
     }
@@ -480,7 +479,7 @@ mod tests {
 
     #[test]
     fn huainan_decisions_name_the_efficiency_path() {
-        let rules = Rules::preset(RuleSetKind::Huainan);
+        let rules = Rules::named("huainan").unwrap();
         let modes = play_and_compare(&rules, StrongConfig::default(), 2);
         assert!(count(&modes, Mode::Huainan) > 0, "{modes:?}");
         assert_eq!(count(&modes, Mode::Attack), 0, "{modes:?}");

@@ -91,7 +91,7 @@ use super::plans::{Evaluator, Score};
 use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::{Action, HIDDEN};
-use crate::rules::{RuleSetKind, Rules};
+use crate::rules::Rules;
 use crate::shanten::regular::group_entry;
 use crate::tile::{Counts, Tile};
 use crate::wall::{derive_seed, Rng};
@@ -424,7 +424,7 @@ impl StrongPolicy {
             search: None,
             search_failed: false,
             lookahead: None,
-            huainan: (rules.kind == RuleSetKind::Huainan)
+            huainan: crate::policy::plays_wilds(rules)
                 .then(|| super::EfficiencyPolicy::new(rules, seed)),
         }
     }

@@ -176,7 +176,7 @@ fn the_observation_of_a_round_view_rebuilds_the_table() {
 
 #[test]
 fn classic_hands_play_legally() {
-    let rules = Rules::preset(RuleSetKind::Classic);
+    let rules = Rules::named("classic").unwrap();
     let cfg = StrongConfig {
         rollouts: 6,
         candidates: 2,

@@ -108,7 +108,7 @@ fn waiting<'r>(hand: &Counts, ctx: &WinContext, rules: &'r Rules) -> Option<fan:
     input.seat_wind = ctx.seat_wind;
     input.prevalent_wind = ctx.prevalent_wind;
     input.flowers = ctx.flowers;
-    fan::Waiting::new(&input, rules).ok()
+    fan::Waiting::new(&input, &rules.fan).ok()
 }
 
 /// Scores the wait `w` of a ready hand as a win on a discard, then as a self-draw (both
@@ -412,7 +412,7 @@ mod tests {
             input.seat_wind = ctx.seat_wind;
             input.prevalent_wind = ctx.prevalent_wind;
             input.flowers = ctx.flowers;
-            if let Ok(f) = fan::evaluate(&input, rules) {
+            if let Ok(f) = fan::evaluate(&input, &rules.fan) {
                 if f.meets_minimum {
                     out.on_discard += unseen[w] as u32;
                     out.fan_on_discard += unseen[w] as u32 * f.total;
@@ -421,7 +421,7 @@ mod tests {
                 }
             }
             input.self_drawn = true;
-            if let Ok(f) = fan::evaluate(&input, rules) {
+            if let Ok(f) = fan::evaluate(&input, &rules.fan) {
                 if f.meets_minimum {
                     out.self_draw_only += unseen[w] as u32;
                     out.fan_self_draw_only += unseen[w] as u32 * f.total;
@@ -470,10 +470,7 @@ mod tests {
         let mut ready = 0;
         let mut scoring = 0;
         for round in 0..6000 {
-            for rules in [
-                Rules::gb(),
-                Rules::preset(crate::rules::RuleSetKind::Classic),
-            ] {
+            for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
                 let melds = meld_sets[round % 4];
                 let mut c = ctx(melds);
                 c.seat_wind = (round / 4 % 4) as u8;

@@ -29,7 +29,7 @@ use super::state::{Round, SeatState};
 use crate::error::MjResult;
 use crate::hand::WinKind;
 use crate::huainan::table::HuainanHand;
-use crate::rules::{RuleSetKind, Rules};
+use crate::rules::{Engine, Rules};
 use crate::tile::{Counts, Tile};
 use crate::wall::Wall;
 
@@ -132,11 +132,12 @@ macro_rules! dispatch {
 }
 
 impl RuleSetState {
-    /// The implementation for `rules`, after checking that the table options fit it.
+    /// The implementation of the rule set's engine, after checking that the table options
+    /// fit it.
     pub fn for_rules(rules: &Rules) -> MjResult<Self> {
-        Ok(match rules.kind {
-            RuleSetKind::Gb | RuleSetKind::Classic => RuleSetState::Fans(fans::FanRules),
-            RuleSetKind::Huainan => RuleSetState::Huainan(huainan::HuainanRules::new(rules)?),
+        Ok(match rules.kind.engine {
+            Engine::Fans => RuleSetState::Fans(fans::FanRules),
+            Engine::Huainan => RuleSetState::Huainan(huainan::HuainanRules::new(rules)?),
         })
     }
 

@@ -1,38 +1,117 @@
-//! Rule sets and their options.
+//! Rule sets, presets and their options.
 //!
-//! A [`Rules`] value is a preset (`gb`, `classic`, `huainan`) plus option groups, one per
-//! part of the engine: [`crate::fan::FanOptions`] for scoring,
-//! [`crate::round::TableOptions`] for the flow of play and
-//! [`crate::huainan::HuainanOptions`] for the 宝 rules. Every decision docs/rules/ labels
-//! G-n, C-n or D-n is an option whose default is the documented one. Options are read and written
-//! by name, so Python (`mj.RuleSet("gb", min_fan=6)`) and records can carry them.
+//! Every rule set is one [`RuleSetDef`] in the registry ([`registry::RULE_SETS`]): its name
+//! and aliases, the option groups it plays, its hand forms, the engine that plays its hands,
+//! its scoring unit, its defaults and its documentation page. Presets
+//! ([`registry::PRESETS`]) are named option bundles over a rule set (`botzone` is gb on
+//! Botzone's table). Nothing else in the crate lists the rule sets: the layers below take
+//! their own option group ([`crate::fan::FanOptions`], [`crate::table::TableOptions`],
+//! [`crate::huainan::HuainanOptions`]) or the rule set's forms, and the layers above ask the
+//! definition (its [`Engine`], its groups).
 //!
-//! Options are scoped: each row of the option tables ([`OptSpec`], declared beside its
-//! field with [`crate::option_group!`]) names the rule sets it belongs to and the values it
-//! takes. [`Rules::options`] lists only the rule set's own options and [`Rules::set`]
-//! refuses another rule set's option, an unknown name or a value outside the domain. The
-//! fan options belong to gb and classic; the flow options to all three rule sets, except
-//! those huainan plays differently (flower replacement, the fan-based payments and
-//! penalties, declared ready); the 宝 options to huainan. The machinery lives in
-//! [`crate::options`], which the groups import; this module composes the groups.
+//! A [`Rules`] value is a rule set plus its option groups. Every decision docs/rules/
+//! labels G-n, C-n or D-n is an option whose default is the documented one. Options are
+//! read and written by name, so Python (`mj.RuleSet("gb", min_fan=6)`) and records can
+//! carry them. A rule set has exactly the options of its groups: [`Rules::options`] lists
+//! them and [`Rules::set`] refuses another rule set's option, an unknown name or a value
+//! outside the option's domain.
+//!
+//! # Adding a rule set
+//!
+//! One module here with its [`RuleSetDef`] (and, when its hands play by rules no engine
+//! has, an engine: a variant of [`Engine`] and its implementation of the round's rule-set
+//! trait, `round::ruleset`), one line in [`registry::RULE_SETS`], one page in docs/rules/.
+//! The compiler names the matches on [`Engine`]; the conformance tests run every
+//! registered rule set and preset through play, scoring, records and the bots.
+
+mod classic;
+mod gb;
+mod huainan;
+pub mod registry;
 
 use crate::error::{MjError, MjResult};
 use crate::fan::FanOptions;
 use crate::huainan::HuainanOptions;
-pub use crate::options::{Domain, OptSpec, OptType, OptValue, OptionGroup, RuleSetKind, Scope};
-use crate::round::TableOptions;
+pub use crate::options::{Domain, Group, GroupSet, OptSpec, OptType, OptValue, OptionGroup};
+use crate::shanten::Forms;
+use crate::table::TableOptions;
+pub use registry::{Engine, Preset, PresetValue, RuleSetDef, ScoreUnit, PRESETS, RULE_SETS};
+use std::fmt;
+use std::hash::{Hash, Hasher};
 
-/// A complete rule configuration.
-#[derive(Debug, Clone, PartialEq)]
+/// A registered rule set: a handle on its [`RuleSetDef`], compared and hashed by name.
+#[derive(Clone, Copy)]
+pub struct RuleSetId(&'static RuleSetDef);
+
+impl RuleSetId {
+    /// The rule set named `name` (a name or an alias), if registered.
+    pub fn find(name: &str) -> Option<RuleSetId> {
+        registry::find(name).map(RuleSetId)
+    }
+    /// Every registered rule set.
+    pub fn all() -> impl Iterator<Item = RuleSetId> {
+        RULE_SETS.iter().map(|d| RuleSetId(d))
+    }
+    /// The rule set's name.
+    pub fn as_str(self) -> &'static str {
+        self.0.name
+    }
+    /// Its definition.
+    pub fn def(self) -> &'static RuleSetDef {
+        self.0
+    }
+}
+
+impl std::ops::Deref for RuleSetId {
+    type Target = RuleSetDef;
+    fn deref(&self) -> &RuleSetDef {
+        self.0
+    }
+}
+
+impl PartialEq for RuleSetId {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for RuleSetId {}
+
+impl Hash for RuleSetId {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state)
+    }
+}
+
+impl fmt::Debug for RuleSetId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RuleSetId({:?})", self.0.name)
+    }
+}
+
+/// A complete rule configuration: a rule set and the values of its options.
+#[derive(Debug, Clone)]
 pub struct Rules {
-    /// Which preset this configuration starts from.
-    pub kind: RuleSetKind,
-    /// Scoring options.
+    /// The rule set.
+    pub kind: RuleSetId,
+    /// The preset this configuration was built from, if any (kept for display; equality
+    /// and hashing read the rule set and the option values only).
+    pub preset: Option<&'static Preset>,
+    /// Scoring options (group `Fans`).
     pub fan: FanOptions,
-    /// Flow-of-play options (wall, claims, settlement, match length).
+    /// Flow-of-play options (groups `Flow`, `Walls`, `FanPayments`, `Ready`).
     pub table: TableOptions,
-    /// Huainan 宝 options (used when `kind` is Huainan).
+    /// 宝 options (group `Bao`).
     pub huainan: HuainanOptions,
+}
+
+impl PartialEq for Rules {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+            && self.fan == other.fan
+            && self.table == other.table
+            && self.huainan == other.huainan
+    }
 }
 
 /// Every option of every group, with the group's current values in `rules`.
@@ -53,6 +132,15 @@ fn all_specs() -> impl Iterator<Item = &'static OptSpec> {
         .chain(HuainanOptions::SPECS)
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(names: &[&str]) -> String {
+    match names.split_last() {
+        None => "no rule set".to_string(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// Edit distance between two option names (for suggestions).
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -70,29 +158,59 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 impl Rules {
-    /// The preset with every option at the documented default.
-    pub fn preset(kind: RuleSetKind) -> Self {
-        Rules {
+    /// The rule set `kind` with every option at its documented default.
+    pub fn preset(kind: RuleSetId) -> Self {
+        let mut rules = Rules {
             kind,
-            fan: FanOptions::for_rules(kind),
-            table: TableOptions::for_rules(kind),
+            preset: None,
+            fan: FanOptions::default(),
+            table: TableOptions::default(),
             huainan: HuainanOptions::default(),
+        };
+        (kind.defaults)(&mut rules);
+        rules
+    }
+
+    /// The rule set or preset named `name`: a registered rule set (by name or alias) at
+    /// its defaults, or a preset's options over its rule set.
+    pub fn named(name: &str) -> MjResult<Self> {
+        if let Some(kind) = RuleSetId::find(name) {
+            return Ok(Self::preset(kind));
+        }
+        match registry::preset(name) {
+            Some(p) => p.rules(),
+            None => Err(registry::unknown(name)),
         }
     }
 
-    /// The preset named `name`.
-    pub fn named(name: &str) -> MjResult<Self> {
-        Ok(Self::preset(RuleSetKind::parse(name)?))
+    /// The gb rule set at its defaults.
+    pub fn gb() -> Self {
+        Self::named("gb").expect("gb is registered")
     }
 
-    /// The GB preset.
-    pub fn gb() -> Self {
-        Self::preset(RuleSetKind::Gb)
+    /// The rule set's definition.
+    pub fn def(&self) -> &'static RuleSetDef {
+        self.kind.def()
+    }
+
+    /// The hand forms the rule set's wins take.
+    pub fn forms(&self) -> Forms {
+        self.kind.forms
+    }
+
+    /// True if the rule set plays option group `g`.
+    pub fn has(&self, g: Group) -> bool {
+        self.kind.groups.contains(g)
+    }
+
+    /// The 宝 options when the rule set plays wild tiles (group `Bao`).
+    pub fn bao(&self) -> Option<&HuainanOptions> {
+        self.has(Group::Bao).then_some(&self.huainan)
     }
 
     /// The option table of a rule set: the rows of its own options, group by group.
-    pub fn specs(kind: RuleSetKind) -> impl Iterator<Item = &'static OptSpec> {
-        all_specs().filter(move |s| s.scope.contains(kind))
+    pub fn specs(kind: RuleSetId) -> impl Iterator<Item = &'static OptSpec> {
+        all_specs().filter(move |s| kind.groups.contains(s.group))
     }
 
     /// The row of option `key`, if it belongs to this rule set. An option of another rule
@@ -101,12 +219,17 @@ impl Rules {
     pub fn spec(&self, key: &str) -> MjResult<&'static OptSpec> {
         let kind = self.kind.as_str();
         if let Some(spec) = all_specs().find(|s| s.name == key) {
-            if spec.scope.contains(self.kind) {
+            if self.has(spec.group) {
                 return Ok(spec);
             }
+            let owners: Vec<&str> = RULE_SETS
+                .iter()
+                .filter(|d| d.groups.contains(spec.group))
+                .map(|d| d.name)
+                .collect();
             return Err(MjError::rule(format!(
                 "option '{key}' belongs to {}, not {kind}",
-                spec.scope
+                and_list(&owners)
             )));
         }
         let mut close: Vec<(usize, &str)> = Self::specs(self.kind)
@@ -127,7 +250,7 @@ impl Rules {
     /// Every option of this rule set with its value, group by group.
     pub fn options(&self) -> Vec<(&'static str, OptValue)> {
         rows(self)
-            .filter(|(spec, _)| spec.scope.contains(self.kind))
+            .filter(|(spec, _)| self.has(spec.group))
             .map(|(spec, v)| (spec.name, v))
             .collect()
     }
@@ -152,7 +275,8 @@ mod tests {
 
     #[test]
     fn presets_by_name() {
-        assert_eq!(Rules::named("classic").unwrap().kind, RuleSetKind::Classic);
+        assert_eq!(Rules::named("classic").unwrap().kind.as_str(), "classic");
+        assert_eq!(Rules::named("mcr").unwrap(), Rules::gb());
         assert!(Rules::named("riichi")
             .unwrap_err()
             .message()
@@ -169,7 +293,7 @@ mod tests {
 
     #[test]
     fn every_option_is_documented_and_its_default_is_in_range() {
-        for kind in RuleSetKind::ALL {
+        for kind in RuleSetId::all() {
             let r = Rules::preset(kind);
             for (spec, v) in rows(&r) {
                 assert!(!spec.doc.trim().is_empty(), "{} has no doc", spec.name);
@@ -180,7 +304,7 @@ mod tests {
 
     #[test]
     fn integer_ranges_fit_their_fields_and_32_bit_results() {
-        for kind in RuleSetKind::ALL {
+        for kind in RuleSetId::all() {
             for spec in Rules::specs(kind) {
                 let Domain::Int { min, max } = spec.domain else {
                     continue;
@@ -216,7 +340,7 @@ mod tests {
         let names: Vec<&str> = hn.options().iter().map(|(k, _)| *k).collect();
         assert!(names.contains(&"cap") && names.contains(&"reserved_tiles"));
         assert!(!names.contains(&"min_fan") && !names.contains(&"ting_enabled"));
-        for kind in RuleSetKind::ALL {
+        for kind in RuleSetId::all() {
             let r = Rules::preset(kind);
             let listed: Vec<&str> = r.options().iter().map(|(k, _)| *k).collect();
             let table: Vec<&str> = Rules::specs(kind).map(|s| s.name).collect();
