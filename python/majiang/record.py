@@ -1101,9 +1101,11 @@ def _where(hand: HandRecord, k: int | None = None) -> str:
     return " ".join([parts[0], f"({parts[1]})"]) if len(parts) == 2 else parts[0]
 
 
-def replay_moves(
-    r: Round, hand: HandRecord
-) -> Iterator[tuple[int, Action, list[dict[str, Any]]]]:
+#: One recorded decision replayed: the seat, its action and the events it caused.
+Move = tuple[int, Action, list[dict[str, Any]]]
+
+
+def replay_moves(r: Round, hand: HandRecord) -> Iterator[Move]:
     """Plays the recorded decisions of ``hand`` on ``r`` (the round it was dealt, see
     :func:`hand_round`) one at a time and yields each as ``(seat, action, events)``: the
     seat, the action it took and the events it caused (as dicts; empty for a pass that
@@ -1114,7 +1116,6 @@ def replay_moves(
     # parsed events alive after its replay.
     recorded = [json.loads(e) for e in hand.events_json]
     k = 0
-    Move = tuple[int, Action, list[dict[str, Any]]]
 
     def play(seat: int, action: Action) -> None:
         try:

@@ -56,6 +56,7 @@ from typing import Any
 from .._core import Action, IllegalActionError, InvalidHandError, Match, Round, RuleError
 from ..errors import LogError
 from ..record import HandRecord, MatchRecord, check_wall, round_from_wall
+from .preset import rules
 from .protocol import ProtocolError, tile_code, tile_name
 
 __all__ = ["LogError", "LogRecord", "Refusal", "judge_log", "parse_log", "read_log", "write_log"]
@@ -66,8 +67,6 @@ _PASS = "PASS"
 
 
 def _rules():
-    from . import rules
-
     return rules()
 
 
