@@ -87,6 +87,7 @@ then the trailer.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import os
@@ -425,7 +426,9 @@ class _Line:
             raise self.error(f"{key!r} must be true or false, not {_describe(v)}")
         return v
 
-    def str(self, key: str, limit: int = _MAX_NAME) -> str:
+    # Below ``int``, ``bool`` and ``str`` name the methods above: the types are spelled
+    # through ``builtins``.
+    def str(self, key: builtins.str, limit: builtins.int = _MAX_NAME) -> builtins.str:
         v = self.obj[key]
         if type(v) is not str:
             raise self.error(f"{key!r} must be a string, not {_describe(v)}")
@@ -434,8 +437,12 @@ class _Line:
         return v
 
     def ints(
-        self, key: str, bounds: tuple[int, int], n: int | None = None, v: Any = None
-    ) -> list[int]:
+        self,
+        key: builtins.str,
+        bounds: tuple[builtins.int, builtins.int],
+        n: builtins.int | None = None,
+        v: Any = None,
+    ) -> list[builtins.int]:
         v = self.obj[key] if v is None else v
         if type(v) is not list:
             raise self.error(f"{key!r} must be a list, not {_describe(v)}")
@@ -1105,19 +1112,24 @@ def _where(hand: HandRecord, k: int | None = None) -> str:
 Move = tuple[int, Action, list[dict[str, Any]]]
 
 
-def replay_moves(r: Round, hand: HandRecord) -> Iterator[Move]:
+def replay_moves(
+    r: Round, hand: HandRecord, *, before: Callable[[int, Action], object] | None = None
+) -> Iterator[Move]:
     """Plays the recorded decisions of ``hand`` on ``r`` (the round it was dealt, see
     :func:`hand_round`) one at a time and yields each as ``(seat, action, events)``: the
     seat, the action it took and the events it caused (as dicts; empty for a pass that
-    leaves others to decide). Every event is checked against the record as it comes, and
-    the result at the end; the first difference raises :class:`ReplayMismatchError`
-    naming its line."""
+    leaves others to decide). ``before(seat, action)``, when given, is called just before
+    each decision is applied, while ``r`` still shows what the seat decided on. Every
+    event is checked against the record as it comes, and the result at the end; the first
+    difference raises :class:`ReplayMismatchError` naming its line."""
     # Parsed here rather than through ``hand.events``, which would keep every hand's
     # parsed events alive after its replay.
     recorded = [json.loads(e) for e in hand.events_json]
     k = 0
 
     def play(seat: int, action: Action) -> None:
+        if before is not None:
+            before(seat, action)
         try:
             r.apply(seat, action)
         except ValueError as e:  # IllegalActionError
@@ -1140,6 +1152,8 @@ def replay_moves(r: Round, hand: HandRecord) -> Iterator[Move]:
                         # kong) nobody could claim, where the engine moved on by itself;
                         # declared now, it takes that step back.
                         late = True
+                        if before is not None:
+                            before(want["seat"], Action("win"))
                         try:
                             r.apply(want["seat"], Action("win"))
                         except ValueError:

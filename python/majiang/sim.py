@@ -269,7 +269,8 @@ def _check_file_target(path: Path) -> None:
 
 def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     buf = io.BytesIO()
-    np.savez_compressed(buf, **arrays)
+    named: dict[str, Any] = dict(arrays)
+    np.savez_compressed(buf, **named)
     return buf.getvalue()
 
 
@@ -283,6 +284,11 @@ def _read_npz(source: Path, data: bytes | None = None) -> dict[str, np.ndarray]:
         raise
     except Exception as e:  # zip, zlib, format and OS errors all mean a bad file
         raise ResultFileError(f"{source}: not a readable .npz file ({e})") from None
+
+
+def _columns(arrays: dict[str, np.ndarray], names: Sequence[str]) -> dict[str, Any]:
+    """The arrays named ``names`` (the keyword arguments of a result)."""
+    return {c: arrays[c] for c in names}
 
 
 def _check_columns(source: Path, arrays: dict[str, np.ndarray], n: int | None = None) -> int:
@@ -619,7 +625,7 @@ class SimResult:
 
     @classmethod
     def _from_arrays(cls, parts: list[dict[str, np.ndarray]], **meta: Any) -> SimResult:
-        cols = {}
+        cols: dict[str, Any] = {}
         for c in _COLUMNS:
             arrays = [p[c] for p in parts]
             cols[c] = np.concatenate(arrays) if len(arrays) != 1 else arrays[0]
@@ -806,7 +812,7 @@ def _run_in_memory(
     except KeyboardInterrupt as e:
         part = getattr(e, "partial", None)
         if isinstance(part, dict):
-            e.partial = wrap(part)
+            e.partial = wrap(part)  # type: ignore[attr-defined]
         raise
     finally:
         if bar:
@@ -856,7 +862,12 @@ def simulate(
     if shard_hands == 0:
         raise InvalidArgumentError("shard_hands must be >= 1")
     rule_name, options = _rules_spec(rules)
-    meta = {"rules": rule_name, "rule_options": options, "bots": names, "seed": seed}
+    meta: dict[str, Any] = {
+        "rules": rule_name,
+        "rule_options": options,
+        "bots": names,
+        "seed": seed,
+    }
     if out is None:
         if resume:
             raise InvalidArgumentError("resume=True continues a run on disk: pass out=PATH")
@@ -868,7 +879,7 @@ def simulate(
             lambda report: _core.simulate_hands(
                 n, rules=rules, bots=names, seed=seed, threads=threads, progress=report
             ),
-            lambda d: SimResult(**{c: d[c] for c in _COLUMNS}, **meta),
+            lambda d: SimResult(**_columns(d, _COLUMNS), **meta),
         )
     path = Path(out)
     writer = _ShardWriter(path, meta, resume)
@@ -889,7 +900,9 @@ def simulate(
             progress=bar.update if bar else None,
         )
     except KeyboardInterrupt as e:
-        e.partial = SimResult._of_store(_ShardStore.open(path, verify=False))
+        e.partial = SimResult._of_store(  # type: ignore[attr-defined]
+            _ShardStore.open(path, verify=False)
+        )
         raise
     finally:
         if bar:
@@ -1116,7 +1129,7 @@ def arena(
         n = 4 * math.ceil(n / 4)
     _check_in_memory("hands", n)
     rule_name, options = _rules_spec(rules)
-    meta = {
+    meta: dict[str, Any] = {
         "rules": rule_name,
         "seed": seed,
         "duplicate": duplicate,
@@ -1131,7 +1144,7 @@ def arena(
                 None if c is None else (_illegal_count(o) or 0) - c
                 for o, c in zip(objects, counted, strict=True)
             ]
-        return ArenaResult(bots=names, **{c: d[c] for c in _ARENA_COLUMNS}, **meta, invalid=invalid)
+        return ArenaResult(bots=names, **_columns(d, _ARENA_COLUMNS), **meta, invalid=invalid)
 
     def play(report: Callable[[int], None] | None) -> dict[str, np.ndarray]:
         try:

@@ -11,7 +11,7 @@ section "StrongBot" for its measured strength.
 
 from __future__ import annotations
 
-from .._core import Action, Observation, StrongPolicy
+from .._core import Action, Observation, RuleSet, StrongPolicy
 from .explain import Explanation
 
 __all__ = ["StrongBot"]
@@ -34,7 +34,7 @@ class StrongBot:
         seed: int | None = 0,
         budget_ms: int = 50,
         *,
-        rules: object = "gb",
+        rules: str | RuleSet = "gb",
         rollouts: int | None = None,
         time_cap: bool = True,
     ) -> None:

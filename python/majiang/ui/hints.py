@@ -445,31 +445,36 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
         out.append_text(_tiles_with_counts(h.useful, ascii))
         out.append("\n")
     danger_lines(out, h, controller, ascii)
-    o = h.outlook
-    if o is not None:
-        if o.exact and o.completions:
-            how = " self-drawn" if o.best_self_drawn else ""
-            out.append(f"  best finish{how} {o.best_counted} fan", style="bold")
-            if o.best_total != o.best_counted:
+    ahead = h.outlook
+    if ahead is not None:
+        if ahead.exact and ahead.completions:
+            how = " self-drawn" if ahead.best_self_drawn else ""
+            out.append(f"  best finish{how} {ahead.best_counted} fan", style="bold")
+            if ahead.best_total != ahead.best_counted:
                 out.append(
-                    f" ({o.best_total} with flowers, which do not count toward the minimum)",
+                    f" ({ahead.best_total} with flowers, which do not count toward the minimum)",
                     style="dim",
                 )
             out.append(": ")
             out.append(
-                ", ".join(_fan_name(zh, en, ascii) + f" {p}" for zh, en, p in o.best_fans if p)
+                ", ".join(_fan_name(zh, en, ascii) + f" {p}" for zh, en, p in ahead.best_fans if p)
             )
-            verdict = "reachable" if o.reachable else "not reached by these waits (luck fans aside)"
+            verdict = (
+                "reachable" if ahead.reachable else "not reached by these waits (luck fans aside)"
+            )
             out.append(
-                f"\n  {h.min_fan}-fan minimum: {verdict}", style="green" if o.reachable else "red"
+                f"\n  {h.min_fan}-fan minimum: {verdict}",
+                style="green" if ahead.reachable else "red",
             )
-        elif o.exact:
+        elif ahead.exact:
             out.append(
                 f"  {h.min_fan}-fan minimum: no winning tile left for this shape", style="red"
             )
         else:
             out.append(f"  {h.min_fan}-fan minimum: too far from ready to tell", style="dim")
-        if o.patterns:
+        if ahead.patterns:
             out.append("\n  heading for: ")
-            out.append(", ".join(_fan_name(zh, en, ascii) + f" ({p})" for zh, en, p in o.patterns))
+            out.append(
+                ", ".join(_fan_name(zh, en, ascii) + f" ({p})" for zh, en, p in ahead.patterns)
+            )
     return out

@@ -73,6 +73,7 @@ def _table(r: Round, log: ActionLog) -> Step:
         pools[seat].append((tile, claimed))
     last = obs.discard_log[-1] if obs.discard_log else None
     bao = getattr(obs, "bao", None)
+    indicator = getattr(obs, "bao_indicator", None)
     return Step(
         concealed=[list(r.hand(s)) for s in range(4)],
         melds=[[(m.kind, list(m.tiles)) for m in r.melds(s)] for s in range(4)],
@@ -83,7 +84,7 @@ def _table(r: Round, log: ActionLog) -> Step:
         wall=r.wall_remaining,
         ready=list(obs.ready),
         log=[line.text for line in log.lines],
-        bao=None if bao is None else (obs.bao_indicator, bao),
+        bao=None if bao is None or indicator is None else (indicator, bao),
     )
 
 
