@@ -19,6 +19,8 @@
 //! [`ArenaSpec`] plays `bots` against each other. With `duplicate`, game `j` plays wall
 //! `j / 4` with the seats rotated by `j mod 4` (bot `b` sits at seat `(b + j) mod 4`), so
 //! every bot plays every seat of every wall; the dealer and the wind follow the wall.
+//! [`ArenaDeal`] owns this dealing and seating for every arena, also one whose table holds
+//! policies that are not built-in (the Python bots of the bindings).
 //!
 //! Every hand is driven through the one [`Round`](crate::round::Round) state machine by
 //! [`play_out`](crate::policy::play_out); nothing here knows a rule.
@@ -32,6 +34,9 @@
 //! playing and stop, and every item already given back is a prefix of what an
 //! uninterrupted run would give. Workers never run more than a few blocks ahead of the
 //! caller, so the memory of a run is bounded by what the caller keeps.
+//!
+//! [`run_in_order`] plays the same items one after another on the caller's thread, for a
+//! table whose policies must stay on one thread and play one hand at a time.
 
 mod arena;
 mod batch;
