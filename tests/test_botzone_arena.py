@@ -34,21 +34,16 @@ def same_games(a: mj.ArenaResult, b: mj.ArenaResult) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("rules", "duplicate", "given"),
-    [
-        ("gb", True, None),
-        ("gb", False, None),
-        ("classic", True, "classic"),
-        ("huainan", True, "huainan"),
-    ],
+    ("rules", "duplicate"),
+    [("gb", True), ("gb", False), ("classic", True), ("huainan", True), (BOTZONE, True)],
 )
-def test_python_wrappers_of_the_built_in_bots_play_the_rust_arenas_games(rules, duplicate, given):
-    """Each wrapper is asked act(observation) through the Rust arena's adapter and
-    reseeded by begin_hand: the games are the all-Rust arena's, game for game."""
-    kw = {} if given is None else {"rules": given}
+def test_python_wrappers_of_the_built_in_bots_play_the_rust_arenas_games(rules, duplicate):
+    """Each wrapper is asked act(observation) through the Rust arena's adapter (playing
+    the observation's rules, no rules= given) and reseeded by begin_hand: the games are
+    the all-Rust arena's, game for game."""
     names = ["efficiency", "strong", "expert", "efficiency"]
     rust = mj.arena(names, hands=24, seed=7, rules=rules, duplicate=duplicate)
-    wrapped = [EfficiencyBot(**kw), StrongBot(**kw), ExpertBot(**kw), EfficiencyBot(**kw)]
+    wrapped = [EfficiencyBot(), StrongBot(), ExpertBot(), EfficiencyBot()]
     py = mj.arena(wrapped, hands=24, seed=7, rules=rules, duplicate=duplicate)
     assert same_games(rust, py)
     assert py.bots == ["EfficiencyBot", "StrongBot", "ExpertBot", "EfficiencyBot"]
@@ -263,6 +258,6 @@ def test_cli_arena_seats_a_botzone_program(capsys):
     assert data["bots"][1]["invalid"] > 0 and data["bots"][0]["invalid"] is None
     assert main(["arena", "--bots", "botzone,random,random,random", "--hands", "4"]) == 2
     assert "needs --botzone-cmd" in capsys.readouterr().err
-    # A program that cannot start stops the arena naming it.
-    assert main(["arena", "--botzone-cmd", "/no/such/bot", "--hands", "4", "-q"]) == 1
-    assert "bot 0 (botzone:bot) raised FileNotFoundError" in capsys.readouterr().err
+    # A program that does not exist is refused before any game.
+    assert main(["arena", "--botzone-cmd", "/no/such/bot", "--hands", "4", "-q"]) == 2
+    assert "no program '/no/such/bot' to run" in capsys.readouterr().err

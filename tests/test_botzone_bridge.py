@@ -32,8 +32,12 @@ def test_a_protocol_bot_plays_whole_hands(seed):
         play(mj.Round(RULES, seed=seed, dealer=seed % 4), bots)
         for b in (bots[1], bots[3]):
             assert b.illegal == 0 and b.answers > 20
-            # Every request the program saw is well formed, and it answered each one.
-            assert len(b._requests) == len(b._responses) == b.answers
+            # Every request is well formed. The program was started once, at its first
+            # decision, with the requests before it as history (the position, the deal,
+            # the moves before its first turn), and answered every request after.
+            assert len(b._requests) == len(b._responses)
+            assert b.starts == 1 and b.failures == []
+            assert 2 <= len(b._requests) - b.answers <= 12
             assert b._requests[0].startswith("0 ") and b._requests[1].startswith("1 ")
     finally:
         for b in (bots[1], bots[3]):
@@ -76,9 +80,12 @@ def test_a_late_answer_is_replaced_and_the_program_restarted():
     bots = [bot, FirstBot(), FirstBot(), FirstBot()]
     try:
         play(mj.Round(RULES, seed=6), bots)
-        assert bot.illegal >= 1
-        # The restarted program got the whole history and kept answering legally after.
-        assert bot.answers >= len(bot._requests) - 1
+        assert bot.illegal == 1
+        assert len(bot.failures) == 1 and "did not answer in time" in bot.failures[0]
+        # Killed at the time-out, started again with the whole history at its next
+        # decision, it kept answering legally after.
+        assert bot.starts == 2 and bot.gave_up == []
+        assert bot.answers >= len(bot._requests) - 20
     finally:
         bot.close()
 
@@ -113,7 +120,8 @@ def test_majiang_botzone_on_private_walls_never_answers_an_illegal_move(seed):
     try:
         play(mj.Round(rules, seed=seed, dealer=0), bots)
         assert [b.illegal for b in bots] == [0, 0, 0, 0]
-        assert all(b.answers > 40 for b in bots)
+        # Each started once, told of the hand's opening moves in its first input.
+        assert all(b.answers > 30 and b.starts == 1 and not b.failures for b in bots)
     finally:
         for b in bots:
             b.close()

@@ -12,6 +12,7 @@ Every one of them is a ``MajiangError``.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import majiang as mj
@@ -142,11 +143,95 @@ def test_other_bad_arguments_raise_invalid_argument_error(call, match: str) -> N
         (lambda: _fan_result().count(1.5), "fan must be a name or an id"),
         (lambda: _core.simulate_hands(1, rules="gb", bots=3), "bots"),
         (lambda: mj.Round("gb", seed="x"), "seed"),
+        # Plain arguments the extension reads: bools, floats and complex numbers are
+        # refused where an int belongs, never rounded (PyO3 notes the argument's name).
+        (lambda: mj.Round("gb", seed=True), "seed"),
+        (lambda: mj.Round("gb", seed=1.0), "seed"),
+        (lambda: mj.Round("gb", dealer=1.5), "dealer"),
+        (lambda: mj.Round("gb", seed=1).observation(True), "seat"),
+        (lambda: mj.Round("gb", seed=1).events(since=0.5), "since"),
+        (lambda: mj.Round("gb", scores=[0, 0, 0, 0.5]), "scores"),
+        (lambda: mj.Round("gb", scores="0000"), "scores"),
+        (lambda: mj.Round.from_view("gb", [("seat", 0)]), "view must be a dict"),
+        (lambda: mj.Match("gb", hands=2.0), "hands"),
+        (lambda: mj.Match("gb", seed=1j), "seed"),
+        (lambda: mj.Match("gb", seed=1).hand_seed_at(True), "index"),
+        (lambda: mj.Match("gb", seed=1).finish_hand("round"), "round must be"),
+        (lambda: mj.Action(3), "kind"),
+        (lambda: mj.Action.from_code(3.0), "code"),
+        (lambda: mj.Meld(b"chow", "123m"), "kind"),
+        (lambda: mj.parse_tiles(123), "a str is needed"),
+        (lambda: mj.wind_name(True), "w"),
+        (lambda: mj.evaluate_fan(WIN, "6s", self_drawn=1), "self_drawn"),
+        (lambda: mj.useful_tiles("123m456p789s1112z", form=1), "form"),
+        (lambda: mj.RuleSet.option_table(1), "name"),
+        (lambda: mj.score_huainan("123m", "4m", wild="1z", passes=1.0), "passes"),
+        (lambda: mj.bao_indicator_index(7.0), "s2"),
+        (lambda: _core.Policy(3), "name"),
+        (lambda: _core.Policy("random", seed=2.0**10), "seed"),
+        (lambda: _core.Policy("random").reseed(False), "seed"),
+        (lambda: _core.StrongPolicy(budget_ms=5.5), "budget_ms"),
+        (lambda: _core.StrongPolicy(time_cap=1), "time_cap"),
+        (lambda: _core.simulate_hands(1, rules="gb", bots="random", check=1), "check"),
+        (lambda: _core.simulate_hands(1, rules="gb", bots="random", sink_hands=1.0), "sink"),
+        (lambda: _core.arena_games(4, rules="gb", bots="random", duplicate="yes"), "duplicate"),
+        (lambda: mj.env.VecEnv("gb", True), "num_envs"),
+        (lambda: mj.env.VecEnv("gb", 2.0), "num_envs"),
+        (lambda: mj.env.VecEnv("gb", 2, hands=1.5), "hands"),
+        (lambda: mj.env.VecEnv("gb", 2, threads=1.0), "threads"),
+        (lambda: mj.env.VecEnv("gb", 2, autoreset=1), "autoreset"),
+        (lambda: mj.env.VecEnv("gb", 2, episode=1), "episode"),
+        (lambda: mj.env.VecEnv("gb", 2, seat=True), "seat"),
+        (lambda: mj.env.VecEnv("gb", 2, seed=1).step([3.9, 0]), "actions"),
+        (lambda: mj.env.VecEnv("gb", 2, seed=1).step(np.array([3.9, 0.0])), "actions"),
+        (lambda: mj.env.VecEnv("gb", 2, seed=1).step(np.array([True, False])), "actions"),
+        (lambda: mj.env.VecEnv("gb", 2, seed=1).next_episode(0.0), "index"),
+        (lambda: mj.env.VecEnv("gb", 2, seed=1).reset(seed=1.5), "seed"),
+        (lambda: mj.env.index_to_action(1.0), "index"),
+        (lambda: mj.env.action_to_index("pass"), "majiang.Action"),
+        (lambda: mj.env.encode("observation"), "majiang.Observation"),
+        (lambda: mj.env.encode(_obs(), out=np.zeros((mj.env.N_PLANES, 34))), "uint8"),
+        (lambda: mj.env.legal_mask(_obs(), out=[0] * mj.env.N_ACTIONS), "numpy array"),
     ],
 )
 def test_wrong_types_raise_type_error(call, match: str) -> None:
-    with pytest.raises(TypeError, match=match):
+    with pytest.raises(mj.InvalidTypeError, match=match) as e:
         call()
+    assert type(e.value) is mj.InvalidTypeError, type(e.value)
+    assert isinstance(e.value, TypeError) and isinstance(e.value, mj.MajiangError)
+
+
+def _obs() -> mj.Observation:
+    return mj.Round("gb", seed=1).observation(0)
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: mj.Round("gb", seed=2**200), "out of range"),
+        (lambda: mj.Round("gb", dealer=-(2**100)), "dealer must be a seat"),
+        (lambda: mj.Round("gb", scores=[0, 0, 0, 2**40]), "scores\\[3\\]"),
+        (lambda: mj.Round("gb", seed=1).observation(2**64), "seat must be"),
+        (lambda: mj.Match("gb", hands=2**80), "hands must be 1-65535"),
+        (lambda: mj.Match("gb", seed=1).hand_seed_at(2**70), "not a hand"),
+        (lambda: mj.Action.from_code(-(2**90)), "not an action code"),
+        (lambda: mj.wind_name(2**65), "wind must be"),
+        (lambda: mj.bao_indicator_index(2**65), "two-dice throw"),
+        (lambda: _core.StrongPolicy(budget_ms=2**63), "budget_ms"),
+        (lambda: _core.simulate_hands(1, rules="gb", bots="random", sink_hands=2**64), "range"),
+        (lambda: mj.env.VecEnv("gb", 2**64), "out of range|num_envs"),
+        (lambda: mj.env.VecEnv("gb", 2, hands=2**70), "hands must be 1-65535"),
+        (lambda: mj.env.VecEnv("gb", 2, seed=1).round(2**70), "index must be a table"),
+        (lambda: mj.env.index_to_action(2**100), "outside the action space"),
+    ],
+)
+def test_out_of_range_integers_never_raise_overflow_error(call, match: str) -> None:
+    """Integers of any size are read without ``OverflowError``: out of range is an
+    ``InvalidArgumentError`` (also a ``ValueError``) saying so."""
+    with pytest.raises(mj.MajiangError, match=match) as e:
+        call()
+    assert not isinstance(e.value, OverflowError)
+    assert isinstance(e.value, ValueError), type(e.value)
 
 
 def test_a_policy_never_plays_an_action_it_did_not_choose() -> None:

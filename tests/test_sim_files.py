@@ -183,7 +183,11 @@ def _manifest(out: Path) -> dict:
     return json.loads((out / "manifest.json").read_text())
 
 
-def _set_manifest(out: Path, m: dict) -> None:
+def _set_manifest(out: Path, m: dict, digest: bool = True) -> None:
+    """Writes a manifest; with ``digest``, its own digest recomputed over the fields (as
+    whoever edits it on purpose can), so that the checks behind the digest are reached."""
+    if digest and "digest" in m:
+        m["digest"] = "sha256:" + hashlib.sha256(sim._canonical(m, "digest")).hexdigest()
     (out / "manifest.json").write_text(json.dumps(m))
 
 
@@ -210,9 +214,21 @@ def test_shard_directory_damage(shards):
     "edit, words",
     [
         (lambda m: m.update(format="zip"), "not a majiang shard manifest"),
-        (lambda m: m.update(version=2), "format version 2"),
+        (lambda m: m.update(version=3), "format version 3"),
+        (lambda m: m.update(version=True), "format version True"),
+        (lambda m: m.update(extra=1), "unknown fields extra"),
+        (lambda m: m.update(columns={}), "not those of a simulation"),
+        (lambda m: m.update(rules="riichi"), "the rules 'riichi'"),
+        (lambda m: m["rule_options"].pop("flowers"), "missing flowers"),
+        (lambda m: m.update(bots=["random", "random", "random", "genius"]), "unknown bot"),
+        (lambda m: m["shards"][0].update(file="hands-000000000001.npz"), "malformed"),
+        (lambda m: m["shards"][0].update(sha256="x" * 64), "malformed"),
+        (lambda m: m["shards"][0].update(hands=True), "malformed"),
         (lambda m: m.update(hands=701), "the manifest says 701"),
-        (lambda m: m["shards"][1].update(start=301), "expected 300"),
+        (
+            lambda m: m["shards"][1].update(start=301, file="hands-000000000301.npz"),
+            "expected 300",
+        ),
         (lambda m: m["shards"][0].update(file="../escape.npz"), "malformed"),
         (lambda m: m["shards"][0].pop("sha256"), "malformed"),
         (lambda m: m.pop("seed"), "no 'seed'"),

@@ -89,7 +89,11 @@ def test_streamed_equals_in_memory_and_reads_without_majiang(tmp_path):
     assert got.summary() == want.summary()
     # The layout, with numpy and json only.
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["format"] == "majiang-simulation-shards" and manifest["version"] == 1
+    assert manifest["format"] == "majiang-simulation-shards" and manifest["version"] == 2
+    # The manifest's own digest: SHA-256 of its other fields as sorted, compact JSON.
+    body = {k: v for k, v in manifest.items() if k != "digest"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert manifest["digest"] == "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
     assert manifest["rules"] == "classic" and manifest["rule_options"]["min_fan"] == 6
     assert manifest["seed"] == 4 and manifest["hands"] == 2_500
     assert [(s["start"], s["hands"]) for s in manifest["shards"]] == [

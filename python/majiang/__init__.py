@@ -12,7 +12,7 @@ Every exception majiang raises derives from :class:`MajiangError` (see
 :mod:`majiang.errors`); :data:`__all__` lists the public names.
 """
 
-from . import bots, botzone, env, errors
+from . import bots, botzone, env, errors, signing
 from ._core import (
     Action,
     Match,
@@ -170,4 +170,5 @@ __all__ = [
     "botzone",
     "env",
     "errors",
+    "signing",
 ]

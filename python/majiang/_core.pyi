@@ -17,6 +17,7 @@ from .errors import MajiangError as MajiangError
 from .errors import NotWinningError as NotWinningError
 from .errors import OutOfMemoryError as OutOfMemoryError
 from .errors import RuleError as RuleError
+from .errors import UsageError as UsageError
 
 _TileLike = int | str
 _HandLike = str | Sequence[int]
@@ -262,6 +263,14 @@ class Observation:
     @property
     def legal_actions(self) -> list[Action]: ...
     @property
+    def rules(self) -> RuleSet:
+        """The rules the hand is dealt under: a bot built without ``rules=`` plays these."""
+    @property
+    def ruleset_view(self) -> dict[str, Any] | None:
+        """The rule set's own per-hand state this seat sees (with 宝: ``kind`` "bao",
+        ``bao``, ``indicator``, ``bao_drawn``, ``bao_discarded``, ``in_bdt``, ``passes``,
+        ``guo_hu``), or None."""
+    @property
     def bao(self) -> int | None: ...
     @property
     def bao_indicator(self) -> int | None: ...
@@ -374,6 +383,8 @@ class Policy:
     def __new__(cls, name: str, *, rules: _RulesLike | None = None, seed: int = 0) -> Self: ...
     @property
     def name(self) -> str: ...
+    @property
+    def rules(self) -> RuleSet | None: ...
     def reseed(self, seed: int) -> None: ...
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
@@ -382,6 +393,7 @@ class Policy:
         ``StrongPolicy.explain``); ``ValueError`` for a policy that does not explain."""
 
 MAX_IN_MEMORY: int
+MAX_SINK_HANDS: int
 MAX_THREADS: int
 
 def simulate_hands(
@@ -478,6 +490,8 @@ class StrongPolicy:
     def rollouts(self) -> int: ...
     @property
     def time_cap_ms(self) -> int: ...
+    @property
+    def rules(self) -> RuleSet | None: ...
     def reseed(self, seed: int) -> None: ...
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
@@ -545,6 +559,7 @@ def danger_model_weights() -> tuple[list[float], list[float], float]:
 ENV_N_PLANES: int
 ENV_N_ACTIONS: int
 ENV_OBS_LEN: int
+ENV_MAX_ENVS: int
 ENV_ENCODING_VERSION: int
 
 def encode_observation(
@@ -568,7 +583,7 @@ class VecEnv:
         *,
         opponents: str | Sequence[str] | None = None,
         seat: int | Literal["all"] | None = None,
-        episode: str = "hand",
+        episode: str | None = None,
         hands: int | None = None,
         seed: int = 0,
         threads: int | None = None,

@@ -65,8 +65,40 @@ MELD_KONG = 3
 MELD_CONCEALED_KONG = 4
 
 
+def _ints(name: str, value: Any) -> np.ndarray:
+    """``value`` as an array of integers: an integer array as it is; floats, bools,
+    complex numbers and strings refused (``InvalidTypeError``), never rounded; a Python
+    int too large for any integer dtype left to the range check (as an object array)."""
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise InvalidTypeError(f"{name} must be an array of ints: {e}") from None
+    kind = arr.dtype.kind
+    if kind in "iu" or arr.size == 0:  # an empty array has no value to round
+        return arr
+    if kind == "O":
+        bad = next(
+            (
+                x
+                for x in arr.ravel()
+                if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer)
+            ),
+            None,
+        )
+        if bad is None:
+            return arr
+        what = type(bad).__name__
+    else:
+        what = {"b": "bool", "f": "float", "c": "complex", "U": "str", "S": "bytes"}.get(
+            kind, str(arr.dtype)
+        )
+    raise InvalidTypeError(
+        f"{name} must be ints, got {what} values (floats and bools are refused, not rounded)"
+    )
+
+
 def _column(name: str, value: Any, n: int, hi: int) -> np.ndarray:
-    arr = np.asarray(value)
+    arr = _ints(name, value)
     if arr.ndim == 0:
         arr = np.full(n, arr)
     if arr.shape != (n,):
@@ -109,16 +141,21 @@ def evaluate_fan_batch(
         the tiles do not form a win; ``fans`` uint8 ``(N, N_FAN_IDS)``, the count of each
         fan id (column = id, see :func:`fan_catalog`).
 
+    Every array holds integers: floats (``flags=1.9``), bools and complex numbers raise
+    :class:`~majiang.InvalidTypeError` rather than being rounded or cast.
+
     Raises:
-        InvalidHandError: a malformed row (the message gives its index).
-        TypeError, ValueError: ``threads`` that is not an int >= 1.
+        InvalidHandError: a malformed row (the message gives its index), a value out of
+            its range, an array of the wrong shape.
+        InvalidTypeError: an array that does not hold ints; ``threads`` not an int.
+        InvalidArgumentError: ``threads`` < 1.
     """
     if threads is not None:
         if isinstance(threads, bool) or not isinstance(threads, int):
             raise InvalidTypeError(f"threads must be an int or None, got {type(threads).__name__}")
         if threads < 1:
             raise InvalidArgumentError(f"threads must be >= 1, got {threads}")
-    h = np.asarray(hands)
+    h = _ints("hands", hands)
     if h.ndim != 2 or h.shape[1] != 34:
         raise InvalidHandError(f"hands must have shape (N, 34), got {h.shape}")
     n = h.shape[0]
@@ -129,7 +166,7 @@ def evaluate_fan_batch(
     if melds is None:
         m = np.zeros((n, 4, 2), dtype=np.uint8)
     else:
-        m = np.asarray(melds)
+        m = _ints("melds", melds)
         if m.shape != (n, 4, 2):
             raise InvalidHandError(f"melds must have shape ({n}, 4, 2), got {m.shape}")
         if m.size and (m.min() < 0 or m.max() > 255):

@@ -36,6 +36,7 @@ from .errors import (
     InvalidTypeError,
 )
 from .record import HandRecord, MatchRecord, RecordWriter, check_record_path, hold_sigint
+from .signing import key_bytes
 
 __all__ = ["BotError", "BotTimeoutError", "Game", "IllegalBotActionError"]
 
@@ -108,7 +109,8 @@ class Game:
     :class:`~majiang.bots.RandomBot`). ``seed``: the match seed (random when None; the
     record keeps it). ``hands``: overrides the rule set's match length.
     ``record_path``: a file the record is written to as the match is played (checked
-    now: its directory must exist and be writable). ``decision_timeout``: seconds a bot
+    now: its directory must exist and be writable); ``record_key``: sign it with this key
+    (see :mod:`majiang.signing`). ``decision_timeout``: seconds a bot
     may take for one decision (None: no limit); bots then run in a worker thread, and a
     bot over time ends the match with :class:`BotTimeoutError` (the thread cannot be
     killed and finishes in the background).
@@ -125,6 +127,7 @@ class Game:
         hands: int | None = None,
         *,
         record_path: str | os.PathLike[str] | None = None,
+        record_key: bytes | str | None = None,
         decision_timeout: float | None = None,
     ) -> None:
         self.rules = _rules(rules)
@@ -158,6 +161,11 @@ class Game:
         self.hands = hands
         self.decision_timeout = decision_timeout
         self.record_path = None if record_path is None else check_record_path(record_path)
+        if record_key is not None:
+            key_bytes(record_key, "record_key")
+            if record_path is None:
+                raise InvalidArgumentError("record_key signs the record file: give record_path")
+        self.record_key = record_key
         self.record: MatchRecord | None = None
         Match(self.rules, self.seed, hands)  # checks the arguments now
 
@@ -175,7 +183,11 @@ class Game:
             players=[_bot_name(b) for b in bots],
         )
         self.record = record
-        writer = None if self.record_path is None else RecordWriter(self.record_path, record)
+        writer = (
+            None
+            if self.record_path is None
+            else RecordWriter(self.record_path, record, key=self.record_key)
+        )
         worker = None if self.decision_timeout is None else _Worker()
         try:
             while not m.is_over:

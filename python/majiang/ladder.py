@@ -29,7 +29,14 @@ import numpy as np
 from . import _core
 from ._core import RuleSet
 from .errors import InvalidArgumentError, InvalidTypeError
-from .sim import ArenaResult, _check_seed, _check_threads, _rules_spec, arena
+from .sim import (
+    MAX_IN_MEMORY_HANDS,
+    ArenaResult,
+    _check_seed,
+    _check_threads,
+    _rules_spec,
+    arena,
+)
 
 __all__ = ["LadderResult", "fit_ratings", "ladder"]
 
@@ -203,8 +210,11 @@ def ladder(
         raise InvalidArgumentError("a ladder needs at least two bots")
     if isinstance(walls, bool) or not isinstance(walls, int):
         raise InvalidTypeError(f"walls must be an int, got {type(walls).__name__}")
-    if walls < 1:
-        raise InvalidArgumentError("walls must be >= 1")
+    if not 1 <= walls <= MAX_IN_MEMORY_HANDS // 4:
+        raise InvalidArgumentError(
+            f"walls must be between 1 and {MAX_IN_MEMORY_HANDS // 4:,} (four games each, "
+            f"kept in memory), got {walls:,}"
+        )
     seed = _check_seed(seed)
     threads = _check_threads(threads)
     rule_name, options = _rules_spec(rules)

@@ -46,6 +46,12 @@ A record is UTF-8 text, one JSON object per line, every line ending in ``\\n``:
    record of a match still being written (or whose writer was killed): it loads, as an
    unfinished match, when it stops at the end of a hand.
 
+   A record written with a key (``save(path, key=...)``, ``RecordWriter(..., key=...)``)
+   has a fifth trailer field, ``"signature": "hmac-sha256:<hex>"``: the HMAC-SHA256, with
+   that key, of the label ``majiang-record`` and a zero byte, then every line before the
+   trailer (each with its ``\\n``), then the trailer's other fields as sorted, compact
+   JSON (see :mod:`majiang.signing`). Whoever does not hold the key cannot make it.
+
 Tiles are codes (0-33, flowers 34-41), seats 0-3. Version 1 records (no ``complete``,
 ``hands_played`` or ``digest`` in the trailer) are read too.
 
@@ -70,10 +76,19 @@ other: types (an integer is an integer, not a bool, float or string), ranges, un
 missing fields, the rules and options, hand indices, each hand's seed (derived from the
 match seed by :class:`Match`), the score chain, the trailer's counts, scores and digest.
 Any problem raises :class:`RecordError` (a ``ValueError``) naming the file, the line and
-the problem. :func:`replay_record` then re-plays each hand through a :class:`Match` built
-from the header (so each hand's seed, dealer and prevalent wind are the match's) taking
-every decision from the recorded events, and checks that the engine produces exactly the
+the problem. With ``key=`` the record must carry a signature made with that key. What the
+load proved is kept on the record: :attr:`MatchRecord.digest` (``"checked"``, ``"none"``
+for a trailer without one, ``"no trailer"``) and :attr:`MatchRecord.signature`
+(``"none"``, ``"not checked"``, ``"checked"``).
+
+:func:`replay_record` then re-plays each hand through a :class:`Match` built from the
+header (so each hand's seed, dealer and prevalent wind are the match's) taking every
+decision from the recorded events, and checks that the engine produces exactly the
 recorded events, results and scores (:class:`ReplayMismatchError`, naming the line).
+For a hand dealt from a wall the record gives (version 3), the replay proves that the
+play follows from that wall, not that the wall came from a shuffle of the seed;
+``replay_record(rec, require_seed=True)`` (``majiang replay --verify --require-seed``)
+also requires every such wall to be the one the hand's seed shuffles.
 
 Writing
 -------
@@ -89,17 +104,18 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import hmac
 import json
 import os
 import signal
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from . import _core
+from . import _core, signing
 from ._core import Action, Match, Round, RuleSet
+from ._files import AtomicFile as _AtomicFile
 from .errors import InvalidArgumentError, InvalidTypeError, RecordError, ReplayMismatchError
 
 __all__ = [
@@ -123,6 +139,8 @@ __all__ = [
 
 FORMAT = "majiang-record"
 VERSION = 2
+#: What a record's signature is made over (see :mod:`majiang.signing`).
+SIGNED_AS = "majiang-record"
 #: The version of a record whose hands name their walls (see the module documentation).
 WALLS_VERSION = 3
 #: Record versions this module reads.
@@ -216,6 +234,14 @@ class MatchRecord:
     hands: list[HandRecord] = field(default_factory=list)
     final_scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     walls: bool = False
+    #: What loading proved of the record's bytes: ``"checked"`` (the trailer's digest
+    #: matched), ``"none"`` (a trailer without a digest, version 1), ``"no trailer"`` (an
+    #: unfinished record: nothing checked its bytes), or ``"not loaded"`` (built in
+    #: memory).
+    digest: str = field(default="not loaded", compare=False, repr=False)
+    #: The record's signature: ``"none"``, ``"not checked"`` (signed, loaded without a
+    #: key) or ``"checked"`` (the key given verified it).
+    signature: str = field(default="none", compare=False, repr=False)
 
     @property
     def complete(self) -> bool:
@@ -240,14 +266,19 @@ class MatchRecord:
         }
         return json.dumps(header, ensure_ascii=False, sort_keys=True)
 
-    def to_json(self) -> str:
-        """The record as JSON lines (see the module documentation)."""
+    def to_json(self, *, key: bytes | str | None = None) -> str:
+        """The record as JSON lines (see the module documentation), signed with ``key``
+        when given."""
+        mac = None if key is None else signing.mac(key, SIGNED_AS)
         h = hashlib.sha256()
         lines = [self.header_line()]
         for hand in self.hands:
             lines.extend(hand.lines())
         for line in lines:
-            h.update(line.encode("utf-8") + b"\n")
+            raw = line.encode("utf-8") + b"\n"
+            h.update(raw)
+            if mac is not None:
+                mac.update(raw)
         trailer = {
             "type": "match_end",
             "complete": self.complete,
@@ -255,15 +286,19 @@ class MatchRecord:
             "final_scores": self.final_scores,
             "digest": "sha256:" + h.hexdigest(),
         }
+        if mac is not None:
+            trailer["signature"] = _trailer_signature(mac, trailer)
         lines.append(json.dumps(trailer, sort_keys=True))
         return "\n".join(lines) + "\n"
 
-    def save(self, path: str | os.PathLike[str]) -> str:
+    def save(self, path: str | os.PathLike[str], *, key: bytes | str | None = None) -> str:
         """Writes the record to `path` through a temporary file in the same directory
-        renamed over it; returns the path written (absolute)."""
+        renamed over it (signed with ``key`` when given); returns the path written
+        (absolute)."""
         target = check_record_path(path)
+        text = self.to_json(key=key)
         with _AtomicFile(target) as f:
-            f.write(self.to_json().encode("utf-8"))
+            f.write(text.encode("utf-8"))
         return target
 
     @classmethod
@@ -274,9 +309,11 @@ class MatchRecord:
         source: str | None = None,
         max_bytes: int = MAX_RECORD_BYTES,
         max_line_bytes: int = MAX_LINE_BYTES,
+        key: bytes | str | None = None,
     ) -> MatchRecord:
         """Loads a record from its text; raises :class:`RecordError` naming the line and
-        the problem when it is not a valid record (see the module documentation)."""
+        the problem when it is not a valid record (see the module documentation), or,
+        with ``key``, when it is not signed with that key."""
         if isinstance(text, str):
             data = text.encode("utf-8", "surrogatepass")
         elif isinstance(text, bytes | bytearray | memoryview):
@@ -285,7 +322,7 @@ class MatchRecord:
             raise InvalidTypeError(f"a record is text or bytes, not {type(text).__name__}")
         if len(data) > max_bytes:
             raise RecordError(_too_big(max_bytes), source=source)
-        return _parse(_split(data, max_line_bytes, source), source)
+        return _parse(_split(data, max_line_bytes, source), source, key)
 
     @classmethod
     def load(
@@ -294,21 +331,24 @@ class MatchRecord:
         *,
         max_bytes: int = MAX_RECORD_BYTES,
         max_line_bytes: int = MAX_LINE_BYTES,
+        key: bytes | str | None = None,
     ) -> MatchRecord:
         """Loads a record file line by line (memory grows with the hands, not with a
         copy of the whole text). Raises :class:`RecordError` naming the file, the line
-        and the problem; ``OSError`` when the file cannot be read."""
+        and the problem (with ``key``: also a record not signed with that key);
+        ``OSError`` when the file cannot be read."""
         source = os.fspath(path)
         with open(source, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size > max_bytes:
                 raise RecordError(_too_big(max_bytes), source=source)
-            return _parse(_read_lines(f, max_bytes, max_line_bytes, source), source)
+            return _parse(_read_lines(f, max_bytes, max_line_bytes, source), source, key)
 
-    def replay(self) -> None:
+    def replay(self, *, require_seed: bool = False) -> None:
         """Re-plays every hand through the engine; raises
-        :class:`ReplayMismatchError` at the first difference."""
-        replay_record(self)
+        :class:`ReplayMismatchError` at the first difference (see :func:`replay_record`
+        for ``require_seed``)."""
+        replay_record(self, require_seed=require_seed)
 
 
 # ---- reading ----------------------------------------------------------------------------
@@ -581,8 +621,10 @@ def _own_options_v1(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
 class _Parser:
     """Checks lines one by one and builds the record."""
 
-    def __init__(self, source: str | None):
+    def __init__(self, source: str | None, key: bytes | str | None = None):
         self.source = source
+        self.key = key
+        self.mac = None if key is None else signing.mac(key, SIGNED_AS)
         self.rec: MatchRecord | None = None
         self.version = VERSION
         self.current: HandRecord | None = None
@@ -617,6 +659,8 @@ class _Parser:
         if self.rec is None:
             self.header(_Line(obj, no, self.source, "header"))
             self.digest.update(raw)
+            if self.mac is not None:
+                self.mac.update(raw)
             return
         if type(kind) is not str:
             raise self.error(f"the line's 'type' must be a string, not {_describe(kind)}", no)
@@ -624,6 +668,8 @@ class _Parser:
             self.trailer(_Line(obj, no, self.source, "match_end trailer"))
             return
         self.digest.update(raw)
+        if self.mac is not None:
+            self.mac.update(raw)
         if kind == "hand":
             self.hand(_Line(obj, no, self.source, "hand line"))
         elif kind == "result":
@@ -806,7 +852,10 @@ class _Parser:
         if self.version == 1:
             line.fields(["type", "final_scores"])
         else:
-            line.fields(["type", "final_scores", "complete", "hands_played", "digest"])
+            line.fields(
+                ["type", "final_scores", "complete", "hands_played", "digest"],
+                optional=["signature"],
+            )
         final = line.ints("final_scores", _I32, 4)
         if final != self.scores:
             raise line.error(
@@ -831,6 +880,27 @@ class _Parser:
                     "the digest does not match the lines before the trailer "
                     "(the record was changed or damaged)"
                 )
+            rec.digest = "checked"
+        else:
+            rec.digest = "none"
+        signature = line.obj.get("signature")
+        if signature is not None:
+            if type(signature) is not str or not signature.startswith(signing.PREFIX):
+                raise line.error(f"'signature' must be {signing.PREFIX}<hex>")
+            rec.signature = "not checked"
+        if self.mac is not None:
+            if signature is None:
+                raise line.error(
+                    "the record is not signed, so the key cannot vouch for it (written "
+                    "without a key, or its signature was removed)"
+                )
+            body = {k: v for k, v in line.obj.items() if k != "signature"}
+            if not hmac.compare_digest(_trailer_signature(self.mac, body), signature):
+                raise line.error(
+                    "the signature does not match: the record was changed after it was "
+                    "signed, or signed with another key"
+                )
+            rec.signature = "checked"
         self.ended = True
 
     def finish(self) -> MatchRecord:
@@ -841,12 +911,30 @@ class _Parser:
                 f"the record is cut: hand {self.current.index} has no result line "
                 f"(the last line is {self.last})"
             )
+        if not self.ended:
+            if self.mac is not None:
+                raise self.error(
+                    "the record has no trailer, so no signature: the key cannot vouch for it "
+                    "(an unfinished match, or its trailer was removed)"
+                )
+            self.rec.digest = "no trailer"
         self.rec.final_scores = list(self.scores)
         return self.rec
 
 
-def _parse(lines: Iterable[tuple[int, bytes]], source: str | None) -> MatchRecord:
-    p = _Parser(source)
+def _trailer_signature(mac: Any, trailer: dict[str, Any]) -> str:
+    """The signature of a record whose lines before the trailer ``mac`` has taken in:
+    ``mac`` (a copy) then takes the trailer's fields but the signature."""
+    m = mac.copy()
+    body = {k: v for k, v in trailer.items() if k != "signature"}
+    m.update(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8"))
+    return signing.PREFIX + m.hexdigest()
+
+
+def _parse(
+    lines: Iterable[tuple[int, bytes]], source: str | None, key: bytes | str | None = None
+) -> MatchRecord:
+    p = _Parser(source, key)
     for no, raw in lines:
         p.line(no, raw)
     return p.finish()
@@ -873,66 +961,6 @@ def check_record_path(path: str | os.PathLike[str]) -> str:
     return p
 
 
-def _sync_dir(d: str) -> None:
-    try:
-        fd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _new_file_mode(target: str) -> int:
-    """The mode the target gets: its own when it exists, else what ``open`` would give."""
-    try:
-        return os.stat(target).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-class _AtomicFile:
-    """A temporary file beside `target`, renamed over it on a clean exit (removed on an
-    error). ``keep_open`` leaves the file open after the rename, for appending."""
-
-    def __init__(self, target: str, keep_open: bool = False):
-        self.target = target
-        self.keep_open = keep_open
-        d, name = os.path.split(target)
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=d)
-        self.file: IO[bytes] = os.fdopen(fd, "wb")
-        try:
-            os.chmod(self.tmp, _new_file_mode(target))
-        except OSError:
-            pass  # a file system without modes keeps mkstemp's
-
-    def __enter__(self) -> IO[bytes]:
-        return self.file
-
-    def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
-        renamed = False
-        try:
-            if kind is None:
-                self.file.flush()
-                os.fsync(self.file.fileno())
-                os.replace(self.tmp, self.target)
-                renamed = True
-                _sync_dir(os.path.dirname(self.target))
-        finally:
-            if not (renamed and self.keep_open):
-                self.file.close()
-            if not renamed:
-                try:
-                    os.unlink(self.tmp)
-                except OSError:
-                    pass
-
-
 class RecordWriter:
     """Writes a record to disk as the match is played.
 
@@ -946,9 +974,12 @@ class RecordWriter:
     :meth:`MatchRecord.load` reads as an unfinished match.
     """
 
-    def __init__(self, path: str | os.PathLike[str], record: MatchRecord):
+    def __init__(
+        self, path: str | os.PathLike[str], record: MatchRecord, *, key: bytes | str | None = None
+    ):
         self.path = check_record_path(path)
         self.record = record
+        self._mac = None if key is None else signing.mac(key, SIGNED_AS)
         self._digest = hashlib.sha256()
         self._hands = len(record.hands)
         self._scores = list(record.hands[-1].scores_after) if record.hands else [0, 0, 0, 0]
@@ -960,6 +991,8 @@ class RecordWriter:
         with atomic as f:
             f.write(data)
         self._digest.update(data)
+        if self._mac is not None:
+            self._mac.update(data)
         self._file: IO[bytes] | None = atomic.file
         self._size = len(data)
 
@@ -1004,6 +1037,8 @@ class RecordWriter:
         with hold_sigint():
             self._append(data)
             self._digest.update(data)
+            if self._mac is not None:
+                self._mac.update(data)
             self._hands += 1
             self._scores = list(hand.scores_after)
 
@@ -1018,6 +1053,8 @@ class RecordWriter:
             "final_scores": self._scores,
             "digest": "sha256:" + self._digest.hexdigest(),
         }
+        if self._mac is not None:
+            trailer["signature"] = _trailer_signature(self._mac, trailer)
         try:
             with hold_sigint():
                 self._append((json.dumps(trailer, sort_keys=True) + "\n").encode("utf-8"))
@@ -1288,7 +1325,7 @@ def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
     return r
 
 
-def _replay_walled(record: MatchRecord) -> None:
+def _replay_walled(record: MatchRecord, require_seed: bool) -> None:
     """:func:`replay_record` for a record whose hands name their walls."""
     rules = record.rule_set()
     scores = [0, 0, 0, 0]
@@ -1300,6 +1337,13 @@ def _replay_walled(record: MatchRecord) -> None:
             )
         if h.wall is None:
             raise ReplayMismatchError(f"{_where(h)}: the hand does not name its wall")
+        if require_seed:
+            shuffled = Round(rules, h.seed, h.dealer, h.prevalent_wind).wall
+            if list(h.wall) != shuffled:
+                raise ReplayMismatchError(
+                    f"{_where(h)}: the hand is dealt from a wall the record gives, not the "
+                    f"wall its seed {h.seed} shuffles (required here: require_seed)"
+                )
         try:
             r = replay_hand(rules, h)
         except ReplayMismatchError:
@@ -1317,13 +1361,15 @@ def _replay_walled(record: MatchRecord) -> None:
         raise ReplayMismatchError(f"the final scores {record.final_scores}, expected {scores}")
 
 
-def replay_record(record: MatchRecord) -> None:
+def replay_record(record: MatchRecord, *, require_seed: bool = False) -> None:
     """Re-plays every hand of `record` through a :class:`Match` built from its header and
     checks that each hand is the match's next one (index, seed, dealer, prevalent wind,
     scores) and that the engine reproduces every recorded event, result and score.
     Raises :class:`ReplayMismatchError` naming the line of the first difference. A record
     whose hands name their walls (version 3) deals each hand from its wall, with the
-    dealer and prevalent wind it gives, and checks the same."""
+    dealer and prevalent wind it gives, and checks the same: that proves the play follows
+    from the walls in the file, not where they came from; with ``require_seed`` each such
+    wall must also be the one the hand's seed shuffles."""
     try:
         m = Match(record.rule_set(), record.seed, record.n_hands)
     except (ValueError, TypeError, OverflowError) as e:
@@ -1333,7 +1379,7 @@ def replay_record(record: MatchRecord) -> None:
             f"the record holds {len(record.hands)} hands of a {record.n_hands}-hand match"
         )
     if record.walls:
-        _replay_walled(record)
+        _replay_walled(record, require_seed)
         return
     for i, h in enumerate(record.hands):
         where = _where(h)

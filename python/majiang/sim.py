@@ -37,13 +37,20 @@ complete, listed shards.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import errno
+import functools
 import hashlib
 import io
 import json
 import math
 import os
+import random
+import re
 import signal
+import socket
+import stat
 import sys
 import threading
 import time
@@ -54,8 +61,10 @@ from typing import IO, Any
 
 import numpy as np
 
-from . import _core
+from . import _core, signing
 from ._core import RuleSet
+from ._files import atomic_write, probe_dir
+from ._untrusted import load_json, printable
 from .errors import (
     ArenaBotError,
     BotError,
@@ -65,12 +74,18 @@ from .errors import (
 )
 from .rules import unit
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: the lock is then held within this process only
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "MAX_IN_MEMORY_HANDS",
     "MAX_THREADS",
     "ArenaBotError",
     "ArenaResult",
     "ResultFileError",
+    "RunCheck",
     "SimResult",
     "arena",
     "simulate",
@@ -82,6 +97,8 @@ MAX_IN_MEMORY_HANDS: int = _core.MAX_IN_MEMORY
 MAX_THREADS: int = _core.MAX_THREADS
 #: Hands per shard of a streamed run (the default of ``shard_hands``).
 SHARD_HANDS = 100_000
+#: The most hands per shard (a shard is held in memory until written: about 41 MB).
+MAX_SHARD_HANDS: int = _core.MAX_SINK_HANDS
 
 _COLUMNS = ("winner", "discarder", "fan_total", "turns", "dealer", "scores", "fans")
 _ARENA_COLUMNS = ("wall", "seats", "winner", "discarder", "fan_total", "scores")
@@ -95,10 +112,34 @@ _LAYOUT: dict[str, tuple[np.dtype, tuple[int, ...]]] = {
     "scores": (np.dtype(np.int32), (4,)),
     "fans": (np.dtype(np.uint8), (16,)),
 }
+#: The ``columns`` of a manifest: each array's dtype and row shape.
+_COLUMN_SPEC = {c: {"dtype": d.name, "shape": list(t)} for c, (d, t) in _LAYOUT.items()}
+#: The largest manifest read (a run of a million shards lists them in some 100 MB).
+_MAX_MANIFEST = 1 << 28
 _FILE_FORMAT = "majiang-simulation"
 _SHARDS_FORMAT = "majiang-simulation-shards"
 _VERSION = 1
+#: The version of the shard manifests written: version 2 carries its own digest (and an
+#: optional signature); version 1 manifests are read too.
+_SHARDS_VERSION = 2
 _MANIFEST = "manifest.json"
+#: The lock file a writer of a shard directory holds for its run.
+_LOCK = ".lock"
+#: What a manifest's signature is made over (see :mod:`majiang.signing`).
+_SIGNED_AS = "majiang-simulation-shards"
+_MANIFEST_KEYS = {
+    "format",
+    "version",
+    "rules",
+    "rule_options",
+    "bots",
+    "seed",
+    "columns",
+    "hands",
+    "shards",
+    "digest",
+    "signature",
+}
 
 
 def _rules_name(rules: str | RuleSet) -> str:
@@ -199,31 +240,12 @@ class _Progress:
 # ---- files ------------------------------------------------------------------------------
 
 
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _atomic_write(path: Path, data: bytes) -> None:
-    """Writes ``data`` to ``path``: a temporary file in the same directory, flushed to
-    disk, then renamed over ``path``, so ``path`` is always either the old or the new
-    file, even if the process dies in between."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
+    """Writes ``data`` to ``path`` through a temporary file created safely beside it
+    (``O_EXCL``, no symbolic link followed, an unpredictable name), flushed to disk, then
+    renamed over ``path``, so ``path`` is always either the old or the new file, even if
+    the process dies in between (see :mod:`majiang._files`)."""
+    atomic_write(path, data)
 
 
 @contextlib.contextmanager
@@ -248,14 +270,12 @@ def _ctrl_c_deferred() -> Iterator[None]:
 
 
 def _check_writable_dir(directory: Path, what: Path) -> None:
-    """Raises ResultFileError unless files can be created in ``directory``."""
+    """Raises ResultFileError unless files can be created in ``directory`` (a temporary
+    file is created there as every write does, then removed)."""
     if not directory.is_dir():
         raise ResultFileError(f"{what}: the directory {directory} does not exist")
-    probe = directory / f".majiang-probe-{os.getpid()}"
     try:
-        with open(probe, "wb"):
-            pass
-        os.unlink(probe)
+        probe_dir(directory)
     except OSError as e:
         raise ResultFileError(f"{what}: cannot write in {directory}: {e.strerror}") from None
 
@@ -309,14 +329,17 @@ def _check_columns(source: Path, arrays: dict[str, np.ndarray], n: int | None = 
     return rows
 
 
-def _check_format(source: object, obj: object, fmt: str, what: str) -> None:
+def _check_format(
+    source: object, obj: object, fmt: str, what: str, versions: tuple[int, ...] = (_VERSION,)
+) -> None:
     """Raises ResultFileError unless ``obj`` (read from ``source``) is a JSON object naming
-    ``fmt`` and the format version this majiang reads; ``what`` names the file kind."""
+    ``fmt`` and a format version this majiang reads; ``what`` names the file kind."""
     if not isinstance(obj, dict) or obj.get("format") != fmt:
         raise ResultFileError(f"{source}: not a majiang {what}")
-    if obj.get("version") != _VERSION:
+    v = obj.get("version")
+    if isinstance(v, bool) or v not in versions:
         raise ResultFileError(
-            f"{source}: format version {obj.get('version')!r}, this majiang reads {_VERSION}"
+            f"{source}: format version {v!r}, this majiang reads " + ", ".join(map(str, versions))
         )
 
 
@@ -337,7 +360,37 @@ def _check_meta(source: Path, meta: Any) -> tuple[str, dict[str, Any], list[str]
         raise ResultFileError(f"{source}: bots must be a list of four names")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ResultFileError(f"{source}: seed must be an int 0 <= seed < 2**64")
+    try:
+        full = dict(RuleSet(rules, **options).options())
+    except (ValueError, TypeError) as e:
+        raise ResultFileError(f"{source}: the rules {rules!r} with these options: {e}") from None
+    if full != options:
+        missing = sorted(set(full) - set(options))
+        raise ResultFileError(
+            f"{source}: rule_options must list every option of {rules!r}"
+            + (f" (missing {', '.join(missing)})" if missing else "")
+        )
+    known = _core.policy_names()
+    unknown = next((b for b in bots if b not in known), None)
+    if unknown is not None:
+        raise ResultFileError(f"{source}: unknown bot {unknown[:40]!r}")
     return rules, options, bots, seed
+
+
+def _canonical(obj: dict[str, Any], *leave_out: str) -> bytes:
+    """The bytes a manifest's digest and signature are made over: its fields but
+    ``leave_out``, as sorted, compact JSON."""
+    body = {k: v for k, v in obj.items() if k not in leave_out}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
+
+
+def _shard_name(first: int) -> str:
+    return f"hands-{first:012d}.npz"
+
+
+_SHA256_HEX = frozenset("0123456789abcdef")
 
 
 def _sha256_file(path: Path) -> str:
@@ -350,7 +403,11 @@ def _sha256_file(path: Path) -> str:
 
 class _ShardStore:
     """A shard directory: its manifest, checked, and its shards read on demand (each
-    file's digest is checked whenever it is read)."""
+    file's digest is checked whenever it is read).
+
+    ``digest``: the manifest carried a digest of its own fields and it matched (a
+    version 2 manifest); ``signature``: ``"none"``, ``"not checked"`` (signed, read
+    without a key) or ``"checked"`` (signed, and the key given verified it)."""
 
     def __init__(self, path: Path, manifest: dict[str, Any]) -> None:
         self.path = path
@@ -360,47 +417,84 @@ class _ShardStore:
         )
         self.shards: list[dict[str, Any]] = manifest["shards"]
         self.hands: int = manifest["hands"]
+        self.digest = "digest" in manifest
+        self.signature = "not checked" if "signature" in manifest else "none"
 
     @classmethod
-    def open(cls, path: Path, verify: bool = True) -> _ShardStore:
+    def open(cls, path: Path, verify: bool = True, key: Any = None) -> _ShardStore:
         mpath = path / _MANIFEST
         try:
-            text = mpath.read_text(encoding="utf-8")
+            with open(mpath, "rb") as f:
+                data = f.read(_MAX_MANIFEST + 1)
         except FileNotFoundError:
             raise ResultFileError(f"{path}: a directory without {_MANIFEST}") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ResultFileError(f"{mpath}: cannot read ({e})") from None
+        except OSError as e:
+            raise ResultFileError(f"{mpath}: cannot read ({e.strerror or e})") from None
+        if len(data) > _MAX_MANIFEST:
+            raise ResultFileError(f"{mpath}: larger than {_MAX_MANIFEST:,} bytes")
         try:
-            m = json.loads(text)
-        except json.JSONDecodeError as e:
+            m = load_json(data)
+        except (ValueError, UnicodeDecodeError) as e:
             raise ResultFileError(f"{mpath}: not valid JSON ({e})") from None
-        _check_format(mpath, m, _SHARDS_FORMAT, "shard manifest")
+        _check_format(mpath, m, _SHARDS_FORMAT, "shard manifest", (1, _SHARDS_VERSION))
+        if m["version"] >= 2:
+            extra = sorted(set(m) - _MANIFEST_KEYS)
+            if extra:
+                raise ResultFileError(f"{mpath}: unknown fields {', '.join(extra)[:200]}")
+            digest = m.get("digest")
+            want = "sha256:" + hashlib.sha256(_canonical(m, "digest", "signature")).hexdigest()
+            if not isinstance(digest, str) or digest != want:
+                raise ResultFileError(
+                    f"{mpath}: the manifest's digest does not match its fields "
+                    "(seed, rules, options, bots, shards): it was edited or damaged"
+                )
+        signature = m.get("signature")
+        if key is not None:
+            if signature is None:
+                raise ResultFileError(
+                    f"{mpath}: not signed, so the key cannot vouch for it (written without "
+                    "a key, or its signature was removed)"
+                )
+            if not signing.verify(key, _SIGNED_AS, _canonical(m, "signature"), signature):
+                raise ResultFileError(
+                    f"{mpath}: the signature does not match: the run was changed after it "
+                    "was signed, or signed with another key"
+                )
+        elif signature is not None and not (
+            isinstance(signature, str) and signature.startswith(signing.PREFIX)
+        ):
+            raise ResultFileError(f"{mpath}: a malformed signature")
+        if m.get("columns", _COLUMN_SPEC) != _COLUMN_SPEC:
+            raise ResultFileError(f"{mpath}: the columns are not those of a simulation")
         shards = m.get("shards")
         hands = m.get("hands")
-        if not isinstance(shards, list) or not isinstance(hands, int):
+        if not isinstance(shards, list) or type(hands) is not int:
             raise ResultFileError(f"{mpath}: shards must be a list and hands an int")
         at = 0
         for k, sh in enumerate(shards):
             ok = (
                 isinstance(sh, dict)
-                and isinstance(sh.get("file"), str)
-                and sh["file"] == Path(sh["file"]).name
-                and not sh["file"].startswith(".")
-                and isinstance(sh.get("start"), int)
-                and isinstance(sh.get("hands"), int)
-                and sh["hands"] > 0
-                and isinstance(sh.get("sha256"), str)
+                and set(sh) == {"file", "start", "hands", "sha256"}
+                and type(sh["start"]) is int
+                and type(sh["hands"]) is int
+                and 0 < sh["hands"] <= MAX_IN_MEMORY_HANDS
+                and sh["file"] == _shard_name(sh["start"])
+                and isinstance(sh["sha256"], str)
+                and len(sh["sha256"]) == 64
+                and set(sh["sha256"]) <= _SHA256_HEX
             )
             if not ok:
-                raise ResultFileError(f"{mpath}: shard {k} is malformed: {sh!r}")
+                raise ResultFileError(f"{mpath}: shard {k} is malformed: {str(sh)[:200]}")
             if sh["start"] != at:
                 raise ResultFileError(
                     f"{mpath}: shard {k} starts at hand {sh['start']}, expected {at}"
                 )
             at += sh["hands"]
-        if at != hands:
+        if at != hands or hands >= 2**64:
             raise ResultFileError(f"{mpath}: the shards hold {at} hands, the manifest says {hands}")
         store = cls(path, m)
+        if key is not None:
+            store.signature = "checked"
         if verify:
             for sh in shards:
                 store._check_digest(sh, None)
@@ -435,40 +529,159 @@ class _ShardStore:
         return np.concatenate(parts) if parts else np.zeros((0, *tail), dtype=dtype)
 
 
-class _ShardWriter:
-    """Streams a run into a shard directory: the ``sink`` of ``_core.simulate_hands``."""
+#: Directories this process is writing, by (device, inode): a second writer in the same
+#: process is refused even where the file lock is per process (NFS).
+_WRITING: set[tuple[int, int]] = set()
+#: Leftovers of an interrupted writer: temporary files of the manifest, of a shard or of
+#: a probe (this version's names and older ones').
+_STALE = re.compile(r"\.(?:manifest\.json|hands-\d{12}\.npz)\..*\.tmp|\.majiang-probe-.*")
+_SHARD_FILE = re.compile(r"hands-(\d{12})\.npz")
 
-    def __init__(self, path: Path, meta: dict[str, Any], resume: bool) -> None:
+
+class _RunLock:
+    """The exclusive lock a writer holds on a shard directory for its run: ``flock`` on
+    ``DIR/.lock`` (opened without following a symbolic link), which also names the
+    holder for the message a second writer gets."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        st = os.stat(path)
+        self.key = (st.st_dev, st.st_ino)
+        if self.key in _WRITING:
+            raise ResultFileError(
+                f"{path} is being written by another simulate(out=...) call of this "
+                "process; two writers would damage it"
+            )
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(path / _LOCK, flags, 0o644)
+        except OSError as e:
+            raise ResultFileError(
+                f"{path}: cannot open its lock file {_LOCK} ({e.strerror or e})"
+            ) from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ResultFileError(f"{path / _LOCK} is not a regular file")
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError as e:
+                    if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                        raise ResultFileError(
+                            f"{path}: cannot lock {_LOCK} ({e.strerror or e})"
+                        ) from None
+                    holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+                    raise ResultFileError(
+                        f"{path} is being written by another process"
+                        + (f" ({printable(holder, 100)})" if holder else "")
+                        + ": two writers would damage it; wait for that run to end (or stop "
+                        "it), then resume"
+                    ) from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd: int | None = fd
+        _WRITING.add(self.key)
+
+    def release(self) -> None:
+        """Releases the lock (closing the file releases it)."""
+        if self.fd is not None:
+            _WRITING.discard(self.key)
+            os.close(self.fd)
+            self.fd = None
+
+
+class _ShardWriter:
+    """Streams a run into a shard directory: the ``sink`` of ``_core.simulate_hands``.
+    Holds the directory's lock from construction to :meth:`close`."""
+
+    def __init__(self, path: Path, meta: dict[str, Any], resume: bool, key: Any = None) -> None:
         self.path = path
         self.meta = meta
+        self.key = key
         self.shards: list[dict[str, Any]] = []
         self.hands = 0
+        #: Leftover files of an interrupted writer removed when the run was resumed.
+        self.cleaned: list[str] = []
         if path.exists() and not path.is_dir():
             raise ResultFileError(f"{path} is a file; out= takes a directory for the shards")
-        if path.is_dir() and (path / _MANIFEST).exists():
+        if not path.is_dir():
+            _check_writable_dir(path.parent if str(path.parent) else Path("."), path)
+            try:
+                path.mkdir()
+            except FileExistsError:
+                pass  # made meanwhile by another writer: the lock decides
+            except OSError as e:
+                raise ResultFileError(f"{path}: cannot create the directory ({e})") from None
+        self.lock = _RunLock(path)
+        try:
+            self._open(resume)
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def _open(self, resume: bool) -> None:
+        path = self.path
+        if (path / _MANIFEST).exists():
             if not resume:
                 raise ResultFileError(
                     f"{path} already holds a run; pass resume=True (--resume) to continue "
                     "it, or choose another directory"
                 )
-            store = _ShardStore.open(path)
+            store = _ShardStore.open(path, key=self.key)
+            if self.key is None and store.signature != "none":
+                raise ResultFileError(
+                    f"{path} holds a signed run: pass its key (key=, --key-file) to continue "
+                    "it, so that the shards added are signed too"
+                )
             self._check_same_run(store)
             self.shards = list(store.shards)
             self.hands = store.hands
-        elif path.is_dir():
-            if any(not p.name.startswith(".") for p in path.iterdir()):
-                raise ResultFileError(
-                    f"{path} is not empty and holds no {_MANIFEST}; choose an empty or new "
-                    "directory"
-                )
+            self._clean(store)
+        elif any(p.name != _LOCK and not _STALE.fullmatch(p.name) for p in path.iterdir()):
+            raise ResultFileError(
+                f"{path} is not empty and holds no {_MANIFEST}; choose an empty or new directory"
+            )
         else:
-            _check_writable_dir(path.parent if str(path.parent) else Path("."), path)
-            try:
-                path.mkdir()
-            except OSError as e:
-                raise ResultFileError(f"{path}: cannot create the directory ({e})") from None
+            self._clean(None)
         _check_writable_dir(path, path)
-        self._write_manifest()
+        try:
+            self._write_manifest()
+        except OSError as e:
+            raise self._failure(_MANIFEST, e) from e
+
+    def _clean(self, store: _ShardStore | None) -> None:
+        """Removes what an interrupted writer left: temporary files, and shard files the
+        manifest does not list (written just before the writer died). Nothing is
+        followed: a symbolic link is removed, not its target."""
+        listed = {sh["file"] for sh in store.shards} if store else set()
+        for entry in os.scandir(self.path):
+            name = entry.name
+            junk = _STALE.fullmatch(name) or (_SHARD_FILE.fullmatch(name) and name not in listed)
+            if junk and not entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+                self.cleaned.append(name)
+
+    def close(self) -> None:
+        """Ends the run: releases the directory's lock."""
+        self.lock.release()
+
+    def _failure(self, name: str, e: OSError) -> ResultFileError:
+        """The error of a write that failed: the path, why, and that resuming continues."""
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            why = "the disk is full"
+        elif e.errno == errno.EFBIG:
+            why = "the file size limit is reached"
+        else:
+            why = e.strerror or str(e)
+        return ResultFileError(
+            f"{self.path / name}: cannot write ({why}); the {self.hands:,} hands written "
+            f"before are intact and listed in {_MANIFEST}: make room and run again with "
+            "resume=True (majiang simulate --resume) to continue the run"
+        )
 
     def _check_same_run(self, store: _ShardStore) -> None:
         stored = {
@@ -485,14 +698,17 @@ class _ShardWriter:
                 )
 
     def _write_manifest(self) -> None:
-        m = {
+        m: dict[str, Any] = {
             "format": _SHARDS_FORMAT,
-            "version": _VERSION,
+            "version": _SHARDS_VERSION,
             **self.meta,
-            "columns": {c: {"dtype": d.name, "shape": list(t)} for c, (d, t) in _LAYOUT.items()},
+            "columns": _COLUMN_SPEC,
             "hands": self.hands,
             "shards": self.shards,
         }
+        m["digest"] = "sha256:" + hashlib.sha256(_canonical(m)).hexdigest()
+        if self.key is not None:
+            m["signature"] = signing.sign(self.key, _SIGNED_AS, _canonical(m))
         data = json.dumps(m, indent=1, ensure_ascii=False).encode("utf-8")
         _atomic_write(self.path / _MANIFEST, data)
 
@@ -501,7 +717,7 @@ class _ShardWriter:
         if first != self.hands:
             raise ResultFileError(f"{self.path}: shard at hand {first}, expected {self.hands}")
         n = _check_columns(self.path, arrays)
-        name = f"hands-{first:012d}.npz"
+        name = _shard_name(first)
         data = _npz_bytes({c: arrays[c] for c in _COLUMNS})
         entry = {
             "file": name,
@@ -510,14 +726,19 @@ class _ShardWriter:
             "sha256": hashlib.sha256(data).hexdigest(),
         }
         with _ctrl_c_deferred():
-            _atomic_write(self.path / name, data)
+            try:
+                _atomic_write(self.path / name, data)
+            except OSError as e:
+                raise self._failure(name, e) from e
             self.shards.append(entry)
             self.hands += n
             try:
                 self._write_manifest()
-            except BaseException:
+            except BaseException as e:
                 self.shards.pop()
                 self.hands -= n
+                if isinstance(e, OSError):
+                    raise self._failure(_MANIFEST, e) from e
                 raise
 
 
@@ -653,6 +874,90 @@ class SimResult:
         """True if every array is identical."""
         return all(np.array_equal(getattr(self, c), getattr(other, c)) for c in _COLUMNS)
 
+    def verify(
+        self,
+        sample: int | None = None,
+        *,
+        random_seed: int | None = None,
+        threads: int | None = None,
+    ) -> RunCheck:
+        """Re-plays the run's hands from its seed, rules, options and bots and compares
+        every array with what the result holds: all the hands, or with ``sample`` a random
+        sample of that many distinct hands (drawn from the operating system's random
+        source, so nobody can foresee which; from ``random_seed`` when given, to repeat a
+        check). A shard directory is read one shard at a time. Returns a
+        :class:`RunCheck`: which hands were checked, which differ, and for a shard
+        directory what its manifest's digest and signature showed.
+
+        This proves what digests cannot: that the hands are the ones the seed gives,
+        whoever wrote the files."""
+        n = len(self)
+        if sample is not None:
+            sample = _check_count("sample", sample)
+            if sample == 0:
+                raise InvalidArgumentError("sample must be >= 1 (or None for every hand)")
+        if random_seed is not None:
+            random_seed = _check_int("random_seed", random_seed)
+        threads = _check_threads(threads)
+        rules = self.rule_set()
+        names = _bot_list(self.bots)
+        chunks: list[tuple[int, int, Callable[[], dict[str, np.ndarray]]]]
+        if self._store is not None:
+            store = self._store
+            chunks = [
+                (sh["start"], sh["hands"], functools.partial(store.read, sh)) for sh in store.shards
+            ]
+        else:
+            chunks = [(0, n, self.arrays)] if n else []
+        picked: list[int] | None = None
+        if sample is not None and sample < n:
+            rng = random.Random(random_seed) if random_seed is not None else random.SystemRandom()
+            picked = sorted(rng.sample(range(n), sample))
+        bad: list[int] = []
+        n_bad = checked = 0
+        for first, count, read in chunks:
+            if picked is None:
+                rows = None
+            else:
+                lo = bisect.bisect_left(picked, first)
+                hi = bisect.bisect_left(picked, first + count)
+                rows = picked[lo:hi]
+                if not rows:
+                    continue
+            have = read()
+            if rows is None:
+                got = _core.simulate_hands(
+                    count, rules=rules, bots=names, seed=self.seed, start=first, threads=threads
+                )
+                differ = np.zeros(count, dtype=bool)
+                for c in _COLUMNS:
+                    a, b = have[c], got[c]
+                    differ |= (a != b).reshape(count, -1).any(axis=1)
+                wrong = (np.flatnonzero(differ) + first).tolist()
+                checked += count
+            else:
+                wrong = []
+                for i in rows:
+                    got = _core.simulate_hands(
+                        1, rules=rules, bots=names, seed=self.seed, start=i, threads=1
+                    )
+                    if any(not np.array_equal(have[c][i - first], got[c][0]) for c in _COLUMNS):
+                        wrong.append(i)
+                checked += len(rows)
+            n_bad += len(wrong)
+            bad.extend(wrong[: max(0, _MAX_LISTED - len(bad))])
+        held = self._store
+        return RunCheck(
+            hands=n,
+            checked=checked,
+            sampled=picked is not None,
+            differing=n_bad,
+            first_differing=bad,
+            seed=self.seed,
+            manifest_digest=None if held is None else held.digest,
+            signature=None if held is None else held.signature,
+        )
+
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the arrays and the run's rules (with every option), bots and seed to one
         ``.npz`` file at exactly ``path``. The file is written under a temporary name in the
@@ -667,21 +972,30 @@ class SimResult:
         _atomic_write(p, data)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, verify: bool = True) -> SimResult:
+    def load(
+        cls, path: str | os.PathLike[str], *, verify: bool = True, key: bytes | str | None = None
+    ) -> SimResult:
         """Reads a file written by :meth:`save` or a shard directory written by
-        ``simulate(..., out=path)``. A directory's manifest is checked at once, and with
-        ``verify`` every shard's SHA-256 (one read of each file); its arrays are read when
-        first used. Raises :class:`ResultFileError` naming the file and the problem."""
+        ``simulate(..., out=path)``. A directory's manifest is checked at once (its own
+        digest over the seed, rules, options, bots and shard list, in a manifest of version
+        2), and with ``verify`` every shard's SHA-256 (one read of each file); its arrays
+        are read when first used. With ``key``, the directory must be signed with that key
+        (see :mod:`majiang.signing`). Raises :class:`ResultFileError` naming the file and
+        the problem."""
         p = Path(path)
         if p.is_dir():
-            return cls._of_store(_ShardStore.open(p, verify=verify))
+            return cls._of_store(_ShardStore.open(p, verify=verify, key=key))
+        if key is not None:
+            raise InvalidArgumentError(
+                "key= checks the signature of a shard directory; a .npz file is not signed"
+            )
         if not p.exists():
             raise FileNotFoundError(f"no such simulation file: {p}")
         z = _read_npz(p)
         if "meta" in z:
             try:
-                meta = json.loads(str(z["meta"]))
-            except (json.JSONDecodeError, ValueError) as e:
+                meta = load_json(str(z["meta"]))
+            except ValueError as e:
                 raise ResultFileError(f"{p}: the metadata is not valid JSON ({e})") from None
             _check_format(p, meta, _FILE_FORMAT, "simulation file")
             rules, options, bots, seed = _check_meta(p, meta)
@@ -831,6 +1145,7 @@ def simulate(
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
     shard_hands: int = SHARD_HANDS,
+    key: bytes | str | None = None,
 ) -> SimResult:
     """Plays ``n_hands`` whole hands in Rust with built-in policies and returns the arrays.
 
@@ -848,7 +1163,16 @@ def simulate(
     not grow with ``n_hands``, and the returned result reads them from disk (see the
     module documentation for the layout). ``resume=True`` continues the run ``PATH``
     holds (same seed, rules, options and bots, else :class:`ResultFileError`) up to
-    ``n_hands`` hands; the arrays equal those of one uninterrupted run.
+    ``n_hands`` hands; the arrays equal those of one uninterrupted run. ``shard_hands`` is
+    1 to :data:`MAX_SHARD_HANDS`.
+
+    The directory is locked for the run: a second writer (another process, or another
+    call in this one) gets :class:`ResultFileError` at once. Resuming removes what an
+    interrupted writer left (temporary files, a shard the manifest does not list). A write
+    that fails (a full disk) raises :class:`ResultFileError` naming the file, with the
+    shards before it intact, so that ``resume=True`` continues. ``key``: sign the
+    manifest with this key (see :mod:`majiang.signing`); a signed run is resumed with the
+    same key only.
 
     Ctrl-C raises ``KeyboardInterrupt`` within a fraction of a second; its ``partial``
     attribute is a :class:`SimResult` of the hands finished (with ``out``, the shards
@@ -859,8 +1183,15 @@ def simulate(
     names = _bot_list(bots)
     threads = _check_threads(threads)
     shard_hands = _check_count("shard_hands", shard_hands)
-    if shard_hands == 0:
-        raise InvalidArgumentError("shard_hands must be >= 1")
+    if not 1 <= shard_hands <= MAX_SHARD_HANDS:
+        raise InvalidArgumentError(
+            f"shard_hands must be between 1 and {MAX_SHARD_HANDS:,} (a shard is held in "
+            f"memory until it is written), got {shard_hands:,}"
+        )
+    if key is not None:
+        signing.key_bytes(key)
+        if out is None:
+            raise InvalidArgumentError("key= signs a shard directory: pass out=PATH")
     rule_name, options = _rules_spec(rules)
     meta: dict[str, Any] = {
         "rules": rule_name,
@@ -882,9 +1213,10 @@ def simulate(
             lambda d: SimResult(**_columns(d, _COLUMNS), **meta),
         )
     path = Path(out)
-    writer = _ShardWriter(path, meta, resume)
+    writer = _ShardWriter(path, meta, resume, key)
     start = writer.hands
     if start > n:
+        writer.close()
         raise ResultFileError(f"{path} already holds {start:,} hands, more than n_hands={n:,}")
     bar = _Progress(n, "simulate", offset=start) if progress else None
     try:
@@ -901,13 +1233,88 @@ def simulate(
         )
     except KeyboardInterrupt as e:
         e.partial = SimResult._of_store(  # type: ignore[attr-defined]
-            _ShardStore.open(path, verify=False)
+            _ShardStore.open(path, verify=False, key=key)
         )
         raise
     finally:
+        writer.close()
         if bar:
             bar.close()
-    return SimResult._of_store(_ShardStore.open(path, verify=False))
+    return SimResult._of_store(_ShardStore.open(path, verify=False, key=key))
+
+
+#: The most differing hands a :class:`RunCheck` lists.
+_MAX_LISTED = 100
+
+
+@dataclass
+class RunCheck:
+    """What :meth:`SimResult.verify` found.
+
+    ``hands``: hands in the run; ``checked``: hands re-played from the seed (all of them,
+    or a random ``sampled`` subset); ``differing``: how many of those differ in some array,
+    ``first_differing`` the first of them (at most 100 listed). For a shard directory,
+    ``manifest_digest`` says whether its manifest carried a digest of its own fields
+    (version 2) and ``signature`` whether it was signed (``"none"``, ``"not checked"``,
+    ``"checked"``); both are None for a result held in memory or read from a file."""
+
+    hands: int
+    checked: int
+    sampled: bool
+    differing: int
+    first_differing: list[int]
+    seed: int
+    manifest_digest: bool | None = None
+    signature: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when every hand checked is the hand the seed gives."""
+        return self.differing == 0
+
+    def miss_chance(self, fraction: float) -> float:
+        """The chance that a check of this size misses a change to ``fraction`` of the
+        hands (0 when every hand was checked)."""
+        if not self.sampled:
+            return 0.0
+        return (1.0 - fraction) ** self.checked
+
+    def describe(self) -> str:
+        """The finding in words (what ``majiang simulate --verify`` prints)."""
+        if self.sampled:
+            what = (
+                f"a random sample of {self.checked:,} of the {self.hands:,} hands "
+                "(drawn when the check ran)"
+            )
+        else:
+            what = f"all {self.checked:,} hands"
+        lines = [f"re-played {what} from seed {self.seed}"]
+        if self.ok:
+            lines[0] += ": every array identical"
+            if self.sampled:
+                lines.append(
+                    f"a change to 1% of the hands would have gone unseen with probability "
+                    f"{self.miss_chance(0.01):.2%}, to 0.1% with {self.miss_chance(0.001):.2%}"
+                )
+        else:
+            listed = ", ".join(map(str, self.first_differing[:10]))
+            more = ", ..." if self.differing > 10 else ""
+            differ = "hand differs" if self.differing == 1 else "hands differ"
+            lines[0] += (
+                f": {self.differing:,} {differ} from what the seed gives (hand {listed}{more})"
+            )
+        if self.manifest_digest is not None:
+            lines.append(
+                "manifest: "
+                + ("its own digest matched" if self.manifest_digest else "no digest (version 1)")
+                + "; signature: "
+                + {
+                    "none": "none",
+                    "not checked": "present, not checked (no key given)",
+                    "checked": "checked with the key given",
+                }.get(str(self.signature), str(self.signature))
+            )
+        return "\n".join(lines)
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:

@@ -153,7 +153,7 @@ fn seat_values(obs: &Observation, s: u8) -> [(SeatPlane, u8); 6] {
 /// counters are 0 without a 宝).
 #[inline]
 fn global_values(obs: &Observation) -> [(GlobalPlane, u8); 10] {
-    let b = obs.bao.map(|_| obs.bao_state).unwrap_or_default();
+    let b = obs.ruleset_view.bao().map(|v| v.state).unwrap_or_default();
     [
         (GlobalPlane::ClaimWindow, (obs.phase == Phase::Claim) as u8),
         (GlobalPlane::RobWindow, (obs.phase == Phase::RobKong) as u8),
@@ -250,9 +250,9 @@ pub fn encode(obs: &Observation, out: &mut [u8]) -> crate::MjResult<()> {
         27 + (obs.prevalent_wind & 3),
         1,
     );
-    if let Some((bao, indicator)) = obs.bao {
-        set(out, g(GlobalPlane::Bao), bao, 1);
-        set(out, g(GlobalPlane::BaoIndicator), indicator, 1);
+    if let Some(v) = obs.ruleset_view.bao() {
+        set(out, g(GlobalPlane::Bao), v.bao, 1);
+        set(out, g(GlobalPlane::BaoIndicator), v.indicator, 1);
     }
     for (plane, v) in global_values(obs) {
         fill(out, g(plane), v);
@@ -430,8 +430,9 @@ impl Encoder {
             g(GlobalPlane::PrevalentWind),
             Some(27 + (obs.prevalent_wind & 3)),
         );
-        one_hot(out, g(GlobalPlane::Bao), obs.bao.map(|(b, _)| b));
-        one_hot(out, g(GlobalPlane::BaoIndicator), obs.bao.map(|(_, i)| i));
+        let bao = obs.ruleset_view.bao();
+        one_hot(out, g(GlobalPlane::Bao), bao.map(|v| v.bao));
+        one_hot(out, g(GlobalPlane::BaoIndicator), bao.map(|v| v.indicator));
         for (plane, v) in global_values(obs) {
             fill(out, g(plane), v);
         }

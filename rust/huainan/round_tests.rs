@@ -120,7 +120,7 @@ fn random_hands_keep_the_invariants() {
             }
         }
         let o = r.observe(0);
-        assert_eq!(o.bao.map(|b| b.0), Some(bao));
+        assert_eq!(o.ruleset_view.bao().map(|v| v.bao), Some(bao));
     }
     assert!(wins > 20, "{wins}");
     let _ = forms;
@@ -146,7 +146,7 @@ fn discarded_bao_only_for_jiebao() {
         "9m9m",
         "4p",
     );
-    assert_eq!(r.observe(1).bao_state.bao_drawn, 3);
+    assert_eq!(r.observe(1).ruleset_view.bao().unwrap().state.bao_drawn, 3);
     r.apply(0, Action::Discard(t1("5p"))).unwrap();
     assert_eq!(r.phase(), Phase::Claim);
     // Seat 2 holds 46p but may not chow the 宝.

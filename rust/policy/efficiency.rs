@@ -427,7 +427,7 @@ impl Policy for EfficiencyPolicy {
             1 => return legal[0],
             _ => {}
         }
-        if let (Some(o), Some((bao, state))) = (&self.huainan, view.huainan()) {
+        if let (Some(o), Some((bao, state))) = (&self.huainan, view.bao()) {
             let (m, n) = view.melds(view.seat());
             let d = crate::policy::huainan::Decision {
                 hand: view.hand(),

@@ -561,7 +561,7 @@ impl Policy for HuainanStrongPolicy {
         if let Some(p) = self.other.as_mut() {
             return p.act(view);
         }
-        match (&self.opts, view.huainan()) {
+        match (&self.opts, view.bao()) {
             (Some(o), Some((bao, state))) => self.act_huainan(view, o, bao, state),
             _ => legal[0],
         }
@@ -577,6 +577,8 @@ mod tests {
     use crate::hand::MeldKind;
     use crate::policy::positions::counts;
     use crate::policy::{play_out, EfficiencyPolicy, PolicyKind};
+    use crate::round::ruleset::huainan::BaoView;
+    use crate::round::ruleset::SeatRuleView;
     use crate::round::{ActionList, DiscardEntry, Observation, Phase, Round};
     use crate::tile;
 
@@ -634,8 +636,11 @@ mod tests {
             Phase::Turn
         };
         o.wall_remaining = wall;
-        o.bao = Some((t(bao), t(bao)));
-        o.bao_state = BaoState::default();
+        o.ruleset_view = SeatRuleView::Bao(BaoView {
+            bao: t(bao),
+            indicator: t(bao),
+            state: BaoState::default(),
+        });
         let mut l = ActionList::default();
         for &a in legal {
             l.push(a);

@@ -37,6 +37,7 @@ pub use strong::{StrongConfig, StrongPolicy};
 
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
+use crate::round::ruleset::SeatRuleView;
 use crate::round::{Action, Claim, DiscardEntry, Observation, Round, HIDDEN};
 use crate::rules::{Engine, Rules};
 use crate::tile::{Counts, Tile};
@@ -75,9 +76,14 @@ pub trait TableView {
     fn drawn(&self) -> Option<Tile>;
     /// The seat's legal actions now.
     fn legal(&self) -> &[Action];
-    /// Huainan: the 宝 and the seat's own 宝 state (None in other rule sets).
-    fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
-        None
+    /// What the seat sees of the rule set's own per-hand state (the 宝 of a hand played
+    /// with wild tiles).
+    fn ruleset_view(&self) -> SeatRuleView {
+        SeatRuleView::Plain
+    }
+    /// The 宝 and the seat's own 宝 state, in a hand played with 宝 once it is turned up.
+    fn bao(&self) -> Option<(Tile, crate::huainan::BaoState)> {
+        self.ruleset_view().bao().map(|v| (v.bao, v.state))
     }
     /// The whole view as an [`Observation`], the one [`Round::observe`] builds (for a
     /// search that rebuilds the table from it).
@@ -150,10 +156,8 @@ impl TableView for RoundView<'_> {
     fn legal(&self) -> &[Action] {
         self.round.legal_actions(self.seat)
     }
-    fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
-        self.round
-            .huainan()
-            .map(|h| (h.bao, h.seats[self.seat as usize & 3]))
+    fn ruleset_view(&self) -> SeatRuleView {
+        self.round.ruleset_view(self.seat)
     }
     fn observation(&self) -> Observation {
         self.round.observe(self.seat)
@@ -204,8 +208,8 @@ impl TableView for Observation {
     fn legal(&self) -> &[Action] {
         self.legal.as_slice()
     }
-    fn huainan(&self) -> Option<(Tile, crate::huainan::BaoState)> {
-        self.bao.map(|(b, _)| (b, self.bao_state))
+    fn ruleset_view(&self) -> SeatRuleView {
+        self.ruleset_view
     }
     fn observation(&self) -> Observation {
         self.clone()
@@ -309,17 +313,24 @@ impl PolicyKind {
 
     /// A fresh policy of this kind for `rules`.
     pub fn build(self, rules: &Rules) -> Box<dyn Policy> {
+        self.build_seeded(rules, 0)
+    }
+
+    /// A fresh policy of this kind for `rules`, seeded with `seed`.
+    pub fn build_seeded(self, rules: &Rules, seed: u64) -> Box<dyn Policy> {
         match self {
-            PolicyKind::Random => Box::new(RandomPolicy::new(0)),
-            PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(rules, 0)),
-            PolicyKind::Strong => Box::new(StrongPolicy::new(rules, 0, StrongConfig::default())),
-            PolicyKind::StrongLite => Box::new(StrongPolicy::new(rules, 0, StrongConfig::lite())),
+            PolicyKind::Random => Box::new(RandomPolicy::new(seed)),
+            PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(rules, seed)),
+            PolicyKind::Strong => Box::new(StrongPolicy::new(rules, seed, StrongConfig::default())),
+            PolicyKind::StrongLite => {
+                Box::new(StrongPolicy::new(rules, seed, StrongConfig::lite()))
+            }
             PolicyKind::StrongSearch => Box::new(StrongPolicy::new(
                 rules,
-                0,
+                seed,
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
-            PolicyKind::Expert => expert(rules, 0),
+            PolicyKind::Expert => expert(rules, seed),
         }
     }
 }

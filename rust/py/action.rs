@@ -1,6 +1,6 @@
 //! `Action`: one decision, shared as one Python object per action.
 
-use super::convert;
+use super::convert::{self, Int, Text};
 use crate::error::MjError;
 use crate::round::Action;
 use crate::tile;
@@ -53,13 +53,13 @@ pub(super) fn action_list<'py>(
 impl PyAction {
     #[new]
     #[pyo3(signature = (kind, tile = None))]
-    fn new(kind: &str, tile: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(kind: Text, tile: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let t = match tile {
             Some(obj) if !obj.is_none() => Some(convert::tile_code(obj)?),
             _ => None,
         };
         Ok(PyAction {
-            inner: Action::from_parts(kind, t)?,
+            inner: Action::from_parts(&kind, t)?,
         })
     }
 
@@ -84,7 +84,8 @@ impl PyAction {
 
     /// The action from its `code`.
     #[staticmethod]
-    fn from_code(py: Python<'_>, code: i64) -> PyResult<Py<PyAction>> {
+    fn from_code(py: Python<'_>, code: Int<i128>) -> PyResult<Py<PyAction>> {
+        let code = code.0;
         match u16::try_from(code).ok().and_then(Action::from_code) {
             Some(a) => action_obj(py, a),
             None => Err(MjError::action(format!("code {code} is not an action code")).into()),

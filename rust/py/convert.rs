@@ -1,10 +1,12 @@
-//! Reading Python arguments: hands (MPSZ text or tile codes), single tiles, melds and
-//! rule sets. Every failure names the problem: bad tiles or melds raise `InvalidHandError`,
-//! an unknown rule set `RuleError`, an argument of the wrong type `TypeError`.
+//! Reading Python arguments: hands (MPSZ text or tile codes), single tiles, melds, rule
+//! sets, and the strict readers of plain arguments ([`Int`], [`Flag`], [`Text`]) the
+//! bindings take in place of PyO3's own conversions. Every failure names the problem: bad
+//! tiles or melds raise `InvalidHandError`, an unknown rule set `RuleError`, an argument of
+//! the wrong type `InvalidTypeError`, an integer out of range `InvalidArgumentError`.
 // Shared by every binding module; not each one uses every reader.
 #![allow(dead_code)]
 
-use super::errors::InvalidHandError;
+use super::errors::{InvalidArgumentError, InvalidHandError};
 use super::rules::PyRuleSet;
 use super::tiles::PyMeld;
 use crate::error::MjError;
@@ -12,7 +14,7 @@ use crate::hand::Meld;
 use crate::rules::{registry, Rules};
 use crate::tile::{self, Counts, Tile};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyString};
 use std::sync::OnceLock;
 
 /// Reads a list of tiles from MPSZ text or an iterable of integer codes (flowers allowed).
@@ -179,4 +181,130 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .name()
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "object".to_string())
+}
+
+// ---- strict plain arguments --------------------------------------------------------------
+//
+// PyO3's own conversions take a bool for an int (`True` is 1), raise its plain `TypeError`
+// and `OverflowError`, and say nothing of the range. These readers raise majiang's errors
+// instead; PyO3 adds the argument's name as a note ("while processing 'seed'").
+
+/// The range of an integer type an [`Int`] argument is read into.
+pub trait IntRange: Sized + Copy + TryFrom<i128> {
+    /// The smallest value.
+    const LO: i128;
+    /// The largest value.
+    const HI: i128;
+}
+
+macro_rules! int_range {
+    ($($t:ty),*) => {$(
+        impl IntRange for $t {
+            const LO: i128 = <$t>::MIN as i128;
+            const HI: i128 = <$t>::MAX as i128;
+        }
+    )*};
+}
+int_range!(u8, u16, u32, u64, usize, i8, i16, i32, i64, i128);
+
+/// Reads an integer strictly: an `int` or an object with `__index__` (numpy integers), never
+/// a bool, a float (not rounded) or a complex (`InvalidTypeError`); an integer beyond
+/// 128 bits is out of range (`InvalidArgumentError`).
+pub fn strict_int(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(super::errors::type_error(
+            "an int is needed, not a bool (True is not 1 here)",
+        ));
+    }
+    if obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyComplex>() {
+        return Err(super::errors::type_error(format!(
+            "an int is needed, not a {} (no rounding)",
+            type_name(obj)
+        )));
+    }
+    if !obj.hasattr("__index__").unwrap_or(false) {
+        return Err(super::errors::type_error(format!(
+            "an int is needed, not {}",
+            type_name(obj)
+        )));
+    }
+    obj.extract::<i128>().map_err(|e| {
+        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) {
+            InvalidArgumentError::new_err(format!(
+                "out of range: an int of {} bits, larger than any argument takes",
+                obj.call_method0("bit_length")
+                    .and_then(|b| b.extract::<u64>())
+                    .unwrap_or(0)
+            ))
+        } else if e.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py()) {
+            super::errors::type_error(format!("an int is needed, not {}", type_name(obj)))
+        } else {
+            e
+        }
+    })
+}
+
+/// An integer argument of type `T`, read by [`strict_int`] and checked against `T`'s
+/// range (`InvalidArgumentError` naming the range; an argument with a narrower range
+/// checks it after, with its own name).
+#[derive(Clone, Copy, Debug)]
+pub struct Int<T>(pub T);
+
+impl<'a, 'py, T: IntRange> FromPyObject<'a, 'py> for Int<T> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let v = strict_int(&obj)?;
+        T::try_from(v).map(Int).map_err(|_| {
+            InvalidArgumentError::new_err(format!(
+                "{v} is out of range: an int between {} and {} is needed",
+                T::LO,
+                T::HI
+            ))
+        })
+    }
+}
+
+/// A flag argument: `True` or `False` (a numpy bool too), never an int or a string
+/// (`InvalidTypeError`).
+#[derive(Clone, Copy, Debug)]
+pub struct Flag(pub bool);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Flag {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        obj.extract::<bool>().map(Flag).map_err(|_| {
+            super::errors::type_error(format!(
+                "a bool (True or False) is needed, not {}",
+                type_name(&obj)
+            ))
+        })
+    }
+}
+
+/// A text argument: a `str`, never bytes or a number (`InvalidTypeError`).
+#[derive(Clone, Debug)]
+pub struct Text(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.cast::<PyString>() {
+            Ok(s) => Ok(Text(s.to_cow()?.into_owned())),
+            Err(_) => Err(super::errors::type_error(format!(
+                "a str is needed, not {}",
+                type_name(&obj)
+            ))),
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
 }

@@ -2,7 +2,8 @@
 //! and returns the learned defense's features and labels as numpy arrays
 //! ([`crate::policy::strong::danger_data`]).
 
-use super::{convert, runs, sim};
+use super::convert::{self, Flag};
+use super::{runs, sim};
 use crate::error::MjError;
 use crate::policy::strong::danger_data;
 use crate::policy::strong::danger_model::{
@@ -25,16 +26,18 @@ const MAX_HANDS_ALL_KINDS: i128 = 5_000;
 /// `seat_row`, `tile`, `deal_in`, `h_danger`, `p_wait`): features from the deciding seat's view, labels from
 /// the full round. Only the kinds the seat holds unless `all_kinds`.
 #[pyfunction]
-#[pyo3(signature = (hands, seed, *, rules=None, bots=None, all_kinds=false, threads=None))]
+#[pyo3(signature = (hands, seed, *, rules=None, bots=None, all_kinds=Flag(false), threads=None))]
+#[pyo3(text_signature = "(hands, seed, *, rules=None, bots=None, all_kinds=False, threads=None)")]
 fn danger_samples<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
     rules: Option<&Bound<'py, PyAny>>,
     bots: Option<&Bound<'py, PyAny>>,
-    all_kinds: bool,
+    all_kinds: Flag,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let all_kinds = all_kinds.0;
     let most = if all_kinds {
         MAX_HANDS_ALL_KINDS
     } else {

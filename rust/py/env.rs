@@ -3,9 +3,10 @@
 //! the GIL released, writing into numpy arrays it owns).
 
 use super::action::{action_obj, PyAction};
-use super::convert;
+use super::convert::{self, Flag, Int, Text};
 use super::observation::PyObservation;
 use super::round::PyRound;
+use super::runs;
 use crate::env::encode::{self, N_ACTIONS, N_COLS, N_PLANES, OBS_LEN};
 use crate::env::vec::{EnvSpec, Episode, VecEnv};
 use crate::error::MjError;
@@ -47,31 +48,80 @@ fn opponents_arg(obj: &Bound<'_, PyAny>) -> PyResult<[PolicyKind; 3]> {
     ])
 }
 
+/// The `Observation` argument of the encoders (`InvalidTypeError` for anything else).
+fn observation_arg<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyObservation>> {
+    super::sim::observation_of(obj)
+}
+
+/// Reads an `out=` array: a writeable, C-contiguous numpy array of `T` with shape `shape`
+/// (`InvalidTypeError` for another type or dtype, `InvalidArgumentError` for another shape,
+/// a Fortran-ordered or strided layout, or a read-only array). Nothing is copied: the
+/// caller writes into it.
+fn out_array<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    obj: &Bound<'py, PyAny>,
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, numpy::PyArray<T, D>>> {
+    let want = shape
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let arr = obj.cast::<numpy::PyArray<T, D>>().map_err(|_| {
+        let what = match obj.cast::<numpy::PyUntypedArray>() {
+            Ok(a) => format!("a {}-D array of {}", a.ndim(), a.dtype()),
+            Err(_) => convert::type_name(obj),
+        };
+        super::errors::type_error(format!(
+            "out must be a numpy array of {dtype} with shape ({want}), got {what}"
+        ))
+    })?;
+    if arr.shape() != shape {
+        return Err(MjError::argument(format!(
+            "out must have shape ({want}), got {:?}",
+            arr.shape()
+        ))
+        .into());
+    }
+    if !arr.is_c_contiguous() {
+        return Err(MjError::argument(
+            "out must be C-contiguous (row-major, no strides): a Fortran-ordered array or a \
+             strided view would be written out of order; pass np.ascontiguousarray(out) or a \
+             new array",
+        )
+        .into());
+    }
+    Ok(arr.clone())
+}
+
+/// The writeable borrow of an `out=` array (`InvalidArgumentError` for a read-only one or
+/// one borrowed elsewhere).
+fn writeable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    arr: &Bound<'py, numpy::PyArray<T, D>>,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    arr.try_readwrite().map_err(|e| {
+        MjError::argument(format!("out cannot be written: {e} (a read-only array?)")).into()
+    })
+}
+
 /// Writes the planes of `observation` (a `(C, 34)` uint8 array, see docs/encoding.md)
-/// into `out` when given (a C-contiguous uint8 array of that shape, reused: nothing is
-/// allocated) and returns it, or a new array.
+/// into `out` when given (a C-contiguous, writeable uint8 array of that shape, reused:
+/// nothing is allocated; a Fortran-ordered or strided array is refused) and returns it,
+/// or a new array.
 #[pyfunction]
 #[pyo3(signature = (observation, out = None))]
 fn encode_observation<'py>(
     py: Python<'py>,
-    observation: PyRef<'py, PyObservation>,
-    out: Option<Bound<'py, PyArray2<u8>>>,
+    observation: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let arr = match out {
-        Some(a) => {
-            if a.shape() != [N_PLANES, N_COLS] {
-                return Err(MjError::argument(format!(
-                    "out must have shape ({N_PLANES}, {N_COLS}), got {:?}",
-                    a.shape()
-                ))
-                .into());
-            }
-            a
-        }
+    let observation = observation_arg(observation)?.get();
+    let arr = match out.filter(|o| !o.is_none()) {
+        Some(a) => out_array::<u8, numpy::Ix2>(a, "uint8", &[N_PLANES, N_COLS])?,
         None => PyArray2::zeros(py, [N_PLANES, N_COLS], false),
     };
     {
-        let mut w = arr.try_readwrite()?;
+        let mut w = writeable(&arr)?;
         let buf = w
             .as_slice_mut()
             .map_err(|_| MjError::argument("out must be C-contiguous"))?;
@@ -81,20 +131,22 @@ fn encode_observation<'py>(
 }
 
 /// The legal-action mask of `observation`: a uint8 array of `ENV_N_ACTIONS`, 1 at the
-/// index of each legal action. Written into `out` when given.
+/// index of each legal action. Written into `out` when given (a contiguous, writeable
+/// uint8 array of that length).
 #[pyfunction]
 #[pyo3(signature = (observation, out = None))]
 fn legal_mask<'py>(
     py: Python<'py>,
-    observation: PyRef<'py, PyObservation>,
-    out: Option<Bound<'py, PyArray1<u8>>>,
+    observation: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
-    let arr = match out {
-        Some(a) => a,
+    let observation = observation_arg(observation)?.get();
+    let arr = match out.filter(|o| !o.is_none()) {
+        Some(a) => out_array::<u8, numpy::Ix1>(a, "uint8", &[N_ACTIONS])?,
         None => PyArray1::zeros(py, [N_ACTIONS], false),
     };
     {
-        let mut w = arr.try_readwrite()?;
+        let mut w = writeable(&arr)?;
         let buf = w
             .as_slice_mut()
             .map_err(|_| MjError::argument("out must be C-contiguous"))?;
@@ -105,14 +157,21 @@ fn legal_mask<'py>(
 
 /// The index of `action` in the action space (0 to `ENV_N_ACTIONS - 1`).
 #[pyfunction]
-fn action_to_index(action: PyRef<'_, PyAction>) -> PyResult<usize> {
-    encode::action_index(action.inner)
-        .ok_or_else(|| MjError::action(format!("{:?} has no index", action.inner)).into())
+fn action_to_index(action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let action = action.cast::<PyAction>().map_err(|_| {
+        super::errors::type_error(format!(
+            "action must be a majiang.Action, got {}",
+            convert::type_name(action)
+        ))
+    })?;
+    let a = action.get().inner;
+    encode::action_index(a).ok_or_else(|| MjError::action(format!("{a:?} has no index")).into())
 }
 
 /// The `Action` at index `index` of the action space.
 #[pyfunction]
-fn index_to_action(py: Python<'_>, index: i64) -> PyResult<Py<PyAction>> {
+fn index_to_action(py: Python<'_>, index: Int<i128>) -> PyResult<Py<PyAction>> {
+    let index = index.0;
     let a = usize::try_from(index)
         .ok()
         .and_then(encode::index_action)
@@ -123,6 +182,76 @@ fn index_to_action(py: Python<'_>, index: i64) -> PyResult<Py<PyAction>> {
             ))
         })?;
     action_obj(py, a)
+}
+
+/// Most tables one `VecEnv` holds (each table keeps a round, four policies and its rows of
+/// the output arrays).
+pub const MAX_ENVS: u64 = 1 << 16;
+
+/// Reads the action indices of a step: an integer numpy array (any integer dtype) or a
+/// sequence of ints; floats, bools and complex numbers are refused (`InvalidTypeError`),
+/// never rounded.
+fn actions_arg<'py>(actions: &Bound<'py, PyAny>, n: usize) -> PyResult<Vec<i64>> {
+    let count = |got: String| -> PyErr {
+        MjError::argument(format!(
+            "actions takes {n} action indices (one per table), got {got}"
+        ))
+        .into()
+    };
+    if let Ok(a) = actions.cast::<numpy::PyUntypedArray>() {
+        let kind = numpy::PyArrayDescrMethods::kind(&a.dtype());
+        if kind != b'i' && kind != b'u' {
+            return Err(super::errors::type_error(format!(
+                "actions must be integer action indices, got an array of {}",
+                a.dtype()
+            )));
+        }
+        if a.ndim() != 1 {
+            return Err(count(format!("an array of shape {:?}", a.shape())));
+        }
+        if a.len() != n {
+            return Err(count(a.len().to_string()));
+        }
+        let a = match actions.extract::<PyReadonlyArray1<'py, i64>>() {
+            Ok(a) => a,
+            Err(_) => a
+                .call_method1("astype", ("int64",))?
+                .extract::<PyReadonlyArray1<'py, i64>>()?,
+        };
+        return Ok(a.as_array().iter().copied().collect());
+    }
+    if actions.is_instance_of::<PyString>() {
+        return Err(super::errors::type_error(
+            "actions must be a sequence of action indices, not a str",
+        ));
+    }
+    let iter = actions.try_iter().map_err(|_| {
+        super::errors::type_error(format!(
+            "actions must be a sequence of {n} action indices, got {}",
+            convert::type_name(actions)
+        ))
+    })?;
+    let mut out = Vec::with_capacity(n);
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        if i == n {
+            return Err(count("more".to_string()));
+        }
+        let v = convert::strict_int(&item).map_err(|e| {
+            let msg = format!("actions[{i}]: {}", e.value(actions.py()));
+            if e.is_instance_of::<pyo3::exceptions::PyTypeError>(actions.py()) {
+                super::errors::type_error(msg)
+            } else {
+                super::errors::InvalidArgumentError::new_err(msg)
+            }
+        })?;
+        // An index beyond i64 is outside the action space like any other.
+        out.push(i64::try_from(v).unwrap_or(i64::MAX));
+    }
+    if out.len() != n {
+        return Err(count(out.len().to_string()));
+    }
+    Ok(out)
 }
 
 /// N tables, each with one learning seat against three built-in policies (or, with
@@ -161,7 +290,7 @@ fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<(u8, bool)> {
         }
         return Err(MjError::argument(format!("seat must be 0-3 or \"all\", got {s:?}")).into());
     }
-    let seat: i64 = obj.extract().map_err(|_| {
+    let seat = convert::strict_int(obj).map_err(|_| {
         super::errors::type_error(format!(
             "seat must be 0-3 or \"all\", got {}",
             convert::type_name(obj)
@@ -186,48 +315,106 @@ impl PyVecEnv {
             ],
         )
     }
+
+    /// The env for a call that changes it; `UsageError` while another thread is inside
+    /// one of its calls (PyO3's own error would be a bare "Already borrowed").
+    fn for_update<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
+        slf.try_borrow_mut().map_err(|_| busy())
+    }
+
+    /// The env for a call that reads it (`UsageError` while another thread changes it).
+    fn for_reading<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRef<'py, Self>> {
+        slf.try_borrow().map_err(|_| busy())
+    }
+
+    /// Reads a table index, 0 to `num_envs - 1`.
+    fn index(&self, index: Int<i128>) -> PyResult<usize> {
+        let n = self.inner.len();
+        usize::try_from(index.0)
+            .ok()
+            .filter(|&i| i < n)
+            .ok_or_else(|| {
+                MjError::argument(format!(
+                    "index must be a table, 0-{}, got {}",
+                    n - 1,
+                    index.0
+                ))
+                .into()
+            })
+    }
+}
+
+/// The error of a call made while another thread is inside a call of the same env.
+fn busy() -> PyErr {
+    super::errors::UsageError::new_err(
+        "this VecEnv is in use by another thread: a VecEnv is stepped by one thread at a \
+         time (give each thread its own env, or serialise the calls)",
+    )
 }
 
 #[pymethods]
 impl PyVecEnv {
     #[new]
     #[pyo3(signature = (
-        rules = None, num_envs = 1, *, opponents = None, seat = None, episode = "hand",
-        hands = None, seed = 0, threads = None, autoreset = true, record = false, expert = None
+        rules = None, num_envs = Int(1), *, opponents = None, seat = None, episode = None,
+        hands = None, seed = Int(0), threads = None, autoreset = Flag(true), record = Flag(false),
+        expert = None
     ))]
+    #[pyo3(
+        text_signature = "(rules=None, num_envs=1, *, opponents=None, seat=None, episode=None, hands=None, seed=0, threads=None, autoreset=True, record=False, expert=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
-        num_envs: usize,
+        num_envs: Int<i128>,
         opponents: Option<&Bound<'_, PyAny>>,
         seat: Option<&Bound<'_, PyAny>>,
-        episode: &str,
-        hands: Option<u16>,
-        seed: i128,
-        threads: Option<usize>,
-        autoreset: bool,
-        record: bool,
-        expert: Option<&str>,
+        episode: Option<Text>,
+        hands: Option<Int<i128>>,
+        seed: Int<i128>,
+        threads: Option<&Bound<'_, PyAny>>,
+        autoreset: Flag,
+        record: Flag,
+        expert: Option<Text>,
     ) -> PyResult<Self> {
+        // Every size is checked before anything is allocated.
+        let num_envs = usize::try_from(num_envs.0)
+            .ok()
+            .filter(|&n| (1..=MAX_ENVS as usize).contains(&n))
+            .ok_or_else(|| {
+                MjError::argument(format!(
+                    "num_envs must be between 1 and {MAX_ENVS}, got {}",
+                    num_envs.0
+                ))
+            })?;
+        let hands =
+            match hands {
+                Some(h) => Some(u16::try_from(h.0).ok().filter(|&h| h > 0).ok_or_else(|| {
+                    MjError::argument(format!("hands must be 1-65535, got {}", h.0))
+                })?),
+                None => None,
+            };
+        let threads = runs::threads_arg(threads.filter(|t| !t.is_none()))?;
         let rules = match rules {
             Some(r) => convert::rules(r)?,
             None => crate::rules::Rules::gb(),
         };
         let (seat, selfplay) = match seat {
-            Some(s) => seat_arg(s)?,
-            None => (0, false),
+            Some(s) if !s.is_none() => seat_arg(s)?,
+            _ => (0, false),
         };
-        let opponents = match opponents {
+        let opponents = match opponents.filter(|o| !o.is_none()) {
             Some(_) if selfplay => {
                 return Err(MjError::argument(
                     "opponents does not apply to seat=\"all\" (every seat learns)",
                 )
-                .into())
+                .into());
             }
             Some(o) => opponents_arg(o)?,
             None => [PolicyKind::Efficiency; 3],
         };
+        let episode = episode.as_deref().unwrap_or("hand");
         let spec = EnvSpec {
             rules,
             seat,
@@ -235,11 +422,14 @@ impl PyVecEnv {
             selfplay,
             episode: Episode::parse(episode).map_err(|e| MjError::argument(e.message()))?,
             hands,
-            record,
-            expert: expert.map(policy_kind).transpose()?,
+            record: record.0,
+            expert: expert.as_deref().map(policy_kind).transpose()?,
         };
-        let seed = convert::seed("seed", seed)?;
-        let inner = py.detach(|| VecEnv::new(&spec, num_envs, seed, threads, autoreset))?;
+        let seed = convert::seed("seed", seed.0)?;
+        let autoreset = autoreset.0;
+        let inner = runs::interruptible(py, num_envs <= 64, |_| {
+            VecEnv::new(&spec, num_envs, seed, threads, autoreset)
+        })??;
         let n = inner.len();
         let shape = if selfplay { vec![n, 4] } else { vec![n] };
         let reward = PyArrayDyn::<f32>::zeros(py, shape, false).unbind();
@@ -254,7 +444,7 @@ impl PyVecEnv {
             seed,
             draws: 0,
         };
-        env.reset(py, None)?;
+        env.reset_tables(py, None)?;
         Ok(env)
     }
 
@@ -262,54 +452,29 @@ impl PyVecEnv {
     /// or of the constructor) and returns `(obs, mask)`.
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<i128>,
+        slf: &Bound<'py, Self>,
+        seed: Option<Int<i128>>,
     ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
-        if let Some(s) = seed {
-            self.seed = convert::seed("seed", s)?;
-        }
-        self.draws = 0;
-        {
-            let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
-            let mut o = obs.try_readwrite()?;
-            let mut m = mask.try_readwrite()?;
-            let mut s = seat.try_readwrite()?;
-            let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
-            let (inner, seed) = (&mut self.inner, self.seed);
-            py.detach(|| inner.reset(seed, os, ms, ss))?;
-        }
-        pyo3::types::PyTuple::new(
-            py,
-            [
-                self.obs.clone_ref(py).into_any(),
-                self.mask.clone_ref(py).into_any(),
-            ],
-        )
+        Self::for_update(slf)?.reset_tables(slf.py(), seed)
     }
 
-    /// Steps every table with its action index (a sequence or int array of `num_envs`; in
-    /// self-play, for the seat in `seat`) and returns `(obs, mask, reward, done)`, written
-    /// in place (as is `seat`). Every action is checked first: an illegal one raises
-    /// `IllegalActionError` and no table moves.
+    /// Steps every table with its action index (an integer array or a sequence of ints,
+    /// `num_envs` of them; in self-play, for the seat in `seat`) and returns `(obs, mask,
+    /// reward, done)`, written in place (as is `seat`). Every action is checked first: an
+    /// illegal one raises `IllegalActionError` and no table moves; a float, bool or complex
+    /// index raises `InvalidTypeError` (indices are never rounded).
     fn step<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
-        let owned: Vec<i64>;
-        let ro = actions.extract::<PyReadonlyArray1<'py, i64>>().ok();
-        let acts: &[i64] = match ro.as_ref().and_then(|a| a.as_slice().ok()) {
-            Some(s) => s,
-            None => {
-                owned = actions.extract()?;
-                &owned
-            }
-        };
+        let py = slf.py();
+        let mut this = Self::for_update(slf)?;
+        let acts = actions_arg(actions, this.inner.len())?;
         {
-            let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
-            let reward = self.reward.bind(py);
-            let done = self.done.bind(py);
+            let this = &mut *this;
+            let (obs, mask, seat) = (this.obs.bind(py), this.mask.bind(py), this.seat.bind(py));
+            let reward = this.reward.bind(py);
+            let done = this.done.bind(py);
             let mut o = obs.try_readwrite()?;
             let mut m = mask.try_readwrite()?;
             let mut s = seat.try_readwrite()?;
@@ -317,21 +482,25 @@ impl PyVecEnv {
             let mut d = done.try_readwrite()?;
             let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
             let (rs, ds) = (r.as_slice_mut()?, d.as_slice_mut()?);
-            let inner = &mut self.inner;
-            py.detach(|| inner.step(acts, os, ms, ss, rs, ds))?;
+            let inner = &mut this.inner;
+            py.detach(|| inner.step(&acts, os, ms, ss, rs, ds))?;
         }
-        self.outputs(py)
+        this.outputs(py)
     }
 
     /// Starts table `index`'s next episode once its episode has ended (for an env made
     /// with `autoreset=False`) and writes its row of `obs`, `mask` and `seat`.
-    fn next_episode(&mut self, py: Python<'_>, index: usize) -> PyResult<()> {
-        let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
+    fn next_episode(slf: &Bound<'_, Self>, index: Int<i128>) -> PyResult<()> {
+        let py = slf.py();
+        let mut this = Self::for_update(slf)?;
+        let index = this.index(index)?;
+        let this = &mut *this;
+        let (obs, mask, seat) = (this.obs.bind(py), this.mask.bind(py), this.seat.bind(py));
         let mut o = obs.try_readwrite()?;
         let mut m = mask.try_readwrite()?;
         let mut s = seat.try_readwrite()?;
         let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
-        let inner = &mut self.inner;
+        let inner = &mut this.inner;
         py.detach(|| inner.next_episode(index, os, ms, ss))?;
         Ok(())
     }
@@ -339,9 +508,11 @@ impl PyVecEnv {
     /// What the `expert` policy would play now at each table's learning seat (in
     /// self-play: its acting seat) (action indices, int64; -1 where the env has no
     /// expert).
-    fn expert_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let mut out = vec![-1i64; self.inner.len()];
-        let inner = &mut self.inner;
+    fn expert_actions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let py = slf.py();
+        let mut this = Self::for_update(slf)?;
+        let mut out = vec![-1i64; this.inner.len()];
+        let inner = &mut this.inner;
         py.detach(|| inner.expert_actions(&mut out))?;
         Ok(PyArray1::from_vec(py, out))
     }
@@ -350,33 +521,35 @@ impl PyVecEnv {
     /// mask's legal indices), drawn in Rust: the random-action baseline without numpy.
     /// Table `i` draws from `derive_seed(seed, i)`; without `seed`, from the env's own
     /// stream (seeded by the last reset's seed, one draw per call), so a run is
-    /// reproducible either way. Written into `out` when given (a C-contiguous int64
-    /// array of `num_envs`), else into a new array; -1 for a table with nothing to decide
-    /// (an episode over, without autoreset).
+    /// reproducible either way. Written into `out` when given (a C-contiguous, writeable
+    /// int64 array of `num_envs`), else into a new array; -1 for a table with nothing to
+    /// decide (an episode over, without autoreset).
     #[pyo3(signature = (seed = None, out = None))]
     fn sample_legal<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<i128>,
-        out: Option<Bound<'py, PyArray1<i64>>>,
+        slf: &Bound<'py, Self>,
+        seed: Option<Int<i128>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let py = slf.py();
+        let mut this = Self::for_update(slf)?;
+        let n = this.inner.len();
+        let arr = match out.filter(|o| !o.is_none()) {
+            Some(a) => out_array::<i64, numpy::Ix1>(a, "int64", &[n])?,
+            None => PyArray1::zeros(py, [n], false),
+        };
         let seed = match seed {
-            Some(s) => convert::seed("seed", s)?,
+            Some(s) => convert::seed("seed", s.0)?,
             None => {
-                self.draws += 1;
-                derive_seed(derive_seed(self.seed, u64::MAX), self.draws - 1)
+                this.draws += 1;
+                derive_seed(derive_seed(this.seed, u64::MAX), this.draws - 1)
             }
         };
-        let arr = match out {
-            Some(a) => a,
-            None => PyArray1::zeros(py, [self.inner.len()], false),
-        };
         {
-            let mut w = arr.try_readwrite()?;
+            let mut w = writeable(&arr)?;
             let buf = w
                 .as_slice_mut()
                 .map_err(|_| MjError::argument("out must be C-contiguous"))?;
-            self.inner
+            this.inner
                 .sample_legal(seed, buf)
                 .map_err(|e| MjError::argument(e.message()))?;
         }
@@ -388,14 +561,16 @@ impl PyVecEnv {
     /// `dealer`, `prevalent_wind`, `scores_before`, `scores_after` and the finished
     /// `round` (a `Round` with its events and result).
     fn finished_hands<'py>(
-        &mut self,
-        py: Python<'py>,
-        index: usize,
+        slf: &Bound<'py, Self>,
+        index: Int<i128>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let n = self.inner.len();
-        let table = self.inner.table_mut(index).ok_or_else(|| {
-            MjError::argument(format!("table {index} is not a table (0-{})", n - 1))
-        })?;
+        let py = slf.py();
+        let mut this = Self::for_update(slf)?;
+        let index = this.index(index)?;
+        let table = this
+            .inner
+            .table_mut(index)
+            .ok_or_else(|| MjError::argument(format!("table {index} is not a table")))?;
         let hands = table.game().hands();
         let out = PyList::empty(py);
         for f in table.take_finished() {
@@ -415,88 +590,115 @@ impl PyVecEnv {
     }
 
     /// The seed of the match table `index` is playing now.
-    fn match_seed(&self, index: usize) -> PyResult<u64> {
-        self.inner
-            .tables()
-            .get(index)
-            .map(|t| t.game().seed())
-            .ok_or_else(|| MjError::argument(format!("table {index} is not a table")).into())
+    fn match_seed(slf: &Bound<'_, Self>, index: Int<i128>) -> PyResult<u64> {
+        let this = Self::for_reading(slf)?;
+        let i = this.index(index)?;
+        Ok(this.inner.tables()[i].game().seed())
     }
 
     /// The current `Round` of table `index` (a copy; full information, for inspection).
-    fn round(&self, index: usize) -> PyResult<PyRound> {
-        self.inner
-            .tables()
-            .get(index)
-            .map(|t| PyRound::from_round(t.round().clone()))
-            .ok_or_else(|| MjError::argument(format!("table {index} is not a table")).into())
+    fn round(slf: &Bound<'_, Self>, index: Int<i128>) -> PyResult<PyRound> {
+        let this = Self::for_reading(slf)?;
+        let i = this.index(index)?;
+        Ok(PyRound::from_round(this.inner.tables()[i].round().clone()))
     }
 
     /// Decisions played at all tables since the env was made, the learning seats' and the
     /// opponents' (one per action a seat took): how much play the steps stood for.
     #[getter]
-    fn decisions(&self) -> u64 {
-        self.inner.decisions()
+    fn decisions(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(Self::for_reading(slf)?.inner.decisions())
     }
     /// Number of tables.
     #[getter]
-    fn num_envs(&self) -> usize {
-        self.inner.len()
+    fn num_envs(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(Self::for_reading(slf)?.inner.len())
     }
     /// Worker threads.
     #[getter]
-    fn threads(&self) -> usize {
-        self.inner.threads()
+    fn threads(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(Self::for_reading(slf)?.inner.threads())
     }
     /// The rule set's name.
     #[getter]
-    fn rules_name(&self) -> &str {
-        &self.rules_name
+    fn rules_name(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Ok(Self::for_reading(slf)?.rules_name.clone())
     }
     /// The planes of every table's learning seat, `(N, C, 34)` uint8 (overwritten in place).
     #[getter]
-    fn obs(&self, py: Python<'_>) -> Py<PyArray3<u8>> {
-        self.obs.clone_ref(py)
+    fn obs(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray3<u8>>> {
+        Ok(Self::for_reading(slf)?.obs.clone_ref(slf.py()))
     }
     /// The legal-action masks, `(N, A)` uint8 (overwritten in place).
     #[getter]
-    fn mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
-        self.mask.clone_ref(py)
+    fn mask(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray2<u8>>> {
+        Ok(Self::for_reading(slf)?.mask.clone_ref(slf.py()))
     }
     /// The seat whose view each row of `obs` and `mask` is, and whose action the next
     /// `step` takes: `(N,)` int8 (overwritten in place; constant outside self-play).
     #[getter]
-    fn seat(&self, py: Python<'_>) -> Py<PyArray1<i8>> {
-        self.seat.clone_ref(py)
+    fn seat(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray1<i8>>> {
+        Ok(Self::for_reading(slf)?.seat.clone_ref(slf.py()))
     }
     /// Whether every seat learns (`seat="all"`).
     #[getter]
-    fn selfplay(&self) -> bool {
-        self.inner.reward_width() == 4
+    fn selfplay(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(Self::for_reading(slf)?.inner.reward_width() == 4)
     }
     /// The last step's rewards, float32: `(N,)` the learning seat's score change from the
     /// hands that ended during the step, or in self-play `(N, 4)` every seat's.
     #[getter]
-    fn reward(&self, py: Python<'_>) -> Py<PyArrayDyn<f32>> {
-        self.reward.clone_ref(py)
+    fn reward(slf: &Bound<'_, Self>) -> PyResult<Py<PyArrayDyn<f32>>> {
+        Ok(Self::for_reading(slf)?.reward.clone_ref(slf.py()))
     }
     /// The last step's episode ends, `(N,)` bool.
     #[getter]
-    fn done(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
-        self.done.clone_ref(py)
+    fn done(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray1<bool>>> {
+        Ok(Self::for_reading(slf)?.done.clone_ref(slf.py()))
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = Self::for_reading(slf)?;
+        Ok(format!(
             "VecEnv({:?}, num_envs={}, {}threads={})",
-            self.rules_name,
-            self.inner.len(),
-            if self.selfplay() {
+            this.rules_name,
+            this.inner.len(),
+            if this.inner.reward_width() == 4 {
                 "seat=\"all\", "
             } else {
                 ""
             },
-            self.inner.threads()
+            this.inner.threads()
+        ))
+    }
+}
+
+impl PyVecEnv {
+    /// Resets every table (see `reset`).
+    fn reset_tables<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<Int<i128>>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        if let Some(s) = seed {
+            self.seed = convert::seed("seed", s.0)?;
+        }
+        self.draws = 0;
+        {
+            let (obs, mask, seat) = (self.obs.bind(py), self.mask.bind(py), self.seat.bind(py));
+            let mut o = obs.try_readwrite()?;
+            let mut m = mask.try_readwrite()?;
+            let mut s = seat.try_readwrite()?;
+            let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
+            let (inner, seed) = (&mut self.inner, self.seed);
+            py.detach(|| inner.reset(seed, os, ms, ss))?;
+        }
+        pyo3::types::PyTuple::new(
+            py,
+            [
+                self.obs.clone_ref(py).into_any(),
+                self.mask.clone_ref(py).into_any(),
+            ],
         )
     }
 }
@@ -511,6 +713,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENV_N_PLANES", N_PLANES)?;
     m.add("ENV_N_ACTIONS", N_ACTIONS)?;
     m.add("ENV_OBS_LEN", OBS_LEN)?;
+    m.add("ENV_MAX_ENVS", MAX_ENVS)?;
     m.add("ENV_ENCODING_VERSION", encode::ENCODING_VERSION)?;
     Ok(())
 }

@@ -23,6 +23,7 @@ pyo3::import_exception!(majiang.errors, InvalidTypeError);
 pyo3::import_exception!(majiang.errors, OutOfMemoryError);
 pyo3::import_exception!(majiang.errors, BotError);
 pyo3::import_exception!(majiang.errors, IllegalBotActionError);
+pyo3::import_exception!(majiang.errors, UsageError);
 
 /// Converts a core error into the matching Python exception.
 pub(crate) fn to_py(e: MjError) -> PyErr {
@@ -59,5 +60,6 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("InvalidTypeError", py.get_type::<InvalidTypeError>())?;
     m.add("OutOfMemoryError", py.get_type::<OutOfMemoryError>())?;
+    m.add("UsageError", py.get_type::<UsageError>())?;
     Ok(())
 }

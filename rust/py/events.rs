@@ -1,6 +1,7 @@
 //! Events and results of a hand as Python dicts, and the argument readers the play
 //! bindings share.
 
+use super::convert::Int;
 use super::tiles::PyMeld;
 use crate::error::MjError;
 use crate::hand::Meld;
@@ -162,7 +163,8 @@ pub(super) fn result_dict<'py>(py: Python<'py>, r: &RoundResult) -> PyResult<Bou
 }
 
 /// Reads a seat argument, 0-3 (a `ValueError` naming the argument otherwise).
-pub(super) fn seat_arg(what: &str, seat: i64) -> PyResult<u8> {
+pub(super) fn seat_arg(what: &str, seat: Int<i128>) -> PyResult<u8> {
+    let seat = seat.0;
     if (0..4).contains(&seat) {
         Ok(seat as u8)
     } else {
@@ -171,7 +173,8 @@ pub(super) fn seat_arg(what: &str, seat: i64) -> PyResult<u8> {
 }
 
 /// Reads an event index, `since >= 0`.
-pub(super) fn since_arg(since: i64) -> PyResult<usize> {
+pub(super) fn since_arg(since: Int<i128>) -> PyResult<usize> {
+    let since = since.0;
     usize::try_from(since)
         .map_err(|_| MjError::argument(format!("since must be >= 0, got {since}")).into())
 }

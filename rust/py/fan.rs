@@ -1,7 +1,7 @@
 //! Python bindings for the fan part of the core: `evaluate_fan`, `FanResult`, `Fan`,
 //! `fan_catalog` and the numpy batch entry point.
 
-use super::convert;
+use super::convert::{self, Flag};
 use super::errors::InvalidHandError;
 use super::runs;
 use crate::error::MjError;
@@ -275,23 +275,26 @@ fn fan_of(obj: &Bound<'_, PyAny>) -> PyResult<Fan> {
 
 /// Scores a winning hand. `hand` is the concealed tiles WITHOUT the winning tile.
 #[pyfunction]
-#[pyo3(signature = (hand, win_tile, melds = None, *, self_drawn = false, fourth_tile = false,
-    about_kong = false, wall_last = false, seat_wind = None, prevalent_wind = None,
-    flowers = None, declared_ready = false, rules = None))]
+#[pyo3(signature = (hand, win_tile, melds = None, *, self_drawn = Flag(false), fourth_tile = Flag(false),
+    about_kong = Flag(false), wall_last = Flag(false), seat_wind = None, prevalent_wind = None,
+    flowers = None, declared_ready = Flag(false), rules = None))]
+#[pyo3(
+    text_signature = "(hand, win_tile, melds=None, *, self_drawn=False, fourth_tile=False, about_kong=False, wall_last=False, seat_wind=None, prevalent_wind=None, flowers=None, declared_ready=False, rules=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn evaluate_fan(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     win_tile: &Bound<'_, PyAny>,
     melds: Option<&Bound<'_, PyAny>>,
-    self_drawn: bool,
-    fourth_tile: bool,
-    about_kong: bool,
-    wall_last: bool,
+    self_drawn: Flag,
+    fourth_tile: Flag,
+    about_kong: Flag,
+    wall_last: Flag,
     seat_wind: Option<&Bound<'_, PyAny>>,
     prevalent_wind: Option<&Bound<'_, PyAny>>,
     flowers: Option<&Bound<'_, PyAny>>,
-    declared_ready: bool,
+    declared_ready: Flag,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFanResult> {
     let counts = convert::counts(hand)?;
@@ -301,10 +304,10 @@ fn evaluate_fan(
         None => Vec::new(),
     };
     let mut input = WinInput::new(counts, &ms, w)?;
-    input.self_drawn = self_drawn;
-    input.fourth_tile = fourth_tile;
-    input.about_kong = about_kong;
-    input.wall_last = wall_last;
+    input.self_drawn = self_drawn.0;
+    input.fourth_tile = fourth_tile.0;
+    input.about_kong = about_kong.0;
+    input.wall_last = wall_last.0;
     if let Some(s) = seat_wind {
         input.seat_wind = wind(s, "seat_wind")?;
     }
@@ -314,7 +317,7 @@ fn evaluate_fan(
     if let Some(f) = flowers {
         input.flowers = small_int(f, "flowers", 255)?;
     }
-    input.declared_ready = declared_ready;
+    input.declared_ready = declared_ready.0;
     let eval = |r: &Rules| -> PyResult<FanResult> {
         check_rules(r)?;
         Ok(fan::evaluate(&input, &r.fan)?)

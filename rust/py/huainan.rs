@@ -1,7 +1,7 @@
 //! Python bindings for the huainan part of the core: the 宝 indicator, the 宝吊头 test and
 //! the scoring of a finished hand.
 
-use super::convert;
+use super::convert::{self, Flag, Int, Text};
 use crate::error::MjError;
 use crate::hand::Meld;
 use crate::huainan::{self, forms, Form, HuainanOptions, WinFacts};
@@ -114,7 +114,8 @@ fn bao_for_indicator(indicator: &Bound<'_, PyAny>) -> PyResult<u32> {
 /// The linear wall index of the 宝 indicator for a throw `s2` (2-12): the upper tile of the
 /// `s2`-th stack from the tail of the 136-tile wall.
 #[pyfunction]
-fn bao_indicator_index(s2: i64) -> PyResult<usize> {
+fn bao_indicator_index(s2: Int<i128>) -> PyResult<usize> {
+    let s2 = s2.0;
     let s = u8::try_from(s2)
         .map_err(|_| MjError::hand(format!("a two-dice throw is 2-12, got {s2}")))?;
     Ok(huainan::indicator_index(s, 136)?)
@@ -162,24 +163,30 @@ fn is_bao_diaotou(
 
 /// Scores a finished Huainan hand (docs/rules/huainan.md §9-10).
 #[pyfunction]
-#[pyo3(signature = (hand, win_tile = None, melds = None, *, wild, self_drawn = false,
-    replacement = false, robbed_kong = false, heavenly = false, earthly = false,
-    bao_discarded = 0, passes = 0, rules = None))]
+#[pyo3(signature = (hand, win_tile = None, melds = None, *, wild, self_drawn = Flag(false),
+    replacement = Flag(false), robbed_kong = Flag(false), heavenly = Flag(false),
+    earthly = Flag(false), bao_discarded = Int(0), passes = Int(0), rules = None))]
+#[pyo3(
+    text_signature = "(hand, win_tile=None, melds=None, *, wild, self_drawn=False, replacement=False, robbed_kong=False, heavenly=False, earthly=False, bao_discarded=0, passes=0, rules=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn score_huainan(
     hand: &Bound<'_, PyAny>,
     win_tile: Option<&Bound<'_, PyAny>>,
     melds: Option<&Bound<'_, PyAny>>,
     wild: &Bound<'_, PyAny>,
-    self_drawn: bool,
-    replacement: bool,
-    robbed_kong: bool,
-    heavenly: bool,
-    earthly: bool,
-    bao_discarded: i64,
-    passes: i64,
+    self_drawn: Flag,
+    replacement: Flag,
+    robbed_kong: Flag,
+    heavenly: Flag,
+    earthly: Flag,
+    bao_discarded: Int<i128>,
+    passes: Int<i128>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyHuainanScore> {
+    let (self_drawn, replacement, robbed_kong) = (self_drawn.0, replacement.0, robbed_kong.0);
+    let (heavenly, earthly) = (heavenly.0, earthly.0);
+    let (bao_discarded, passes) = (bao_discarded.0, passes.0);
     let o = match rules {
         Some(r) => huainan_options(r)?,
         None => HuainanOptions::default(),
@@ -199,7 +206,7 @@ fn score_huainan(
         None => Vec::new(),
     };
     let bao = wild_tile(wild)?;
-    let small = |name: &str, v: i64| -> PyResult<u8> {
+    let small = |name: &str, v: i128| -> PyResult<u8> {
         u8::try_from(v)
             .ok()
             .filter(|&x| x <= 99)
@@ -228,12 +235,12 @@ fn score_huainan(
 /// The value of a special instant win: `"jiebao"` (接宝) or `"sigebao"` (四个宝).
 #[pyfunction]
 #[pyo3(signature = (kind, *, rules = None))]
-fn score_huainan_special(kind: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyHuainanScore> {
+fn score_huainan_special(kind: Text, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyHuainanScore> {
     let o = match rules {
         Some(r) => huainan_options(r)?,
         None => HuainanOptions::default(),
     };
-    let form = Form::parse(kind)?;
+    let form = Form::parse(&kind)?;
     Ok(PyHuainanScore {
         inner: forms::special(form, &o)?,
     })

@@ -1,6 +1,6 @@
 //! `Match`: the hands of a match with dealer and wind rotation.
 
-use super::convert;
+use super::convert::{self, Int};
 use super::round::PyRound;
 use super::rules::PyRuleSet;
 use crate::error::MjError;
@@ -17,9 +17,15 @@ pub struct PyMatch {
 #[pymethods]
 impl PyMatch {
     #[new]
-    #[pyo3(signature = (rules = None, seed = 0, hands = None))]
-    fn new(rules: Option<&Bound<'_, PyAny>>, seed: i128, hands: Option<i64>) -> PyResult<Self> {
-        let seed = convert::seed("seed", seed)?;
+    #[pyo3(signature = (rules = None, seed = Int(0), hands = None))]
+    #[pyo3(text_signature = "(rules=None, seed=0, hands=None)")]
+    fn new(
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: Int<i128>,
+        hands: Option<Int<i128>>,
+    ) -> PyResult<Self> {
+        let seed = convert::seed("seed", seed.0)?;
+        let hands = hands.map(|h| h.0);
         let rules = match rules {
             Some(r) => convert::rules(r)?,
             None => crate::rules::Rules::gb(),
@@ -73,7 +79,8 @@ impl PyMatch {
         self.inner.hand_seed()
     }
     /// The wall seed of hand `index` (0-based) of the match, played or not.
-    fn hand_seed_at(&self, index: i64) -> PyResult<u64> {
+    fn hand_seed_at(&self, index: Int<i128>) -> PyResult<u64> {
+        let index = index.0;
         let i = u16::try_from(index).map_err(|_| {
             MjError::rule(format!(
                 "hand {index} is not a hand of a {}-hand match",
@@ -106,15 +113,22 @@ impl PyMatch {
     /// Records the finished hand `start_hand` dealt (its payments, then the next dealer
     /// and wind). Raises `IllegalActionError` (a `ValueError`) for a hand not over yet, a
     /// round of another match, rule set or hand, or a round already recorded.
-    fn finish_hand(&mut self, round: PyRef<'_, PyRound>) -> PyResult<()> {
-        self.inner.finish_round(&round.inner)?;
+    fn finish_hand(&mut self, round: &Bound<'_, PyAny>) -> PyResult<()> {
+        let round = round.cast::<PyRound>().map_err(|_| {
+            super::errors::type_error(format!(
+                "round must be the majiang.Round start_hand() dealt, got {}",
+                convert::type_name(round)
+            ))
+        })?;
+        self.inner.finish_round(&round.borrow().inner)?;
         Ok(())
     }
 }
 
 /// The seat wind names and tiles, for display.
 #[pyfunction]
-fn wind_name(w: i64) -> PyResult<&'static str> {
+fn wind_name(w: Int<i128>) -> PyResult<&'static str> {
+    let w = w.0;
     match w {
         0 => Ok("East"),
         1 => Ok("South"),

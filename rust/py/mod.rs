@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod action;
 mod bot;
+mod bound;
 pub mod convert;
 mod danger;
 mod env;

@@ -2,11 +2,13 @@
 
 use super::action::action_list;
 use super::events::{hand_list, melds_list};
+use super::rules::PyRuleSet;
 use crate::hand::Meld;
+use crate::round::ruleset::SeatRuleView;
 use crate::round::{Observation, HIDDEN};
 use crate::tile;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList};
 
 /// What one seat can see at one moment, with its legal actions. A snapshot: it does not
 /// change when the hand moves on. Another seat's concealed kong is not shown (its count is
@@ -160,20 +162,56 @@ impl PyObservation {
     fn scores(&self) -> Vec<i32> {
         self.inner.scores.to_vec()
     }
-    /// Huainan: the 宝 face (every copy is wild), else None.
+    /// The rules the hand is dealt under (a `RuleSet`): a bot built without `rules=`
+    /// plays these.
+    #[getter]
+    fn rules(&self) -> PyRuleSet {
+        PyRuleSet {
+            inner: self.inner.rules.clone(),
+        }
+    }
+    /// What the observer sees of the rule set's own per-hand state, as a dict, or None
+    /// when the rule set keeps none (gb, classic; a Huainan hand before its 宝). With 宝:
+    /// `kind` "bao", `bao` (the wild face), `indicator`, and the seat's own `bao_drawn`,
+    /// `bao_discarded`, `in_bdt` (宝吊头), `passes` and `guo_hu` (the passed-win lock).
+    #[getter]
+    fn ruleset_view<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        match self.inner.ruleset_view {
+            SeatRuleView::Plain => Ok(None),
+            SeatRuleView::Bao(v) => {
+                let d = PyDict::new(py);
+                d.set_item("kind", "bao")?;
+                d.set_item("bao", v.bao)?;
+                d.set_item("indicator", v.indicator)?;
+                d.set_item("bao_drawn", v.state.bao_drawn)?;
+                d.set_item("bao_discarded", v.state.bao_discarded)?;
+                d.set_item("in_bdt", v.state.in_bdt)?;
+                d.set_item("passes", v.state.passes)?;
+                d.set_item("guo_hu", v.state.guo_hu)?;
+                Ok(Some(d))
+            }
+        }
+    }
+    /// The 宝 face (every copy is wild) in a hand played with 宝, else None
+    /// (`ruleset_view["bao"]`).
     #[getter]
     fn bao(&self) -> Option<u32> {
-        self.inner.bao.map(|(b, _)| b as u32)
+        self.inner.ruleset_view.bao().map(|v| v.bao as u32)
     }
-    /// Huainan: the indicator tile turned up in the wall (the face before the 宝).
+    /// The indicator tile turned up in the wall (the face before the 宝), else None
+    /// (`ruleset_view["indicator"]`).
     #[getter]
     fn bao_indicator(&self) -> Option<u32> {
-        self.inner.bao.map(|(_, i)| i as u32)
+        self.inner.ruleset_view.bao().map(|v| v.indicator as u32)
     }
-    /// Huainan: 宝 tiles this seat has drawn from the wall (接宝 at 3, 四个宝 at 4).
+    /// 宝 tiles this seat has drawn from the wall (接宝 at 3, 四个宝 at 4); 0 without 宝
+    /// (`ruleset_view["bao_drawn"]`).
     #[getter]
     fn bao_drawn(&self) -> u8 {
-        self.inner.bao_state.bao_drawn
+        self.inner
+            .ruleset_view
+            .bao()
+            .map_or(0, |v| v.state.bao_drawn)
     }
     /// The observer's legal actions (empty when it has nothing to decide).
     #[getter]

@@ -1,6 +1,6 @@
 //! Python bindings for the oracle: shanten, forms, useful tiles, waits, wins, batches.
 
-use super::convert;
+use super::convert::{self, Text};
 use super::errors::InvalidHandError;
 use super::quick;
 use super::runs;
@@ -112,10 +112,10 @@ fn useful_tiles<'py>(
     melds: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
     wild: Option<&Bound<'py, PyAny>>,
-    form: Option<&str>,
+    form: Option<Text>,
 ) -> PyResult<Bound<'py, PyList>> {
     let h = prepare(hand, melds, rules, wild)?;
-    let form = form.map(Form::parse).transpose()?;
+    let form = form.map(|f| Form::parse(&f)).transpose()?;
     quick::mask_list(hand.py(), h.useful_mask(form)?)
 }
 

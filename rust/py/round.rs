@@ -1,7 +1,7 @@
 //! `Round`: one hand, driven step by step.
 
 use super::action::{action_list, PyAction, PENDING};
-use super::convert;
+use super::convert::{self, Int};
 use super::events::{event_dict, hand_list, melds_list, result_dict, seat_arg, since_arg};
 use super::observation::PyObservation;
 use super::rules::PyRuleSet;
@@ -35,6 +35,46 @@ fn wall_tiles(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Tile>> {
         if out.len() > 144 {
             return Err(MjError::hand(format!("{what}: more tiles than a wall holds")).into());
         }
+    }
+    Ok(out)
+}
+
+/// Reads `scores`: four ints (each seat's score before the hand).
+fn scores_arg(obj: &Bound<'_, PyAny>) -> PyResult<[i32; 4]> {
+    if obj.is_instance_of::<pyo3::types::PyString>() {
+        return Err(super::errors::type_error(
+            "scores must be a sequence of four ints, not a str",
+        ));
+    }
+    let items: Vec<Bound<'_, PyAny>> = obj
+        .try_iter()
+        .map_err(|_| {
+            super::errors::type_error(format!(
+                "scores must be a sequence of four ints, got {}",
+                convert::type_name(obj)
+            ))
+        })?
+        .take(5)
+        .collect::<PyResult<_>>()?;
+    if items.len() != 4 {
+        return Err(MjError::argument(format!(
+            "scores takes four ints (one per seat), got {}",
+            if items.len() > 4 { "more" } else { "fewer" }
+        ))
+        .into());
+    }
+    let mut out = [0i32; 4];
+    for (i, item) in items.iter().enumerate() {
+        let v = convert::strict_int(item).map_err(|e| {
+            super::errors::type_error(format!("scores[{i}]: {}", e.value(obj.py())))
+        })?;
+        out[i] = i32::try_from(v).map_err(|_| {
+            MjError::argument(format!(
+                "scores[{i}] must be between {} and {}, got {v}",
+                i32::MIN,
+                i32::MAX
+            ))
+        })?;
     }
     Ok(out)
 }
@@ -106,15 +146,22 @@ impl PyRound {
     /// `prevalent_wind`, `scores`. Raises `InvalidHandError` or `RuleError` for a view
     /// that is malformed or does not add up.
     #[staticmethod]
-    #[pyo3(signature = (rules, view, seed = 0))]
+    #[pyo3(signature = (rules, view, seed = Int(0)))]
+    #[pyo3(text_signature = "(rules, view, seed=0)")]
     fn from_view(
         rules: &Bound<'_, PyAny>,
-        view: &Bound<'_, pyo3::types::PyDict>,
-        seed: i128,
+        view: &Bound<'_, PyAny>,
+        seed: Int<i128>,
     ) -> PyResult<Self> {
         let rules = convert::rules(rules)?;
+        let view = view.cast::<pyo3::types::PyDict>().map_err(|_| {
+            super::errors::type_error(format!(
+                "view must be a dict (see Round.from_view), got {}",
+                convert::type_name(view)
+            ))
+        })?;
         let view = super::view::seat_view(view)?;
-        let seed = convert::seed("seed", seed)?;
+        let seed = convert::seed("seed", seed.0)?;
         Ok(PyRound {
             inner: Round::from_view(&rules, &view, seed)?,
             cursors: [0; 5],
@@ -122,23 +169,31 @@ impl PyRound {
     }
 
     #[new]
-    #[pyo3(signature = (rules = None, seed = 0, dealer = 0, prevalent_wind = 0, *, hands = None, draws = None, replacements = None, scores = None))]
+    #[pyo3(signature = (rules = None, seed = Int(0), dealer = Int(0), prevalent_wind = Int(0), *, hands = None, draws = None, replacements = None, scores = None))]
+    #[pyo3(
+        text_signature = "(rules=None, seed=0, dealer=0, prevalent_wind=0, *, hands=None, draws=None, replacements=None, scores=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
-        seed: i128,
-        dealer: i64,
-        prevalent_wind: i64,
+        seed: Int<i128>,
+        dealer: Int<i128>,
+        prevalent_wind: Int<i128>,
         hands: Option<&Bound<'_, PyAny>>,
         draws: Option<&Bound<'_, PyAny>>,
         replacements: Option<&Bound<'_, PyAny>>,
-        scores: Option<[i32; 4]>,
+        scores: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let scores = scores
+            .filter(|s| !s.is_none())
+            .map(scores_arg)
+            .transpose()?;
+        let prevalent_wind = prevalent_wind.0;
         let rules = match rules {
             Some(r) => convert::rules(r)?,
             None => crate::rules::Rules::gb(),
         };
-        let seed = convert::seed("seed", seed)?;
+        let seed = convert::seed("seed", seed.0)?;
         let dealer = seat_arg("dealer", dealer)?;
         let prevalent = u8::try_from(prevalent_wind)
             .ok()
@@ -258,12 +313,12 @@ impl PyRound {
     }
 
     /// The legal actions of `seat` now (empty if it has nothing to decide).
-    fn legal_actions<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
+    fn legal_actions<'py>(&self, py: Python<'py>, seat: Int<i128>) -> PyResult<Bound<'py, PyList>> {
         action_list(py, self.inner.legal_actions(seat_arg("seat", seat)?))
     }
 
     /// What `seat` can see now, with its legal actions.
-    fn observation(&self, seat: i64) -> PyResult<PyObservation> {
+    fn observation(&self, seat: Int<i128>) -> PyResult<PyObservation> {
         Ok(PyObservation {
             inner: Box::new(self.inner.observe(seat_arg("seat", seat)?)),
         })
@@ -271,7 +326,7 @@ impl PyRound {
 
     /// Applies `seat`'s action; raises IllegalActionError (changing nothing) if it is not
     /// legal now.
-    fn apply(&mut self, seat: i64, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn apply(&mut self, seat: Int<i128>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = seat_arg("seat", seat)?;
         let a = match action.cast::<PyAction>() {
             Ok(a) => a.get().inner,
@@ -288,12 +343,13 @@ impl PyRound {
 
     /// The events so far as dicts, from index `since`; as `seat` sees them (hidden tiles
     /// are None), or everything when `seat` is None.
-    #[pyo3(signature = (seat = None, since = 0))]
+    #[pyo3(signature = (seat = None, since = Int(0)))]
+    #[pyo3(text_signature = "($self, seat=None, since=0)")]
     fn events<'py>(
         &self,
         py: Python<'py>,
-        seat: Option<i64>,
-        since: i64,
+        seat: Option<Int<i128>>,
+        since: Int<i128>,
     ) -> PyResult<Bound<'py, PyList>> {
         let viewer = seat.map(|s| seat_arg("seat", s)).transpose()?;
         let since = since_arg(since)?;
@@ -310,18 +366,19 @@ impl PyRound {
     fn poll_events<'py>(
         &mut self,
         py: Python<'py>,
-        seat: Option<i64>,
+        seat: Option<Int<i128>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let viewer = seat.map(|s| seat_arg("seat", s)).transpose()?;
         let k = viewer.map(|s| s as usize).unwrap_or(4);
         let since = self.cursors[k];
         self.cursors[k] = self.inner.events().len();
-        self.events(py, seat, since as i64)
+        self.events(py, seat, Int(since as i128))
     }
 
     /// The full events as JSON objects, one string per event.
-    #[pyo3(signature = (since = 0))]
-    fn events_json(&self, since: i64) -> PyResult<Vec<String>> {
+    #[pyo3(signature = (since = Int(0)))]
+    #[pyo3(text_signature = "($self, since=0)")]
+    fn events_json(&self, since: Int<i128>) -> PyResult<Vec<String>> {
         let since = since_arg(since)?;
         let mut out = Vec::with_capacity(self.inner.events().len().saturating_sub(since));
         for e in self.inner.events().iter().skip(since) {
@@ -347,15 +404,15 @@ impl PyRound {
     }
 
     /// A seat's concealed tiles (referee view: everything is shown).
-    fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
+    fn hand(&self, seat: Int<i128>) -> PyResult<Vec<u32>> {
         Ok(hand_list(&self.inner.seat(seat_arg("seat", seat)?).hand))
     }
     /// A seat's melds, concealed kongs included (referee view).
-    fn melds<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
+    fn melds<'py>(&self, py: Python<'py>, seat: Int<i128>) -> PyResult<Bound<'py, PyList>> {
         melds_list(py, self.inner.seat(seat_arg("seat", seat)?).melds())
     }
     /// A seat's flowers.
-    fn flowers(&self, seat: i64) -> PyResult<Vec<u32>> {
+    fn flowers(&self, seat: Int<i128>) -> PyResult<Vec<u32>> {
         Ok(convert::codes(
             self.inner.seat(seat_arg("seat", seat)?).flowers(),
         ))

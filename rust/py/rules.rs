@@ -195,9 +195,12 @@ impl PyRuleSet {
     /// `min`/`max` or `choices`), its `group`, the rule sets that have it (`rule_sets`)
     /// and its `doc`.
     #[classmethod]
-    fn option_table<'py>(cls: &Bound<'py, PyType>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    fn option_table<'py>(
+        cls: &Bound<'py, PyType>,
+        name: super::convert::Text,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let py = cls.py();
-        let base = Rules::named(name)?;
+        let base = Rules::named(&name)?;
         let defaults = base.options();
         let table = PyDict::new(py);
         for (spec, (_, default)) in Rules::specs(base.kind).zip(defaults) {

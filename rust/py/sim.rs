@@ -4,15 +4,15 @@
 
 use super::action::action_obj;
 use super::bot::Entry;
-use super::convert;
+use super::bound::ForRules;
+use super::convert::{self, Flag, Int, Text};
 use super::events::seat_arg;
 use super::observation::PyObservation;
 use super::round::PyRound;
+use super::rules::PyRuleSet;
 use super::runs;
 use crate::error::MjError;
-use crate::policy::{
-    EfficiencyPolicy, Policy, PolicyKind, RandomPolicy, RoundView, StrongConfig, StrongPolicy,
-};
+use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Observation};
 use crate::sim::{
     self, ArenaDeal, ArenaGame, ArenaSpec, HandOutcome, RunEnd, RunHost, SimSpec, Violations,
@@ -71,6 +71,10 @@ fn seed_arg(seed: i128) -> PyResult<u64> {
 
 /// Most hands (or arena games) one call keeps in memory; longer runs go through `sink`.
 pub const MAX_IN_MEMORY: u64 = 20_000_000;
+
+/// Most hands a streamed run holds in memory before handing them to its sink (about 41
+/// bytes each: 41 MB).
+pub const MAX_SINK_HANDS: u64 = 1_000_000;
 
 /// Hands per block handed to a worker thread.
 const SIM_BLOCK: u64 = 64;
@@ -418,7 +422,10 @@ fn run_args(
 /// the run within a hand and raises `KeyboardInterrupt` with `done` (hands finished, in
 /// order from `start`) and, without a sink, `partial` (their arrays).
 #[pyfunction]
-#[pyo3(signature = (n_hands, *, rules, bots, seed=None, start=None, threads=None, check=false, sink=None, sink_hands=100_000, progress=None))]
+#[pyo3(signature = (n_hands, *, rules, bots, seed=None, start=None, threads=None, check=Flag(false), sink=None, sink_hands=Int(100_000), progress=None))]
+#[pyo3(
+    text_signature = "(n_hands, *, rules, bots, seed=None, start=None, threads=None, check=False, sink=None, sink_hands=100000, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn simulate_hands<'py>(
     py: Python<'py>,
@@ -428,9 +435,9 @@ fn simulate_hands<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     start: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
-    check: bool,
+    check: Flag,
     sink: Option<Bound<'py, PyAny>>,
-    sink_hands: usize,
+    sink_hands: Int<u64>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let zero = 0i64.into_pyobject(py)?.into_any();
@@ -441,9 +448,16 @@ fn simulate_hands<'py>(
         bots: bot_kinds(bots)?,
         seed: runs::u64_arg(seed.unwrap_or(&zero), "seed")?,
     };
-    if sink_hands == 0 {
-        return Err(MjError::argument("sink_hands must be >= 1".to_string()).into());
+    let check = check.0;
+    let sink_hands = sink_hands.0;
+    if !(1..=MAX_SINK_HANDS).contains(&sink_hands) {
+        return Err(MjError::argument(format!(
+            "sink_hands must be between 1 and {MAX_SINK_HANDS} (the hands held in memory \
+             before each sink call), got {sink_hands}"
+        ))
+        .into());
     }
+    let sink_hands = sink_hands as usize;
     let pool = sim::pool(threads)?;
     let mut host: PyHost<'py, HandColumns> = PyHost::new(py, start, sink, sink_hands, progress);
     // With `check`, the counts are there even for zero hands.
@@ -515,7 +529,10 @@ fn arena_entries(bots: &Bound<'_, PyAny>) -> PyResult<Result<[PolicyKind; 4], [E
 /// raises `BotError` (`IllegalBotActionError`) with `bot`, `name`, `game`, `seat` and
 /// `partial` (the arrays of the games finished before it), its exception chained.
 #[pyfunction]
-#[pyo3(signature = (n_games, *, rules, bots, seed=None, start=None, duplicate=true, threads=None, progress=None, names=None))]
+#[pyo3(signature = (n_games, *, rules, bots, seed=None, start=None, duplicate=Flag(true), threads=None, progress=None, names=None))]
+#[pyo3(
+    text_signature = "(n_games, *, rules, bots, seed=None, start=None, duplicate=True, threads=None, progress=None, names=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn arena_games<'py>(
     py: Python<'py>,
@@ -524,11 +541,12 @@ fn arena_games<'py>(
     bots: &Bound<'py, PyAny>,
     seed: Option<&Bound<'py, PyAny>>,
     start: Option<&Bound<'py, PyAny>>,
-    duplicate: bool,
+    duplicate: Flag,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Bound<'py, PyAny>>,
     names: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let duplicate = duplicate.0;
     let zero = 0i64.into_pyobject(py)?.into_any();
     let (n, start, threads) = run_args(n_games, "n_games", start.unwrap_or(&zero), threads, true)?;
     let rules = convert::rules(rules)?;
@@ -645,7 +663,7 @@ pub(super) fn check_has_choice(obs: &Observation) -> PyResult<()> {
 }
 
 /// The live view of `seat` in `round` (the view `simulate` plays from).
-pub(super) fn live_view<'a>(round: &'a PyRound, seat: i64) -> PyResult<RoundView<'a>> {
+pub(super) fn live_view<'a>(round: &'a PyRound, seat: Int<i128>) -> PyResult<RoundView<'a>> {
     Ok(RoundView {
         round: &round.inner,
         seat: seat_arg("seat", seat)?,
@@ -654,69 +672,86 @@ pub(super) fn live_view<'a>(round: &'a PyRound, seat: i64) -> PyResult<RoundView
 
 /// A built-in policy (`"random"`, `"efficiency"`, `"strong"`, `"strong_lite"`,
 /// `"strong_search"` or `"expert"`) playing from Python observations:
-/// `Policy("efficiency", rules="gb", seed=0).choose(observation)` returns one of
+/// `Policy("efficiency", seed=0).choose(observation)` returns one of
 /// `observation.legal_actions`. It reads the round's own snapshot inside the
-/// `Observation` (the 宝 included), so it plays exactly as inside `simulate`.
+/// `Observation` (the rules and the 宝 included), so it plays exactly as inside
+/// `simulate`. Without `rules=` it plays the rules each observation was dealt under;
+/// with `rules=` only those (another observation raises `RuleError`).
 #[pyclass(name = "Policy", module = "majiang")]
 pub struct PyPolicy {
-    inner: Box<dyn Policy>,
-    name: &'static str,
+    kind: PolicyKind,
+    /// The seed it was built with.
+    seed: u64,
+    /// The seed of the last `reseed`, applied to a policy built after it.
+    reseeded: Option<u64>,
+    policy: ForRules<Box<dyn Policy>>,
+}
+
+impl PyPolicy {
+    /// The policy for an observation dealt under `rules`.
+    fn for_rules(&mut self, rules: &crate::rules::Rules) -> PyResult<&mut Box<dyn Policy>> {
+        let (kind, seed, reseeded) = (self.kind, self.seed, self.reseeded);
+        self.policy.get(kind.as_str(), rules, |r| {
+            let mut p = kind.build_seeded(r, seed);
+            if let Some(s) = reseeded {
+                p.begin_hand(s);
+            }
+            p
+        })
+    }
 }
 
 #[pymethods]
 impl PyPolicy {
     #[new]
-    #[pyo3(signature = (name, *, rules=None, seed=0))]
-    fn new(name: &str, rules: Option<&Bound<'_, PyAny>>, seed: i128) -> PyResult<Self> {
-        let rules = match rules {
-            Some(r) if !r.is_none() => convert::rules(r)?,
-            _ => crate::rules::Rules::gb(),
-        };
-        let seed = seed_arg(seed)?;
-        let kind = policy_kind(name)?;
-        let inner: Box<dyn Policy> = match kind {
-            PolicyKind::Random => Box::new(RandomPolicy::new(seed)),
-            PolicyKind::Efficiency => Box::new(EfficiencyPolicy::new(&rules, seed)),
-            PolicyKind::Strong => {
-                Box::new(StrongPolicy::new(&rules, seed, StrongConfig::default()))
-            }
-            PolicyKind::StrongLite => {
-                Box::new(StrongPolicy::new(&rules, seed, StrongConfig::lite()))
-            }
-            PolicyKind::StrongSearch => Box::new(StrongPolicy::new(
-                &rules,
-                seed,
-                StrongConfig::from_budget_ms(crate::policy::strong::DEFAULT_BUDGET_MS, false),
-            )),
-            PolicyKind::Expert => crate::policy::expert(&rules, seed),
+    #[pyo3(signature = (name, *, rules=None, seed=Int(0)))]
+    #[pyo3(text_signature = "(name, *, rules=None, seed=0)")]
+    fn new(name: Text, rules: Option<&Bound<'_, PyAny>>, seed: Int<i128>) -> PyResult<Self> {
+        let fixed = match rules {
+            Some(r) if !r.is_none() => Some(convert::rules(r)?),
+            _ => None,
         };
         Ok(PyPolicy {
-            inner,
-            name: kind.as_str(),
+            kind: policy_kind(&name)?,
+            seed: seed_arg(seed.0)?,
+            reseeded: None,
+            policy: ForRules::new(fixed),
         })
     }
 
     /// The policy's name.
     #[getter]
     fn name(&self) -> &'static str {
-        self.name
+        self.kind.as_str()
+    }
+
+    /// The rules it was built for (`rules=`), or None when it plays the rules of each
+    /// observation.
+    #[getter]
+    fn rules(&self) -> Option<PyRuleSet> {
+        self.policy.fixed().map(|r| PyRuleSet { inner: r.clone() })
     }
 
     /// Reseeds the policy's random choices.
-    fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        self.inner.begin_hand(seed_arg(seed)?);
+    fn reseed(&mut self, seed: Int<i128>) -> PyResult<()> {
+        let seed = seed_arg(seed.0)?;
+        self.reseeded = Some(seed);
+        if let Some(p) = self.policy.current() {
+            p.begin_hand(seed);
+        }
         Ok(())
     }
 
     /// The policy's choice, one of `observation.legal_actions` (the same object).
     /// `observation` must be a majiang `Observation` (a `TypeError` otherwise); an
     /// observation without legal actions, or a choice outside them, raises
-    /// `IllegalActionError`.
+    /// `IllegalActionError`; one dealt under rules other than `rules=`, `RuleError`.
     fn choose<'py>(&mut self, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let a = self.inner.act(&**obs);
-        checked_choice(observation.py(), self.name, obs, a)
+        let name = self.kind.as_str();
+        let a = self.for_rules(&obs.rules)?.act(&**obs);
+        checked_choice(observation.py(), name, obs, a)
     }
 
     /// The policy's choice for `seat` read from the live round (the view `simulate`
@@ -726,13 +761,14 @@ impl PyPolicy {
         &mut self,
         py: Python<'py>,
         round: PyRef<'_, PyRound>,
-        seat: i64,
+        seat: Int<i128>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let view = live_view(&round, seat)?;
         let obs = round.inner.observe(view.seat);
         check_has_choice(&obs)?;
-        let a = self.inner.act(&view);
-        checked_choice(py, self.name, &obs, a)
+        let name = self.kind.as_str();
+        let a = self.for_rules(&obs.rules)?.act(&view);
+        checked_choice(py, name, &obs, a)
     }
 
     /// The choice `choose` makes, with the reasons, as a dict (the strong family only:
@@ -741,18 +777,20 @@ impl PyPolicy {
     fn explain<'py>(&mut self, observation: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let (_, e) = self.inner.explain(&**obs)?;
-        super::strong::explanation_dict(observation.py(), self.name, obs, &e)
+        let name = self.kind.as_str();
+        let (_, e) = self.for_rules(&obs.rules)?.explain(&**obs)?;
+        super::strong::explanation_dict(observation.py(), name, obs, &e)
     }
 
     fn __repr__(&self) -> String {
-        format!("Policy({:?})", self.name)
+        format!("Policy({:?})", self.kind.as_str())
     }
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     runs::load_numpy(m.py())?;
     m.add("MAX_IN_MEMORY", MAX_IN_MEMORY)?;
+    m.add("MAX_SINK_HANDS", MAX_SINK_HANDS)?;
     m.add("MAX_THREADS", sim::MAX_THREADS)?;
     m.add_class::<PyPolicy>()?;
     m.add_function(wrap_pyfunction!(simulate_hands, m)?)?;

@@ -3,8 +3,10 @@
 //! `explain` says why ([`explanation_dict`]).
 
 use super::action::action_obj;
-use super::convert;
+use super::bound::ForRules;
+use super::convert::{self, Flag, Int};
 use super::round::PyRound;
+use super::rules::PyRuleSet;
 use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
 use crate::policy::plans::Evaluator;
@@ -12,29 +14,53 @@ use crate::policy::strong::explain::Explanation;
 use crate::policy::strong::{danger, unseen_of};
 use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
 use crate::round::Observation;
+use crate::rules::Rules;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-/// The strong policy on Python observations (see `majiang.bots.StrongBot`).
+/// The strong policy on Python observations (see `majiang.bots.StrongBot`). Without
+/// `rules=` it plays the rules each observation was dealt under; with `rules=` only those
+/// (another observation raises `RuleError`).
 #[pyclass(name = "StrongPolicy", module = "majiang")]
 pub struct PyStrongPolicy {
-    inner: StrongPolicy,
+    cfg: StrongConfig,
+    seed: u64,
+    /// The seed of the last `reseed`, applied to a policy built after it.
+    reseeded: Option<u64>,
+    policy: ForRules<StrongPolicy>,
+}
+
+impl PyStrongPolicy {
+    /// The policy for an observation dealt under `rules`.
+    fn for_rules(&mut self, rules: &Rules) -> PyResult<&mut StrongPolicy> {
+        let (cfg, seed, reseeded) = (self.cfg, self.seed, self.reseeded);
+        self.policy.get("strong", rules, |r| {
+            let mut p = StrongPolicy::new(r, seed, cfg);
+            if let Some(s) = reseeded {
+                p.begin_hand(s);
+            }
+            p
+        })
+    }
 }
 
 #[pymethods]
 impl PyStrongPolicy {
     #[new]
-    #[pyo3(signature = (*, rules=None, seed=0, budget_ms=50, rollouts=None, time_cap=true))]
+    #[pyo3(signature = (*, rules=None, seed=Int(0), budget_ms=Int(50), rollouts=None, time_cap=Flag(true)))]
+    #[pyo3(text_signature = "(*, rules=None, seed=0, budget_ms=50, rollouts=None, time_cap=True)")]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
-        seed: i128,
-        budget_ms: i64,
-        rollouts: Option<i64>,
-        time_cap: bool,
+        seed: Int<i128>,
+        budget_ms: Int<i128>,
+        rollouts: Option<Int<i128>>,
+        time_cap: Flag,
     ) -> PyResult<Self> {
-        let rules = match rules {
-            Some(r) if !r.is_none() => convert::rules(r)?,
-            _ => crate::rules::Rules::gb(),
+        let (seed, budget_ms, time_cap) = (seed.0, budget_ms.0, time_cap.0);
+        let rollouts = rollouts.map(|r| r.0);
+        let fixed = match rules {
+            Some(r) if !r.is_none() => Some(convert::rules(r)?),
+            _ => None,
         };
         let seed = convert::seed("seed", seed)?;
         if !(0..=60_000).contains(&budget_ms) {
@@ -56,25 +82,39 @@ impl PyStrongPolicy {
             cfg.rollouts = r as u32;
         }
         Ok(PyStrongPolicy {
-            inner: StrongPolicy::new(&rules, seed, cfg),
+            cfg,
+            seed,
+            reseeded: None,
+            policy: ForRules::new(fixed),
         })
     }
 
     /// Rollouts per searched decision.
     #[getter]
     fn rollouts(&self) -> u32 {
-        self.inner.config().rollouts
+        self.cfg.rollouts
     }
 
     /// The wall-clock cap of a search in milliseconds (0 = none).
     #[getter]
     fn time_cap_ms(&self) -> u32 {
-        self.inner.config().time_cap_ms
+        self.cfg.time_cap_ms
+    }
+
+    /// The rules it was built for (`rules=`), or None when it plays the rules of each
+    /// observation.
+    #[getter]
+    fn rules(&self) -> Option<PyRuleSet> {
+        self.policy.fixed().map(|r| PyRuleSet { inner: r.clone() })
     }
 
     /// Reseeds the policy (a new hand).
-    fn reseed(&mut self, seed: i128) -> PyResult<()> {
-        self.inner.begin_hand(convert::seed("seed", seed)?);
+    fn reseed(&mut self, seed: Int<i128>) -> PyResult<()> {
+        let seed = convert::seed("seed", seed.0)?;
+        self.reseeded = Some(seed);
+        if let Some(p) = self.policy.current() {
+            p.begin_hand(seed);
+        }
         Ok(())
     }
 
@@ -89,7 +129,7 @@ impl PyStrongPolicy {
     ) -> PyResult<Bound<'py, PyAny>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let inner = &mut self.inner;
+        let inner = self.for_rules(&obs.rules)?;
         let a = py.detach(|| inner.act(&**obs));
         checked_choice(py, "strong", obs, a)
     }
@@ -101,12 +141,12 @@ impl PyStrongPolicy {
         &mut self,
         py: Python<'py>,
         round: PyRef<'_, PyRound>,
-        seat: i64,
+        seat: Int<i128>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let view = live_view(&round, seat)?;
         let obs = round.inner.observe(view.seat);
         check_has_choice(&obs)?;
-        let a = self.inner.act(&view);
+        let a = self.for_rules(&obs.rules)?.act(&view);
         checked_choice(py, "strong", &obs, a)
     }
 
@@ -120,7 +160,7 @@ impl PyStrongPolicy {
     ) -> PyResult<Bound<'py, PyDict>> {
         let obs = &observation_of(observation)?.get().inner;
         check_has_choice(obs)?;
-        let inner = &mut self.inner;
+        let inner = self.for_rules(&obs.rules)?;
         let (_, e) = py.detach(|| inner.explain(&**obs))?;
         explanation_dict(py, "strong", obs, &e)
     }

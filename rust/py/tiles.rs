@@ -1,14 +1,14 @@
 //! Tiles, notation and melds for Python.
 
-use super::convert;
+use super::convert::{self, Text};
 use crate::hand::{Meld, MeldKind};
 use crate::tile::{self, Tile};
 use pyo3::prelude::*;
 
 /// Reads MPSZ text (`"123m456p789s1155z"`, flowers `"1f"`) into a list of tile codes.
 #[pyfunction]
-fn parse_tiles(s: &str) -> PyResult<Vec<u32>> {
-    Ok(convert::codes(&tile::parse(s)?))
+fn parse_tiles(s: Text) -> PyResult<Vec<u32>> {
+    Ok(convert::codes(&tile::parse(&s)?))
 }
 
 /// Writes tiles (MPSZ text or codes) as sorted, grouped MPSZ.
@@ -46,8 +46,8 @@ pub struct PyMeld {
 #[pymethods]
 impl PyMeld {
     #[new]
-    fn new(kind: &str, tiles: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let kind = MeldKind::parse(kind)?;
+    fn new(kind: Text, tiles: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let kind = MeldKind::parse(&kind)?;
         let tiles = convert::tiles(tiles)?;
         Ok(PyMeld {
             inner: Meld::new(kind, &tiles)?,

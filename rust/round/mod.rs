@@ -131,14 +131,10 @@
 //! its documented defaults.
 
 mod actions;
-mod apply;
-mod deal;
-mod determinize;
 mod events;
-mod legal;
 mod matchplay;
 mod observation;
-mod resolve;
+mod phase;
 pub mod ruleset;
 mod scoring;
 mod seat;
@@ -151,8 +147,9 @@ pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
 pub use events::{Event, EventSpec, FieldType, FieldValue, EVENT_SCHEMA};
 pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};
+pub use ruleset::WinValue;
 pub use scoring::{FanResult, WinInput};
-pub use settlement::{RoundResult, WinRecord, WinValue};
+pub use settlement::{RoundResult, WinRecord};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
 pub use view::{SeatView, ViewPhase};
 

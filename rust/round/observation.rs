@@ -1,9 +1,10 @@
 //! What one seat can see: [`Observation`], built on demand by [`Round::observe`].
 
 use super::actions::ActionList;
-use super::state::{Phase, Round, MAX_DISCARDS};
-use super::HIDDEN;
-use crate::hand::{Meld, MeldKind};
+use super::phase::{Phase, MAX_DISCARDS};
+use super::ruleset::SeatRuleView;
+use crate::hand::Meld;
+use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 
 /// One discard on the table.
@@ -20,7 +21,7 @@ pub struct DiscardEntry {
 }
 
 /// A seat's view of the table: its own tiles, everything public, nothing else. Another
-/// seat's concealed kong shows its tile as [`HIDDEN`]. Plain data, no heap.
+/// seat's concealed kong shows its tile as [`HIDDEN`](super::HIDDEN). Plain data, no heap.
 #[derive(Debug, Clone)]
 pub struct Observation {
     /// The observing seat.
@@ -37,7 +38,7 @@ pub struct Observation {
     pub hand: Counts,
     /// The tile the observer just drew, on its own turn after a draw.
     pub drawn: Option<Tile>,
-    /// Every seat's melds (others' concealed kongs with a [`HIDDEN`] tile).
+    /// Every seat's melds (others' concealed kongs with a [`HIDDEN`](super::HIDDEN) tile).
     pub melds: [[Meld; 4]; 4],
     /// The seat each meld was claimed from.
     pub meld_from: [[u8; 4]; 4],
@@ -67,10 +68,11 @@ pub struct Observation {
     pub scores: [i32; 4],
     /// The observer's legal actions now (empty when it has nothing to decide).
     pub legal: ActionList,
-    /// Huainan: the 宝 face and its indicator, shown to everyone.
-    pub bao: Option<(Tile, Tile)>,
-    /// Huainan: the observer's own 宝 state (宝 drawn, 宝吊头, passes, the passed-win lock).
-    pub bao_state: crate::huainan::BaoState,
+    /// The rules the hand is dealt under.
+    pub rules: Rules,
+    /// What the observer sees of the rule set's own per-hand state (the 宝 of a hand
+    /// played with wild tiles).
+    pub ruleset_view: SeatRuleView,
 }
 
 impl Observation {
@@ -85,81 +87,5 @@ impl Observation {
     /// The seat wind of the observer, 0-3.
     pub fn seat_wind(&self) -> u8 {
         (self.seat + 4 - self.dealer) % 4
-    }
-}
-
-impl Round {
-    /// What `seat` (0-3) can see now, with its legal actions. Once the hand is over every
-    /// concealed kong is shown.
-    pub fn observe(&self, seat: u8) -> Observation {
-        let seat = seat & 3;
-        let over = self.phase == Phase::Over;
-        let mut melds = [[Meld {
-            kind: MeldKind::Chow,
-            tile: 0,
-        }; 4]; 4];
-        let mut meld_from = [[0u8; 4]; 4];
-        let mut n_melds = [0u8; 4];
-        let mut flowers = [[0 as Tile; 8]; 4];
-        let mut n_flowers = [0u8; 4];
-        let mut hand_sizes = [0u8; 4];
-        let mut ready = [false; 4];
-        let mut barred = [false; 4];
-        for s in 0..4 {
-            let st = &self.seats[s];
-            melds[s] = st.melds;
-            if s != seat as usize && !over {
-                for m in melds[s][..st.n_melds as usize].iter_mut() {
-                    if m.kind == MeldKind::ConcealedKong {
-                        m.tile = HIDDEN;
-                    }
-                }
-            }
-            meld_from[s] = st.meld_from;
-            n_melds[s] = st.n_melds;
-            flowers[s] = st.flowers;
-            n_flowers[s] = st.n_flowers;
-            hand_sizes[s] = st.n_hand;
-            ready[s] = st.ready;
-            barred[s] = st.barred;
-        }
-        let drawn = if self.turn == seat {
-            self.drawn()
-        } else {
-            None
-        };
-        Observation {
-            seat,
-            dealer: self.dealer,
-            prevalent_wind: self.prevalent,
-            phase: self.phase,
-            turn: self.turn,
-            hand: self.seats[seat as usize].hand,
-            drawn,
-            melds,
-            meld_from,
-            n_melds,
-            flowers,
-            n_flowers,
-            hand_sizes,
-            ready,
-            barred,
-            discards: self.discards,
-            n_discards: self.n_discards,
-            visible: self.visible,
-            wall_remaining: self.wall.remaining() as u8,
-            claim: self.claim(),
-            scores: self.scores,
-            legal: if self.pending >> seat & 1 == 1 {
-                self.legal[seat as usize]
-            } else {
-                ActionList::default()
-            },
-            bao: self.huainan().map(|h| (h.bao, h.indicator)),
-            bao_state: self
-                .huainan()
-                .map(|h| h.seats[seat as usize])
-                .unwrap_or_default(),
-        }
     }
 }

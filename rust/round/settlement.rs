@@ -1,68 +1,9 @@
 //! The end of a hand: who won, what each win is worth, and who pays whom.
 
-use super::events::Event;
-use super::ruleset::RuleSet;
-use super::scoring::FanResult;
-use super::state::{Phase, Round};
+use super::ruleset::WinValue;
 use super::Settlement;
-use crate::fan::FanCount;
 use crate::hand::{Meld, WinKind};
-use crate::huainan::Score;
 use crate::tile::{Counts, Tile};
-
-/// What a win is worth, in the terms of the rule set that priced it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WinValue {
-    /// gb, classic: the fans, their total (flowers included) and the minimum check.
-    Fans(FanResult),
-    /// Huainan: the primary form, the multipliers and the value (§9-§10).
-    Huainan(Score),
-}
-
-impl WinValue {
-    /// The total: the fan total (flowers included), or the Huainan value one payer pays
-    /// (capped, saturating at `u32::MAX`).
-    #[inline]
-    pub fn total(&self) -> u32 {
-        match self {
-            WinValue::Fans(f) => f.total,
-            WinValue::Huainan(s) => s.value.min(u32::MAX as u64) as u32,
-        }
-    }
-    /// The total the fan minimum is checked against without flowers (the Huainan value
-    /// has no flowers: [`WinValue::total`]).
-    #[inline]
-    pub fn total_without_flowers(&self) -> u32 {
-        match self {
-            WinValue::Fans(f) => f.total_without_flowers,
-            WinValue::Huainan(_) => self.total(),
-        }
-    }
-    /// The fans of a gb or classic win.
-    #[inline]
-    pub fn fans(&self) -> Option<&FanResult> {
-        match self {
-            WinValue::Fans(f) => Some(f),
-            WinValue::Huainan(_) => None,
-        }
-    }
-    /// The fans scored, in catalog order (none for a Huainan win).
-    #[inline]
-    pub fn fan_list(&self) -> &[FanCount] {
-        match self {
-            WinValue::Fans(f) => &f.fans,
-            WinValue::Huainan(_) => &[],
-        }
-    }
-    /// The form, multipliers and value of a Huainan win.
-    #[inline]
-    pub fn huainan(&self) -> Option<&Score> {
-        match self {
-            WinValue::Fans(_) => None,
-            WinValue::Huainan(s) => Some(s),
-        }
-    }
-}
 
 /// One winner of a hand.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,84 +88,6 @@ pub fn payments(
         d[winner as usize] += pay;
     }
     d
-}
-
-impl Round {
-    /// The wall ran out: the hand ends in an exhaustive draw (荒牌).
-    pub(super) fn exhaustive(&mut self) {
-        self.emit(Event::ExhaustiveDraw);
-        self.phase = Phase::Over;
-        self.pending = 0;
-        let mut deltas = self.penalties;
-        for (r, x) in deltas.iter_mut().zip(self.ruleset.draw_payments(self)) {
-            *r += x;
-        }
-        self.result = Some(RoundResult {
-            wins: Vec::new(),
-            deltas,
-            penalties: self.penalties,
-            exhaustive: true,
-        });
-    }
-
-    /// The hand ends with the wins of `winners` (counter-clockwise from `from`) on `t`.
-    pub(super) fn finish(&mut self, winners: &[u8], kind: WinKind, from: u8, t: Tile) {
-        let mut result = RoundResult {
-            wins: Vec::with_capacity(winners.len()),
-            deltas: self.penalties,
-            penalties: self.penalties,
-            exhaustive: false,
-        };
-        for (i, &w) in winners.iter().enumerate() {
-            let value = match self.wins[w as usize].take() {
-                Some(v) => v,
-                None => continue,
-            };
-            let st = &mut self.seats[w as usize];
-            // The winning tile joins the winner's hand (a discard or a robbed kong's tile;
-            // with several robbers only the first takes the physical tile).
-            if kind != WinKind::SelfDrawn && i == 0 {
-                st.add(t);
-            }
-            let mut hand = st.hand;
-            if kind != WinKind::SelfDrawn && i > 0 {
-                hand[t as usize] += 1;
-            }
-            let (melds, n_melds, flowers) = (st.melds, st.n_melds, st.n_flowers);
-            let deltas = self.ruleset.win_payments(self, &value, w, kind, from);
-            for (total, d) in result.deltas.iter_mut().zip(deltas) {
-                *total += d;
-            }
-            self.emit(Event::Win {
-                seat: w,
-                from,
-                tile: t,
-                kind,
-                fan: value.total().min(u16::MAX as u32) as u16,
-            });
-            result.wins.push(WinRecord {
-                seat: w,
-                from,
-                tile: t,
-                kind,
-                value,
-                hand,
-                melds,
-                n_melds,
-                flowers,
-                deltas,
-            });
-        }
-        if !result.wins.is_empty() {
-            let d = self.ruleset.hand_payments(self, kind, from);
-            for (r, x) in result.deltas.iter_mut().zip(d) {
-                *r += x;
-            }
-        }
-        self.phase = Phase::Over;
-        self.pending = 0;
-        self.result = Some(result);
-    }
 }
 
 #[cfg(test)]

@@ -12,13 +12,13 @@
 
 use super::actions::ActionList;
 use super::observation::{DiscardEntry, Observation};
-use super::state::{Phase, Round, TurnStart, MAX_DISCARDS};
+use super::phase::{Phase, MAX_DISCARDS};
+use super::ruleset::SeatRuleView;
 use super::HIDDEN;
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind};
 use crate::rules::Rules;
 use crate::tile::{self, Tile};
-use crate::wall::Rng;
 
 /// Whose decision a [`SeatView`] stands at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,8 +86,9 @@ fn check_suit_tile(what: &str, t: Tile) -> MjResult<()> {
 }
 
 impl SeatView {
-    /// The observation this view describes (no legal actions yet), after checking it.
-    pub fn to_observation(&self) -> MjResult<Observation> {
+    /// The observation this view describes under `rules` (no legal actions yet), after
+    /// checking it.
+    pub fn to_observation(&self, rules: &Rules) -> MjResult<Observation> {
         check_seat("seat", self.seat)?;
         check_seat("dealer", self.dealer)?;
         check_seat("turn", self.turn)?;
@@ -266,45 +267,16 @@ impl SeatView {
             claim,
             scores: self.scores,
             legal: ActionList::default(),
-            bao: None,
-            bao_state: Default::default(),
+            rules: rules.clone(),
+            ruleset_view: SeatRuleView::Plain,
         })
-    }
-}
-
-impl Round {
-    /// A round standing at the decision `view` describes, under `rules`, with the tiles
-    /// the observer cannot see sampled with `seed`. See the module documentation of `round::view`.
-    ///
-    /// Fails when the view is malformed or inconsistent (more than four copies of a tile,
-    /// sizes that do not add up with the wall, no decision for the observer).
-    pub fn from_view(rules: &Rules, view: &SeatView, seed: u64) -> MjResult<Round> {
-        let obs = view.to_observation()?;
-        let mut round = Round::determinize(rules, &obs, &mut Rng::new(seed))?;
-        if view.kong_replacement && round.phase == Phase::Turn {
-            round.drawn = view.drawn.unwrap_or(round.drawn);
-            round.kong_draw = true;
-            round.enter_turn(view.seat, TurnStart::Replacement);
-        }
-        // The rebuilt round must stand at the observer's decision: with nothing to claim,
-        // a claim window closes at once and play moves on (to a turn it may not take).
-        if round.phase != obs.phase
-            || round.turn != view.turn
-            || round.pending >> view.seat & 1 == 0
-            || round.legal_actions(view.seat).is_empty()
-        {
-            return Err(MjError::rule(
-                "the rebuilt round leaves the observer nothing to decide",
-            ));
-        }
-        Ok(round)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::round::Action;
+    use crate::round::{Action, Round, TurnStart};
 
     /// The view of a live round's observation, as a protocol peer would report it.
     fn view_of(round: &Round, seat: u8) -> SeatView {

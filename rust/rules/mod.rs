@@ -203,6 +203,28 @@ impl Rules {
         self.kind.groups.contains(g)
     }
 
+    /// A short name for people and messages: the preset's or the rule set's name, with the
+    /// options that differ from it (`gb`, `botzone`, `gb (min_fan=6)`).
+    pub fn label(&self) -> String {
+        let base_name = self.preset.map_or(self.kind.as_str(), |p| p.name);
+        let base = match self.preset {
+            Some(p) => p.rules().unwrap_or_else(|_| Rules::preset(self.kind)),
+            None => Rules::preset(self.kind),
+        };
+        let changed: Vec<String> = self
+            .options()
+            .into_iter()
+            .zip(base.options())
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|((k, v), _)| format!("{k}={v}"))
+            .collect();
+        if changed.is_empty() {
+            base_name.to_string()
+        } else {
+            format!("{base_name} ({})", changed.join(", "))
+        }
+    }
+
     /// The 宝 options when the rule set plays wild tiles (group `Bao`).
     pub fn bao(&self) -> Option<&HuainanOptions> {
         self.has(Group::Bao).then_some(&self.huainan)

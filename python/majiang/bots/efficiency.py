@@ -19,12 +19,14 @@ class EfficiencyBot:
     """The efficiency policy as a bot: ``act(observation)`` returns one of
     ``observation.legal_actions``.
 
-    ``seed`` seeds the tie-breaks (None is 0, so play is reproducible by default).
-    ``rules`` (``"gb"``, ``"classic"`` or a :class:`~majiang.RuleSet`) sets the minimum
-    fan the bot plans for; pass the rules of the game if they are not gb.
+    ``seed`` seeds the tie-breaks (None is 0, so play is reproducible by default). The bot
+    plays the rules each observation was dealt under (``observation.rules``: the minimum
+    fan it plans for, the 宝 of huainan); ``rules`` (a name or a
+    :class:`~majiang.RuleSet`) restricts it to those rules, and an observation dealt under
+    others then raises :class:`~majiang.RuleError`.
     """
 
-    def __init__(self, seed: int | None = None, rules: str | RuleSet = "gb") -> None:
+    def __init__(self, seed: int | None = None, rules: str | RuleSet | None = None) -> None:
         self._policy = Policy("efficiency", rules=rules, seed=0 if seed is None else seed)
 
     def begin_hand(self, seed: int) -> None:

@@ -22,13 +22,14 @@ class ExpertBot:
     ``observation.legal_actions``.
 
     ``seed`` seeds its tie-breaks (None is 0; the same seed and observations give the
-    same actions). ``rules`` (``"gb"``, ``"classic"``, ``"huainan"`` or a
-    :class:`~majiang.RuleSet`) is the rule set it plans for; pass the rules of the game if
-    they are not gb (in huainan it plays the wild-aware Huainan policy, see
-    ``docs/huainan_bot.md``).
+    same actions). It plays the rules each observation was dealt under
+    (``observation.rules``): the fan plans in gb and classic, the wild-aware Huainan
+    policy in huainan (see ``docs/huainan_bot.md``). ``rules`` (a name or a
+    :class:`~majiang.RuleSet`) restricts it to those rules, and an observation dealt
+    under others then raises :class:`~majiang.RuleError`.
     """
 
-    def __init__(self, seed: int | None = None, rules: str | RuleSet = "gb") -> None:
+    def __init__(self, seed: int | None = None, rules: str | RuleSet | None = None) -> None:
         self.seed = 0 if seed is None else int(seed)
         self._policy = Policy("expert", rules=rules, seed=self.seed)
 

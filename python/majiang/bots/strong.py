@@ -25,8 +25,10 @@ class StrongBot:
     search at this budget plays worse than the lookahead alone). ``budget_ms`` is the
     wall-clock cap of a search per decision (default 50 ms; it only binds on a machine
     much slower than the rollout count assumes: pass ``time_cap=False`` to make the play
-    independent of time everywhere). ``rules`` is the rule set it plans for ("gb",
-    "classic" or a :class:`majiang.RuleSet`).
+    independent of time everywhere). It plays the rules each observation was dealt
+    under (``observation.rules``); ``rules`` (a name or a :class:`majiang.RuleSet`)
+    restricts it to those rules, and an observation dealt under others then raises
+    :class:`majiang.RuleError`.
     """
 
     def __init__(
@@ -34,7 +36,7 @@ class StrongBot:
         seed: int | None = 0,
         budget_ms: int = 50,
         *,
-        rules: str | RuleSet = "gb",
+        rules: str | RuleSet | None = None,
         rollouts: int | None = None,
         time_cap: bool = True,
     ) -> None:

@@ -1,9 +1,14 @@
 """``BotzoneBot``: an external Botzone bot program playing as a majiang bot.
 
-The program is started once per hand and kept running (Botzone's keep-running mode with
-simple IO): it first gets ``1`` and its first request, then one request per line, and
-answers each with a line, followed by ``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<``. A program
-that exits after an answer instead is restarted with the whole history, as Botzone does.
+The program is kept running where it can (Botzone's keep-running mode with simple IO):
+it is started with the whole history (the turn count, then the requests and its
+responses), answers the last request with a line, then prints
+``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`` and gets one request per line from then on. A
+program that exits after an answer instead is started again with the whole history at
+its next decision, as Botzone does. While the program is not running, the requests that
+only inform it (a draw by another player, a discard it cannot claim) are not sent one by
+one: they reach it in the history of its next start, answered ``PASS`` (the only answer
+the judge accepts to them).
 
 The requests are rebuilt from the seat's observations: player ids count from the dealer
 (Botzone player 0 is the dealer and East), every move of the hand since the last decision
@@ -13,10 +18,33 @@ Answers map back to majiang actions: ``PLAY`` a discard, ``GANG t``/``BUGANG t``
 kongs, ``HU`` a win, ``PENG``/``CHI``/``GANG`` a claim (the discard named in ``PENG``
 and ``CHI`` is played when majiang asks for it), ``PASS`` a pass.
 
-**Fallback.** An answer that is malformed, late (beyond ``time_limit``), or not among the
+**Containment.** The program is someone else's code, run on your machine:
+
+- it runs in a process group of its own (a new session), and the whole group (a wrapper
+  script's children, anything it forked) is killed at a restart, a failure and
+  :meth:`BotzoneBot.close` (and when the bot is garbage-collected or the interpreter
+  exits); a process that starts a session of its own leaves the group, so run programs
+  you do not trust in a container as well;
+- one deadline per decision: every request of one ``act()`` (the moves it is told of
+  and the decision itself) shares ``time_limit`` seconds, whatever the program prints;
+- its output is read without blocking, in bounded pieces: a line longer than
+  :data:`MAX_LINE_BYTES` or more than :data:`MAX_OUTPUT_BYTES` printed in one decision
+  is a failure; its input is written without blocking (a program that does not read
+  cannot stall the game) and its stderr is discarded.
+
+**Failures and fallback.** A program that does not answer in time, prints too much or
+too long a line, or exits without answering, is killed (its whole group), the failure is
+recorded in :attr:`BotzoneBot.failures` with its reason, and the decision is taken by
+the fallback; the program is started again with the history at its next decision. After
+``max_failures`` failures in one hand the seat stops asking it and plays the fallback
+for the rest of the hand (recorded in :attr:`BotzoneBot.gave_up`); the next hand tries
+the program again.
+
+**Fallback.** An answer that is malformed, missing (a failure above), or not among the
 seat's legal actions is counted in :attr:`BotzoneBot.illegal` and replaced: on the bot's
 own turn by discarding the drawn tile (or, after a claim, the first legal discard); on
-another seat's tile by passing. A late program is restarted with the history.
+another seat's tile by passing. The history the program gets at a restart gives the
+fallback's move as its response.
 
 Approximations: flowers a seat holds when the bot first sees the hand are reported as
 dealt; a kong of a discarded tile is reported as claimed on the discard (a pung later
@@ -25,96 +53,262 @@ completed by an added kong between two decisions of this bot reads the same way)
 
 from __future__ import annotations
 
+import contextlib
+import math
+import numbers
 import os
-import queue
+import selectors
+import shutil
+import signal
 import subprocess
-import threading
 import time
+import weakref
 from collections.abc import Sequence
 
 from .._core import Action, IllegalActionError, InvalidHandError, Observation
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, InvalidTypeError
 from .protocol import KEEP_RUNNING, ProtocolError, Response, parse_response, tile_name
 
-__all__ = ["BotzoneBot"]
+__all__ = ["MAX_FAILURES", "MAX_LINE_BYTES", "MAX_OUTPUT_BYTES", "MAX_TIME_LIMIT", "BotzoneBot"]
+
+#: The longest line a program may print (bytes, without its line break).
+MAX_LINE_BYTES = 1 << 16
+#: The most a program may print (bytes) while the bot takes one decision.
+MAX_OUTPUT_BYTES = 1 << 20
+#: The default number of failures in one hand after which the seat stops asking the
+#: program until the next hand.
+MAX_FAILURES = 3
+#: The longest ``time_limit`` (seconds).
+MAX_TIME_LIMIT = 3600.0
+
+_MARKER = KEEP_RUNNING.encode("ascii")
+#: What ``BotzoneBot._exchange`` returns for a request held for the history.
+_HELD = ("PASS", False)
+_CHUNK = 1 << 16
+
+
+class _Failure(Exception):
+    """The program failed the request (the message says how); it has been killed."""
+
+
+class _Gone(Exception):
+    """The program had exited before it read the request (a restart is due), or exited
+    without an answer after it had answered earlier ones: a program that ends after each
+    answer may be gone before the next request arrives."""
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kills the program's process group, then reaps the program. The group is killed
+    before the program is reaped, so its id cannot have been reused by then."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+    for f in (proc.stdin, proc.stdout):
+        if f is not None:
+            with contextlib.suppress(OSError):
+                f.close()
 
 
 class _Program:
-    """One running program with a reader thread (answers read with a time limit)."""
+    """One running program, in a session (and process group) of its own, with
+    non-blocking pipes."""
 
     def __init__(self, command: Sequence[str]) -> None:
-        self.proc = subprocess.Popen(
-            list(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, text: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(text)
-        self.proc.stdin.flush()
-
-    def answer(self, deadline: float) -> tuple[str | None, bool]:
-        """The answer line and whether the program keeps running; None when late or
-        gone."""
-        first: str | None = None
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                return None, False
-            if line is None:
-                return first, False
-            if line == KEEP_RUNNING:
-                return first, True
-            if first is None:
-                first = line
+        try:
+            self.proc = subprocess.Popen(
+                list(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                bufsize=0,
+                close_fds=True,
+                start_new_session=True,
+            )
+        except OSError as e:
+            raise _Failure(f"cannot be started ({e.strerror or e})") from None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._partial = bytearray()
+        #: Bytes printed since the bot's decision began (the bot resets it).
+        self.printed = 0
+        # Killed at exit too, if the bot is never closed.
+        self._finalizer = weakref.finalize(self, _kill_group, self.proc)
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
+        """Kills the program's whole group (idempotent)."""
+        self._finalizer()
+
+    def status(self) -> str:
+        """How the program ended, for a message (call after :meth:`close`)."""
+        rc = self.proc.returncode
+        if rc is None:
+            return "still running"
+        if rc < 0:
+            with contextlib.suppress(ValueError):
+                return f"killed by {signal.Signals(-rc).name}"
+            return f"killed by signal {-rc}"
+        return f"exit status {rc}"
+
+    def _take(self, chunk: bytes) -> list[bytes]:
+        """Counts ``chunk`` against the budget and returns the complete lines in it."""
+        self.printed += len(chunk)
+        if self.printed > MAX_OUTPUT_BYTES:
+            raise _Failure(f"printed more than {MAX_OUTPUT_BYTES:,} bytes in one decision")
+        self._partial += chunk
+        *lines, rest = self._partial.split(b"\n")
+        if len(rest) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES + 1 for x in lines):
+            raise _Failure(f"printed a line longer than {MAX_LINE_BYTES:,} bytes")
+        self._partial = bytearray(rest)
+        return [x.rstrip(b"\r") for x in lines]
+
+    def drain(self) -> bool:
+        """Discards what the program printed after its last answer (counted against the
+        budget); False when its output has ended."""
+        while True:
+            try:
+                chunk = os.read(self._out, _CHUNK)
+            except BlockingIOError:
+                self._partial.clear()
+                return True
+            if not chunk:
+                return False
+            self._take(chunk)
+
+    def exchange(self, data: bytes, deadline: float) -> tuple[str, bool]:
+        """Writes ``data`` and reads the answer: its first line, and whether the program
+        keeps running (it printed the marker) rather than exiting. Raises
+        :class:`_Failure` (late, too much output) or :class:`_Gone` (its output ended
+        without an answer)."""
+        if not self.drain():
+            raise _Gone
+        pending = memoryview(data)
+        answer: bytes | None = None
+        ended = False
+        written = False
+        with selectors.DefaultSelector() as sel:
+            sel.register(self._out, selectors.EVENT_READ)
+            if pending:
+                sel.register(self._in, selectors.EVENT_WRITE)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _Failure("did not answer in time")
+                for key, _ in sel.select(left):
+                    if key.fd == self._in:
+                        try:
+                            n = os.write(self._in, pending[:_CHUNK])
+                        except BlockingIOError:
+                            continue
+                        except (BrokenPipeError, ConnectionResetError):
+                            sel.unregister(self._in)
+                            if not written:
+                                raise _Gone from None
+                            continue
+                        written = True
+                        pending = pending[n:]
+                        if not pending:
+                            sel.unregister(self._in)
+                        continue
+                    try:
+                        chunk = os.read(self._out, _CHUNK)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        ended = True
+                        break
+                    for line in self._take(chunk):
+                        if line == _MARKER:
+                            text = (answer or b"").decode("utf-8", "replace")
+                            return text, True
+                        if answer is None:
+                            answer = line
+                if ended:
+                    if answer is None:
+                        raise _Gone
+                    return answer.decode("utf-8", "replace"), False
+
+
+def _time_limit(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidTypeError(
+            f"time_limit must be a number of seconds, got {type(value).__name__}"
+        )
+    t = float(value)
+    if not (math.isfinite(t) and 0 < t <= MAX_TIME_LIMIT):
+        raise InvalidArgumentError(
+            f"time_limit must be a number of seconds, 0 < time_limit <= {MAX_TIME_LIMIT:g}, "
+            f"got {value!r}"
+        )
+    return t
 
 
 class BotzoneBot:
     """An external Botzone bot program as a majiang bot: ``act(observation)``.
 
     ``command``: the program and its arguments (e.g. ``["./mybot"]`` or
-    ``["python", "bot.py"]``). ``time_limit``: seconds allowed per answer (Botzone gives
-    1 s per turn for long-running bots; default 5). ``name``: how results name the bot
-    (default ``botzone:`` and the command's last word that is not an option). See the
-    module documentation for the request translation and the fallback; :attr:`illegal`
-    counts the replaced answers and :attr:`answers` every answer received.
+    ``["python", "bot.py"]``). ``time_limit``: seconds allowed per decision, every request
+    of one ``act()`` included (a number, 0 < time_limit <= 3600; Botzone gives 1 s per
+    turn for long-running bots; default 5). ``max_failures``: failures of the program in
+    one hand after which its seat plays the fallback for the rest of the hand (default
+    3). ``name``: how results name the bot (default ``botzone:`` and the command's last
+    word that is not an option). See the module documentation for the containment, the
+    request translation and the fallback.
+
+    :attr:`illegal` counts the replaced answers, :attr:`answers` every answer received,
+    :attr:`starts` the times the program was started; :attr:`failures` lists every
+    failure (``"hand 2: did not answer in time (...)"``) and :attr:`gave_up` every hand in
+    which the seat stopped asking the program, with the reason.
 
     A new hand is noticed from the observations; :meth:`begin_hand` (which
-    :func:`majiang.arena` calls before each game) says so outright.
+    :func:`majiang.arena` calls before each game) says so outright. Use the bot as a
+    context manager, or call :meth:`close`, to stop the program.
     """
 
     def __init__(
-        self, command: Sequence[str], *, time_limit: float = 5.0, name: str | None = None
+        self,
+        command: Sequence[str],
+        *,
+        time_limit: float = 5.0,
+        max_failures: int = MAX_FAILURES,
+        name: str | None = None,
     ) -> None:
-        if isinstance(command, str) or not command:
+        if isinstance(command, (str, bytes)) or not isinstance(command, Sequence) or not command:
             raise InvalidArgumentError(
                 "command must name a program: a list of the program and its arguments"
             )
+        if not all(isinstance(w, str) for w in command):
+            raise InvalidTypeError("command must be a list of str (the program and its arguments)")
+        self.time_limit = _time_limit(time_limit)
+        if isinstance(max_failures, bool) or not isinstance(max_failures, int):
+            raise InvalidTypeError(
+                f"max_failures must be an int, got {type(max_failures).__name__}"
+            )
+        if not 1 <= max_failures <= 1000:
+            raise InvalidArgumentError(f"max_failures must be 1-1000, got {max_failures}")
+        self.max_failures = max_failures
         self.command = list(command)
+        program = self.command[0]
+        found = (
+            os.path.isfile(program) and os.access(program, os.X_OK)
+            if os.sep in program
+            else shutil.which(program) is not None
+        )
+        if not found:
+            raise InvalidArgumentError(f"command: no program {program!r} to run")
         words = [w for w in self.command[1:] if not w.startswith("-")] or self.command
         self.name = name if name else "botzone:" + os.path.basename(words[-1])
-        self.time_limit = float(time_limit)
         self.illegal = 0
         self.answers = 0
+        self.starts = 0
+        self.failures: list[str] = []
+        self.gave_up: list[str] = []
         self._program: _Program | None = None
+        self._hand = -1
         self._reset()
 
     # ------------------------------------------------------------------ hand state
@@ -123,6 +317,11 @@ class BotzoneBot:
         if self._program is not None:
             self._program.close()
         self._program = None
+        self._hand += 1
+        self._hand_failures = 0
+        self._given_up: str | None = None
+        self._deadline = 0.0
+        self._failed = False
         self._requests: list[str] = []
         self._responses: list[str] = []
         self._started = False
@@ -140,46 +339,111 @@ class BotzoneBot:
         self._reset()
 
     def close(self) -> None:
-        """Stops the program."""
+        """Stops the program (its whole process group)."""
         if self._program is not None:
             self._program.close()
             self._program = None
 
+    def __enter__(self) -> BotzoneBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.close()
-        except Exception:
-            pass
 
     # ------------------------------------------------------------------ talking
 
-    def _ask(self, request: str) -> str | None:
-        """Sends one request; the answer (None when late or gone)."""
+    def _fail(self, reason: str) -> None:
+        """Records a failure of the program in this decision (it is already killed)."""
+        self._failed = True
+        self._hand_failures += 1
+        self.failures.append(f"hand {self._hand}: {reason}")
+        if self._hand_failures >= self.max_failures and self._given_up is None:
+            self._given_up = (
+                f"hand {self._hand}: the seat played the fallback for the rest of the hand "
+                f"after {self._hand_failures} failures (the last: {reason})"
+            )
+            self.gave_up.append(self._given_up)
+
+    def _history(self) -> bytes:
+        """The full input of a fresh start: the turn count, then the requests alternating
+        with the responses, ending with the last request."""
+        lines = [str(len(self._requests))]
+        for i, req in enumerate(self._requests):
+            lines.append(req)
+            if i < len(self._requests) - 1:
+                lines.append(self._responses[i])
+        return ("\n".join(lines) + "\n").encode("utf-8")
+
+    def _exchange(self, fresh: bool, inform: bool) -> tuple[str, bool] | None:
+        """Sends the last request (the whole history to a fresh program); the answer, or
+        None after a failure (recorded). A request that only informs, found the program
+        gone, is held for the history of its next start: ``("PASS", False)``."""
+        limit = f"{self.time_limit:g} s"
+        for attempt in range(2):
+            if self._program is None:
+                self.starts += 1
+                try:
+                    self._program = _Program(self.command)
+                except _Failure as e:
+                    self._fail(str(e))
+                    return None
+                fresh = True
+            prog = self._program
+            data = self._history() if fresh else (self._requests[-1] + "\n").encode("utf-8")
+            try:
+                return prog.exchange(data, self._deadline)
+            except _Gone:
+                # It had exited before it read the request: started again with the
+                # history, once (a program that dies at once is a failure), or, for a
+                # request that only informs, at its next decision.
+                prog.close()
+                self._program = None
+                if fresh or attempt:
+                    self._fail(f"exited without answering ({prog.status()})")
+                    return None
+                if inform:
+                    return _HELD
+            except _Failure as e:
+                prog.close()
+                self._program = None
+                why = str(e)
+                if why == "did not answer in time":
+                    why += f" (time_limit {limit} for the decision)"
+                self._fail(why)
+                return None
+        return None
+
+    def _ask(self, request: str, inform: bool = False) -> str | None:
+        """Sends one request; the answer (None when the program failed or is not asked).
+        A request that only informs is held for the history while the program is not
+        running."""
         self._requests.append(request)
-        deadline = time.monotonic() + self.time_limit
-        if self._program is None:
-            self._program = _Program(self.command)
-            lines = [str(len(self._requests))]
-            for i, req in enumerate(self._requests):
-                lines.append(req)
-                if i < len(self._responses):
-                    lines.append(self._responses[i])
-            self._program.send("\n".join(lines) + "\n")
-        else:
-            self._program.send(request + "\n")
-        text, keeps = self._program.answer(deadline)
-        if not keeps:
+        self._responses.append("PASS")
+        if self._given_up is not None or self._failed:
+            return None
+        if inform and self._program is None:
+            return "PASS"
+        got = self._exchange(fresh=self._program is None, inform=inform)
+        if got is None:
+            return None
+        if got is _HELD:
+            return "PASS"
+        text, keeps = got
+        if not keeps and self._program is not None:
             self._program.close()
             self._program = None
-        self._responses.append(text if text is not None else "PASS")
-        if text is not None:
-            self.answers += 1
+        self._responses[-1] = text
+        self.answers += 1
         return text
 
     def _tell(self, request: str) -> None:
         """A request that only informs: the answer must be PASS."""
-        text = self._ask(request)
-        if text is None or text.strip() != "PASS":
+        text = self._ask(request, inform=True)
+        if text is not None and text.strip() != "PASS":
             self.illegal += 1
 
     # ------------------------------------------------------------------ translation
@@ -342,6 +606,11 @@ class BotzoneBot:
         ):
             self._reset()
         self._wall = obs.wall_remaining
+        # One deadline for everything this decision sends, and one output budget.
+        self._deadline = time.monotonic() + self.time_limit
+        self._failed = False
+        if self._program is not None:
+            self._program.printed = 0
         if not self._started:
             self._start(obs)
         decision = self._sync(obs)
@@ -360,7 +629,13 @@ class BotzoneBot:
             action = self._action(answer, obs)
         except (IllegalActionError, InvalidHandError):
             action = None  # a tile no action can name (a flower)
-        return self._checked(action, legal, obs)
+        before = self.illegal
+        played = self._checked(action, legal, obs)
+        if self.illegal > before:
+            # The history a restarted program gets says what was played.
+            t = played.tile
+            self._responses[-1] = f"PLAY {tile_name(t)}" if played.kind == "discard" else "PASS"
+        return played
 
     def _action(self, answer: Response | None, obs: Observation) -> Action | None:
         if answer is None:

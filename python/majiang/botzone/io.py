@@ -17,29 +17,69 @@ import json
 from collections.abc import Callable
 from typing import TextIO
 
+from .._untrusted import load_json, shown
 from ..errors import InvalidArgumentError
 from .player import BotzonePlayer
 from .protocol import KEEP_RUNNING, ProtocolError
 
-__all__ = ["KEEP_RUNNING", "run"]
+__all__ = ["KEEP_RUNNING", "MAX_LINE", "MAX_JSON_LINE", "MAX_TURNS", "run"]
+
+#: The most turns a simple-IO input may announce: a hand has some hundreds of requests.
+MAX_TURNS = 2000
+#: The longest line of simple IO (characters, without the line break).
+MAX_LINE = 1 << 12
+#: The longest line of JSON IO (a whole hand's requests and responses).
+MAX_JSON_LINE = 1 << 20
+
+
+def _reader(stdin: TextIO, limit: int) -> Callable[[], str]:
+    """Reads one line of at most ``limit`` characters ("" at the end of the input);
+    a longer line is a ProtocolError."""
+
+    def read() -> str:
+        line = stdin.readline(limit + 2)
+        body = line.rstrip("\r\n")
+        if len(body) > limit:
+            raise ProtocolError(f"an input line longer than {limit:,} characters")
+        return line
+
+    return read
 
 
 def _simple_full(first: str, read: Callable[[], str]) -> tuple[list[str], list[str]]:
-    try:
-        n = int(first.strip())
-    except ValueError:
-        raise ProtocolError(f"simple IO starts with the turn number, got {first!r}") from None
-    if n < 1:
-        raise ProtocolError(f"the turn number must be at least 1, got {n}")
-    lines = [read().rstrip("\r\n") for _ in range(2 * n - 1)]
+    text = first.strip()
+    if not text.isdigit():
+        raise ProtocolError(f"simple IO starts with the turn number, got {shown(text)}")
+    if len(text) > 6:
+        raise ProtocolError(f"the turn number must be 1-{MAX_TURNS}, got {shown(text, 20)}")
+    n = int(text)
+    if not 1 <= n <= MAX_TURNS:
+        raise ProtocolError(f"the turn number must be 1-{MAX_TURNS}, got {n}")
+    lines = []
+    for k in range(2 * n - 1):
+        line = read()
+        if not line:
+            raise ProtocolError(
+                f"the input ends after {k} of the {2 * n - 1} lines turn {n} announces"
+            )
+        lines.append(line.rstrip("\r\n"))
     return lines[0::2], lines[1::2]
+
+
+def _strings(what: str, items: list) -> list[str]:
+    if len(items) > MAX_TURNS:
+        raise ProtocolError(f"JSON input with {len(items):,} {what}, more than {MAX_TURNS}")
+    bad = next((x for x in items if not isinstance(x, str)), None)
+    if bad is not None:
+        raise ProtocolError(f"the {what} must be strings, got {type(bad).__name__}")
+    return items
 
 
 def _json_full(obj: dict) -> tuple[list[str], list[str]]:
     reqs, resps = obj.get("requests"), obj.get("responses", [])
     if not isinstance(reqs, list) or not isinstance(resps, list):
         raise ProtocolError("JSON input needs a requests list and a responses list")
-    return [str(r) for r in reqs], [str(r) for r in resps]
+    return _strings("requests", reqs), _strings("responses", resps)
 
 
 def run(
@@ -52,9 +92,15 @@ def run(
 ) -> int:
     """Answers Botzone input from ``stdin`` on ``stdout`` in ``io`` (``simple`` or
     ``json``), once or, with ``keep_running``, until the input ends. Returns the number
-    of answers given."""
+    of answers given.
+
+    Input is bounded: at most :data:`MAX_TURNS` turns, lines of at most :data:`MAX_LINE`
+    characters (:data:`MAX_JSON_LINE` in JSON IO), JSON nested a few levels; an input
+    that ends before the lines its turn number announces, or breaks a bound, raises
+    ProtocolError quoting at most a short excerpt of it."""
     if io not in ("simple", "json"):
         raise InvalidArgumentError(f"io must be simple or json, got {io!r}")
+    read = _reader(stdin, MAX_LINE if io == "simple" else MAX_JSON_LINE)
 
     def answer(text: str) -> None:
         if io == "json":
@@ -68,7 +114,7 @@ def run(
     player: BotzonePlayer | None = None
     answers = 0
     while True:
-        line = stdin.readline()
+        line = read()
         if not line:
             return answers
         if not line.strip():
@@ -77,14 +123,17 @@ def run(
             text = line.strip()
             if text.isdigit():
                 player = make_player()
-                reqs, resps = _simple_full(text, stdin.readline)
+                reqs, resps = _simple_full(text, read)
                 reply = player.replay(reqs, resps)
             else:
                 if player is None:
                     raise ProtocolError("a single request before any full input")
                 reply = player.step(text)
         else:
-            value = json.loads(line)
+            try:
+                value = load_json(line)
+            except ValueError as e:
+                raise ProtocolError(f"the input line is not JSON IO ({e})") from None
             if isinstance(value, dict):
                 player = make_player()
                 reqs, resps = _json_full(value)
@@ -94,7 +143,9 @@ def run(
                     raise ProtocolError("a single request before any full input")
                 reply = player.step(value)
             else:
-                raise ProtocolError(f"JSON input must be an object or a string, got {line!r}")
+                raise ProtocolError(
+                    f"JSON input must be an object or a string, got {shown(line.strip())}"
+                )
         answer(reply)
         answers += 1
         if not keep_running:

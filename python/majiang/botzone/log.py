@@ -54,6 +54,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core import Action, IllegalActionError, InvalidHandError, Match, Round, RuleError
+from .._files import atomic_write
+from .._untrusted import load_json
 from ..errors import LogError
 from ..record import HandRecord, MatchRecord, check_wall, round_from_wall
 from .preset import rules
@@ -280,11 +282,12 @@ def judge_log(record: MatchRecord, hand: int = 0) -> dict[str, Any]:
 
 def write_log(record: MatchRecord, path: str | os.PathLike[str], *, hand: int = 0) -> str:
     """Writes :func:`judge_log` of ``record``'s hand ``hand`` to ``path`` (one line of
-    JSON, as Botzone passes it to the judge); returns the path."""
+    JSON, as Botzone passes it to the judge); returns the path. The file is written
+    through a temporary file created safely beside it and renamed over it, so a failed
+    write leaves the previous file whole (see :mod:`majiang._files`)."""
     text = json.dumps(judge_log(record, hand), ensure_ascii=False, separators=(",", ":"))
     target = os.fspath(path)
-    with open(target, "w", encoding="utf-8") as f:
-        f.write(text + "\n")
+    atomic_write(target, (text + "\n").encode("utf-8"))
     return target
 
 
@@ -315,7 +318,7 @@ def _load(log: Any, source: str | None) -> Any:
         if not log.strip():
             raise LogError("the log is empty", source=source)
         try:
-            return json.loads(log)
+            return load_json(log)
         except (ValueError, RecursionError) as e:
             raise LogError(f"the log is not valid JSON ({e})", source=source) from None
     return log
@@ -442,7 +445,7 @@ class _Reader:
             init = out.get("initdata") if isinstance(out, dict) else None
         if isinstance(init, str):
             try:
-                init = json.loads(init)
+                init = load_json(init)
             except ValueError:
                 raise self.error(f"the initdata {_describe(init)} is not a JSON object") from None
         if not isinstance(init, dict):

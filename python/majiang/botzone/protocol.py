@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._untrusted import shown
 from ..errors import ProtocolError
 
 __all__ = [
@@ -80,7 +81,7 @@ def tile_code(name: str) -> int:
             return 30 + r
         if k == "H" and 1 <= r <= 8:
             return 33 + r
-    raise ProtocolError(f"{name!r} is not a Botzone tile name")
+    raise ProtocolError(f"{shown(name, 20)} is not a Botzone tile name")
 
 
 @dataclass(frozen=True)
@@ -123,8 +124,18 @@ _MOVE_ARITY = {"DRAW": 0, "GANG": 0, "BUHUA": 1, "PLAY": 1, "PENG": 1, "BUGANG":
 
 def _player(text: str) -> int:
     if text not in ("0", "1", "2", "3"):
-        raise ProtocolError(f"{text!r} is not a player 0-3")
+        raise ProtocolError(f"{shown(text, 20)} is not a player 0-3")
     return int(text)
+
+
+def _chow_middle(tile: int, line: str) -> int:
+    """The middle tile of a chow: a suited tile 2-8 (``ProtocolError`` otherwise)."""
+    if tile >= 27 or tile % 9 in (0, 8):
+        raise ProtocolError(
+            f"{shown(line)}: {tile_name(tile)} cannot be the middle of a chow "
+            "(a suited tile 2-8 is)"
+        )
+    return tile
 
 
 def parse_request(line: str) -> Request:
@@ -139,20 +150,28 @@ def parse_request(line: str) -> Request:
     if kind == "1" and len(rest) >= 17:
         counts = tuple(int(x) if x.isdigit() else -1 for x in rest[:4])
         if any(c < 0 or c > 8 for c in counts):
-            raise ProtocolError(f"bad flower counts in {line!r}")
+            raise ProtocolError(f"bad flower counts in {shown(line)}")
         hand = tuple(tile_code(x) for x in rest[4:17])
         flowers = tuple(tile_code(x) for x in rest[17:])
         bad = any(f < 34 for f in flowers) or any(t >= 34 for t in hand)
         if bad or len(flowers) != sum(counts):
-            raise ProtocolError(f"the deal {line!r} does not add up")
+            raise ProtocolError(f"the deal {shown(line)} does not add up")
+        over = next((t for t in hand if hand.count(t) > 4), None)
+        if over is not None:
+            raise ProtocolError(f"the deal holds a fifth {tile_name(over)}: {shown(line)}")
+        if len(set(flowers)) != len(flowers):
+            raise ProtocolError(f"the deal gives a flower twice: {shown(line)}")
         return Deal(counts, hand, flowers)  # type: ignore[arg-type]
     if kind == "2" and len(rest) == 1:
         return Draw(tile_code(rest[0]))
     if kind == "3" and len(rest) >= 2:
         op = rest[1]
         if op in _MOVE_ARITY and len(rest) == 2 + _MOVE_ARITY[op]:
-            return Move(_player(rest[0]), op, tuple(tile_code(x) for x in rest[2:]))
-    raise ProtocolError(f"{line!r} is not a Botzone mahjong request")
+            tiles = tuple(tile_code(x) for x in rest[2:])
+            if op == "CHI":
+                _chow_middle(tiles[0], line)
+            return Move(_player(rest[0]), op, tiles)
+    raise ProtocolError(f"{shown(line)} is not a Botzone mahjong request")
 
 
 def format_request(request: Request) -> str:
@@ -195,8 +214,11 @@ def parse_response(line: str) -> Response:
     """One response line as a :class:`Response` (``ProtocolError`` if malformed)."""
     w = line.split()
     if not w or w[0] not in _ANSWER_ARITY or len(w) - 1 not in _ANSWER_ARITY[w[0]]:
-        raise ProtocolError(f"{line!r} is not a Botzone mahjong response")
-    return Response(w[0], tuple(tile_code(x) for x in w[1:]))
+        raise ProtocolError(f"{shown(line)} is not a Botzone mahjong response")
+    tiles = tuple(tile_code(x) for x in w[1:])
+    if w[0] == "CHI":
+        _chow_middle(tiles[0], line)
+    return Response(w[0], tiles)
 
 
 def format_response(response: Response) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .protocol import Deal, Draw, Move, Position, ProtocolError, Request, Response
+from .protocol import Deal, Draw, Move, Position, ProtocolError, Request, Response, tile_name
 
 __all__ = ["Table"]
 
@@ -111,6 +111,8 @@ class Table:
             self.dealt = True
         elif isinstance(request, Draw):
             self._need_deal()
+            if self.hand.count(request.tile) >= 4:
+                raise ProtocolError(f"the bot draws a fifth {tile_name(request.tile)}")
             self.hand.append(request.tile)
             self.drawn = request.tile
             self.turn = self.me
@@ -165,6 +167,10 @@ class Table:
                 mid = m.tiles[0]
                 self.melds[p].append(("chow", mid - 1, src))
                 used = [x for x in (mid - 1, mid, mid + 1)]
+                if d not in used:
+                    raise ProtocolError(
+                        f"player {p} chows {tile_name(d)} into a chow around {tile_name(mid)}"
+                    )
                 used.remove(d)
             discard = m.tiles[-1]
             if mine:

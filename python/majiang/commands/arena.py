@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from .. import _core
+from .._untrusted import printable
 from ..errors import InvalidArgumentError
 from ..sim import ArenaBotError, arena
 from . import add_rules_option, rule_set
@@ -74,6 +75,18 @@ def _run(args: argparse.Namespace) -> int:
         for b in entries:
             if not isinstance(b, str):
                 b.close()
+        # What each program's failures were: the arena's figures count the replaced
+        # answers, this says why.
+        for b in entries:
+            failures = getattr(b, "failures", None)
+            if failures:
+                last = failures[-1].split(": ", 1)[-1]
+                print(
+                    f"majiang arena: {printable(b.name)}: {len(failures)} failures, the seat "
+                    f"played the fallback for the rest of {len(b.gave_up)} hands (the last "
+                    f"failure: {last})",
+                    file=sys.stderr,
+                )
     if args.json:
         out = {
             "hands": len(result),
@@ -121,7 +134,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--time-limit",
         type=float,
         default=5.0,
-        help="seconds the Botzone program may take per answer (default 5)",
+        help="seconds the Botzone program may take per decision, every request of the "
+        "decision included (default 5)",
     )
     p.add_argument("--hands", type=int, default=4_000, help="hands to play (default 4000)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")

@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 
+from .._files import atomic_write
 from ..botzone import BOTS, BotzonePlayer, ProtocolError, judge_log, read_log, run
 from ..record import MatchRecord, RecordError
 
@@ -89,8 +90,9 @@ def export(args: argparse.Namespace) -> int:
         if args.out is None:
             print(text)
         else:
-            with open(args.out, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
+            # Through a temporary file renamed over the target: a failed write keeps the
+            # previous log whole.
+            atomic_write(args.out, (text + "\n").encode("utf-8"))
     except (RecordError, OSError) as e:
         print(f"majiang botzone export: {e}", file=sys.stderr)
         return 2

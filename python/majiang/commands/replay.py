@@ -23,7 +23,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._core import format_tiles, wind_name
+from .._untrusted import load_json, printable
+from ..errors import InvalidArgumentError
 from ..record import HandRecord, MatchRecord, RecordError, replay_record
+from ..signing import read_key
 
 WIND_ZH = "东南西北"
 
@@ -44,7 +47,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ascii", action="store_true", help="tiles as 1m 9p 5z in the table view")
     p.add_argument("--hand", type=int, default=None, help="show only this hand (1-based)")
     p.add_argument(
-        "--verify", action="store_true", help="re-play the record through the engine first"
+        "--verify",
+        action="store_true",
+        help="re-play the record through the engine first, and say what that proved (where "
+        "the deals came from, whether a digest or a signature was checked)",
+    )
+    p.add_argument(
+        "--require-seed",
+        action="store_true",
+        help="with --verify: fail unless every hand was dealt from the wall its seed "
+        "shuffles (a record or Botzone log giving its own walls fails)",
+    )
+    p.add_argument(
+        "--key-file",
+        default=None,
+        help="a file holding your signing key: the record must be signed with it "
+        "(see docs/robustness.md)",
     )
     p.set_defaults(func=run)
 
@@ -61,7 +79,11 @@ def _set_names(rec: MatchRecord) -> None:
     if players and players[0] == "Person":
         _names[:] = list(_SEAT_NAMES)
     else:
-        _names[:] = [p if players.count(p) == 1 else f"{p} #{s + 1}" for s, p in enumerate(players)]
+        # Names come from the file: shown with their control characters escaped.
+        _names[:] = [
+            printable(p) if players.count(p) == 1 else f"{printable(p)} #{s + 1}"
+            for s, p in enumerate(players)
+        ]
 
 
 def _has_textual() -> bool:
@@ -223,17 +245,17 @@ def _hand_lines(rec: MatchRecord, hand: HandRecord) -> Iterator[str]:
             yield "  " + line
     res = hand.result
     for w in res["wins"]:
-        melds = " ".join(m for _, m in w["melds"])
+        melds = " ".join(printable(str(m)) for _, m in w["melds"])
         yield f"  Winning hand of {_player(w['seat'])}: {_tiles(w['hand'])}" + (
             f" | melds {melds}" if melds else ""
         )
         if "form" in w:
-            mults = "".join(f" x{f} {m}" for m, f in w["multipliers"])
-            yield f"    {w['form_zh']} {w['form']}{mults}: {w['value']}"
+            mults = "".join(f" x{f} {printable(m)}" for m, f in w["multipliers"])
+            yield f"    {printable(w['form_zh'])} {printable(w['form'])}{mults}: {w['value']}"
             continue
         for f in w["fans"]:
             count = f" x{f['count']}" if f["count"] > 1 else ""
-            yield f"    {f['name_zh']} {f['name']}: {f['points']}{count}"
+            yield f"    {printable(f['name_zh'])} {printable(f['name'])}: {f['points']}{count}"
         yield f"    total {w['fan_total']} fan"
     for s in range(4):
         yield f"  {t.label(s)} discards: {_tiles(t.river[s])}"
@@ -252,35 +274,72 @@ def _is_botzone_log(path: str) -> bool:
         return False
     first = head.split(b"\n", 1)[0]
     try:
-        obj = json.loads(first)
+        obj = load_json(first)
     except ValueError:
         # A long one-line log, or an object written over several lines.
         return b'"majiang-record"' not in first and (b'"log"' in head or b'"initdata"' in head)
     return isinstance(obj, dict) and obj.get("format") != "majiang-record" and "log" in obj
 
 
+def _proved(rec: MatchRecord, botzone: bool, require_seed: bool) -> list[str]:
+    """What a successful ``--verify`` proved, and what it did not."""
+    if not rec.walls:
+        deals = "from the seed: each hand's wall is the one the match seed shuffles"
+    elif require_seed:
+        deals = "from the walls the file gives, each the wall its hand's seed shuffles"
+    else:
+        deals = (
+            "from the walls the file gives, not from the seed: the play follows from those "
+            "walls, but nothing shows how they were shuffled (--require-seed refuses them)"
+        )
+    if botzone:
+        digest = "none: a Botzone log carries no digest"
+    else:
+        digest = {
+            "checked": "the trailer's SHA-256 of every line matched (catches damage, not "
+            "deliberate edits)",
+            "none": "none: a version 1 record has none",
+            "no trailer": "none checked: the record has no trailer (an unfinished match, or "
+            "its trailer was removed)",
+        }.get(rec.digest, rec.digest)
+    signature = {
+        "none": "none",
+        "not checked": "present, not checked (give --key-file to check it)",
+        "checked": "checked with your key: the record is as it was signed",
+    }.get(rec.signature, rec.signature)
+    return [f"deals: {deals}", f"digest: {digest}", f"signature: {signature}"]
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs ``majiang replay``: exit status 2 for a file that cannot be read or is not a
     valid record, 1 when ``--verify`` finds that the engine does not reproduce it."""
     rec: MatchRecord
+    botzone = False
     try:
+        key = None if args.key_file is None else read_key(args.key_file)
         if _is_botzone_log(args.file):
             from ..botzone import read_log
 
+            if key is not None:
+                raise RecordError("a Botzone log is not signed: --key-file checks records")
             rec = read_log(args.file)
+            botzone = True
         else:
-            rec = MatchRecord.load(args.file)
-    except RecordError as e:
+            rec = MatchRecord.load(args.file, key=key)
+    except (RecordError, InvalidArgumentError) as e:
         print(f"majiang replay: {e}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"majiang replay: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
+    if args.require_seed and not args.verify:
+        print("majiang replay: --require-seed goes with --verify", file=sys.stderr)
+        return 2
     _set_names(rec)
     played = f"{len(rec.hands)} of {_plural(rec.n_hands, 'hand')}"
     if args.verify:
         try:
-            replay_record(rec)
+            replay_record(rec, require_seed=args.require_seed)
         except ValueError as e:
             print(
                 f"majiang replay: {args.file}: the engine does not reproduce the record: {e}",
@@ -293,10 +352,12 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"verified: the engine reproduces every event of the {played} (an unfinished match)"
             )
+        for line in _proved(rec, botzone, args.require_seed):
+            print(f"  {line}")
     print(
         f"{rec.rules} match, seed {rec.seed}, {played}"
         + ("" if rec.complete else " (unfinished)")
-        + f"; players {', '.join(rec.players)}"
+        + f"; players {', '.join(printable(p) for p in rec.players)}"
     )
     hands = rec.hands
     if args.hand is not None:

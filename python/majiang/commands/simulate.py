@@ -9,8 +9,10 @@ import unicodedata
 from pathlib import Path
 
 from .. import _core
+from .._untrusted import printable
 from ..errors import InvalidArgumentError
 from ..rules import unit
+from ..signing import read_key
 from ..sim import (
     MAX_IN_MEMORY_HANDS,
     SHARD_HANDS,
@@ -41,7 +43,32 @@ def _out_kind(out: str) -> str:
     return "dir"
 
 
+def _key(args: argparse.Namespace) -> bytes | None:
+    return None if args.key_file is None else read_key(args.key_file)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``--verify PATH``: re-plays the run's hands from its seed; exit status 1 when some
+    differ, 2 when the run cannot be read."""
+    try:
+        result = SimResult.load(args.verify, key=_key(args))
+        check = result.verify(args.sample, threads=args.threads)
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except (ValueError, TypeError, OSError) as e:
+        _err(str(e))
+        return 2
+    print(f"{printable(str(args.verify))}: {check.describe()}")
+    return 0 if check.ok else 1
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.verify is not None:
+        return _verify(args)
+    if args.sample is not None:
+        _err("--sample goes with --verify")
+        return 2
     kind = None
     try:
         if args.out:
@@ -54,6 +81,9 @@ def _run(args: argparse.Namespace) -> int:
                 _check_file_target(Path(args.out))
         elif args.resume:
             raise InvalidArgumentError("--resume needs --out DIRECTORY")
+        key = _key(args)
+        if key is not None and kind != "dir":
+            raise InvalidArgumentError("--key-file signs a shard directory: --out DIRECTORY")
         result = simulate(
             args.n,
             rules=rule_set(args.rules),
@@ -64,6 +94,7 @@ def _run(args: argparse.Namespace) -> int:
             out=args.out if kind == "dir" else None,
             resume=args.resume,
             shard_hands=args.shard_hands,
+            key=key,
         )
         if kind == "file":
             result.save(args.out)
@@ -150,6 +181,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=SHARD_HANDS,
         help=f"hands per shard of an --out directory (default {SHARD_HANDS})",
+    )
+    p.add_argument(
+        "--key-file",
+        default=None,
+        help="a file holding your signing key: sign the --out directory's manifest with it, "
+        "or with --verify require the run to be signed with it (see docs/robustness.md)",
+    )
+    p.add_argument(
+        "--verify",
+        metavar="PATH",
+        default=None,
+        help="instead of a new run, re-play the hands of the run PATH holds (a .npz file or "
+        "a shard directory) from its seed and compare every array; exit status 1 if some "
+        "hand differs",
+    )
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help="with --verify: re-play a random sample of this many hands, not all",
     )
     p.add_argument("--top", type=int, default=10, help="how many frequent fans to list")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -7,9 +7,10 @@ fixed action space of :data:`N_ACTIONS` indices (every action of every rule set)
 - :func:`encode` / :func:`legal_mask`: the planes and the mask of an
   :class:`~majiang.Observation` (written into a caller's array when given);
 - :func:`action_to_index` / :func:`index_to_action`: the action space both ways;
-- :class:`VecEnv`: N tables stepped together in Rust across threads (one learning seat
-  each against three built-in opponents, or with ``seat="all"`` self-play: every seat
-  learns, one decision of the acting seat per step), numpy arrays written in place;
+- :class:`VecEnv`: N tables (1 to :data:`MAX_ENVS`) stepped together in Rust across
+  threads (one learning seat each against three built-in opponents, or with
+  ``seat="all"`` self-play: every seat learns, one decision of the acting seat per step),
+  numpy arrays written in place;
   ``VecEnv.sample_legal`` draws a uniformly random legal index per table in Rust;
 - :class:`MahjongEnv` (Gymnasium, one learning seat) and :class:`MahjongAECEnv`
   (PettingZoo AEC, four learning seats), imported on first use: they need the ``rl``
@@ -22,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from .._core import (
     ENV_ENCODING_VERSION as ENCODING_VERSION,
+)
+from .._core import (
+    ENV_MAX_ENVS as MAX_ENVS,
 )
 from .._core import (
     ENV_N_ACTIONS as N_ACTIONS,
@@ -45,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENCODING_VERSION",
+    "MAX_ENVS",
     "N_ACTIONS",
     "N_PLANES",
     "MahjongAECEnv",

@@ -135,7 +135,10 @@ class MahjongAECEnv(AECEnv):
         if action is None:
             raise InvalidTypeError("a live agent's action must be an action index, not None")
         m, record = self._started()
-        self._round.apply(seat, index_to_action(int(action)))
+        if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+            action = int(action.reshape(()))
+        # index_to_action reads the index strictly: a float or bool is refused, not rounded.
+        self._round.apply(seat, index_to_action(action))
         r = self._round
         result = r.result
         if result is not None:

@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .._core import ENV_N_ACTIONS, ENV_N_PLANES, Action, VecEnv, action_to_index
-from ..errors import InvalidArgumentError, UsageError
+from ..errors import InvalidArgumentError, InvalidTypeError, UsageError
 from ..record import MatchRecord
 from ._records import hand_record, new_record, rule_set
 
@@ -20,6 +20,19 @@ ILLEGAL_ACTION_MODES = ("substitute", "first_legal", "raise")
 _PASS = action_to_index(Action("pass"))
 _DISCARD = 0  # Discard(t) is index t (docs/encoding.md)
 _DRAWN_PLANE = 4  # the tile just drawn, one-hot (docs/encoding.md)
+
+
+def _action_index(action: Any) -> int:
+    """An action index: an int (a numpy integer, or a 0-d or one-element integer array,
+    as a policy's sample gives); a float, bool or complex is refused, never rounded."""
+    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+        return int(action.reshape(()))
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise InvalidTypeError(
+            f"action must be an int index of the action space, got {type(action).__name__} "
+            "(not rounded)"
+        )
+    return int(action)
 
 
 class MahjongEnv(gym.Env):
@@ -163,7 +176,7 @@ class MahjongEnv(gym.Env):
             raise UsageError("the episode is over: call reset()")
         info: dict[str, Any] = {}
         mask = self._core.mask[0]
-        a = int(action)
+        a = _action_index(action)
         if self.illegal_action != "raise" and not (0 <= a < len(mask) and mask[a]):
             played = self._substitute(mask)
             info.update(illegal_action=True, requested_action=a, played_action=played)

@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from .._core import Round, RuleSet
+from .._untrusted import printable
 from ..errors import ReplayMismatchError, UsageError
 from ..record import HandRecord, MatchRecord, hand_round, replay_moves
 from .log import ActionLog
@@ -45,7 +46,11 @@ def seat_names(record: MatchRecord) -> list[str]:
     players = list(record.players)
     if players and players[0] == "Person":
         return list(_SEAT_NAMES)
-    return [p if players.count(p) == 1 else f"{p} #{s + 1}" for s, p in enumerate(players)]
+    # Names come from the file: control characters are shown escaped, never sent.
+    return [
+        printable(p) if players.count(p) == 1 else f"{printable(p)} #{s + 1}"
+        for s, p in enumerate(players)
+    ]
 
 
 @dataclass

@@ -1,13 +1,14 @@
 //! gb and classic: wins priced in fans, paid by the `settlement` formula (docs/rules/gb.md §12,
 //! docs/rules/classic.md §9). No per-hand state, no restriction on claims.
 
-use super::RuleSet;
+use super::WinValue;
+use super::{Facts, RuleSet, SeatRuleView};
 use crate::error::MjResult;
 use crate::hand::WinKind;
 use crate::round::events::Event;
 use crate::round::scoring::{self, WinInput};
-use crate::round::settlement::{payments, WinValue};
-use crate::round::state::{Round, SeatState};
+use crate::round::seat::SeatState;
+use crate::round::settlement::payments;
 use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 use crate::wall::Wall;
@@ -34,14 +35,14 @@ impl RuleSet for FanRules {
     #[inline]
     fn win(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         seat: u8,
         concealed: &Counts,
         t: Tile,
         kind: WinKind,
     ) -> Option<WinValue> {
-        let input = round.win_input(seat, *concealed, t, kind);
-        match scoring::evaluate(&input, round.rules()) {
+        let input = table.win_input(seat, *concealed, t, kind);
+        match scoring::evaluate(&input, table.rules) {
             Ok(fr) if fr.meets_minimum => Some(WinValue::Fans(fr)),
             _ => None,
         }
@@ -49,9 +50,9 @@ impl RuleSet for FanRules {
 
     /// Some completing tile reaches the minimum, self-drawn or on a discard, without the
     /// fans of the moment (和绝张, 海底, 杠上开花) and with 报听 when it scores.
-    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool {
-        let rules = round.rules();
-        let melds = round.seat(seat).melds();
+    fn some_wait_scores(&self, table: &Facts<'_>, seat: u8, waiting: &Counts) -> bool {
+        let rules = table.rules;
+        let melds = table.seat(seat).melds();
         let ok = |inp: &WinInput| matches!(scoring::evaluate(inp, rules), Ok(f) if f.meets_minimum);
         let mut x = *waiting;
         for w in 0..34u8 {
@@ -60,7 +61,7 @@ impl RuleSet for FanRules {
             }
             x[w as usize] += 1;
             if scoring::complete(&x, melds) {
-                let mut probe = round.win_input(seat, x, w, WinKind::SelfDrawn);
+                let mut probe = table.win_input(seat, x, w, WinKind::SelfDrawn);
                 probe.declared_ready = scoring::ready_scores(rules);
                 probe.fourth_tile = false;
                 probe.wall_last = false;
@@ -106,13 +107,13 @@ impl RuleSet for FanRules {
     /// `settlement` with the fan total (flowers included).
     fn win_payments(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         value: &WinValue,
         winner: u8,
         kind: WinKind,
         from: u8,
     ) -> [i32; 4] {
-        let t = &round.rules().table;
+        let t = &table.rules.table;
         payments(
             t.settlement,
             t.base as i32,
@@ -123,15 +124,20 @@ impl RuleSet for FanRules {
         )
     }
 
-    fn hand_payments(&self, _: &Round, _: WinKind, _: u8) -> [i32; 4] {
+    fn hand_payments(&self, _: &Facts<'_>, _: WinKind, _: u8) -> [i32; 4] {
         [0; 4]
     }
 
-    fn draw_payments(&self, _: &Round) -> [i32; 4] {
+    fn draw_payments(&self, _: &Facts<'_>) -> [i32; 4] {
         [0; 4]
     }
 
     fn check_rebuild_from_view(&self) -> MjResult<()> {
         Ok(())
+    }
+
+    #[inline]
+    fn seat_view(&self, _: u8) -> SeatRuleView {
+        SeatRuleView::Plain
     }
 }

@@ -3,18 +3,32 @@
 //! the payments with kong points (§10.5-10.6, D-18, D-27). The rules themselves are
 //! [`crate::huainan`]; this file reads the table for them.
 
-use super::RuleSet;
+use super::{Facts, RuleSet, SeatRuleView};
 use crate::error::{MjError, MjResult};
 use crate::hand::{MeldKind, WinKind};
 use crate::huainan::settle::{settle_draw, settle_win};
 use crate::huainan::table::{HuainanHand, WinMoment};
+use crate::huainan::BaoState;
 use crate::huainan::{bao, IndicatorThrow, RobbableKongs};
 use crate::round::events::Event;
-use crate::round::settlement::WinValue;
-use crate::round::state::{Round, SeatState, TurnStart};
+use crate::round::phase::TurnStart;
+use crate::round::ruleset::WinValue;
+use crate::round::seat::SeatState;
 use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 use crate::wall::Wall;
+
+/// What one seat sees of a hand played with 宝: the face and its indicator, shown to
+/// everyone, and its own 宝 state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BaoView {
+    /// The 宝 face (the wild kind).
+    pub bao: Tile,
+    /// The indicator tile turned up to name it.
+    pub indicator: Tile,
+    /// The seat's own 宝 state (宝 drawn, 宝吊头, passes, the passed-win lock).
+    pub state: BaoState,
+}
 
 /// The Huainan hand rules with the hand's 宝 state.
 #[derive(Debug, Clone)]
@@ -36,28 +50,28 @@ impl HuainanRules {
 }
 
 /// The facts of a win by `seat` the forms need from the table.
-fn moment(round: &Round, seat: u8, way: WinKind) -> WinMoment {
+fn moment(table: &Facts<'_>, seat: u8, way: WinKind) -> WinMoment {
     // Checked in this order so that the scan of the discards runs only for a self-drawn
     // win by a non-dealer while no one has melded.
     let first_own_draw = way == WinKind::SelfDrawn
-        && seat != round.dealer
-        && round.seats.iter().all(|s| s.n_melds == 0)
-        && !round.discards().iter().any(|d| d.seat == seat);
+        && seat != table.dealer
+        && table.seats.iter().all(|s| s.n_melds == 0)
+        && !table.discards.iter().any(|d| d.seat == seat);
     WinMoment {
-        dealer_first_turn: way == WinKind::SelfDrawn && round.start == TurnStart::Deal,
+        dealer_first_turn: way == WinKind::SelfDrawn && table.start == TurnStart::Deal,
         dealer_first_discard: way == WinKind::Discard
-            && round.n_discards == 1
-            && round.claim_from == round.dealer,
+            && table.discards.len() == 1
+            && table.claim_from == table.dealer,
         first_own_draw,
-        replacement: way == WinKind::SelfDrawn && round.kong_draw,
+        replacement: way == WinKind::SelfDrawn && table.kong_draw,
     }
 }
 
 /// Every kong on the table with its owner (kong points, D-27).
-fn kongs_kept(round: &Round) -> ([(u8, MeldKind); 16], usize) {
+fn kongs_kept(table: &Facts<'_>) -> ([(u8, MeldKind); 16], usize) {
     let mut kongs = [(0u8, MeldKind::Kong); 16];
     let mut n = 0;
-    for (s, st) in round.seats.iter().enumerate() {
+    for (s, st) in table.seats.iter().enumerate() {
         for m in st.melds() {
             if m.kind.is_kong() && n < 16 {
                 kongs[n] = (s as u8, m.kind);
@@ -116,15 +130,15 @@ impl RuleSet for HuainanRules {
     /// The Huainan value of the win, when the 宝 rules allow it (§8, §9).
     fn win(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         seat: u8,
         concealed: &Counts,
         t: Tile,
         kind: WinKind,
     ) -> Option<WinValue> {
         let h = self.hand.as_ref()?;
-        let st = &round.seats[seat as usize];
-        let at = moment(round, seat, kind);
+        let st = table.seat(seat);
+        let at = moment(table, seat, kind);
         h.win(
             seat,
             concealed,
@@ -132,13 +146,13 @@ impl RuleSet for HuainanRules {
             t,
             kind,
             at,
-            &round.rules().huainan,
+            &table.rules.huainan,
         )
         .map(WinValue::Huainan)
     }
 
     /// A Huainan win has no minimum value: any wait will do.
-    fn some_wait_scores(&self, _: &Round, _: u8, _: &Counts) -> bool {
+    fn some_wait_scores(&self, _: &Facts<'_>, _: u8, _: &Counts) -> bool {
         true
     }
 
@@ -196,7 +210,7 @@ impl RuleSet for HuainanRules {
     /// after a self-draw, capped per payer.
     fn win_payments(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         value: &WinValue,
         winner: u8,
         kind: WinKind,
@@ -207,41 +221,53 @@ impl RuleSet for HuainanRules {
             &[(winner, raw)],
             kind,
             from,
-            round.dealer,
+            table.dealer,
             &[],
-            &round.rules().huainan,
+            &table.rules.huainan,
         ))
     }
 
     /// D-27: every kong kept, paid by each other seat.
-    fn hand_payments(&self, round: &Round, kind: WinKind, from: u8) -> [i32; 4] {
+    fn hand_payments(&self, table: &Facts<'_>, kind: WinKind, from: u8) -> [i32; 4] {
         if self.hand.is_none() {
             return [0; 4];
         }
-        let (kongs, n) = kongs_kept(round);
+        let (kongs, n) = kongs_kept(table);
         let d = settle_win(
             &[],
             kind,
             from,
-            round.dealer,
+            table.dealer,
             &kongs[..n],
-            &round.rules().huainan,
+            &table.rules.huainan,
         );
         d.map(|x| x as i32)
     }
 
     /// D-18: kong points on a draw too, under `kong_points_on_draw`.
-    fn draw_payments(&self, round: &Round) -> [i32; 4] {
-        if self.hand.is_none() || !round.rules().huainan.kong_points_on_draw {
+    fn draw_payments(&self, table: &Facts<'_>) -> [i32; 4] {
+        if self.hand.is_none() || !table.rules.huainan.kong_points_on_draw {
             return [0; 4];
         }
-        let (kongs, n) = kongs_kept(round);
-        clamp(settle_draw(&kongs[..n], &round.rules().huainan))
+        let (kongs, n) = kongs_kept(table);
+        clamp(settle_draw(&kongs[..n], &table.rules.huainan))
     }
 
     fn check_rebuild_from_view(&self) -> MjResult<()> {
         Err(MjError::rule(
             "huainan hands are not rebuilt from a view (the 宝 state is not sampled)",
         ))
+    }
+
+    #[inline]
+    fn seat_view(&self, seat: u8) -> SeatRuleView {
+        match &self.hand {
+            Some(h) => SeatRuleView::Bao(BaoView {
+                bao: h.bao,
+                indicator: h.indicator,
+                state: h.seats[seat as usize & 3],
+            }),
+            None => SeatRuleView::Plain,
+        }
     }
 }

@@ -20,23 +20,29 @@
 //! calls it through the trait: the dispatch is a `match` the compiler inlines (no virtual
 //! call on the hot path), and each variant carries its own per-hand state (Huainan's 宝).
 
+mod facts;
 pub mod fans;
 pub mod huainan;
 
+pub use facts::Facts;
+
 use super::events::Event;
-use super::settlement::WinValue;
-use super::state::{Round, SeatState};
+use super::scoring::FanResult;
+use super::seat::SeatState;
 use crate::error::MjResult;
+use crate::fan::FanCount;
 use crate::hand::WinKind;
 use crate::huainan::table::HuainanHand;
+use crate::huainan::Score;
 use crate::rules::{Engine, Rules};
 use crate::tile::{Counts, Tile};
 use crate::wall::Wall;
 
 /// The hand rules of one rule set, at the points where the shared flow consults them.
 ///
-/// Queries take the [`Round`] as it stands (read only); the notifications (`on_*`) let the
-/// rule set keep its own per-hand state up to date. `rules` is always the round's rules.
+/// Queries read the hand through [`Facts`], the read-only view the round builds (never the
+/// round itself); the notifications (`on_*`) let the rule set keep its own per-hand state
+/// up to date. `rules` is always the round's rules.
 pub trait RuleSet {
     /// A new hand begins: forget the state of the last one.
     fn new_hand(&mut self);
@@ -55,7 +61,7 @@ pub trait RuleSet {
     /// [`RuleSet::wins_are_plain_shapes`] the shape is already known to be complete.
     fn win(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         seat: u8,
         concealed: &Counts,
         t: Tile,
@@ -65,7 +71,7 @@ pub trait RuleSet {
     /// C-10: whether some tile completing the waiting hand `waiting` (13 - 3k tiles) of
     /// `seat` gives a win the rules price high enough; asked before a ready declaration
     /// under `ting_requires_reachable_min_fan`.
-    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool;
+    fn some_wait_scores(&self, table: &Facts<'_>, seat: u8, waiting: &Counts) -> bool;
 
     /// Whether a claim of the discard `discard` may meld it with `with` from the hand (with
     /// `[discard]` itself: whether the discard may be claimed at all).
@@ -94,7 +100,7 @@ pub trait RuleSet {
     /// (the winner itself for a self-draw).
     fn win_payments(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         value: &WinValue,
         winner: u8,
         kind: WinKind,
@@ -102,14 +108,40 @@ pub trait RuleSet {
     ) -> [i32; 4];
 
     /// What a won hand moves besides its wins (kong points), once per hand.
-    fn hand_payments(&self, round: &Round, kind: WinKind, from: u8) -> [i32; 4];
+    fn hand_payments(&self, table: &Facts<'_>, kind: WinKind, from: u8) -> [i32; 4];
 
     /// What an exhaustive draw moves (penalties aside).
-    fn draw_payments(&self, round: &Round) -> [i32; 4];
+    fn draw_payments(&self, table: &Facts<'_>) -> [i32; 4];
 
-    /// Whether a hand can be rebuilt from one seat's view ([`Round::determinize`]): fails
+    /// Whether a hand can be rebuilt from one seat's view (`Round::determinize`): fails
     /// when the rule set keeps per-hand state that the rebuilt round cannot sample.
     fn check_rebuild_from_view(&self) -> MjResult<()>;
+
+    /// What `seat` sees of the rule set's own per-hand state (its observation carries it).
+    fn seat_view(&self, seat: u8) -> SeatRuleView;
+}
+
+/// What one seat sees of its rule set's own per-hand state: one variant per engine that
+/// keeps such state, the type of each owned by that engine's module. The observation,
+/// and through it every policy, reads it from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SeatRuleView {
+    /// Nothing beyond the shared table (gb, classic; a Huainan hand before its 宝).
+    #[default]
+    Plain,
+    /// Wild 宝 tiles: the face and its indicator (public) and the seat's own 宝 state.
+    Bao(huainan::BaoView),
+}
+
+impl SeatRuleView {
+    /// The 宝 part of the view, in a hand played with 宝 once it is turned up.
+    #[inline]
+    pub fn bao(&self) -> Option<&huainan::BaoView> {
+        match self {
+            SeatRuleView::Bao(v) => Some(v),
+            SeatRuleView::Plain => None,
+        }
+    }
 }
 
 /// The rule set of a round: one variant per [`RuleSet`] implementation (the registration).
@@ -167,17 +199,17 @@ impl RuleSet for RuleSetState {
     #[inline]
     fn win(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         seat: u8,
         concealed: &Counts,
         t: Tile,
         kind: WinKind,
     ) -> Option<WinValue> {
-        dispatch!(self, r => r.win(round, seat, concealed, t, kind))
+        dispatch!(self, r => r.win(table, seat, concealed, t, kind))
     }
     #[inline]
-    fn some_wait_scores(&self, round: &Round, seat: u8, waiting: &Counts) -> bool {
-        dispatch!(self, r => r.some_wait_scores(round, seat, waiting))
+    fn some_wait_scores(&self, table: &Facts<'_>, seat: u8, waiting: &Counts) -> bool {
+        dispatch!(self, r => r.some_wait_scores(table, seat, waiting))
     }
     #[inline]
     fn may_claim(&self, discard: Tile, with: &[Tile], rules: &Rules) -> bool {
@@ -210,25 +242,85 @@ impl RuleSet for RuleSetState {
     #[inline]
     fn win_payments(
         &self,
-        round: &Round,
+        table: &Facts<'_>,
         value: &WinValue,
         winner: u8,
         kind: WinKind,
         from: u8,
     ) -> [i32; 4] {
-        dispatch!(self, r => r.win_payments(round, value, winner, kind, from))
+        dispatch!(self, r => r.win_payments(table, value, winner, kind, from))
     }
     #[inline]
-    fn hand_payments(&self, round: &Round, kind: WinKind, from: u8) -> [i32; 4] {
-        dispatch!(self, r => r.hand_payments(round, kind, from))
+    fn hand_payments(&self, table: &Facts<'_>, kind: WinKind, from: u8) -> [i32; 4] {
+        dispatch!(self, r => r.hand_payments(table, kind, from))
     }
     #[inline]
-    fn draw_payments(&self, round: &Round) -> [i32; 4] {
-        dispatch!(self, r => r.draw_payments(round))
+    fn draw_payments(&self, table: &Facts<'_>) -> [i32; 4] {
+        dispatch!(self, r => r.draw_payments(table))
     }
     #[inline]
     fn check_rebuild_from_view(&self) -> MjResult<()> {
         dispatch!(self, r => r.check_rebuild_from_view())
+    }
+    #[inline]
+    fn seat_view(&self, seat: u8) -> SeatRuleView {
+        dispatch!(self, r => r.seat_view(seat))
+    }
+}
+
+/// What a win is worth, in the terms of the engine that priced it: one variant per engine,
+/// the type of each owned by that engine's rules. The result of a hand carries it; the
+/// flow reads it only through the methods below.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WinValue {
+    /// gb, classic: the fans, their total (flowers included) and the minimum check.
+    Fans(FanResult),
+    /// Huainan: the primary form, the multipliers and the value (§9-§10).
+    Huainan(Score),
+}
+
+impl WinValue {
+    /// The total: the fan total (flowers included), or the Huainan value one payer pays
+    /// (capped, saturating at `u32::MAX`).
+    #[inline]
+    pub fn total(&self) -> u32 {
+        match self {
+            WinValue::Fans(f) => f.total,
+            WinValue::Huainan(s) => s.value.min(u32::MAX as u64) as u32,
+        }
+    }
+    /// The total the fan minimum is checked against without flowers (the Huainan value
+    /// has no flowers: [`WinValue::total`]).
+    #[inline]
+    pub fn total_without_flowers(&self) -> u32 {
+        match self {
+            WinValue::Fans(f) => f.total_without_flowers,
+            WinValue::Huainan(_) => self.total(),
+        }
+    }
+    /// The fans of a gb or classic win.
+    #[inline]
+    pub fn fans(&self) -> Option<&FanResult> {
+        match self {
+            WinValue::Fans(f) => Some(f),
+            WinValue::Huainan(_) => None,
+        }
+    }
+    /// The fans scored, in catalog order (none for a Huainan win).
+    #[inline]
+    pub fn fan_list(&self) -> &[FanCount] {
+        match self {
+            WinValue::Fans(f) => &f.fans,
+            WinValue::Huainan(_) => &[],
+        }
+    }
+    /// The form, multipliers and value of a Huainan win.
+    #[inline]
+    pub fn huainan(&self) -> Option<&Score> {
+        match self {
+            WinValue::Fans(_) => None,
+            WinValue::Huainan(s) => Some(s),
+        }
     }
 }
 
@@ -256,7 +348,7 @@ mod tests {
         let rules = Rules::named("huainan").unwrap();
         let round = Round::new(&rules, 5, 0, 0).unwrap();
         let bao = round.bao().expect("the 宝 is turned up after the deal");
-        let r = &round.ruleset;
+        let r = round.ruleset();
         // D-8, D-9: a discarded 宝 is not claimed, no meld holds one.
         let other = (bao + 1) % 34;
         assert!(!r.may_claim(bao, &[bao], &rules));

@@ -1,15 +1,15 @@
 //! The deal: dice, the opening hands, the opening flower replacement (G-2), then whatever
 //! the rule set does after the deal (an indicator, extra throws).
 
-use super::events::Event;
-use super::ruleset::RuleSet;
-use super::state::{Round, TurnStart};
-use super::FlowerMode;
+use super::{Round, TurnStart};
+use crate::round::events::Event;
+use crate::round::ruleset::RuleSet;
+use crate::round::FlowerMode;
 use crate::tile::{self, Tile};
 
 impl Round {
     /// Deals the hand and stops at the first decision.
-    pub(super) fn start(&mut self) {
+    pub(in crate::round) fn start(&mut self) {
         self.wall.set_reserved(self.rules.table.reserved_tiles);
         if self.opts().private_walls {
             self.wall.make_private();

@@ -17,13 +17,14 @@
 //! one in a claim or robbing window, the window may close at once when no sampled hand
 //! can claim, and the round then stands at the next turn.
 
-use super::actions::ActionList;
-use super::observation::Observation;
-use super::ruleset::RuleSet;
-use super::state::{Phase, Round, SeatState, TurnStart};
-use super::HIDDEN;
+use super::{Phase, Round, SeatState, TurnStart};
 use crate::error::{MjError, MjResult};
 use crate::hand::MeldKind;
+use crate::round::actions::ActionList;
+use crate::round::observation::Observation;
+use crate::round::ruleset::RuleSet;
+use crate::round::view::SeatView;
+use crate::round::HIDDEN;
 use crate::rules::Rules;
 use crate::tile::{self, Tile};
 use crate::wall::{Rng, Wall, MAX_TILES};
@@ -258,6 +259,35 @@ impl Round {
             self.run();
         }
         Ok(())
+    }
+}
+
+impl Round {
+    /// A round standing at the decision `view` describes, under `rules`, with the tiles
+    /// the observer cannot see sampled with `seed`. See the module documentation of `round::view`.
+    ///
+    /// Fails when the view is malformed or inconsistent (more than four copies of a tile,
+    /// sizes that do not add up with the wall, no decision for the observer).
+    pub fn from_view(rules: &Rules, view: &SeatView, seed: u64) -> MjResult<Round> {
+        let obs = view.to_observation(rules)?;
+        let mut round = Round::determinize(rules, &obs, &mut Rng::new(seed))?;
+        if view.kong_replacement && round.phase == Phase::Turn {
+            round.drawn = view.drawn.unwrap_or(round.drawn);
+            round.kong_draw = true;
+            round.enter_turn(view.seat, TurnStart::Replacement);
+        }
+        // The rebuilt round must stand at the observer's decision: with nothing to claim,
+        // a claim window closes at once and play moves on (to a turn it may not take).
+        if round.phase != obs.phase
+            || round.turn != view.turn
+            || round.pending >> view.seat & 1 == 0
+            || round.legal_actions(view.seat).is_empty()
+        {
+            return Err(MjError::rule(
+                "the rebuilt round leaves the observer nothing to decide",
+            ));
+        }
+        Ok(round)
     }
 }
 

@@ -4,12 +4,21 @@
 //! [`super::resolve`] (claim windows, melds, draws), [`super::settlement`] (the end of a
 //! hand); the rule set's part is [`super::ruleset`].
 
+mod apply;
+mod deal;
+mod determinize;
+mod legal;
+mod observe;
+mod resolve;
+mod settle;
+
 use super::actions::{Action, ActionList};
 use super::events::Event;
 use super::observation::DiscardEntry;
 
+use super::ruleset::WinValue;
 use super::ruleset::{RuleSet, RuleSetState};
-use super::settlement::{RoundResult, WinValue};
+use super::settlement::RoundResult;
 use super::TableOptions;
 use crate::error::{MjError, MjResult};
 use crate::huainan::table::HuainanHand;
@@ -17,125 +26,72 @@ use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 use crate::wall::{BreakThrow, Wall};
 
+pub use super::phase::{Phase, TurnStart, MAX_DISCARDS};
 pub use super::seat::SeatState;
-
-/// Where a hand stands: whose decision it waits for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    /// The seat [`Round::turn`] must discard, win or declare a kong.
-    Turn,
-    /// A discard may be claimed; the seats in [`Round::pending`] decide.
-    Claim,
-    /// An added kong may be robbed; the seats in [`Round::pending`] decide.
-    RobKong,
-    /// The hand is over; see [`Round::result`].
-    Over,
-}
-
-impl Phase {
-    /// `turn`, `claim`, `rob_kong` or `over`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Turn => "turn",
-            Phase::Claim => "claim",
-            Phase::RobKong => "rob_kong",
-            Phase::Over => "over",
-        }
-    }
-}
-
-/// How the current turn began.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TurnStart {
-    /// The dealer's first turn, on the dealt tiles.
-    Deal,
-    /// A draw from the head (flower replacements included).
-    Draw,
-    /// A kong replacement from the tail (flower replacements after it included).
-    Replacement,
-    /// A claimed chow: no self-drawn win; no kong under `kong_lock_after_claim`.
-    Chow,
-    /// A claimed pung: no self-drawn win; no kong under `kong_lock_after_claim`.
-    Pung,
-}
-
-impl TurnStart {
-    /// True when the turn's tile came from the wall (a self-drawn win is possible).
-    #[inline]
-    pub fn drew(self) -> bool {
-        matches!(
-            self,
-            TurnStart::Deal | TurnStart::Draw | TurnStart::Replacement
-        )
-    }
-}
-
-/// Most discards a hand can have (every tile of the wall discarded once).
-pub const MAX_DISCARDS: usize = 160;
 
 /// One hand of play. See the [module documentation](super) for how to drive it.
 #[derive(Debug, Clone)]
 pub struct Round {
-    pub(super) rules: Rules,
-    pub(super) wall: Wall,
-    pub(super) seats: [SeatState; 4],
-    pub(super) dealer: u8,
-    pub(super) prevalent: u8,
-    pub(super) phase: Phase,
-    pub(super) turn: u8,
-    pub(super) start: TurnStart,
+    rules: Rules,
+    wall: Wall,
+    seats: [SeatState; 4],
+    dealer: u8,
+    prevalent: u8,
+    phase: Phase,
+    turn: u8,
+    start: TurnStart,
     /// The tile the current turn drew (the winning tile of a self-draw).
-    pub(super) drawn: Tile,
+    drawn: Tile,
     /// The current turn's tile came out of a kong's replacement sequence (杠上开花).
-    pub(super) kong_draw: bool,
-    pub(super) claim_tile: Tile,
-    pub(super) claim_from: u8,
-    pub(super) pending: u8,
-    pub(super) responses: [Action; 4],
-    pub(super) legal: [ActionList; 4],
+    kong_draw: bool,
+    claim_tile: Tile,
+    claim_from: u8,
+    pending: u8,
+    responses: [Action; 4],
+    legal: [ActionList; 4],
     /// The value of each seat's available win (the one [`Action::Win`] would take).
-    pub(super) wins: [Option<WinValue>; 4],
+    wins: [Option<WinValue>; 4],
     /// Copies of each kind visible to everyone: discards and exposed melds.
-    pub(super) visible: Counts,
-    pub(super) discards: [DiscardEntry; MAX_DISCARDS],
-    pub(super) n_discards: u8,
-    pub(super) events: Vec<Event>,
-    pub(super) result: Option<RoundResult>,
-    pub(super) penalties: [i32; 4],
-    pub(super) scores: [i32; 4],
+    visible: Counts,
+    discards: [DiscardEntry; MAX_DISCARDS],
+    n_discards: u8,
+    events: Vec<Event>,
+    result: Option<RoundResult>,
+    penalties: [i32; 4],
+    scores: [i32; 4],
     /// The rule set's part of the hand (see [`super::ruleset`]).
-    pub(super) ruleset: RuleSetState,
-    pub(super) record: bool,
+    ruleset: RuleSetState,
+    record: bool,
     /// In a robbing window on a kong claimed from a discard (huainan `robbable_kongs`): the
     /// discarder; `None` for an added kong.
-    pub(super) rob_discarder: Option<u8>,
+    rob_discarder: Option<u8>,
     /// Seats that may not rob in the current robbing window (bit set).
-    pub(super) rob_skip: u8,
+    rob_skip: u8,
     /// Under `penalty_mode = botzone`, in a claim or robbing window: the seat nearest the
     /// discarder (or konger) in claim order that declared a false win, waiting for the
     /// seats before it (B-4: the judge scores the first win declared in that order).
-    pub(super) false_win: Option<u8>,
+    false_win: Option<u8>,
     /// Under `penalty_mode = botzone`: play as it stood when the last claim or robbing
     /// window closed with no claim and play moved on by itself (the next draw, a kong's
     /// replacement, or the end of the wall), kept until the seat to play acts. A false win
     /// declared on that discard or kong then takes the step back and ends the hand (B-4:
     /// on Botzone every player answers every discard).
-    pub(super) closed_window: Option<ClosedWindow>,
+    closed_window: Option<ClosedWindow>,
 }
 
 /// What [`Round::closed_window`] restores: the window's phase, the events before the
 /// automatic step and the state that step changes (the wall, the seat that drew, the turn).
 #[derive(Debug, Clone)]
 pub(super) struct ClosedWindow {
-    pub(super) phase: Phase,
-    pub(super) n_events: usize,
-    pub(super) wall: Wall,
-    pub(super) seat: u8,
-    pub(super) seat_state: SeatState,
-    pub(super) turn: u8,
-    pub(super) start: TurnStart,
-    pub(super) drawn: Tile,
-    pub(super) kong_draw: bool,
+    phase: Phase,
+    n_events: usize,
+    wall: Wall,
+    seat: u8,
+    seat_state: SeatState,
+    turn: u8,
+    start: TurnStart,
+    drawn: Tile,
+    kong_draw: bool,
 }
 
 pub(super) fn check_seat(seat: u8, what: &str) -> MjResult<()> {
@@ -290,6 +246,17 @@ impl Round {
     /// that discard), false for an added kong (its tile has left the konger's hand).
     pub fn robbing_claimed_kong(&self) -> bool {
         self.phase == Phase::RobKong && self.rob_discarder.is_some()
+    }
+
+    /// The rule set's part of the hand (for the rule sets' own tests).
+    #[cfg(test)]
+    pub(crate) fn ruleset(&self) -> &RuleSetState {
+        &self.ruleset
+    }
+
+    /// What `seat` sees of the rule set's own per-hand state.
+    pub fn ruleset_view(&self, seat: u8) -> super::ruleset::SeatRuleView {
+        self.ruleset.seat_view(seat & 3)
     }
 
     /// The Huainan 宝 state (indicator, per-seat counters), for huainan hands.

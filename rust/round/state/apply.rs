@@ -1,14 +1,14 @@
 //! Applying actions: the checks of [`Round::apply`], penalties for false declarations
 //! (G-7), a turn's own actions, and the automatic decisions of locked hands.
 
-use super::actions::Action;
-use super::events::Event;
-use super::observation::DiscardEntry;
-use super::ruleset::RuleSet;
-use super::state::{check_seat, Phase, Round, MAX_DISCARDS};
-use super::{scoring, PenaltyMode};
+use super::{check_seat, Phase, Round, MAX_DISCARDS};
 use crate::error::{MjError, MjResult};
 use crate::hand::{Meld, MeldKind, WinKind};
+use crate::round::actions::Action;
+use crate::round::events::Event;
+use crate::round::observation::DiscardEntry;
+use crate::round::ruleset::RuleSet;
+use crate::round::{scoring, PenaltyMode};
 
 impl Round {
     /// Applies `action` for `seat`. Fails with [`MjError::IllegalAction`], changing
@@ -154,7 +154,7 @@ impl Round {
         self.pending = 0;
         self.false_win = None;
         self.closed_window = None;
-        self.result = Some(super::settlement::RoundResult {
+        self.result = Some(crate::round::settlement::RoundResult {
             wins: Vec::new(),
             deltas: self.penalties,
             penalties: self.penalties,
@@ -208,7 +208,7 @@ impl Round {
     }
 
     #[inline]
-    pub(super) fn step_turn(&mut self, seat: u8, action: Action) {
+    pub(in crate::round) fn step_turn(&mut self, seat: u8, action: Action) {
         let s = seat as usize;
         self.closed_window = None;
         match action {
@@ -266,7 +266,7 @@ impl Round {
     /// Resolves automatic decisions (locked hands) and finished claim windows until a
     /// seat must decide or the hand is over.
     #[inline]
-    pub(super) fn run(&mut self) {
+    pub(in crate::round) fn run(&mut self) {
         loop {
             match self.phase {
                 Phase::Turn => {

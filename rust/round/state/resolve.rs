@@ -1,17 +1,17 @@
 //! Closing a claim or robbing window by priority (win > kong = pung > chow; 截和), the melds
 //! it makes, and the draws that start the next turn.
 
-use super::actions::{Action, Claim};
-use super::events::Event;
-use super::ruleset::RuleSet;
-use super::state::{ClosedWindow, Phase, Round, TurnStart};
-use super::PenaltyMode;
+use super::{ClosedWindow, Phase, Round, TurnStart};
 use crate::hand::{MeldKind, WinKind};
+use crate::round::actions::{Action, Claim};
+use crate::round::events::Event;
+use crate::round::ruleset::RuleSet;
+use crate::round::PenaltyMode;
 use crate::tile;
 
 impl Round {
     #[inline]
-    pub(super) fn resolve(&mut self) {
+    pub(in crate::round) fn resolve(&mut self) {
         // A false win still waiting here lost to a true one before it (B-4).
         self.false_win = None;
         let from = self.claim_from;
@@ -161,7 +161,7 @@ impl Round {
     }
 
     #[inline]
-    pub(super) fn mark_claimed(&mut self) {
+    pub(in crate::round) fn mark_claimed(&mut self) {
         if self.n_discards > 0 {
             self.discards[self.n_discards as usize - 1].claimed = true;
         }
@@ -184,7 +184,7 @@ impl Round {
     /// Draws for `seat` from the head, or from the tail after a kong (`kong`), setting
     /// flowers aside and replacing them; an empty wall ends the hand.
     #[inline]
-    pub(super) fn draw_for(&mut self, seat: u8, kong: bool) {
+    pub(in crate::round) fn draw_for(&mut self, seat: u8, kong: bool) {
         let mut from_tail = kong;
         let t = loop {
             let next = self

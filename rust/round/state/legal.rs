@@ -1,13 +1,13 @@
 //! Legal actions: the win test (the seat's quick filters, then the rule set's price), the
 //! ready declaration (C-10), kongs, claims and the windows that collect them.
 
-use super::actions::Action;
-use super::ruleset::RuleSet;
-use super::scoring::{self, WinInput};
-use super::settlement::WinValue;
-use super::state::{Phase, Round, TurnStart};
-use super::{AddedKongTile, KongLock, LastDiscardClaims};
+use super::{Phase, Round, TurnStart};
 use crate::hand::{MeldKind, WinKind};
+use crate::round::actions::Action;
+use crate::round::ruleset::WinValue;
+use crate::round::ruleset::{Facts, RuleSet};
+use crate::round::scoring;
+use crate::round::{AddedKongTile, KongLock, LastDiscardClaims};
 use crate::tile::{self, Counts, Tile};
 
 impl Round {
@@ -15,7 +15,12 @@ impl Round {
     /// minimum). For a self-draw `t` is already in the hand. May tighten the seat's shanten
     /// bound.
     #[inline(always)]
-    pub(super) fn eval_win(&mut self, seat: u8, t: Tile, kind: WinKind) -> Option<WinValue> {
+    pub(in crate::round) fn eval_win(
+        &mut self,
+        seat: u8,
+        t: Tile,
+        kind: WinKind,
+    ) -> Option<WinValue> {
         if self.ruleset.wins_are_plain_shapes() {
             // The common answer (no) from the seat's summaries, before anything is copied.
             let st = &mut self.seats[seat as usize];
@@ -63,39 +68,23 @@ impl Round {
                 return None;
             }
         }
-        self.ruleset.win(self, seat, &c, t, kind)
+        self.ruleset.win(&self.facts(), seat, &c, t, kind)
     }
 
-    /// The fan evaluator's input for a win of `seat` on `t`, `with_tile` holding its tiles
-    /// with `t` added.
+    /// What the rule set may read of the hand now.
     #[inline]
-    pub(super) fn win_input(
-        &self,
-        seat: u8,
-        with_tile: Counts,
-        t: Tile,
-        kind: WinKind,
-    ) -> WinInput {
-        let st = &self.seats[seat as usize];
-        let mut hand = with_tile;
-        hand[t as usize] -= 1;
-        // Copies of t visible elsewhere; a discard under claim is itself visible.
-        let others = self.visible[t as usize].saturating_sub(u8::from(kind == WinKind::Discard));
-        WinInput {
-            hand,
-            melds: st.melds,
-            n_melds: st.n_melds,
-            win_tile: t,
-            self_drawn: kind == WinKind::SelfDrawn,
-            fourth_tile: kind != WinKind::RobbedKong && others >= 3,
-            about_kong: (kind == WinKind::SelfDrawn && self.kong_draw)
-                || kind == WinKind::RobbedKong,
-            // The last wall tile drawn as a kong replacement scores 杠上开花 and 妙手回春.
-            wall_last: kind != WinKind::RobbedKong && self.wall_spent(),
-            seat_wind: self.seat_wind(seat),
-            prevalent_wind: self.prevalent,
-            flowers: st.n_flowers,
-            declared_ready: st.ready && scoring::ready_scores(&self.rules),
+    pub(in crate::round) fn facts(&self) -> Facts<'_> {
+        Facts {
+            rules: &self.rules,
+            dealer: self.dealer,
+            prevalent: self.prevalent,
+            seats: &self.seats,
+            discards: &self.discards[..self.n_discards as usize],
+            visible: &self.visible,
+            start: self.start,
+            kong_draw: self.kong_draw,
+            claim_from: self.claim_from,
+            wall_spent: self.wall_spent(),
         }
     }
 
@@ -103,7 +92,7 @@ impl Round {
     /// empty, or with private walls the next seat's own wall is (last-tile fans, the last
     /// discard, kongs).
     #[inline]
-    pub(super) fn wall_spent(&self) -> bool {
+    pub(in crate::round) fn wall_spent(&self) -> bool {
         if self.wall.is_private() {
             self.wall.remaining_in((self.turn + 5 - self.dealer) % 4) == 0
         } else {
@@ -125,7 +114,8 @@ impl Round {
         if scoring::shanten(c, st.melds()) != 0 {
             return false;
         }
-        !self.opts().ting_requires_reachable_min_fan || self.ruleset.some_wait_scores(self, seat, c)
+        !self.opts().ting_requires_reachable_min_fan
+            || self.ruleset.some_wait_scores(&self.facts(), seat, c)
     }
 
     /// Whether the 14 - 3k tiles of `seat` are within one tile of ready (some discard may
@@ -149,7 +139,7 @@ impl Round {
     }
 
     #[inline]
-    pub(super) fn enter_turn(&mut self, seat: u8, start: TurnStart) {
+    pub(in crate::round) fn enter_turn(&mut self, seat: u8, start: TurnStart) {
         self.phase = Phase::Turn;
         self.turn = seat;
         self.start = start;
@@ -214,7 +204,7 @@ impl Round {
 
     /// Fills the (empty) legal actions of `seat` on the discard `t` of `from`.
     #[inline]
-    pub(super) fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) {
+    pub(in crate::round) fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) {
         if let Some(v) = self.eval_win(seat, t, WinKind::Discard) {
             self.wins[seat as usize] = Some(v);
             self.legal[seat as usize].push(Action::Win);
@@ -257,7 +247,7 @@ impl Round {
 
     /// Opens a claim window (`rob` false) or a robbing window on `t` played by `from`.
     #[inline]
-    pub(super) fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
+    pub(in crate::round) fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
         self.phase = if rob { Phase::RobKong } else { Phase::Claim };
         self.claim_from = from;
         self.claim_tile = t;
