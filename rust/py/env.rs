@@ -360,6 +360,9 @@ impl PyVecEnv {
         hands = None, seed = Int(0), threads = None, autoreset = Flag(true), record = Flag(false),
         expert = None
     ))]
+    #[pyo3(
+        text_signature = "(rules=None, num_envs=1, *, opponents=None, seat=None, episode=None, hands=None, seed=0, threads=None, autoreset=True, record=False, expert=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -33,6 +33,12 @@ class ExpertBot:
         self.seed = 0 if seed is None else int(seed)
         self._policy = Policy("expert", rules=rules, seed=self.seed)
 
+    def begin_hand(self, seed: int) -> None:
+        """Reseeds the policy for a new hand (:func:`majiang.arena` calls it before each
+        game with the seed the built-in bot would get, so the bot plays that game as the
+        built-in one does)."""
+        self._policy.reseed(seed)
+
     def act(self, observation: Observation) -> Action:
         """The policy's choice among ``observation.legal_actions``.
 

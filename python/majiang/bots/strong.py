@@ -55,6 +55,12 @@ class StrongBot:
         """Rollouts per searched decision."""
         return self._policy.rollouts
 
+    def begin_hand(self, seed: int) -> None:
+        """Reseeds the policy for a new hand (:func:`majiang.arena` calls it before each
+        game with the seed the built-in bot would get, so the bot plays that game as the
+        built-in one does)."""
+        self._policy.reseed(seed)
+
     def act(self, observation: Observation) -> Action:
         """One of ``observation.legal_actions``.
 
