@@ -23,8 +23,9 @@ use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
-use crate::shanten::regular::{self, combine, finish, group_entry};
-use crate::shanten::tables::{self, Entry, INF};
+use crate::shanten::regular::{self, combine, finish};
+use crate::shanten::special;
+use crate::shanten::tables::{Entry, INF};
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
@@ -91,7 +92,8 @@ impl EfficiencyPolicy {
         allowed: u64,
         with_useful: bool,
     ) -> Option<DiscardChoice> {
-        let ranks = regular::ranks(hand);
+        let codes = regular::codes(hand);
+        let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
         let none = Score {
             value: 0.0,
@@ -108,14 +110,14 @@ impl EfficiencyPolicy {
         let mut n = 0usize;
         let mut best = 0f32;
         let mut h = *hand;
-        for t in 0..34usize {
-            if hand[t] == 0 || allowed >> t & 1 == 0 || n == cands.len() {
-                continue;
-            }
+        let mut kinds = special::presence(hand) & allowed;
+        while kinds != 0 && n < cands.len() {
+            let t = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             h[t] -= 1;
             let g = (t / 9).min(3);
             let mut e = full;
-            e[g] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+            e[g] = *regular::without_one(&codes[g], g, t - 9 * g);
             let s = ev.score_discard(&ctx, &h, &e, t as Tile);
             h[t] += 1;
             best = best.max(s.value);
@@ -154,6 +156,10 @@ impl EfficiencyPolicy {
         // What the useful-tile counts share, built when the first shortlisted discard needs it.
         let mut shared: Option<Shared> = None;
         let m_sets = 4 - ev.melds().len().min(4);
+        // Kinds with an unseen copy, and those the full hand holds fewer than four of: the
+        // hand after a discard can hold one more of these, and of the discarded kind.
+        let unseen_kinds = special::presence(unseen);
+        let below_four = !special::fours(hand);
         for c in cands[..n].iter_mut() {
             if c.score.value < best * SHORTLIST {
                 continue;
@@ -162,13 +168,14 @@ impl EfficiencyPolicy {
             x[c.tile as usize] -= 1;
             let mask = if regular_plan(c.score.plan) {
                 let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest()));
+                let available = unseen_kinds & (below_four | 1 << c.tile);
                 regular_useful(
-                    &x,
+                    &codes,
                     &full,
                     shared,
                     c.tile as usize,
                     m_sets,
-                    c.score.allowed & available(&x, unseen),
+                    c.score.allowed & available,
                 )
             } else {
                 ev.useful(c.score.plan, c.score.allowed, &x)
@@ -307,23 +314,6 @@ fn regular_plan(p: PlanKind) -> bool {
     )
 }
 
-fn span(g: usize) -> std::ops::Range<usize> {
-    if g < 3 {
-        g * 9..g * 9 + 9
-    } else {
-        27..34
-    }
-}
-
-/// Kinds with an unseen copy that the hand could still hold.
-fn available(hand: &Counts, unseen: &Counts) -> u64 {
-    let mut m = 0u64;
-    for t in 0..34 {
-        m |= u64::from(unseen[t] > 0 && hand[t] < 4) << t;
-    }
-    m
-}
-
 /// What the useful-tile counts of every discard from one full hand share: the full
 /// hand's group ranks, each group's rest (the other three merged) and the merge of each
 /// pair of groups.
@@ -359,13 +349,14 @@ impl Shared {
     }
 }
 
-/// Kinds among `allowed` whose draw lowers the regular distance of `x` = the full hand's
-/// counts minus one `t`. `full` holds the full hand's group entries and `shared` what all
+/// Kinds among `allowed` whose draw lowers the regular distance of the full hand's counts
+/// minus one `t` (the full hand's rank codes `codes`, see [`regular::codes`]). `full`
+/// holds the full hand's group entries and `shared` what all
 /// discards share ([`Shared`]); only the discard's own group is looked up again, and the
 /// tables' per-lane improving masks answer for every kind at once
 /// ([`regular::improving_at`]).
 fn regular_useful(
-    x: &Counts,
+    codes: &[(usize, usize, usize); 4],
     full: &[Entry; 4],
     shared: &Shared,
     t: usize,
@@ -373,15 +364,10 @@ fn regular_useful(
     allowed: u64,
 ) -> u64 {
     let gt = (t / 9).min(3);
-    let table = if gt < 3 {
-        tables::suit()
-    } else {
-        tables::honors()
-    };
     let mut ranks = shared.ranks;
-    ranks[gt] = table.rank(&x[span(gt)]);
+    ranks[gt] = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
     let mut e = *full;
-    e[gt] = *table.at(ranks[gt]);
+    e[gt] = *regular::without_one(&codes[gt], gt, t - 9 * gt);
     // Each other group's rest is the discard's group merged with the remaining two, which
     // the discard does not change.
     let mut rest = [[0u8; 10]; 4];
@@ -464,6 +450,7 @@ impl Policy for EfficiencyPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shanten::regular::{group_entry, span};
 
     use crate::policy::positions::{counts, discards, view as observation};
 
@@ -528,7 +515,14 @@ mod tests {
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;
-                let ours = regular_useful(&after, &full, &shared, t, 4 - n_melds, u64::MAX);
+                let ours = regular_useful(
+                    &regular::codes(&hand),
+                    &full,
+                    &shared,
+                    t,
+                    4 - n_melds,
+                    u64::MAX,
+                );
                 let oracle = crate::shanten::regular::improving(
                     &after,
                     &NO_USED,

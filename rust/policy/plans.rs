@@ -24,9 +24,9 @@
 //! copies in melds (a policy heuristic, not a rule: the round decides what is legal).
 
 use crate::hand::{Meld, MeldKind};
-use crate::shanten::regular::{combine, finish, group_entry, rests, span};
-use crate::shanten::special;
+use crate::shanten::regular::{combine, finish, rests, span, table_entry};
 use crate::shanten::tables::{Entry, INF};
+use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
 
 /// The price of one more missing tile.
@@ -123,6 +123,63 @@ const ALIVE_PAIRS: u16 = 7;
 const ALIVE_ORPHANS: u16 = 8;
 const ALIVE_HONORS_KNITTED: u16 = 9;
 
+/// The plans [`Evaluator::score`] measures, as slots in the order it measures them (a tie
+/// between two plans goes to the first): the plain hand; each suit's full flush then its
+/// half flush (slots 1 + 2s and 2 + 2s for suit s); all pungs; seven pairs; thirteen
+/// orphans; honors and knitted; the knitted straight; the three-chow plans.
+const N_SLOTS: usize = 12 + MAX_CHOW_PLANS;
+const SLOT_PLAIN: usize = 0;
+const SLOT_PUNGS: usize = 7;
+const SLOT_PAIRS: usize = 8;
+const SLOT_ORPHANS: usize = 9;
+const SLOT_HONORS_KNITTED: usize = 10;
+const SLOT_KNITTED: usize = 11;
+const SLOT_CHOWS: usize = 12;
+/// Slots whose fan counts the honors held (the plain hand, the half flushes, all pungs).
+const HONOR_SLOTS: u16 = 1 << SLOT_PLAIN | 1 << 2 | 1 << 4 | 1 << 6 | 1 << SLOT_PUNGS;
+
+/// The plan of slot `slot`.
+#[inline(always)]
+fn slot_plan(slot: usize) -> PlanKind {
+    match slot {
+        SLOT_PLAIN => PlanKind::Plain,
+        1 | 3 | 5 => PlanKind::FullFlush(((slot - 1) / 2) as u8),
+        2 | 4 | 6 => PlanKind::HalfFlush(((slot - 2) / 2) as u8),
+        SLOT_PUNGS => PlanKind::AllPungs,
+        SLOT_PAIRS => PlanKind::SevenPairs,
+        SLOT_ORPHANS => PlanKind::ThirteenOrphans,
+        SLOT_HONORS_KNITTED => PlanKind::HonorsKnitted,
+        SLOT_KNITTED => PlanKind::KnittedStraight,
+        _ => PlanKind::Chows((slot - SLOT_CHOWS) as u8),
+    }
+}
+
+/// The slot of `plan` (the last chow slot for a three-chow plan beyond them).
+fn slot_of(plan: PlanKind) -> usize {
+    match plan {
+        PlanKind::Plain => SLOT_PLAIN,
+        PlanKind::FullFlush(s) => 1 + 2 * (s as usize).min(2),
+        PlanKind::HalfFlush(s) => 2 + 2 * (s as usize).min(2),
+        PlanKind::AllPungs => SLOT_PUNGS,
+        PlanKind::SevenPairs => SLOT_PAIRS,
+        PlanKind::ThirteenOrphans => SLOT_ORPHANS,
+        PlanKind::HonorsKnitted => SLOT_HONORS_KNITTED,
+        PlanKind::KnittedStraight => SLOT_KNITTED,
+        PlanKind::Chows(i) => SLOT_CHOWS + (i as usize).min(MAX_CHOW_PLANS - 1),
+    }
+}
+
+/// The kinds slot `slot`'s plan can use.
+#[inline(always)]
+fn slot_allowed(slot: usize) -> u64 {
+    match slot {
+        1 | 3 | 5 => SUIT_MASK[(slot - 1) / 2],
+        2 | 4 | 6 => SUIT_MASK[(slot - 2) / 2] | HONORS,
+        SLOT_ORPHANS => special::ORPHAN_MASK,
+        _ => ALL,
+    }
+}
+
 /// `β^(d − 1)` for d = 0..64.
 fn beta_pow(d: u8) -> f32 {
     static T: std::sync::OnceLock<[f32; 64]> = std::sync::OnceLock::new();
@@ -175,6 +232,21 @@ const THREE_CHOW_PLANS: [ChowPlan; 16] = {
             lows: [r, 9 + r, 18 + r],
             fan: 8.0,
         };
+        k += 1;
+    }
+    out
+};
+
+/// The kinds of each chow of each plan of [`THREE_CHOW_PLANS`] (bit `t` for kind `t`).
+const THREE_CHOW_MASKS: [[u64; 3]; 16] = {
+    let mut out = [[0u64; 3]; 16];
+    let mut k = 0;
+    while k < 16 {
+        let mut i = 0;
+        while i < 3 {
+            out[k][i] = 0b111 << THREE_CHOW_PLANS[k].lows[i];
+            i += 1;
+        }
         k += 1;
     }
     out
@@ -253,16 +325,17 @@ impl Evaluator {
                 .any(|&k| (held & k).count_ones() >= 6);
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
-        let group = |g: usize| -> u32 {
-            tiles[if g < 3 { g * 9..g * 9 + 9 } else { 27..34 }]
-                .iter()
-                .map(|&c| c as u32)
-                .sum()
-        };
-        let honors = group(3);
+        let [w0, w1, w2, w3, w4] = swar::words(tiles);
+        // Tiles held per group: kinds 0-8, 9-17, 18-26 and 27-33 (each sum below 256).
+        let groups = [
+            swar::byte_sum(w0) + (w1 & 0xFF),
+            swar::byte_sum(w1 >> 8) + swar::byte_sum(w2 & 0xFFFF),
+            swar::byte_sum(w2 >> 16) + swar::byte_sum(w3 & 0xFF_FFFF),
+        ];
+        let honors = (swar::byte_sum(w3 >> 24) + swar::byte_sum(w4)) as u32;
         let melded = 3 * self.n_melds as u32;
         for g in 0..3u16 {
-            let n = group(g as usize) + melded;
+            let n = groups[g as usize] as u32 + melded;
             if n >= 7 {
                 alive |= 1 << (ALIVE_FULL + g);
             }
@@ -270,7 +343,7 @@ impl Evaluator {
                 alive |= 1 << (ALIVE_HALF + g);
             }
         }
-        let pairs = tiles.iter().filter(|&&c| c >= 2).count() as u32;
+        let pairs = special::pairs_held(tiles).count_ones();
         if pairs + self.n_melds as u32 >= 3 {
             alive |= 1 << ALIVE_PUNGS;
         }
@@ -292,8 +365,8 @@ impl Evaluator {
         let mut top = [(u8::MAX, 0f32, 0usize); MAX_CHOW_PLANS];
         let mut kept = 0usize;
         for (i, c) in THREE_CHOW_PLANS.iter().enumerate() {
-            let missing = match self.chow_missing(c, tiles) {
-                Some((missing, _)) if missing <= 2 => missing,
+            let missing = match self.chow_missing(i, held) {
+                Some(missing) if missing <= 2 => missing,
                 _ => continue,
             };
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
@@ -314,19 +387,23 @@ impl Evaluator {
         }
     }
 
-    /// Tiles of a three-chow plan missing from `tiles` and how many of its chows are not
-    /// declared melds; `None` when the melds leave no room for it.
-    fn chow_missing(&self, p: &ChowPlan, tiles: &Counts) -> Option<(u8, u8)> {
-        let (covered, _) = self.chow_cover(p)?;
-        let mut missing = 0;
-        let mut open = 0;
-        for i in (0..3).filter(|&i| !covered[i]) {
-            open += 1;
-            for j in 0..3 {
-                missing += u8::from(tiles[(p.lows[i] + j) as usize] == 0);
+    /// Tiles of three-chow plan `i` of [`THREE_CHOW_PLANS`] missing from the kinds held
+    /// (`held`, bit `t` for kind `t`: a plan's nine tiles are nine different kinds) in the
+    /// chows that are not declared melds; `None` when the melds leave no room for it.
+    #[inline(always)]
+    fn chow_missing(&self, i: usize, held: u64) -> Option<u8> {
+        let chows = THREE_CHOW_MASKS[i];
+        if self.n_melds == 0 {
+            return Some(((chows[0] | chows[1] | chows[2]) & !held).count_ones() as u8);
+        }
+        let (covered, _) = self.chow_cover(&THREE_CHOW_PLANS[i])?;
+        let mut open = 0u64;
+        for (c, &mask) in covered.iter().zip(&chows) {
+            if !c {
+                open |= mask;
             }
         }
-        Some((missing, open))
+        Some((open & !held).count_ones() as u8)
     }
 
     /// Fan a pung of honor `i` (0-6: E S W N, red, green, white) is worth to this seat.
@@ -375,10 +452,10 @@ impl Evaluator {
     /// The value of a waiting hand (`13 - 3k` concealed tiles beside this seat's `k` melds).
     pub fn score(&self, hand: &Counts) -> Score {
         let e = [
-            group_entry(0, &hand[0..9], &NO_USED[0..9], false),
-            group_entry(1, &hand[9..18], &NO_USED[9..18], false),
-            group_entry(2, &hand[18..27], &NO_USED[18..27], false),
-            group_entry(3, &hand[27..34], &NO_USED[27..34], false),
+            table_entry(0, &hand[0..9]),
+            table_entry(1, &hand[9..18]),
+            table_entry(2, &hand[18..27]),
+            table_entry(3, &hand[27..34]),
         ];
         self.score_with(hand, &e)
     }
@@ -401,6 +478,12 @@ impl Evaluator {
                 sets_left: 0,
                 valid: false,
             }; MAX_CHOW_PLANS],
+            bound: [0.0; N_SLOTS],
+            weight: [0.0; N_SLOTS],
+            order: [0; N_SLOTS],
+            n_order: 0,
+            honors: self.honor_fan(full_hand) + self.meld_fan,
+            concealed: self.concealed(),
         };
         for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
             let Some((covered, sets_left)) = self.chow_cover(p) else {
@@ -417,7 +500,7 @@ impl Evaluator {
             }
             let mut r = *full;
             for g in (0..3usize).filter(|&g| touched >> g & 1 == 1) {
-                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+                r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
             *pc = PlanContext {
                 rest: rests(&r),
@@ -426,13 +509,47 @@ impl Evaluator {
                 valid: true,
             };
         }
+        // Each slot's value for the full hand bounds its value after any discard: a
+        // discard never brings a plan closer (the tiles missing from a complete hand can
+        // only grow when a tile goes) and never adds honor fan.
+        let m = 4 - self.n_melds.min(4) as usize;
+        let plain = finish(&full[0], &ctx.rest[0], m);
+        let mut chow = |_: usize, p: &ChowPlan| self.chow_distance(p, full_hand, full);
+        let mut active = self.active_slots();
+        while active != 0 {
+            let slot = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let w = self.weight(self.slot_fan(slot, ctx.honors, ctx.concealed));
+            ctx.weight[slot] = w;
+            let d = self.slot_distance(slot, full_hand, full, m, plain, &mut chow);
+            if d >= INF {
+                continue;
+            }
+            let u = w * beta_pow(d);
+            if u <= 0.0 {
+                continue;
+            }
+            ctx.bound[slot] = u;
+            // Insert by bound, highest first; equal bounds keep slot order.
+            let n = ctx.n_order as usize;
+            let mut i = n;
+            while i > 0 && ctx.bound[ctx.order[i - 1] as usize] < u {
+                ctx.order[i] = ctx.order[i - 1];
+                i -= 1;
+            }
+            ctx.order[i] = slot as u8;
+            ctx.n_order += 1;
+        }
         ctx
     }
 
     /// The score of the waiting hand `hand` left by discarding one `t` from the full hand
     /// of `ctx`, whose group entries are `e` (the full hand's, with `t`'s group replaced).
-    /// Equal to [`Evaluator::score_with`]`(hand, e)`, with the other groups' shares taken
-    /// from `ctx` instead of recombined.
+    /// Equal to [`Evaluator::score_with`]`(hand, e)`: the other groups' shares come from
+    /// `ctx` instead of being recombined, and the plans are measured from the most
+    /// valuable for the full hand down, stopping at the first whose full-hand value (which
+    /// no discard exceeds) cannot beat the best found, ties going to the earlier slot as in
+    /// [`Evaluator::score`].
     pub fn score_discard(
         &self,
         ctx: &DiscardContext,
@@ -442,42 +559,105 @@ impl Evaluator {
     ) -> Score {
         let m = 4 - self.n_melds.min(4) as usize;
         let g = (t as usize / 9).min(3);
-        let plain = finish(&e[g], &ctx.rest[g], m);
-        self.score_core(hand, e, plain, |i, p| {
-            let pc = &ctx.plans[i];
-            if !pc.valid {
-                return None;
+        // An honor discard changes the honors' share of the fan; a suited one does not.
+        let honors = if g == 3 {
+            self.honor_fan(hand) + self.meld_fan
+        } else {
+            ctx.honors
+        };
+        let mut best = Score {
+            value: 0.0,
+            plan: PlanKind::Plain,
+            distance: INF,
+            allowed: ALL,
+        };
+        let mut best_slot = N_SLOTS;
+        for &slot in &ctx.order[..ctx.n_order as usize] {
+            let slot = slot as usize;
+            let u = ctx.bound[slot];
+            if u < best.value || (u == best.value && slot > best_slot) {
+                break;
             }
-            // Tiles of the open chows that the hand lacks; the group of the discard is
-            // the only one whose remainder differs from the full hand's.
-            let (covered, _) = self.chow_cover(p)?;
-            let sp = span(g);
-            let mut own = [0u8; 9];
-            own[..sp.len()].copy_from_slice(&hand[sp.clone()]);
-            let mut missing = 0u8;
-            for i in (0..3).filter(|&i| !covered[i]) {
-                for j in 0..3 {
-                    let x = (p.lows[i] + j) as usize;
-                    if hand[x] == 0 {
-                        missing += 1;
-                    }
-                    if (x / 9).min(3) == g {
-                        let k = x - sp.start;
-                        own[k] = own[k].saturating_sub(1);
-                    }
+            let d = match slot {
+                SLOT_PLAIN => finish(&e[g], &ctx.rest[g], m),
+                1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
+                2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
+                _ => match self.form_distance(slot, hand) {
+                    Some(d) => d,
+                    None => self.chow_discard_distance(ctx, slot - SLOT_CHOWS, hand, e, g),
+                },
+            };
+            if d >= INF {
+                continue;
+            }
+            let w = if g == 3 && HONOR_SLOTS >> slot & 1 == 1 {
+                self.weight(self.slot_fan(slot, honors, ctx.concealed))
+            } else {
+                ctx.weight[slot]
+            };
+            let v = w * beta_pow(d);
+            if v > best.value || (v == best.value && v > 0.0 && slot < best_slot) {
+                best = Score {
+                    value: v,
+                    plan: slot_plan(slot),
+                    distance: d,
+                    allowed: slot_allowed(slot),
+                };
+                best_slot = slot;
+            }
+        }
+        best
+    }
+
+    /// The distance of three-chow plan `i` for the waiting hand `hand` left by a discard
+    /// from group `g` of the full hand of `ctx` (entries `e`); [`INF`] when out of reach.
+    #[inline(always)]
+    fn chow_discard_distance(
+        &self,
+        ctx: &DiscardContext,
+        i: usize,
+        hand: &Counts,
+        e: &[Entry; 4],
+        g: usize,
+    ) -> u8 {
+        let i = i.min(MAX_CHOW_PLANS - 1);
+        let pc = &ctx.plans[i];
+        if !pc.valid {
+            return INF;
+        }
+        let p = &self.chow_plans[i];
+        // Tiles of the open chows that the hand lacks; the group of the discard is the
+        // only one whose remainder differs from the full hand's.
+        let Some((covered, _)) = self.chow_cover(p) else {
+            return INF;
+        };
+        let sp = span(g);
+        let mut own = [0u8; 9];
+        own[..sp.len()].copy_from_slice(&hand[sp.clone()]);
+        let mut missing = 0u8;
+        for i in (0..3).filter(|&i| !covered[i]) {
+            for j in 0..3 {
+                let x = (p.lows[i] + j) as usize;
+                if hand[x] == 0 {
+                    missing += 1;
+                }
+                if (x / 9).min(3) == g {
+                    let k = x - sp.start;
+                    own[k] = own[k].saturating_sub(1);
                 }
             }
-            let entry = if pc.touched >> g & 1 == 1 {
-                group_entry(g, &own[..sp.len()], &NO_USED[sp.clone()], false)
-            } else {
-                e[g]
-            };
-            Some(missing.saturating_add(finish(&entry, &pc.rest[g], pc.sets_left as usize)))
-        })
+        }
+        let entry = if pc.touched >> g & 1 == 1 {
+            table_entry(g, &own[..sp.len()])
+        } else {
+            e[g]
+        };
+        missing.saturating_add(finish(&entry, &pc.rest[g], pc.sets_left as usize))
     }
 
     /// The plan values of a waiting hand given its regular distance `plain` and a way to
-    /// measure each three-chow plan.
+    /// measure each three-chow plan: every active slot in slot order, a plan replacing the
+    /// best so far only with a higher value.
     #[inline(always)]
     fn score_core(
         &self,
@@ -488,147 +668,149 @@ impl Evaluator {
     ) -> Score {
         let m = 4 - self.n_melds.min(4) as usize;
         let honors = self.honor_fan(hand) + self.meld_fan;
-        let concealed = if self.exposed { 0.0 } else { 2.0 };
+        let concealed = self.concealed();
         let mut best = Score {
             value: 0.0,
             plan: PlanKind::Plain,
             distance: INF,
             allowed: ALL,
         };
-        let consider = |plan: PlanKind, d: u8, fan: f32, allowed: u64, best: &mut Score| {
+        let mut active = self.active_slots();
+        while active != 0 {
+            let slot = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let d = self.slot_distance(slot, hand, e, m, plain, &mut chow);
             if d >= INF {
-                return;
+                continue;
             }
-            let v = self.weight(fan) * beta_pow(d);
+            let v = self.weight(self.slot_fan(slot, honors, concealed)) * beta_pow(d);
             if v > best.value {
-                *best = Score {
+                best = Score {
                     value: v,
-                    plan,
+                    plan: slot_plan(slot),
                     distance: d,
-                    allowed,
+                    allowed: slot_allowed(slot),
                 };
-            }
-        };
-
-        // The plain hand.
-        consider(
-            PlanKind::Plain,
-            plain,
-            honors + concealed + 1.0,
-            ALL,
-            &mut best,
-        );
-
-        // Flushes.
-        for s in 0..3u8 {
-            let g = 1u8 << s;
-            if self.alive >> (ALIVE_FULL + s as u16) & 1 == 1 && self.meld_groups & !g == 0 {
-                consider(
-                    PlanKind::FullFlush(s),
-                    e[s as usize][2 * m + 1],
-                    24.0,
-                    SUIT_MASK[s as usize],
-                    &mut best,
-                );
-            }
-            if self.alive >> (ALIVE_HALF + s as u16) & 1 == 1 && self.meld_groups & !(g | 8) == 0 {
-                let d = finish(&e[s as usize], &e[3], m);
-                consider(
-                    PlanKind::HalfFlush(s),
-                    d,
-                    6.0 + honors + concealed * 0.5 + 0.5,
-                    SUIT_MASK[s as usize] | HONORS,
-                    &mut best,
-                );
-            }
-        }
-
-        // All pungs.
-        if !self.chow_meld && self.alive >> ALIVE_PUNGS & 1 == 1 {
-            let d = all_pungs_distance(hand, m);
-            consider(PlanKind::AllPungs, d, 6.0 + honors + 1.0, ALL, &mut best);
-        }
-
-        // Concealed special forms.
-        if self.n_melds == 0 {
-            if self.alive >> ALIVE_PAIRS & 1 == 1 {
-                consider(
-                    PlanKind::SevenPairs,
-                    special::seven_pairs(hand),
-                    24.0,
-                    ALL,
-                    &mut best,
-                );
-            }
-            if self.alive >> ALIVE_ORPHANS & 1 == 1 {
-                consider(
-                    PlanKind::ThirteenOrphans,
-                    special::thirteen_orphans(hand),
-                    88.0,
-                    special::ORPHAN_MASK,
-                    &mut best,
-                );
-            }
-            if self.alive >> ALIVE_HONORS_KNITTED & 1 == 1 {
-                consider(
-                    PlanKind::HonorsKnitted,
-                    special::honors_knitted(hand),
-                    12.0,
-                    ALL,
-                    &mut best,
-                );
-            }
-        }
-        if self.knitted_alive && self.n_melds <= 1 {
-            if let Some(d) =
-                crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5)
-            {
-                consider(
-                    PlanKind::KnittedStraight,
-                    d,
-                    12.0 + concealed * 0.5,
-                    ALL,
-                    &mut best,
-                );
-            }
-        }
-
-        // Three fixed chows.
-        for (i, p) in self.chow_plans().iter().enumerate() {
-            if let Some(d) = chow(i, p) {
-                consider(
-                    PlanKind::Chows(i as u8),
-                    d,
-                    p.fan + concealed * 0.5 + 1.0,
-                    ALL,
-                    &mut best,
-                );
             }
         }
         best
     }
 
+    /// 2 for a concealed hand (no exposed meld), else 0: the fan the plans count for it.
+    #[inline(always)]
+    fn concealed(&self) -> f32 {
+        if self.exposed {
+            0.0
+        } else {
+            2.0
+        }
+    }
+
+    /// The slots worth measuring for this seat (bit `s` for slot `s`): the plans its melds
+    /// leave open and that [`Evaluator::select_chow_plans`] found within reach.
+    #[inline(always)]
+    fn active_slots(&self) -> u16 {
+        let mut a = 1u16 << SLOT_PLAIN;
+        for s in 0..3u16 {
+            let g = 1u8 << s;
+            if self.alive >> (ALIVE_FULL + s) & 1 == 1 && self.meld_groups & !g == 0 {
+                a |= 1 << (1 + 2 * s);
+            }
+            if self.alive >> (ALIVE_HALF + s) & 1 == 1 && self.meld_groups & !(g | 8) == 0 {
+                a |= 1 << (2 + 2 * s);
+            }
+        }
+        if !self.chow_meld && self.alive >> ALIVE_PUNGS & 1 == 1 {
+            a |= 1 << SLOT_PUNGS;
+        }
+        if self.n_melds == 0 {
+            a |= (self.alive >> ALIVE_PAIRS & 1) << SLOT_PAIRS
+                | (self.alive >> ALIVE_ORPHANS & 1) << SLOT_ORPHANS
+                | (self.alive >> ALIVE_HONORS_KNITTED & 1) << SLOT_HONORS_KNITTED;
+        }
+        if self.knitted_alive && self.n_melds <= 1 {
+            a |= 1 << SLOT_KNITTED;
+        }
+        a | ((1u16 << self.n_chow_plans) - 1) << SLOT_CHOWS
+    }
+
+    /// The fan slot `slot` is counted as worth, given the honors' share `honors` (held
+    /// and melded) and the concealed share `concealed` ([`Evaluator::concealed`]).
+    #[inline(always)]
+    fn slot_fan(&self, slot: usize, honors: f32, concealed: f32) -> f32 {
+        match slot {
+            SLOT_PLAIN => honors + concealed + 1.0,
+            1 | 3 | 5 => 24.0,
+            2 | 4 | 6 => 6.0 + honors + concealed * 0.5 + 0.5,
+            SLOT_PUNGS => 6.0 + honors + 1.0,
+            SLOT_PAIRS => 24.0,
+            SLOT_ORPHANS => 88.0,
+            SLOT_HONORS_KNITTED => 12.0,
+            SLOT_KNITTED => 12.0 + concealed * 0.5,
+            _ => {
+                self.chow_plans[(slot - SLOT_CHOWS).min(MAX_CHOW_PLANS - 1)].fan
+                    + concealed * 0.5
+                    + 1.0
+            }
+        }
+    }
+
+    /// The distance of slot `slot` for `hand` (group entries `e`, `m` sets to build, its
+    /// regular distance `plain`, the three-chow plans measured by `chow`); [`INF`] when
+    /// the plan is out of reach.
+    #[inline(always)]
+    fn slot_distance(
+        &self,
+        slot: usize,
+        hand: &Counts,
+        e: &[Entry; 4],
+        m: usize,
+        plain: u8,
+        chow: &mut impl FnMut(usize, &ChowPlan) -> Option<u8>,
+    ) -> u8 {
+        match slot {
+            SLOT_PLAIN => plain,
+            1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
+            2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
+            _ => self.form_distance(slot, hand).unwrap_or_else(|| {
+                let i = (slot - SLOT_CHOWS).min(MAX_CHOW_PLANS - 1);
+                chow(i, &self.chow_plans[i]).unwrap_or(INF)
+            }),
+        }
+    }
+
+    /// The distance of a slot measured on the whole hand (all pungs, the concealed special
+    /// forms, the knitted straight; [`INF`] when out of reach), `None` for the other slots.
+    /// Not inlined: inlined, its work is hoisted out of the scoring loops and paid for
+    /// every hand, measured or not.
+    #[inline(never)]
+    fn form_distance(&self, slot: usize, hand: &Counts) -> Option<u8> {
+        let m = 4 - self.n_melds.min(4) as usize;
+        Some(match slot {
+            SLOT_PUNGS => all_pungs_distance(hand, m),
+            SLOT_PAIRS => special::seven_pairs(hand),
+            SLOT_ORPHANS => special::thirteen_orphans(hand),
+            SLOT_HONORS_KNITTED => special::honors_knitted(hand),
+            SLOT_KNITTED => {
+                crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5)
+                    .unwrap_or(INF)
+            }
+            _ => return None,
+        })
+    }
+
     /// The fan `plan` is counted as worth for the waiting hand `hand` (the figure
     /// [`Evaluator::score`] weighs: the plan's fans plus the honors and melds it keeps,
-    /// and a little for a concealed hand). For explanations; the scoring loop keeps its
-    /// own copy of these figures, and a test checks that the two agree.
+    /// and a little for a concealed hand). For explanations: the scoring reads the same
+    /// figures, and a test checks that the two agree.
     pub fn plan_fan(&self, hand: &Counts, plan: PlanKind) -> f32 {
-        let honors = self.honor_fan(hand) + self.meld_fan;
-        let concealed = if self.exposed { 0.0 } else { 2.0 };
-        match plan {
-            PlanKind::Plain => honors + concealed + 1.0,
-            PlanKind::FullFlush(_) => 24.0,
-            PlanKind::HalfFlush(_) => 6.0 + honors + concealed * 0.5 + 0.5,
-            PlanKind::AllPungs => 6.0 + honors + 1.0,
-            PlanKind::SevenPairs => 24.0,
-            PlanKind::ThirteenOrphans => 88.0,
-            PlanKind::HonorsKnitted => 12.0,
-            PlanKind::KnittedStraight => 12.0 + concealed * 0.5,
-            PlanKind::Chows(i) => match self.chow_plans().get(i as usize) {
-                Some(p) => p.fan + concealed * 0.5 + 1.0,
-                None => 0.0,
-            },
+        if let PlanKind::Chows(i) = plan {
+            if i as usize >= self.chow_plans().len() {
+                return 0.0;
+            }
         }
+        let honors = self.honor_fan(hand) + self.meld_fan;
+        self.slot_fan(slot_of(plan), honors, self.concealed())
     }
 
     /// A short English name of `plan` ("half flush p", "pure straight s", "plain").
@@ -744,7 +926,7 @@ impl Evaluator {
         let mut r = *e;
         for g in 0..3usize {
             if touched >> g & 1 == 1 {
-                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+                r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
         }
         let d = finish(
@@ -788,6 +970,17 @@ pub struct DiscardContext {
     /// For each group, the other three groups merged.
     rest: [Entry; 4],
     plans: [PlanContext; MAX_CHOW_PLANS],
+    /// Each slot's value for the full hand (0 when out of reach): no discard leaves more.
+    bound: [f32; N_SLOTS],
+    /// Each slot's weight after a suited discard (the honors held unchanged).
+    weight: [f32; N_SLOTS],
+    /// The slots with a bound above 0, highest bound first (equal bounds in slot order).
+    order: [u8; N_SLOTS],
+    n_order: u8,
+    /// The full hand's honors' share of the fan (held and melded).
+    honors: f32,
+    /// [`Evaluator::concealed`].
+    concealed: f32,
 }
 
 impl DiscardContext {
@@ -871,6 +1064,7 @@ pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shanten::regular::group_entry;
     use crate::tile;
 
     fn counts(s: &str) -> Counts {
