@@ -107,26 +107,20 @@ impl EfficiencyPolicy {
             useful: 0,
         }; 14];
         let ctx = ev.discard_context(hand, &full);
-        let mut n = 0usize;
+        // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
+        // left out unmeasured.
+        let share = if with_useful { SHORTLIST } else { 1.0 };
+        let mut scored = [(0u8, none); 14];
+        let kinds = special::presence(hand) & allowed;
+        let n = ev.score_discards(&ctx, hand, &codes, &full, kinds, share, &mut scored);
         let mut best = 0f32;
-        let mut h = *hand;
-        let mut kinds = special::presence(hand) & allowed;
-        while kinds != 0 && n < cands.len() {
-            let t = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            h[t] -= 1;
-            let g = (t / 9).min(3);
-            let mut e = full;
-            e[g] = *regular::without_one(&codes[g], g, t - 9 * g);
-            let s = ev.score_discard(&ctx, &h, &e, t as Tile);
-            h[t] += 1;
-            best = best.max(s.value);
-            cands[n] = DiscardChoice {
-                tile: t as Tile,
-                score: s,
+        for (c, &(tile, score)) in cands.iter_mut().zip(&scored[..n]) {
+            best = best.max(score.value);
+            *c = DiscardChoice {
+                tile,
+                score,
                 useful: 0,
             };
-            n += 1;
         }
         if n == 0 {
             return None;

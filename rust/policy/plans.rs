@@ -24,7 +24,7 @@
 //! copies in melds (a policy heuristic, not a rule: the round decides what is legal).
 
 use crate::hand::{Meld, MeldKind};
-use crate::shanten::regular::{combine, finish, rests, span, table_entry};
+use crate::shanten::regular::{self, combine, finish, rests, span, table_entry};
 use crate::shanten::tables::{Entry, INF};
 use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
@@ -557,56 +557,125 @@ impl Evaluator {
         e: &[Entry; 4],
         t: Tile,
     ) -> Score {
-        let m = 4 - self.n_melds.min(4) as usize;
-        let g = (t as usize / 9).min(3);
-        // An honor discard changes the honors' share of the fan; a suited one does not.
-        let honors = if g == 3 {
-            self.honor_fan(hand) + self.meld_fan
+        let d = DiscardAt::new(self, ctx, hand, e, t);
+        let mut best = Best::NONE;
+        self.measure(ctx, &d, &ctx.order[..ctx.n_order as usize], &mut best);
+        best.score
+    }
+
+    /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
+    /// `hand` of `ctx` (rank codes `codes`, see [`regular::codes`], and group entries
+    /// `full`), in kind order, into `out`; returns how many were written. A discard is
+    /// left out when its score is shown to be below `share` times the best score of the
+    /// discards (without measuring it all): then it can neither be the best nor within
+    /// `share` of it. Every score written equals [`Evaluator::score_discard`]'s.
+    ///
+    /// The plan with the highest full-hand value is measured for every discard first; its
+    /// values bound the best score from below, and a discard whose value for it and the
+    /// next plan's full-hand value both stay under `share` of that bound is left out.
+    pub fn score_discards(
+        &self,
+        ctx: &DiscardContext,
+        hand: &Counts,
+        codes: &[(usize, usize, usize); 4],
+        full: &[Entry; 4],
+        kinds: u64,
+        share: f32,
+        out: &mut [(Tile, Score); 14],
+    ) -> usize {
+        let order = &ctx.order[..ctx.n_order as usize];
+        let mut h = *hand;
+        let mut firsts = [Best::NONE; 14];
+        let mut entries = [[0u8; 10]; 14];
+        let mut tiles = [0u8; 14];
+        let mut n = 0usize;
+        let mut floor = 0f32;
+        let mut rest = kinds;
+        while rest != 0 && n < 14 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let g = (t / 9).min(3);
+            entries[n] = *regular::without_one(&codes[g], g, t - 9 * g);
+            h[t] -= 1;
+            let mut e = *full;
+            e[g] = entries[n];
+            let d = DiscardAt::new(self, ctx, &h, &e, t as Tile);
+            self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
+            h[t] += 1;
+            floor = floor.max(firsts[n].score.value);
+            tiles[n] = t as u8;
+            n += 1;
+        }
+        let next = if order.len() > 1 {
+            ctx.bound[order[1] as usize]
         } else {
-            ctx.honors
+            0.0
         };
-        let mut best = Score {
-            value: 0.0,
-            plan: PlanKind::Plain,
-            distance: INF,
-            allowed: ALL,
-        };
-        let mut best_slot = N_SLOTS;
-        for &slot in &ctx.order[..ctx.n_order as usize] {
+        let cut = share * floor;
+        let mut k = 0usize;
+        for i in 0..n {
+            let mut best = firsts[i];
+            if best.score.value.max(next) < cut {
+                continue;
+            }
+            if order.len() > 1 {
+                let t = tiles[i] as usize;
+                let g = (t / 9).min(3);
+                h[t] -= 1;
+                let mut e = *full;
+                e[g] = entries[i];
+                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile);
+                self.measure(ctx, &d, &order[1..], &mut best);
+                h[t] += 1;
+            }
+            out[k] = (tiles[i], best.score);
+            k += 1;
+        }
+        k
+    }
+
+    /// Measures the slots `slots` (a part of `ctx.order`) for the discard `d`, improving
+    /// `best`; stops at the first slot whose full-hand value cannot beat it.
+    #[inline(always)]
+    fn measure(&self, ctx: &DiscardContext, d: &DiscardAt, slots: &[u8], best: &mut Best) {
+        let m = 4 - self.n_melds.min(4) as usize;
+        let (g, e) = (d.g, d.e);
+        for &slot in slots {
             let slot = slot as usize;
             let u = ctx.bound[slot];
-            if u < best.value || (u == best.value && slot > best_slot) {
+            if u < best.score.value || (u == best.score.value && slot > best.slot) {
                 break;
             }
-            let d = match slot {
+            let dist = match slot {
                 SLOT_PLAIN => finish(&e[g], &ctx.rest[g], m),
                 1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
                 2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
-                _ => match self.form_distance(slot, hand) {
-                    Some(d) => d,
-                    None => self.chow_discard_distance(ctx, slot - SLOT_CHOWS, hand, e, g),
+                _ => match self.form_distance(slot, d.hand) {
+                    Some(x) => x,
+                    None => self.chow_discard_distance(ctx, slot - SLOT_CHOWS, d.hand, e, g),
                 },
             };
-            if d >= INF {
+            if dist >= INF {
                 continue;
             }
             let w = if g == 3 && HONOR_SLOTS >> slot & 1 == 1 {
-                self.weight(self.slot_fan(slot, honors, ctx.concealed))
+                self.weight(self.slot_fan(slot, d.honors, ctx.concealed))
             } else {
                 ctx.weight[slot]
             };
-            let v = w * beta_pow(d);
-            if v > best.value || (v == best.value && v > 0.0 && slot < best_slot) {
-                best = Score {
-                    value: v,
-                    plan: slot_plan(slot),
-                    distance: d,
-                    allowed: slot_allowed(slot),
+            let v = w * beta_pow(dist);
+            if v > best.score.value || (v == best.score.value && v > 0.0 && slot < best.slot) {
+                *best = Best {
+                    score: Score {
+                        value: v,
+                        plan: slot_plan(slot),
+                        distance: dist,
+                        allowed: slot_allowed(slot),
+                    },
+                    slot,
                 };
-                best_slot = slot;
             }
         }
-        best
     }
 
     /// The distance of three-chow plan `i` for the waiting hand `hand` left by a discard
@@ -999,6 +1068,54 @@ struct PlanContext {
     touched: u8,
     sets_left: u8,
     valid: bool,
+}
+
+/// One discard being scored: the hand it leaves, its group and entries, and the honors'
+/// share of the fan after it.
+struct DiscardAt<'a> {
+    hand: &'a Counts,
+    e: &'a [Entry; 4],
+    g: usize,
+    honors: f32,
+}
+
+impl<'a> DiscardAt<'a> {
+    #[inline(always)]
+    fn new(
+        ev: &Evaluator,
+        ctx: &DiscardContext,
+        hand: &'a Counts,
+        e: &'a [Entry; 4],
+        t: Tile,
+    ) -> Self {
+        let g = (t as usize / 9).min(3);
+        // An honor discard changes the honors' share of the fan; a suited one does not.
+        let honors = if g == 3 {
+            ev.honor_fan(hand) + ev.meld_fan
+        } else {
+            ctx.honors
+        };
+        DiscardAt { hand, e, g, honors }
+    }
+}
+
+/// The best plan found so far for a discard and its slot (ties go to the earlier slot).
+#[derive(Clone, Copy)]
+struct Best {
+    score: Score,
+    slot: usize,
+}
+
+impl Best {
+    const NONE: Best = Best {
+        score: Score {
+            value: 0.0,
+            plan: PlanKind::Plain,
+            distance: INF,
+            allowed: ALL,
+        },
+        slot: N_SLOTS,
+    };
 }
 
 impl Evaluator {
