@@ -106,7 +106,7 @@ impl EfficiencyPolicy {
             score: none,
             useful: 0,
         }; 14];
-        let ctx = ev.discard_context(hand, &full);
+        let ctx = ev.discard_context(hand, &ranks, &full);
         // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
         // left out unmeasured.
         let share = if with_useful { SHORTLIST } else { 1.0 };

@@ -28,6 +28,7 @@ use crate::shanten::regular::{self, combine, finish, rests, span, table_entry};
 use crate::shanten::tables::{Entry, INF};
 use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
+use std::cell::Cell;
 
 /// The price of one more missing tile.
 pub const BETA: f32 = 0.28;
@@ -468,16 +469,26 @@ impl Evaluator {
     }
 
     /// Everything about a full hand (`14 - 3k` tiles) that the scores of its discards
-    /// share: see [`Evaluator::score_discard`].
-    pub fn discard_context(&self, full_hand: &Counts, full: &[Entry; 4]) -> DiscardContext {
+    /// share: see [`Evaluator::score_discard`]. `ranks` and `full` are the hand's group
+    /// ranks and entries in the limited tables ([`regular::ranks`]).
+    pub fn discard_context(
+        &self,
+        full_hand: &Counts,
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+    ) -> DiscardContext {
         let mut ctx = DiscardContext {
             rest: rests(full),
-            plans: [PlanContext {
-                rest: [[INF; 10]; 4],
+            plans: std::array::from_fn(|_| PlanContext {
+                entries: [[INF; 10]; 4],
+                rest: Cell::new(None),
                 touched: 0,
                 sets_left: 0,
+                missing: 0,
                 valid: false,
-            }; MAX_CHOW_PLANS],
+            }),
+            ranks: *ranks,
+            held: special::presence(full_hand),
             bound: [0.0; N_SLOTS],
             weight: [0.0; N_SLOTS],
             order: [0; N_SLOTS],
@@ -491,37 +502,47 @@ impl Evaluator {
             };
             let mut rest = *full_hand;
             let mut touched = 0u8;
+            let mut missing = 0u8;
             for i in (0..3).filter(|&i| !covered[i]) {
                 touched |= 1 << (p.lows[i] / 9);
                 for j in 0..3 {
                     let t = (p.lows[i] + j) as usize;
-                    rest[t] = rest[t].saturating_sub(1);
+                    if rest[t] > 0 {
+                        rest[t] -= 1;
+                    } else {
+                        missing += 1;
+                    }
                 }
             }
             let mut r = *full;
             for g in (0..3usize).filter(|&g| touched >> g & 1 == 1) {
                 r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
-            *pc = PlanContext {
-                rest: rests(&r),
-                touched,
-                sets_left,
-                valid: true,
-            };
+            pc.entries = r;
+            pc.touched = touched;
+            pc.sets_left = sets_left;
+            pc.missing = missing;
+            pc.valid = true;
         }
         // Each slot's value for the full hand bounds its value after any discard: a
         // discard never brings a plan closer (the tiles missing from a complete hand can
         // only grow when a tile goes) and never adds honor fan.
         let m = 4 - self.n_melds.min(4) as usize;
         let plain = finish(&full[0], &ctx.rest[0], m);
-        let mut chow = |_: usize, p: &ChowPlan| self.chow_distance(p, full_hand, full);
+        let chows: [Option<u8>; MAX_CHOW_PLANS] =
+            std::array::from_fn(|i| ctx.plans[i].valid.then(|| ctx.plans[i].full_distance()));
+        let mut chow = |i: usize, _: &ChowPlan| chows[i.min(MAX_CHOW_PLANS - 1)];
         let mut active = self.active_slots();
         while active != 0 {
             let slot = active.trailing_zeros() as usize;
             active &= active - 1;
             let w = self.weight(self.slot_fan(slot, ctx.honors, ctx.concealed));
             ctx.weight[slot] = w;
-            let d = self.slot_distance(slot, full_hand, full, m, plain, &mut chow);
+            let d = if slot == SLOT_KNITTED && self.n_melds == 0 {
+                knitted_fast(ctx.held, ranks, &full[3])
+            } else {
+                self.slot_distance(slot, full_hand, full, m, plain, &mut chow)
+            };
             if d >= INF {
                 continue;
             }
@@ -557,7 +578,7 @@ impl Evaluator {
         e: &[Entry; 4],
         t: Tile,
     ) -> Score {
-        let d = DiscardAt::new(self, ctx, hand, e, t);
+        let d = DiscardAt::new(self, ctx, hand, e, t, None);
         let mut best = Best::NONE;
         self.measure(ctx, &d, &ctx.order[..ctx.n_order as usize], &mut best);
         best.score
@@ -587,6 +608,7 @@ impl Evaluator {
         let mut h = *hand;
         let mut firsts = [Best::NONE; 14];
         let mut entries = [[0u8; 10]; 14];
+        let mut ranks = [0usize; 14];
         let mut tiles = [0u8; 14];
         let mut n = 0usize;
         let mut floor = 0f32;
@@ -595,11 +617,12 @@ impl Evaluator {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let g = (t / 9).min(3);
-            entries[n] = *regular::without_one(&codes[g], g, t - 9 * g);
+            ranks[n] = regular::rank_without_one(&codes[g], g, t - 9 * g);
+            entries[n] = *regular::entry_at(g, ranks[n]);
             h[t] -= 1;
             let mut e = *full;
             e[g] = entries[n];
-            let d = DiscardAt::new(self, ctx, &h, &e, t as Tile);
+            let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[n]));
             self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
             h[t] += 1;
             floor = floor.max(firsts[n].score.value);
@@ -624,7 +647,7 @@ impl Evaluator {
                 h[t] -= 1;
                 let mut e = *full;
                 e[g] = entries[i];
-                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile);
+                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[i]));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
             }
@@ -650,6 +673,10 @@ impl Evaluator {
                 SLOT_PLAIN => finish(&e[g], &ctx.rest[g], m),
                 1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
                 2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
+                SLOT_KNITTED if self.n_melds == 0 && d.ranks.is_some() => {
+                    let ranks = d.ranks.unwrap_or(ctx.ranks);
+                    knitted_fast(d.held, &ranks, &e[3])
+                }
                 _ => match self.form_distance(slot, d.hand) {
                     Some(x) => x,
                     None => self.chow_discard_distance(ctx, slot - SLOT_CHOWS, d.hand, e, g),
@@ -694,6 +721,7 @@ impl Evaluator {
         if !pc.valid {
             return INF;
         }
+        let rest = pc.rests();
         let p = &self.chow_plans[i];
         // Tiles of the open chows that the hand lacks; the group of the discard is the
         // only one whose remainder differs from the full hand's.
@@ -721,7 +749,7 @@ impl Evaluator {
         } else {
             e[g]
         };
-        missing.saturating_add(finish(&entry, &pc.rest[g], pc.sets_left as usize))
+        missing.saturating_add(finish(&entry, &rest[g], pc.sets_left as usize))
     }
 
     /// The plan values of a waiting hand given its regular distance `plain` and a way to
@@ -1034,11 +1062,15 @@ impl Evaluator {
 
 /// The shares of a full hand that every one of its discards reuses
 /// ([`Evaluator::discard_context`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DiscardContext {
     /// For each group, the other three groups merged.
     rest: [Entry; 4],
     plans: [PlanContext; MAX_CHOW_PLANS],
+    /// The full hand's group ranks.
+    ranks: [usize; 4],
+    /// The kinds the full hand holds.
+    held: u64,
     /// Each slot's value for the full hand (0 when out of reach): no discard leaves more.
     bound: [f32; N_SLOTS],
     /// Each slot's weight after a suited discard (the honors held unchanged).
@@ -1059,15 +1091,47 @@ impl DiscardContext {
     }
 }
 
-/// One three-chow plan's share of a [`DiscardContext`]: the hand without the plan's open
-/// chows, merged per group as in [`DiscardContext::rest`].
-#[derive(Debug, Clone, Copy)]
+/// One three-chow plan's share of a [`DiscardContext`]: the group entries of the hand
+/// without the plan's open chows, merged per group as in [`DiscardContext::rest`] when
+/// first needed.
+#[derive(Debug, Clone)]
 struct PlanContext {
-    rest: [Entry; 4],
+    /// The group entries of the full hand without the open chows' tiles.
+    entries: [Entry; 4],
+    /// `entries` merged as in [`regular::rests`], once measured.
+    rest: Cell<Option<[Entry; 4]>>,
     /// Suits the open chows take tiles from.
     touched: u8,
     sets_left: u8,
+    /// Tiles of the open chows the full hand lacks.
+    missing: u8,
     valid: bool,
+}
+
+impl PlanContext {
+    /// The plan's distance for the full hand (as [`Evaluator::score`] measures it).
+    fn full_distance(&self) -> u8 {
+        let r = &self.entries;
+        let d = finish(
+            &combine(&r[0], &r[1]),
+            &combine(&r[2], &r[3]),
+            self.sets_left as usize,
+        );
+        self.missing.saturating_add(d)
+    }
+
+    /// [`PlanContext::entries`] merged per group.
+    #[inline(always)]
+    fn rests(&self) -> [Entry; 4] {
+        match self.rest.get() {
+            Some(r) => r,
+            None => {
+                let r = rests(&self.entries);
+                self.rest.set(Some(r));
+                r
+            }
+        }
+    }
 }
 
 /// One discard being scored: the hand it leaves, its group and entries, and the honors'
@@ -1077,6 +1141,11 @@ struct DiscardAt<'a> {
     e: &'a [Entry; 4],
     g: usize,
     honors: f32,
+    /// The group ranks after the discard (`None` when not known: then the knitted
+    /// straight is measured from the counts).
+    ranks: Option<[usize; 4]>,
+    /// The kinds held after the discard.
+    held: u64,
 }
 
 impl<'a> DiscardAt<'a> {
@@ -1087,6 +1156,7 @@ impl<'a> DiscardAt<'a> {
         hand: &'a Counts,
         e: &'a [Entry; 4],
         t: Tile,
+        rank: Option<usize>,
     ) -> Self {
         let g = (t as usize / 9).min(3);
         // An honor discard changes the honors' share of the fan; a suited one does not.
@@ -1095,8 +1165,29 @@ impl<'a> DiscardAt<'a> {
         } else {
             ctx.honors
         };
-        DiscardAt { hand, e, g, honors }
+        let ranks = rank.map(|r| {
+            let mut ranks = ctx.ranks;
+            ranks[g] = r;
+            ranks
+        });
+        let held = ctx.held & !(u64::from(hand[t as usize] == 0) << t);
+        DiscardAt {
+            hand,
+            e,
+            g,
+            honors,
+            ranks,
+            held,
+        }
     }
+}
+
+/// The knitted straight's distance ([`crate::shanten::knitted::distance_below`] with
+/// bound 5, [`INF`] above) of a hand without melds from its kinds held, group ranks and
+/// honors entry. Not inlined (see [`Evaluator::form_distance`]).
+#[inline(never)]
+fn knitted_fast(held: u64, ranks: &[usize; 4], honors: &Entry) -> u8 {
+    crate::shanten::knitted::distance_fast(held, ranks, honors, 5).unwrap_or(INF)
 }
 
 /// The best plan found so far for a discard and its slot (ties go to the earlier slot).
@@ -1226,7 +1317,7 @@ mod tests {
             ev.select_chow_plans(&hand);
             let full =
                 std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
-            let ctx = ev.discard_context(&hand, &full);
+            let ctx = ev.discard_context(&hand, &regular::ranks(&hand), &full);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut h = hand;
                 h[t] -= 1;

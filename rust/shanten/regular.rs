@@ -296,7 +296,12 @@ pub(crate) fn rank_without_one(code: &(usize, usize, usize), g: usize, i: usize)
 /// [`rank_without_one`]).
 #[inline(always)]
 pub(crate) fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static Entry {
-    let r = rank_without_one(code, g, i);
+    entry_at(g, rank_without_one(code, g, i))
+}
+
+/// The limited table entry of group `g` at rank `r`.
+#[inline(always)]
+pub(crate) fn entry_at(g: usize, r: usize) -> &'static Entry {
     if g < 3 {
         tables::suit().at(r)
     } else {
