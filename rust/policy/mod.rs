@@ -271,20 +271,25 @@ pub enum PolicyKind {
     /// valuing close hands by the expected points of winning ([`StrongConfig::expert`]), in
     /// `huainan` [`HuainanStrongPolicy`].
     Expert,
+    /// The shipped model bot ([`crate::env::model::ModelPolicy`]): a small network scoring
+    /// each legal action from the oracle's features of the position after it.
+    Model,
 }
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 6] = [
+    pub const ALL: [PolicyKind; 7] = [
         PolicyKind::Random,
         PolicyKind::Efficiency,
         PolicyKind::Strong,
         PolicyKind::StrongLite,
         PolicyKind::StrongSearch,
         PolicyKind::Expert,
+        PolicyKind::Model,
     ];
 
-    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search` or `expert`.
+    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search`, `expert` or
+    /// `model`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
@@ -293,6 +298,7 @@ impl PolicyKind {
             PolicyKind::StrongLite => "strong_lite",
             PolicyKind::StrongSearch => "strong_search",
             PolicyKind::Expert => "expert",
+            PolicyKind::Model => "model",
         }
     }
 
@@ -331,6 +337,7 @@ impl PolicyKind {
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
             PolicyKind::Expert => expert(rules, seed),
+            PolicyKind::Model => Box::new(crate::env::model::ModelPolicy::new(rules, seed)),
         }
     }
 }

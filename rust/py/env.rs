@@ -8,6 +8,10 @@ use super::observation::PyObservation;
 use super::round::PyRound;
 use super::runs;
 use crate::env::encode::{self, N_ACTIONS, N_COLS, N_PLANES, OBS_LEN};
+use crate::env::features::{
+    self, Analysis, Candidates, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES, N_GB_PLANES,
+    N_ORACLE_PLANES,
+};
 use crate::env::vec::{EnvSpec, Episode, VecEnv};
 use crate::error::MjError;
 use crate::policy::PolicyKind;
@@ -155,6 +159,57 @@ fn legal_mask<'py>(
     Ok(arr)
 }
 
+/// The GB planes of encoding v2 for `observation` (a `(ENV_N_GB_PLANES, 34)` uint8
+/// array, see docs/encoding.md): what the oracle says about the seat's hand, from its own
+/// view only. Written into `out` when given (a C-contiguous, writeable uint8 array of that
+/// shape).
+#[pyfunction]
+#[pyo3(signature = (observation, out = None))]
+fn gb_planes<'py>(
+    py: Python<'py>,
+    observation: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let observation = observation_arg(observation)?.get();
+    let arr = match out.filter(|o| !o.is_none()) {
+        Some(a) => out_array::<u8, numpy::Ix2>(a, "uint8", &[N_GB_PLANES, N_COLS])?,
+        None => PyArray2::zeros(py, [N_GB_PLANES, N_COLS], false),
+    };
+    {
+        let obs: &crate::round::Observation = &observation.inner;
+        let a = Analysis::new(obs, features::min_fan_of(obs), true);
+        let mut w = writeable(&arr)?;
+        let buf = w
+            .as_slice_mut()
+            .map_err(|_| MjError::argument("out must be C-contiguous"))?;
+        features::gb_planes(&a, obs.seat, buf);
+    }
+    Ok(arr)
+}
+
+/// The legal actions of `observation` with the features of the position after each (the
+/// model bot's input, see docs/encoding.md): `(index, features)`, an int16 array of the
+/// distinct legal action indices and a float32 array of shape `(len(index),
+/// ENV_N_FEATURES)`.
+#[pyfunction]
+fn action_features<'py>(
+    py: Python<'py>,
+    observation: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyArray1<i16>>, Bound<'py, PyArray2<f32>>)> {
+    let observation = observation_arg(observation)?.get();
+    let obs: &crate::round::Observation = &observation.inner;
+    let min_fan = features::min_fan_of(obs);
+    let mut c = Box::<Candidates>::default();
+    py.detach(|| {
+        let a = Analysis::new(obs, min_fan, true);
+        features::candidates(obs, &a, min_fan, &mut c);
+    });
+    let index = PyArray1::from_slice(py, &c.index[..c.n]);
+    let flat: Vec<f32> = c.features[..c.n].iter().flatten().copied().collect();
+    let feats = PyArray1::from_vec(py, flat).reshape([c.n, N_FEATURES])?;
+    Ok((index, feats))
+}
+
 /// The index of `action` in the action space (0 to `ENV_N_ACTIONS - 1`).
 #[pyfunction]
 fn action_to_index(action: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -279,6 +334,14 @@ pub struct PyVecEnv {
     seed: u64,
     /// `sample_legal` calls without a seed since the last reset.
     draws: u64,
+    /// `(N, ENV_N_ORACLE_PLANES, 34)` uint8 with `oracle=True`.
+    oracle: Option<Py<PyArray3<u8>>>,
+    /// `(N, ENV_MAX_TOKENS, 4)` uint8 with `history=True`.
+    tokens: Option<Py<PyArray3<u8>>>,
+    /// `(N, ENV_MAX_CANDIDATES)` int16 with `candidates=True`.
+    cand_index: Option<Py<PyArray2<i16>>>,
+    /// `(N, ENV_MAX_CANDIDATES, ENV_N_FEATURES)` float32 with `candidates=True`.
+    cand_features: Option<Py<PyArray3<f32>>>,
 }
 
 /// Reads `seat`: a seat number 0-3, or `"all"` for self-play.
@@ -314,6 +377,31 @@ impl PyVecEnv {
                 self.done.clone_ref(py).into_any(),
             ],
         )
+    }
+
+    /// Writes the optional outputs (oracle, tokens, candidates) of every table after a
+    /// reset or a step.
+    fn write_extras(&self, py: Python<'_>) -> PyResult<()> {
+        let inner = &self.inner;
+        if let Some(o) = &self.oracle {
+            let o = o.bind(py);
+            let mut w = o.try_readwrite()?;
+            let buf = w.as_slice_mut()?;
+            py.detach(|| inner.write_oracle(buf))?;
+        }
+        if let Some(t) = &self.tokens {
+            let t = t.bind(py);
+            let mut w = t.try_readwrite()?;
+            let buf = w.as_slice_mut()?;
+            py.detach(|| inner.write_tokens(buf))?;
+        }
+        if let (Some(i), Some(f)) = (&self.cand_index, &self.cand_features) {
+            let (i, f) = (i.bind(py), f.bind(py));
+            let (mut wi, mut wf) = (i.try_readwrite()?, f.try_readwrite()?);
+            let (bi, bf) = (wi.as_slice_mut()?, wf.as_slice_mut()?);
+            py.detach(|| inner.write_candidates(bi, bf))?;
+        }
+        Ok(())
     }
 
     /// The env for a call that changes it; `UsageError` while another thread is inside
@@ -358,7 +446,8 @@ impl PyVecEnv {
     #[pyo3(signature = (
         rules = None, num_envs = Int(1), *, opponents = None, seat = None, episode = None,
         hands = None, seed = Int(0), threads = None, autoreset = Flag(true), record = Flag(false),
-        expert = None
+        expert = None, features = None, history = Flag(false), oracle = Flag(false),
+        candidates = Flag(false)
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -374,7 +463,22 @@ impl PyVecEnv {
         autoreset: Flag,
         record: Flag,
         expert: Option<Text>,
+        features: Option<Text>,
+        history: Flag,
+        oracle: Flag,
+        candidates: Flag,
     ) -> PyResult<Self> {
+        let gb = match features.as_deref().unwrap_or("v1") {
+            "v1" => false,
+            "v2" => true,
+            f => {
+                return Err(MjError::argument(format!(
+                    "features must be \"v1\" (the planes of encoding 1) or \"v2\" (with the GB \
+                     planes), got {f:?}"
+                ))
+                .into())
+            }
+        };
         // Every size is checked before anything is allocated.
         let num_envs = usize::try_from(num_envs.0)
             .ok()
@@ -421,6 +525,8 @@ impl PyVecEnv {
             hands,
             record: record.0,
             expert: expert.as_deref().map(policy_kind).transpose()?,
+            gb,
+            history: history.0,
         };
         let seed = convert::seed("seed", seed.0)?;
         let autoreset = autoreset.0;
@@ -433,13 +539,25 @@ impl PyVecEnv {
         let mut env = PyVecEnv {
             rules_name: spec.rules.kind.as_str().to_string(),
             inner,
-            obs: PyArray3::zeros(py, [n, N_PLANES, N_COLS], false).unbind(),
+            obs: PyArray3::zeros(py, [n, spec.obs_len() / N_COLS, N_COLS], false).unbind(),
             mask: PyArray2::zeros(py, [n, N_ACTIONS], false).unbind(),
             seat: PyArray1::zeros(py, [n], false).unbind(),
             reward,
             done: PyArray1::zeros(py, [n], false).unbind(),
             seed,
             draws: 0,
+            oracle: oracle
+                .0
+                .then(|| PyArray3::zeros(py, [n, N_ORACLE_PLANES, N_COLS], false).unbind()),
+            tokens: history
+                .0
+                .then(|| PyArray3::zeros(py, [n, MAX_TOKENS, 4], false).unbind()),
+            cand_index: candidates
+                .0
+                .then(|| PyArray2::zeros(py, [n, MAX_CANDIDATES], false).unbind()),
+            cand_features: candidates
+                .0
+                .then(|| PyArray3::zeros(py, [n, MAX_CANDIDATES, N_FEATURES], false).unbind()),
         };
         env.reset_tables(py, None)?;
         Ok(env)
@@ -482,6 +600,7 @@ impl PyVecEnv {
             let inner = &mut this.inner;
             py.detach(|| inner.step(&acts, os, ms, ss, rs, ds))?;
         }
+        this.write_extras(py)?;
         this.outputs(py)
     }
 
@@ -499,7 +618,8 @@ impl PyVecEnv {
         let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
         let inner = &mut this.inner;
         py.detach(|| inner.next_episode(index, os, ms, ss))?;
-        Ok(())
+        drop((o, m, s));
+        this.write_extras(py)
     }
 
     /// What the `expert` policy would play now at each table's learning seat (in
@@ -626,6 +746,44 @@ impl PyVecEnv {
     fn obs(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray3<u8>>> {
         Ok(Self::for_reading(slf)?.obs.clone_ref(slf.py()))
     }
+    /// The oracle view of every table's acting seat, `(N, ENV_N_ORACLE_PLANES, 34)` uint8
+    /// (every other hand and the wall's next tiles; perfect information for a critic),
+    /// with `oracle=True`; else None.
+    #[getter]
+    fn oracle(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray3<u8>>>> {
+        Ok(Self::for_reading(slf)?
+            .oracle
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
+    /// The hand's action history as every table's acting seat sees it, `(N,
+    /// ENV_MAX_TOKENS, 4)` uint8 tokens `[kind, actor, tile, other]` (docs/encoding.md),
+    /// with `history=True`; else None.
+    #[getter]
+    fn tokens(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray3<u8>>>> {
+        Ok(Self::for_reading(slf)?
+            .tokens
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
+    /// Every table's legal action indices, `(N, ENV_MAX_CANDIDATES)` int16 (-1 past the
+    /// last), with `candidates=True`; else None.
+    #[getter]
+    fn cand_index(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray2<i16>>>> {
+        Ok(Self::for_reading(slf)?
+            .cand_index
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
+    /// The features of the position after each candidate, `(N, ENV_MAX_CANDIDATES,
+    /// ENV_N_FEATURES)` float32 (0 past the last), with `candidates=True`; else None.
+    #[getter]
+    fn cand_features(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray3<f32>>>> {
+        Ok(Self::for_reading(slf)?
+            .cand_features
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
     /// The legal-action masks, `(N, A)` uint8 (overwritten in place).
     #[getter]
     fn mask(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray2<u8>>> {
@@ -690,6 +848,7 @@ impl PyVecEnv {
             let (inner, seed) = (&mut self.inner, self.seed);
             py.detach(|| inner.reset(seed, os, ms, ss))?;
         }
+        self.write_extras(py)?;
         pyo3::types::PyTuple::new(
             py,
             [
@@ -704,6 +863,8 @@ impl PyVecEnv {
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_observation, m)?)?;
     m.add_function(wrap_pyfunction!(legal_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(gb_planes, m)?)?;
+    m.add_function(wrap_pyfunction!(action_features, m)?)?;
     m.add_function(wrap_pyfunction!(action_to_index, m)?)?;
     m.add_function(wrap_pyfunction!(index_to_action, m)?)?;
     m.add_class::<PyVecEnv>()?;
@@ -712,5 +873,10 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENV_OBS_LEN", OBS_LEN)?;
     m.add("ENV_MAX_ENVS", MAX_ENVS)?;
     m.add("ENV_ENCODING_VERSION", encode::ENCODING_VERSION)?;
+    m.add("ENV_N_GB_PLANES", N_GB_PLANES)?;
+    m.add("ENV_N_FEATURES", N_FEATURES)?;
+    m.add("ENV_MAX_CANDIDATES", MAX_CANDIDATES)?;
+    m.add("ENV_MAX_TOKENS", MAX_TOKENS)?;
+    m.add("ENV_N_ORACLE_PLANES", N_ORACLE_PLANES)?;
     Ok(())
 }

@@ -11,7 +11,9 @@ lookahead to scoring ready hands, defense) and ``ExpertBot`` (the strongest: the
 bot valuing close hands by the expected points of winning) run the built-in Rust
 policies on the round's own observation, so they play exactly as inside
 :func:`majiang.simulate` and :func:`majiang.arena`; ``StrongBot.explain`` also says why
-it chose its action (an :class:`Explanation`).
+it chose its action (an :class:`Explanation`). ``ModelBot`` runs the shipped model (a
+small network scoring each legal action from the oracle's features) in numpy; the
+built-in ``"model"`` runs the same weights in Rust.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "BotzoneBot",
     "EfficiencyBot",
     "ExpertBot",
+    "ModelBot",
     "Explanation",
     "FirstBot",
     "RandomBot",
@@ -80,6 +83,7 @@ class FirstBot:
 
 from ..botzone.external import BotzoneBot  # noqa: E402
 from .efficiency import EfficiencyBot  # noqa: E402
+from .model import ModelBot  # noqa: E402
 from .expert import ExpertBot  # noqa: E402
 from .explain import Explanation  # noqa: E402
 from .strong import StrongBot  # noqa: E402

@@ -19,6 +19,7 @@ fixed action space of :data:`N_ACTIONS` indices (every action of every rule set)
 
 from __future__ import annotations
 
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from .._core import (
@@ -43,20 +44,30 @@ from .._core import (
     encode_observation as encode,
 )
 
+from .evaluate import Evaluation, evaluate
+from .model import ModelPolicy
+
 if TYPE_CHECKING:
     from .aec import MahjongAECEnv
     from .gym import MahjongEnv
+    from .vector import VectorEnv
 
 __all__ = [
     "ENCODING_VERSION",
+    "GYM_IDS",
+    "Evaluation",
+    "ModelPolicy",
     "MAX_ENVS",
     "N_ACTIONS",
     "N_PLANES",
     "MahjongAECEnv",
     "MahjongEnv",
     "VecEnv",
+    "VectorEnv",
+    "register_envs",
     "action_to_index",
     "encode",
+    "evaluate",
     "index_to_action",
     "legal_mask",
 ]
@@ -67,8 +78,43 @@ def __getattr__(name: str) -> Any:
         from .gym import MahjongEnv
 
         return MahjongEnv
+    if name == "VectorEnv":
+        from .vector import VectorEnv
+
+        return VectorEnv
     if name == "MahjongAECEnv":
         from .aec import MahjongAECEnv
 
         return MahjongAECEnv
     raise AttributeError(f"module 'majiang.env' has no attribute {name!r}")
+
+
+#: The ``gym.make`` ids, one per rule set: ``majiang/GB-v0`` (``gym.make``: a
+#: :class:`MahjongEnv`; ``gym.make_vec(..., vectorization_mode="vector_entry_point")``: a
+#: :class:`VectorEnv`), ``majiang/Classic-v0``, ``majiang/Huainan-v0`` and
+#: ``majiang/Botzone-v0``.
+GYM_IDS = {
+    "majiang/GB-v0": "gb",
+    "majiang/Classic-v0": "classic",
+    "majiang/Huainan-v0": "huainan",
+    "majiang/Botzone-v0": "botzone",
+}
+
+
+def register_envs() -> None:
+    """Registers :data:`GYM_IDS` with gymnasium (done when ``majiang.env`` is imported
+    with gymnasium installed; calling it again does nothing)."""
+    from gymnasium.envs.registration import register, registry
+
+    for env_id, rules in GYM_IDS.items():
+        if env_id not in registry:
+            register(
+                id=env_id,
+                entry_point="majiang.env.gym:MahjongEnv",
+                vector_entry_point="majiang.env.vector:VectorEnv",
+                kwargs={"rules": rules},
+            )
+
+
+if importlib.util.find_spec("gymnasium") is not None:
+    register_envs()
