@@ -210,6 +210,131 @@ fn action_features<'py>(
     Ok((index, feats))
 }
 
+/// Replays one hand dealt from `wall` (tiles in `Round.wall` order; `seed` throws the
+/// dice as `Round` does) and encodes every decision of it: `seats[i]` plays the action
+/// of code `codes[i]` (`Action.code`), every one of them checked legal first. Returns
+/// `(planes, mask, action, seat, deltas)`: the deciding seat's planes `(n, C, 34)` uint8
+/// (C with the GB planes when `features="v2"`) and mask `(n, ENV_N_ACTIONS)` uint8 before
+/// each decision, the action indices `(n,)` int16, the seats `(n,)` int8, and the hand's
+/// score changes (four ints; the hand must end with the last decision). An illegal
+/// action raises `IllegalActionError` naming its step; a hand that does not end where the
+/// decisions do, `InvalidArgumentError`.
+#[pyfunction]
+#[pyo3(signature = (rules, wall, seats, codes, *, seed = Int(0), dealer = Int(0), prevalent_wind = Int(0), features = None))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn replay_decisions<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyAny>,
+    wall: Vec<u8>,
+    seats: Vec<u8>,
+    codes: Vec<u16>,
+    seed: Int<i128>,
+    dealer: Int<i128>,
+    prevalent_wind: Int<i128>,
+    features: Option<Text>,
+) -> PyResult<(
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray2<u8>>,
+    Bound<'py, PyArray1<i16>>,
+    Bound<'py, PyArray1<i8>>,
+    Vec<i32>,
+)> {
+    let rules = convert::rules(rules)?;
+    let gb = match features.as_deref().unwrap_or("v1") {
+        "v1" => false,
+        "v2" => true,
+        f => {
+            return Err(
+                MjError::argument(format!("features must be \"v1\" or \"v2\", got {f:?}")).into(),
+            )
+        }
+    };
+    if seats.len() != codes.len() {
+        return Err(MjError::argument(format!(
+            "seats and codes differ in length ({} and {})",
+            seats.len(),
+            codes.len()
+        ))
+        .into());
+    }
+    let small = |v: i128, what: &str| {
+        u8::try_from(v)
+            .ok()
+            .filter(|&x| x < 4)
+            .ok_or_else(|| MjError::argument(format!("{what} must be 0-3, got {v}")))
+    };
+    let dealer = small(dealer.0, "dealer")?;
+    let wind = small(prevalent_wind.0, "prevalent_wind")?;
+    let seed = convert::seed("seed", seed.0)?;
+    let throw = match rules.table.break_throw {
+        crate::round::BreakThrowOpt::Single => crate::wall::BreakThrow::Single,
+        crate::round::BreakThrowOpt::Double => crate::wall::BreakThrow::Double,
+    };
+    let w = crate::wall::Wall::from_order(&wall, seed, throw)?;
+    let mut round = crate::round::Round::with_wall(&rules, w, dealer, wind)?;
+    let n = codes.len();
+    let row = OBS_LEN + if gb { N_GB_PLANES * N_COLS } else { 0 };
+    let mut planes = vec![0u8; n * row];
+    let mut masks = vec![0u8; n * N_ACTIONS];
+    let mut actions = vec![0i16; n];
+    let min_fan = rules.fan.min_fan;
+    let mut encoders: [encode::Encoder; 4] = Default::default();
+    py.detach(|| -> crate::MjResult<()> {
+        for i in 0..n {
+            let s = seats[i];
+            let a = crate::round::Action::from_code(codes[i]).ok_or_else(|| {
+                MjError::argument(format!("step {i}: {} is not an action code", codes[i]))
+            })?;
+            if s > 3 || round.pending() >> s & 1 == 0 {
+                return Err(MjError::action(format!(
+                    "step {i}: seat {s} has no decision to make now"
+                )));
+            }
+            if !round.legal_actions(s).contains(&a) {
+                return Err(MjError::action(format!(
+                    "step {i}: {} is not legal for seat {s} now",
+                    a.describe()
+                )));
+            }
+            let obs = round.observe(s);
+            let out = &mut planes[i * row..(i + 1) * row];
+            encoders[s as usize].update(&obs, &mut out[..OBS_LEN])?;
+            if gb {
+                let view = crate::policy::RoundView {
+                    round: &round,
+                    seat: s,
+                };
+                let an = Analysis::new(&view, min_fan, true);
+                features::gb_planes(&an, s, &mut out[OBS_LEN..]);
+            }
+            encode::legal_mask(
+                obs.legal.as_slice(),
+                &mut masks[i * N_ACTIONS..(i + 1) * N_ACTIONS],
+            )?;
+            actions[i] = encode::action_index(a).map_or(-1, |x| x as i16);
+            round.apply(s, a)?;
+        }
+        Ok(())
+    })?;
+    let Some(result) = round.result() else {
+        return Err(MjError::argument(format!(
+            "the hand is not over after the {n} decisions given"
+        ))
+        .into());
+    };
+    let deltas = result.deltas.to_vec();
+    let c = row / N_COLS;
+    let planes = PyArray1::from_vec(py, planes).reshape([n, c, N_COLS])?;
+    let masks = PyArray1::from_vec(py, masks).reshape([n, N_ACTIONS])?;
+    Ok((
+        planes,
+        masks,
+        PyArray1::from_vec(py, actions),
+        PyArray1::from_vec(py, seats.iter().map(|&s| s as i8).collect()),
+        deltas,
+    ))
+}
+
 /// The index of `action` in the action space (0 to `ENV_N_ACTIONS - 1`).
 #[pyfunction]
 fn action_to_index(action: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -865,6 +990,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_mask, m)?)?;
     m.add_function(wrap_pyfunction!(gb_planes, m)?)?;
     m.add_function(wrap_pyfunction!(action_features, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_decisions, m)?)?;
     m.add_function(wrap_pyfunction!(action_to_index, m)?)?;
     m.add_function(wrap_pyfunction!(index_to_action, m)?)?;
     m.add_class::<PyVecEnv>()?;

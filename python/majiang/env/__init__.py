@@ -7,6 +7,17 @@ fixed action space of :data:`N_ACTIONS` indices (every action of every rule set)
 - :func:`encode` / :func:`legal_mask`: the planes and the mask of an
   :class:`~majiang.Observation` (written into a caller's array when given);
 - :func:`action_to_index` / :func:`index_to_action`: the action space both ways;
+- encoding v2 (``docs/encoding.md``): :func:`gb_planes` (the oracle's GB planes of an
+  observation, :data:`N_GB_PLANES` of them; ``VecEnv(features="v2")`` appends them to
+  every row), :func:`action_features` (every legal action with :data:`N_FEATURES`
+  features of the position after it; ``VecEnv(candidates=True)``), ``VecEnv(oracle=True)``
+  (every hand and the wall's next tiles, for a critic) and ``VecEnv(history=True)`` (the
+  hand's actions as tokens);
+- :class:`VectorEnv`: the standard ``gymnasium.vector.VectorEnv`` over the Rust tables
+  (``gym.make_vec("majiang/GB-v0", num_envs=N, vectorization_mode="vector_entry_point")``;
+  ids for every rule set in :data:`GYM_IDS`);
+- :func:`evaluate`: duplicate evaluation of a batched policy (:class:`ModelPolicy`, the
+  shipped model's network, is one) at batch speed;
 - :class:`VecEnv`: N tables (1 to :data:`MAX_ENVS`) stepped together in Rust across
   threads (one learning seat each against three built-in opponents, or with
   ``seat="all"`` self-play: every seat learns, one decision of the acting seat per step),
@@ -35,8 +46,25 @@ from .._core import (
     ENV_N_PLANES as N_PLANES,
 )
 from .._core import (
+    ENV_MAX_CANDIDATES as MAX_CANDIDATES,
+)
+from .._core import (
+    ENV_MAX_TOKENS as MAX_TOKENS,
+)
+from .._core import (
+    ENV_N_FEATURES as N_FEATURES,
+)
+from .._core import (
+    ENV_N_GB_PLANES as N_GB_PLANES,
+)
+from .._core import (
+    ENV_N_ORACLE_PLANES as N_ORACLE_PLANES,
+)
+from .._core import (
     VecEnv,
+    action_features,
     action_to_index,
+    gb_planes,
     index_to_action,
     legal_mask,
 )
@@ -55,6 +83,11 @@ if TYPE_CHECKING:
 __all__ = [
     "ENCODING_VERSION",
     "GYM_IDS",
+    "MAX_CANDIDATES",
+    "MAX_TOKENS",
+    "N_FEATURES",
+    "N_GB_PLANES",
+    "N_ORACLE_PLANES",
     "Evaluation",
     "ModelPolicy",
     "MAX_ENVS",
@@ -65,9 +98,11 @@ __all__ = [
     "VecEnv",
     "VectorEnv",
     "register_envs",
+    "action_features",
     "action_to_index",
     "encode",
     "evaluate",
+    "gb_planes",
     "index_to_action",
     "legal_mask",
 ]
