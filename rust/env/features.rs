@@ -656,17 +656,22 @@ pub mod token {
 pub const MAX_TOKENS: usize = 192;
 
 /// The action history of the hand in play, kept by an environment that sees every action
-/// (see [`token`]); written for one observer by [`History::write`].
+/// (see [`token`]); written for one observer by [`History::write`]. A claim becomes a
+/// token once its window is resolved, and only if it won (a chow beaten by a pung is no
+/// meld): [`History::record`] before each action, [`History::settle`] after it.
 #[derive(Debug, Clone)]
 pub struct History {
     /// `[kind, seat, tile, other seat]`, seats absolute.
     tokens: Vec<[u8; 4]>,
+    /// Claims of the open window: the token and the claimer's melds before it.
+    window: Vec<([u8; 4], u8)>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
             tokens: Vec::with_capacity(MAX_TOKENS),
+            window: Vec::with_capacity(4),
         }
     }
 }
@@ -675,22 +680,28 @@ impl History {
     /// Forgets the hand (call at a deal).
     pub fn clear(&mut self) {
         self.tokens.clear();
+        self.window.clear();
+    }
+
+    fn push(&mut self, tok: [u8; 4]) {
+        if self.tokens.len() < MAX_TOKENS {
+            self.tokens.push(tok);
+        }
     }
 
     /// Records `a` by `seat` in `round` just before the round applies it (a pass makes no
-    /// token).
+    /// token; a claim waits for [`History::settle`]).
     pub fn record(&mut self, round: &Round, seat: u8, a: Action) {
-        if self.tokens.len() == MAX_TOKENS {
-            return;
-        }
-        let claim_from = round.claim().map(|c| c.0).unwrap_or(seat);
+        let claim = round.claim();
+        let claim_from = claim.map(|c| c.0).unwrap_or(seat);
         let drawn = round.drawn().filter(|_| round.turn() == seat);
+        let in_window = claim.is_some() && round.turn() != seat;
         let tok = match a {
             Action::Discard(t) if drawn == Some(t) => [token::DISCARD_DRAWN, seat, t, seat],
             Action::Discard(t) => [token::DISCARD, seat, t, seat],
             Action::Ready(t) => [token::READY, seat, t, seat],
             Action::Chow(_) | Action::Pung(_) | Action::Kong(_) => {
-                let t = round.claim().map(|c| c.1).unwrap_or(34);
+                let t = claim.map(|c| c.1).unwrap_or(34);
                 let k = match a {
                     Action::Chow(_) => token::CHOW,
                     Action::Pung(_) => token::PUNG,
@@ -703,12 +714,40 @@ impl History {
             Action::Win => [
                 token::WIN,
                 seat,
-                round.claim().map(|c| c.1).or(drawn).unwrap_or(34),
+                claim.map(|c| c.1).or(drawn).unwrap_or(34),
                 claim_from,
             ],
             Action::Pass => return,
         };
-        self.tokens.push(tok);
+        if in_window {
+            self.window.push((tok, round.seat(seat).n_melds));
+        } else {
+            self.push(tok);
+        }
+    }
+
+    /// Resolves the open window once `round` has left it (call after each action): the
+    /// claims that made a meld, or won the hand, become tokens.
+    pub fn settle(&mut self, round: &Round) {
+        if self.window.is_empty() || (round.claim().is_some() && !round.is_over()) {
+            return;
+        }
+        let window = std::mem::take(&mut self.window);
+        for (tok, melds) in &window {
+            let s = tok[1];
+            let won = if tok[0] == token::WIN {
+                round
+                    .result()
+                    .is_some_and(|r| r.wins.iter().any(|w| w.seat == s))
+            } else {
+                round.seat(s).n_melds > *melds
+            };
+            if won {
+                self.push(*tok);
+            }
+        }
+        self.window = window;
+        self.window.clear();
     }
 
     /// Tokens recorded.

@@ -317,6 +317,9 @@ impl EnvTable {
                 self.history.record(&self.round, seat, a);
             }
             self.round.apply(seat, a)?;
+            if self.spec.history {
+                self.history.settle(&self.round);
+            }
             self.decisions += 1;
         }
     }
@@ -385,6 +388,9 @@ impl EnvTable {
             self.history.record(&self.round, self.acting, a);
         }
         self.round.apply(self.acting, a)?;
+        if self.spec.history {
+            self.history.settle(&self.round);
+        }
         self.decisions += 1;
         self.advance()
     }
