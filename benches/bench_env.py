@@ -275,7 +275,7 @@ def main() -> None:
     try:
         windows = paired()
     except ImportError:
-        print("riichienv is not installed (pip install majiang[bench]): no ratios")
+        print("riichienv is not installed (pip install 'majiang[bench]'): no ratios")
         windows = None
     others = {}
     for name, threads, opponents, agent in (

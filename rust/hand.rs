@@ -18,7 +18,7 @@ pub enum WinKind {
 
 impl WinKind {
     /// `self_drawn`, `discard` or `robbed_kong`.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             WinKind::SelfDrawn => "self_drawn",
             WinKind::Discard => "discard",

@@ -147,6 +147,9 @@ crate::option_group! {
         pub private_walls: bool = false => Walls,
         /// G-2: how the opening flowers are replaced.
         pub initial_flower_mode: FlowerMode = FlowerMode::Passes => Walls,
+        /// A discard may be claimed for a chow (吃) by the seat after the discarder; false:
+        /// only for a pung, a kong or a win (tables that play without chows).
+        pub chows: bool = true => Flow,
         /// G-5 / C-6 / D-13: no kong on a turn that began with these claims.
         pub kong_lock_after_claim: KongLock = KongLock::ChiPeng => Flow,
         /// D-12: which tile an added kong may use.
@@ -178,6 +181,10 @@ crate::option_group! {
         pub settlement: Settlement = Settlement::Mcr => FanPayments,
         /// The base (底分) of the payment formula.
         pub base: u16 = 8 => FanPayments in 0..=1000,
+        /// A dealer bonus (庄家加分): added to every payment of a win between the dealer and
+        /// another seat (the dealer pays it more when it pays, and receives it more from
+        /// each payer when it wins); 0 in gb and classic.
+        pub dealer_bonus: u16 = 0 => FanPayments in 0..=1000,
         /// G-7: what a rejected win declaration costs.
         pub penalty_mode: PenaltyMode = PenaltyMode::Reject => FanPayments,
         /// G-8 / classic §6: ready may be declared (报听) with a discard; the hand locks.

@@ -11,7 +11,8 @@ import pytest
 
 import majiang as mj
 from majiang import sim
-from majiang.bots import BotzoneBot
+from majiang._core import Policy
+from majiang.bots import BotzoneBot, EfficiencyBot, ExpertBot, StrongBot
 from majiang.cli import main
 
 SCRIPT = str(Path(__file__).parent / "data" / "botzone_pass_bot.py")
@@ -22,28 +23,65 @@ def program(*flags: str) -> BotzoneBot:
     return BotzoneBot([sys.executable, SCRIPT, *flags], time_limit=30)
 
 
-@pytest.mark.parametrize(
-    ("rules", "duplicate"), [("gb", True), (BOTZONE, True), ("classic", False)]
-)
-def test_the_python_arena_plays_the_rust_arenas_games(rules, duplicate):
-    bots = ["efficiency", "random", "strong_lite", "efficiency"]
-    rust = mj.arena(bots, hands=24, seed=7, rules=rules, duplicate=duplicate)
-    names, objects = sim._arena_entries(bots)
-    rule_set = rules if isinstance(rules, mj.RuleSet) else mj.RuleSet(rules)
-    meta = {"rules": rule_set.name, "seed": 7, "duplicate": duplicate}
-    py = sim._arena_python(
-        24,
-        seed=7,
-        rules=rule_set,
-        names=names,
-        objects=objects,
-        duplicate=duplicate,
-        progress=False,
-        meta=meta,
+COLUMNS = ("wall", "seats", "winner", "discarder", "fan_total", "scores")
+
+
+def same_games(a: mj.ArenaResult, b: mj.ArenaResult) -> bool:
+    return all(
+        getattr(a, c).dtype == getattr(b, c).dtype and np.array_equal(getattr(a, c), getattr(b, c))
+        for c in COLUMNS
     )
-    for c in ("wall", "seats", "winner", "discarder", "fan_total", "scores"):
-        a, b = getattr(rust, c), getattr(py, c)
-        assert a.dtype == b.dtype and np.array_equal(a, b), c
+
+
+@pytest.mark.parametrize(
+    ("rules", "duplicate"),
+    [("gb", True), ("gb", False), ("classic", True), ("huainan", True), (BOTZONE, True)],
+)
+def test_python_wrappers_of_the_built_in_bots_play_the_rust_arenas_games(rules, duplicate):
+    """Each wrapper is asked act(observation) through the Rust arena's adapter (playing
+    the observation's rules, no rules= given) and reseeded by begin_hand: the games are
+    the all-Rust arena's, game for game."""
+    names = ["efficiency", "strong", "expert", "efficiency"]
+    rust = mj.arena(names, hands=24, seed=7, rules=rules, duplicate=duplicate)
+    wrapped = [EfficiencyBot(), StrongBot(), ExpertBot(), EfficiencyBot()]
+    py = mj.arena(wrapped, hands=24, seed=7, rules=rules, duplicate=duplicate)
+    assert same_games(rust, py)
+    assert py.bots == ["EfficiencyBot", "StrongBot", "ExpertBot", "EfficiencyBot"]
+    # Mixed: two wrappers among two built-in names.
+    mixed = mj.arena(
+        [wrapped[0], "strong", wrapped[2], "efficiency"],
+        hands=24,
+        seed=7,
+        rules=rules,
+        duplicate=duplicate,
+    )
+    assert same_games(rust, mixed)
+
+
+class Reseeded:
+    """A Python bot that records what the arena tells it."""
+
+    def __init__(self) -> None:
+        self.seeds: list[int] = []
+        self.seats: list[int] = []
+        self.policy = Policy("random")
+
+    def begin_hand(self, seed: int) -> None:
+        self.seeds.append(seed)
+        self.policy.reseed(seed)
+
+    def act(self, obs):
+        if len(self.seats) < len(self.seeds):  # the game's first decision
+            self.seats.append(obs.seat)
+        return self.policy.choose(obs)
+
+
+def test_a_python_bot_is_told_each_game_and_sits_where_the_rust_arena_seats_it():
+    bot = Reseeded()
+    r = mj.arena([bot, "random", "random", "random"], hands=12, seed=4)
+    assert len(bot.seeds) == 12 and len(set(bot.seeds)) == 12
+    assert bot.seats == list(r.seats[:, 0])
+    assert same_games(r, mj.arena("random", hands=12, seed=4))
 
 
 def test_a_botzone_program_plays_whole_hands_in_duplicate():
@@ -105,13 +143,85 @@ class AlwaysWins:
 
 
 def test_a_bot_that_raises_is_named_with_the_games_finished():
-    with pytest.raises(sim.ArenaBotError, match=r"bot 2 \(Raises\) raised ValueError") as info:
+    with pytest.raises(mj.BotError, match=r"bot 2 \(Raises\) raised ValueError") as info:
         mj.arena(["random", "random", Raises(after=60), "random"], hands=40, seed=3)
     e = info.value
+    assert type(e) is mj.BotError and sim.ArenaBotError is mj.BotError
     assert e.bot == 2 and e.name == "Raises" and e.game == len(e.partial) > 0
-    assert isinstance(e.__cause__, ValueError)
-    with pytest.raises(sim.ArenaBotError, match=r"bot 0 \(liar\) returned an illegal action"):
+    assert isinstance(e.partial, sim.ArenaResult)
+    # The seat is the one the arena gave the bot in that game.
+    assert e.seat == (2 + e.game) % 4 and f"seat {e.seat}" in str(e)
+    assert isinstance(e.__cause__, ValueError) and str(e.__cause__) == "no idea"
+    # The games finished lie on the walls and seats of any arena with this seed.
+    n = len(e.partial)
+    again = mj.arena("random", hands=n, seed=3)
+    assert (again.wall[:n] == e.partial.wall).all() and (again.seats[:n] == e.partial.seats).all()
+    assert e.hand is None and e.record is None
+
+
+def test_an_illegal_action_raises_illegal_bot_action_error():
+    with pytest.raises(
+        mj.IllegalBotActionError, match=r"bot 0 \(liar\) returned an illegal action"
+    ) as info:
         mj.arena([AlwaysWins(), "random", "random", "random"], hands=4)
+    e = info.value
+    assert isinstance(e, mj.BotError) and isinstance(e, mj.IllegalActionError)
+    assert e.bot == 0 and e.game == 0 and e.seat == 0 and len(e.partial) == 0
+    assert isinstance(e.__cause__, mj.IllegalActionError)
+
+
+class Answers:
+    """Answers ``act`` with a fixed object."""
+
+    def __init__(self, answer: object) -> None:
+        self.answer = answer
+
+    def act(self, obs):
+        return self.answer
+
+
+def test_an_answer_that_is_not_an_action_is_an_illegal_action():
+    with pytest.raises(
+        mj.IllegalBotActionError, match=r"act returned str, not a majiang.Action"
+    ) as info:
+        mj.arena(["random", Answers("discard 1m"), "random", "random"], hands=4, seed=1)
+    assert isinstance(info.value.__cause__, TypeError)
+    assert info.value.bot == 1 and info.value.name == "Answers"
+
+
+class FalseWin:
+    """Declares a win on its first decision, then plays the first legal action."""
+
+    def __init__(self) -> None:
+        self.declared = False
+
+    def act(self, obs):
+        if not self.declared and not any(a.kind == "win" for a in obs.legal_actions):
+            self.declared = True
+            return mj.Action("win")
+        return obs.legal_actions[0]
+
+
+def test_a_false_win_under_botzone_penalties_is_the_rounds_to_settle():
+    """Under the Botzone preset an undeclarable win is penalised by the round, not
+    refused: the arena goes on (as the round decides, not the adapter)."""
+    r = mj.arena([FalseWin(), "random", "random", "random"], hands=4, seed=1, rules=BOTZONE)
+    assert len(r) == 4
+    with pytest.raises(mj.IllegalBotActionError):
+        mj.arena([FalseWin(), "random", "random", "random"], hands=4, seed=1)
+
+
+class BadStart(Answers):
+    def begin_hand(self, seed: int) -> None:
+        raise RuntimeError(f"cannot start with {seed}")
+
+
+def test_a_bot_whose_begin_hand_raises_is_named():
+    with pytest.raises(
+        mj.BotError, match=r"bot 3 \(BadStart\) raised RuntimeError in begin_hand"
+    ) as info:
+        mj.arena(["random", "random", "random", BadStart(None)], hands=8, seed=2)
+    assert info.value.game == 0 and isinstance(info.value.__cause__, RuntimeError)
 
 
 def test_ctrl_c_keeps_the_games_finished():

@@ -111,6 +111,33 @@ def test_arena_stops_with_the_games_finished():
     assert words[1] == "interrupted" and words[3] == "True", out
 
 
+def test_arena_with_a_python_bot_stops_with_the_games_finished():
+    """A Python bot at the Rust table: Ctrl-C lands in the bot's Python code or between
+    games, and the games finished are the ones the all-Rust arena plays."""
+    code = """
+        import majiang as mj
+        from majiang.bots import EfficiencyBot
+        mj.arena([EfficiencyBot(), "random", "random", "random"], hands=8)
+        print("ready", flush=True)
+        try:
+            mj.arena([EfficiencyBot(), "efficiency", "efficiency", "efficiency"],
+                     hands=1_000_000, seed=3)
+        except KeyboardInterrupt as e:
+            part = e.partial
+            n = len(part)
+            again = mj.arena("efficiency", hands=n, seed=3)
+            same = all((getattr(part, c) == getattr(again, c)[:n]).all()
+                       for c in ("wall", "seats", "winner", "scores"))
+            print("interrupted", n, same, flush=True)
+    """
+    rc, out, err, _ = _interrupt_python(code)
+    _clean(err)
+    assert rc == 0, err
+    words = out.split()
+    assert words[1] == "interrupted" and words[3] == "True", out
+    assert int(words[2]) > 0
+
+
 def test_danger_samples_stop_inside_the_call():
     """The defense's ground truth (up to 20,000 hands a call) stops on Ctrl-C between a
     few hands per thread."""

@@ -182,7 +182,8 @@ def test_method_signatures_match():
             decorators = {d.id for d in fn.decorator_list if isinstance(d, ast.Name)}
             if "property" in decorators:
                 continue
-            target = cls if mname == "__init__" else cls.__dict__.get(mname)
+            # The constructor (declared as __new__, as pyo3 defines it) is the class signature.
+            target = cls if mname in ("__init__", "__new__") else cls.__dict__.get(mname)
             if target is None or type(target).__name__ == "wrapper_descriptor":
                 # A slot such as __contains__ reports CPython's generic signature.
                 continue

@@ -19,7 +19,7 @@ from majiang.ui.controller import (  # noqa: E402
     bot_class_for_level,
     relative_seat,
 )
-from majiang.ui.hints import compute_hints, unseen_counts  # noqa: E402
+from majiang.ui.hints import compute_hints, patterns, unseen_counts  # noqa: E402
 from majiang.ui.scenarios import ScriptedPerson, play_hand  # noqa: E402
 from majiang.ui.screens import fan_table, settlement_table  # noqa: E402
 
@@ -186,3 +186,28 @@ def test_bots_that_plan_for_rules_get_the_games_rules() -> None:
     assert make_bot(Plain, 5, classic).seed == 5
     c = Controller(classic, 3, "normal", hands=1)
     assert len(c.bots) == 4 and c.bots[0] is None
+
+
+@pytest.mark.parametrize(
+    ("hand", "seat_wind", "prevalent_wind", "want"),
+    [
+        # Eleven tiles of characters and two of dots: the full flush plan.
+        ("11235678999m15p", 0, 0, ["Full Flush"]),
+        ("113355779m1155z", 1, 2, ["Seven Pairs"]),
+        # A plain hand keeps its honor pungs: east is both winds for the East seat in the
+        # East round, and the red dragon.
+        ("123m55p789s11555z", 0, 0, ["Prevalent Wind", "Seat Wind", "Dragon Pung"]),
+    ],
+)
+def test_hints_head_for_the_strong_policys_plan_named_by_the_catalog(
+    hand: str, seat_wind: int, prevalent_wind: int, want: list[str]
+) -> None:
+    plan = mj._core.fan_plan(hand, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
+    got = patterns(
+        mj.parse_tiles(hand), [], rules="gb", seat_wind=seat_wind, prevalent_wind=prevalent_wind
+    )
+    catalog = {f["id"]: f for f in mj.fan_catalog()}
+    assert got == [
+        (catalog[i]["name_zh"], catalog[i]["name"], catalog[i]["points"]) for i in plan["fans"]
+    ]
+    assert [en for _, en, _ in got] == want

@@ -16,7 +16,7 @@ from rich.console import Console  # noqa: E402
 
 import majiang as mj  # noqa: E402
 from majiang.bots import EfficiencyBot  # noqa: E402
-from majiang.record import replay_hand  # noqa: E402
+from majiang.record import hand_round, replay_hand, replay_moves  # noqa: E402
 from majiang.ui.replay import ReplayApp, hand_steps, seat_names  # noqa: E402
 from majiang.ui.widgets import SeatPanel  # noqa: E402
 
@@ -43,18 +43,43 @@ def record() -> mj.MatchRecord:
     raise AssertionError("no win in 40 matches")
 
 
-def test_the_steps_end_where_the_engine_ends(record: mj.MatchRecord) -> None:
+def test_the_steps_are_the_rounds_tables_move_by_move(record: mj.MatchRecord) -> None:
+    """Each step is the table of the hand's Round after a recorded move (checked against
+    a Round stepped here with the record's decisions), and the last is the round the
+    replay ends with."""
     names = seat_names(record)
     assert names == ["You", "Right", "Across", "Left"]
+    rules = record.rule_set()
     for h in record.hands:
-        steps = hand_steps(h, record.n_hands, names, 144 - 53)
-        r = replay_hand(record.rule_set(), h)
-        last = steps[-1]
-        assert last.wall == r.wall_remaining
+        steps = hand_steps(h, rules, record.n_hands, names)
+        r = hand_round(rules, h)
+        tables = [([list(r.hand(s)) for s in range(4)], r.wall_remaining)]
+        logged = 0
+        for _, _, events in replay_moves(r, h):
+            logged += len(events)
+            if events:
+                tables.append(([list(r.hand(s)) for s in range(4)], r.wall_remaining))
+        assert [(s.concealed, s.wall) for s in steps] == tables
+        assert logged + len(hand_round(rules, h).events()) == len(h.events)
+        last, end = steps[-1], replay_hand(rules, h)
+        assert last.wall == end.wall_remaining
         for s in range(4):
-            assert sorted(r.flowers(s)) == sorted(last.flowers[s])
-            assert len(r.melds(s)) == len(last.melds[s])
-        assert len(steps) == 1 + sum(1 for e in h.events if e["type"] not in ("dice", "deal"))
+            assert last.concealed[s] == list(end.hand(s))
+            assert last.flowers[s] == list(end.flowers(s))
+            assert last.melds[s] == [(m.kind, list(m.tiles)) for m in end.melds(s)]
+        # Every move changed the table, and the log grew with it.
+        for a, b in zip(steps, steps[1:], strict=False):
+            assert len(b.log) > len(a.log)
+
+
+def test_a_record_the_engine_does_not_reproduce_shows_where(record: mj.MatchRecord) -> None:
+    h = record.hands[0]
+    events = list(h.events_json)
+    at = next(i for i, e in enumerate(events) if '"type":"discard"' in e)
+    bad = mj.record.HandRecord(**{**h.__dict__, "events_json": events[:at] + events[at + 1 :]})
+    steps = hand_steps(bad, record.rule_set(), record.n_hands, seat_names(record))
+    assert "does not reproduce" in steps[-1].log[-1].plain
+    assert len(steps) < len(hand_steps(h, record.rule_set(), record.n_hands, seat_names(record)))
 
 
 def test_single_keys_step_through_the_hands(record: mj.MatchRecord) -> None:
@@ -89,3 +114,11 @@ def test_single_keys_step_through_the_hands(record: mj.MatchRecord) -> None:
         assert app.return_code in (0, None)
 
     asyncio.run(go())
+
+
+def test_a_huainan_replay_shows_the_bao_from_the_round() -> None:
+    rec = mj.Game("huainan", bots=[mj.bots.FirstBot() for _ in range(4)], seed=5, hands=1).play()
+    h = rec.hands[0]
+    bao = next(e for e in h.events if e["type"] == "bao")
+    steps = hand_steps(h, rec.rule_set(), rec.n_hands, seat_names(rec), unit="points")
+    assert all(s.bao == (bao["indicator"], bao["tile"]) for s in steps)

@@ -4,7 +4,9 @@ Sections follow the Rust binding modules (rust/py/*.rs).
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, final
+
+from typing_extensions import Self
 
 # The errors are declared in majiang.errors; the extension raises the same classes.
 from .errors import IllegalActionError as IllegalActionError
@@ -17,19 +19,20 @@ from .errors import OutOfMemoryError as OutOfMemoryError
 from .errors import RuleError as RuleError
 from .errors import UsageError as UsageError
 
-TileLike = int | str
-HandLike = str | Sequence[int]
+_TileLike = int | str
+_HandLike = str | Sequence[int]
 
 # --- tiles --------------------------------------------------------------------------
 
 def parse_tiles(s: str) -> list[int]: ...
-def format_tiles(tiles: HandLike) -> str: ...
-def tile_name(t: TileLike) -> str: ...
-def tile_name_zh(t: TileLike) -> str: ...
-def tile_glyph(t: TileLike) -> str: ...
+def format_tiles(tiles: _HandLike) -> str: ...
+def tile_name(t: _TileLike) -> str: ...
+def tile_name_zh(t: _TileLike) -> str: ...
+def tile_glyph(t: _TileLike) -> str: ...
 
+@final
 class Meld:
-    def __init__(self, kind: str, tiles: HandLike) -> None: ...
+    def __new__(cls, kind: str, tiles: _HandLike) -> Self: ...
     @property
     def kind(self) -> str: ...
     @property
@@ -42,11 +45,12 @@ class Meld:
 
 # --- rules --------------------------------------------------------------------------
 
+@final
 class RuleSet:
     """A rule set (or preset) plus its own options; immutable, comparable, hashable,
     picklable."""
 
-    def __init__(self, name: str = "gb", **options: bool | int | str) -> None: ...
+    def __new__(cls, name: str | None = None, **options: bool | int | str) -> Self: ...
     @property
     def name(self) -> str: ...
     @property
@@ -66,7 +70,7 @@ class RuleSet:
     def __reduce__(self) -> tuple[Any, ...]: ...
     def __copy__(self) -> RuleSet: ...
     def __deepcopy__(self, _memo: object) -> RuleSet: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 def rule_sets() -> list[dict[str, Any]]:
@@ -76,8 +80,8 @@ def rule_sets() -> list[dict[str, Any]]:
 def presets() -> list[dict[str, Any]]:
     """The registered presets (name, rule_set, title, summary, docs, options)."""
 
-RulesLike = str | RuleSet
-MeldsLike = Iterable[Meld]
+_RulesLike = str | RuleSet
+_MeldsLike = Iterable[Meld]
 
 # --- oracle -------------------------------------------------------------------------
 
@@ -85,28 +89,44 @@ import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
 def shanten(
-    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+    hand: _HandLike,
+    melds: _MeldsLike | None = None,
+    *,
+    rules: _RulesLike | None = None,
+    wild: _TileLike | None = None,
 ) -> int: ...
 def shanten_forms(
-    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+    hand: _HandLike,
+    melds: _MeldsLike | None = None,
+    *,
+    rules: _RulesLike | None = None,
+    wild: _TileLike | None = None,
 ) -> dict[str, int]:
     """Shanten per form: ``regular``, ``seven_pairs``, ``thirteen_orphans``,
     ``honors_knitted``, ``knitted_straight``; under huainan ``regular``, ``seven_pairs``,
     ``shisanlang`` (十三浪) and ``jiuyao`` (九幺). A form that cannot apply is absent."""
 
 def useful_tiles(
-    hand: HandLike,
-    melds: MeldsLike = (),
+    hand: _HandLike,
+    melds: _MeldsLike | None = None,
     *,
-    rules: RulesLike = "gb",
-    wild: TileLike | None = None,
+    rules: _RulesLike | None = None,
+    wild: _TileLike | None = None,
     form: str | None = None,
 ) -> list[int]: ...
 def waits(
-    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+    hand: _HandLike,
+    melds: _MeldsLike | None = None,
+    *,
+    rules: _RulesLike | None = None,
+    wild: _TileLike | None = None,
 ) -> list[int]: ...
 def is_win(
-    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "gb", wild: TileLike | None = None
+    hand: _HandLike,
+    melds: _MeldsLike | None = None,
+    *,
+    rules: _RulesLike | None = None,
+    wild: _TileLike | None = None,
 ) -> bool: ...
 def shanten_batch(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.int8]: ...
 def _warm_up() -> None: ...
@@ -115,6 +135,7 @@ def _warm_up() -> None: ...
 
 N_FAN_IDS: int
 
+@final
 class Fan:
     @property
     def id(self) -> int: ...
@@ -129,6 +150,7 @@ class Fan:
     @property
     def total(self) -> int: ...
 
+@final
 class FanResult:
     @property
     def fans(self) -> list[Fan]: ...
@@ -139,19 +161,19 @@ class FanResult:
     @property
     def meets_minimum(self) -> bool: ...
     def count(self, fan: str | int) -> int: ...
-    def __contains__(self, fan: str | int) -> bool: ...
+    def __contains__(self, fan: str | int, /) -> bool: ...
     def __len__(self) -> int: ...
     def to_dict(self) -> dict[str, object]: ...
     def __reduce__(self) -> tuple[object, tuple[list[tuple[int, int]], bool]]: ...
     def __copy__(self) -> FanResult: ...
     def __deepcopy__(self, _memo: object) -> FanResult: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 def _fan_result(fans: list[tuple[int, int]], meets_minimum: bool) -> FanResult: ...
 def evaluate_fan(
-    hand: HandLike,
-    win_tile: TileLike,
-    melds: MeldsLike | None = None,
+    hand: _HandLike,
+    win_tile: _TileLike,
+    melds: _MeldsLike | None = None,
     *,
     self_drawn: bool = False,
     fourth_tile: bool = False,
@@ -161,9 +183,9 @@ def evaluate_fan(
     prevalent_wind: int | str | None = None,
     flowers: int | None = None,
     declared_ready: bool = False,
-    rules: RulesLike | None = None,
+    rules: _RulesLike | None = None,
 ) -> FanResult: ...
-def fan_catalog() -> list[dict[str, object]]: ...
+def fan_catalog() -> list[dict[str, Any]]: ...
 def _evaluate_fan_batch(
     hands: npt.NDArray[np.uint8],
     win_tiles: npt.NDArray[np.uint8],
@@ -172,16 +194,17 @@ def _evaluate_fan_batch(
     seat: npt.NDArray[np.uint8],
     prevalent: npt.NDArray[np.uint8],
     flowers: npt.NDArray[np.uint8],
-    rules: RulesLike,
+    rules: _RulesLike,
     threads: int | None = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...
 
 # --- play ---------------------------------------------------------------------------
 
+@final
 class Action:
     """One decision: discard, ready, win, concealed_kong, added_kong, chow, pung, kong, pass."""
 
-    def __init__(self, kind: str, tile: TileLike | None = None) -> None: ...
+    def __new__(cls, kind: str, tile: _TileLike | None = None) -> Self: ...
     @property
     def kind(self) -> str: ...
     @property
@@ -191,6 +214,7 @@ class Action:
     @staticmethod
     def from_code(code: int) -> Action: ...
 
+@final
 class Observation:
     """What one seat can see at one moment (a snapshot), with its legal actions."""
 
@@ -253,23 +277,24 @@ class Observation:
     @property
     def bao_drawn(self) -> int: ...
 
+@final
 class Round:
     """One hand, driven step by step."""
 
-    def __init__(
-        self,
-        rules: RulesLike | None = None,
+    def __new__(
+        cls,
+        rules: _RulesLike | None = None,
         seed: int = 0,
         dealer: int = 0,
         prevalent_wind: int = 0,
         *,
-        hands: Sequence[HandLike] | None = None,
-        draws: HandLike | None = None,
-        replacements: HandLike | None = None,
+        hands: Sequence[_HandLike] | None = None,
+        draws: _HandLike | None = None,
+        replacements: _HandLike | None = None,
         scores: Sequence[int] | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     @staticmethod
-    def from_view(rules: RulesLike, view: dict[str, Any], seed: int = 0) -> Round: ...
+    def from_view(rules: _RulesLike, view: dict[str, Any], seed: int = 0) -> Round: ...
     @property
     def phase(self) -> str: ...
     @property
@@ -313,12 +338,13 @@ class Round:
     def __copy__(self) -> Round: ...
     def __deepcopy__(self, _memo: object) -> Round: ...
 
+@final
 class Match:
     """The hands of a match with dealer and wind rotation."""
 
-    def __init__(
-        self, rules: RulesLike | None = None, seed: int = 0, hands: int | None = None
-    ) -> None: ...
+    def __new__(
+        cls, rules: _RulesLike | None = None, seed: int = 0, hands: int | None = None
+    ) -> Self: ...
     @property
     def seed(self) -> int: ...
     @property
@@ -344,14 +370,17 @@ class Match:
     def finish_hand(self, round: Round) -> None: ...
 
 def wind_name(w: int) -> str: ...
+def event_schema() -> dict[str, dict[str, str]]: ...
+def event_field_types() -> dict[str, dict[str, Any]]: ...
 
 # --- sim ----------------------------------------------------------------------------
 
+@final
 class Policy:
     """A built-in policy ("random", "efficiency", "strong", "strong_lite", "strong_search",
     "expert") choosing from Python observations."""
 
-    def __init__(self, name: str, *, rules: RulesLike | None = None, seed: int = 0) -> None: ...
+    def __new__(cls, name: str, *, rules: _RulesLike | None = None, seed: int = 0) -> Self: ...
     @property
     def name(self) -> str: ...
     @property
@@ -359,7 +388,7 @@ class Policy:
     def reseed(self, seed: int) -> None: ...
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
-    def explain(self, observation: Observation) -> ExplanationDict:
+    def explain(self, observation: Observation) -> _ExplanationDict:
         """The choice with the reasons (the strong family only, as
         ``StrongPolicy.explain``); ``ValueError`` for a policy that does not explain."""
 
@@ -370,10 +399,10 @@ MAX_THREADS: int
 def simulate_hands(
     n_hands: int,
     *,
-    rules: RulesLike,
+    rules: _RulesLike,
     bots: str | Sequence[str],
-    seed: int = 0,
-    start: int = 0,
+    seed: int | None = None,
+    start: int | None = None,
     threads: int | None = None,
     check: bool = False,
     sink: Callable[[int, dict[str, Any]], object] | None = None,
@@ -383,19 +412,21 @@ def simulate_hands(
 def arena_games(
     n_games: int,
     *,
-    rules: RulesLike,
-    bots: str | Sequence[str],
-    seed: int = 0,
-    start: int = 0,
+    rules: _RulesLike,
+    bots: str | Sequence[str | Any],
+    seed: int | None = None,
+    start: int | None = None,
     duplicate: bool = True,
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
+    names: Sequence[str] | None = None,
 ) -> dict[str, Any]: ...
 def fan_names() -> dict[int, tuple[str, str]]: ...
 def policy_names() -> list[str]: ...
 
 # --- huainan ------------------------------------------------------------------------
 
+@final
 class HuainanScore:
     """The value of a Huainan win: primary form, multipliers, what one payer pays."""
 
@@ -414,21 +445,21 @@ class HuainanScore:
     @property
     def value(self) -> int: ...
 
-def bao_for_indicator(indicator: TileLike) -> int: ...
+def bao_for_indicator(indicator: _TileLike) -> int: ...
 def bao_indicator_index(s2: int) -> int: ...
 def is_bao_diaotou(
-    hand: HandLike,
-    melds: MeldsLike | None = None,
+    hand: _HandLike,
+    melds: _MeldsLike | None = None,
     *,
-    wild: TileLike,
-    rules: RulesLike | None = None,
+    wild: _TileLike,
+    rules: _RulesLike | None = None,
 ) -> bool: ...
 def score_huainan(
-    hand: HandLike,
-    win_tile: TileLike | None = None,
-    melds: MeldsLike | None = None,
+    hand: _HandLike,
+    win_tile: _TileLike | None = None,
+    melds: _MeldsLike | None = None,
     *,
-    wild: TileLike,
+    wild: _TileLike,
     self_drawn: bool = False,
     replacement: bool = False,
     robbed_kong: bool = False,
@@ -436,24 +467,25 @@ def score_huainan(
     earthly: bool = False,
     bao_discarded: int = 0,
     passes: int = 0,
-    rules: RulesLike | None = None,
+    rules: _RulesLike | None = None,
 ) -> HuainanScore: ...
-def score_huainan_special(kind: str, *, rules: RulesLike | None = None) -> HuainanScore: ...
+def score_huainan_special(kind: str, *, rules: _RulesLike | None = None) -> HuainanScore: ...
 
 # --- strong -------------------------------------------------------------------------
 
+@final
 class StrongPolicy:
     """The Rust strong policy choosing from Python observations (see bots.StrongBot)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
-        rules: RulesLike | None = None,
+        rules: _RulesLike | None = None,
         seed: int = 0,
         budget_ms: int = 50,
         rollouts: int | None = None,
         time_cap: bool = True,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def rollouts(self) -> int: ...
     @property
@@ -463,9 +495,9 @@ class StrongPolicy:
     def reseed(self, seed: int) -> None: ...
     def choose(self, observation: Observation) -> Action: ...
     def _choose_live(self, round: Round, seat: int) -> Action: ...
-    def explain(self, observation: Observation) -> ExplanationDict:
+    def explain(self, observation: Observation) -> _ExplanationDict:
         """The action ``choose`` returns, with the reasons (the state advances as in
-        ``choose``). See ``ExplanationDict``; ``majiang.bots.Explanation`` wraps it."""
+        ``choose``). See ``_ExplanationDict``; ``majiang.bots.Explanation`` wraps it."""
 
 # The dict of ``StrongPolicy.explain`` / ``Policy.explain``:
 #   action: Action (one of the observation's legal actions); mode: "forced" | "win" |
@@ -478,18 +510,29 @@ class StrongPolicy:
 #     value: float | None, search: float | None};
 #   claims: list (the pass first) of {action: Action, plan_value: float,
 #     chance: float | None, discard: int | None, search: float | None}.
-ExplanationDict = dict[str, Any]
+_ExplanationDict = dict[str, Any]
 
 def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     """The strong policy's defensive reading from the observation's seat: each seat's
     chance of being ready now (0 for the observer), and each kind's chance of dealing in
     if discarded."""
 
+def fan_plan(
+    hand: _HandLike,
+    melds: Sequence[Meld] | None = None,
+    *,
+    seat_wind: int = 0,
+    prevalent_wind: int = 0,
+    rules: _RulesLike | None = None,
+) -> dict[str, Any]:
+    """The strong policy's fan plan for a waiting hand: ``plan``, ``distance``, ``fan``
+    and ``fans`` (catalog ids)."""
+
 def danger_samples(
     hands: int,
     seed: int,
     *,
-    rules: RulesLike | None = None,
+    rules: _RulesLike | None = None,
     bots: str | Sequence[str] | None = None,
     all_kinds: bool = False,
     threads: int | None = None,
@@ -537,7 +580,7 @@ def action_features(
     observation: Observation,
 ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.float32]]: ...
 def replay_decisions(
-    rules: RulesLike,
+    rules: _RulesLike,
     wall: Sequence[int],
     seats: Sequence[int],
     codes: Sequence[int],
@@ -556,18 +599,19 @@ def replay_decisions(
 def action_to_index(action: Action) -> int: ...
 def index_to_action(index: int) -> Action: ...
 
+@final
 class VecEnv:
     """N tables with one learning seat each (or four in self-play, ``seat="all"``),
     stepped in Rust across threads."""
 
-    def __init__(
-        self,
-        rules: RulesLike | None = None,
+    def __new__(
+        cls,
+        rules: _RulesLike | None = None,
         num_envs: int = 1,
         *,
         opponents: str | Sequence[str] | None = None,
         seat: int | Literal["all"] | None = None,
-        episode: str = "hand",
+        episode: str | None = None,
         hands: int | None = None,
         seed: int = 0,
         threads: int | None = None,
@@ -578,7 +622,7 @@ class VecEnv:
         history: bool = False,
         oracle: bool = False,
         candidates: bool = False,
-    ) -> None: ...
+    ) -> Self: ...
     def reset(
         self, seed: int | None = None
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...

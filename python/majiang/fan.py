@@ -130,7 +130,8 @@ def evaluate_fan_batch(
             ``None`` = no melds.
         flags: ``(N,)`` or a scalar: OR of ``FLAG_SELF_DRAWN``, ``FLAG_FOURTH_TILE``,
             ``FLAG_ABOUT_KONG``, ``FLAG_WALL_LAST``, ``FLAG_DECLARED_READY``.
-        seat_wind, prevalent_wind: ``(N,)`` or scalars, 0-3 = E S W N.
+        seat_wind: ``(N,)`` or a scalar, 0-3 = E S W N.
+        prevalent_wind: ``(N,)`` or a scalar, 0-3 = E S W N.
         flowers: ``(N,)`` or a scalar.
         rules: ``"gb"``, ``"classic"`` or a :class:`majiang.RuleSet`.
         threads: worker threads (``None`` = all cores, ``1`` = the calling thread only);

@@ -211,13 +211,15 @@ class Game:
                                 record=record,
                             ) from e
                 m.finish_hand(r)
+                result = r.result
+                assert result is not None  # the hand is over
                 hand = HandRecord(
                     index=index,
                     seed=seed,
                     dealer=dealer,
                     prevalent_wind=wind,
                     scores_before=before,
-                    result=r.result,
+                    result=result,
                     scores_after=m.scores,
                     events_json=r.events_json(),
                 )

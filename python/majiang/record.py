@@ -102,6 +102,7 @@ then the trailer.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import hmac
 import json
@@ -112,7 +113,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from . import signing
+from . import _core, signing
 from ._core import Action, Match, Round, RuleSet
 from ._files import AtomicFile as _AtomicFile
 from .errors import InvalidArgumentError, InvalidTypeError, RecordError, ReplayMismatchError
@@ -129,6 +130,9 @@ __all__ = [
     "ReplayMismatchError",
     "check_record_path",
     "check_wall",
+    "hand_round",
+    "replay_hand",
+    "replay_moves",
     "replay_record",
     "round_from_wall",
 ]
@@ -462,7 +466,9 @@ class _Line:
             raise self.error(f"{key!r} must be true or false, not {_describe(v)}")
         return v
 
-    def str(self, key: str, limit: int = _MAX_NAME) -> str:
+    # Below ``int``, ``bool`` and ``str`` name the methods above: the types are spelled
+    # through ``builtins``.
+    def str(self, key: builtins.str, limit: builtins.int = _MAX_NAME) -> builtins.str:
         v = self.obj[key]
         if type(v) is not str:
             raise self.error(f"{key!r} must be a string, not {_describe(v)}")
@@ -471,8 +477,12 @@ class _Line:
         return v
 
     def ints(
-        self, key: str, bounds: tuple[int, int], n: int | None = None, v: Any = None
-    ) -> list[int]:
+        self,
+        key: builtins.str,
+        bounds: tuple[builtins.int, builtins.int],
+        n: builtins.int | None = None,
+        v: Any = None,
+    ) -> list[builtins.int]:
         v = self.obj[key] if v is None else v
         if type(v) is not list:
             raise self.error(f"{key!r} must be a list, not {_describe(v)}")
@@ -490,24 +500,11 @@ def _int(line: _Line, v: Any, key: str, bounds: tuple[int, int]) -> int:
     return v
 
 
-# Fields of each event type beyond "type", "hand" and (when it has one) "seat".
-_EVENTS: dict[str, dict[str, str]] = {
-    "dice": {"dice": "dice", "break_seat": "seat", "break_stack": "small"},
-    "deal": {"seat": "seat", "tiles": "tiles"},
-    "draw": {"seat": "seat", "tile": "tile", "tail": "bool"},
-    "flower": {"seat": "seat", "tile": "tile"},
-    "discard": {"seat": "seat", "tile": "tile", "ready": "bool"},
-    "chow": {"seat": "seat", "from": "seat", "tile": "tile", "low": "tile"},
-    "pung": {"seat": "seat", "from": "seat", "tile": "tile"},
-    "kong": {"seat": "seat", "from": "seat", "tile": "tile"},
-    "concealed_kong": {"seat": "seat", "tile": "tile"},
-    "added_kong": {"seat": "seat", "tile": "tile"},
-    "win": {"seat": "seat", "from": "seat", "tile": "tile", "how": "how", "fan": "small"},
-    "penalty": {"seat": "seat", "each": "i32"},
-    "exhaustive_draw": {},
-    "bao": {"indicator": "tile", "tile": "tile", "throw": "small"},
-}
-_HOW = ("self_drawn", "discard", "robbed_kong")
+# The event schema, declared once in Rust (rust/round/events.rs): per event type, its
+# fields beyond "type" (and the record's "hand"), each named by its field type, and what
+# each field type holds. Record lines are checked against it.
+_EVENTS: dict[str, dict[str, str]] = _core.event_schema()
+_FIELD_TYPES: dict[str, dict[str, Any]] = _core.event_field_types()
 _EVENT_KEYS = {kind: frozenset(["type", "hand", *spec]) for kind, spec in _EVENTS.items()}
 
 
@@ -515,19 +512,27 @@ def _is_int_in(lo: int, hi: int) -> Callable[[Any], bool]:
     return lambda v: type(v) is int and lo <= v <= hi
 
 
+def _quick_check(t: dict[str, Any]) -> Callable[[Any], bool]:
+    """A one-pass test of a field of type ``t`` (an entry of ``event_field_types``) for
+    the well-formed case; in a record every tile is known, so no value is null."""
+    value = t["value"]
+    if value == "int":
+        return _is_int_in(t["min"], t["max"])
+    if value == "ints":
+        lo, hi, lengths = t["min"], t["max"], frozenset(t["lengths"])
+        return lambda v: (
+            type(v) is list
+            and len(v) in lengths
+            and all(type(x) is int and lo <= x <= hi for x in v)
+        )
+    if value == "bool":
+        return lambda v: type(v) is bool
+    names = frozenset(t["names"])
+    return lambda v: type(v) is str and v in names
+
+
 _FAST: dict[str, Callable[[Any], bool]] = {
-    "seat": _is_int_in(*_SEAT),
-    "tile": _is_int_in(*_TILE),
-    "small": _is_int_in(*_SMALL),
-    "i32": _is_int_in(*_I32),
-    "bool": lambda v: type(v) is bool,
-    "how": lambda v: v in _HOW,
-    "tiles": lambda v: (
-        type(v) is list and len(v) <= 14 and all(type(t) is int and 0 <= t <= 41 for t in v)
-    ),
-    "dice": lambda v: (
-        type(v) is list and len(v) in (2, 4) and all(type(d) is int and 1 <= d <= 6 for d in v)
-    ),
+    name: _quick_check(t) for name, t in _FIELD_TYPES.items()
 }
 # Per event type: (field, quick check) for the well-formed case.
 _EVENT_CHECKS = {
@@ -538,27 +543,25 @@ _EVENT_CHECKS = {
 def _check_event(line: _Line, kind: str) -> None:
     spec = _EVENTS[kind]
     line.fields(["type", "hand", *spec])
-    for key, t in spec.items():
-        if t == "seat":
-            line.int(key, _SEAT)
-        elif t == "tile":
-            line.int(key, _TILE)
-        elif t == "small":
-            line.int(key, _SMALL)
-        elif t == "i32":
-            line.int(key, _I32)
-        elif t == "bool":
+    for key, name in spec.items():
+        t = _FIELD_TYPES[name]
+        value = t["value"]
+        if value == "int":
+            line.int(key, (t["min"], t["max"]))
+        elif value == "ints":
+            v = line.ints(key, (t["min"], t["max"]))
+            if len(v) not in t["lengths"]:
+                lengths = t["lengths"]
+                allowed = (
+                    f"at most {lengths[-1]}"
+                    if lengths == list(range(len(lengths)))
+                    else " or ".join(map(str, lengths))
+                )
+                raise line.error(f"{key!r} has {len(v)} entries, not {allowed}")
+        elif value == "bool":
             line.bool(key)
-        elif t == "tiles":
-            tiles = line.ints(key, _TILE)
-            if len(tiles) > 14:
-                raise line.error(f"{key!r} has {len(tiles)} tiles, more than 14")
-        elif t == "dice":
-            dice = line.ints(key, (1, 6))
-            if len(dice) not in (2, 4):
-                raise line.error(f"{key!r} must have 2 or 4 dice, not {len(dice)}")
-        elif t == "how" and line.obj[key] not in _HOW:
-            raise line.error(f"{key!r} must be one of {', '.join(_HOW)}")
+        elif line.obj[key] not in t["names"]:
+            raise line.error(f"{key!r} must be one of {', '.join(t['names'])}")
 
 
 def _check_win(line: _Line, w: Any, i: int) -> None:
@@ -1142,17 +1145,40 @@ def _where(hand: HandRecord, k: int | None = None) -> str:
     return " ".join([parts[0], f"({parts[1]})"]) if len(parts) == 2 else parts[0]
 
 
-def _replay_round(r: Round, hand: HandRecord) -> None:
-    """Plays the recorded decisions of `hand` on `r` and checks every event and the
-    result."""
+#: One recorded decision replayed: the seat, its action and the events it caused.
+Move = tuple[int, Action, list[dict[str, Any]]]
+
+
+def replay_moves(
+    r: Round, hand: HandRecord, *, before: Callable[[int, Action], object] | None = None
+) -> Iterator[Move]:
+    """Plays the recorded decisions of ``hand`` on ``r`` (the round it was dealt, see
+    :func:`hand_round`) one at a time and yields each as ``(seat, action, events)``: the
+    seat, the action it took and the events it caused (as dicts; empty for a pass that
+    leaves others to decide). ``before(seat, action)``, when given, is called just before
+    each decision is applied, while ``r`` still shows what the seat decided on. Every
+    event is checked against the record as it comes, and the result at the end; the first
+    difference raises :class:`ReplayMismatchError` naming its line."""
     # Parsed here rather than through ``hand.events``, which would keep every hand's
     # parsed events alive after its replay.
     recorded = [json.loads(e) for e in hand.events_json]
     k = 0
 
-    def check_new() -> None:
+    def play(seat: int, action: Action) -> None:
+        if before is not None:
+            before(seat, action)
+        try:
+            r.apply(seat, action)
+        except ValueError as e:  # IllegalActionError
+            raise ReplayMismatchError(
+                f"{_where(hand, k)}: the engine refuses the recorded play: {e}"
+            ) from None
+
+    def check_new(seat: int, action: Action) -> Iterator[Move]:
+        """Checks the events the move caused and yields the move with them."""
         nonlocal k
         late = False
+        new: list[dict[str, Any]] = []
         while True:
             for line in r.events_json(k):
                 got = json.loads(line)
@@ -1163,51 +1189,64 @@ def _replay_round(r: Round, hand: HandRecord) -> None:
                         # kong) nobody could claim, where the engine moved on by itself;
                         # declared now, it takes that step back.
                         late = True
+                        if before is not None:
+                            before(want["seat"], Action("win"))
                         try:
                             r.apply(want["seat"], Action("win"))
                         except ValueError:
                             pass
                         else:
+                            yield seat, action, new
+                            seat, action, new = want["seat"], Action("win"), []
                             break
                     raise ReplayMismatchError(
                         f"{_where(hand, k)}: the engine produced {got}, the record has {want}"
                     )
+                new.append(got)
                 k += 1
             else:
-                return
+                break
+        yield seat, action, new
 
-    check_new()
+    for move in check_new(-1, Action("pass")):
+        if move[0] >= 0:
+            yield move
     while not r.is_over:
         if k >= len(recorded):
             raise ReplayMismatchError(
                 f"{_where(hand, k)}: the record ends while seats {r.pending} must act"
             )
         nxt = recorded[k]
-        try:
-            if nxt.get("type") == "penalty":
-                seen = r.n_events
-                r.apply(nxt["seat"], Action("win"))
-                if r.n_events == seen:
-                    # penalty_mode = botzone: the false win waits for the seats before it
-                    # in claim order, which passed (a true win there would stand instead).
-                    while r.pending:
-                        r.apply(r.pending[0], Action("pass"))
-                check_new()
-                continue
-            wins = set()
-            j = k
-            while j < len(recorded) and recorded[j].get("type") == "win":
-                wins.add(recorded[j]["seat"])
-                j += 1
-            for s in r.pending:
-                r.apply(s, _decision(r, s, nxt, wins, _where(hand, k)))
-        except ReplayMismatchError:
-            raise
-        except ValueError as e:  # IllegalActionError, or a recorded tile no action takes
-            raise ReplayMismatchError(
-                f"{_where(hand, k)}: the engine refuses the recorded play: {e}"
-            ) from None
-        check_new()
+        if nxt.get("type") == "penalty":
+            seen = r.n_events
+            action = Action("win")
+            play(nxt["seat"], action)
+            yield from check_new(nxt["seat"], action)
+            if r.n_events == seen:
+                # penalty_mode = botzone: the false win waits for the seats before it in
+                # claim order, which passed (a true win there would stand instead).
+                while r.pending:
+                    s = r.pending[0]
+                    play(s, Action("pass"))
+                    yield from check_new(s, Action("pass"))
+            continue
+        wins = set()
+        j = k
+        while j < len(recorded) and recorded[j].get("type") == "win":
+            wins.add(recorded[j]["seat"])
+            j += 1
+        where = _where(hand, k)
+        for s in r.pending:
+            try:
+                action = _decision(r, s, nxt, wins, where)
+            except ReplayMismatchError:
+                raise
+            except ValueError as e:  # a recorded tile no action takes
+                raise ReplayMismatchError(
+                    f"{where}: the engine refuses the recorded play: {e}"
+                ) from None
+            play(s, action)
+            yield from check_new(s, action)
     if k != len(recorded):
         raise ReplayMismatchError(
             f"{_where(hand, k)}: the engine ended the hand at event {k} of {len(recorded)}"
@@ -1217,6 +1256,13 @@ def _replay_round(r: Round, hand: HandRecord) -> None:
             f"{_where(hand, len(recorded))}: the engine's result {r.result} differs from "
             f"the record's {hand.result}"
         )
+
+
+def _replay_round(r: Round, hand: HandRecord) -> None:
+    """Plays the recorded decisions of `hand` on `r` and checks every event and the
+    result."""
+    for _ in replay_moves(r, hand):
+        pass
 
 
 def check_wall(wall: list[int], rules: RuleSet) -> str | None:
@@ -1260,15 +1306,21 @@ def round_from_wall(
     return Round(rules, seed, dealer, prevalent_wind, hands=hands, draws=wall[53:], scores=scores)
 
 
+def hand_round(rules: RuleSet, hand: HandRecord) -> Round:
+    """The round ``hand`` was dealt, before its first decision: from the wall it records
+    (a version 3 record, :func:`round_from_wall`), else shuffled from its seed, with its
+    dealer, prevalent wind and scores."""
+    if hand.wall is not None:
+        return round_from_wall(
+            rules, hand.wall, hand.seed, hand.dealer, hand.prevalent_wind, hand.scores_before
+        )
+    return Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
+
+
 def replay_hand(rules: RuleSet, hand: HandRecord) -> Round:
     """Re-plays one hand on its own (from the seed, or the wall, dealer, wind and scores
     it records) and checks every event and the result."""
-    if hand.wall is not None:
-        r = round_from_wall(
-            rules, hand.wall, hand.seed, hand.dealer, hand.prevalent_wind, hand.scores_before
-        )
-    else:
-        r = Round(rules, hand.seed, hand.dealer, hand.prevalent_wind, scores=hand.scores_before)
+    r = hand_round(rules, hand)
     _replay_round(r, hand)
     return r
 

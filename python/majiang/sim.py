@@ -40,6 +40,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import errno
+import functools
 import hashlib
 import io
 import json
@@ -64,7 +65,13 @@ from . import _core, signing
 from ._core import RuleSet
 from ._files import atomic_write, probe_dir
 from ._untrusted import load_json, printable
-from .errors import ArenaBotError, InvalidArgumentError, InvalidTypeError, ResultFileError
+from .errors import (
+    ArenaBotError,
+    BotError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    ResultFileError,
+)
 from .rules import unit
 
 try:
@@ -282,7 +289,8 @@ def _check_file_target(path: Path) -> None:
 
 def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     buf = io.BytesIO()
-    np.savez_compressed(buf, **arrays)
+    named: dict[str, Any] = dict(arrays)
+    np.savez_compressed(buf, **named)
     return buf.getvalue()
 
 
@@ -296,6 +304,11 @@ def _read_npz(source: Path, data: bytes | None = None) -> dict[str, np.ndarray]:
         raise
     except Exception as e:  # zip, zlib, format and OS errors all mean a bad file
         raise ResultFileError(f"{source}: not a readable .npz file ({e})") from None
+
+
+def _columns(arrays: dict[str, np.ndarray], names: Sequence[str]) -> dict[str, Any]:
+    """The arrays named ``names`` (the keyword arguments of a result)."""
+    return {c: arrays[c] for c in names}
 
 
 def _check_columns(source: Path, arrays: dict[str, np.ndarray], n: int | None = None) -> int:
@@ -833,7 +846,7 @@ class SimResult:
 
     @classmethod
     def _from_arrays(cls, parts: list[dict[str, np.ndarray]], **meta: Any) -> SimResult:
-        cols = {}
+        cols: dict[str, Any] = {}
         for c in _COLUMNS:
             arrays = [p[c] for p in parts]
             cols[c] = np.concatenate(arrays) if len(arrays) != 1 else arrays[0]
@@ -892,7 +905,7 @@ class SimResult:
         if self._store is not None:
             store = self._store
             chunks = [
-                (sh["start"], sh["hands"], lambda sh=sh: store.read(sh)) for sh in store.shards
+                (sh["start"], sh["hands"], functools.partial(store.read, sh)) for sh in store.shards
             ]
         else:
             chunks = [(0, n, self.arrays)] if n else []
@@ -933,7 +946,7 @@ class SimResult:
                 checked += len(rows)
             n_bad += len(wrong)
             bad.extend(wrong[: max(0, _MAX_LISTED - len(bad))])
-        store = self._store
+        held = self._store
         return RunCheck(
             hands=n,
             checked=checked,
@@ -941,8 +954,8 @@ class SimResult:
             differing=n_bad,
             first_differing=bad,
             seed=self.seed,
-            manifest_digest=None if store is None else store.digest,
-            signature=None if store is None else store.signature,
+            manifest_digest=None if held is None else held.digest,
+            signature=None if held is None else held.signature,
         )
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -1113,7 +1126,7 @@ def _run_in_memory(
     except KeyboardInterrupt as e:
         part = getattr(e, "partial", None)
         if isinstance(part, dict):
-            e.partial = wrap(part)
+            e.partial = wrap(part)  # type: ignore[attr-defined]
         raise
     finally:
         if bar:
@@ -1180,7 +1193,12 @@ def simulate(
         if out is None:
             raise InvalidArgumentError("key= signs a shard directory: pass out=PATH")
     rule_name, options = _rules_spec(rules)
-    meta = {"rules": rule_name, "rule_options": options, "bots": names, "seed": seed}
+    meta: dict[str, Any] = {
+        "rules": rule_name,
+        "rule_options": options,
+        "bots": names,
+        "seed": seed,
+    }
     if out is None:
         if resume:
             raise InvalidArgumentError("resume=True continues a run on disk: pass out=PATH")
@@ -1192,7 +1210,7 @@ def simulate(
             lambda report: _core.simulate_hands(
                 n, rules=rules, bots=names, seed=seed, threads=threads, progress=report
             ),
-            lambda d: SimResult(**{c: d[c] for c in _COLUMNS}, **meta),
+            lambda d: SimResult(**_columns(d, _COLUMNS), **meta),
         )
     path = Path(out)
     writer = _ShardWriter(path, meta, resume, key)
@@ -1214,7 +1232,9 @@ def simulate(
             progress=bar.update if bar else None,
         )
     except KeyboardInterrupt as e:
-        e.partial = SimResult._of_store(_ShardStore.open(path, verify=False, key=key))
+        e.partial = SimResult._of_store(  # type: ignore[attr-defined]
+            _ShardStore.open(path, verify=False, key=key)
+        )
         raise
     finally:
         writer.close()
@@ -1412,21 +1432,6 @@ class ArenaResult:
         return "\n".join(lines)
 
 
-_MASK64 = (1 << 64) - 1
-#: Mixed into a game's seed for the seats' policy seeds (as the Rust arena does).
-_POLICY_STREAM = 0x5EED_B075_0000_0001
-
-
-def _derive_seed(parent: int, index: int) -> int:
-    """The seed of item ``index`` derived from ``parent`` (SplitMix64 of their mix), as the
-    Rust core derives hand, game and policy seeds."""
-    z = (parent ^ (index * 0xD1B5_4A32_D192_ED03)) & _MASK64
-    z = (z + 0x9E37_79B9_7F4A_7C15) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK64
-    return z ^ (z >> 31)
-
-
 def _bot_name(bot: Any) -> str:
     name = getattr(bot, "name", None)
     if isinstance(name, str) and name:
@@ -1467,128 +1472,10 @@ def _arena_entries(bots: str | Sequence[Any]) -> tuple[list[str], list[Any]]:
     return names, objects
 
 
-def _arena_game(j: int, duplicate: bool) -> tuple[int, list[int]]:
-    """Wall index and each bot's seat in game ``j`` (as the Rust arena seats them)."""
-    if duplicate:
-        r = j % 4
-        return j // 4, [(b + r) % 4 for b in range(4)]
-    return j, [0, 1, 2, 3]
-
-
-def _arena_python(
-    n: int,
-    *,
-    seed: int,
-    rules: RuleSet,
-    names: list[str],
-    objects: list[Any],
-    duplicate: bool,
-    progress: bool,
-    meta: dict[str, Any],
-) -> ArenaResult:
-    """The arena played from Python: the same walls, dealers, winds and seats as the Rust
-    arena, built-in bots reseeded per game as there (so an all-built-in run gives the
-    Rust arena's games), Python bots asked through ``act(observation)``."""
-    policies = [
-        _core.Policy(name, rules=rules) if obj is None else None
-        for name, obj in zip(names, objects, strict=True)
-    ]
-    counted = [getattr(o, "illegal", None) for o in objects]
-    start = [c if isinstance(c, int) and not isinstance(c, bool) else None for c in counted]
-    cols: dict[str, list[Any]] = {c: [] for c in _ARENA_COLUMNS}
-
-    def result() -> ArenaResult:
-        d = {
-            "wall": np.array(cols["wall"], dtype=np.int64),
-            "seats": np.array(cols["seats"], dtype=np.int8).reshape(-1, 4),
-            "winner": np.array(cols["winner"], dtype=np.int8),
-            "discarder": np.array(cols["discarder"], dtype=np.int8),
-            "fan_total": np.array(cols["fan_total"], dtype=np.int32),
-            "scores": np.array(cols["scores"], dtype=np.int32).reshape(-1, 4),
-        }
-        invalid = [
-            None if s0 is None else int(getattr(o, "illegal", s0)) - s0
-            for o, s0 in zip(objects, start, strict=True)
-        ]
-        return ArenaResult(
-            bots=list(names),
-            **d,
-            **meta,
-            invalid=invalid if any(x is not None for x in invalid) else None,
-        )
-
-    def failure(what: str, e: Exception, b: int, j: int, w: int, s: int) -> ArenaBotError:
-        return ArenaBotError(
-            f"bot {b} ({names[b]}) {what} in game {j} (wall {w}, seat {s}): {e}",
-            bot=b,
-            name=names[b],
-            game=j,
-            partial=result(),
-        )
-
-    bar = _Progress(n, "arena") if progress else None
-    try:
-        for j in range(n):
-            w, seats = _arena_game(j, duplicate)
-            order = [0] * 4  # order[seat] = the bot sitting there
-            for b, s in enumerate(seats):
-                order[s] = b
-            ws = _derive_seed(seed, w)
-            gs = _derive_seed(ws, j)
-            for b, s in enumerate(seats):
-                ps = _derive_seed(gs ^ _POLICY_STREAM, s)
-                pol = policies[b]
-                if pol is not None:
-                    pol.reseed(ps)
-                else:
-                    begin = getattr(objects[b], "begin_hand", None)
-                    if callable(begin):
-                        begin(ps)
-            r = _core.Round(rules, ws, w % 4, (w // 4) % 4)
-            while True:
-                pending = r.pending
-                if not pending:
-                    break
-                s = min(pending)
-                b = order[s]
-                pol = policies[b]
-                if pol is not None:
-                    action = pol._choose_live(r, s)
-                else:
-                    try:
-                        action = objects[b].act(r.observation(s))
-                    except Exception as e:
-                        raise failure(f"raised {type(e).__name__}", e, b, j, w, s) from e
-                try:
-                    r.apply(s, action)
-                except _core.IllegalActionError as e:
-                    raise failure("returned an illegal action", e, b, j, w, s) from e
-            res = r.result or {}
-            deltas = list(res.get("deltas", [0, 0, 0, 0]))
-            wins = res.get("wins") or []
-            winner = discarder = -1
-            fan = 0
-            if wins:
-                win = wins[0]
-                winner = order[win["seat"]]
-                if win.get("how") != "self_drawn":
-                    discarder = order[win["from"]]
-                fan = int(win.get("fan_total", win.get("value", 0)))
-            cols["wall"].append(w)
-            cols["seats"].append(seats)
-            cols["winner"].append(winner)
-            cols["discarder"].append(discarder)
-            cols["fan_total"].append(fan)
-            cols["scores"].append([deltas[seats[b]] for b in range(4)])
-            if bar:
-                bar.update(j + 1)
-    except KeyboardInterrupt as e:
-        e.partial = result()
-        raise
-    finally:
-        if bar:
-            bar.close()
-    return result()
+def _illegal_count(bot: Any) -> int | None:
+    """A Python bot's count of answers replaced by its fallback (``illegal``), or None."""
+    n = getattr(bot, "illegal", None)
+    return n if isinstance(n, int) and not isinstance(n, bool) else None
 
 
 def arena(
@@ -1621,13 +1508,20 @@ def arena(
 
     Built-in bots only: the games are played in Rust, multithreaded (``threads``, 1 to
     :data:`MAX_THREADS`; all cores when None), GIL released; the same seed gives the same
-    games whatever the thread count. With a Python bot the games are played one at a time
-    in Python (``threads`` is not used): built-in bots are reseeded per game as in Rust,
-    so they play as they would there, and a Python bot with a ``begin_hand(seed)``
-    method is told of each new game. A Python bot that raises or returns an illegal
-    action stops the arena with :class:`ArenaBotError` naming it; answers a bot replaces
-    by its own fallback (``BotzoneBot.illegal``) are reported in
-    :attr:`ArenaResult.invalid`.
+    games whatever the thread count. With a Python bot the same Rust arena deals, seats
+    and seeds the games and plays them one after another on the calling thread
+    (``threads`` is not used): the built-in bots play in Rust as they would there, and
+    each Python bot is asked ``act(observation)`` (the round's own
+    :class:`~majiang.Observation` of its seat) for every decision of its seat, and told
+    ``begin_hand(seed)`` before each game when it has that method (the seed a built-in
+    bot in its place would get, so a Python wrapper of a built-in policy that reseeds
+    from it plays the Rust arena's games). A Python bot that raises, or returns an action
+    that is not legal, stops the arena with :class:`~majiang.BotError`
+    (:class:`~majiang.IllegalBotActionError` for the action; ``ArenaBotError`` is the
+    same class) naming the bot (``bot``, ``name``), the ``game`` and its ``seat``, with
+    ``partial`` the :class:`ArenaResult` of the games finished before it and the bot's
+    exception chained. Answers a bot replaces by its own fallback
+    (``BotzoneBot.illegal``) are reported in :attr:`ArenaResult.invalid`.
 
     Ctrl-C raises ``KeyboardInterrupt`` whose ``partial`` is an :class:`ArenaResult` of
     the games finished.
@@ -1642,40 +1536,38 @@ def arena(
         n = 4 * math.ceil(n / 4)
     _check_in_memory("hands", n)
     rule_name, options = _rules_spec(rules)
-    meta = {
+    meta: dict[str, Any] = {
         "rules": rule_name,
         "seed": seed,
         "duplicate": duplicate,
         "rule_options": options,
     }
-    if any(o is not None for o in objects):
-        rule_set = rules if isinstance(rules, RuleSet) else RuleSet(rules)
-        return _arena_python(
-            n,
-            seed=seed,
-            rules=rule_set,
-            names=names,
-            objects=objects,
-            duplicate=duplicate,
-            progress=progress,
-            meta=meta,
-        )
+    counted = [None if o is None else _illegal_count(o) for o in objects]
 
     def result(d: dict[str, np.ndarray]) -> ArenaResult:
-        return ArenaResult(bots=names, **{c: d[c] for c in _ARENA_COLUMNS}, **meta)
+        invalid = None
+        if any(c is not None for c in counted):
+            invalid = [
+                None if c is None else (_illegal_count(o) or 0) - c
+                for o, c in zip(objects, counted, strict=True)
+            ]
+        return ArenaResult(bots=names, **_columns(d, _ARENA_COLUMNS), **meta, invalid=invalid)
 
-    return _run_in_memory(
-        "arena",
-        n,
-        progress,
-        lambda report: _core.arena_games(
-            n,
-            rules=rules,
-            bots=names,
-            seed=seed,
-            duplicate=duplicate,
-            threads=threads,
-            progress=report,
-        ),
-        result,
-    )
+    def play(report: Callable[[int], None] | None) -> dict[str, np.ndarray]:
+        try:
+            return _core.arena_games(
+                n,
+                rules=rules,
+                bots=[name if o is None else o for name, o in zip(names, objects, strict=True)],
+                seed=seed,
+                duplicate=duplicate,
+                threads=threads,
+                progress=report,
+                names=names,
+            )
+        except BotError as e:
+            if isinstance(e.partial, dict):
+                e.partial = result(e.partial)
+            raise
+
+    return _run_in_memory("arena", n, progress, play, result)

@@ -657,6 +657,68 @@ impl Evaluator {
         }
     }
 
+    /// The catalog fans `plan` aims at for the waiting hand `hand`: the plan's own fan
+    /// (none for the plain hand) and, for the plans that keep honors (plain, half flush,
+    /// all pungs), the honor pungs the hand holds a pair of or has melded (箭刻, and 圈风刻
+    /// or 门风刻 for `prevalent_wind` and `seat_wind`): the fans behind
+    /// [`Evaluator::plan_fan`], named for explanations and hints.
+    pub fn plan_fans(
+        &self,
+        hand: &Counts,
+        plan: PlanKind,
+        seat_wind: u8,
+        prevalent_wind: u8,
+    ) -> Vec<crate::fan::Fan> {
+        use crate::fan::catalog as c;
+        let mut out = Vec::new();
+        let own = match plan {
+            PlanKind::Plain => None,
+            PlanKind::FullFlush(_) => Some(c::FULL_FLUSH),
+            PlanKind::HalfFlush(_) => Some(c::HALF_FLUSH),
+            PlanKind::AllPungs => Some(c::ALL_PUNGS),
+            PlanKind::SevenPairs => Some(c::SEVEN_PAIRS),
+            PlanKind::ThirteenOrphans => Some(c::THIRTEEN_ORPHANS),
+            PlanKind::HonorsKnitted => Some(c::LESSER_HONORS_AND_KNITTED_TILES),
+            PlanKind::KnittedStraight => Some(c::KNITTED_STRAIGHT),
+            PlanKind::Chows(i) => self.chow_plans().get(i as usize).map(|p| {
+                if p.lows[0] / 9 == p.lows[1] / 9 {
+                    c::PURE_STRAIGHT
+                } else if p.lows[0] % 9 == p.lows[1] % 9 {
+                    c::MIXED_TRIPLE_CHOW
+                } else {
+                    c::MIXED_STRAIGHT
+                }
+            }),
+        };
+        out.extend(own);
+        if matches!(
+            plan,
+            PlanKind::Plain | PlanKind::HalfFlush(_) | PlanKind::AllPungs
+        ) {
+            for i in 0..7u8 {
+                let t = 27 + i;
+                let melded = self
+                    .melds()
+                    .iter()
+                    .any(|m| m.tile == t && m.kind != MeldKind::Chow);
+                if hand[t as usize] < 2 && !melded {
+                    continue;
+                }
+                if i >= 4 {
+                    out.push(c::DRAGON_PUNG);
+                } else {
+                    if i == prevalent_wind & 3 {
+                        out.push(c::PREVALENT_WIND);
+                    }
+                    if i == seat_wind & 3 {
+                        out.push(c::SEAT_WIND);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Distance of a three-chow plan: its missing tiles plus the regular distance of the
     /// remaining tiles to the remaining sets and the pair.
     fn chow_distance(&self, p: &ChowPlan, hand: &Counts, e: &[Entry; 4]) -> Option<u8> {
@@ -986,5 +1048,50 @@ mod tests {
         let ev = Evaluator::new(&melds, 0, 0, 8);
         let s = ev.score(&counts("234567m1199m"));
         assert!(matches!(s.plan, PlanKind::FullFlush(0)), "{s:?}");
+    }
+
+    #[test]
+    fn plan_fans_name_the_catalog_fans_of_each_plan() {
+        use crate::fan::catalog as c;
+        // East seat, east round: a pair of east is both wind fans, the red pair a dragon.
+        let mut ev = Evaluator::new(&[], 0, 0, 8);
+        let hand = counts("1234567m889p11z55z");
+        ev.select_chow_plans(&hand);
+        assert_eq!(
+            ev.plan_fans(&hand, PlanKind::Plain, 0, 0),
+            vec![c::PREVALENT_WIND, c::SEAT_WIND, c::DRAGON_PUNG]
+        );
+        assert_eq!(
+            ev.plan_fans(&hand, PlanKind::HalfFlush(0), 1, 2),
+            vec![c::HALF_FLUSH, c::DRAGON_PUNG]
+        );
+        assert_eq!(
+            ev.plan_fans(&hand, PlanKind::FullFlush(0), 0, 0),
+            vec![c::FULL_FLUSH]
+        );
+        assert_eq!(
+            ev.plan_fans(&hand, PlanKind::SevenPairs, 0, 0),
+            vec![c::SEVEN_PAIRS]
+        );
+        let straight = ev
+            .chow_plans()
+            .iter()
+            .position(|p| p.lows == [0, 3, 6])
+            .expect("the pure straight in m is kept");
+        assert_eq!(
+            ev.plan_fans(&hand, PlanKind::Chows(straight as u8), 0, 0),
+            vec![c::PURE_STRAIGHT]
+        );
+        // A melded pung of white counts like a pair in the hand.
+        let pung = Meld {
+            kind: MeldKind::Pung,
+            tile: 33,
+        };
+        let ev = Evaluator::new(&[pung], 2, 0, 8);
+        let hand = counts("123m456p789s1z");
+        assert_eq!(
+            ev.plan_fans(&hand, PlanKind::AllPungs, 2, 0),
+            vec![c::ALL_PUNGS, c::DRAGON_PUNG]
+        );
     }
 }

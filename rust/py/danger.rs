@@ -27,6 +27,7 @@ const MAX_HANDS_ALL_KINDS: i128 = 5_000;
 /// the full round. Only the kinds the seat holds unless `all_kinds`.
 #[pyfunction]
 #[pyo3(signature = (hands, seed, *, rules=None, bots=None, all_kinds=Flag(false), threads=None))]
+#[pyo3(text_signature = "(hands, seed, *, rules=None, bots=None, all_kinds=False, threads=None)")]
 fn danger_samples<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,

@@ -574,6 +574,9 @@ impl PyVecEnv {
         expert = None, features = None, history = Flag(false), oracle = Flag(false),
         candidates = Flag(false)
     ))]
+    #[pyo3(
+        text_signature = "(rules=None, num_envs=1, *, opponents=None, seat=None, episode=None, hands=None, seed=0, threads=None, autoreset=True, record=False, expert=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

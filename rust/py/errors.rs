@@ -21,6 +21,8 @@ pyo3::import_exception!(majiang.errors, RuleError);
 pyo3::import_exception!(majiang.errors, InvalidArgumentError);
 pyo3::import_exception!(majiang.errors, InvalidTypeError);
 pyo3::import_exception!(majiang.errors, OutOfMemoryError);
+pyo3::import_exception!(majiang.errors, BotError);
+pyo3::import_exception!(majiang.errors, IllegalBotActionError);
 pyo3::import_exception!(majiang.errors, UsageError);
 
 /// Converts a core error into the matching Python exception.

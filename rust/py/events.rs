@@ -5,10 +5,10 @@ use super::convert::Int;
 use super::tiles::PyMeld;
 use crate::error::MjError;
 use crate::hand::Meld;
-use crate::round::{Event, RoundResult, HIDDEN};
+use crate::round::{Event, FieldType, FieldValue, RoundResult, EVENT_SCHEMA, HIDDEN};
 use crate::tile::{self, Tile};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
 pub(super) fn opt_tile(t: Tile) -> Option<u32> {
     (t != HIDDEN).then_some(t as u32)
@@ -28,79 +28,85 @@ pub(super) fn hand_list(counts: &tile::Counts) -> Vec<u32> {
     v
 }
 
-/// One event as a dict (`type`, `seat`, and the event's fields; hidden tiles are None).
+/// One field value as a Python object (hidden tiles are None).
+fn value_obj<'py>(py: Python<'py>, v: FieldValue<'_>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        FieldValue::Seat(x) | FieldValue::Byte(x) => x.into_pyobject(py)?.into_any(),
+        FieldValue::Word(x) => x.into_pyobject(py)?.into_any(),
+        FieldValue::Flag(b) => PyBool::new(py, b).to_owned().into_any(),
+        FieldValue::WinKind(k) => PyString::new(py, k.as_str()).into_any(),
+        FieldValue::Tile(t) => opt_tile(t).into_pyobject(py)?.into_any(),
+        FieldValue::Tiles(ts) => {
+            let v: Vec<Option<u32>> = ts.iter().map(|&t| opt_tile(t)).collect();
+            PyList::new(py, v)?.into_any()
+        }
+        FieldValue::Dice(dice) => {
+            let v: Vec<u32> = FieldValue::thrown(&dice).map(u32::from).collect();
+            PyList::new(py, v)?.into_any()
+        }
+    })
+}
+
+/// One event as a dict: `type` and the event's fields, named and ordered by its schema
+/// entry (hidden tiles are None).
 pub(super) fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("type", e.kind())?;
-    if let Some(s) = e.seat() {
-        d.set_item("seat", s)?;
-    }
-    match *e {
-        Event::Dice {
-            dice,
-            break_seat,
-            break_stack,
-        } => {
-            let thrown: Vec<u32> = dice.iter().filter(|&&x| x > 0).map(|&x| x as u32).collect();
-            d.set_item("dice", thrown)?;
-            d.set_item("break_seat", break_seat)?;
-            d.set_item("break_stack", break_stack)?;
-        }
-        Event::Deal { tiles, n, .. } => {
-            let v: Vec<Option<u32>> = tiles[..n as usize].iter().map(|&t| opt_tile(t)).collect();
-            d.set_item("tiles", v)?;
-        }
-        Event::Draw { tile, tail, .. } => {
-            d.set_item("tile", opt_tile(tile))?;
-            d.set_item("tail", tail)?;
-        }
-        Event::Flower { tile, .. }
-        | Event::ConcealedKong { tile, .. }
-        | Event::AddedKong { tile, .. } => {
-            d.set_item("tile", opt_tile(tile))?;
-        }
-        Event::Discard { tile, ready, .. } => {
-            d.set_item("tile", opt_tile(tile))?;
-            d.set_item("ready", ready)?;
-        }
-        Event::Chow {
-            from, tile, low, ..
-        } => {
-            d.set_item("from", from)?;
-            d.set_item("tile", tile)?;
-            d.set_item("low", low)?;
-        }
-        Event::Pung { from, tile, .. } | Event::Kong { from, tile, .. } => {
-            d.set_item("from", from)?;
-            d.set_item("tile", tile)?;
-        }
-        Event::Win {
-            from,
-            tile,
-            kind,
-            fan,
-            ..
-        } => {
-            d.set_item("from", from)?;
-            d.set_item("tile", tile)?;
-            d.set_item("how", kind.as_str())?;
-            d.set_item("fan", fan)?;
-        }
-        Event::Penalty { each, .. } => {
-            d.set_item("each", each)?;
-        }
-        Event::ExhaustiveDraw => {}
-        Event::Bao {
-            indicator,
-            tile,
-            throw,
-        } => {
-            d.set_item("indicator", indicator)?;
-            d.set_item("tile", tile)?;
-            d.set_item("throw", throw)?;
-        }
+    for (name, value) in e.fields() {
+        d.set_item(name, value_obj(py, value)?)?;
     }
     Ok(d)
+}
+
+/// The event schema: every kind of event (`type`) with its fields after `type`, in the
+/// order they are written, each mapped to its type's name (see `event_field_types`).
+#[pyfunction]
+fn event_schema(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    for spec in &EVENT_SCHEMA {
+        let fields = PyDict::new(py);
+        for &(name, ty) in spec.fields {
+            fields.set_item(name, ty.name())?;
+        }
+        out.set_item(spec.kind, fields)?;
+    }
+    Ok(out)
+}
+
+/// What each field type of `event_schema` holds: `{"value": "int", "min", "max"}` for a
+/// number, `{"value": "ints", "min", "max", "lengths"}` for a list of numbers (the
+/// lengths it may have), `{"value": "bool"}` and `{"value": "name", "names"}`.
+#[pyfunction]
+fn event_field_types(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    for t in FieldType::ALL {
+        let d = PyDict::new(py);
+        let value = match (t.range(), t.lengths()) {
+            (Some(_), Some(_)) => "ints",
+            (Some(_), None) => "int",
+            (None, _) if t.names().is_empty() => "bool",
+            (None, _) => "name",
+        };
+        d.set_item("value", value)?;
+        if let Some((lo, hi)) = t.range() {
+            d.set_item("min", lo)?;
+            d.set_item("max", hi)?;
+        }
+        if let Some(lengths) = t.lengths() {
+            d.set_item("lengths", lengths.to_vec())?;
+        }
+        if !t.names().is_empty() {
+            d.set_item("names", t.names().to_vec())?;
+        }
+        out.set_item(t.name(), d)?;
+    }
+    Ok(out)
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(event_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(event_field_types, m)?)?;
+    Ok(())
 }
 
 pub(super) fn melds_list<'py>(py: Python<'py>, melds: &[Meld]) -> PyResult<Bound<'py, PyList>> {

@@ -278,6 +278,9 @@ fn fan_of(obj: &Bound<'_, PyAny>) -> PyResult<Fan> {
 #[pyo3(signature = (hand, win_tile, melds = None, *, self_drawn = Flag(false), fourth_tile = Flag(false),
     about_kong = Flag(false), wall_last = Flag(false), seat_wind = None, prevalent_wind = None,
     flowers = None, declared_ready = Flag(false), rules = None))]
+#[pyo3(
+    text_signature = "(hand, win_tile, melds=None, *, self_drawn=False, fourth_tile=False, about_kong=False, wall_last=False, seat_wind=None, prevalent_wind=None, flowers=None, declared_ready=False, rules=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn evaluate_fan(
     py: Python<'_>,

@@ -166,6 +166,9 @@ fn is_bao_diaotou(
 #[pyo3(signature = (hand, win_tile = None, melds = None, *, wild, self_drawn = Flag(false),
     replacement = Flag(false), robbed_kong = Flag(false), heavenly = Flag(false),
     earthly = Flag(false), bao_discarded = Int(0), passes = Int(0), rules = None))]
+#[pyo3(
+    text_signature = "(hand, win_tile=None, melds=None, *, wild, self_drawn=False, replacement=False, robbed_kong=False, heavenly=False, earthly=False, bao_discarded=0, passes=0, rules=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn score_huainan(
     hand: &Bound<'_, PyAny>,

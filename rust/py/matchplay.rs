@@ -18,6 +18,7 @@ pub struct PyMatch {
 impl PyMatch {
     #[new]
     #[pyo3(signature = (rules = None, seed = Int(0), hands = None))]
+    #[pyo3(text_signature = "(rules=None, seed=0, hands=None)")]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
         seed: Int<i128>,

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod action;
+mod bot;
 mod bound;
 pub mod convert;
 mod danger;
@@ -33,6 +34,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     oracle::register(m)?;
     fan::register(m)?;
     matchplay::register(m)?;
+    events::register(m)?;
     huainan::register(m)?;
     sim::register(m)?;
     strong::register(m)?;

@@ -147,6 +147,7 @@ impl PyRound {
     /// that is malformed or does not add up.
     #[staticmethod]
     #[pyo3(signature = (rules, view, seed = Int(0)))]
+    #[pyo3(text_signature = "(rules, view, seed=0)")]
     fn from_view(
         rules: &Bound<'_, PyAny>,
         view: &Bound<'_, PyAny>,
@@ -169,6 +170,9 @@ impl PyRound {
 
     #[new]
     #[pyo3(signature = (rules = None, seed = Int(0), dealer = Int(0), prevalent_wind = Int(0), *, hands = None, draws = None, replacements = None, scores = None))]
+    #[pyo3(
+        text_signature = "(rules=None, seed=0, dealer=0, prevalent_wind=0, *, hands=None, draws=None, replacements=None, scores=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
@@ -340,6 +344,7 @@ impl PyRound {
     /// The events so far as dicts, from index `since`; as `seat` sees them (hidden tiles
     /// are None), or everything when `seat` is None.
     #[pyo3(signature = (seat = None, since = Int(0)))]
+    #[pyo3(text_signature = "($self, seat=None, since=0)")]
     fn events<'py>(
         &self,
         py: Python<'py>,
@@ -372,6 +377,7 @@ impl PyRound {
 
     /// The full events as JSON objects, one string per event.
     #[pyo3(signature = (since = Int(0)))]
+    #[pyo3(text_signature = "($self, since=0)")]
     fn events_json(&self, since: Int<i128>) -> PyResult<Vec<String>> {
         let since = since_arg(since)?;
         let mut out = Vec::with_capacity(self.inner.events().len().saturating_sub(since));

@@ -3,6 +3,7 @@
 //! `Observation` for the Python bots.
 
 use super::action::action_obj;
+use super::bot::Entry;
 use super::bound::ForRules;
 use super::convert::{self, Flag, Int, Text};
 use super::events::seat_arg;
@@ -14,7 +15,8 @@ use crate::error::MjError;
 use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Observation};
 use crate::sim::{
-    self, ArenaGame, ArenaSpec, HandOutcome, RunEnd, RunHost, SimSpec, Violations, MAX_FANS,
+    self, ArenaDeal, ArenaGame, ArenaSpec, HandOutcome, RunEnd, RunHost, SimSpec, Violations,
+    MAX_FANS,
 };
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -80,7 +82,7 @@ const SIM_BLOCK: u64 = 64;
 const ARENA_BLOCK: u64 = 16;
 
 /// Column buffers for the items of a run, turned into a dict of numpy arrays.
-trait Columns<T>: Default {
+pub(super) trait Columns<T>: Default {
     /// Reserves room for `n` more items at once, so that a run that cannot fit in
     /// memory fails at its start with `MemoryError` instead of aborting half-way.
     fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError>;
@@ -157,7 +159,7 @@ impl Columns<(HandOutcome, Option<Violations>)> for HandColumns {
 
 /// The per-game arrays of `arena_games`.
 #[derive(Default)]
-struct GameColumns {
+pub(super) struct GameColumns {
     wall: Vec<i64>,
     seats: Vec<i8>,
     winner: Vec<i8>,
@@ -207,9 +209,9 @@ impl Columns<ArenaGame> for GameColumns {
 
 /// The Python side of a run: checks for Ctrl-C between waits, keeps the items (or hands
 /// them to `sink` every `sink_every` items) and reports progress.
-struct PyHost<'py, C> {
+pub(super) struct PyHost<'py, C> {
     py: Python<'py>,
-    cols: C,
+    pub(super) cols: C,
     /// Where the items go, `sink(first_index, arrays)`, when not kept.
     sink: Option<Bound<'py, PyAny>>,
     sink_every: usize,
@@ -224,7 +226,7 @@ struct PyHost<'py, C> {
 }
 
 impl<'py, C> PyHost<'py, C> {
-    fn new(
+    pub(super) fn new(
         py: Python<'py>,
         first: u64,
         sink: Option<Bound<'py, PyAny>>,
@@ -250,7 +252,7 @@ impl<'py, C> PyHost<'py, C> {
 
     /// Records an exception raised by Python code called here: Ctrl-C arrives as
     /// `KeyboardInterrupt` from whatever Python code runs when it comes.
-    fn fail(&mut self, e: PyErr) {
+    pub(super) fn fail(&mut self, e: PyErr) {
         if e.is_instance_of::<PyKeyboardInterrupt>(self.py) && self.interrupt.is_none() {
             self.interrupt = Some(e);
         } else if self.failure.is_none() {
@@ -296,10 +298,26 @@ impl<'py, C> PyHost<'py, C> {
         }
     }
 
+    /// How many items are kept.
+    pub(super) fn cols_len<T>(&self) -> usize
+    where
+        C: Columns<T>,
+    {
+        self.cols.len()
+    }
+
+    /// The arrays of the items kept so far (taken out of the host).
+    pub(super) fn take_kept<T>(&mut self) -> PyResult<Bound<'py, PyDict>>
+    where
+        C: Columns<T>,
+    {
+        std::mem::take(&mut self.cols).into_dict(self.py)
+    }
+
     /// Ends the call: raises what went wrong (an interrupt carries `done`, the items
     /// finished, and when they were kept `partial`, their arrays), else returns the kept
     /// arrays.
-    fn finish<T>(mut self, end: Result<RunEnd, MjError>) -> PyResult<Bound<'py, PyDict>>
+    pub(super) fn finish<T>(mut self, end: Result<RunEnd, MjError>) -> PyResult<Bound<'py, PyDict>>
     where
         C: Columns<T>,
     {
@@ -357,7 +375,7 @@ impl<T, C: Columns<T>> RunHost<T> for PyHost<'_, C> {
 }
 
 /// Reserves the kept arrays of a run of `n` items, or raises `MemoryError`.
-fn reserve<T, C: Columns<T>>(cols: &mut C, n: u64, what: &str) -> PyResult<()> {
+pub(super) fn reserve<T, C: Columns<T>>(cols: &mut C, n: u64, what: &str) -> PyResult<()> {
     cols.reserve(n as usize).map_err(|_| {
         super::errors::OutOfMemoryError::new_err(format!(
             "not enough memory to keep {n} {what}; stream them to disk instead (out=PATH)"
@@ -405,6 +423,9 @@ fn run_args(
 /// order from `start`) and, without a sink, `partial` (their arrays).
 #[pyfunction]
 #[pyo3(signature = (n_hands, *, rules, bots, seed=None, start=None, threads=None, check=Flag(false), sink=None, sink_hands=Int(100_000), progress=None))]
+#[pyo3(
+    text_signature = "(n_hands, *, rules, bots, seed=None, start=None, threads=None, check=False, sink=None, sink_hands=100000, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn simulate_hands<'py>(
     py: Python<'py>,
@@ -460,13 +481,58 @@ fn simulate_hands<'py>(
     host.finish(end)
 }
 
-/// Plays arena games `start .. start + n_games` (GIL released) and returns a dict of numpy
-/// arrays, per game and indexed by bot (the position in `bots`): `wall` (int64), `seats`
-/// (n, 4) int8 (each bot's seat), `winner` and `discarder` (int8 bot index, -1 none),
-/// `fan_total` (int32), `scores` (n, 4) int32. `n_games` is at most `MAX_IN_MEMORY`;
-/// `progress` and Ctrl-C as in `simulate_hands`.
+/// The entries of an arena: `bots` as built-in policies when they all are names, else
+/// each a name or a Python bot (any other object).
+fn arena_entries(bots: &Bound<'_, PyAny>) -> PyResult<Result<[PolicyKind; 4], [Entry; 4]>> {
+    if bots.cast::<PyString>().is_ok() {
+        return bot_kinds(bots).map(Ok);
+    }
+    let items: Vec<Bound<'_, PyAny>> = match bots.try_iter() {
+        Ok(it) => it.collect::<PyResult<_>>()?,
+        Err(_) => return bot_kinds(bots).map(Ok),
+    };
+    if items.iter().all(|b| b.cast::<PyString>().is_ok()) {
+        return bot_kinds(bots).map(Ok);
+    }
+    if items.len() != 4 {
+        return Err(MjError::argument(format!(
+            "bots needs four entries (one per seat) when one is a Python bot, got {}",
+            items.len()
+        ))
+        .into());
+    }
+    let mut entries = Vec::with_capacity(4);
+    for b in &items {
+        entries.push(match b.cast::<PyString>() {
+            Ok(name) => Entry::Builtin(policy_kind(&name.to_cow()?)?),
+            Err(_) => Entry::Python(b.clone().unbind()),
+        });
+    }
+    let Ok(entries) = <[Entry; 4]>::try_from(entries) else {
+        unreachable!("four entries were checked")
+    };
+    Ok(Err(entries))
+}
+
+/// Plays arena games `start .. start + n_games` and returns a dict of numpy arrays, per
+/// game and indexed by bot (the position in `bots`): `wall` (int64), `seats` (n, 4) int8
+/// (each bot's seat), `winner` and `discarder` (int8 bot index, -1 none), `fan_total`
+/// (int32), `scores` (n, 4) int32. `n_games` is at most `MAX_IN_MEMORY`; `progress` and
+/// Ctrl-C as in `simulate_hands`.
+///
+/// `bots`: built-in names (one for every seat, or four), played on `threads` worker
+/// threads with the GIL released; or four entries, each a name or a Python bot (an
+/// object with `act(observation)` and optionally `begin_hand(seed)`), played one game
+/// after another on this thread through the same deal and seating, the Python bots asked
+/// with the GIL (`threads` is not used). `names` (four strings) name the bots in a
+/// `BotError`: a Python bot that raises, or answers with an action the round refuses,
+/// raises `BotError` (`IllegalBotActionError`) with `bot`, `name`, `game`, `seat` and
+/// `partial` (the arrays of the games finished before it), its exception chained.
 #[pyfunction]
-#[pyo3(signature = (n_games, *, rules, bots, seed=None, start=None, duplicate=Flag(true), threads=None, progress=None))]
+#[pyo3(signature = (n_games, *, rules, bots, seed=None, start=None, duplicate=Flag(true), threads=None, progress=None, names=None))]
+#[pyo3(
+    text_signature = "(n_games, *, rules, bots, seed=None, start=None, duplicate=True, threads=None, progress=None, names=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn arena_games<'py>(
     py: Python<'py>,
@@ -478,14 +544,37 @@ fn arena_games<'py>(
     duplicate: Flag,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Bound<'py, PyAny>>,
+    names: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let duplicate = duplicate.0;
     let zero = 0i64.into_pyobject(py)?.into_any();
     let (n, start, threads) = run_args(n_games, "n_games", start.unwrap_or(&zero), threads, true)?;
-    let spec = ArenaSpec {
-        rules: convert::rules(rules)?,
-        bots: bot_kinds(bots)?,
+    let rules = convert::rules(rules)?;
+    let deal = ArenaDeal {
         seed: runs::u64_arg(seed.unwrap_or(&zero), "seed")?,
+        duplicate,
+    };
+    let kinds = match arena_entries(bots)? {
+        Ok(kinds) => kinds,
+        Err(entries) => {
+            let names: [String; 4] = match names {
+                None => std::array::from_fn(|b| match &entries[b] {
+                    Entry::Builtin(k) => k.as_str().to_string(),
+                    Entry::Python(obj) => convert::type_name(obj.bind(py)),
+                }),
+                Some(v) => <[String; 4]>::try_from(v).map_err(|v| {
+                    MjError::argument(format!("names needs four names, got {}", v.len()))
+                })?,
+            };
+            return super::bot::arena_with_bots(
+                py, &rules, &entries, &names, deal, start, n, progress,
+            );
+        }
+    };
+    let spec = ArenaSpec {
+        rules,
+        bots: kinds,
+        seed: deal.seed,
         duplicate,
     };
     let pool = sim::pool(threads)?;
@@ -616,6 +705,7 @@ impl PyPolicy {
 impl PyPolicy {
     #[new]
     #[pyo3(signature = (name, *, rules=None, seed=Int(0)))]
+    #[pyo3(text_signature = "(name, *, rules=None, seed=0)")]
     fn new(name: Text, rules: Option<&Bound<'_, PyAny>>, seed: Int<i128>) -> PyResult<Self> {
         let fixed = match rules {
             Some(r) if !r.is_none() => Some(convert::rules(r)?),

@@ -9,6 +9,7 @@ use super::round::PyRound;
 use super::rules::PyRuleSet;
 use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
+use crate::policy::plans::Evaluator;
 use crate::policy::strong::explain::Explanation;
 use crate::policy::strong::{danger, unseen_of};
 use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
@@ -47,6 +48,7 @@ impl PyStrongPolicy {
 impl PyStrongPolicy {
     #[new]
     #[pyo3(signature = (*, rules=None, seed=Int(0), budget_ms=Int(50), rollouts=None, time_cap=Flag(true)))]
+    #[pyo3(text_signature = "(*, rules=None, seed=0, budget_ms=50, rollouts=None, time_cap=True)")]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
         seed: Int<i128>,
@@ -244,8 +246,69 @@ fn danger_reading(observation: &Bound<'_, PyAny>) -> PyResult<(Vec<f32>, Vec<f32
 }
 
 /// Registers the strong policy class.
+/// The fan plan the strong policy reads in a waiting hand (`13 - 3k` concealed tiles
+/// beside `k` melds): a dict with `plan` (its name, as in `StrongPolicy.explain`),
+/// `distance` (tiles missing from its nearest complete hand: 1 = ready), `fan` (what the
+/// plan is counted as worth, honors and melds included) and `fans` (the catalog ids of
+/// the fans it aims at: the plan's own and the honor pungs it keeps; names and points in
+/// `fan_catalog()`). `rules` gives the minimum fan the plans are weighed against.
+#[pyfunction]
+#[pyo3(signature = (hand, melds=None, *, seat_wind=0, prevalent_wind=0, rules=None))]
+fn fan_plan<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    melds: Option<&Bound<'py, PyAny>>,
+    seat_wind: i64,
+    prevalent_wind: i64,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let counts = convert::counts(hand)?;
+    let melds = match melds {
+        Some(m) if !m.is_none() => convert::melds(m)?,
+        _ => Vec::new(),
+    };
+    let rules = match rules {
+        Some(r) if !r.is_none() => convert::rules(r)?,
+        _ => crate::rules::Rules::gb(),
+    };
+    let wind = |what: &str, w: i64| -> PyResult<u8> {
+        u8::try_from(w)
+            .ok()
+            .filter(|&w| w < 4)
+            .ok_or_else(|| MjError::argument(format!("{what} must be a wind, 0-3, got {w}")).into())
+    };
+    let (seat_wind, prevalent_wind) = (
+        wind("seat_wind", seat_wind)?,
+        wind("prevalent_wind", prevalent_wind)?,
+    );
+    let n: usize = counts[..34].iter().map(|&c| c as usize).sum();
+    if n + 3 * melds.len() != 13 || counts[34..].iter().any(|&c| c > 0) {
+        return Err(MjError::hand(format!(
+            "a fan plan is read from a waiting hand of 13 - 3k tiles beside k melds, got {n} \
+             tiles beside {} melds",
+            melds.len()
+        ))
+        .into());
+    }
+    let mut ev = Evaluator::new(&melds, seat_wind, prevalent_wind, rules.fan.min_fan);
+    ev.select_chow_plans(&counts);
+    let score = ev.score(&counts);
+    let d = PyDict::new(py);
+    d.set_item("plan", ev.plan_name(score.plan))?;
+    d.set_item("distance", score.distance)?;
+    d.set_item("fan", ev.plan_fan(&counts, score.plan))?;
+    let fans: Vec<u32> = ev
+        .plan_fans(&counts, score.plan, seat_wind, prevalent_wind)
+        .iter()
+        .map(|f| u32::from(f.0))
+        .collect();
+    d.set_item("fans", fans)?;
+    Ok(d)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStrongPolicy>()?;
     m.add_function(wrap_pyfunction!(danger_reading, m)?)?;
+    m.add_function(wrap_pyfunction!(fan_plan, m)?)?;
     Ok(())
 }

@@ -144,12 +144,12 @@ mod view;
 
 pub use crate::hand::WinKind;
 pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
-pub use events::Event;
+pub use events::{Event, EventSpec, FieldType, FieldValue, EVENT_SCHEMA};
 pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};
 pub use ruleset::WinValue;
 pub use scoring::{FanResult, WinInput};
-pub use settlement::{RoundResult, WinRecord};
+pub use settlement::{payments, RoundResult, WinRecord};
 pub use state::{Phase, Round, SeatState, TurnStart, MAX_DISCARDS};
 pub use view::{SeatView, ViewPhase};
 

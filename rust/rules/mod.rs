@@ -25,9 +25,13 @@
 //! registered rule set and preset through play, scoring, records and the bots.
 
 mod classic;
+#[cfg(test)]
+mod conformance;
 mod gb;
 mod huainan;
 pub mod registry;
+#[cfg(test)]
+mod toy;
 
 use crate::error::{MjError, MjResult};
 use crate::fan::FanOptions;
@@ -383,9 +387,10 @@ mod tests {
         assert_eq!(e.message(), "option 'cap' belongs to huainan, not gb");
         let mut hn = Rules::named("huainan").unwrap();
         let e = hn.set("min_fan", &OptValue::Int(6)).unwrap_err();
+        // The tests' own rule set (toy) plays the fan groups too.
         assert_eq!(
             e.message(),
-            "option 'min_fan' belongs to gb and classic, not huainan"
+            "option 'min_fan' belongs to gb, classic and toy, not huainan"
         );
         // A foreign option is refused even at its default, and nothing changes.
         assert!(gb.set("cap", &OptValue::Int(64)).is_err());

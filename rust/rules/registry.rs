@@ -71,7 +71,17 @@ impl RuleSetDef {
 }
 
 /// Every rule set, in the order of the documentation.
+#[cfg(not(test))]
 pub static RULE_SETS: &[&RuleSetDef] = &[&gb::GB, &classic::CLASSIC, &huainan::HUAINAN];
+
+/// Every rule set, and the tests' own (`toy`).
+#[cfg(test)]
+pub static RULE_SETS: &[&RuleSetDef] = &[
+    &gb::GB,
+    &classic::CLASSIC,
+    &huainan::HUAINAN,
+    &super::toy::TOY,
+];
 
 /// An option value a preset sets (a constant form of [`OptValue`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,7 +218,7 @@ mod tests {
         let e = Rules::named("riichi").unwrap_err();
         assert_eq!(
             e.message(),
-            r#"unknown rule set "riichi" (expected gb, classic, huainan, botzone)"#
+            r#"unknown rule set "riichi" (expected gb, classic, huainan, toy, botzone)"#
         );
         assert_eq!(
             unknown("x").message().matches(", ").count(),

@@ -18,72 +18,22 @@ built-in ``"model"`` runs the same weights in Rust.
 
 from __future__ import annotations
 
-import random
-from typing import Protocol, runtime_checkable
-
-from .._core import Action, IllegalActionError, Observation
+from ..botzone.external import BotzoneBot
+from .basic import Bot, FirstBot, RandomBot
+from .efficiency import EfficiencyBot
+from .expert import ExpertBot
+from .explain import Explanation
+from .model import ModelBot
+from .strong import StrongBot
 
 __all__ = [
     "Bot",
     "BotzoneBot",
     "EfficiencyBot",
     "ExpertBot",
-    "ModelBot",
     "Explanation",
     "FirstBot",
+    "ModelBot",
     "RandomBot",
     "StrongBot",
 ]
-
-
-def _legal(observation: Observation) -> list[Action]:
-    """The observation's legal actions; ``IllegalActionError`` when there are none."""
-    legal = observation.legal_actions
-    if not legal:
-        raise IllegalActionError(
-            f"seat {observation.seat} has no legal action to choose from in this observation"
-        )
-    return legal
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """The bot protocol: one method that picks an action."""
-
-    def act(self, observation: Observation) -> Action:
-        """Returns one of ``observation.legal_actions``."""
-        ...
-
-
-class RandomBot:
-    """Plays a uniformly random legal action. ``seed`` makes it reproducible."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def act(self, observation: Observation) -> Action:
-        """A random legal action (``IllegalActionError`` if there is none)."""
-        return self._rng.choice(_legal(observation))
-
-    def __repr__(self) -> str:
-        return "RandomBot()"
-
-
-class FirstBot:
-    """Always plays the first legal action (wins come first when offered). Deterministic;
-    useful for tests and as the simplest possible opponent."""
-
-    def act(self, observation: Observation) -> Action:
-        """The first legal action (``IllegalActionError`` if there is none)."""
-        return _legal(observation)[0]
-
-    def __repr__(self) -> str:
-        return "FirstBot()"
-
-
-from ..botzone.external import BotzoneBot  # noqa: E402
-from .efficiency import EfficiencyBot  # noqa: E402
-from .model import ModelBot  # noqa: E402
-from .expert import ExpertBot  # noqa: E402
-from .explain import Explanation  # noqa: E402
-from .strong import StrongBot  # noqa: E402

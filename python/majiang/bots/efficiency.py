@@ -29,6 +29,12 @@ class EfficiencyBot:
     def __init__(self, seed: int | None = None, rules: str | RuleSet | None = None) -> None:
         self._policy = Policy("efficiency", rules=rules, seed=0 if seed is None else seed)
 
+    def begin_hand(self, seed: int) -> None:
+        """Reseeds the policy for a new hand (:func:`majiang.arena` calls it before each
+        game with the seed the built-in bot would get, so the bot plays that game as the
+        built-in one does)."""
+        self._policy.reseed(seed)
+
     def act(self, observation: Observation) -> Action:
         """The policy's choice among ``observation.legal_actions``.
 

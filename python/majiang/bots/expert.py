@@ -5,8 +5,8 @@ It plays like :class:`~majiang.bots.StrongBot` (fan plans, defense, a lookahead 
 ready hands that reach the minimum fan) except that the lookahead values the hands
 close to ready by the expected points of winning rather than the chance: each ready
 hand's chance of winning times the mean points of its scoring waits, so a flush wait
-with a few live copies can beat a cheap wait with more. See the README section
-"ExpertBot" for its measured strength.
+with a few live copies can beat a cheap wait with more. See docs/bots.md,
+"ExpertBot", for its measured strength.
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, rules: str | RuleSet | None = None) -> None:
         self.seed = 0 if seed is None else int(seed)
         self._policy = Policy("expert", rules=rules, seed=self.seed)
+
+    def begin_hand(self, seed: int) -> None:
+        """Reseeds the policy for a new hand (:func:`majiang.arena` calls it before each
+        game with the seed the built-in bot would get, so the bot plays that game as the
+        built-in one does)."""
+        self._policy.reseed(seed)
 
     def act(self, observation: Observation) -> Action:
         """The policy's choice among ``observation.legal_actions``.

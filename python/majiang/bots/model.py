@@ -20,7 +20,7 @@ import numpy as np
 
 from .._core import Action, Observation, action_features, index_to_action
 from ..env.model import ModelPolicy
-from . import _legal
+from .basic import _legal
 from .efficiency import EfficiencyBot
 
 __all__ = ["ModelBot"]

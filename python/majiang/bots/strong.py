@@ -5,8 +5,8 @@ chows, knitted forms, seven pairs, honors), values hands close to ready by their
 of winning (the live copies of the waits that reach the minimum fan, one or two draws
 ahead), prices every discard's danger from what the table shows and folds a poor hand
 against a likely-ready opponent. On request it also plays its closest options out on
-sampled deals with the Rust round (a determinized Monte Carlo search). See the README
-section "StrongBot" for its measured strength.
+sampled deals with the Rust round (a determinized Monte Carlo search). See
+docs/bots.md, "StrongBot", for its measured strength.
 """
 
 from __future__ import annotations
@@ -54,6 +54,12 @@ class StrongBot:
     def rollouts(self) -> int:
         """Rollouts per searched decision."""
         return self._policy.rollouts
+
+    def begin_hand(self, seed: int) -> None:
+        """Reseeds the policy for a new hand (:func:`majiang.arena` calls it before each
+        game with the seed the built-in bot would get, so the bot plays that game as the
+        built-in one does)."""
+        self._policy.reseed(seed)
 
     def act(self, observation: Observation) -> Action:
         """One of ``observation.legal_actions``.

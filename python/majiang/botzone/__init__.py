@@ -10,10 +10,10 @@
   log read back as a match record (:func:`read_log`).
 """
 
-from .._core import RuleSet
 from .io import KEEP_RUNNING, run
 from .log import LogError, judge_log, parse_log, read_log, write_log
 from .player import BOTS, BotzonePlayer
+from .preset import rules
 from .protocol import (
     Deal,
     Draw,
@@ -55,12 +55,3 @@ __all__ = [
     "tile_name",
     "write_log",
 ]
-
-
-def rules(*, flowers: bool = False, exact_scores: bool = True) -> RuleSet:
-    """The ``gb`` rule set on Botzone's table (docs/rules/botzone.md): private walls
-    (B-1), no flowers unless ``flowers`` (B-2), one hand per match (B-3), a false win
-    ending the hand with the judge's penalty (B-4) and, with ``exact_scores``, the 2020
-    calculator's wait fans (B-5). With the defaults this is ``RuleSet("botzone")``, the
-    registry's preset."""
-    return RuleSet("botzone", flowers=flowers, wait_fans_on_knitted_tile=not exact_scores)

@@ -67,8 +67,7 @@ from collections.abc import Sequence
 
 from .._core import Action, IllegalActionError, InvalidHandError, Observation
 from ..errors import InvalidArgumentError, InvalidTypeError
-from .io import KEEP_RUNNING
-from .protocol import ProtocolError, Response, parse_response, tile_name
+from .protocol import KEEP_RUNNING, ProtocolError, Response, parse_response, tile_name
 
 __all__ = ["MAX_FAILURES", "MAX_LINE_BYTES", "MAX_OUTPUT_BYTES", "MAX_TIME_LIMIT", "BotzoneBot"]
 

@@ -20,11 +20,9 @@ from typing import TextIO
 from .._untrusted import load_json, shown
 from ..errors import InvalidArgumentError
 from .player import BotzonePlayer
-from .protocol import ProtocolError
+from .protocol import KEEP_RUNNING, ProtocolError
 
 __all__ = ["KEEP_RUNNING", "MAX_LINE", "MAX_JSON_LINE", "MAX_TURNS", "run"]
-
-KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 #: The most turns a simple-IO input may announce: a hand has some hundreds of requests.
 MAX_TURNS = 2000

@@ -58,6 +58,7 @@ from .._files import atomic_write
 from .._untrusted import load_json
 from ..errors import LogError
 from ..record import HandRecord, MatchRecord, check_wall, round_from_wall
+from .preset import rules
 from .protocol import ProtocolError, tile_code, tile_name
 
 __all__ = ["LogError", "LogRecord", "Refusal", "judge_log", "parse_log", "read_log", "write_log"]
@@ -68,8 +69,6 @@ _PASS = "PASS"
 
 
 def _rules():
-    from . import rules
-
     return rules()
 
 

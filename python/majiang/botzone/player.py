@@ -12,6 +12,10 @@ requests so far, so the same input gives the same answers in every IO mode.
 from __future__ import annotations
 
 from .. import _core
+from ..bots.basic import FirstBot, RandomBot
+from ..bots.efficiency import EfficiencyBot
+from ..bots.expert import ExpertBot
+from ..bots.strong import StrongBot
 from ..errors import InvalidArgumentError
 from .protocol import (
     Draw,
@@ -34,8 +38,6 @@ PASS = Response("PASS")
 
 
 def _make_bot(name: str, seed: int, rules: _core.RuleSet):
-    from ..bots import EfficiencyBot, ExpertBot, FirstBot, RandomBot, StrongBot
-
     if name == "random":
         return RandomBot(seed)
     if name == "first":

@@ -20,6 +20,9 @@ Responses: ``PASS``, ``PLAY t``, ``GANG t`` (concealed, after a draw), ``BUGANG 
 after the bot's draw; ``PASS``, ``HU``, ``PENG t``, ``CHI mid t``, ``GANG`` after another
 player's discard (``t`` the tile discarded after the claim); ``PASS`` or ``HU`` (robbing)
 after another player's ``BUGANG``.
+
+A bot in keep-running mode ends each answer with the line :data:`KEEP_RUNNING` and waits
+for the next request.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from .._untrusted import shown
 from ..errors import ProtocolError
 
 __all__ = [
+    "KEEP_RUNNING",
     "Deal",
     "Draw",
     "Move",
@@ -43,6 +47,9 @@ __all__ = [
     "tile_code",
     "tile_name",
 ]
+
+#: The line a keep-running bot prints after each answer.
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 _PREFIX = "WBT"
 MOVES = ("DRAW", "BUHUA", "PLAY", "PENG", "CHI", "GANG", "BUGANG")

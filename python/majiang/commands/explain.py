@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import Any
 
 from .._core import Action, Round, format_tiles
 from ..rules import unit
@@ -50,22 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with a record: only the decisions where the seat played otherwise",
     )
     p.set_defaults(func=run)
-
-
-class _Watched:
-    """A round whose ``apply`` first shows the deciding seat's position to `before`
-    (the replay of a record drives the round; this sees every decision)."""
-
-    def __init__(self, r: Round, before: Callable[[Round, int, Action], None]) -> None:
-        self._r = r
-        self._before = before
-
-    def apply(self, seat: int, action: Action) -> Any:
-        self._before(self._r, seat, action)
-        return self._r.apply(seat, action)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._r, name)
 
 
 def _header(r: Round, seat: int) -> str:
@@ -115,8 +97,7 @@ def _outcome(r: Round) -> str:
 
 def _from_record(args: argparse.Namespace) -> int:
     from ..bots import StrongBot
-    from ..record import MatchRecord, RecordError, ReplayMismatchError, round_from_wall
-    from ..record import _replay_round as replay_round
+    from ..record import MatchRecord, RecordError, ReplayMismatchError, hand_round, replay_moves
 
     try:
         rec = MatchRecord.load(args.record)
@@ -136,7 +117,7 @@ def _from_record(args: argparse.Namespace) -> int:
     shown = 0
     decisions = 0
 
-    def before(r: Round, seat: int, played: Action) -> None:
+    def before(seat: int, played: Action) -> None:
         nonlocal shown, decisions
         o = r.observation(seat)
         if seat != args.seat or len(o.legal_actions) < 2:
@@ -154,11 +135,9 @@ def _from_record(args: argparse.Namespace) -> int:
         print()
 
     try:
-        if h.wall is not None:
-            r = round_from_wall(rules, h.wall, h.seed, h.dealer, h.prevalent_wind, h.scores_before)
-        else:
-            r = Round(rules, h.seed, h.dealer, h.prevalent_wind, scores=h.scores_before)
-        replay_round(_Watched(r, before), h)
+        r = hand_round(rules, h)
+        for _ in replay_moves(r, h, before=before):
+            pass
     except (ReplayMismatchError, ValueError) as e:
         print(f"majiang explain: the engine does not reproduce the hand: {e}", file=sys.stderr)
         return 1

@@ -32,12 +32,12 @@ def parse_meld(text: str) -> _core.Meld:
                 f"unknown meld kind {kind!r} in {text!r} (chow, pung, kong, concealed_kong/ck)"
             )
         return _core.Meld(_KINDS[key], tiles)
-    tiles = _core.parse_tiles(text)
-    if len(tiles) == 4:
-        return _core.Meld("kong", tiles)
-    if len(tiles) == 3 and len(set(tiles)) == 1:
-        return _core.Meld("pung", tiles)
-    return _core.Meld("chow", tiles)
+    codes = _core.parse_tiles(text)
+    if len(codes) == 4:
+        return _core.Meld("kong", codes)
+    if len(codes) == 3 and len(set(codes)) == 1:
+        return _core.Meld("pung", codes)
+    return _core.Meld("chow", codes)
 
 
 def _wind(text: str) -> int:

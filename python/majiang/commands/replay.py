@@ -20,6 +20,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 from .._core import format_tiles, wind_name
 from .._untrusted import load_json, printable
@@ -126,7 +127,7 @@ class _Table:
 
     def __init__(self, hand: HandRecord) -> None:
         self.hand = hand
-        self.concealed = [Counter() for _ in range(4)]
+        self.concealed: list[Counter[int]] = [Counter() for _ in range(4)]
         self.melds: list[list[str]] = [[] for _ in range(4)]
         self.flowers: list[list[int]] = [[] for _ in range(4)]
         self.river: list[list[int]] = [[] for _ in range(4)]
@@ -150,9 +151,10 @@ class _Table:
         if self.concealed[seat][tile] <= 0:
             del self.concealed[seat][tile]
 
-    def apply(self, e: dict) -> str | None:
+    def apply(self, e: dict[str, Any]) -> str | None:
         """Updates the table; returns a line describing the event (None: nothing to say)."""
-        kind, seat = e["type"], e.get("seat")
+        kind: str = e["type"]
+        seat: int = e.get("seat", -1)
         if kind == "dice":
             dice = "+".join(map(str, e["dice"]))
             return (
@@ -311,6 +313,7 @@ def _proved(rec: MatchRecord, botzone: bool, require_seed: bool) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Runs ``majiang replay``: exit status 2 for a file that cannot be read or is not a
     valid record, 1 when ``--verify`` finds that the engine does not reproduce it."""
+    rec: MatchRecord
     botzone = False
     try:
         key = None if args.key_file is None else read_key(args.key_file)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 from .. import _core
 from ..oracle import shanten, shanten_forms, useful_tiles, waits
@@ -68,7 +69,7 @@ def analyse(hand: list[int], melds: list[_core.Meld], rules: str, wild: str | No
     return out
 
 
-def _table(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
+def _table(rows: Sequence[tuple[str, ...]], right: set[int]) -> list[str]:
     widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for k, r in enumerate(rows):

@@ -25,7 +25,7 @@ fixed action space of :data:`N_ACTIONS` indices (every action of every rule set)
   ``VecEnv.sample_legal`` draws a uniformly random legal index per table in Rust;
 - :class:`MahjongEnv` (Gymnasium, one learning seat) and :class:`MahjongAECEnv`
   (PettingZoo AEC, four learning seats), imported on first use: they need the ``rl``
-  extra (``pip install majiang[rl]``).
+  extra (``pip install "majiang[rl]"``).
 """
 
 from __future__ import annotations
@@ -108,19 +108,26 @@ __all__ = [
 ]
 
 
+_NEEDS = {
+    "MahjongEnv": ("gym", "Gymnasium"),
+    "VectorEnv": ("vector", "Gymnasium"),
+    "MahjongAECEnv": ("aec", "PettingZoo and Gymnasium"),
+}
+
+
 def __getattr__(name: str) -> Any:
-    if name == "MahjongEnv":
-        from .gym import MahjongEnv
+    if name in _NEEDS:
+        module, package = _NEEDS[name]
+        try:
+            from importlib import import_module
 
-        return MahjongEnv
-    if name == "VectorEnv":
-        from .vector import VectorEnv
-
-        return VectorEnv
-    if name == "MahjongAECEnv":
-        from .aec import MahjongAECEnv
-
-        return MahjongAECEnv
+            return getattr(import_module(f".{module}", __name__), name)
+        except ModuleNotFoundError as e:
+            if (e.name or "").split(".")[0] not in ("gymnasium", "pettingzoo"):
+                raise
+            raise ImportError(
+                f'majiang.env.{name} needs {package}: pip install "majiang[rl]"'
+            ) from e
     raise AttributeError(f"module 'majiang.env' has no attribute {name!r}")
 
 

@@ -16,7 +16,7 @@ from .._core import (
     index_to_action,
     legal_mask,
 )
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, InvalidTypeError, UsageError
 from ..record import MatchRecord
 from ._records import hand_record, new_record, rule_set
 
@@ -38,7 +38,11 @@ class MahjongAECEnv(AECEnv):
     :attr:`record` is the match's :class:`~majiang.record.MatchRecord`.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "majiang_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "majiang_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -82,8 +86,14 @@ class MahjongAECEnv(AECEnv):
         if pending:
             self.agent_selection = self.possible_agents[pending[0]]
 
+    def _started(self) -> tuple[Match, MatchRecord]:
+        """The match in play and its record (``UsageError`` before the first reset)."""
+        if self._match is None or self.record is None:
+            raise UsageError("the environment has no match yet: call reset() first")
+        return self._match, self.record
+
     def _deal(self) -> None:
-        m = self._match
+        m, _ = self._started()
         self._hand = (m.hand_index, m.hand_seed, m.scores)
         self._round = m.start_hand()
 
@@ -122,19 +132,23 @@ class MahjongAECEnv(AECEnv):
         seat = self.possible_agents.index(agent)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
+        if action is None:
+            raise InvalidTypeError("a live agent's action must be an action index, not None")
+        m, record = self._started()
         if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
             action = int(action.reshape(()))
         # index_to_action reads the index strictly: a float or bool is refused, not rounded.
         self._round.apply(seat, index_to_action(action))
         r = self._round
-        if r.is_over:
-            self._match.finish_hand(r)
+        result = r.result
+        if result is not None:
+            m.finish_hand(r)
             index, seed, before = self._hand
-            self.record.hands.append(hand_record(index, seed, r, before, self._match.scores))
-            self.record.final_scores = list(self._match.scores)
+            record.hands.append(hand_record(index, seed, r, before, m.scores))
+            record.final_scores = list(m.scores)
             for i, a in enumerate(self.agents):
-                self.rewards[a] = float(r.result["deltas"][i])
-            if self.episode == "hand" or self._match.is_over:
+                self.rewards[a] = float(result["deltas"][i])
+            if self.episode == "hand" or m.is_over:
                 for a in self.agents:
                     self.terminations[a] = True
             else:

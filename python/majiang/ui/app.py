@@ -318,6 +318,8 @@ class GameScreen(Screen[None]):
         c = self.c
         r = c.round
         assert r is not None
+        result = r.result
+        assert result is not None  # the hand is over
         view = HandView(
             number=c.hand_number,
             n_hands=c.n_hands,
@@ -326,7 +328,7 @@ class GameScreen(Screen[None]):
             winds=[c.seat_wind(s) for s in range(4)],
             dealer=r.dealer,
             prevalent_wind=r.prevalent_wind,
-            result=dict(r.result),
+            result=dict(result),
             scores_before=[],
             scores_after=[],
             hands=[c.hand_of(s) for s in range(4)],

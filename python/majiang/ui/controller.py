@@ -202,13 +202,15 @@ class Controller:
         assert self._hand_start is not None
         index, seed, dealer, wind, before = self._hand_start
         self.match.finish_hand(r)
+        result = r.result
+        assert result is not None  # the hand is over
         hand = HandRecord(
             index=index,
             seed=seed,
             dealer=dealer,
             prevalent_wind=wind,
             scores_before=before,
-            result=r.result,
+            result=result,
             scores_after=list(self.match.scores),
             events_json=r.events_json(),
         )

@@ -6,14 +6,16 @@ chance of winning, danger and value, or the claim against the pass, from
 heading for and whether the rule set's minimum is within reach, counted as the rules
 count it (in gb flowers do not count toward the 8-fan minimum; they are added after).
 
-Everything is computed by the Rust oracle (:func:`majiang.shanten`,
-:func:`majiang.useful_tiles`, :func:`majiang.waits`, :func:`majiang.evaluate_fan`); this
-module only chooses what to ask and lays the answers out.
+Everything is computed in Rust: the oracle (:func:`majiang.shanten`,
+:func:`majiang.useful_tiles`, :func:`majiang.waits`, :func:`majiang.evaluate_fan`), the
+strong policy's fan plans and danger reading (``_core.fan_plan``,
+``_core.danger_reading``), and fan names and points come from
+:func:`majiang.fan_catalog`; this module only chooses what to ask and lays the answers
+out.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,8 +146,8 @@ def fan_outlook(
 ) -> FanOutlook:
     """The fans a 13 - 3k tile hand can reach. Ready: every wait is scored. One tile from
     ready: every useful draw, every discard that keeps the hand ready and every wait of
-    the result is scored. Further away: the patterns its tiles point at (flushes, all
-    pungs, seven pairs, dragon and wind pairs, all types)."""
+    the result is scored. At any distance: the fans of the strong policy's plan for the
+    hand (:func:`patterns`)."""
     hand = list(hand)
     s = _mj.shanten(hand, melds, rules=rules)
     opts = rules.options() if not isinstance(rules, str) else _mj.RuleSet(rules).options()
@@ -201,6 +203,11 @@ def fan_outlook(
     return out
 
 
+def _catalog() -> dict[int, tuple[str, str, int]]:
+    """Fan id to ``(name_zh, name, points)``, from the engine's fan catalog."""
+    return {f["id"]: (f["name_zh"], f["name"], f["points"]) for f in _mj.fan_catalog()}
+
+
 def patterns(
     hand: Sequence[int],
     melds: Sequence[Any],
@@ -209,50 +216,14 @@ def patterns(
     seat_wind: int,
     prevalent_wind: int,
 ) -> list[tuple[str, str, int]]:
-    """Fan patterns the tiles point at, as ``(name_zh, name, points)``: a fan is named
-    when the hand is at most three tiles away from it by composition (one suit, pairs
-    and pungs, the closest special form) or already holds its pair."""
-    tiles = list(hand)
-    for m in melds:
-        tiles.extend(m.tiles[:3])
-    count = Counter(tiles)
-    suits = Counter(t // 9 for t in tiles if t < 27)
-    honors = sum(n for t, n in count.items() if 27 <= t < 34)
-    out: list[tuple[str, str, int]] = []
-    main = suits.most_common(1)[0][1] if suits else 0
-    off = sum(suits.values()) - main
-    chows = any(m.kind == "chow" for m in melds)
-    if off <= 3 and honors <= 2 and main >= 9:
-        out.append(("清一色", "Full Flush", 24))
-    elif off <= 3 and honors >= 2:
-        out.append(("混一色", "Half Flush", 6))
-    pairs = sum(1 for n in count.values() if n >= 2)
-    if not chows and pairs >= 4:
-        out.append(("碰碰和", "All Pungs", 6))
-    if not melds:
-        forms = _mj.shanten_forms(tiles, (), rules=rules)
-        best = min(forms.values())
-        for form, zh, en, pts in (
-            ("seven_pairs", "七对", "Seven Pairs", 24),
-            ("thirteen_orphans", "十三幺", "Thirteen Orphans", 88),
-            ("honors_knitted", "全不靠", "Lesser Honors and Knitted Tiles", 12),
-            ("knitted_straight", "组合龙", "Knitted Straight", 12),
-        ):
-            if form in forms and forms[form] == best and forms.get("regular", 99) > best:
-                out.append((zh, en, pts))
-    types = {t // 9 for t in tiles if t < 27}
-    has_wind = any(27 <= t < 31 for t in tiles)
-    has_dragon = any(31 <= t < 34 for t in tiles)
-    if len(types) == 3 and has_wind and has_dragon:
-        out.append(("五门齐", "All Types", 6))
-    for t in (31, 32, 33):
-        if count.get(t, 0) >= 2:
-            out.append(("箭刻", "Dragon Pung", 2))
-    if count.get(27 + prevalent_wind, 0) >= 2:
-        out.append(("圈风刻", "Prevalent Wind", 2))
-    if count.get(27 + seat_wind, 0) >= 2:
-        out.append(("门风刻", "Seat Wind", 2))
-    return out
+    """The fans the hand is heading for, as ``(name_zh, name, points)``: those of the fan
+    plan the strong policy reads in it (the plan's own fan and the honor pungs it keeps;
+    :func:`majiang._core.fan_plan`), named and scored by the fan catalog."""
+    plan = _core.fan_plan(
+        list(hand), list(melds), seat_wind=seat_wind, prevalent_wind=prevalent_wind, rules=rules
+    )
+    catalog = _catalog()
+    return [catalog[i] for i in plan["fans"]]
 
 
 def compute_hints(controller: Any) -> Hints:
@@ -474,31 +445,36 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
         out.append_text(_tiles_with_counts(h.useful, ascii))
         out.append("\n")
     danger_lines(out, h, controller, ascii)
-    o = h.outlook
-    if o is not None:
-        if o.exact and o.completions:
-            how = " self-drawn" if o.best_self_drawn else ""
-            out.append(f"  best finish{how} {o.best_counted} fan", style="bold")
-            if o.best_total != o.best_counted:
+    ahead = h.outlook
+    if ahead is not None:
+        if ahead.exact and ahead.completions:
+            how = " self-drawn" if ahead.best_self_drawn else ""
+            out.append(f"  best finish{how} {ahead.best_counted} fan", style="bold")
+            if ahead.best_total != ahead.best_counted:
                 out.append(
-                    f" ({o.best_total} with flowers, which do not count toward the minimum)",
+                    f" ({ahead.best_total} with flowers, which do not count toward the minimum)",
                     style="dim",
                 )
             out.append(": ")
             out.append(
-                ", ".join(_fan_name(zh, en, ascii) + f" {p}" for zh, en, p in o.best_fans if p)
+                ", ".join(_fan_name(zh, en, ascii) + f" {p}" for zh, en, p in ahead.best_fans if p)
             )
-            verdict = "reachable" if o.reachable else "not reached by these waits (luck fans aside)"
+            verdict = (
+                "reachable" if ahead.reachable else "not reached by these waits (luck fans aside)"
+            )
             out.append(
-                f"\n  {h.min_fan}-fan minimum: {verdict}", style="green" if o.reachable else "red"
+                f"\n  {h.min_fan}-fan minimum: {verdict}",
+                style="green" if ahead.reachable else "red",
             )
-        elif o.exact:
+        elif ahead.exact:
             out.append(
                 f"  {h.min_fan}-fan minimum: no winning tile left for this shape", style="red"
             )
         else:
             out.append(f"  {h.min_fan}-fan minimum: too far from ready to tell", style="dim")
-        if o.patterns:
+        if ahead.patterns:
             out.append("\n  heading for: ")
-            out.append(", ".join(_fan_name(zh, en, ascii) + f" ({p})" for zh, en, p in o.patterns))
+            out.append(
+                ", ".join(_fan_name(zh, en, ascii) + f" ({p})" for zh, en, p in ahead.patterns)
+            )
     return out

@@ -87,16 +87,15 @@ class ActionLog:
             if kind == "draw":
                 draws_left -= 1
                 wall = None if wall_after is None else wall_after + draws_left
-                line = self._draw(e, wall)
-                self.lines.append(LogLine(self.hand, line, notable=False))
+                self.lines.append(LogLine(self.hand, self._draw(e, wall), notable=False))
                 continue
             overridden = self._overridden(e)
             if overridden is not None:
                 self.lines.append(LogLine(self.hand, overridden))
                 added += 1
-            line = self._event(e)
-            if line is not None:
-                self.lines.append(LogLine(self.hand, line))
+            said = self._event(e)
+            if said is not None:
+                self.lines.append(LogLine(self.hand, said))
                 added += 1
         return added
 
@@ -147,7 +146,9 @@ class ActionLog:
         seat = e.get("seat")
         who = self.names[seat] if seat is not None else ""
         s = "" if seat == self.person else "s"
-        t = e.get("tile")
+        # Every event the log names a tile of has one; only another seat's concealed kong
+        # hides it (None).
+        t: int = e.get("tile", -1)
         out = Text()
         if kind == "discard":
             out.append(f"{who} discard{s} ")
@@ -169,7 +170,7 @@ class ActionLog:
             out.append_text(inline_tiles(tiles, self.ascii, sep=""))
         elif kind == "concealed_kong":
             out.append(f"{who} declare{s} a concealed kong", style="bold")
-            if t is not None:
+            if e.get("tile") is not None:
                 out.append(" of ")
                 self._tile(out, t)
         elif kind == "added_kong":

@@ -1,18 +1,18 @@
 """``majiang replay FILE`` in the table view: a match record stepped through one key at
 a time, every hand open.
 
-:func:`hand_steps` turns a recorded hand into the table after each event (the record has
-full information, so every concealed hand is known); :class:`ReplayApp` shows those
-tables with the same seat panels as the game, the action log up to the step, and at the
-end of a hand its result with the fan table. From 120 columns on, the log stands beside
-the table; narrower, its last two lines show under it. Keys: → or Space the next step, ← the
-previous one, ↓/``n`` the next hand, ↑/``p`` the previous one, Home/End the start or the
-end of the hand, ``q`` leaves.
+:func:`hand_steps` steps the hand's :class:`~majiang.Round` with the recorded decisions
+and keeps the table the round shows after each move (the record has full information, so
+every concealed hand is known); :class:`ReplayApp` shows those tables with the same seat
+panels as the game, the action log up to the step, and at the end of a hand its result
+with the fan table. From 120 columns on, the log stands beside the table; narrower, its
+last two lines show under it. Keys: → or Space the next step, ← the previous one, ↓/``n``
+the next hand, ↑/``p`` the previous one, Home/End the start or the end of the hand, ``q``
+leaves.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,10 +25,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from .._core import Action
+from .._core import Round, RuleSet
 from .._untrusted import printable
-from ..errors import UsageError
-from ..record import HandRecord, MatchRecord
+from ..errors import ReplayMismatchError, UsageError
+from ..record import HandRecord, MatchRecord, hand_round, replay_moves
 from .log import ActionLog
 from .screens import HandView, result_body
 from .tiles import inline, suit_style, wind_label
@@ -37,7 +37,6 @@ from .widgets import SeatPanel
 __all__ = ["ReplayApp", "ReplayScreen", "Step", "hand_steps", "seat_names"]
 
 _SEAT_NAMES = ("You", "Right", "Across", "Left")
-_PASS = Action("pass")
 
 
 def seat_names(record: MatchRecord) -> list[str]:
@@ -56,7 +55,7 @@ def seat_names(record: MatchRecord) -> list[str]:
 
 @dataclass
 class Step:
-    """The table after one event of a hand."""
+    """The table after one move of a hand, as its :class:`~majiang.Round` shows it."""
 
     concealed: list[list[int]]
     melds: list[list[tuple[str, list[int]]]]
@@ -70,111 +69,57 @@ class Step:
     bao: tuple[int, int] | None = None
 
 
-def _copy(step: Step, log: list[Text]) -> Step:
+def _table(r: Round, log: ActionLog) -> Step:
+    """The table of ``r`` now (every hand open: a replay has full information)."""
+    # Discards and the ready flags are public: any seat's observation shows them all.
+    obs = r.observation(0)
+    pools: list[list[tuple[int, bool]]] = [[], [], [], []]
+    for seat, tile, claimed, _ in obs.discard_log:
+        pools[seat].append((tile, claimed))
+    last = obs.discard_log[-1] if obs.discard_log else None
+    bao = getattr(obs, "bao", None)
+    indicator = getattr(obs, "bao_indicator", None)
     return Step(
-        concealed=[sorted(c) for c in step.concealed],
-        melds=[[(k, list(t)) for k, t in m] for m in step.melds],
-        flowers=[list(f) for f in step.flowers],
-        pools=[list(p) for p in step.pools],
-        last_discard=step.last_discard,
-        turn=step.turn,
-        wall=step.wall,
-        ready=list(step.ready),
-        log=list(log),
-        bao=step.bao,
+        concealed=[list(r.hand(s)) for s in range(4)],
+        melds=[[(m.kind, list(m.tiles)) for m in r.melds(s)] for s in range(4)],
+        flowers=[list(r.flowers(s)) for s in range(4)],
+        pools=pools,
+        last_discard=last[0] if last is not None and not last[2] else -1,
+        turn=r.turn,
+        wall=r.wall_remaining,
+        ready=list(obs.ready),
+        log=[line.text for line in log.lines],
+        bao=None if bao is None or indicator is None else (indicator, bao),
     )
 
 
 def hand_steps(
     hand: HandRecord,
+    rules: RuleSet,
     n_hands: int,
     names: Sequence[str],
-    wall: int,
     ascii: bool = False,
     unit: str = "fan",
     person: int | None = 0,
 ) -> list[Step]:
-    """The table after the deal and after every later event of `hand` (draws included).
-    `wall`: the tiles in the wall after the deal."""
-    events = [json.loads(e) for e in hand.events_json]
+    """The table after the deal and after every recorded move of `hand` that changed it:
+    the hand's :class:`~majiang.Round` (:func:`~majiang.record.hand_round`) stepped with
+    the recorded decisions (:func:`~majiang.record.replay_moves`), each step the table
+    that round shows, the log the moves' events. A record the engine does not reproduce
+    ends its steps at the difference, the last one's log saying so."""
+    r = hand_round(rules, hand)
     log = ActionLog(names, ascii, unit=unit, person=person)
     log.start_hand(hand.index + 1, n_hands, hand.dealer)
-    cur = Step(
-        concealed=[[] for _ in range(4)],
-        melds=[[] for _ in range(4)],
-        flowers=[[] for _ in range(4)],
-        pools=[[] for _ in range(4)],
-        last_discard=-1,
-        turn=hand.dealer,
-        wall=wall,
-        ready=[False] * 4,
-    )
-    steps: list[Step] = []
-    i = 0
-    while i < len(events) and events[i]["type"] in ("dice", "deal"):
-        e = events[i]
-        if e["type"] == "deal":
-            cur.concealed[e["seat"]].extend(e["tiles"])
-        i += 1
-    steps.append(_copy(cur, [line.text for line in log.lines]))
-    for e in events[i:]:
-        _apply(cur, e)
-        log.add(e.get("seat", 0) if e.get("seat") is not None else 0, _PASS, [e], cur.wall)
-        steps.append(_copy(cur, [line.text for line in log.lines]))
+    steps = [_table(r, log)]
+    try:
+        for seat, action, events in replay_moves(r, hand):
+            log.add(seat, action, events, r.wall_remaining)
+            if events:
+                steps.append(_table(r, log))
+    except ReplayMismatchError as e:
+        log.note(Text(f"The engine does not reproduce the record from here: {e}", style="red"))
+        steps.append(_table(r, log))
     return steps
-
-
-def _take(tiles: list[int], t: int, n: int = 1) -> None:
-    for _ in range(n):
-        if t in tiles:
-            tiles.remove(t)
-
-
-def _apply(cur: Step, e: dict[str, Any]) -> None:
-    """Updates the table for one recorded event."""
-    kind = e["type"]
-    seat = e.get("seat")
-    t = e.get("tile")
-    if kind == "draw":
-        cur.concealed[seat].append(t)
-        cur.wall -= 1
-        cur.turn = seat
-    elif kind == "flower":
-        _take(cur.concealed[seat], t)
-        cur.flowers[seat].append(t)
-    elif kind == "discard":
-        _take(cur.concealed[seat], t)
-        cur.pools[seat].append((t, False))
-        cur.last_discard = seat
-        cur.turn = seat
-        if e.get("ready"):
-            cur.ready[seat] = True
-    elif kind in ("chow", "pung", "kong"):
-        src = e["from"]
-        if cur.pools[src] and cur.pools[src][-1] == (t, False):
-            cur.pools[src][-1] = (t, True)
-        if kind == "chow":
-            tiles = [e["low"], e["low"] + 1, e["low"] + 2]
-            for x in tiles:
-                if x != t:
-                    _take(cur.concealed[seat], x)
-        else:
-            tiles = [t] * (3 if kind == "pung" else 4)
-            _take(cur.concealed[seat], t, len(tiles) - 1)
-        cur.melds[seat].append((kind, tiles))
-        cur.last_discard = -1
-        cur.turn = seat
-    elif kind == "concealed_kong":
-        _take(cur.concealed[seat], t, 4)
-        cur.melds[seat].append(("concealed_kong", [t] * 4))
-    elif kind == "added_kong":
-        _take(cur.concealed[seat], t)
-        for i, (k, tiles) in enumerate(cur.melds[seat]):
-            if k == "pung" and tiles[0] == t:
-                cur.melds[seat][i] = ("kong", [t] * 4)
-                break
-    elif kind == "bao":
-        cur.bao = (e["indicator"], e["tile"])
 
 
 class ReplayScreen(Screen[None]):
@@ -218,14 +163,7 @@ class ReplayScreen(Screen[None]):
         self.hand_index = start_hand
         self.step_index = 0
         self._steps: dict[int, list[Step]] = {}
-        self._wall = self._wall_after_deal()
-
-    def _wall_after_deal(self) -> int:
-        """Tiles left in the wall once the hands are dealt (the wall, less 13 a seat
-        and the dealer's 14th)."""
-        options = self.record.options
-        flowers = bool(options.get("flowers", self.record.rules == "gb"))
-        return (144 if flowers else 136) - 53
+        self._rules = record.rule_set()
 
     def compose(self) -> ComposeResult:
         a = self.ascii
@@ -261,9 +199,9 @@ class ReplayScreen(Screen[None]):
         if index not in self._steps:
             self._steps[index] = hand_steps(
                 self.record.hands[index],
+                self._rules,
                 self.record.n_hands,
                 self.names,
-                self._wall,
                 self.ascii,
                 self.unit,
                 self.person,

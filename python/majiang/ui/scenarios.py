@@ -115,7 +115,7 @@ class HandLog:
     @property
     def person_won(self) -> bool:
         """True if the person won the hand."""
-        return bool(self.result) and any(w["seat"] == 0 for w in self.result["wins"])
+        return any(w["seat"] == 0 for w in (self.result or {}).get("wins", []))
 
 
 def play_hand(

@@ -124,7 +124,7 @@ def settlement_table(view: HandView, ascii: bool = False) -> Table:
     for s in range(4):
         d = view.result["deltas"][s]
         style = "green" if d > 0 else ("red" if d < 0 else "")
-        row = [
+        row: list[str | Text] = [
             view.names[s],
             wind_label(view.winds[s], ascii),
             f"{view.scores_before[s]:+d}",

@@ -1,4 +1,5 @@
-"""Writes the README's screenshots of the terminal game as SVG files.
+"""Writes screenshots of the terminal game as SVG files (``scripts/screenshots.py`` renders
+them to the documentation's PNGs).
 
 ``python -m majiang.ui.screenshots docs`` plays seeded hands through the app with a
 scripted person (see :mod:`majiang.ui.scenarios`) and saves:

@@ -199,7 +199,7 @@ class SeatPanel(Static):
         """Redraws the panel from plain values; `discards` are tiles or ``(tile,
         claimed)`` pairs; `concealed` (a replay, where every hand is open) shows the
         seat's concealed tiles on a line of their own."""
-        discards = [d if isinstance(d, tuple) else (d, False) for d in discards]
+        pool_tiles = [d if isinstance(d, tuple) else (d, False) for d in discards]
         key = (
             name,
             wind,
@@ -208,7 +208,7 @@ class SeatPanel(Static):
             hand_size,
             tuple((k, tuple(t)) for k, t in melds),
             tuple(flowers),
-            tuple(discards),
+            tuple(pool_tiles),
             last_discard,
             on_turn,
             ready,
@@ -243,11 +243,11 @@ class SeatPanel(Static):
             open_hand.append_text(meld_tiles("hand", concealed, a))
             lines_out.append(open_hand)
         pool = Text("    ")
-        if discards:
-            for i, (t, claimed) in enumerate(discards):
+        if pool_tiles:
+            for i, (t, claimed) in enumerate(pool_tiles):
                 if i:
                     pool.append(" ")
-                last = last_discard and i == len(discards) - 1
+                last = last_discard and i == len(pool_tiles) - 1
                 if claimed:
                     pool.append(inline(t, a), style=suit_style(t) + " dim strike")
                     pool.append("^" if a else "↑", style="dim")

@@ -104,7 +104,8 @@ impl RuleSet for FanRules {
     #[inline]
     fn on_declined_win(&mut self, _: u8, _: &Rules) {}
 
-    /// `settlement` with the fan total (flowers included).
+    /// `settlement` with the fan total (flowers included), and the `dealer_bonus` on each
+    /// payment between the dealer and another seat.
     fn win_payments(
         &self,
         table: &Facts<'_>,
@@ -114,14 +115,25 @@ impl RuleSet for FanRules {
         from: u8,
     ) -> [i32; 4] {
         let t = &table.rules.table;
-        payments(
+        let mut d = payments(
             t.settlement,
             t.base as i32,
             winner,
             kind,
             from,
             value.total() as i32,
-        )
+        );
+        let bonus = t.dealer_bonus as i32;
+        if bonus > 0 {
+            for s in 0..4u8 {
+                let pays = s != winner && d[s as usize] < 0;
+                if pays && (s == table.dealer || winner == table.dealer) {
+                    d[s as usize] -= bonus;
+                    d[winner as usize] += bonus;
+                }
+            }
+        }
+        d
     }
 
     fn hand_payments(&self, _: &Facts<'_>, _: WinKind, _: u8) -> [i32; 4] {

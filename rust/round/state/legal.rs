@@ -226,7 +226,7 @@ impl Round {
             if n >= 2 {
                 l.push(Action::Pung(t));
             }
-            if seat == (from + 1) % 4 && tile::is_suited(t) {
+            if opts.chows && seat == (from + 1) % 4 && tile::is_suited(t) {
                 let r = t % 9;
                 let has = |x: Tile| c[x as usize] > 0;
                 if r >= 2 && has(t - 2) && has(t - 1) && meld_ok(&[t - 2, t - 1]) {
