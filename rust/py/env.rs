@@ -220,7 +220,10 @@ fn action_features<'py>(
 /// action raises `IllegalActionError` naming its step; a hand that does not end where the
 /// decisions do, `InvalidArgumentError`.
 #[pyfunction]
-#[pyo3(signature = (rules, wall, seats, codes, *, seed = Int(0), dealer = Int(0), prevalent_wind = Int(0), features = None))]
+#[pyo3(
+    signature = (rules, wall, seats, codes, *, seed = Int(0), dealer = Int(0), prevalent_wind = Int(0), features = None),
+    text_signature = "(rules, wall, seats, codes, *, seed=0, dealer=0, prevalent_wind=0, features=None)"
+)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn replay_decisions<'py>(
     py: Python<'py>,
@@ -575,7 +578,7 @@ impl PyVecEnv {
         candidates = Flag(false)
     ))]
     #[pyo3(
-        text_signature = "(rules=None, num_envs=1, *, opponents=None, seat=None, episode=None, hands=None, seed=0, threads=None, autoreset=True, record=False, expert=None)"
+        text_signature = "(rules=None, num_envs=1, *, opponents=None, seat=None, episode=None, hands=None, seed=0, threads=None, autoreset=True, record=False, expert=None, features=None, history=False, oracle=False, candidates=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
