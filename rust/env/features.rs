@@ -778,3 +778,165 @@ impl History {
 pub fn min_fan_of(obs: &Observation) -> u8 {
     obs.rules.fan.min_fan
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PolicyKind, RoundView};
+    use crate::rules::Rules;
+
+    /// Along whole hands of every rule set, the candidates are the distinct legal actions
+    /// with their kind flagged, the features finite, the discard rows those of the kinds
+    /// held, and the GB planes follow the analysis.
+    #[test]
+    fn candidates_are_the_legal_actions_with_finite_features() {
+        let mut checked = 0;
+        for kind in ["gb", "classic", "huainan"] {
+            let rules = Rules::named(kind).unwrap();
+            let mut pols: [_; 4] = std::array::from_fn(|_| PolicyKind::Efficiency.build(&rules));
+            let mut c = Candidates::default();
+            let mut planes = vec![0u8; N_GB_PLANES * N_COLS];
+            for seed in 0..4u64 {
+                let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                for (s, p) in pols.iter_mut().enumerate() {
+                    p.begin_hand(seed * 4 + s as u64);
+                }
+                while r.pending() != 0 {
+                    for s in 0..4u8 {
+                        if r.pending() >> s & 1 == 0 {
+                            continue;
+                        }
+                        let view = RoundView { round: &r, seat: s };
+                        let a = Analysis::new(&view, rules.fan.min_fan, true);
+                        candidates(&view, &a, rules.fan.min_fan, &mut c);
+                        let mut want: Vec<i16> = r
+                            .legal_actions(s)
+                            .iter()
+                            .map(|&x| action_index(x).unwrap() as i16)
+                            .collect();
+                        want.sort_unstable();
+                        want.dedup();
+                        let mut got = c.index[..c.n].to_vec();
+                        got.sort_unstable();
+                        assert_eq!(got, want);
+                        assert!(c.index[c.n..].iter().all(|&i| i == -1));
+                        for (i, f) in c.features[..c.n].iter().enumerate() {
+                            assert!(f.iter().all(|x| x.is_finite()), "{f:?}");
+                            assert_eq!(f[Feature::Bias as usize], 1.0);
+                            let kinds = &f[Feature::Discard as usize..=Feature::Pass as usize];
+                            assert_eq!(kinds.iter().sum::<f32>(), 1.0);
+                            let act = super::super::encode::index_action(c.index[i] as usize);
+                            let k = kinds.iter().position(|&x| x == 1.0).unwrap();
+                            let name = [
+                                "discard",
+                                "ready",
+                                "concealed_kong",
+                                "added_kong",
+                                "chow",
+                                "pung",
+                                "kong",
+                                "win",
+                                "pass",
+                            ][k];
+                            assert_eq!(act.unwrap().kind(), name);
+                        }
+                        let hand = &r.seat(s).hand;
+                        for t in 0..34 {
+                            assert_eq!(a.discards[t].is_some(), a.full && hand[t] > 0);
+                        }
+                        gb_planes(&a, s, &mut planes);
+                        for t in 0..34 {
+                            let held = planes[GbPlane::DiscardShanten as usize * N_COLS + t] > 0;
+                            assert_eq!(held, a.full && hand[t] > 0);
+                            assert_eq!(planes[GbPlane::Unseen as usize * N_COLS + t], a.unseen[t]);
+                        }
+                        checked += 1;
+                    }
+                    let s = r.pending().trailing_zeros() as u8;
+                    let act = pols[s as usize].act(&RoundView { round: &r, seat: s });
+                    r.apply(s, act).unwrap();
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+
+    /// The oracle view holds the other seats' concealed tiles and the wall's next draws.
+    #[test]
+    fn the_oracle_view_is_the_table_s_hidden_state() {
+        let rules = Rules::named("gb").unwrap();
+        let mut pol = PolicyKind::Random.build(&rules);
+        pol.begin_hand(5);
+        let mut r = Round::new(&rules, 5, 0, 0).unwrap();
+        let mut out = vec![0u8; N_ORACLE_PLANES * N_COLS];
+        for _ in 0..60 {
+            if r.pending() == 0 {
+                break;
+            }
+            let s = r.pending().trailing_zeros() as u8;
+            oracle_planes(&r, s, &mut out);
+            for k in 1..4u8 {
+                let o = (s + k) & 3;
+                let row = &out[(k as usize - 1) * N_COLS..k as usize * N_COLS];
+                assert_eq!(row, &r.seat(o).hand[..]);
+            }
+            let mut w = r.wall().clone();
+            for k in 0..4 {
+                let want = w.draw();
+                let row = &out[(3 + k) * N_COLS..(4 + k) * N_COLS];
+                match want.filter(|&t| (t as usize) < N_COLS) {
+                    Some(t) => assert_eq!(row.iter().position(|&x| x == 1), Some(t as usize)),
+                    None => assert!(row.iter().all(|&x| x == 0)),
+                }
+            }
+            let a = pol.act(&RoundView { round: &r, seat: s });
+            r.apply(s, a).unwrap();
+        }
+    }
+
+    /// The history keeps the discards with their draw flag and only the claims that made
+    /// a meld, and shows the observer's own concealed kongs only.
+    #[test]
+    fn the_history_keeps_what_the_table_saw() {
+        let rules = Rules::named("gb").unwrap();
+        for seed in 0..20u64 {
+            let mut pols: [_; 4] = std::array::from_fn(|_| PolicyKind::Efficiency.build(&rules));
+            for (s, p) in pols.iter_mut().enumerate() {
+                p.begin_hand(seed * 4 + s as u64);
+            }
+            let mut r = Round::new(&rules, seed, 0, 0).unwrap();
+            r.set_record_events(true);
+            let mut h = History::default();
+            while r.pending() != 0 {
+                let s = r.pending().trailing_zeros() as u8;
+                let a = pols[s as usize].act(&RoundView { round: &r, seat: s });
+                h.record(&r, s, a);
+                r.apply(s, a).unwrap();
+                h.settle(&r);
+            }
+            // Every meld made (an added kong turns a pung into a kong: one more action),
+            // every discard and every win.
+            let melds: usize = (0..4).map(|s| r.seat(s).n_melds as usize).sum();
+            let added = (0..4u8)
+                .flat_map(|s| r.seat(s).melds[..r.seat(s).n_melds as usize].to_vec())
+                .filter(|m| m.kind == crate::hand::MeldKind::Kong)
+                .count();
+            let discards = r.discards().len();
+            let wins = r.result().map_or(0, |x| x.wins.len());
+            let n = h.len();
+            assert!(
+                n >= melds + discards + wins && n <= melds + discards + wins + added,
+                "seed {seed}: {n} tokens"
+            );
+            let mut out = vec![0u8; MAX_TOKENS * 4];
+            h.write(2, &mut out);
+            for t in out.chunks_exact(4).take(h.len()) {
+                assert!(t[0] != token::PAD && t[1] < 4 && t[3] < 4 && t[2] <= 34);
+                if t[0] == token::CONCEALED_KONG && t[1] != 0 {
+                    assert_eq!(t[2], 34);
+                }
+            }
+            assert!(out[h.len() * 4..].iter().all(|&x| x == 0));
+        }
+    }
+}

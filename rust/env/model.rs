@@ -318,3 +318,60 @@ impl Policy for ModelPolicy {
         Box::new(self.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PolicyKind, RoundView};
+    use crate::round::Round;
+
+    #[test]
+    fn the_shipped_weights_read_and_chain() {
+        let w = Weights::from_npz(SHIPPED).unwrap();
+        assert_eq!(w.mean.len(), N_FEATURES);
+        assert_eq!(w.w1.len(), N_FEATURES * w.b1.len());
+        assert_eq!(w.w2.len(), w.b1.len() * w.b2.len());
+        assert!(w.score(&[0.5; N_FEATURES]).is_finite());
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused_with_its_problem() {
+        for (bytes, want) in [
+            (&b"not a zip"[..], "not an npz"),
+            (&SHIPPED[..SHIPPED.len() / 2], "past the end"),
+        ] {
+            let e = Weights::from_npz(bytes).unwrap_err();
+            assert!(e.message().contains(want), "{}", e.message());
+        }
+        // A compressed entry (method 8).
+        let mut z = SHIPPED.to_vec();
+        z[8] = 8;
+        let e = Weights::from_npz(&z).unwrap_err();
+        assert!(e.message().contains("compressed"), "{}", e.message());
+    }
+
+    /// The model policy plays legal actions through whole hands of every rule set.
+    #[test]
+    fn the_model_plays_whole_hands() {
+        for kind in ["gb", "classic", "huainan"] {
+            let rules = Rules::named(kind).unwrap();
+            let mut pols: [_; 4] = std::array::from_fn(|s| {
+                if s == 0 {
+                    PolicyKind::Model.build(&rules)
+                } else {
+                    PolicyKind::Efficiency.build(&rules)
+                }
+            });
+            for seed in 0..6u64 {
+                let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                for (s, p) in pols.iter_mut().enumerate() {
+                    p.begin_hand(seed * 4 + s as u64);
+                }
+                let n = crate::policy::play_out(&mut r, &mut pols).unwrap();
+                assert!(n > 0 && r.is_over());
+            }
+        }
+        assert_eq!(PolicyKind::parse("model").unwrap(), PolicyKind::Model);
+        let _ = RoundView::clone;
+    }
+}
