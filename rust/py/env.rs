@@ -708,7 +708,9 @@ impl PyVecEnv {
     /// `num_envs` of them; in self-play, for the seat in `seat`) and returns `(obs, mask,
     /// reward, done)`, written in place (as is `seat`). Every action is checked first: an
     /// illegal one raises `IllegalActionError` and no table moves; a float, bool or complex
-    /// index raises `InvalidTypeError` (indices are never rounded).
+    /// index raises `InvalidTypeError` (indices are never rounded). `ENV_STAY` (-2) leaves
+    /// a table as it is (reward 0, not done, its rows unchanged); without autoreset, a
+    /// table whose episode ended starts its next one whatever its index.
     fn step<'py>(
         slf: &Bound<'py, Self>,
         actions: &Bound<'py, PyAny>,
@@ -1010,5 +1012,6 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENV_MAX_CANDIDATES", MAX_CANDIDATES)?;
     m.add("ENV_MAX_TOKENS", MAX_TOKENS)?;
     m.add("ENV_N_ORACLE_PLANES", N_ORACLE_PLANES)?;
+    m.add("ENV_STAY", crate::env::STAY)?;
     Ok(())
 }

@@ -74,6 +74,7 @@ from .._core import (
 
 from .evaluate import Evaluation, evaluate
 from .model import ModelPolicy
+from .selfplay import SelfPlayRollout, Trajectory
 
 if TYPE_CHECKING:
     from .aec import MahjongAECEnv
@@ -90,6 +91,8 @@ __all__ = [
     "N_ORACLE_PLANES",
     "Evaluation",
     "ModelPolicy",
+    "SelfPlayRollout",
+    "Trajectory",
     "MAX_ENVS",
     "N_ACTIONS",
     "N_PLANES",

@@ -11,7 +11,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from .._core import ENV_N_ACTIONS, ENV_N_GB_PLANES, ENV_N_PLANES, VecEnv
+from .._core import ENV_N_ACTIONS, ENV_N_GB_PLANES, ENV_N_PLANES, ENV_STAY, VecEnv, gb_planes
+from .._core import encode_observation as _encode
 from ..errors import InvalidArgumentError, UsageError
 from ._records import rule_set
 
@@ -54,7 +55,14 @@ class VectorEnv(gym.vector.VectorEnv):
     - **Copies**: with ``copy=True`` (default) every call returns fresh arrays; with
       ``copy=False`` the arrays are the env's own, overwritten by the next call (faster).
     - ``opponents``: a built-in bot name or three (``"efficiency"`` by default; ``"model"``
-      is the shipped model bot). ``features="v2"`` appends the GB planes
+      is the shipped model bot), or a **batched policy**: a callable given, once per round
+      of opponent moves, a dict of the arrays of every table where an opponent acts
+      (``"observation"``, ``"action_mask"``, ``"seat"``, and ``"cand_index"`` /
+      ``"cand_features"`` when the policy has ``candidates = True``, as
+      :class:`~majiang.env.ModelPolicy`) and returning one action index per row; it
+      plays the three other seats (a frozen checkpoint for self-play at batch speed). The
+      tables then run in self-play and each step plays the opponents until the learning
+      seat decides again. ``features="v2"`` appends the GB planes
       (docs/encoding.md). ``threads``: as in ``VecEnv`` (results never depend on it).
     - **Pickling and copying**: an env pickles and deep-copies as its arguments, its last
       reset's seed and the actions stepped since, replayed on load: the copy continues
@@ -102,17 +110,21 @@ class VectorEnv(gym.vector.VectorEnv):
             render_mode=render_mode,
         )
         self.rules = rule_set(rules)
+        self._opp = opponents if callable(opponents) else None
+        self._learner = int(seat)
+        self._features = features
         self._core = VecEnv(
             self.rules,
             num_envs,
-            opponents=opponents,
-            seat=seat,
+            opponents=None if self._opp else opponents,
+            seat="all" if self._opp else seat,
             episode=episode,
             hands=hands,
             seed=seed,
             threads=threads,
             autoreset=False,
             features=features,
+            candidates=bool(getattr(self._opp, "candidates", False)),
         )
         self.num_envs = self._core.num_envs
         self.autoreset_mode = mode
@@ -130,6 +142,7 @@ class VectorEnv(gym.vector.VectorEnv):
         self._actions: list[np.ndarray] = []
         self._reset_done = False
         self._zeros = np.zeros(self.num_envs, bool)
+        self._ended = np.zeros(self.num_envs, bool)
 
     # -- the API --------------------------------------------------------------------------
 
@@ -149,6 +162,9 @@ class VectorEnv(gym.vector.VectorEnv):
         self._core.reset(self._seed)
         self._actions = []
         self._reset_done = True
+        if self._opp is not None:
+            self._ended = np.zeros(self.num_envs, bool)
+            self._restart(np.arange(self.num_envs), initial=True)
         return self._obs(), {}
 
     def step(
@@ -166,6 +182,8 @@ class VectorEnv(gym.vector.VectorEnv):
         acts = acts.astype(np.int64, copy=True).reshape(-1)
         infos: dict[str, Any] = {}
         self._actions.append(acts)
+        if self._opp is not None:
+            return self._step_against_policy(acts)
         # Without the core's autoreset, a table whose episode ended starts its next one
         # at its next step, whatever its action (next-step autoreset).
         _, _, reward, done = self._core.step(acts)
@@ -183,6 +201,101 @@ class VectorEnv(gym.vector.VectorEnv):
             infos["final_info"] = np.array([{} if t else None for t in term], dtype=object)
             infos["_final_info"] = term.copy()
         return self._obs(), rewards, term, self._zeros.copy(), infos
+
+    # -- batched opponents --------------------------------------------------------------
+
+    def _batch(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        core = self._core
+        batch = {
+            "observation": core.obs[rows],
+            "action_mask": core.mask[rows].view(np.int8),
+            "seat": core.seat[rows],
+        }
+        if core.cand_index is not None:
+            batch["cand_index"] = core.cand_index[rows]
+            batch["cand_features"] = core.cand_features[rows]
+        return batch
+
+    def _advance(self, acc: np.ndarray, ended: np.ndarray) -> None:
+        """Plays the opponents' batched policy at every table not `ended` until its
+        learning seat must decide, adding the learning seat's rewards to `acc` and the
+        tables whose episode ended to `ended`."""
+        core = self._core
+        while True:
+            rows = (core.seat != self._learner) & ~ended
+            if not rows.any():
+                return
+            a = np.full(self.num_envs, ENV_STAY, np.int64)
+            a[rows] = np.asarray(self._opp(self._batch(rows)), np.int64).reshape(-1)
+            _, _, rew, done = core.step(a)
+            acc += rew[:, self._learner]
+            ended |= done
+
+    def _restart(self, idx: np.ndarray, initial: bool = False) -> None:
+        """Starts the next episode of the tables `idx` (after a reset: their first) and
+        plays on to the learning seat's first decision; an episode that ends before it
+        (a win on the first discards) is skipped, as in ``VecEnv``."""
+        todo = np.zeros(self.num_envs, bool)
+        todo[idx] = True
+        first = initial
+        while todo.any():
+            if not first:
+                for i in np.flatnonzero(todo):
+                    self._core.next_episode(int(i))
+            first = False
+            # Only the tables being restarted move; those whose new episode ends before
+            # the learning seat decides go round again.
+            ended = ~todo
+            self._advance(np.zeros(self.num_envs, np.float32), ended)
+            todo &= ended
+
+    def _learner_view(self, i: int) -> dict[str, np.ndarray]:
+        o = self._core.round(i).observation(self._learner)
+        planes = _encode(o)
+        if self._features == "v2":
+            planes = np.concatenate([planes, gb_planes(o)])
+        return {"observation": planes, "action_mask": np.zeros(ENV_N_ACTIONS, np.int8)}
+
+    def _step_against_policy(self, acts: np.ndarray) -> Any:
+        core = self._core
+        n = self.num_envs
+        infos: dict[str, Any] = {}
+        rewards = np.zeros(n, np.float32)
+        restart = np.flatnonzero(self._ended)
+        if restart.size:
+            # Next-step autoreset: those tables start their next episode, reward 0.
+            self._ended[:] = False
+            self._restart(restart)
+            moving = np.ones(n, bool)
+            moving[restart] = False
+            acts = np.where(moving, acts, ENV_STAY)
+        _, _, rew, done = core.step(acts)
+        rewards += rew[:, self._learner]
+        ended = done.copy()
+        self._advance(rewards, ended)
+        if restart.size:
+            ended[restart] = False
+        term = ended
+        if term.any():
+            idx = np.flatnonzero(term)
+            if self.autoreset_mode == "same_step":
+                final = np.empty(n, dtype=object)
+                for i in idx:
+                    final[i] = self._learner_view(int(i))
+                infos["final_obs"] = final
+                infos["_final_obs"] = term.copy()
+                infos["final_info"] = np.array([{} if t else None for t in term], dtype=object)
+                infos["_final_info"] = term.copy()
+                self._restart(idx)
+            else:
+                self._ended |= term
+        obs = self._obs()
+        if self.autoreset_mode == "next_step" and self._ended.any():
+            for i in np.flatnonzero(self._ended):
+                v = self._learner_view(int(i))
+                obs["observation"][i] = v["observation"]
+                obs["action_mask"][i] = 0
+        return obs, rewards, term, self._zeros.copy(), infos
 
     def render(self) -> str | None:
         """``ansi``: table 0's acting seat's view as text."""
