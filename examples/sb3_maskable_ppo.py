@@ -1,6 +1,6 @@
 """MaskablePPO (sb3-contrib) on the Rust tables through majiang's SB3 VecEnv.
 
-    pip install "majiang[train]"; python examples/sb3_maskable_ppo.py [steps]
+pip install "majiang[train]"; python examples/sb3_maskable_ppo.py [steps]
 """
 
 import sys

@@ -200,14 +200,12 @@ def agreement(p, x, counts, labels, offsets, idx) -> float:
 def ppo(p, iters: int, tables: int, steps: int, seed: int, threads, log: list):
     """Clipped policy-gradient fine-tuning against three efficiency bots."""
     opt = Adam({k: p[k] for k in TRAINED}, 2e-4)
-    env = VecEnv(
-        "gb", tables, opponents="efficiency", candidates=True, seed=seed, threads=threads
-    )
+    env = VecEnv("gb", tables, opponents="efficiency", candidates=True, seed=seed, threads=threads)
     rng = np.random.default_rng(seed)
     baseline = 0.0
     for it in range(iters):
         t0 = time.time()
-        rows_x, counts_l, chosen_l, oldp_l, table_l, hand_l = [], [], [], [], [], []
+        rows_x, counts_l, chosen_l, oldp_l, _table_l, hand_l = [], [], [], [], [], []
         hand_id = np.arange(tables)
         next_id = tables
         rewards: dict[int, float] = {}

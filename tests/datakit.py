@@ -3,7 +3,6 @@ by the engine: the test fixtures are games whose every fact is known."""
 
 from __future__ import annotations
 
-import majiang as mj
 from majiang import Round, _core
 from majiang.botzone.protocol import tile_name
 
@@ -125,9 +124,13 @@ def human_text(r: Round, name: str = "2020-01-01-1.txt") -> str:
             tiles = [tile_name(x) for x in range(e["low"], e["low"] + 3)]
             out.append(f"{s}\t吃\t{tiles}\t{tile_name(e['tile'])}\t{e['from']}")
         elif t == "pung":
-            out.append(f"{s}\t碰\t{[tile_name(e['tile'])] * 3}\t{tile_name(e['tile'])}\t{e['from']}")
+            out.append(
+                f"{s}\t碰\t{[tile_name(e['tile'])] * 3}\t{tile_name(e['tile'])}\t{e['from']}"
+            )
         elif t == "kong":
-            out.append(f"{s}\t明杠\t{[tile_name(e['tile'])] * 4}\t{tile_name(e['tile'])}\t{e['from']}")
+            out.append(
+                f"{s}\t明杠\t{[tile_name(e['tile'])] * 4}\t{tile_name(e['tile'])}\t{e['from']}"
+            )
             after.setdefault(s, []).append("杠后摸牌")
         elif t == "concealed_kong":
             out.append(f"{s}\t暗杠\t{[tile_name(e['tile'])] * 4}\t{tile_name(e['tile'])}\t{s}")

@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import datakit
 import numpy as np
 import pytest
 
+import datakit
 import majiang as mj
 from majiang import data
 from majiang.env import N_ACTIONS, N_PLANES, action_to_index, index_to_action
@@ -148,7 +148,7 @@ def test_samples_hold_every_decision_with_its_mask_action_and_score():
     for gi, g in enumerate(games):
         rows = s.game == gi
         assert (s.score[rows] == np.asarray(g.deltas)[s.seat[rows]]).all()
-        assert list(zip(s.seat[rows].tolist(), s.action[rows].tolist())) == [
+        assert list(zip(s.seat[rows].tolist(), s.action[rows].tolist(), strict=False)) == [
             (seat, action_to_index(mj.Action.from_code(c))) for seat, c in g.decisions
         ]
     v2 = data.samples(games[:1], features="v2")
@@ -183,7 +183,7 @@ def test_shards_stream_to_disk_with_a_manifest(tmp_path):
     man = json.loads((tmp_path / "shards" / "manifest.json").read_text())
     assert man["games"] == 4 and man["shards"] == [p.name for p in paths] and len(paths) >= 2
     total = 0
-    for p, count in zip(paths, man["decisions"]):
+    for p, count in zip(paths, man["decisions"], strict=False):
         with np.load(p) as z:
             assert len(z["action"]) == count and z["planes"].dtype == np.uint8
             total += count
@@ -194,7 +194,7 @@ def test_a_user_reading_a_bad_dump_gets_the_game_and_line(tmp_path):
     blocks = (REAL / "ijcai.txt").read_text().split("\n\n")
     bad = blocks[0].replace("Player 0 Deal W4", "Player 0 Deal X9", 1)
     p = _bad(tmp_path, bad)
-    code = "import majiang.data as d; d.read_ijcai(%r)" % str(p)
+    code = f"import majiang.data as d; d.read_ijcai({str(p)!r})"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
     assert "majiang.DataError" in out.stderr

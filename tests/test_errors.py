@@ -309,7 +309,9 @@ def test_errors_pickle_with_their_fields() -> None:
     b = errors.BotError("bot 1 raised", bot=1, name="liar", game=7, seat=2)
     back = pickle.loads(pickle.dumps(b))
     assert (back.bot, back.name, back.game, back.seat, back.hand) == (1, "liar", 7, 2, None)
-    d = errors.DataError("Peng W1 is not legal", source="d.txt", entry="match 7", line=9, kind="illegal")
+    d = errors.DataError(
+        "Peng W1 is not legal", source="d.txt", entry="match 7", line=9, kind="illegal"
+    )
     back = pickle.loads(pickle.dumps(d))
     assert (type(back), str(back), back.entry, back.line, back.kind) == (
         errors.DataError,

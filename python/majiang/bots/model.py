@@ -46,7 +46,7 @@ class ModelBot:
         """The score of each legal action (higher is better)."""
         idx, feats = action_features(observation)
         s = self.policy.scores(feats)
-        return {index_to_action(int(i)): float(v) for i, v in zip(idx, s)}
+        return {index_to_action(int(i)): float(v) for i, v in zip(idx, s, strict=False)}
 
     def act(self, observation: Observation) -> Action:
         """The best-scoring legal action (``IllegalActionError`` when there is none)."""

@@ -145,9 +145,7 @@ class _Move:
 _CLAIMS = ("chow", "pung", "kong", "win", "pass")
 
 
-def _replay(
-    r: Round, moves: list[_Move], err: Any
-) -> list[tuple[int, int]]:
+def _replay(r: Round, moves: list[_Move], err: Any) -> list[tuple[int, int]]:
     """Plays `moves` on `r` (see the module documentation); every pending seat without
     a logged answer in a claim window passes. Returns every decision; raises through
     `err(problem, kind, line)`."""
@@ -195,8 +193,11 @@ def _replay(
             raise err(f"the log ends while seat {pending[0]} is to act ({r.phase})", "result", None)
         m = moves[i]
         if m.seat not in pending:
-            raise err(f"{m.text}: seat {m.seat} acts, but the engine waits for seat {pending[0]}",
-                      "illegal", m.line)
+            raise err(
+                f"{m.text}: seat {m.seat} acts, but the engine waits for seat {pending[0]}",
+                "illegal",
+                m.line,
+            )
         apply(m.seat, m.action, m)
         i += 1
     # A draw the engine made by itself may close the log (a flower drawn from an empty
@@ -209,14 +210,23 @@ def _replay(
     return decisions
 
 
-def _check_result(r: Round, err: Any, *, winner: int | None, fan: int | None,
-                  scores: list[int] | None, self_draw: bool | None, line: int | None) -> None:
+def _check_result(
+    r: Round,
+    err: Any,
+    *,
+    winner: int | None,
+    fan: int | None,
+    scores: list[int] | None,
+    self_draw: bool | None,
+    line: int | None,
+) -> None:
     res = r.result or {}
     wins = res.get("wins", [])
     if winner is None:
         if wins:
-            raise err(f"the log ends in a draw, the engine has seat {wins[0]['seat']} win",
-                      "result", line)
+            raise err(
+                f"the log ends in a draw, the engine has seat {wins[0]['seat']} win", "result", line
+            )
     else:
         if not wins or wins[0]["seat"] != winner:
             raise err(
@@ -227,11 +237,19 @@ def _check_result(r: Round, err: Any, *, winner: int | None, fan: int | None,
             )
         w = wins[0]
         if fan is not None and w["fan_total"] != fan:
-            raise err(f"fan total {fan} in the log, {w['fan_total']} by the engine "
-                      f"({', '.join(f['name'] for f in w['fans'])})", "result", line)
+            raise err(
+                f"fan total {fan} in the log, {w['fan_total']} by the engine "
+                f"({', '.join(f['name'] for f in w['fans'])})",
+                "result",
+                line,
+            )
         if self_draw is not None and (w["how"] != "discard" and w["how"] != "rob") != self_draw:
-            raise err(f"the log's win is {'self-drawn' if self_draw else 'on a discard'}, "
-                      f"the engine's {w['how']}", "result", line)
+            raise err(
+                f"the log's win is {'self-drawn' if self_draw else 'on a discard'}, "
+                f"the engine's {w['how']}",
+                "result",
+                line,
+            )
     if scores is not None and list(res.get("deltas", [])) != scores:
         raise err(f"scores {scores} in the log, {res.get('deltas')} by the engine", "result", line)
 
@@ -291,17 +309,29 @@ def read_botzone(path: str | os.PathLike[str]) -> list[Game]:
         rec = read_log(path)
     except LogError as e:
         text = e.problem
-        kind = ("illegal" if ("not legal" in text or "refuse" in text or "penalt" in text)
-                else "result" if ("score" in text or "request" in text) else "format")
+        kind = (
+            "illegal"
+            if ("not legal" in text or "refuse" in text or "penalt" in text)
+            else "result"
+            if ("score" in text or "request" in text)
+            else "format"
+        )
         raise DataError(text, source=src, entry=Path(src).name, kind=kind) from None
     if getattr(rec, "refusal", None) is not None or not rec.hands:
-        raise DataError(f"the judge ended the hand with a penalty ({rec.refusal})",
-                        source=src, entry=Path(src).name, kind="illegal")
+        raise DataError(
+            f"the judge ended the hand with a penalty ({rec.refusal})",
+            source=src,
+            entry=Path(src).name,
+            kind="illegal",
+        )
     h = rec.hands[0]
     rules = rec.rule_set()
     wall = list(h.wall) if h.wall is not None else None
-    r = (round_from_wall(rules, wall, h.seed, h.dealer, h.prevalent_wind)
-         if wall is not None else Round(rules, h.seed, h.dealer, h.prevalent_wind))
+    r = (
+        round_from_wall(rules, wall, h.seed, h.dealer, h.prevalent_wind)
+        if wall is not None
+        else Round(rules, h.seed, h.dealer, h.prevalent_wind)
+    )
     if wall is None:
         wall = list(r.wall)
     moves = _moves_from_events(h.events)
@@ -312,8 +342,20 @@ def read_botzone(path: str | os.PathLike[str]) -> list[Game]:
     decisions = _replay(r, moves, err)
     if r.result is None or list(r.result["deltas"]) != list(h.deltas):
         raise err("the replayed scores differ from the log's", "result", None)
-    return [Game(src, Path(src).name, "botzone", rules, wall, h.dealer, h.prevalent_wind,
-                 decisions, dict(r.result), seed=h.seed)]
+    return [
+        Game(
+            src,
+            Path(src).name,
+            "botzone",
+            rules,
+            wall,
+            h.dealer,
+            h.prevalent_wind,
+            decisions,
+            dict(r.result),
+            seed=h.seed,
+        )
+    ]
 
 
 def _moves_from_events(events: list[dict[str, Any]]) -> list[_Move]:
@@ -384,8 +426,9 @@ def _ijcai_games(text: str, src: str) -> Iterator[Game | DataError]:
             yield e
 
 
-def _ijcai_game(block: list[str], start: int, src: str, entry: str, rules: RuleSet,
-                err: Any) -> Game:
+def _ijcai_game(
+    block: list[str], start: int, src: str, entry: str, rules: RuleSet, err: Any
+) -> Game:
     if len(block) < 7 or not block[0].startswith("Match ") or not block[1].startswith("Wind "):
         raise err("a match starts with Match, Wind and four Deal lines", "format", start)
     try:
@@ -508,14 +551,26 @@ def _ijcai_game(block: list[str], start: int, src: str, entry: str, rules: RuleS
         raise err(f"the wall cannot be dealt: {e}", "draw", start) from None
     decisions = _replay(r, moves, err)
     kind = end[0]
-    scores = end[-1] if isinstance(end[-1], list) else None
+    end_scores = end[-1] if isinstance(end[-1], list) else None
     if kind == "huang":
-        _check_result(r, err, winner=None, fan=None, scores=scores, self_draw=None, line=end[2])
+        _check_result(r, err, winner=None, fan=None, scores=end_scores, self_draw=None, line=end[2])
     else:
-        fan = end[3] if len(end) > 4 else None
-        _check_result(r, err, winner=end[1], fan=fan, scores=scores, self_draw=None, line=end[2])
-    return Game(src, entry, "ijcai", rules, wall, 0, quan, decisions, dict(r.result or {}),
-                info={"match": block[0].split(maxsplit=1)[1]})
+        end_fan = end[3] if len(end) > 4 else None
+        _check_result(
+            r, err, winner=end[1], fan=end_fan, scores=end_scores, self_draw=None, line=end[2]
+        )
+    return Game(
+        src,
+        entry,
+        "ijcai",
+        rules,
+        wall,
+        0,
+        quan,
+        decisions,
+        dict(r.result or {}),
+        info={"match": block[0].split(maxsplit=1)[1]},
+    )
 
 
 # ---- human match files -------------------------------------------------------------------
@@ -647,10 +702,27 @@ def _human_game(text: str, src: str, rules: RuleSet) -> Game:
             self_draw = True
         elif outcome in ("点炮", "放炮", "抢杠"):
             self_draw = False
-        _check_result(r, err, winner=winner, fan=fan_total or None, scores=None,
-                      self_draw=self_draw, line=last_line)
-    return Game(src, entry, "human", rules, wall, dealer, wind, decisions, dict(r.result or {}),
-                info={"name": lines[0].strip(), "outcome": outcome, "fans": fans})
+        _check_result(
+            r,
+            err,
+            winner=winner,
+            fan=fan_total or None,
+            scores=None,
+            self_draw=self_draw,
+            line=last_line,
+        )
+    return Game(
+        src,
+        entry,
+        "human",
+        rules,
+        wall,
+        dealer,
+        wind,
+        decisions,
+        dict(r.result or {}),
+        info={"name": lines[0].strip(), "outcome": outcome, "fans": fans},
+    )
 
 
 def _shared_wall(
@@ -766,9 +838,7 @@ def _suit_maps(perm: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     return col, act
 
 
-def samples(
-    games: Iterable[Game], *, features: str = "v1", augment: bool = False
-) -> Samples:
+def samples(games: Iterable[Game], *, features: str = "v1", augment: bool = False) -> Samples:
     """Every decision of `games` as training arrays (see :class:`Samples`). With
     `augment`, each decision appears six times, once per order of the three suits (the
     planes' suit columns and the action's tile moved together; the honours stay)."""
@@ -778,8 +848,14 @@ def samples(
         codes = [c for _, c in g.decisions]
         try:
             planes, mask, action, seat, deltas = replay_decisions(
-                g.rules, g.wall, seats, codes, seed=g.seed, dealer=g.dealer,
-                prevalent_wind=g.prevalent_wind, features=features,
+                g.rules,
+                g.wall,
+                seats,
+                codes,
+                seed=g.seed,
+                dealer=g.dealer,
+                prevalent_wind=g.prevalent_wind,
+                features=features,
             )
         except IllegalActionError as e:
             raise DataError(str(e), source=g.source, entry=g.entry, kind="illegal") from None
@@ -787,18 +863,23 @@ def samples(
         parts.append((planes, mask, action, seat, score, np.full(len(action), gi, np.int32)))
     if not parts:
         c = 0
-        return Samples(np.zeros((0, c, 34), np.uint8), np.zeros((0, ENV_N_ACTIONS), np.uint8),
-                       np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.float32),
-                       np.zeros(0, np.int32))
-    cat = [np.concatenate(x) for x in zip(*parts)]
+        return Samples(
+            np.zeros((0, c, 34), np.uint8),
+            np.zeros((0, ENV_N_ACTIONS), np.uint8),
+            np.zeros(0, np.int16),
+            np.zeros(0, np.int8),
+            np.zeros(0, np.float32),
+            np.zeros(0, np.int32),
+        )
+    cat = [np.concatenate(x) for x in zip(*parts, strict=False)]
     out = Samples(*cat)
     if not augment:
         return out
     ps, ms, acts = [out.planes], [out.mask], [out.action]
-    for perm in itertools.permutations(range(3)):
-        if perm == (0, 1, 2):
+    for p0, p1, p2 in itertools.permutations(range(3)):
+        if (p0, p1, p2) == (0, 1, 2):
             continue
-        col, amap = _suit_maps(perm)
+        col, amap = _suit_maps((p0, p1, p2))
         inv = np.argsort(col)
         ps.append(out.planes[:, :, inv])
         minv = np.argsort(amap)
@@ -806,8 +887,12 @@ def samples(
         acts.append(amap[out.action.astype(np.int64)].astype(np.int16))
     k = 6
     return Samples(
-        np.concatenate(ps), np.concatenate(ms), np.concatenate(acts),
-        np.tile(out.seat, k), np.tile(out.score, k), np.tile(out.game, k),
+        np.concatenate(ps),
+        np.concatenate(ms),
+        np.concatenate(acts),
+        np.tile(out.seat, k),
+        np.tile(out.score, k),
+        np.tile(out.game, k),
     )
 
 
@@ -837,7 +922,8 @@ def write_shards(
             return
         s = samples(buf, features=features, augment=augment)
         path = d / f"shard-{len(shards):05d}.npz"
-        np.savez(path, **s.arrays())
+        arrays: dict[str, Any] = s.arrays()
+        np.savez(path, **arrays)
         shards.append(path)
         counts.append(len(s))
         buf, pending = [], 0

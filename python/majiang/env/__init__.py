@@ -37,19 +37,16 @@ from .._core import (
     ENV_ENCODING_VERSION as ENCODING_VERSION,
 )
 from .._core import (
-    ENV_MAX_ENVS as MAX_ENVS,
-)
-from .._core import (
-    ENV_N_ACTIONS as N_ACTIONS,
-)
-from .._core import (
-    ENV_N_PLANES as N_PLANES,
-)
-from .._core import (
     ENV_MAX_CANDIDATES as MAX_CANDIDATES,
 )
 from .._core import (
+    ENV_MAX_ENVS as MAX_ENVS,
+)
+from .._core import (
     ENV_MAX_TOKENS as MAX_TOKENS,
+)
+from .._core import (
+    ENV_N_ACTIONS as N_ACTIONS,
 )
 from .._core import (
     ENV_N_FEATURES as N_FEATURES,
@@ -59,6 +56,9 @@ from .._core import (
 )
 from .._core import (
     ENV_N_ORACLE_PLANES as N_ORACLE_PLANES,
+)
+from .._core import (
+    ENV_N_PLANES as N_PLANES,
 )
 from .._core import (
     VecEnv,
@@ -71,7 +71,6 @@ from .._core import (
 from .._core import (
     encode_observation as encode,
 )
-
 from .evaluate import Evaluation, evaluate
 from .model import ModelPolicy
 from .selfplay import SelfPlayRollout, Trajectory

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -103,18 +104,17 @@ def evaluate(
         )
         pending = np.ones(walls, bool)
         while pending.any():
-            batch = {"observation": env.obs, "action_mask": env.mask}
+            batch: dict[str, Any] = {"observation": env.obs, "action_mask": env.mask}
             if cand:
                 batch["cand_index"] = env.cand_index
                 batch["cand_features"] = env.cand_features
             act = np.asarray(policy(batch), np.int64)
             decisions += int(pending.sum())
             _, _, _, done = env.step(act)
-            for i in np.flatnonzero(done & pending):
-                pending[i] = False
-        for i in range(walls):
-            first = env.finished_hands(i)[0]
-            per_hand[i, seat] = first["scores_after"][seat] - first["scores_before"][seat]
+            pending &= ~done
+        for w in range(walls):
+            first = env.finished_hands(w)[0]
+            per_hand[w, seat] = first["scores_after"][seat] - first["scores_before"][seat]
     names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
     return Evaluation(
         per_wall=per_hand.mean(1),

@@ -245,7 +245,7 @@ class MahjongEnv(gym.Env):
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state["args"])
+        MahjongEnv.__init__(self, **state["args"])
         self._np_random = state["np_random"]
         if state["core_seed"] is not None:
             self._core = self._make(state["core_seed"])

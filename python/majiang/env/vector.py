@@ -91,7 +91,8 @@ class VectorEnv(gym.vector.VectorEnv):
         mode = {"SameStep": "same_step", "NextStep": "next_step"}.get(mode, mode)
         if mode not in AUTORESET_MODES:
             raise InvalidArgumentError(
-                f"autoreset_mode must be one of {', '.join(AUTORESET_MODES)}, got {autoreset_mode!r}"
+                f"autoreset_mode must be one of {', '.join(AUTORESET_MODES)}, "
+                f"got {autoreset_mode!r}"
             )
         if render_mode not in (None, "ansi"):
             raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -211,9 +212,10 @@ class VectorEnv(gym.vector.VectorEnv):
             "action_mask": core.mask[rows].view(np.int8),
             "seat": core.seat[rows],
         }
-        if core.cand_index is not None:
-            batch["cand_index"] = core.cand_index[rows]
-            batch["cand_features"] = core.cand_features[rows]
+        ci, cf = core.cand_index, core.cand_features
+        if ci is not None and cf is not None:
+            batch["cand_index"] = ci[rows]
+            batch["cand_features"] = cf[rows]
         return batch
 
     def _advance(self, acc: np.ndarray, ended: np.ndarray) -> None:
@@ -221,12 +223,14 @@ class VectorEnv(gym.vector.VectorEnv):
         learning seat must decide, adding the learning seat's rewards to `acc` and the
         tables whose episode ended to `ended`."""
         core = self._core
+        opp = self._opp
+        assert opp is not None
         while True:
             rows = (core.seat != self._learner) & ~ended
             if not rows.any():
                 return
             a = np.full(self.num_envs, ENV_STAY, np.int64)
-            a[rows] = np.asarray(self._opp(self._batch(rows)), np.int64).reshape(-1)
+            a[rows] = np.asarray(opp(self._batch(rows)), np.int64).reshape(-1)
             _, _, rew, done = core.step(a)
             acc += rew[:, self._learner]
             ended |= done
@@ -297,7 +301,7 @@ class VectorEnv(gym.vector.VectorEnv):
                 obs["action_mask"][i] = 0
         return obs, rewards, term, self._zeros.copy(), infos
 
-    def render(self) -> str | None:
+    def render(self) -> str | None:  # type: ignore[override]
         """``ansi``: table 0's acting seat's view as text."""
         if self.render_mode != "ansi":
             return None
@@ -318,7 +322,7 @@ class VectorEnv(gym.vector.VectorEnv):
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state["args"])
+        VectorEnv.__init__(self, **state["args"])
         if state["reset"]:
             self.reset(seed=state["seed"])
             for a in state["actions"]:
