@@ -16,6 +16,9 @@ use crate::round::Action;
 use crate::rules::Rules;
 use std::sync::OnceLock;
 
+/// Scores this close to the best count as equal ([`Weights::choose`]).
+pub const TIE: f32 = 1e-3;
+
 /// The shipped weights' file, as built into the library.
 pub static SHIPPED: &[u8] = include_bytes!("../../python/majiang/models/gb.npz");
 
@@ -251,16 +254,18 @@ impl Weights {
             + self.b3
     }
 
-    /// The index of the best-scoring candidate (the first among equals).
+    /// The index of the best-scoring candidate: the first (in candidate order) whose
+    /// score is within [`TIE`] of the best, so that candidates whose features are equal
+    /// (two honours alike) resolve the same way whatever order the arithmetic ran in
+    /// (numpy's `ModelBot` makes the same choice).
     pub fn choose(&self, c: &Candidates) -> usize {
-        let mut best = (f32::NEG_INFINITY, 0usize);
+        let mut scores = [f32::NEG_INFINITY; super::features::MAX_CANDIDATES];
+        let mut best = f32::NEG_INFINITY;
         for i in 0..c.n {
-            let s = self.score(&c.features[i]);
-            if s > best.0 {
-                best = (s, i);
-            }
+            scores[i] = self.score(&c.features[i]);
+            best = best.max(scores[i]);
         }
-        best.1
+        (0..c.n).find(|&i| scores[i] >= best - TIE).unwrap_or(0)
     }
 }
 

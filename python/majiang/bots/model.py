@@ -35,7 +35,7 @@ class ModelBot:
     on gb. A hand played with wild 宝 tiles (huainan) is played by the efficiency policy's
     wild-aware rules, as the Rust ``model`` policy does. ``seed`` seeds that fallback's
     tie-breaks; the model itself is deterministic (the best score, the first among
-    equals).
+    equals: within ``ModelPolicy.TIE`` of the best score, as the Rust policy plays).
     """
 
     def __init__(self, weights: str | Path | None = None, seed: int | None = None) -> None:
@@ -56,8 +56,7 @@ class ModelBot:
         if observation.bao is not None:
             return self._wilds.act(observation)
         idx, feats = action_features(observation)
-        s = self.policy.scores(feats)
-        return index_to_action(int(idx[int(np.argmax(s))]))
+        return index_to_action(int(idx[self.policy.choose(feats)]))
 
     def __repr__(self) -> str:
         return f"ModelBot({self.policy.name!r})"

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import VecEnv
+from .._core import ENV_STAY, VecEnv
 from ..errors import InvalidArgumentError
 
 
@@ -97,7 +97,7 @@ def evaluate(
             hands=1,
             seed=seed,
             threads=threads,
-            autoreset=True,
+            autoreset=False,
             record=True,
             candidates=cand,
             features=feats,
@@ -109,6 +109,8 @@ def evaluate(
                 batch["cand_index"] = env.cand_index
                 batch["cand_features"] = env.cand_features
             act = np.asarray(policy(batch), np.int64)
+            # A table whose hand is over stays as it is (its row asks nothing).
+            act = np.where(pending, act, ENV_STAY)
             decisions += int(pending.sum())
             _, _, _, done = env.step(act)
             pending &= ~done

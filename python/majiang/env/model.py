@@ -22,6 +22,9 @@ from .._core import ENV_N_FEATURES
 from ..errors import InvalidArgumentError
 
 _KEYS = ("mean", "std", "w1", "b1", "w2", "b2", "w3", "b3")
+#: Scores this close to the best count as equal: the first such candidate is played (the
+#: Rust ``model`` policy's rule, so that equal candidates resolve alike in both).
+TIE = 1e-3
 
 
 def shipped_path() -> Path:
@@ -34,8 +37,8 @@ class ModelPolicy:
 
     ``candidates = True`` tells an environment to hand it ``cand_index`` and
     ``cand_features``; ``scores(features)`` gives the raw scores of feature rows and
-    ``__call__(batch)`` the best legal action of each row (the first among equals, as the
-    Rust ``model`` policy plays), or a sample from the softmax with ``sample=True``.
+    ``__call__(batch)`` the best legal action of each row (the first within :data:`TIE` of
+    the best, as the Rust ``model`` policy plays), or a sample from the softmax with ``sample=True``.
     """
 
     candidates = True
@@ -75,6 +78,11 @@ class ModelPolicy:
         except (OSError, ValueError) as e:
             raise InvalidArgumentError(f"cannot read model weights {p}: {e}") from None
 
+    def choose(self, features: np.ndarray) -> int:
+        """The row of the candidate played among `features` ``(n, ENV_N_FEATURES)``."""
+        s = self.scores(features)
+        return int(np.argmax(s >= s.max() - TIE))
+
     def scores(self, features: np.ndarray) -> np.ndarray:
         """The score of each feature row (``(..., ENV_N_FEATURES)`` -> ``(...)``)."""
         w = self.w
@@ -98,5 +106,5 @@ class ModelPolicy:
             u = rng.random(len(ci))[:, None]
             pick = np.minimum((np.cumsum(p, 1) < u).sum(1), (ci >= 0).sum(1) - 1)
         else:
-            pick = s.argmax(1)
+            pick = (s >= s.max(1, keepdims=True) - TIE).argmax(1)
         return ci[np.arange(len(ci)), pick].astype(np.int64)
