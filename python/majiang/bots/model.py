@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from .._core import Action, Observation, action_features, index_to_action
 from ..env.model import ModelPolicy
 from .basic import _legal

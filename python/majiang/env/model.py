@@ -37,8 +37,9 @@ class ModelPolicy:
 
     ``candidates = True`` tells an environment to hand it ``cand_index`` and
     ``cand_features``; ``scores(features)`` gives the raw scores of feature rows and
-    ``__call__(batch)`` the best legal action of each row (the first within :data:`TIE` of
-    the best, as the Rust ``model`` policy plays), or a sample from the softmax with ``sample=True``.
+    ``__call__(batch)`` the best legal action of each row (the first within :data:`TIE`
+    of the best, as the Rust ``model`` policy plays), or with ``sample=True`` a draw from
+    the softmax of the scores.
     """
 
     candidates = True
