@@ -304,7 +304,7 @@ fn discard_rows(
         h[t] += 1;
         out[t] = Some(r);
         let key = r.value * (r.useful as f32 + 4.0);
-        if best.is_none_or(|(_, b)| key > b.value * (b.useful as f32 + 4.0)) {
+        if best.map_or(true, |(_, b)| key > b.value * (b.useful as f32 + 4.0)) {
             best = Some((t as Tile, r));
         }
     }
@@ -389,7 +389,7 @@ pub fn gb_planes(a: &Analysis, seat: u8, out: &mut [u8]) {
     for t in 0..34 {
         if let Some(r) = a.discards[t] {
             out[at(GbPlane::DiscardValue, t)] = byte(r.value * 100.0);
-            out[at(GbPlane::DiscardDistance, t)] = r.distance.min(255);
+            out[at(GbPlane::DiscardDistance, t)] = r.distance;
             out[at(GbPlane::DiscardUseful, t)] = r.useful.min(255) as u8;
             out[at(GbPlane::DiscardShanten, t)] = shanten_byte(Some(r.shanten));
             out[at(GbPlane::DiscardReaches, t)] = r.reaches as u8;
@@ -789,6 +789,7 @@ mod tests {
     /// with their kind flagged, the features finite, the discard rows those of the kinds
     /// held, and the GB planes follow the analysis.
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn candidates_are_the_legal_actions_with_finite_features() {
         let mut checked = 0;
         for kind in ["gb", "classic", "huainan"] {

@@ -261,9 +261,9 @@ impl Weights {
     pub fn choose(&self, c: &Candidates) -> usize {
         let mut scores = [f32::NEG_INFINITY; super::features::MAX_CANDIDATES];
         let mut best = f32::NEG_INFINITY;
-        for i in 0..c.n {
-            scores[i] = self.score(&c.features[i]);
-            best = best.max(scores[i]);
+        for (s, f) in scores.iter_mut().zip(&c.features[..c.n]) {
+            *s = self.score(f);
+            best = best.max(*s);
         }
         (0..c.n).find(|&i| scores[i] >= best - TIE).unwrap_or(0)
     }

@@ -192,6 +192,7 @@ fn gb_planes<'py>(
 /// distinct legal action indices and a float32 array of shape `(len(index),
 /// ENV_N_FEATURES)`.
 #[pyfunction]
+#[allow(clippy::type_complexity)]
 fn action_features<'py>(
     py: Python<'py>,
     observation: &Bound<'py, PyAny>,
