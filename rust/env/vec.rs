@@ -30,7 +30,7 @@
 //!
 //! Table `i` of a [`VecEnv`] reset with seed `S` plays matches seeded
 //! `derive_seed(derive_seed(S, i), k)` for its `k`-th match; the opponents are reseeded
-//! every hand from the hand's wall seed ([`crate::sim::policy_seed`]). A table's play is
+//! every hand from the hand's wall seed ([`crate::seed::policy_seed`]). A table's play is
 //! a function of its seed and the learner's actions alone, so results do not depend on
 //! the number of threads.
 
@@ -43,7 +43,7 @@ use crate::error::{MjError, MjResult};
 use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Match, Round};
 use crate::rules::Rules;
-use crate::sim::policy_seed;
+use crate::seed::policy_seed;
 use crate::wall::{derive_seed, Rng};
 use rayon::prelude::*;
 use std::sync::{Mutex, PoisonError};
