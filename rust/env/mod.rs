@@ -1,12 +1,10 @@
 //! Learning environments in pure Rust: the feature planes and action space of one seat
-//! ([`mod@encode`]), the oracle's features of encoding v2 ([`mod@features`]), the shipped
-//! model bot ([`mod@model`]) and tables where one learning seat plays against built-in policies,
+//! ([`mod@encode`]), the oracle's features of encoding v2 ([`mod@features`]) and tables where one learning seat plays against built-in policies,
 //! stepped in batches across threads ([`mod@vec`]). The Python `majiang.env` package wraps
 //! them as Gymnasium and PettingZoo environments.
 
 pub mod encode;
 pub mod features;
-pub mod model;
 pub mod vec;
 
 pub use encode::{

@@ -784,7 +784,7 @@ impl VecEnv {
                 .zip(f.chunks_exact_mut(MAX_CANDIDATES * N_FEATURES));
             for (t, (i, f)) in t.iter().zip(rows) {
                 t.write_candidates(&mut cands);
-                i.copy_from_slice(&cands.index);
+                features::candidate_indices(&cands, i);
                 for (row, src) in f.chunks_exact_mut(N_FEATURES).zip(&cands.features) {
                     row.copy_from_slice(src);
                 }

@@ -26,6 +26,7 @@
 pub mod efficiency;
 pub mod huainan;
 pub mod huainan_strong;
+pub mod model;
 pub mod plans;
 pub mod random;
 pub mod strong;
@@ -271,7 +272,7 @@ pub enum PolicyKind {
     /// valuing close hands by the expected points of winning ([`StrongConfig::expert`]), in
     /// `huainan` [`HuainanStrongPolicy`].
     Expert,
-    /// The shipped model bot ([`crate::env::model::ModelPolicy`]): a small network scoring
+    /// The shipped model bot ([`model::ModelPolicy`]): a small network scoring
     /// each legal action from the oracle's features of the position after it.
     Model,
 }
@@ -337,7 +338,7 @@ impl PolicyKind {
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
             PolicyKind::Expert => expert(rules, seed),
-            PolicyKind::Model => Box::new(crate::env::model::ModelPolicy::new(rules, seed)),
+            PolicyKind::Model => Box::new(model::ModelPolicy::new(rules, seed)),
         }
     }
 }

@@ -205,7 +205,9 @@ fn action_features<'py>(
         let a = Analysis::new(obs, min_fan, true);
         features::candidates(obs, &a, min_fan, &mut c);
     });
-    let index = PyArray1::from_slice(py, &c.index[..c.n]);
+    let mut idx = [0i16; MAX_CANDIDATES];
+    features::candidate_indices(&c, &mut idx);
+    let index = PyArray1::from_slice(py, &idx[..c.n]);
     let flat: Vec<f32> = c.features[..c.n].iter().flatten().copied().collect();
     let feats = PyArray1::from_vec(py, flat).reshape([c.n, N_FEATURES])?;
     Ok((index, feats))

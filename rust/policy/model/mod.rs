@@ -1,6 +1,6 @@
 //! The shipped model bot ([`ModelPolicy`], built-in name `model`): a small network that
 //! scores every legal action from the features of the position after it
-//! ([`super::features::candidates`]) and plays the best.
+//! ([`features::candidates`]) and plays the best.
 //!
 //! The weights are the numpy file `python/majiang/models/gb.npz` (the package data that
 //! `mj.bots.ModelBot` reads with numpy), built into the library as bytes and read here
@@ -9,18 +9,20 @@
 //! `std`, two hidden layers with ReLU (`w1`, `b1`, `w2`, `b2`), one score (`w3`, `b3`);
 //! `examples/train_model.py` writes the file.
 
-use super::features::{candidates, Analysis, Candidates, N_FEATURES};
+pub mod features;
+
 use crate::error::{MjError, MjResult};
 use crate::policy::{EfficiencyPolicy, Policy, TableView};
 use crate::round::Action;
 use crate::rules::Rules;
+use features::{candidates, Analysis, Candidates, N_FEATURES};
 use std::sync::OnceLock;
 
 /// Scores this close to the best count as equal ([`Weights::choose`]).
 pub const TIE: f32 = 1e-3;
 
 /// The shipped weights' file, as built into the library.
-pub static SHIPPED: &[u8] = include_bytes!("../../python/majiang/models/gb.npz");
+pub static SHIPPED: &[u8] = include_bytes!("../../../python/majiang/models/gb.npz");
 
 /// A network read from an npz file.
 #[derive(Debug, Clone)]
@@ -259,7 +261,7 @@ impl Weights {
     /// (two honours alike) resolve the same way whatever order the arithmetic ran in
     /// (numpy's `ModelBot` makes the same choice).
     pub fn choose(&self, c: &Candidates) -> usize {
-        let mut scores = [f32::NEG_INFINITY; super::features::MAX_CANDIDATES];
+        let mut scores = [f32::NEG_INFINITY; features::MAX_CANDIDATES];
         let mut best = f32::NEG_INFINITY;
         for (s, f) in scores.iter_mut().zip(&c.features[..c.n]) {
             *s = self.score(f);
@@ -315,7 +317,7 @@ impl Policy for ModelPolicy {
             return legal[0];
         }
         let i = self.weights.choose(&self.cands);
-        super::encode::index_action(self.cands.index[i] as usize)
+        Some(self.cands.actions[i])
             .filter(|x| legal.contains(x))
             .unwrap_or(legal[0])
     }
