@@ -57,3 +57,49 @@ def test_sb3_vec_env_follows_the_sb3_interface():
         assert len(masks) == 4 and (np.stack(masks) == env.action_masks()).all()
     assert ends > 0
     assert env.get_attr("num_envs") == [4] * 4
+
+
+def test_the_training_example_runs_end_to_end_and_its_weights_play(tmp_path):
+    """examples/train_model.py at a tiny size (numpy only, so it runs everywhere): data,
+    imitation, fine-tuning, duplicate evaluation; ModelBot plays the file it writes."""
+    import json
+
+    import majiang as mj
+
+    out = tmp_path / "w.npz"
+    log = tmp_path / "curve.json"
+    res = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLES / "train_model.py"),
+            "--out",
+            str(out),
+            "--decisions",
+            "3000",
+            "--epochs",
+            "2",
+            "--ppo-iters",
+            "2",
+            "--ppo-steps",
+            "8",
+            "--tables",
+            "32",
+            "--walls",
+            "40",
+            "--log",
+            str(log),
+            "--threads",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    curve = json.loads(log.read_text())
+    stages = [e["stage"] for e in curve]
+    assert stages.count("imitation") == 2 and stages.count("ppo") == 2 and stages[-1] == "final"
+    assert curve[-1]["walls"] == 40 and curve[-1]["ci95"][0] <= curve[-1]["mean"]
+    r = mj.Round("gb", 3, 0, 0)
+    o = r.observation(0)
+    assert mj.bots.ModelBot(out).act(o) in o.legal_actions
