@@ -200,3 +200,17 @@ def test_a_user_reading_a_bad_dump_gets_the_game_and_line(tmp_path):
     assert "majiang.DataError" in out.stderr
     assert "Match 1000" in out.stderr and "line 3" in out.stderr
     assert "'X9' is not a tile name" in out.stderr
+
+
+def test_a_dump_streams_one_match_at_a_time(tmp_path):
+    blocks = (REAL / "ijcai.txt").read_text().strip().split("\n\n")
+    text = "\n\n".join(blocks * 25 + ["Match 9\nWind 0\n"])
+    p = _bad(tmp_path, text, "big.txt")
+    it = data.iter_ijcai(p)
+    first = next(it)
+    assert isinstance(first, data.Game) and first.entry == "Match 1000"
+    rest = list(it)
+    assert len(rest) == 100 and isinstance(rest[-1], mj.DataError)
+    games = [g for g in rest if isinstance(g, data.Game)]
+    paths = data.write_shards(iter(games[:8]), tmp_path / "s", shard_decisions=10_000)
+    assert len(paths) == 1

@@ -10,10 +10,10 @@ games that replay and the errors of the others (:class:`DataSet`, counted by kin
 never dropping one silently.
 
 - :func:`read_botzone`: a Botzone judge log (JSON, the ``Mahjong-GB`` game; one hand);
-- :func:`read_ijcai`: the IJCAI strong-AI match dump text (``Match`` / ``Wind`` /
-  ``Player N Deal`` ... ``Draw`` / ``Play`` / ``Chi`` / ``Peng`` / ``Gang`` / ``AnGang``
-  / ``BuGang`` / ``Hu`` with ``Ignore`` clauses, ``Fan`` / ``Score`` or ``Huang``), many
-  matches per file;
+- :func:`read_ijcai` (or :func:`iter_ijcai`, one match at a time): the IJCAI strong-AI
+  match dump text (``Match`` / ``Wind`` / ``Player N Deal`` ... ``Draw`` / ``Play`` /
+  ``Chi`` / ``Peng`` / ``Gang`` / ``AnGang`` / ``BuGang`` / ``Hu`` with ``Ignore``
+  clauses, ``Fan`` / ``Score`` or ``Huang``), many matches per file;
 - :func:`read_human`: a human match file (tab-separated, Chinese action names 摸牌, 打牌,
   吃, 碰, 明杠, 暗杠, 补杠, 补花, 和牌, ...), one hand per file;
 - :func:`read`: any of them by content.
@@ -55,6 +55,7 @@ __all__ = [
     "DataSet",
     "Game",
     "Samples",
+    "iter_ijcai",
     "read",
     "read_botzone",
     "read_human",
@@ -63,7 +64,7 @@ __all__ = [
     "write_shards",
 ]
 
-#: The largest file a reader reads (bytes).
+#: The largest file a reader reads whole (bytes; :func:`iter_ijcai` streams any size).
 MAX_FILE_BYTES = 1 << 30
 
 _WINDS_ZH = {"东": 0, "南": 1, "西": 2, "北": 3}
@@ -385,15 +386,32 @@ def read_ijcai(
     under ``mj.botzone.rules()`` (private walls: each player's wall is rebuilt from its
     deal and its draws). ``errors="raise"`` (default) raises the first game's
     :class:`~majiang.DataError`; ``"collect"`` returns a :class:`DataSet`. ``limit``: at
-    most that many matches."""
-    text = _read_text(path)
-    return _collect(itertools.islice(_ijcai_games(text, str(path)), limit), errors)
+    most that many matches. :func:`iter_ijcai` reads the same one match at a time."""
+    return _collect(itertools.islice(iter_ijcai(path), limit), errors)
 
 
-def _ijcai_blocks(text: str) -> Iterator[tuple[int, list[str]]]:
+def iter_ijcai(path: str | os.PathLike[str]) -> Iterator[Game | DataError]:
+    """The matches of an IJCAI dump one at a time, read from the file as they come (a dump
+    of a hundred thousand matches never sits in memory whole): a :class:`Game` for each
+    match that replays, its :class:`~majiang.DataError` for each that does not. Feed it
+    to :func:`write_shards` (which takes the games and skips nothing: filter the errors
+    out first, and count them)."""
+    p = Path(path)
+    try:
+        f = p.open(encoding="utf-8-sig")
+    except OSError as e:
+        raise DataError(f"cannot read: {e.strerror or e}", source=str(p)) from None
+    with f:
+        try:
+            yield from _ijcai_games(f, str(p))
+        except UnicodeDecodeError as e:
+            raise DataError(f"not UTF-8 text: {e}", source=str(p)) from None
+
+
+def _ijcai_blocks(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
     block: list[str] = []
     start = 1
-    for k, raw in enumerate(text.splitlines(), 1):
+    for k, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
             if block:
@@ -410,11 +428,11 @@ def _ijcai_blocks(text: str) -> Iterator[tuple[int, list[str]]]:
         yield start, block
 
 
-def _ijcai_games(text: str, src: str) -> Iterator[Game | DataError]:
+def _ijcai_games(lines: Iterable[str], src: str) -> Iterator[Game | DataError]:
     from ..botzone import rules as botzone_rules
 
     rules = botzone_rules()
-    for start, block in _ijcai_blocks(text):
+    for start, block in _ijcai_blocks(lines):
         entry = block[0] if block[0].startswith("Match ") else f"game at line {start}"
 
         def err(problem: str, kind: str, line: int | None, entry: str = entry) -> DataError:
