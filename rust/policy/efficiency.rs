@@ -299,12 +299,16 @@ impl EfficiencyPolicy {
     }
 }
 
-/// True for plans whose shapes are sets and a pair (their useful tiles are those that lower
-/// the regular distance).
+/// True for plans whose useful tiles are those that lower the regular distance
+/// ([`Evaluator::useful`]): the shapes of sets and a pair, and the knitted straight.
 fn regular_plan(p: PlanKind) -> bool {
     matches!(
         p,
-        PlanKind::Plain | PlanKind::FullFlush(_) | PlanKind::HalfFlush(_) | PlanKind::Chows(_)
+        PlanKind::Plain
+            | PlanKind::FullFlush(_)
+            | PlanKind::HalfFlush(_)
+            | PlanKind::Chows(_)
+            | PlanKind::KnittedStraight
     )
 }
 

@@ -1232,24 +1232,21 @@ impl Evaluator {
 }
 
 /// Tiles missing from the nearest all-pungs hand: `m` pungs and a pair from the concealed
-/// tiles (ignoring melds).
+/// tiles (ignoring melds; counts at most 4).
 pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
     // Keep the best m pungs (by copies held, up to 3) and the best pair among the rest.
-    let mut top = [0u8; 5];
     let mut pair_best = 0u8;
     let mut pair_alt = 0u8;
-    // Sort counts capped at 3, descending, keeping the largest five.
-    for &c in hand.iter() {
-        let c3 = c.min(3);
-        if c3 > top[4] {
-            let mut i = 4;
-            while i > 0 && top[i - 1] < c3 {
-                top[i] = top[i - 1];
-                i -= 1;
-            }
-            top[i] = c3;
-        }
-    }
+    // The counts capped at 3, descending, the largest five: so many kinds held three times
+    // or more, then twice, then once (from bit sets of the kinds, eight counts at a time).
+    let once = special::presence(hand);
+    let twice = special::pairs_held(hand);
+    let thrice = special::threes_held(hand);
+    let n3 = thrice.count_ones() as usize;
+    let n2 = n3 + (twice & !thrice).count_ones() as usize;
+    let n1 = n2 + (once & !twice).count_ones() as usize;
+    let top: [u8; 5] =
+        std::array::from_fn(|i| u8::from(i < n1) + u8::from(i < n2) + u8::from(i < n3));
     // A pair comes from the (m+1)-th best kind; a kind among the top m could lend its copies
     // but then it is not a pung, so the pair uses the next best kind.
     if m < 5 {
@@ -1382,6 +1379,33 @@ mod tests {
         assert!(names.contains(&"pure straight s".to_string()), "{names:?}");
         assert_eq!(ev.plan_name(PlanKind::HalfFlush(1)), "half flush p");
         assert_eq!(ev.plan_fan(&counts("1m"), PlanKind::FullFlush(0)), 24.0);
+    }
+
+    #[test]
+    fn all_pungs_distance_agrees_with_sorted_counts() {
+        // The counts capped at three and sorted, the best m as pungs and the pair from the
+        // next kind or the m-th (then the next kind is the last pung).
+        let mut rng = crate::wall::Rng::new(77);
+        for round in 0..3000 {
+            let m = round % 5;
+            let mut h = [0u8; 34];
+            let mut n = 0;
+            while n < 14 - 3 * (4 - m) {
+                let t = rng.below(if round % 2 == 0 { 34 } else { 12 }) as usize;
+                if h[t] < 4 {
+                    h[t] += 1;
+                    n += 1;
+                }
+            }
+            let mut top: Vec<u8> = h.iter().map(|&c| c.min(3)).collect();
+            top.sort_unstable_by(|a, b| b.cmp(a));
+            let pungs: u8 = top[..m].iter().map(|&c| 3 - c).sum();
+            let mut want = pungs + 2 - top[m].min(2);
+            if m > 0 {
+                want = want.min(pungs - (3 - top[m - 1]) + (3 - top[m]) + 2 - top[m - 1].min(2));
+            }
+            assert_eq!(all_pungs_distance(&h, m), want, "{h:?} m={m}");
+        }
     }
 
     #[test]
