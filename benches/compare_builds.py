@@ -60,7 +60,8 @@ TIMED_HANDS = {
 SEED = 1
 
 # One child process: warm up, then play. Prints one JSON line.
-CHILD = r"""
+CHILD = (
+    r"""
 import json, sys, time
 import majiang as mj
 n, rules, bots, threads, warm = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
@@ -71,7 +72,9 @@ r = mj.simulate(n, rules=rules, bots=bots, seed=%d, threads=threads)
 t1, c1 = time.perf_counter(), time.process_time()
 assert len(r) == n
 print(json.dumps({"wall": t1 - t0, "cpu": c1 - c0}))
-""" % SEED
+"""
+    % SEED
+)
 
 
 def _child_args(python: str, n: int, rules: str, bots: str, threads: int, warm: int) -> list[str]:
@@ -87,9 +90,7 @@ def callgrind_total(python: str, n: int, rules: str, bots: str) -> int:
         *_child_args(python, n, rules, bots, 1, 1),
     ]
     p = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    m = re.search(r"Collected\s*:\s*([\d,]+)", p.stderr) or re.search(
-        r"refs:\s*([\d,]+)", p.stderr
-    )
+    m = re.search(r"Collected\s*:\s*([\d,]+)", p.stderr) or re.search(r"refs:\s*([\d,]+)", p.stderr)
     if p.returncode != 0 or not m:
         raise RuntimeError(f"callgrind run failed ({p.returncode}): {p.stderr[-2000:]}")
     return int(m.group(1).replace(",", ""))
