@@ -60,25 +60,23 @@ TIMED_HANDS = {
 SEED = 1
 
 # One child process: warm up, then play. Prints one JSON line.
-CHILD = (
-    r"""
+CHILD = r"""
 import json, sys, time
 import majiang as mj
-n, rules, bots, threads, warm = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+n, rules, bots = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+threads, warm, seed = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 if warm:
     mj.simulate(warm, rules=rules, bots=bots, seed=987654321, threads=1)
 c0, t0 = time.process_time(), time.perf_counter()
-r = mj.simulate(n, rules=rules, bots=bots, seed=%d, threads=threads)
+r = mj.simulate(n, rules=rules, bots=bots, seed=seed, threads=threads)
 t1, c1 = time.perf_counter(), time.process_time()
 assert len(r) == n
 print(json.dumps({"wall": t1 - t0, "cpu": c1 - c0}))
 """
-    % SEED
-)
 
 
 def _child_args(python: str, n: int, rules: str, bots: str, threads: int, warm: int) -> list[str]:
-    return [python, "-c", CHILD, str(n), rules, bots, str(threads), str(warm)]
+    return [python, "-c", CHILD, str(n), rules, bots, str(threads), str(warm), str(SEED)]
 
 
 def callgrind_total(python: str, n: int, rules: str, bots: str) -> int:
