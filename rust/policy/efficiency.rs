@@ -92,6 +92,20 @@ impl EfficiencyPolicy {
         allowed: u64,
         with_useful: bool,
     ) -> Option<DiscardChoice> {
+        self.best_discard_above(ev, hand, unseen, allowed, with_useful, f32::NEG_INFINITY)
+    }
+
+    /// [`EfficiencyPolicy::best_discard`], or `None` without measuring the discards when
+    /// the full hand's best plan value (which no discard exceeds) is at most `floor`.
+    fn best_discard_above(
+        &mut self,
+        ev: &Evaluator,
+        hand: &Counts,
+        unseen: &Counts,
+        allowed: u64,
+        with_useful: bool,
+        floor: f32,
+    ) -> Option<DiscardChoice> {
         let codes = regular::codes(hand);
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
@@ -107,6 +121,9 @@ impl EfficiencyPolicy {
             useful: 0,
         }; 14];
         let ctx = ev.discard_context(hand, &ranks, &full);
+        if ctx.bound() <= floor {
+            return None;
+        }
         // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
         // left out unmeasured.
         let share = if with_useful { SHORTLIST } else { 1.0 };
@@ -282,7 +299,9 @@ impl EfficiencyPolicy {
                 // A replacement tile follows: the hand after the kong waits as it is.
                 ev2.score(&h).value / CLAIM_MARGIN
             } else {
-                match self.best_discard(&ev2, &h, unseen, u64::MAX, false) {
+                // A claim whose hand cannot beat the best so far whatever it discards is
+                // not measured further.
+                match self.best_discard_above(&ev2, &h, unseen, u64::MAX, false, best.0) {
                     Some(c) => c.score.value,
                     None => 0.0,
                 }

@@ -101,6 +101,8 @@ pub struct Evaluator {
     /// Groups (0-2 suits, 3 honors) the melds use.
     meld_groups: u8,
     chow_meld: bool,
+    /// The low tiles of the chow melds (bit `t` for a chow from `t`).
+    chow_lows: u64,
     exposed: bool,
     /// Fan already secured by melded honor pungs.
     meld_fan: f32,
@@ -278,6 +280,7 @@ impl Evaluator {
             fan_divisor: FAN_DIVISOR,
             meld_groups: 0,
             chow_meld: false,
+            chow_lows: 0,
             exposed: false,
             meld_fan: 0.0,
             honor_value,
@@ -293,6 +296,9 @@ impl Evaluator {
             let t = x.tile.min(33);
             e.meld_groups |= 1 << (t / 9).min(3);
             e.chow_meld |= x.kind == MeldKind::Chow;
+            if x.kind == MeldKind::Chow {
+                e.chow_lows |= 1 << t;
+            }
             e.exposed |= x.kind != MeldKind::ConcealedKong;
             if t >= 27 && x.kind != MeldKind::Chow {
                 e.meld_fan += honor_value[(t - 27) as usize];
@@ -1041,20 +1047,16 @@ impl Evaluator {
         if self.n_melds == 0 {
             return Some(([false; 3], 1));
         }
-        let mut covered = [false; 3];
-        let mut other = 0u8;
-        for mm in self.melds() {
-            let hit =
-                (0..3).find(|&i| !covered[i] && mm.kind == MeldKind::Chow && mm.tile == p.lows[i]);
-            match hit {
-                Some(i) => covered[i] = true,
-                None => other += 1,
-            }
-        }
+        // A plan's three chows start from different tiles: each is covered by a chow meld
+        // from its low tile, and every other meld (a second copy of a chow among them)
+        // stands beside the plan.
+        let covered = p.lows.map(|l| self.chow_lows >> l.min(63) & 1 == 1);
+        let n_covered = covered.iter().filter(|&&c| c).count() as u8;
+        let other = self.n_melds - n_covered;
         if other > 1 {
             return None;
         }
-        let open = covered.iter().filter(|&&c| !c).count() as u8;
+        let open = 3 - n_covered;
         // Sets still to build beside the plan: 4 - melds - open chows.
         Some((covered, 4u8.checked_sub(self.n_melds + open)?))
     }
@@ -1088,6 +1090,15 @@ impl DiscardContext {
     /// For each group, the full hand's other three groups merged.
     pub fn rest(&self) -> &[Entry; 4] {
         &self.rest
+    }
+
+    /// The highest plan value of the full hand (0 when no plan is within reach): no
+    /// discard's score exceeds it.
+    pub fn bound(&self) -> f32 {
+        match self.order[..self.n_order as usize].first() {
+            Some(&slot) => self.bound[slot as usize],
+            None => 0.0,
+        }
     }
 }
 
