@@ -129,7 +129,7 @@ impl EfficiencyPolicy {
         let share = if with_useful { SHORTLIST } else { 1.0 };
         let mut scored = [(0u8, none); 14];
         let kinds = special::presence(hand) & allowed;
-        let n = ev.score_discards(&ctx, hand, &codes, &full, kinds, share, &mut scored);
+        let n = ev.score_discards(&ctx, hand, &codes, kinds, share, &mut scored);
         let mut best = 0f32;
         for (c, &(tile, score)) in cands.iter_mut().zip(&scored[..n]) {
             best = best.max(score.value);

@@ -484,6 +484,7 @@ impl Evaluator {
         full: &[Entry; 4],
     ) -> DiscardContext {
         let mut ctx = DiscardContext {
+            full: *full,
             rest: rests(full),
             plans: std::array::from_fn(|_| PlanContext {
                 entries: [[INF; 10]; 4],
@@ -591,8 +592,8 @@ impl Evaluator {
     }
 
     /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
-    /// `hand` of `ctx` (rank codes `codes`, see [`regular::codes`], and group entries
-    /// `full`), in kind order, into `out`; returns how many were written. A discard is
+    /// `hand` of `ctx` (rank codes `codes`, see [`regular::codes`]), in kind order, into
+    /// `out`; returns how many were written. A discard is
     /// left out when its score is shown to be below `share` times the best score of the
     /// discards (without measuring it all): then it can neither be the best nor within
     /// `share` of it. Every score written equals [`Evaluator::score_discard`]'s.
@@ -605,11 +606,11 @@ impl Evaluator {
         ctx: &DiscardContext,
         hand: &Counts,
         codes: &[(usize, usize, usize); 4],
-        full: &[Entry; 4],
         kinds: u64,
         share: f32,
         out: &mut [(Tile, Score); 14],
     ) -> usize {
+        let full = &ctx.full;
         let order = &ctx.order[..ctx.n_order as usize];
         let mut h = *hand;
         let mut firsts = [Best::NONE; 14];
@@ -1066,6 +1067,8 @@ impl Evaluator {
 /// ([`Evaluator::discard_context`]).
 #[derive(Debug, Clone)]
 pub struct DiscardContext {
+    /// The full hand's group entries.
+    full: [Entry; 4],
     /// For each group, the other three groups merged.
     rest: [Entry; 4],
     plans: [PlanContext; MAX_CHOW_PLANS],
