@@ -476,7 +476,7 @@ impl Evaluator {
 
     /// Everything about a full hand (`14 - 3k` tiles) that the scores of its discards
     /// share: see [`Evaluator::score_discard`]. `ranks` and `full` are the hand's group
-    /// ranks and entries in the limited tables ([`regular::ranks`]).
+    /// ranks and entries in the limited tables (`regular::ranks`).
     pub fn discard_context(
         &self,
         full_hand: &Counts,
@@ -592,7 +592,7 @@ impl Evaluator {
     }
 
     /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
-    /// `hand` of `ctx` (rank codes `codes`, see [`regular::codes`]), in kind order, into
+    /// `hand` of `ctx` (rank codes `codes`, see `regular::codes`), in kind order, into
     /// `out`; returns how many were written. A discard is
     /// left out when its score is shown to be below `share` times the best score of the
     /// discards (without measuring it all): then it can neither be the best nor within
