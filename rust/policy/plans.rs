@@ -1396,6 +1396,42 @@ mod tests {
     }
 
     #[test]
+    fn no_discard_scores_above_the_full_hands_bound() {
+        // The bound a claim is cut at: every discard of the full hand scores at most it.
+        let mut rng = crate::wall::Rng::new(0xB0D);
+        let pung = Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        };
+        for round in 0..1500 {
+            let melds: &[Meld] = if round % 3 == 0 { &[pung] } else { &[] };
+            let mut hand = [0u8; 34];
+            let mut n = 0;
+            while n < 14 - 3 * melds.len() {
+                let t = rng.below(if round % 2 == 0 { 34 } else { 18 }) as usize;
+                if hand[t] < 4 && !(t == 31 && !melds.is_empty()) {
+                    hand[t] += 1;
+                    n += 1;
+                }
+            }
+            let mut ev = Evaluator::new(melds, 0, 1, 8);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks_of(&regular::codes(&hand));
+            let ctx = ev.discard_context(&hand, &ranks, &regular::entries_at(&ranks));
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut after = hand;
+                after[t] -= 1;
+                let v = ev.score(&after).value;
+                assert!(
+                    v <= ctx.bound(),
+                    "{hand:?} discarding {t}: {v} > {}",
+                    ctx.bound()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn all_pungs_distance_agrees_with_sorted_counts() {
         // The counts capped at three and sorted, the best m as pungs and the pair from the
         // next kind or the m-th (then the next kind is the last pung).
