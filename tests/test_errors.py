@@ -271,6 +271,7 @@ _SECOND_BASE = {
     "BotError": RuntimeError,
     "IllegalBotActionError": ValueError,
     "BotTimeoutError": RuntimeError,
+    "ShardError": RuntimeError,
 }
 
 

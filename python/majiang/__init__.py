@@ -46,6 +46,7 @@ from .errors import (
     ReplayMismatchError,
     ResultFileError,
     RuleError,
+    ShardError,
     UsageError,
 )
 from .fan import (
@@ -164,6 +165,7 @@ __all__ = [
     "ReplayMismatchError",
     "ResultFileError",
     "RuleError",
+    "ShardError",
     "UsageError",
     # subpackages
     "bots",
