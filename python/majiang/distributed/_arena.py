@@ -166,6 +166,7 @@ def arena(
             for a, c in ranges
         ],
         lambda job, value: parts.__setitem__(job.first, value),
+        name="majiang.arena",
         cpus=1 if python else (threads or 1),
         max_retries=retries,
         progress=Progress("arena", "games", n, 0, show=bool(progress)),
@@ -275,6 +276,7 @@ def ladder(
             _play_games,
             jobs,
             on_done,
+            name="majiang.ladder",
             cpus=threads or 1,
             max_retries=retries,
             progress=Progress("ladder", "games", 4 * walls * len(pairs), 0, show=bool(progress)),

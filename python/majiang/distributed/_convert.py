@@ -849,6 +849,7 @@ def map_files(
             _convert_files,
             (job(first) for first in writer.missing()),
             lambda j, value: writer.adopt(value, j.first, j.count),
+            name="majiang.map_files",
             cpus=1,
             max_retries=retries,
             progress=bar,

@@ -93,12 +93,32 @@ class Failure:
     cause: BaseException | None
 
 
+class TaskFailed(MajiangError):
+    """A task's exception and the node it was raised on (which Ray does not report),
+    as the task sends it to the driver; :func:`describe` unwraps it."""
+
+    def __init__(self, node: str, error: BaseException) -> None:
+        super().__init__(node, error)
+        self.node = node
+        self.error = error
+
+
+def on_node(task: Callable[..., Any], *args: Any) -> Any:
+    """What a Ray task runs: ``task(*args)``, its exception sent with this node's name."""
+    try:
+        return task(*args)
+    except Exception as e:
+        raise TaskFailed(hostname(), e) from None
+
+
 def describe(e: BaseException) -> tuple[str, str | None, BaseException | None]:
     """The worker's error of a failed task as ``(text, node, cause)``: the exception a
     task raised (unwrapped from Ray's ``RayTaskError``), or what Ray says happened (a
     worker that died, a node lost)."""
     cause = getattr(e, "cause", None)
     node = getattr(e, "ip", None)
+    if isinstance(cause, TaskFailed):
+        node, cause = cause.node, cause.error
     if isinstance(cause, BaseException):
         return f"{type(cause).__name__}: {cause}", node, cause
     first = str(e).strip().splitlines()
@@ -211,12 +231,14 @@ def run_jobs(
     jobs: Iterable[Job],
     on_done: Callable[[Job, Any], None],
     *,
+    name: str,
     cpus: int,
     max_retries: int,
     progress: Progress,
     after_each: Callable[[], None] | None = None,
 ) -> list[Failure]:
-    """Runs ``task(*job.args)`` for each job as a Ray task asking for ``cpus`` CPUs,
+    """Runs ``task(*job.args)`` for each job as a Ray task named ``name`` (its worker
+    process is titled ``ray::<name>`` while it plays) asking for ``cpus`` CPUs,
     retried ``max_retries`` times if its worker dies, with at most
     :func:`window_size` tasks in flight, and calls ``on_done(job, result)`` in the order
     tasks finish (an exception from ``on_done``, a :class:`~majiang.MajiangError` such
@@ -225,7 +247,7 @@ def run_jobs(
     every finished task (the manifest's periodic write). Ctrl-C, or an exception of
     ``after_each``, cancels the tasks in flight and is raised. Returns the failures, in
     the order they happened."""
-    remote = ray.remote(num_cpus=cpus, max_retries=max_retries)(task)
+    remote = ray.remote(num_cpus=cpus, max_retries=max_retries)(on_node).options(name=name)
     window = window_size(ray, cpus)
     pending = iter(jobs)
     running: dict[Any, Job] = {}
@@ -237,7 +259,7 @@ def run_jobs(
                 job = next(pending, None)
                 if job is None:
                     break
-                running[remote.remote(*job.args)] = job
+                running[remote.remote(task, *job.args)] = job
             if not running:
                 break
             ready, _ = ray.wait(list(running), num_returns=1)
