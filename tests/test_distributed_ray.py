@@ -106,6 +106,16 @@ def test_a_streamed_run_equals_one_machines_and_either_resumes_the_other(tmp_pat
         distributed.simulate(100, bots=BOTS, seed=5, out=tmp_path / "a")
     with pytest.raises(ValueError, match="shards= cuts a run kept in memory"):
         distributed.simulate(100, out=tmp_path / "b", shards=4)
+    # A signed run: the driver signs the manifest it writes; either kind of run resumes
+    # it with the key only.
+    key = mj.signing.new_key()
+    distributed.simulate(6_000, bots=BOTS, seed=5, out=tmp_path / "s", shard_hands=2_000, key=key)
+    with pytest.raises(mj.ResultFileError, match="signed run"):
+        mj.simulate(9_000, bots=BOTS, seed=5, out=tmp_path / "s", resume=True)
+    mj.simulate(9_000, bots=BOTS, seed=5, out=tmp_path / "s", resume=True, key=key)
+    signed = mj.SimResult.load(tmp_path / "s", key=key)
+    assert signed.equals(mj.simulate(9_000, bots=BOTS, seed=5))
+    assert signed.verify(sample=20).signature == "checked"
 
 
 def test_a_worker_failing_its_shard_stops_the_run_and_one_machine_resumes_it(

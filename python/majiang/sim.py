@@ -22,8 +22,9 @@ or :class:`ArenaResult`, hands ``0 .. len(partial)`` of the run).
 A run kept in memory holds at most :data:`MAX_IN_MEMORY_HANDS` hands (about 41 bytes
 each). ``simulate(n, out=PATH)`` instead streams the hands to the directory ``PATH`` in
 shards of ``shard_hands`` hands, with memory that does not grow with ``n``, and
-``resume=True`` continues a run from what ``PATH`` holds (the result is the same as one
-uninterrupted run).
+``resume=True`` continues a run from what ``PATH`` holds, playing only the hands it lacks
+(a listed shard found damaged or missing is played again); the result is the same as one
+uninterrupted run.
 
 The shard directory is plain numpy and JSON, readable without majiang: ``manifest.json``
 (format name and version, seed, rule set name and every option, bots, the arrays' dtypes
@@ -32,7 +33,9 @@ and shapes, and per shard its file, first hand, hand count and SHA-256) and one
 numbered by their first hand so that any range of a run can be read on its own and a run
 can grow; every file is written under a temporary name and renamed once flushed to disk,
 and the manifest is rewritten after each shard, so an interrupted run leaves only
-complete, listed shards.
+complete, listed shards. A run whose shards finish out of order (a cluster run,
+:func:`majiang.distributed.simulate`) lists those written after a gap as ``pending``
+until the gap is filled; either kind of run resumes the other.
 """
 
 from __future__ import annotations
@@ -1356,7 +1359,10 @@ def simulate(
     not grow with ``n_hands``, and the returned result reads them from disk (see the
     module documentation for the layout). ``resume=True`` continues the run ``PATH``
     holds (same seed, rules, options and bots, else :class:`ResultFileError`) up to
-    ``n_hands`` hands; the arrays equal those of one uninterrupted run. ``shard_hands`` is
+    ``n_hands`` hands, playing only the hands it lacks: after the last shard, in the gaps
+    a cluster run left, and those of a listed shard found damaged or missing (every
+    listed shard's SHA-256 is checked first); the arrays equal those of one uninterrupted
+    run. ``shard_hands`` is
     1 to :data:`MAX_SHARD_HANDS`.
 
     The directory is locked for the run: a second writer (another process, or another

@@ -167,7 +167,7 @@ def arena(
         ],
         lambda job, value: parts.__setitem__(job.first, value),
         name="majiang.arena",
-        cpus=1 if python else (threads or 1),
+        cpus=1 if python else threads,
         max_retries=retries,
         progress=Progress("arena", "games", n, 0, show=bool(progress)),
     )
@@ -277,7 +277,7 @@ def ladder(
             jobs,
             on_done,
             name="majiang.ladder",
-            cpus=threads or 1,
+            cpus=threads,
             max_retries=retries,
             progress=Progress("ladder", "games", 4 * walls * len(pairs), 0, show=bool(progress)),
         )

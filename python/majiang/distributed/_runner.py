@@ -49,10 +49,10 @@ def hostname() -> str:
     return socket.gethostname()
 
 
-def check_threads(threads: Any) -> int | None:
-    """``threads_per_shard``: None or 1 to MAX_THREADS."""
+def check_threads(threads: Any) -> int:
+    """``threads_per_shard``: 1 to MAX_THREADS, or None for one thread (a task per CPU)."""
     if threads is None:
-        return None
+        return 1
     threads = _check_int("threads_per_shard", threads)
     if not 1 <= threads <= MAX_THREADS:
         raise InvalidArgumentError(

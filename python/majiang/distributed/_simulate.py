@@ -161,7 +161,7 @@ def simulate(
         "bots": names,
         "seed": seed,
     }
-    cpus = threads or 1
+    cpus = threads
     if out is None:
         if resume:
             raise InvalidArgumentError("resume=True continues a run on disk: pass out=PATH")
