@@ -184,12 +184,16 @@ class Progress:
             f"{clock(elapsed)} elapsed"
         )
 
+    def every(self) -> float:
+        """Seconds between two lines (or redraws)."""
+        return DRAW_EVERY if self.tty else LOG_EVERY
+
     def update(self, done: int, running: int, force: bool = False) -> None:
         self.done, self.running = done, running
         if not self.show:
             return
         now = time.monotonic()
-        if not force and now - self.last < (DRAW_EVERY if self.tty else LOG_EVERY):
+        if not force and now - self.last < self.every():
             return
         self.last = now
         if self.tty:
@@ -262,7 +266,10 @@ def run_jobs(
                 running[remote.remote(task, *job.args)] = job
             if not running:
                 break
-            ready, _ = ray.wait(list(running), num_returns=1)
+            # A timeout, so that the line's elapsed time and rate move on during long shards.
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=progress.every())
+            if not ready:
+                progress.update(done, len(running))
             for ref in ready:
                 job = running.pop(ref)
                 try:
