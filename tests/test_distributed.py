@@ -312,3 +312,66 @@ def test_converter_names():
             return {}
 
     assert _convert.converter_name(Samples()) == "samples v2 (gb)"
+
+
+def names_and_sizes(path):
+    """A converter with a text column (of any length) and a number per file; a file
+    named ``empty-*`` has no rows, one named ``two-*`` two, in two batches."""
+    name = Path(path).name
+    if name.startswith("empty-"):
+        return []
+    row = {"name": np.array([name]), "size": np.array([os.path.getsize(path)], dtype=np.int64)}
+    return [row, row] if name.startswith("two-") else row
+
+
+def test_the_driver_lists_tasks_and_reads_rows_back_in_input_order(tmp_path):
+    """map_files' driver side without Ray: tasks finishing out of order are listed, the
+    directory reads back in input order, text columns of any length included."""
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    names = ["a", "empty-b", "two-cc", "dddd", "e", "ffffff", "g"]
+    paths = []
+    for k, n in enumerate(names):
+        (inputs / n).write_bytes(b"x" * k)
+        paths.append(str(inputs / n))
+    out = tmp_path / "rows"
+    w = _convert._RowWriter(out, paths, _convert.converter_name(names_and_sizes), 3, False)
+    try:
+        assert w.missing() == [0, 3, 6]
+        for first in (6, 0, 3):
+            got = _convert._convert_files(
+                str(out), first, paths[first : first + 3], names_and_sizes, 2, False
+            )
+            w.adopt(got, first, len(paths[first : first + 3]))
+        w.flush()
+        assert w.missing() == []
+    finally:
+        w.close()
+    rows = _convert.RowShards.load(out)
+    assert (
+        rows.complete and len(rows) == 7 and rows.columns["name"] == {"dtype": "str", "shape": []}
+    )
+    got = rows.arrays()
+    assert got["name"].tolist() == ["a", "two-cc", "two-cc", "dddd", "e", "ffffff", "g"]
+    assert got["size"].tolist() == [0, 2, 2, 3, 4, 5, 6]
+    assert rows.input_paths() == paths and rows.converter.endswith(":names_and_sizes")
+    # Resuming with other inputs, another converter or another task size is refused.
+    for args, words in [
+        ((paths[:-1], _convert.converter_name(names_and_sizes), 3), "over other input files"),
+        ((paths, "another", 3), "with converter .*, not 'another'"),
+        ((paths, _convert.converter_name(names_and_sizes), 4), "with files_per_task 3, not 4"),
+    ]:
+        with pytest.raises(mj.ResultFileError, match=words):
+            _convert._RowWriter(out, *args, True)
+    # An edited manifest is caught, and so is a dtype no converter may give.
+    m = json.loads((out / "manifest.json").read_text())
+    m["rows"] = 8
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(mj.ResultFileError, match="digest does not match"):
+        _convert.RowShards.load(out)
+    m["rows"] = 7
+    m["columns"]["size"]["dtype"] = "object"
+    m["digest"] = "sha256:" + hashlib.sha256(sim._canonical(m, "digest")).hexdigest()
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(mj.ResultFileError, match="not a numeric or text dtype"):
+        _convert.RowShards.load(out)

@@ -361,7 +361,7 @@ def test_map_files_converts_logs_into_row_shards_equal_to_one_by_one(tmp_path, c
     assert all(np.array_equal(again.arrays()[c], want[c]) for c in want)
     redone = {p.name for p in out.glob("rows-*.npz") if p.stat().st_mtime != 1_000_000_000}
     assert redone == {p["file"] for p in m["tasks"][3]["shards"]}
-    with pytest.raises(mj.ResultFileError, match="other the input files"):
+    with pytest.raises(mj.ResultFileError, match="over other input files"):
         distributed.map_files(logs[:-1], distributed.botzone_hands, out=out, resume=True)
 
 

@@ -431,6 +431,14 @@ def _read_manifest(path: Path) -> dict[str, Any]:
         )
     ):
         raise ResultFileError(f"{mpath}: columns must map each name to its dtype and shape")
+    for name, v in (columns or {}).items():
+        try:
+            _dtype_of(v["dtype"])
+        except ValueError:
+            raise ResultFileError(
+                f"{mpath}: column {str(name)[:70]!r} has the dtype {str(v['dtype'])[:70]!r}, "
+                "not a numeric or text dtype"
+            ) from None
     if not isinstance(tasks, list):
         raise ResultFileError(f"{mpath}: tasks must be a list")
     at = 0
@@ -446,9 +454,16 @@ def _read_manifest(path: Path) -> dict[str, Any]:
 
 
 def _dtype_of(name: str) -> np.dtype | None:
+    """The dtype a manifest names (None for text of any length), or ValueError."""
     if name in ("str", "bytes"):
         return None
-    return np.dtype(name)
+    try:
+        dtype = np.dtype(name)
+    except TypeError:
+        raise ValueError(name) from None
+    if dtype.kind not in "biufcmM" or dtype.name != name:
+        raise ValueError(name)
+    return dtype
 
 
 class RowShards:
@@ -558,8 +573,9 @@ class RowShards:
             for c, a in chunk.items():
                 parts.setdefault(c, []).append(a)
         if not parts:
+            text = {"str": np.dtype("U1"), "bytes": np.dtype("S1")}
             return {
-                c: np.zeros((0, *v["shape"]), dtype=_dtype_of(v["dtype"]) or v["dtype"][0])
+                c: np.zeros((0, *v["shape"]), dtype=_dtype_of(v["dtype"]) or text[v["dtype"]])
                 for c, v in (self.columns or {}).items()
             }
         return {c: np.concatenate(v) for c, v in parts.items()}
@@ -615,12 +631,15 @@ class _RowWriter:
                 )
             m = _read_manifest(path)
             for k, v in self.meta.items():
-                if m[k] != v:
-                    what = "the input files" if k in ("inputs", "inputs_sha256") else k
-                    raise ResultFileError(
-                        f"{path} holds a run with other {what} ({k} {str(m[k])[:100]!r}, not "
-                        f"{str(v)[:100]!r}); resume only continues the same run"
-                    )
+                if m[k] == v:
+                    continue
+                if k in ("inputs", "inputs_sha256"):
+                    what = f"over other input files ({m['inputs']:,} of them, not {len(paths):,})"
+                else:
+                    what = f"with {k} {m[k]!r:.100}, not {v!r:.100}"
+                raise ResultFileError(
+                    f"{path} holds a run {what}; resume only continues the same run"
+                )
             self.columns = m["columns"]
             store = RowShards(path, m)
             for t in m["tasks"]:
