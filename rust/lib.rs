@@ -13,6 +13,7 @@ pub mod options;
 pub mod policy;
 pub mod round;
 pub mod rules;
+pub mod seed;
 pub mod shanten;
 pub mod sim;
 pub mod table;

@@ -169,6 +169,7 @@ def test_ctrl_c_keeps_the_finished_hands(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         for _ in range(600):  # up to a minute for the first hands to reach the disk

@@ -29,6 +29,13 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
 LIVENESS = 60
 
 
+def sigint_default() -> None:
+    """In the child before it starts: SIGINT does its default, even when the test run was
+    started with it ignored (a background job of a script), so that Python in the child
+    installs its own handler and the signal these tests send arrives."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(args: list[str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         args,
@@ -36,6 +43,7 @@ def _start(args: list[str]) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).parent,
+        preexec_fn=sigint_default,
     )
 
 
@@ -44,13 +52,18 @@ def _interrupt_python(code: str, delay: float = 0.5) -> tuple[int, str, str, flo
     SIGINT. Returns the exit status, stdout (after ``ready``), stderr and the seconds from
     the signal to the exit."""
     p = _start([sys.executable, "-c", textwrap.dedent(code)])
-    assert p.stdout is not None
-    first = p.stdout.readline()
-    assert first.startswith("ready"), (first, p.stderr.read() if p.stderr else "")
-    time.sleep(delay)
-    sent = time.perf_counter()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=LIVENESS)
+    try:
+        assert p.stdout is not None
+        first = p.stdout.readline()
+        assert first.startswith("ready"), (first, p.stderr.read() if p.stderr else "")
+        time.sleep(delay)
+        sent = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=LIVENESS)
+    finally:
+        if p.poll() is None:  # a failed test leaves no run behind
+            p.kill()
+            p.wait()
     return p.returncode, first + out, err, time.perf_counter() - sent
 
 
@@ -224,16 +237,21 @@ def _interrupt_cli(args: list[str], shards: Path | None = None) -> tuple[int, st
     """Runs ``majiang ARGS`` and sends SIGINT once its workers run (and, with ``shards``,
     once that directory holds a shard)."""
     p = _start([sys.executable, "-m", "majiang", *args])
-    _wait_for_workers(p)
-    while shards is not None and p.poll() is None:
-        try:
-            if json.loads((shards / "manifest.json").read_text())["shards"]:
-                break
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=LIVENESS)
+    try:
+        _wait_for_workers(p)
+        while shards is not None and p.poll() is None:
+            try:
+                if json.loads((shards / "manifest.json").read_text())["shards"]:
+                    break
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=LIVENESS)
+    finally:
+        if p.poll() is None:  # a failed test leaves no run behind
+            p.kill()
+            p.wait()
     return p.returncode, out, err
 
 

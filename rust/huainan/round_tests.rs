@@ -3,6 +3,7 @@
 //! passed-win lock, 天糊, 接宝, settlement and the match).
 
 use super::Form;
+use crate::round::ruleset::RuleEvent;
 use crate::round::{Action, Event, Match, Phase, Round, WinKind};
 use crate::rules::Rules;
 use crate::tile::{self, Tile};
@@ -60,14 +61,21 @@ fn arranged(hands: [&str; 4], head: &str, indicator: &str) -> Round {
     )
     .unwrap();
     let r = Round::with_wall(&rules(), wall, 0, 0).unwrap();
-    assert_eq!(r.bao(), Some(super::bao::succ(ind)));
+    assert_eq!(
+        r.ruleset_view(0).bao().map(|v| v.bao),
+        Some(super::bao::succ(ind))
+    );
     r
 }
 
 fn play_random(seed: u64) -> Round {
     let mut rng = Rng::new(seed ^ 0x5151);
     let mut r = Round::new(&rules(), seed, (seed % 4) as u8, 0).unwrap();
-    let bao = r.bao().expect("a huainan hand has a 宝");
+    let bao = r
+        .ruleset_view(0)
+        .bao()
+        .map(|v| v.bao)
+        .expect("a huainan hand has a 宝");
     let mut steps = 0;
     while !r.is_over() {
         for s in r.pending_seats().collect::<Vec<_>>() {
@@ -99,9 +107,9 @@ fn random_hands_keep_the_invariants() {
     let mut forms = std::collections::BTreeSet::new();
     for seed in 0..300 {
         let r = play_random(seed);
-        let bao = r.bao().unwrap();
+        let bao = r.ruleset_view(0).bao().map(|v| v.bao).unwrap();
         assert!(
-            matches!(r.events().iter().find(|e| matches!(e, Event::Bao { .. })), Some(Event::Bao { tile, .. }) if *tile == bao)
+            matches!(r.events().iter().find(|e| matches!(e, Event::RuleSet(RuleEvent::Bao { .. }))), Some(Event::RuleSet(RuleEvent::Bao { tile, .. })) if *tile == bao)
         );
         let res = r.result().unwrap();
         assert_eq!(res.deltas.iter().sum::<i32>(), 0);
@@ -387,11 +395,11 @@ fn bao_event(r: &Round) -> (Tile, Tile, u8) {
     r.events()
         .iter()
         .find_map(|e| match *e {
-            Event::Bao {
+            Event::RuleSet(RuleEvent::Bao {
                 indicator,
                 tile,
                 throw,
-            } => Some((indicator, tile, throw)),
+            }) => Some((indicator, tile, throw)),
             _ => None,
         })
         .unwrap()

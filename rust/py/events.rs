@@ -5,7 +5,7 @@ use super::convert::Int;
 use super::tiles::PyMeld;
 use crate::error::MjError;
 use crate::hand::Meld;
-use crate::round::{Event, FieldType, FieldValue, RoundResult, EVENT_SCHEMA, HIDDEN};
+use crate::round::{Event, FieldType, FieldValue, RoundResult, HIDDEN};
 use crate::tile::{self, Tile};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
@@ -63,7 +63,7 @@ pub(super) fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py,
 #[pyfunction]
 fn event_schema(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
-    for spec in &EVENT_SCHEMA {
+    for spec in crate::round::event_schema() {
         let fields = PyDict::new(py);
         for &(name, ty) in spec.fields {
             fields.set_item(name, ty.name())?;

@@ -4,13 +4,16 @@
 //!
 //! # The schema
 //!
-//! [`EVENT_SCHEMA`] declares every kind of event once: its name and its fields, each with
-//! its [`FieldType`], in the order they are written. The writers follow it: an event gives
+//! [`EVENT_SCHEMA`] declares every kind of event the shared flow writes once, and the rule
+//! sets' own kinds are declared at their boundary ([`RULE_EVENT_SCHEMA`]); together
+//! ([`event_schema`]) they give each kind's name and fields, each with its [`FieldType`],
+//! in the order they are written. The writers follow it: an event gives
 //! its values in that order ([`Event::fields`]) and the JSON writer ([`Event::write_json`])
 //! and the Python bindings' dicts take the names from the table, so a field cannot be
 //! written under another name or in another place. The record reader of the Python layer
 //! validates record lines against the same table (exported as `_core.event_schema()`).
 
+use super::ruleset::{RuleEvent, RULE_EVENT_SCHEMA};
 use super::HIDDEN;
 use crate::hand::WinKind;
 use crate::tile::Tile;
@@ -129,22 +132,15 @@ pub enum Event {
     },
     /// The wall ran out: nobody won.
     ExhaustiveDraw,
-    /// Huainan: after the deal a throw of `throw` turns up `indicator` in the wall, and
-    /// `tile` is the 宝 (docs/rules/huainan.md §5).
-    Bao {
-        /// The indicator tile.
-        indicator: Tile,
-        /// The 宝 face.
-        tile: Tile,
-        /// The dice total that placed the indicator (stacks from the tail).
-        throw: u8,
-    },
+    /// An event of the rule set's own (the 宝 turned up after a Huainan deal), declared
+    /// at the rule-set boundary ([`RuleEvent`], [`RULE_EVENT_SCHEMA`]).
+    RuleSet(RuleEvent),
 }
 
 impl Event {
     /// The event's name: `dice`, `deal`, `draw`, `flower`, `discard`, `chow`, `pung`,
-    /// `kong`, `concealed_kong`, `added_kong`, `win`, `penalty`, `exhaustive_draw`, `bao`
-    /// (its [`EventSpec::kind`]).
+    /// `kong`, `concealed_kong`, `added_kong`, `win`, `penalty`, `exhaustive_draw`, or a
+    /// rule set's own (`bao`) (its [`EventSpec::kind`]).
     pub fn kind(&self) -> &'static str {
         self.spec().kind
     }
@@ -165,14 +161,14 @@ impl Event {
             Event::Win { .. } => 10,
             Event::Penalty { .. } => 11,
             Event::ExhaustiveDraw => 12,
-            Event::Bao { .. } => 13,
+            Event::RuleSet(r) => return r.spec(),
         };
         &EVENT_SCHEMA[i]
     }
 
     /// The event's values after `type`, in the order of its schema entry's fields (the
     /// values of `fields()` without the names).
-    fn values(&self) -> ([FieldValue<'_>; MAX_FIELDS], usize) {
+    pub(super) fn values(&self) -> ([FieldValue<'_>; MAX_FIELDS], usize) {
         use FieldValue as V;
         let mut out = [V::Flag(false); MAX_FIELDS];
         let vals: &[FieldValue<'_>] = match self {
@@ -215,11 +211,7 @@ impl Event {
             ],
             &Event::Penalty { seat, each } => &[V::Seat(seat), V::Byte(each)],
             Event::ExhaustiveDraw => &[],
-            &Event::Bao {
-                indicator,
-                tile,
-                throw,
-            } => &[V::Tile(indicator), V::Tile(tile), V::Byte(throw)],
+            Event::RuleSet(r) => return r.values(),
         };
         out[..vals.len()].copy_from_slice(vals);
         (out, vals.len())
@@ -250,7 +242,7 @@ impl Event {
             | Event::AddedKong { seat, .. }
             | Event::Win { seat, .. }
             | Event::Penalty { seat, .. } => Some(seat),
-            Event::Dice { .. } | Event::ExhaustiveDraw | Event::Bao { .. } => None,
+            Event::Dice { .. } | Event::ExhaustiveDraw | Event::RuleSet(_) => None,
         }
     }
 
@@ -385,9 +377,10 @@ pub struct EventSpec {
     pub fields: &'static [(&'static str, FieldType)],
 }
 
-/// Every kind of [`Event`] with its fields: the one declaration of the event schema that
-/// the writers follow and the Python record reader checks against.
-pub const EVENT_SCHEMA: [EventSpec; 14] = {
+/// Every kind of [`Event`] the shared flow writes, with its fields; with the rule sets'
+/// own ([`RULE_EVENT_SCHEMA`]) the one declaration of the event schema ([`event_schema`])
+/// that the writers follow and the Python record reader checks against.
+pub const EVENT_SCHEMA: [EventSpec; 13] = {
     use FieldType::*;
     [
         EventSpec {
@@ -453,12 +446,13 @@ pub const EVENT_SCHEMA: [EventSpec; 14] = {
             kind: "exhaustive_draw",
             fields: &[],
         },
-        EventSpec {
-            kind: "bao",
-            fields: &[("indicator", Tile), ("tile", Tile), ("throw", Byte)],
-        },
     ]
 };
+
+/// Every kind of event: the shared flow's, then the rule sets' own.
+pub fn event_schema() -> impl Iterator<Item = &'static EventSpec> {
+    EVENT_SCHEMA.iter().chain(RULE_EVENT_SCHEMA.iter())
+}
 
 /// The value of one field of an event, as the writers write it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -673,11 +667,11 @@ mod tests {
             },
             Event::Penalty { seat: 0, each: 20 },
             Event::ExhaustiveDraw,
-            Event::Bao {
+            Event::RuleSet(RuleEvent::Bao {
                 indicator: 3,
                 tile: 4,
                 throw: 9,
-            },
+            }),
         ];
         for e in &all {
             match e {
@@ -694,7 +688,7 @@ mod tests {
                 | Event::Win { .. }
                 | Event::Penalty { .. }
                 | Event::ExhaustiveDraw
-                | Event::Bao { .. } => {}
+                | Event::RuleSet(RuleEvent::Bao { .. }) => {}
             }
         }
         all.to_vec()
@@ -703,11 +697,11 @@ mod tests {
     #[test]
     fn every_kind_is_in_the_schema_once_and_its_values_have_the_declared_types() {
         let all = one_of_each();
-        assert_eq!(all.len(), EVENT_SCHEMA.len());
-        let mut kinds: Vec<&str> = EVENT_SCHEMA.iter().map(|s| s.kind).collect();
+        assert_eq!(all.len(), event_schema().count());
+        let mut kinds: Vec<&str> = event_schema().map(|s| s.kind).collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds.len(), EVENT_SCHEMA.len(), "a kind declared twice");
+        assert_eq!(kinds.len(), event_schema().count(), "a kind declared twice");
         for e in &all {
             let spec = e.spec();
             assert_eq!(e.kind(), spec.kind);

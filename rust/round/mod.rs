@@ -144,7 +144,7 @@ mod view;
 
 pub use crate::hand::WinKind;
 pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
-pub use events::{Event, EventSpec, FieldType, FieldValue, EVENT_SCHEMA};
+pub use events::{event_schema, Event, EventSpec, FieldType, FieldValue, EVENT_SCHEMA};
 pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};
 pub use ruleset::WinValue;

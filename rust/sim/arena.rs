@@ -1,10 +1,10 @@
 //! The arena: bots against each other, seats rotated over each wall under duplicate play.
 
-use super::seed::{deal_of, hand_seed, policy_seed};
 use super::table::Table;
 use crate::error::MjResult;
 use crate::policy::PolicyKind;
 use crate::rules::Rules;
+use crate::seed::{deal_of, hand_seed, policy_seed};
 use crate::wall::derive_seed;
 use rayon::prelude::*;
 

@@ -2,11 +2,11 @@
 
 use super::checks::Violations;
 use super::outcome::HandOutcome;
-use super::seed::{deal_of, hand_seed, policy_seed};
 use super::table::Table;
 use crate::error::{MjError, MjResult};
 use crate::policy::PolicyKind;
 use crate::rules::Rules;
+use crate::seed::{deal_of, hand_seed, policy_seed};
 use rayon::prelude::*;
 
 /// A simulation: rules, one policy per seat and a seed.

@@ -6,6 +6,7 @@ use crate::error::MjResult;
 use crate::hand::MeldKind;
 use crate::policy::Policy;
 use crate::round::Round;
+use crate::rules::Engine;
 use crate::tile;
 
 /// Everything invariant checking found wrong in a batch (empty when all is well).
@@ -143,6 +144,13 @@ pub fn check_state(round: &Round, v: &mut Violations) {
 /// Completeness is read by [`complete_by_search`] and [`huainan_complete_by_search`], a
 /// plain search written apart from the engine's win test, so that a fault there is seen.
 pub fn check_result(round: &Round, v: &mut Violations) {
+    /// Which reading of a complete hand the engine's wins are checked against.
+    fn plays_bao(round: &Round) -> bool {
+        match round.rules().kind.engine {
+            Engine::Fans => false,
+            Engine::Huainan => true,
+        }
+    }
     let Some(res) = round.result() else {
         v.push("the hand ended without a result".to_string());
         return;
@@ -152,16 +160,20 @@ pub fn check_result(round: &Round, v: &mut Violations) {
         v.push(format!("scores sum to {sum}: {:?}", res.deltas));
     }
     let min = round.rules().fan.min_fan as u32;
-    if let Some(h) = round.huainan() {
+    if plays_bao(round) {
         // Huainan: a win is a complete hand with the 宝 wild, or one of the instant wins
         // (接宝, 四个宝), and carries a positive value; there is no fan minimum.
+        let Some(bao) = round.ruleset_view(0).bao().map(|b| b.bao) else {
+            v.push("a hand played with 宝 ended without one turned up".to_string());
+            return;
+        };
         for w in &res.wins {
             let melds = &w.melds[..w.n_melds as usize];
             let Some(sc) = w.value.huainan() else {
                 v.push(format!("seat {} won without a Huainan value", w.seat));
                 continue;
             };
-            if !sc.form.is_special() && !huainan_complete_by_search(&w.hand, melds, h.bao) {
+            if !sc.form.is_special() && !huainan_complete_by_search(&w.hand, melds, bao) {
                 v.push(format!(
                     "seat {} won with an incomplete hand {}",
                     w.seat,

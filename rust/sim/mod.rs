@@ -43,9 +43,9 @@ mod batch;
 mod checks;
 mod outcome;
 mod run;
-mod seed;
 mod table;
 
+pub use crate::seed::{deal_of, hand_seed, policy_seed};
 pub use arena::{arena, ArenaDeal, ArenaGame, ArenaSpec};
 pub use batch::{default_threads, pool, simulate, simulate_checked, SimSpec, MAX_THREADS};
 pub use checks::{
@@ -54,7 +54,6 @@ pub use checks::{
 };
 pub use outcome::{fan_name, outcome, FanTally, HandOutcome, FAN_IDS, MAX_FANS};
 pub use run::{run, run_in_order, RunEnd, RunHost, TICK};
-pub use seed::{deal_of, hand_seed, policy_seed};
 pub use table::Table;
 
 /// A simulation of `bots` (one policy name for every seat) under `rules`, seeded 42.

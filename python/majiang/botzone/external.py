@@ -164,7 +164,7 @@ class _Program:
         if len(rest) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES + 1 for x in lines):
             raise _Failure(f"printed a line longer than {MAX_LINE_BYTES:,} bytes")
         self._partial = bytearray(rest)
-        return [x.rstrip(b"\r") for x in lines]
+        return [bytes(x.rstrip(b"\r")) for x in lines]
 
     def drain(self) -> bool:
         """Discards what the program printed after its last answer (counted against the
@@ -634,7 +634,10 @@ class BotzoneBot:
         if self.illegal > before:
             # The history a restarted program gets says what was played.
             t = played.tile
-            self._responses[-1] = f"PLAY {tile_name(t)}" if played.kind == "discard" else "PASS"
+            if played.kind == "discard" and t is not None:
+                self._responses[-1] = f"PLAY {tile_name(t)}"
+            else:
+                self._responses[-1] = "PASS"
         return played
 
     def _action(self, answer: Response | None, obs: Observation) -> Action | None:

@@ -603,23 +603,26 @@ class _Reader:
                 return None
             if len(words) != 2:
                 raise _Refused(p, "WA", i, text, "not PLAY t, GANG t, BUGANG t or HU")
-            op, t = words[0], _CODES.get(words[1])
+            op, named = words[0], _CODES.get(words[1])
             held = self.hand(p)
             walls = self.walls()
-            if op == "PLAY" and t in held:
-                action, nxt = Action("discard", t), ("window", p, f"3 {p} PLAY {words[1]}", t)
+            if op == "PLAY" and named in held:
+                action, nxt = (
+                    Action("discard", named),
+                    ("window", p, f"3 {p} PLAY {words[1]}", named),
+                )
             elif op in ("GANG", "BUGANG") and (walls[p] == 0 or walls[(p + 1) % 4] == 0):
                 raise _Refused(
                     p, "WA", i, text, "a kong when its own wall or the next player's is empty"
                 )
-            elif op == "GANG" and t is not None and held.count(t) == 4:
-                action, nxt = Action("concealed_kong", t), ("kong", p, None)
+            elif op == "GANG" and named is not None and held.count(named) == 4:
+                action, nxt = Action("concealed_kong", named), ("kong", p, None)
             elif (
                 op == "BUGANG"
-                and t in held
-                and any(m.kind == "pung" and m.tile == t for m in r.melds(p))
+                and named in held
+                and any(m.kind == "pung" and m.tile == named for m in r.melds(p))
             ):
-                action, nxt = Action("added_kong", t), ("kong", p, t)
+                action, nxt = Action("added_kong", named), ("kong", p, named)
             else:
                 raise _Refused(p, "WA", i, text, "a move its tiles do not allow")
         assert action is not None
@@ -753,7 +756,8 @@ class _Reader:
         scores = [content.get(str(p)) if isinstance(content, dict) else None for p in range(4)]
         if isinstance(self.outcome, _Refused):
             want = _penalty_scores(self.outcome.player)
-            action, player = self.outcome.verdict, self.outcome.player
+            action = self.outcome.verdict
+            player: int | None = self.outcome.player
         else:
             want = list((r.result or {}).get("deltas", [0] * 4))
             action = self.outcome[0]

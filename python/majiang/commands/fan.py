@@ -9,6 +9,7 @@ import unicodedata
 
 from .. import _core
 from ..fan import evaluate_fan
+from ..rules import NAMES, unit
 
 _KINDS = {
     "chow": "chow",
@@ -190,7 +191,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--prevalent", type=_wind, default=0, help="prevalent wind (default E)")
     p.add_argument("--flowers", type=int, default=0, help="flower tiles held (gb)")
     p.add_argument("--ready", action="store_true", help="declared ready (classic 报听)")
-    p.add_argument("--rules", default="gb", choices=["gb", "classic"], help="rule set")
+    fan_priced = [n for n in NAMES if unit(n) == "fan"]
+    p.add_argument("--rules", default="gb", choices=fan_priced, help="rule set (default gb)")
     p.add_argument(
         "--option",
         "-o",

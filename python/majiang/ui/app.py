@@ -426,7 +426,8 @@ class GameScreen(Screen[None]):
         def build(long: bool, seed: bool) -> Text:
             out = Text()
             out.append("majiang " if long else "", style="bold")
-            out.append(f"{c.rules.name} ", style="bold")
+            # A preset is shown by its own name (botzone), else the rule set's.
+            out.append(f"{c.rules.preset or c.rules.name} ", style="bold")
             out.append(f"hand {c.hand_number}/{c.n_hands}  ")
             out.append(f"vs {c.bot_name} ({c.level})  ", style="bold magenta")
             wind = wind_label(obs.prevalent_wind, a) if long else wind_char(obs.prevalent_wind, a)

@@ -24,6 +24,7 @@ from rich.text import Text
 
 import majiang as _mj
 from majiang import _core
+from majiang.rules import unit
 
 from .controller import relative_seat
 from .tiles import inline, suit_style
@@ -124,10 +125,6 @@ def oracle_options(obs: Any, rules: Any) -> dict[str, Any]:
     if wild is not None:
         kw["wild"] = wild
     return kw
-
-
-def _rules_name(rules: Any) -> str:
-    return rules if isinstance(rules, str) else rules.name
 
 
 def _fan_list(fans: Sequence[Any]) -> list[tuple[str, str, int]]:
@@ -231,7 +228,6 @@ def compute_hints(controller: Any) -> Hints:
     c = controller
     obs = c.observation()
     rules = c.rules
-    name = _rules_name(rules)
     hand = list(obs.hand)
     melds = list(obs.melds[obs.seat])
     unseen = unseen_counts(obs)
@@ -265,8 +261,9 @@ def compute_hints(controller: Any) -> Hints:
             suggestion = advisor.act(obs)
 
     outlook = None
-    min_fan = int(rules.options().get("min_fan", 8)) if name in ("gb", "classic") else 0
-    if name in ("gb", "classic") and hasattr(_mj, "evaluate_fan"):
+    fan_priced = unit(rules) == "fan"
+    min_fan = int(rules.options().get("min_fan", 8)) if fan_priced else 0
+    if fan_priced and hasattr(_mj, "evaluate_fan"):
         base = hand
         if len(hand) % 3 == 2 and discards:
             base = list(hand)

@@ -159,7 +159,7 @@ class ReplayScreen(Screen[None]):
         self.ascii = ascii
         self.names = seat_names(record)
         self.person = 0 if record.players and record.players[0] == "Person" else None
-        self.unit = "points" if record.rules.startswith("huainan") else "fan"
+        self.unit = record.rule_set().unit
         self.hand_index = start_hand
         self.step_index = 0
         self._steps: dict[int, list[Step]] = {}

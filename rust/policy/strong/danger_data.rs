@@ -21,8 +21,8 @@ use crate::fan::{self, WinInput};
 use crate::policy::{Policy, PolicyKind, RoundView, TableView};
 use crate::round::{Action, Phase, Round};
 use crate::rules::Rules;
+use crate::seed::{deal_of, hand_seed, policy_seed};
 use crate::shanten;
-use crate::sim::{deal_of, hand_seed, policy_seed};
 use crate::tile::Counts;
 use rayon::prelude::*;
 

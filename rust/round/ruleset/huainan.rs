@@ -3,7 +3,7 @@
 //! the payments with kong points (§10.5-10.6, D-18, D-27). The rules themselves are
 //! [`crate::huainan`]; this file reads the table for them.
 
-use super::{Facts, RuleSet, SeatRuleView};
+use super::{Facts, RuleEvent, RuleSet, SeatRuleView};
 use crate::error::{MjError, MjResult};
 use crate::hand::{MeldKind, WinKind};
 use crate::huainan::settle::{settle_draw, settle_win};
@@ -115,11 +115,11 @@ impl RuleSet for HuainanRules {
             h.on_deal(s as u8, &st.hand, o);
         }
         self.hand = Some(h);
-        Some(Event::Bao {
+        Some(Event::RuleSet(RuleEvent::Bao {
             indicator,
             tile: h.bao,
             throw: s2,
-        })
+        }))
     }
 
     #[inline(always)]

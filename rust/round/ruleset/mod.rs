@@ -26,7 +26,7 @@ pub mod huainan;
 
 pub use facts::Facts;
 
-use super::events::Event;
+use super::events::{Event, EventSpec, FieldType, FieldValue, MAX_FIELDS};
 use super::scoring::FanResult;
 use super::seat::SeatState;
 use crate::error::MjResult;
@@ -324,6 +324,60 @@ impl WinValue {
     }
 }
 
+/// An event of a rule set's own, recorded with the hand's events ([`Event::RuleSet`]): one
+/// variant per event an engine emits, each kind declared in [`RULE_EVENT_SCHEMA`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleEvent {
+    /// Huainan: after the deal a throw of `throw` turns up `indicator` in the wall, and
+    /// `tile` is the 宝 (docs/rules/huainan.md §5).
+    Bao {
+        /// The indicator tile.
+        indicator: Tile,
+        /// The 宝 face.
+        tile: Tile,
+        /// The dice total that placed the indicator (stacks from the tail).
+        throw: u8,
+    },
+}
+
+/// The kinds of [`RuleEvent`] with their fields, beside the shared flow's
+/// ([`super::EVENT_SCHEMA`]).
+pub const RULE_EVENT_SCHEMA: [EventSpec; 1] = [EventSpec {
+    kind: "bao",
+    fields: &[
+        ("indicator", FieldType::Tile),
+        ("tile", FieldType::Tile),
+        ("throw", FieldType::Byte),
+    ],
+}];
+
+impl RuleEvent {
+    /// The schema entry of the event's kind.
+    pub fn spec(&self) -> &'static EventSpec {
+        match self {
+            RuleEvent::Bao { .. } => &RULE_EVENT_SCHEMA[0],
+        }
+    }
+
+    /// The event's values, in the order of its schema entry's fields.
+    pub(crate) fn values(&self) -> ([FieldValue<'static>; MAX_FIELDS], usize) {
+        let mut out = [FieldValue::Flag(false); MAX_FIELDS];
+        let vals = match *self {
+            RuleEvent::Bao {
+                indicator,
+                tile,
+                throw,
+            } => [
+                FieldValue::Tile(indicator),
+                FieldValue::Tile(tile),
+                FieldValue::Byte(throw),
+            ],
+        };
+        out[..vals.len()].copy_from_slice(&vals);
+        (out, vals.len())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,7 +401,11 @@ mod tests {
     fn the_huainan_deal_turns_up_the_bao_and_limits_claims() {
         let rules = Rules::named("huainan").unwrap();
         let round = Round::new(&rules, 5, 0, 0).unwrap();
-        let bao = round.bao().expect("the 宝 is turned up after the deal");
+        let bao = round
+            .ruleset_view(0)
+            .bao()
+            .expect("the 宝 is turned up after the deal")
+            .bao;
         let r = round.ruleset();
         // D-8, D-9: a discarded 宝 is not claimed, no meld holds one.
         let other = (bao + 1) % 34;

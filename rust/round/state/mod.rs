@@ -21,7 +21,6 @@ use super::ruleset::{RuleSet, RuleSetState};
 use super::settlement::RoundResult;
 use super::TableOptions;
 use crate::error::{MjError, MjResult};
-use crate::huainan::table::HuainanHand;
 use crate::rules::Rules;
 use crate::tile::{Counts, Tile};
 use crate::wall::{BreakThrow, Wall};
@@ -237,11 +236,6 @@ impl Round {
         &self.rules.table
     }
 
-    /// The 宝 of a Huainan hand.
-    pub fn bao(&self) -> Option<Tile> {
-        self.huainan().map(|h| h.bao)
-    }
-
     /// In a robbing window: true when the kong was claimed on a discard (its tile is still
     /// that discard), false for an added kong (its tile has left the konger's hand).
     pub fn robbing_claimed_kong(&self) -> bool {
@@ -259,8 +253,10 @@ impl Round {
         self.ruleset.seat_view(seat & 3)
     }
 
-    /// The Huainan 宝 state (indicator, per-seat counters), for huainan hands.
-    pub fn huainan(&self) -> Option<&HuainanHand> {
+    /// The Huainan 宝 state (indicator, per-seat counters), for the huainan engine's own
+    /// tests (everything else reads a seat's part of it through [`Round::ruleset_view`]).
+    #[cfg(test)]
+    pub(crate) fn huainan(&self) -> Option<&crate::huainan::table::HuainanHand> {
         self.ruleset.huainan()
     }
 

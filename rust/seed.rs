@@ -1,4 +1,5 @@
-//! The seeding of a run: wall seeds, policy seeds, dealer and wind of hand `i`.
+//! The seeding of a run: wall seeds, policy seeds, dealer and wind of hand `i`. Below the
+//! policies and the simulator, so that both derive their seeds from one place.
 
 use crate::wall::derive_seed;
 
