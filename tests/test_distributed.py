@@ -375,3 +375,22 @@ def test_the_driver_lists_tasks_and_reads_rows_back_in_input_order(tmp_path):
     (out / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(mj.ResultFileError, match="not a numeric or text dtype"):
         _convert.RowShards.load(out)
+
+
+REAL = Path(__file__).parent / "data" / "real"
+
+
+def test_game_samples_read_each_format_of_majiang_data():
+    from majiang import data
+
+    convert = _convert.GameSamples()
+    assert convert.converter_name == "majiang.data.samples(features='v1', augment=False)"
+    for path in [REAL / "ijcai.txt", REAL / "botzone.json", REAL / "human" / "2020-01-01-0.txt"]:
+        got = list(convert(str(path)))
+        want = data.samples(data.read(path)).arrays()
+        # An IJCAI dump comes one match at a time, its game index counting the matches.
+        assert len(got) == (4 if path.name == "ijcai.txt" else 1)
+        for c in want:
+            assert np.array_equal(np.concatenate([g[c] for g in got]), want[c]), (path, c)
+    with pytest.raises(mj.InvalidArgumentError, match="features"):
+        _convert.GameSamples(features="v3")

@@ -389,3 +389,37 @@ def test_map_files_reports_a_failing_input_and_resumes(tmp_path):
     )
     assert [(i, Path(p).name) for i, p, _ in skipping.skipped] == [(7, "007.json")]
     assert "LogError" in skipping.skipped[0][2] and len(skipping) == 11
+
+
+def test_map_files_turns_logs_of_every_format_into_training_samples(tmp_path):
+    """majiang.data on the cluster: the samples of every file, in the order of the files,
+    each row tagged with its file."""
+    from majiang import data
+
+    real = Path(__file__).parent / "data" / "real"
+    files = [real / "ijcai.txt", real / "botzone.json", *sorted((real / "human").glob("*.txt"))]
+    rows = distributed.map_files(
+        files,
+        distributed.GameSamples(),
+        out=tmp_path / "samples",
+        files_per_task=2,
+        rows_per_shard=150,
+        input_column="input",
+    )
+    got = rows.arrays()
+    parts = [data.samples(data.read(f)).arrays() for f in files]
+    for c in parts[0]:
+        assert np.array_equal(got[c], np.concatenate([p[c] for p in parts])), c
+    sizes = [len(p["action"]) for p in parts]
+    assert np.array_equal(got["input"], np.repeat(np.arange(len(files)), sizes))
+    assert rows.converter == (
+        "majiang.data.samples(features='v1', augment=False) + input column 'input'"
+    )
+    with pytest.raises(mj.ResultFileError, match="with converter"):
+        distributed.map_files(
+            files,
+            distributed.GameSamples(),
+            out=tmp_path / "samples",
+            files_per_task=2,
+            resume=True,
+        )

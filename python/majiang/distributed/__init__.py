@@ -15,9 +15,10 @@ exactly what one machine gives:
 - :func:`arena` and :func:`ladder` equal :func:`majiang.arena` and
   :func:`majiang.ladder`: the walls are sharded, the games gathered in order and summed
   up (intervals included) as one machine does.
-- :func:`map_files` converts many files (game logs into training samples) with a
-  pluggable per-file :class:`FileConverter`, streaming each task's rows into the shard
-  files of a directory with a manifest; :class:`RowShards` reads them back.
+- :func:`map_files` converts many files (game logs into training samples:
+  :class:`GameSamples`, over :mod:`majiang.data`) with a pluggable per-file
+  :class:`FileConverter`, streaming each task's rows into the shard files of a directory
+  with a manifest; :class:`RowShards` reads them back.
 
 Every run prints a progress line with ``progress=True`` (done, rate, time left). Ray
 plays a shard again when its worker dies (``max_retries``); a shard that fails
@@ -38,6 +39,7 @@ from ._convert import (
     FILES_PER_TASK,
     ROWS_PER_SHARD,
     FileConverter,
+    GameSamples,
     RowShards,
     botzone_hands,
     converter_name,
@@ -49,6 +51,7 @@ __all__ = [
     "FILES_PER_TASK",
     "ROWS_PER_SHARD",
     "FileConverter",
+    "GameSamples",
     "RowShards",
     "ShardError",
     "arena",

@@ -3,9 +3,10 @@ streamed into shard files of a directory, the driver keeping its manifest.
 
 The per-file work is pluggable: a *converter* takes the path of one input file and
 returns its rows as columns of numpy arrays (see :class:`FileConverter`). This is how
-game logs become training samples at cluster scale: :func:`botzone_hands` (one row per
-Botzone log, read with :func:`majiang.botzone.read_log`) is the converter majiang ships;
-the readers of :mod:`majiang.data` plug in the same way.
+game logs become training samples at cluster scale: :class:`GameSamples` reads a file
+with :mod:`majiang.data` (a Botzone log, an IJCAI dump one match at a time, a human
+match file) and gives the training samples of its games; :func:`botzone_hands` gives one
+row per Botzone log (read with :func:`majiang.botzone.read_log`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ __all__ = [
     "FILES_PER_TASK",
     "ROWS_PER_SHARD",
     "FileConverter",
+    "GameSamples",
     "RowShards",
     "botzone_hands",
     "converter_name",
@@ -165,6 +167,56 @@ def botzone_hands(path: str) -> dict[str, np.ndarray]:
         "refused": np.array([refused], dtype=np.int8),
         "scores": np.array([scores], dtype=np.int32),
     }
+
+
+class GameSamples:
+    """A converter: the training samples of the games of one file, read with
+    :func:`majiang.data.read` (a Botzone judge log, a human match file) or, for an IJCAI
+    dump, :func:`majiang.data.iter_ijcai` one match at a time (a dump of any size in
+    flat memory), each game replayed through the engine, and turned into arrays by
+    :func:`majiang.data.samples` with ``features`` (``"v1"`` or ``"v2"``) and
+    ``augment``. Columns: ``planes``, ``mask``, ``action``, ``seat``, ``score`` as
+    :class:`majiang.data.Samples`, and ``game``, the game's index within its file. A
+    game that does not replay raises :class:`~majiang.DataError` (with ``skip_errors``
+    its file is skipped and listed)."""
+
+    def __init__(self, features: str = "v1", augment: bool = False) -> None:
+        if features not in ("v1", "v2"):
+            raise InvalidArgumentError(f"features must be 'v1' or 'v2', got {features!r}")
+        if not isinstance(augment, bool):
+            raise InvalidTypeError(f"augment must be a bool, got {type(augment).__name__}")
+        self.features = features
+        self.augment = augment
+        #: The name :func:`map_files` records (it changes with the options).
+        self.converter_name = f"majiang.data.samples(features={features!r}, augment={augment})"
+
+    def __repr__(self) -> str:
+        return f"GameSamples(features={self.features!r}, augment={self.augment})"
+
+    def __call__(self, path: str) -> Iterator[dict[str, np.ndarray]]:
+        from .. import data
+        from ..errors import DataError
+
+        with open(path, "rb") as f:
+            head = f.read(4096).lstrip()
+        if head.startswith(b"Match"):
+            for i, game in enumerate(data.iter_ijcai(path)):
+                if isinstance(game, DataError):
+                    raise game
+                arrays = self._arrays(data.samples([game], **self._options()))
+                arrays["game"][:] = i
+                yield arrays
+        else:
+            games = data.read(path)
+            assert isinstance(games, list)
+            yield self._arrays(data.samples(games, **self._options()))
+
+    def _options(self) -> dict[str, Any]:
+        return {"features": self.features, "augment": self.augment}
+
+    @staticmethod
+    def _arrays(samples: Any) -> dict[str, np.ndarray]:
+        return dict(samples.arrays())
 
 
 # ---- the worker's side ---------------------------------------------------------------------
@@ -282,10 +334,12 @@ def _convert_files(
     convert: Any,
     rows_per_shard: int,
     skip_errors: bool,
+    input_column: str | None = None,
 ) -> dict[str, Any]:
     """The task of :func:`map_files`: converts inputs ``first ..`` (``paths``) in order and
-    writes their rows as shard files ``rows-<first>-<k>.npz`` of ``out``; returns what
-    the manifest lists of the task."""
+    writes their rows as shard files ``rows-<first>-<k>.npz`` of ``out`` (with
+    ``input_column``, a column of each row's input index added); returns what the
+    manifest lists of the task."""
     directory = Path(out)
     if not directory.is_dir():
         raise ResultFileError(
@@ -294,18 +348,34 @@ def _convert_files(
         )
     task = _TaskRows(directory, first, rows_per_shard)
     skipped = []
+
+    def batches(path: str, index: int) -> Iterator[Mapping[str, Any]]:
+        for b in _batches(convert(path)):
+            if input_column is None:
+                yield b
+                continue
+            if not isinstance(b, Mapping):
+                yield b  # refused by _batch_spec
+                continue
+            if input_column in b:
+                raise InvalidArgumentError(
+                    f"the converter gives a column named {input_column!r}, the input_column"
+                )
+            _, rows = _batch_spec(b)
+            yield {**b, input_column: np.full(rows, index, dtype=np.int64)}
+
     for i, path in enumerate(paths):
         try:
             if skip_errors:
                 # The file's rows are held until it is read through, so that a file that
                 # fails half-way leaves none.
-                got = [(b, *_batch_spec(b)) for b in _batches(convert(path))]
+                got = [(b, *_batch_spec(b)) for b in batches(path, first + i)]
                 for _, spec, _ in got:
                     task.check(spec, path)
                 for b, _, rows in got:
                     task.take(b, rows)
             else:
-                for b in _batches(convert(path)):
+                for b in batches(path, first + i):
                     spec, rows = _batch_spec(b)
                     task.check(spec, path)
                     task.take(b, rows)
@@ -782,6 +852,7 @@ def map_files(
     files_per_task: int = FILES_PER_TASK,
     rows_per_shard: int = ROWS_PER_SHARD,
     skip_errors: bool = False,
+    input_column: str | None = None,
     address: str | None = None,
     progress: bool = False,
     max_retries: int = 3,
@@ -800,7 +871,9 @@ def map_files(
     paths, which every node must be able to read at the same path, as ``out``).
 
     ``skip_errors``: an input file the converter raises on is skipped (listed with its
-    error in :attr:`RowShards.skipped`) instead of failing its task. ``resume=True``
+    error in :attr:`RowShards.skipped`) instead of failing its task. ``input_column``: the
+    name of a column added to every row, the index (int64) of its input file in
+    ``files`` (to group or split the rows by file). ``resume=True``
     continues the run ``out`` holds (the same input files, converter name and
     ``files_per_task``, else :class:`~majiang.ResultFileError`): it runs the tasks not
     listed and those whose files are damaged or missing. ``address``, ``progress``
@@ -820,8 +893,16 @@ def map_files(
         raise InvalidArgumentError("rows_per_shard must be >= 1")
     if not isinstance(skip_errors, bool):
         raise InvalidTypeError(f"skip_errors must be a bool, got {type(skip_errors).__name__}")
+    if input_column is not None and not (
+        isinstance(input_column, str) and _COLUMN_NAME.fullmatch(input_column)
+    ):
+        raise InvalidArgumentError(
+            f"input_column {str(input_column)[:70]!r}: use letters, digits and _ (at most 64)"
+        )
     retries = check_retries(max_retries)
     name = converter_name(convert)
+    if input_column is not None:
+        name += f" + input column {input_column!r}"
     ray = ray_module(address)
     try:
         ray.cloudpickle.dumps(convert)
@@ -852,6 +933,7 @@ def map_files(
                     convert,
                     rows_per_shard,
                     skip_errors,
+                    input_column,
                 ),
             )
 
