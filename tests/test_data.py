@@ -142,8 +142,9 @@ def test_samples_hold_every_decision_with_its_mask_action_and_score():
     games = data.read_ijcai(REAL / "ijcai.txt") + data.read_human(REAL / "human")
     s = data.samples(games)
     n = sum(len(g.decisions) for g in games)
-    assert len(s) == n and s.planes.shape == (n, N_PLANES, 34) and s.mask.shape == (n, N_ACTIONS)
-    assert (s.mask[np.arange(n), s.action] == 1).all()
+    assert len(s) == n and s.observation.shape == (n, N_PLANES, 34)
+    assert s.action_mask.shape == (n, N_ACTIONS)
+    assert (s.action_mask[np.arange(n), s.action] == 1).all()
     assert (s.action == PASS).sum() > 0, "the pass decisions are samples too"
     for gi, g in enumerate(games):
         rows = s.game == gi
@@ -152,8 +153,8 @@ def test_samples_hold_every_decision_with_its_mask_action_and_score():
             (seat, action_to_index(mj.Action.from_code(c))) for seat, c in g.decisions
         ]
     v2 = data.samples(games[:1], features="v2")
-    assert v2.planes.shape[1] == N_PLANES + mj.env.N_GB_PLANES
-    assert (v2.planes[:, :N_PLANES] == s.planes[: len(v2)]).all()
+    assert v2.observation.shape[1] == N_PLANES + mj.env.N_GB_PLANES
+    assert (v2.observation[:, :N_PLANES] == s.observation[: len(v2)]).all()
 
 
 def test_suit_augmentation_moves_the_suits_of_planes_and_actions_together():
@@ -162,19 +163,19 @@ def test_suit_augmentation_moves_the_suits_of_planes_and_actions_together():
     aug = data.samples(games, augment=True)
     n = len(base)
     assert len(aug) == 6 * n
-    assert (aug.planes[:n] == base.planes).all()
-    assert (aug.mask[np.arange(6 * n), aug.action] == 1).all()
+    assert (aug.observation[:n] == base.observation).all()
+    assert (aug.action_mask[np.arange(6 * n), aug.action] == 1).all()
     for k in range(1, 6):
         part = slice(k * n, (k + 1) * n)
         # Honours and pass/win keep their columns and indices; the hand keeps its size.
-        assert (aug.planes[part][:, :, 27:] == base.planes[:, :, 27:]).all()
-        assert (aug.planes[part][:, 0].sum(1) == base.planes[:, 0].sum(1)).all()
+        assert (aug.observation[part][:, :, 27:] == base.observation[:, :, 27:]).all()
+        assert (aug.observation[part][:, 0].sum(1) == base.observation[:, 0].sum(1)).all()
         same = np.isin(base.action, [PASS, action_to_index(mj.Action("win"))])
         assert (aug.action[part][same] == base.action[same]).all()
         moved = [index_to_action(int(a)) for a in aug.action[part][~same][:20]]
         orig = [index_to_action(int(a)) for a in base.action[~same][:20]]
         assert [a.kind for a in moved] == [a.kind for a in orig]
-    assert not (aug.planes[n : 2 * n] == base.planes).all()
+    assert not (aug.observation[n : 2 * n] == base.observation).all()
 
 
 def test_shards_stream_to_disk_with_a_manifest(tmp_path):
@@ -185,7 +186,7 @@ def test_shards_stream_to_disk_with_a_manifest(tmp_path):
     total = 0
     for p, count in zip(paths, man["decisions"], strict=False):
         with np.load(p) as z:
-            assert len(z["action"]) == count and z["planes"].dtype == np.uint8
+            assert len(z["action"]) == count and z["observation"].dtype == np.uint8
             total += count
     assert total == sum(len(g.decisions) for g in games)
 

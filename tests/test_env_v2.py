@@ -371,7 +371,7 @@ def test_self_play_rollouts_split_into_per_seat_trajectories():
         finished += roll.take()
     assert len(finished) > 8
     for t in finished:
-        assert len(t) > 0 and (t.mask[np.arange(len(t)), t.action] == 1).all()
+        assert len(t) > 0 and (t.action_mask[np.arange(len(t)), t.action] == 1).all()
         assert (t.reward[:-1] == 0).all()
         adv, ret = t.advantages(gamma=1.0, lam=1.0)
         assert np.allclose(ret, t.reward[::-1].cumsum()[::-1])

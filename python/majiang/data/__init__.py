@@ -822,13 +822,13 @@ def read(path: str | os.PathLike[str], *, errors: str = "raise") -> list[Game] |
 
 @dataclass
 class Samples:
-    """Training arrays of decisions: ``planes`` ``(n, C, 34)`` uint8, ``mask`` ``(n,
+    """Training arrays of decisions: ``observation`` ``(n, C, 34)`` uint8, ``action_mask`` ``(n,
     ENV_N_ACTIONS)`` uint8, ``action`` ``(n,)`` int16 (the index taken), ``seat`` ``(n,)``
     int8, ``score`` ``(n,)`` float32 (the seat's score change of the hand), ``game``
     ``(n,)`` int32 (the game's index in the input)."""
 
-    planes: np.ndarray
-    mask: np.ndarray
+    observation: np.ndarray
+    action_mask: np.ndarray
     action: np.ndarray
     seat: np.ndarray
     score: np.ndarray
@@ -838,7 +838,8 @@ class Samples:
         return len(self.action)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {k: getattr(self, k) for k in ("planes", "mask", "action", "seat", "score", "game")}
+        keys = ("observation", "action_mask", "action", "seat", "score", "game")
+        return {k: getattr(self, k) for k in keys}
 
 
 def _suit_maps(perm: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -893,15 +894,15 @@ def samples(games: Iterable[Game], *, features: str = "v1", augment: bool = Fals
     out = Samples(*cat)
     if not augment:
         return out
-    ps, ms, acts = [out.planes], [out.mask], [out.action]
+    ps, ms, acts = [out.observation], [out.action_mask], [out.action]
     for p0, p1, p2 in itertools.permutations(range(3)):
         if (p0, p1, p2) == (0, 1, 2):
             continue
         col, amap = _suit_maps((p0, p1, p2))
         inv = np.argsort(col)
-        ps.append(out.planes[:, :, inv])
+        ps.append(out.observation[:, :, inv])
         minv = np.argsort(amap)
-        ms.append(out.mask[:, minv])
+        ms.append(out.action_mask[:, minv])
         acts.append(amap[out.action.astype(np.int64)].astype(np.int16))
     k = 6
     return Samples(

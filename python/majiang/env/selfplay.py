@@ -12,15 +12,16 @@ from ..errors import InvalidArgumentError
 
 @dataclass
 class Trajectory:
-    """One seat's decisions in one episode of one table, in order: ``obs`` ``(T, C, 34)``,
-    ``mask`` ``(T, A)``, ``action`` ``(T,)``, ``logp`` and ``value`` ``(T,)`` (what the
-    policy gave when it acted, NaN when not given), ``reward`` ``(T,)`` (the seat's score
-    change, on the decision before it), ``table`` and ``seat``."""
+    """One seat's decisions in one episode of one table, in order: ``observation``
+    ``(T, C, 34)``, ``action_mask`` ``(T, A)``, ``action`` ``(T,)``, ``logp`` and
+    ``value`` ``(T,)`` (what the policy gave when it acted, NaN when not given),
+    ``reward`` ``(T,)`` (the seat's score change, on the decision before it), ``table`` and
+    ``seat``."""
 
     table: int
     seat: int
-    obs: np.ndarray
-    mask: np.ndarray
+    observation: np.ndarray
+    action_mask: np.ndarray
     action: np.ndarray
     logp: np.ndarray
     value: np.ndarray
@@ -109,8 +110,8 @@ class SelfPlayRollout:
                             Trajectory(
                                 table=int(i),
                                 seat=s,
-                                obs=np.stack(tr["obs"]),
-                                mask=np.stack(tr["mask"]),
+                                observation=np.stack(tr["obs"]),
+                                action_mask=np.stack(tr["mask"]),
                                 action=np.asarray(tr["action"], np.int64),
                                 logp=np.asarray(tr["logp"], np.float32),
                                 value=np.asarray(tr["value"], np.float32),
