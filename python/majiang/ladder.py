@@ -172,26 +172,9 @@ def _pair_figures(result: ArenaResult) -> tuple[float, float, float]:
     return float(s["mean_score"]), float(lo), float(hi)
 
 
-def ladder(
-    bots: str | Sequence[str] | None = None,
-    *,
-    walls: int = DEFAULT_WALLS,
-    seed: int = 0,
-    rules: str | RuleSet = "gb",
-    threads: int | None = None,
-    progress: bool = False,
-) -> LadderResult:
-    """Plays every ordered pair of ``bots`` (default: every built-in bot, from
-    ``_core.policy_names()``; a list or comma-separated text of at least two distinct
-    names) in duplicate games, ``walls`` walls per pair (each played four times, the lone
-    bot rotated through the seats), and returns a :class:`LadderResult` with the pairwise
-    means and the ratings (model in the module documentation).
-
-    ``seed``, ``rules`` and ``threads`` are :func:`~majiang.arena`'s; the same seed gives
-    the same table whatever ``threads``. ``progress``: one line per pair on stderr.
-    Ctrl-C raises ``KeyboardInterrupt`` whose ``partial`` is the :class:`LadderResult` of
-    the pairs finished.
-    """
+def _ladder_bots(bots: str | Sequence[str] | None, walls: Any) -> list[str]:
+    """The ladder's bots (checked: known, distinct, at least two) after checking
+    ``walls``; shared with :func:`majiang.distributed.ladder`."""
     if bots is None:
         names = list(_core.policy_names())
     elif isinstance(bots, str):
@@ -215,6 +198,30 @@ def ladder(
             f"walls must be between 1 and {MAX_IN_MEMORY_HANDS // 4:,} (four games each, "
             f"kept in memory), got {walls:,}"
         )
+    return names
+
+
+def ladder(
+    bots: str | Sequence[str] | None = None,
+    *,
+    walls: int = DEFAULT_WALLS,
+    seed: int = 0,
+    rules: str | RuleSet = "gb",
+    threads: int | None = None,
+    progress: bool = False,
+) -> LadderResult:
+    """Plays every ordered pair of ``bots`` (default: every built-in bot, from
+    ``_core.policy_names()``; a list or comma-separated text of at least two distinct
+    names) in duplicate games, ``walls`` walls per pair (each played four times, the lone
+    bot rotated through the seats), and returns a :class:`LadderResult` with the pairwise
+    means and the ratings (model in the module documentation).
+
+    ``seed``, ``rules`` and ``threads`` are :func:`~majiang.arena`'s; the same seed gives
+    the same table whatever ``threads``. ``progress``: one line per pair on stderr.
+    Ctrl-C raises ``KeyboardInterrupt`` whose ``partial`` is the :class:`LadderResult` of
+    the pairs finished.
+    """
+    names = _ladder_bots(bots, walls)
     seed = _check_seed(seed)
     threads = _check_threads(threads)
     rule_name, options = _rules_spec(rules)
