@@ -13,7 +13,9 @@ policies on the round's own observation, so they play exactly as inside
 :func:`majiang.simulate` and :func:`majiang.arena`; ``StrongBot.explain`` also says why
 it chose its action (an :class:`Explanation`). ``ModelBot`` runs the shipped model (a
 small network scoring each legal action from the oracle's features) in numpy; the
-built-in ``"model"`` runs the same weights in Rust.
+built-in ``"model"`` runs the same weights in Rust. ``PolicyBot`` plays any batched policy
+(the kind :func:`majiang.env.evaluate` and ``VectorEnv`` opponents take) one observation
+at a time, in a :class:`majiang.Game`, :func:`majiang.arena` or :func:`majiang.ladder`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .efficiency import EfficiencyBot
 from .expert import ExpertBot
 from .explain import Explanation
 from .model import ModelBot
+from .policy import PolicyBot
 from .strong import StrongBot
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "Explanation",
     "FirstBot",
     "ModelBot",
+    "PolicyBot",
     "RandomBot",
     "StrongBot",
 ]
