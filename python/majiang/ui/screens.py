@@ -275,7 +275,9 @@ class LogScreen(ModalScreen[None]):
 
 
 class ResultScreen(Screen[None]):
-    """The end of a hand. Enter (or Space, or the button) goes on."""
+    """The end of a hand. Enter (or the button) goes on. Space, which passes claims at
+    the table, does not: a Space meant for the table would skip the fan table unseen, so
+    it only says which key goes on."""
 
     DEFAULT_CSS = """
     ResultScreen VerticalScroll { padding: 1 2; }
@@ -284,7 +286,7 @@ class ResultScreen(Screen[None]):
 
     BINDINGS = [
         Binding("enter", "next", "Next"),
-        Binding("space", "next", "Next", show=False),
+        Binding("space", "space", "Next", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -303,6 +305,11 @@ class ResultScreen(Screen[None]):
 
     def action_next(self) -> None:
         self.dismiss(None)
+
+    def action_space(self) -> None:
+        """Space stays: it says Enter goes on."""
+        what = "the final standings" if self.last else "the next hand"
+        self.notify(f"Enter goes on to {what} (Space passes claims at the table).")
 
     def action_quit_game(self) -> None:
         self.app.push_screen(QuitScreen(), self._quit_answer)
