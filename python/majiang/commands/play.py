@@ -238,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
         print(INSTALL_HINT, file=sys.stderr)
         return 1
     if args.seed is not None and not 0 <= args.seed < 2**63:
-        return _fail(f"--seed must be 0 <= N < 2**63, got {args.seed}")
+        return _fail(f"--seed must be a whole number from 0 to {2**63 - 1:,}, got {args.seed}")
     if args.delay < 0:
         return _fail("--delay must not be negative")
     if args.hands is not None and args.hands < 1:

@@ -329,6 +329,13 @@ class GameScreen(Screen[None]):
         phase = obs.phase
         self.mode = "turn" if phase == "turn" else "claim"
         self.choices = []
+        claimed = obs.claim[1] if obs.claim is not None and phase != "turn" else None
+        if phase == "turn" or claimed is not None:
+            why = self._why_no_win(obs, claimed)
+            if why:
+                # The whole reason, fans and all, where the eye goes; the action bar keeps
+                # the count and the log the sentence.
+                self.notify(why, title="No win", timeout=10)
         if self.mode == "turn":
             tiles, drawn = self._split_hand(obs)
             n = len(tiles) + (1 if drawn is not None else 0)
@@ -520,7 +527,7 @@ class GameScreen(Screen[None]):
                 what = "declares a kong with" if obs.phase == "rob_kong" else "discards"
                 prompt.append(f"{self.names()[seat]} {what} ")
                 prompt.append(inline(tile, a), style=suit_style(tile) + " reverse")
-                why = self._why_no_win(obs, tile)
+                why = self._why_no_win(obs, tile, brief=True)
                 if why:
                     prompt.append(f"  (no win: {why})", style="bold yellow")
             bar.show(prompt, self._key_choices(legal))
@@ -528,7 +535,7 @@ class GameScreen(Screen[None]):
         if self.mode == "turn":
             prompt = Text("Your turn: ", style="bold")
             _, drawn = self._split_hand(obs)
-            why = self._why_no_win(obs)
+            why = self._why_no_win(obs, brief=True)
             if why:
                 prompt.append(f"complete, but no win: {why}", style="bold yellow")
             elif drawn is not None:
@@ -550,17 +557,19 @@ class GameScreen(Screen[None]):
                 )
         bar.show(waiting, [])
 
-    def _why_no_win(self, obs: Any, tile: int | None = None) -> str:
+    def _why_no_win(self, obs: Any, tile: int | None = None, brief: bool = False) -> str:
         """Why the person's complete hand is offered no win, in words: with `tile`
         (another seat's discard or kong) or the tile just drawn. The 宝 rule of huainan,
-        or the fans counted against the minimum ("7 fans, 8 needed: ..."); empty when a
-        win is offered or the hand is not complete."""
+        or the fans counted against the minimum ("7 fans, 8 needed: ..."; `brief`: without
+        the fans); empty when a win is offered or the hand is not complete."""
         if tile is not None and obs.phase != "rob_kong":
             why = self._no_discard_win(obs, list(obs.legal_actions), tile)
             if why:
                 return why
         short = short_win(obs, self.c.rules, tile)
-        return short.words(self.ascii) if short is not None else ""
+        if short is None:
+            return ""
+        return short.brief() if brief else short.words(self.ascii)
 
     def _no_discard_win(self, obs: Any, legal: list[Action], tile: int) -> str:
         """Why no win is offered on the discard `tile` that would complete the person's
@@ -941,6 +950,12 @@ class MajiangApp(App[None]):
             self.notify(
                 f"Statistics are no longer kept: {self.stats_error}", severity="error", timeout=10
             )
+
+    def show_stats(self) -> None:
+        """Opens the help at the statistics page."""
+        self.push_screen(
+            HelpScreen(self.controller.rules, self.options.ascii, self.stats_summary(), page=3)
+        )
 
     def stats_summary(self) -> dict[str, StatsSummary] | None:
         """The statistics across matches, per rule set (None when none are kept; a file

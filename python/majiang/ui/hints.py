@@ -222,6 +222,10 @@ class ShortWin:
     fans: list[tuple[str, str, int]]
     flowers: int = 0
 
+    def brief(self) -> str:
+        """``"7 fans, 8 needed"``."""
+        return f"{self.counted} {'fan' if self.counted == 1 else 'fans'}, {self.minimum} needed"
+
     def words(self, ascii: bool = False) -> str:
         """``"7 fans, 8 needed: All Chows 2, ..."``."""
         names = ", ".join(_fan_name(zh, en, ascii) + f" {p}" for zh, en, p in self.fans if p)

@@ -441,7 +441,8 @@ def match_summary(names: Sequence[str], lines: Sequence[HandLine], ascii: bool =
 
 
 class StandingsScreen(Screen[None]):
-    """The final standings after the last hand. Enter or q leaves the game."""
+    """The final standings after the last hand. Enter or q leaves the game; ``s`` shows
+    the player's statistics across matches (when the app keeps them)."""
 
     DEFAULT_CSS = """
     StandingsScreen VerticalScroll { padding: 1 2; }
@@ -452,6 +453,8 @@ class StandingsScreen(Screen[None]):
         Binding("enter", "leave", "Leave"),
         Binding("q", "leave", "Leave", show=False),
         Binding("y", "leave", "Leave", show=False),
+        Binding("s", "stats", "Statistics"),
+        Binding("question_mark", "stats", "Statistics", show=False),
     ]
 
     def __init__(
@@ -474,10 +477,20 @@ class StandingsScreen(Screen[None]):
             )
         with Horizontal():
             yield KeyButton("enter", "Leave the table")
+            yield KeyButton("s", "Your statistics")
 
     def action_leave(self) -> None:
         self.app.exit()
 
+    def action_stats(self) -> None:
+        """The statistics page of the help, where the app has one."""
+        show = getattr(self.app, "show_stats", None)
+        if show is not None:
+            show()
+
     def on_button_pressed(self, event: KeyButton.Pressed) -> None:
         event.stop()
-        self.app.exit()
+        if isinstance(event.button, KeyButton) and event.button.key == "s":
+            self.action_stats()
+        else:
+            self.app.exit()
