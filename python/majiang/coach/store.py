@@ -309,7 +309,13 @@ def _check_fields(cls: type, obj: Any, where: str) -> dict[str, Any]:
             "float": isinstance(value, (int, float)) and not isinstance(value, bool),
         }.get(str(want), True)
         if not ok:
-            raise DataFileError(f"{where}: {key} must be a {want}, not {value!r}")
+            kind = {
+                "str": "text",
+                "int": "a whole number",
+                "bool": "true or false",
+                "float": "a number",
+            }.get(str(want), str(want))
+            raise DataFileError(f"{where}: {key} must be {kind}, not {json.dumps(value)}")
     return obj
 
 
