@@ -137,20 +137,28 @@ def fan_reference(rules: RuleSet, ascii: bool = False) -> Group:
     """The fan table (gb, classic) from the engine's catalog, grouped by points; in
     huainan the forms and the multipliers."""
     if rules.unit != "fan":
+        opts = rules.options()
         t = Table(title="Forms" if ascii else "Forms 牌型", title_style="bold")
         if not ascii:
             t.add_column("牌型", style="bold")
         t.add_column("Form")
+        t.add_column("Value", justify="right")
         for key, (zh, en) in HUAINAN_FORMS.items():
-            del key
-            t.add_row(*([en] if ascii else [zh, en]))
+            value = opts.get(f"form_{key}", opts.get(f"special_{key}", ""))
+            t.add_row(*([en] if ascii else [zh, en]), str(value))
         m = Table(title="Multipliers" if ascii else "Multipliers 翻倍", title_style="bold")
         if not ascii:
             m.add_column("名称", style="bold")
         m.add_column("Multiplier")
-        for zh, en in HUAINAN_MULTIPLIERS.values():
-            m.add_row(*([en] if ascii else [zh, en]))
-        return Group(t, Text(""), m)
+        m.add_column("×", justify="right")
+        for key, (zh, en) in HUAINAN_MULTIPLIERS.items():
+            factor = opts.get(f"mult_{key}", opts.get(f"mult_{key}_each", ""))
+            m.add_row(*([en] if ascii else [zh, en]), f"×{factor}" if factor != "" else "")
+        cap = Text(
+            f"A hand's value is its form's times every multiplier, at most {opts.get('cap')}.",
+            style="dim",
+        )
+        return Group(t, Text(""), m, cap)
     ready_fan = bool(rules.options().get("ready_fan", False))
     t = Table(
         title="Fans (points, name)" if ascii else "Fans 番种表", title_style="bold", expand=False
