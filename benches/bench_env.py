@@ -43,8 +43,18 @@ process runs one thread at a time). What no clock removes is other jobs slowing 
 caches and memory, hence the spread of the rounds. The 2-thread rows use the wall clock
 (two threads' CPU time is not their speed).
 
-Run ``python benches/bench_env.py`` (about 55 s) for the table, with the load average
-before and after; or ``python -m pytest benches/bench_env.py --benchmark-only``, where
+**The standard vector API** (``majiang.env.VectorEnv``, a ``gymnasium.vector.VectorEnv``)
+is paired in the same rounds with the raw ``VecEnv`` one-learner loop it wraps (same
+tables, same opponents, numpy's random legal index from the returned mask), with
+``copy=False`` (the env's own arrays) and ``copy=True`` (fresh arrays every step).
+**Encoding v2**: each optional output (``features="v2"``, ``candidates=True``,
+``oracle=True``, ``history=True``) is timed in paired windows against the plain
+one-learner loop; the table gives each one's steps/s over the plain loop's. **The data
+path**: IJCAI dumps of engine games read and replayed (``majiang.data.read_ijcai``) and
+turned into samples (``majiang.data.samples``), in decisions per second.
+
+Run ``python benches/bench_env.py`` (about two minutes) for the tables, with the load
+average before and after; or ``python -m pytest benches/bench_env.py --benchmark-only``, where
 each benchmark records ``steps_per_s``, ``decisions_per_s`` and ``hands_per_s`` in its
 ``extra_info``.
 """
@@ -67,6 +77,14 @@ PAIRS = 36
 WINDOW = 0.33
 #: Step calls between clock reads in a ``VecEnv`` window.
 BATCH = 20
+
+#: The encoding-v2 outputs timed against the plain loop.
+FEATURE_GROUPS = {
+    'GB planes (`features="v2"`)': {"features": "v2"},
+    "action features (`candidates=True`)": {"candidates": True},
+    "oracle view (`oracle=True`)": {"oracle": True},
+    "history tokens (`history=True`)": {"history": True},
+}
 
 
 def _random_actions(mask: np.ndarray, noise: np.ndarray) -> np.ndarray:
@@ -175,15 +193,54 @@ class RiichiLoop:
         return Window(steps, decisions, hands, wall, cpu)
 
 
-def paired(pairs: int = PAIRS, seconds: float = WINDOW) -> dict:
+class VectorLoop(VecEnvLoop):
+    """The standard ``VectorEnv`` (one learner against three ``random`` bots, 1 thread)
+    stepped with numpy's random legal index from the mask it returns."""
+
+    def __init__(self, copy: bool):
+        from majiang.env import VectorEnv
+
+        self.venv = VectorEnv(TABLES, rules="gb", opponents="random", seed=1, threads=1, copy=copy)
+        self.obs, _ = self.venv.reset(seed=1)
+        self.env = self.venv._core
+        self.noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
+        self.k = 0
+        for _ in range(50):
+            self.step()
+
+    def step(self) -> np.ndarray:
+        self.k += 1
+        actions = _random_actions(self.obs["action_mask"], self.noise[self.k % 16])
+        self.obs, _, term, _, _ = self.venv.step(actions)
+        return term
+
+
+class FeatureLoop(VecEnvLoop):
+    """The one-learner loop (three ``random`` bots, 1 thread) with an encoding-v2 output."""
+
+    def __init__(self, **options):
+        self.env = VecEnv("gb", TABLES, opponents="random", seed=1, threads=1, **options)
+        self.agent = "numpy"
+        self.noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
+        self.k = 0
+        for _ in range(50):
+            self.step()
+
+
+def paired(pairs: int = PAIRS, seconds: float = WINDOW, riichi: bool = True) -> dict:
     """``pairs`` rounds of back-to-back windows of the 1-thread self-play and one-learner
-    ``VecEnv`` and of RiichiEnv (order reversed every other round). Returns the windows of
-    each loop by name (``"selfplay"``, ``"learner"``, ``"riichienv"``), in round order."""
+    ``VecEnv``, of the standard ``VectorEnv`` over the same one-learner tables and of
+    RiichiEnv (order reversed every other round). Returns the windows of each loop by name
+    (``"selfplay"``, ``"learner"``, ``"vector"``, ``"vector_copy"``, ``"riichienv"``), in
+    round order."""
     loops = {
         "selfplay": VecEnvLoop(1, "selfplay"),
         "learner": VecEnvLoop(1, "random"),
-        "riichienv": RiichiLoop(),
+        "vector": VectorLoop(copy=False),
+        "vector_copy": VectorLoop(copy=True),
     }
+    if riichi:
+        loops["riichienv"] = RiichiLoop()
     windows: dict = {name: [] for name in loops}
     for k in range(pairs):
         order = list(loops) if k % 2 == 0 else list(reversed(loops))
@@ -236,6 +293,22 @@ def test_vecenv_selfplay_sample_legal(benchmark, threads):
     _vecenv_benchmark(benchmark, VecEnvLoop(threads, "selfplay", "sample_legal"), threads)
 
 
+@pytest.mark.parametrize("copy", [False, True])
+def test_vector_env_random_actions(benchmark, copy):
+    pytest.importorskip("gymnasium", reason="gymnasium (the rl extra) is needed")
+    _vecenv_benchmark(benchmark, VectorLoop(copy), 1)
+
+
+@pytest.mark.parametrize("group", list(FEATURE_GROUPS))
+def test_vecenv_encoding_v2_outputs(benchmark, group):
+    _vecenv_benchmark(benchmark, FeatureLoop(**FEATURE_GROUPS[group]), 1)
+
+
+def test_data_path(benchmark):
+    r = benchmark.pedantic(lambda: data_rate(60), rounds=1)
+    benchmark.extra_info.update(r)
+
+
 @pytest.mark.parametrize("encode", [False, True])
 def test_riichienv_random_agents(benchmark, encode):
     pytest.importorskip("riichienv", reason="riichienv (the bench extra) is needed")
@@ -270,13 +343,62 @@ def _spread(xs: list) -> str:
     )
 
 
+def feature_costs(pairs: int = 12, seconds: float = WINDOW) -> dict:
+    """Per encoding-v2 output, the paired rounds' ratios of the plain one-learner loop's
+    steps/s (CPU time) to the loop with that output: its cost as a multiple of a plain
+    step (1.0 = free)."""
+    plain = FeatureLoop()
+    out = {}
+    for name, options in FEATURE_GROUPS.items():
+        loop = FeatureLoop(**options)
+        rs = []
+        for k in range(pairs):
+            pair = (plain, loop) if k % 2 == 0 else (loop, plain)
+            w = {id(x): x.window(seconds) for x in pair}
+            rs.append(w[id(plain)].rate("steps") / w[id(loop)].rate("steps"))
+        out[name] = rs
+    return out
+
+
+def data_rate(games: int = 300) -> dict:
+    """Decisions per second of the data path on IJCAI dumps of engine games: reading and
+    replaying (``read_ijcai``), and making samples (``samples``, v1 planes)."""
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import datakit
+    import majiang as mj
+    from majiang import data
+
+    text = "\n".join(
+        datakit.ijcai_text(datakit.play(mj.botzone.rules(), s, 0, s % 4), str(s))
+        for s in range(games)
+    )
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "dump.txt"
+        p.write_text(text)
+        t = time.perf_counter()
+        gs = data.read_ijcai(p)
+        read = time.perf_counter() - t
+    n = sum(len(g.decisions) for g in gs)
+    t = time.perf_counter()
+    s = data.samples(gs)
+    made = time.perf_counter() - t
+    assert len(s) == n
+    return {"games": len(gs), "decisions": n, "read": n / read, "samples": n / made}
+
+
 def main() -> None:
     load = os.getloadavg()
     try:
         windows = paired()
     except ImportError:
-        print("riichienv is not installed (pip install 'majiang[bench]'): no ratios")
-        windows = None
+        print("riichienv is not installed (pip install 'majiang[bench]'): no ratios to it")
+        windows = paired(riichi=False)
+    costs = feature_costs()
+    rate = data_rate()
     others = {}
     for name, threads, opponents, agent in (
         ("self-play, `sample_legal`, 1 thread", 1, "selfplay", "sample_legal"),
@@ -286,7 +408,7 @@ def main() -> None:
     ):
         loop = VecEnvLoop(threads, opponents, agent)
         others[name] = [loop.window() for _ in range(3)]
-    if windows is not None:
+    if "riichienv" in windows:
         enc = RiichiLoop(encode=True)
         others["RiichiEnv, `obs.encode()`"] = [enc.window() for _ in range(3)]
     load_after = os.getloadavg()
@@ -297,12 +419,14 @@ def main() -> None:
         "| decisions/s | hands/s |"
     )
     print("|---|---:|---:|---:|")
-    if windows is not None:
-        for name, label in (
-            ("selfplay", "`VecEnv` self-play, 1 thread"),
-            ("learner", "`VecEnv` one learner (3 `random` opponents), 1 thread"),
-            ("riichienv", "RiichiEnv, 4 `RandomAgent`"),
-        ):
+    for name, label in (
+        ("selfplay", "`VecEnv` self-play, 1 thread"),
+        ("learner", "`VecEnv` one learner (3 `random` opponents), 1 thread"),
+        ("vector", "`VectorEnv` (gymnasium), same tables, `copy=False`, 1 thread"),
+        ("vector_copy", "`VectorEnv` (gymnasium), same tables, `copy=True`, 1 thread"),
+        ("riichienv", "RiichiEnv, 4 `RandomAgent`"),
+    ):
+        if name in windows:
             print(
                 _row(f"{label} (CPU time, median of {PAIRS})", median_rates(windows[name], "cpu"))
             )
@@ -316,7 +440,27 @@ def main() -> None:
                 median_rates(ws, clock),
             )
         )
-    if windows is None:
+    print()
+    print(f"The standard API against the raw path it wraps, median of {PAIRS} paired rounds:")
+    print()
+    print("| `VectorEnv` / `VecEnv` one learner | steps/s ratio (CPU time) |")
+    print("|---|---:|")
+    for name in ("vector", "vector_copy"):
+        print(f"| {name} | {_spread(ratios(windows[name], windows['learner'], 'steps'))} |")
+    print()
+    print("Encoding v2: cost of each output as a multiple of a plain step (12 paired rounds):")
+    print()
+    print("| output | cost (plain steps/s over the loop's) |")
+    print("|---|---:|")
+    for name, rs in costs.items():
+        print(f"| {name} | {_spread(rs)} |")
+    print()
+    print(
+        f"Data path ({rate['games']} IJCAI dumps of engine games, {rate['decisions']:,} "
+        f"decisions): read and replayed {rate['read']:,.0f} decisions/s; samples "
+        f"{rate['samples']:,.0f} decisions/s"
+    )
+    if "riichienv" not in windows:
         return
     print()
     print(f"Ratios to RiichiEnv, 1 thread, median of {PAIRS} paired rounds:")

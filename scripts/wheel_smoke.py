@@ -115,7 +115,7 @@ def check_learning() -> None:
         "import majiang as mj\n"
         "env = mj.env.MahjongEnv('gb')\n"
         "obs, info = env.reset(seed=0)\n"
-        "assert obs['planes'].shape == (86, 34)\n"
+        "assert obs['observation'].shape == (86, 34)\n"
         "obs, reward, terminated, truncated, info = env.step(int(obs['action_mask'].argmax()))\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=WORK, timeout=300)

@@ -245,11 +245,28 @@ def test_selfplay_without_autoreset_starts_the_next_episode_on_request():
         if done[1]:
             env.next_episode(1)
     assert env.round(0).is_over
-    with pytest.raises(mj.IllegalActionError):
-        env.step(env.expert_actions())
+    # Either explicitly, or at the table's next step whatever its action (next-step
+    # autoreset: reward 0, not done).
     env.next_episode(0)
     r = env.round(0)
     assert not r.is_over and int(env.seat[0]) == r.pending[0]
+    assert np.array_equal(env.obs[0], encode(r.observation(int(env.seat[0]))))
+    while True:
+        _, _, reward, done = env.step(env.expert_actions())
+        if done[0]:
+            break
+        if done[1]:
+            env.next_episode(1)
+    assert env.round(0).is_over
+    acts = env.expert_actions()
+    acts[0] = -1
+    if env.round(1).is_over:
+        env.next_episode(1)
+        acts[1] = env.expert_actions()[1]
+    _, _, reward, done = env.step(acts)
+    assert not done[0] and (reward[0] == 0).all() and not env.round(0).is_over
+    r = env.round(0)
+    assert int(env.seat[0]) == r.pending[0]
     assert np.array_equal(env.obs[0], encode(r.observation(int(env.seat[0]))))
 
 
@@ -331,7 +348,7 @@ def _walk(mode: str, want) -> int:
             "requested_action": illegal,
             "played_action": expected,
         }
-        assert np.array_equal(obs["planes"], ob["planes"]) and (ra, ta) == (rb, tb)
+        assert np.array_equal(obs["observation"], ob["observation"]) and (ra, ta) == (rb, tb)
         n += 1
         if ta:
             obs, _ = a.reset()
@@ -346,7 +363,7 @@ def test_an_illegal_action_is_replaced_by_doing_nothing_by_default():
 
     def want(obs):
         mask = obs["action_mask"]
-        drawn = np.flatnonzero(obs["planes"][4])
+        drawn = np.flatnonzero(obs["observation"][4])
         if mask[226]:
             seen.add("pass")
             return 226
@@ -375,7 +392,7 @@ def test_raise_refuses_an_illegal_action_and_moves_nothing():
     for bad in (int(np.flatnonzero(obs["action_mask"] == 0)[0]), -1, N_ACTIONS):
         with pytest.raises(mj.IllegalActionError):
             env.step(bad)
-    assert np.array_equal(env._obs()["planes"], obs["planes"])
+    assert np.array_equal(env._obs()["observation"], obs["observation"])
     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(ValueError, match="illegal_action"):
         MahjongEnv(illegal_action="penalty")
@@ -392,11 +409,11 @@ def test_pettingzoo_api_test(rules):
 def _episode(env, seed, policy_seed=0):
     rng = np.random.default_rng(policy_seed)
     obs, _ = env.reset(seed=seed)
-    trace, total = [obs["planes"].tobytes()], 0.0
+    trace, total = [obs["observation"].tobytes()], 0.0
     while True:
         a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         obs, r, term, trunc, _ = env.step(a)
-        trace.append(obs["planes"].tobytes())
+        trace.append(obs["observation"].tobytes())
         total += r
         if term or trunc:
             return trace, total

@@ -266,6 +266,7 @@ _SECOND_BASE = {
     "RecordError": ValueError,
     "ReplayMismatchError": ValueError,
     "LogError": ValueError,
+    "DataError": ValueError,
     "ProtocolError": ValueError,
     "ResultFileError": ValueError,
     "BotError": RuntimeError,
@@ -308,6 +309,18 @@ def test_errors_pickle_with_their_fields() -> None:
     b = errors.BotError("bot 1 raised", bot=1, name="liar", game=7, seat=2)
     back = pickle.loads(pickle.dumps(b))
     assert (back.bot, back.name, back.game, back.seat, back.hand) == (1, "liar", 7, 2, None)
+    d = errors.DataError(
+        "Peng W1 is not legal", source="d.txt", entry="match 7", line=9, kind="illegal"
+    )
+    back = pickle.loads(pickle.dumps(d))
+    assert (type(back), str(back), back.entry, back.line, back.kind) == (
+        errors.DataError,
+        "d.txt: line 9: match 7: Peng W1 is not legal",
+        "match 7",
+        9,
+        "illegal",
+    )
+    assert isinstance(back, errors.RecordError) and isinstance(back, ValueError)
     r = errors.RecordError("bad line", source="m.jsonl", line=4)
     assert str(pickle.loads(pickle.dumps(r))) == "m.jsonl: line 4: bad line"
 

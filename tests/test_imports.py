@@ -44,6 +44,7 @@ OPTIONAL = {
     "majiang.ui": "textual",
     "majiang.env.gym": "gymnasium",
     "majiang.env.aec": "pettingzoo",
+    "majiang.env.sb3": "stable_baselines3",
 }
 
 

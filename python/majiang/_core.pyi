@@ -561,6 +561,12 @@ ENV_N_ACTIONS: int
 ENV_OBS_LEN: int
 ENV_MAX_ENVS: int
 ENV_ENCODING_VERSION: int
+ENV_N_GB_PLANES: int
+ENV_N_FEATURES: int
+ENV_MAX_CANDIDATES: int
+ENV_MAX_TOKENS: int
+ENV_N_ORACLE_PLANES: int
+ENV_STAY: int
 
 def encode_observation(
     observation: Observation, out: npt.NDArray[np.uint8] | None = None
@@ -568,6 +574,29 @@ def encode_observation(
 def legal_mask(
     observation: Observation, out: npt.NDArray[np.uint8] | None = None
 ) -> npt.NDArray[np.uint8]: ...
+def gb_planes(
+    observation: Observation, out: npt.NDArray[np.uint8] | None = None
+) -> npt.NDArray[np.uint8]: ...
+def action_features(
+    observation: Observation,
+) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.float32]]: ...
+def replay_decisions(
+    rules: _RulesLike,
+    wall: Sequence[int],
+    seats: Sequence[int],
+    codes: Sequence[int],
+    *,
+    seed: int = 0,
+    dealer: int = 0,
+    prevalent_wind: int = 0,
+    features: str | None = None,
+) -> tuple[
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.int16],
+    npt.NDArray[np.int8],
+    list[int],
+]: ...
 def action_to_index(action: Action) -> int: ...
 def index_to_action(index: int) -> Action: ...
 
@@ -590,6 +619,10 @@ class VecEnv:
         autoreset: bool = True,
         record: bool = False,
         expert: str | None = None,
+        features: str | None = None,
+        history: bool = False,
+        oracle: bool = False,
+        candidates: bool = False,
     ) -> Self: ...
     def reset(
         self, seed: int | None = None
@@ -627,3 +660,11 @@ class VecEnv:
     def reward(self) -> npt.NDArray[np.float32]: ...
     @property
     def done(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def oracle(self) -> npt.NDArray[np.uint8] | None: ...
+    @property
+    def tokens(self) -> npt.NDArray[np.uint8] | None: ...
+    @property
+    def cand_index(self) -> npt.NDArray[np.int16] | None: ...
+    @property
+    def cand_features(self) -> npt.NDArray[np.float32] | None: ...

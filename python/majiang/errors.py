@@ -18,6 +18,7 @@ class                      built-in base          raised for
 ``RecordError``            ``ValueError``         a match record that cannot be read
 ``ReplayMismatchError``    ``ValueError``         a record the engine does not reproduce
 ``LogError``               ``ValueError``         a Botzone log that cannot be read
+``DataError``              ``ValueError``         a real game (data set) the engine cannot validate
 ``ProtocolError``          ``ValueError``         malformed Botzone protocol
 ``ResultFileError``        ``ValueError``         a damaged simulation file or shard directory
 ``BotError``               ``RuntimeError``       a bot that raised, cheated or timed out
@@ -40,6 +41,7 @@ __all__ = [
     "ArenaBotError",
     "BotError",
     "BotTimeoutError",
+    "DataError",
     "IllegalActionError",
     "IllegalBotActionError",
     "InvalidArgumentError",
@@ -140,6 +142,37 @@ class LogError(RecordError):
         return _rebuild, (type(self), (self.problem,), {"source": self.source, "entry": self.entry})
 
 
+class DataError(RecordError):
+    """A real game (a Botzone log, an IJCAI match dump, a human match file) that cannot be
+    read or does not replay through the engine: ``entry`` names the game in its file (a
+    match id, a file name), ``line`` the 1-based line (or None), ``kind`` the class of the
+    problem (``"format"``: the text is malformed; ``"illegal"``: an action the rules
+    refuse; ``"draw"``: a tile drawn that the wall cannot give; ``"result"``: the end,
+    fans or scores differ from the engine's), ``problem`` the bare message."""
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        source: str | None = None,
+        entry: str | None = None,
+        line: int | None = None,
+        kind: str = "format",
+    ):
+        self.entry = entry
+        self.kind = kind
+        where = problem if entry is None else f"{entry}: {problem}"
+        super().__init__(where, source=source, line=line)
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (
+            type(self),
+            (self.problem,),
+            {"source": self.source, "entry": self.entry, "line": self.line, "kind": self.kind},
+        )
+
+
 class ProtocolError(MajiangError, ValueError):
     """A request or response that is not well-formed Botzone protocol."""
 
@@ -227,6 +260,7 @@ for _cls in (
     RecordError,
     ReplayMismatchError,
     LogError,
+    DataError,
     ProtocolError,
     ResultFileError,
     BotError,

@@ -34,7 +34,11 @@
 //! a function of its seed and the learner's actions alone, so results do not depend on
 //! the number of threads.
 
-use super::encode::{self, Encoder, N_ACTIONS, OBS_LEN};
+use super::encode::{self, Encoder, N_ACTIONS, N_COLS, OBS_LEN};
+use super::features::{
+    self, Analysis, Candidates, History, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES, N_GB_PLANES,
+    N_ORACLE_PLANES,
+};
 use crate::error::{MjError, MjResult};
 use crate::policy::{Policy, PolicyKind, RoundView};
 use crate::round::{Action, Match, Round};
@@ -88,9 +92,19 @@ pub struct EnvSpec {
     /// A policy whose choice for the learning seat (in self-play: the acting seat) can be
     /// read at every step ([`EnvTable::expert_action`]), for imitation.
     pub expert: Option<PolicyKind>,
+    /// Encoding v2: the GB planes ([`features::gb_planes`]) follow the v1 planes in
+    /// every row of `obs` ([`EnvSpec::obs_len`] bytes).
+    pub gb: bool,
+    /// Keep each hand's action history ([`VecEnv::write_tokens`]).
+    pub history: bool,
 }
 
 impl EnvSpec {
+    /// Bytes of one row of planes: [`OBS_LEN`], plus the GB planes with [`EnvSpec::gb`].
+    pub fn obs_len(&self) -> usize {
+        OBS_LEN + if self.gb { N_GB_PLANES * N_COLS } else { 0 }
+    }
+
     /// Checks the spec: a seat 0-3 and a match length the rules accept.
     pub fn check(&self) -> MjResult<()> {
         if self.seat > 3 {
@@ -163,6 +177,8 @@ pub struct EnvTable {
     encoders: Vec<Encoder>,
     /// Decisions played at the table, every seat's (see [`EnvTable::decisions`]).
     decisions: u64,
+    /// The hand's action history (kept with [`EnvSpec::history`]).
+    history: History,
 }
 
 impl EnvTable {
@@ -201,6 +217,7 @@ impl EnvTable {
             acting: spec.seat,
             encoders: vec![Encoder::new(); spec.reward_width()],
             decisions: 0,
+            history: History::default(),
         };
         t.reset(seed)?;
         Ok(t)
@@ -248,6 +265,7 @@ impl EnvTable {
         for e in &mut self.encoders {
             e.invalidate();
         }
+        self.history.clear();
         for (s, p) in self.policies.iter_mut().enumerate() {
             p.begin_hand(policy_seed(ws, s as u8));
         }
@@ -295,7 +313,13 @@ impl EnvTable {
                 round: &self.round,
                 seat,
             });
+            if self.spec.history {
+                self.history.record(&self.round, seat, a);
+            }
             self.round.apply(seat, a)?;
+            if self.spec.history {
+                self.history.settle(&self.round);
+            }
             self.decisions += 1;
         }
     }
@@ -360,7 +384,13 @@ impl EnvTable {
 
     /// [`EnvTable::step`] with an action already checked by [`EnvTable::legal_action`].
     fn play(&mut self, a: Action) -> MjResult<([f32; 4], bool)> {
+        if self.spec.history {
+            self.history.record(&self.round, self.acting, a);
+        }
         self.round.apply(self.acting, a)?;
+        if self.spec.history {
+            self.history.settle(&self.round);
+        }
         self.decisions += 1;
         self.advance()
     }
@@ -374,8 +404,46 @@ impl EnvTable {
         } else {
             0
         };
-        self.encoders[e].update(&o, obs)?;
+        if obs.len() != self.spec.obs_len() {
+            return Err(MjError::rule(format!(
+                "a row of planes takes {} bytes, got {}",
+                self.spec.obs_len(),
+                obs.len()
+            )));
+        }
+        let (v1, gb) = obs.split_at_mut(OBS_LEN);
+        self.encoders[e].update(&o, v1)?;
+        if self.spec.gb {
+            let view = RoundView {
+                round: &self.round,
+                seat: self.acting,
+            };
+            let a = Analysis::new(&view, self.spec.rules.fan.min_fan, true);
+            features::gb_planes(&a, self.acting, gb);
+        }
         encode::legal_mask(o.legal.as_slice(), mask)
+    }
+
+    /// Writes the acting seat's legal actions and their features ([`features::candidates`]).
+    pub fn write_candidates(&self, out: &mut Candidates) {
+        let view = RoundView {
+            round: &self.round,
+            seat: self.acting,
+        };
+        let min_fan = self.spec.rules.fan.min_fan;
+        let a = Analysis::new(&view, min_fan, true);
+        features::candidates(&view, &a, min_fan, out);
+    }
+
+    /// Writes the acting seat's oracle view ([`features::oracle_planes`]).
+    pub fn write_oracle(&self, out: &mut [u8]) {
+        features::oracle_planes(&self.round, self.acting, out);
+    }
+
+    /// Writes the hand's action history as the acting seat sees it ([`History::write`];
+    /// all padding unless the spec keeps the history).
+    pub fn write_tokens(&self, out: &mut [u8]) {
+        self.history.write(self.acting, out);
     }
 
     /// A uniformly random legal action index for the acting seat, drawn from `rng`
@@ -453,8 +521,11 @@ pub struct VecEnv {
     /// Threads stepping the tables, the calling thread included.
     threads: usize,
     autoreset: bool,
-    /// The actions of the step in progress, checked (kept to reuse the buffer).
-    checked: Vec<Action>,
+    /// The actions of the step in progress, checked (kept to reuse the buffer); `None`
+    /// for a table that starts its next episode instead.
+    checked: Vec<Move>,
+    /// Bytes of one row of planes ([`EnvSpec::obs_len`]).
+    obs_len: usize,
 }
 
 impl VecEnv {
@@ -497,6 +568,7 @@ impl VecEnv {
             })?,
         };
         Ok(VecEnv {
+            obs_len: spec.obs_len(),
             width: spec.reward_width(),
             checked: Vec::with_capacity(tables.len()),
             tables,
@@ -555,7 +627,7 @@ impl VecEnv {
     /// Checks the sizes of the planes, masks and acting-seat buffers of all tables.
     fn check_views(&self, obs: &[u8], mask: &[u8], seat: &[i8]) -> MjResult<()> {
         let n = self.tables.len();
-        Self::check_len("obs", obs.len(), n * OBS_LEN)?;
+        Self::check_len("obs", obs.len(), n * self.obs_len)?;
         Self::check_len("mask", mask.len(), n * N_ACTIONS)?;
         Self::check_len("seat", seat.len(), n)
     }
@@ -578,7 +650,7 @@ impl VecEnv {
         let runs = self
             .tables
             .chunks_mut(c)
-            .zip(obs.chunks_mut(c * OBS_LEN))
+            .zip(obs.chunks_mut(c * self.obs_len))
             .zip(mask.chunks_mut(c * N_ACTIONS))
             .zip(seat.chunks_mut(c))
             .enumerate();
@@ -590,6 +662,11 @@ impl VecEnv {
     /// Steps every table with its action index (for the table's acting seat) and writes
     /// the planes, masks, acting seats, rewards and episode ends in place. Every action is
     /// checked before any table moves: an illegal one fails the call and changes nothing.
+    /// Without autoreset, a table whose episode has ended ignores its action and starts
+    /// its next episode instead (reward 0, not done): gymnasium's next-step autoreset.
+    /// The index [`STAY`] leaves its table as it is (reward 0, not done, its rows
+    /// unchanged): the other tables move, as when only some tables' acting seats belong
+    /// to the caller's policy.
     pub fn step(
         &mut self,
         actions: &[i64],
@@ -607,10 +684,18 @@ impl VecEnv {
         Self::check_len("done", done.len(), n)?;
         self.checked.clear();
         for (i, (t, &a)) in self.tables.iter().zip(actions).enumerate() {
+            if a == STAY {
+                self.checked.push(Move::Stay);
+                continue;
+            }
+            if !self.autoreset && t.round().is_over() {
+                self.checked.push(Move::Restart);
+                continue;
+            }
             let a = t
                 .legal_action(a)
                 .map_err(|e| MjError::action(format!("table {i}: {e}")))?;
-            self.checked.push(a);
+            self.checked.push(Move::Play(a));
         }
         let autoreset = self.autoreset;
         let c = self.chunk();
@@ -618,7 +703,7 @@ impl VecEnv {
             .tables
             .chunks_mut(c)
             .zip(self.checked.chunks(c))
-            .zip(obs.chunks_mut(c * OBS_LEN))
+            .zip(obs.chunks_mut(c * self.obs_len))
             .zip(mask.chunks_mut(c * N_ACTIONS))
             .zip(seat.chunks_mut(c))
             .zip(reward.chunks_mut(c * width).zip(done.chunks_mut(c)));
@@ -662,7 +747,7 @@ impl VecEnv {
         t.next_episode()?;
         seat[i] = t.acting() as i8;
         t.write(
-            &mut obs[i * OBS_LEN..(i + 1) * OBS_LEN],
+            &mut obs[i * self.obs_len..(i + 1) * self.obs_len],
             &mut mask[i * N_ACTIONS..(i + 1) * N_ACTIONS],
         )
     }
@@ -677,6 +762,66 @@ impl VecEnv {
             *o = t.sample_legal(&mut Rng::new(derive_seed(seed, i as u64)));
         }
         Ok(())
+    }
+
+    /// Writes every table's candidate actions and their features: `index` holds
+    /// [`MAX_CANDIDATES`] action indices per table (-1 past its candidates), `feats`
+    /// [`MAX_CANDIDATES`] × [`N_FEATURES`] values (see [`features::candidates`]).
+    pub fn write_candidates(&self, index: &mut [i16], feats: &mut [f32]) -> MjResult<()> {
+        let n = self.tables.len();
+        Self::check_len("index", index.len(), n * MAX_CANDIDATES)?;
+        Self::check_len("features", feats.len(), n * MAX_CANDIDATES * N_FEATURES)?;
+        let c = self.chunk();
+        let runs = self
+            .tables
+            .chunks(c)
+            .zip(index.chunks_mut(c * MAX_CANDIDATES))
+            .zip(feats.chunks_mut(c * MAX_CANDIDATES * N_FEATURES));
+        share(self.pool.as_ref(), runs, |((t, i), f)| {
+            let mut cands = Box::<Candidates>::default();
+            let rows = i
+                .chunks_exact_mut(MAX_CANDIDATES)
+                .zip(f.chunks_exact_mut(MAX_CANDIDATES * N_FEATURES));
+            for (t, (i, f)) in t.iter().zip(rows) {
+                t.write_candidates(&mut cands);
+                features::candidate_indices(&cands, i);
+                for (row, src) in f.chunks_exact_mut(N_FEATURES).zip(&cands.features) {
+                    row.copy_from_slice(src);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes every table's oracle view ([`N_ORACLE_PLANES`] × 34 bytes per table, see
+    /// [`features::oracle_planes`]).
+    pub fn write_oracle(&self, out: &mut [u8]) -> MjResult<()> {
+        const LEN: usize = N_ORACLE_PLANES * N_COLS;
+        Self::check_len("oracle", out.len(), self.tables.len() * LEN)?;
+        let c = self.chunk();
+        let runs = self.tables.chunks(c).zip(out.chunks_mut(c * LEN));
+        share(self.pool.as_ref(), runs, |(t, o)| {
+            for (t, o) in t.iter().zip(o.chunks_exact_mut(LEN)) {
+                t.write_oracle(o);
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes every table's action history ([`MAX_TOKENS`] × 4 bytes per table, see
+    /// [`History::write`]).
+    pub fn write_tokens(&self, out: &mut [u8]) -> MjResult<()> {
+        const LEN: usize = MAX_TOKENS * 4;
+        Self::check_len("tokens", out.len(), self.tables.len() * LEN)?;
+        for (t, o) in self.tables.iter().zip(out.chunks_exact_mut(LEN)) {
+            t.write_tokens(o);
+        }
+        Ok(())
+    }
+
+    /// Bytes of one row of planes ([`EnvSpec::obs_len`]).
+    pub fn obs_len(&self) -> usize {
+        self.obs_len
     }
 
     /// Writes each table's expert choice (see [`EnvTable::expert_action`]).
@@ -756,8 +901,9 @@ fn reset_run(
     mask: &mut [u8],
     seat: &mut [i8],
 ) -> MjResult<()> {
+    let len = obs.len() / tables.len().max(1);
     let rows = obs
-        .chunks_exact_mut(OBS_LEN)
+        .chunks_exact_mut(len)
         .zip(mask.chunks_exact_mut(N_ACTIONS));
     for (i, ((t, (o, m)), s)) in tables.iter_mut().zip(rows).zip(seat).enumerate() {
         t.reset(derive_seed(seed, (first + i) as u64))?;
@@ -767,17 +913,32 @@ fn reset_run(
     Ok(())
 }
 
+/// The action index that leaves a table as it is in [`VecEnv::step`].
+pub const STAY: i64 = -2;
+
+/// What a table does in a step.
+#[derive(Debug, Clone, Copy)]
+enum Move {
+    /// Its acting seat plays the action.
+    Play(Action),
+    /// Its episode ended without autoreset: it starts the next one.
+    Restart,
+    /// It stays as it is.
+    Stay,
+}
+
 /// Steps a run of neighbouring tables with their checked actions and writes their rows.
 fn step_run(
     tables: &mut [EnvTable],
-    actions: &[Action],
+    actions: &[Move],
     out: Rows<'_>,
     autoreset: bool,
 ) -> MjResult<()> {
     let width = out.reward.len() / tables.len().max(1);
+    let len = out.obs.len() / tables.len().max(1);
     let rows = out
         .obs
-        .chunks_exact_mut(OBS_LEN)
+        .chunks_exact_mut(len)
         .zip(out.mask.chunks_exact_mut(N_ACTIONS));
     let ends = out.reward.chunks_exact_mut(width).zip(out.done.iter_mut());
     for (((t, &a), (o, m)), (s, (r, d))) in tables
@@ -786,6 +947,23 @@ fn step_run(
         .zip(rows)
         .zip(out.seat.iter_mut().zip(ends))
     {
+        let a = match a {
+            Move::Play(a) => a,
+            Move::Stay => {
+                r.fill(0.0);
+                *d = false;
+                continue;
+            }
+            Move::Restart => {
+                // A table whose episode ended (without autoreset) starts the next one.
+                t.next_episode()?;
+                r.fill(0.0);
+                *d = false;
+                *s = t.acting() as i8;
+                t.write(o, m)?;
+                continue;
+            }
+        };
         let (rew, end) = t.play(a)?;
         t.reward_out(&rew, r);
         *d = end;
@@ -812,6 +990,8 @@ mod tests {
             hands: Some(4),
             record: false,
             expert: Some(PolicyKind::Efficiency),
+            gb: false,
+            history: false,
         }
     }
 

@@ -26,6 +26,7 @@
 pub mod efficiency;
 pub mod huainan;
 pub mod huainan_strong;
+pub mod model;
 pub mod plans;
 pub mod random;
 pub mod strong;
@@ -271,20 +272,25 @@ pub enum PolicyKind {
     /// valuing close hands by the expected points of winning ([`StrongConfig::expert`]), in
     /// `huainan` [`HuainanStrongPolicy`].
     Expert,
+    /// The shipped model bot ([`model::ModelPolicy`]): a small network scoring
+    /// each legal action from the oracle's features of the position after it.
+    Model,
 }
 
 impl PolicyKind {
     /// Every built-in policy, in name order.
-    pub const ALL: [PolicyKind; 6] = [
+    pub const ALL: [PolicyKind; 7] = [
         PolicyKind::Random,
         PolicyKind::Efficiency,
         PolicyKind::Strong,
         PolicyKind::StrongLite,
         PolicyKind::StrongSearch,
         PolicyKind::Expert,
+        PolicyKind::Model,
     ];
 
-    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search` or `expert`.
+    /// `random`, `efficiency`, `strong`, `strong_lite`, `strong_search`, `expert` or
+    /// `model`.
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
@@ -293,6 +299,7 @@ impl PolicyKind {
             PolicyKind::StrongLite => "strong_lite",
             PolicyKind::StrongSearch => "strong_search",
             PolicyKind::Expert => "expert",
+            PolicyKind::Model => "model",
         }
     }
 
@@ -331,6 +338,7 @@ impl PolicyKind {
                 StrongConfig::from_budget_ms(strong::DEFAULT_BUDGET_MS, false),
             )),
             PolicyKind::Expert => expert(rules, seed),
+            PolicyKind::Model => Box::new(model::ModelPolicy::new(rules, seed)),
         }
     }
 }

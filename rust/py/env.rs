@@ -8,6 +8,10 @@ use super::observation::PyObservation;
 use super::round::PyRound;
 use super::runs;
 use crate::env::encode::{self, N_ACTIONS, N_COLS, N_PLANES, OBS_LEN};
+use crate::env::features::{
+    self, Analysis, Candidates, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES, N_GB_PLANES,
+    N_ORACLE_PLANES,
+};
 use crate::env::vec::{EnvSpec, Episode, VecEnv};
 use crate::error::MjError;
 use crate::policy::PolicyKind;
@@ -155,6 +159,188 @@ fn legal_mask<'py>(
     Ok(arr)
 }
 
+/// The GB planes of encoding v2 for `observation` (a `(ENV_N_GB_PLANES, 34)` uint8
+/// array, see docs/encoding.md): what the oracle says about the seat's hand, from its own
+/// view only. Written into `out` when given (a C-contiguous, writeable uint8 array of that
+/// shape).
+#[pyfunction]
+#[pyo3(signature = (observation, out = None))]
+fn gb_planes<'py>(
+    py: Python<'py>,
+    observation: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let observation = observation_arg(observation)?.get();
+    let arr = match out.filter(|o| !o.is_none()) {
+        Some(a) => out_array::<u8, numpy::Ix2>(a, "uint8", &[N_GB_PLANES, N_COLS])?,
+        None => PyArray2::zeros(py, [N_GB_PLANES, N_COLS], false),
+    };
+    {
+        let obs: &crate::round::Observation = &observation.inner;
+        let a = Analysis::new(obs, features::min_fan_of(obs), true);
+        let mut w = writeable(&arr)?;
+        let buf = w
+            .as_slice_mut()
+            .map_err(|_| MjError::argument("out must be C-contiguous"))?;
+        features::gb_planes(&a, obs.seat, buf);
+    }
+    Ok(arr)
+}
+
+/// The legal actions of `observation` with the features of the position after each (the
+/// model bot's input, see docs/encoding.md): `(index, features)`, an int16 array of the
+/// distinct legal action indices and a float32 array of shape `(len(index),
+/// ENV_N_FEATURES)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn action_features<'py>(
+    py: Python<'py>,
+    observation: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyArray1<i16>>, Bound<'py, PyArray2<f32>>)> {
+    let observation = observation_arg(observation)?.get();
+    let obs: &crate::round::Observation = &observation.inner;
+    let min_fan = features::min_fan_of(obs);
+    let mut c = Box::<Candidates>::default();
+    py.detach(|| {
+        let a = Analysis::new(obs, min_fan, true);
+        features::candidates(obs, &a, min_fan, &mut c);
+    });
+    let mut idx = [0i16; MAX_CANDIDATES];
+    features::candidate_indices(&c, &mut idx);
+    let index = PyArray1::from_slice(py, &idx[..c.n]);
+    let flat: Vec<f32> = c.features[..c.n].iter().flatten().copied().collect();
+    let feats = PyArray1::from_vec(py, flat).reshape([c.n, N_FEATURES])?;
+    Ok((index, feats))
+}
+
+/// Replays one hand dealt from `wall` (tiles in `Round.wall` order; `seed` throws the
+/// dice as `Round` does) and encodes every decision of it: `seats[i]` plays the action
+/// of code `codes[i]` (`Action.code`), every one of them checked legal first. Returns
+/// `(planes, mask, action, seat, deltas)`: the deciding seat's planes `(n, C, 34)` uint8
+/// (C with the GB planes when `features="v2"`) and mask `(n, ENV_N_ACTIONS)` uint8 before
+/// each decision, the action indices `(n,)` int16, the seats `(n,)` int8, and the hand's
+/// score changes (four ints; the hand must end with the last decision). An illegal
+/// action raises `IllegalActionError` naming its step; a hand that does not end where the
+/// decisions do, `InvalidArgumentError`.
+#[pyfunction]
+#[pyo3(
+    signature = (rules, wall, seats, codes, *, seed = Int(0), dealer = Int(0), prevalent_wind = Int(0), features = None),
+    text_signature = "(rules, wall, seats, codes, *, seed=0, dealer=0, prevalent_wind=0, features=None)"
+)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn replay_decisions<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyAny>,
+    wall: Vec<u8>,
+    seats: Vec<u8>,
+    codes: Vec<u16>,
+    seed: Int<i128>,
+    dealer: Int<i128>,
+    prevalent_wind: Int<i128>,
+    features: Option<Text>,
+) -> PyResult<(
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray2<u8>>,
+    Bound<'py, PyArray1<i16>>,
+    Bound<'py, PyArray1<i8>>,
+    Vec<i32>,
+)> {
+    let rules = convert::rules(rules)?;
+    let gb = match features.as_deref().unwrap_or("v1") {
+        "v1" => false,
+        "v2" => true,
+        f => {
+            return Err(
+                MjError::argument(format!("features must be \"v1\" or \"v2\", got {f:?}")).into(),
+            )
+        }
+    };
+    if seats.len() != codes.len() {
+        return Err(MjError::argument(format!(
+            "seats and codes differ in length ({} and {})",
+            seats.len(),
+            codes.len()
+        ))
+        .into());
+    }
+    let small = |v: i128, what: &str| {
+        u8::try_from(v)
+            .ok()
+            .filter(|&x| x < 4)
+            .ok_or_else(|| MjError::argument(format!("{what} must be 0-3, got {v}")))
+    };
+    let dealer = small(dealer.0, "dealer")?;
+    let wind = small(prevalent_wind.0, "prevalent_wind")?;
+    let seed = convert::seed("seed", seed.0)?;
+    let throw = match rules.table.break_throw {
+        crate::round::BreakThrowOpt::Single => crate::wall::BreakThrow::Single,
+        crate::round::BreakThrowOpt::Double => crate::wall::BreakThrow::Double,
+    };
+    let w = crate::wall::Wall::from_order(&wall, seed, throw)?;
+    let mut round = crate::round::Round::with_wall(&rules, w, dealer, wind)?;
+    let n = codes.len();
+    let row = OBS_LEN + if gb { N_GB_PLANES * N_COLS } else { 0 };
+    let mut planes = vec![0u8; n * row];
+    let mut masks = vec![0u8; n * N_ACTIONS];
+    let mut actions = vec![0i16; n];
+    let min_fan = rules.fan.min_fan;
+    let mut encoders: [encode::Encoder; 4] = Default::default();
+    py.detach(|| -> crate::MjResult<()> {
+        for i in 0..n {
+            let s = seats[i];
+            let a = crate::round::Action::from_code(codes[i]).ok_or_else(|| {
+                MjError::argument(format!("step {i}: {} is not an action code", codes[i]))
+            })?;
+            if s > 3 || round.pending() >> s & 1 == 0 {
+                return Err(MjError::action(format!(
+                    "step {i}: seat {s} has no decision to make now"
+                )));
+            }
+            if !round.legal_actions(s).contains(&a) {
+                return Err(MjError::action(format!(
+                    "step {i}: {} is not legal for seat {s} now",
+                    a.describe()
+                )));
+            }
+            let obs = round.observe(s);
+            let out = &mut planes[i * row..(i + 1) * row];
+            encoders[s as usize].update(&obs, &mut out[..OBS_LEN])?;
+            if gb {
+                let view = crate::policy::RoundView {
+                    round: &round,
+                    seat: s,
+                };
+                let an = Analysis::new(&view, min_fan, true);
+                features::gb_planes(&an, s, &mut out[OBS_LEN..]);
+            }
+            encode::legal_mask(
+                obs.legal.as_slice(),
+                &mut masks[i * N_ACTIONS..(i + 1) * N_ACTIONS],
+            )?;
+            actions[i] = encode::action_index(a).map_or(-1, |x| x as i16);
+            round.apply(s, a)?;
+        }
+        Ok(())
+    })?;
+    let Some(result) = round.result() else {
+        return Err(MjError::argument(format!(
+            "the hand is not over after the {n} decisions given"
+        ))
+        .into());
+    };
+    let deltas = result.deltas.to_vec();
+    let c = row / N_COLS;
+    let planes = PyArray1::from_vec(py, planes).reshape([n, c, N_COLS])?;
+    let masks = PyArray1::from_vec(py, masks).reshape([n, N_ACTIONS])?;
+    Ok((
+        planes,
+        masks,
+        PyArray1::from_vec(py, actions),
+        PyArray1::from_vec(py, seats.iter().map(|&s| s as i8).collect()),
+        deltas,
+    ))
+}
+
 /// The index of `action` in the action space (0 to `ENV_N_ACTIONS - 1`).
 #[pyfunction]
 fn action_to_index(action: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -279,6 +465,14 @@ pub struct PyVecEnv {
     seed: u64,
     /// `sample_legal` calls without a seed since the last reset.
     draws: u64,
+    /// `(N, ENV_N_ORACLE_PLANES, 34)` uint8 with `oracle=True`.
+    oracle: Option<Py<PyArray3<u8>>>,
+    /// `(N, ENV_MAX_TOKENS, 4)` uint8 with `history=True`.
+    tokens: Option<Py<PyArray3<u8>>>,
+    /// `(N, ENV_MAX_CANDIDATES)` int16 with `candidates=True`.
+    cand_index: Option<Py<PyArray2<i16>>>,
+    /// `(N, ENV_MAX_CANDIDATES, ENV_N_FEATURES)` float32 with `candidates=True`.
+    cand_features: Option<Py<PyArray3<f32>>>,
 }
 
 /// Reads `seat`: a seat number 0-3, or `"all"` for self-play.
@@ -314,6 +508,31 @@ impl PyVecEnv {
                 self.done.clone_ref(py).into_any(),
             ],
         )
+    }
+
+    /// Writes the optional outputs (oracle, tokens, candidates) of every table after a
+    /// reset or a step.
+    fn write_extras(&self, py: Python<'_>) -> PyResult<()> {
+        let inner = &self.inner;
+        if let Some(o) = &self.oracle {
+            let o = o.bind(py);
+            let mut w = o.try_readwrite()?;
+            let buf = w.as_slice_mut()?;
+            py.detach(|| inner.write_oracle(buf))?;
+        }
+        if let Some(t) = &self.tokens {
+            let t = t.bind(py);
+            let mut w = t.try_readwrite()?;
+            let buf = w.as_slice_mut()?;
+            py.detach(|| inner.write_tokens(buf))?;
+        }
+        if let (Some(i), Some(f)) = (&self.cand_index, &self.cand_features) {
+            let (i, f) = (i.bind(py), f.bind(py));
+            let (mut wi, mut wf) = (i.try_readwrite()?, f.try_readwrite()?);
+            let (bi, bf) = (wi.as_slice_mut()?, wf.as_slice_mut()?);
+            py.detach(|| inner.write_candidates(bi, bf))?;
+        }
+        Ok(())
     }
 
     /// The env for a call that changes it; `UsageError` while another thread is inside
@@ -358,10 +577,11 @@ impl PyVecEnv {
     #[pyo3(signature = (
         rules = None, num_envs = Int(1), *, opponents = None, seat = None, episode = None,
         hands = None, seed = Int(0), threads = None, autoreset = Flag(true), record = Flag(false),
-        expert = None
+        expert = None, features = None, history = Flag(false), oracle = Flag(false),
+        candidates = Flag(false)
     ))]
     #[pyo3(
-        text_signature = "(rules=None, num_envs=1, *, opponents=None, seat=None, episode=None, hands=None, seed=0, threads=None, autoreset=True, record=False, expert=None)"
+        text_signature = "(rules=None, num_envs=1, *, opponents=None, seat=None, episode=None, hands=None, seed=0, threads=None, autoreset=True, record=False, expert=None, features=None, history=False, oracle=False, candidates=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -377,7 +597,22 @@ impl PyVecEnv {
         autoreset: Flag,
         record: Flag,
         expert: Option<Text>,
+        features: Option<Text>,
+        history: Flag,
+        oracle: Flag,
+        candidates: Flag,
     ) -> PyResult<Self> {
+        let gb = match features.as_deref().unwrap_or("v1") {
+            "v1" => false,
+            "v2" => true,
+            f => {
+                return Err(MjError::argument(format!(
+                    "features must be \"v1\" (the planes of encoding 1) or \"v2\" (with the GB \
+                     planes), got {f:?}"
+                ))
+                .into())
+            }
+        };
         // Every size is checked before anything is allocated.
         let num_envs = usize::try_from(num_envs.0)
             .ok()
@@ -424,6 +659,8 @@ impl PyVecEnv {
             hands,
             record: record.0,
             expert: expert.as_deref().map(policy_kind).transpose()?,
+            gb,
+            history: history.0,
         };
         let seed = convert::seed("seed", seed.0)?;
         let autoreset = autoreset.0;
@@ -436,13 +673,25 @@ impl PyVecEnv {
         let mut env = PyVecEnv {
             rules_name: spec.rules.kind.as_str().to_string(),
             inner,
-            obs: PyArray3::zeros(py, [n, N_PLANES, N_COLS], false).unbind(),
+            obs: PyArray3::zeros(py, [n, spec.obs_len() / N_COLS, N_COLS], false).unbind(),
             mask: PyArray2::zeros(py, [n, N_ACTIONS], false).unbind(),
             seat: PyArray1::zeros(py, [n], false).unbind(),
             reward,
             done: PyArray1::zeros(py, [n], false).unbind(),
             seed,
             draws: 0,
+            oracle: oracle
+                .0
+                .then(|| PyArray3::zeros(py, [n, N_ORACLE_PLANES, N_COLS], false).unbind()),
+            tokens: history
+                .0
+                .then(|| PyArray3::zeros(py, [n, MAX_TOKENS, 4], false).unbind()),
+            cand_index: candidates
+                .0
+                .then(|| PyArray2::zeros(py, [n, MAX_CANDIDATES], false).unbind()),
+            cand_features: candidates
+                .0
+                .then(|| PyArray3::zeros(py, [n, MAX_CANDIDATES, N_FEATURES], false).unbind()),
         };
         env.reset_tables(py, None)?;
         Ok(env)
@@ -462,7 +711,9 @@ impl PyVecEnv {
     /// `num_envs` of them; in self-play, for the seat in `seat`) and returns `(obs, mask,
     /// reward, done)`, written in place (as is `seat`). Every action is checked first: an
     /// illegal one raises `IllegalActionError` and no table moves; a float, bool or complex
-    /// index raises `InvalidTypeError` (indices are never rounded).
+    /// index raises `InvalidTypeError` (indices are never rounded). `ENV_STAY` (-2) leaves
+    /// a table as it is (reward 0, not done, its rows unchanged); without autoreset, a
+    /// table whose episode ended starts its next one whatever its index.
     fn step<'py>(
         slf: &Bound<'py, Self>,
         actions: &Bound<'py, PyAny>,
@@ -485,6 +736,7 @@ impl PyVecEnv {
             let inner = &mut this.inner;
             py.detach(|| inner.step(&acts, os, ms, ss, rs, ds))?;
         }
+        this.write_extras(py)?;
         this.outputs(py)
     }
 
@@ -502,7 +754,8 @@ impl PyVecEnv {
         let (os, ms, ss) = (o.as_slice_mut()?, m.as_slice_mut()?, s.as_slice_mut()?);
         let inner = &mut this.inner;
         py.detach(|| inner.next_episode(index, os, ms, ss))?;
-        Ok(())
+        drop((o, m, s));
+        this.write_extras(py)
     }
 
     /// What the `expert` policy would play now at each table's learning seat (in
@@ -629,6 +882,44 @@ impl PyVecEnv {
     fn obs(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray3<u8>>> {
         Ok(Self::for_reading(slf)?.obs.clone_ref(slf.py()))
     }
+    /// The oracle view of every table's acting seat, `(N, ENV_N_ORACLE_PLANES, 34)` uint8
+    /// (every other hand and the wall's next tiles; perfect information for a critic),
+    /// with `oracle=True`; else None.
+    #[getter]
+    fn oracle(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray3<u8>>>> {
+        Ok(Self::for_reading(slf)?
+            .oracle
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
+    /// The hand's action history as every table's acting seat sees it, `(N,
+    /// ENV_MAX_TOKENS, 4)` uint8 tokens `[kind, actor, tile, other]` (docs/encoding.md),
+    /// with `history=True`; else None.
+    #[getter]
+    fn tokens(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray3<u8>>>> {
+        Ok(Self::for_reading(slf)?
+            .tokens
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
+    /// Every table's legal action indices, `(N, ENV_MAX_CANDIDATES)` int16 (-1 past the
+    /// last), with `candidates=True`; else None.
+    #[getter]
+    fn cand_index(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray2<i16>>>> {
+        Ok(Self::for_reading(slf)?
+            .cand_index
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
+    /// The features of the position after each candidate, `(N, ENV_MAX_CANDIDATES,
+    /// ENV_N_FEATURES)` float32 (0 past the last), with `candidates=True`; else None.
+    #[getter]
+    fn cand_features(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyArray3<f32>>>> {
+        Ok(Self::for_reading(slf)?
+            .cand_features
+            .as_ref()
+            .map(|a| a.clone_ref(slf.py())))
+    }
     /// The legal-action masks, `(N, A)` uint8 (overwritten in place).
     #[getter]
     fn mask(slf: &Bound<'_, Self>) -> PyResult<Py<PyArray2<u8>>> {
@@ -693,6 +984,7 @@ impl PyVecEnv {
             let (inner, seed) = (&mut self.inner, self.seed);
             py.detach(|| inner.reset(seed, os, ms, ss))?;
         }
+        self.write_extras(py)?;
         pyo3::types::PyTuple::new(
             py,
             [
@@ -707,6 +999,9 @@ impl PyVecEnv {
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_observation, m)?)?;
     m.add_function(wrap_pyfunction!(legal_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(gb_planes, m)?)?;
+    m.add_function(wrap_pyfunction!(action_features, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_decisions, m)?)?;
     m.add_function(wrap_pyfunction!(action_to_index, m)?)?;
     m.add_function(wrap_pyfunction!(index_to_action, m)?)?;
     m.add_class::<PyVecEnv>()?;
@@ -715,5 +1010,11 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENV_OBS_LEN", OBS_LEN)?;
     m.add("ENV_MAX_ENVS", MAX_ENVS)?;
     m.add("ENV_ENCODING_VERSION", encode::ENCODING_VERSION)?;
+    m.add("ENV_N_GB_PLANES", N_GB_PLANES)?;
+    m.add("ENV_N_FEATURES", N_FEATURES)?;
+    m.add("ENV_MAX_CANDIDATES", MAX_CANDIDATES)?;
+    m.add("ENV_MAX_TOKENS", MAX_TOKENS)?;
+    m.add("ENV_N_ORACLE_PLANES", N_ORACLE_PLANES)?;
+    m.add("ENV_STAY", crate::env::STAY)?;
     Ok(())
 }

@@ -1,9 +1,8 @@
 //! classic: ClassicFour (docs/rules/classic.md): gb's fans on 136 tiles without flowers,
 //! with declared ready (报听) and its 1-fan 听牌, the winner dealing next.
 
-use super::registry::{Engine, RuleSetDef, ScoreUnit};
+use super::registry::{Engine, RuleSetDef, ScoreUnit, FAN_PRICED};
 use super::Rules;
-use crate::options::{Group, GroupSet};
 use crate::shanten::Forms;
 use crate::table::{BreakThrowOpt, DealerRotation, FirstDealer};
 
@@ -14,13 +13,7 @@ pub static CLASSIC: RuleSetDef = RuleSetDef {
     title: "Classic (ClassicFour)",
     summary: "136 tiles without flowers, the gb fans plus declared ready (报听)",
     docs: "docs/rules/classic.md",
-    groups: GroupSet::of(&[
-        Group::Flow,
-        Group::Walls,
-        Group::Fans,
-        Group::FanPayments,
-        Group::Ready,
-    ]),
+    groups: FAN_PRICED,
     forms: Forms::GB,
     engine: Engine::Fans,
     unit: ScoreUnit::Fan,

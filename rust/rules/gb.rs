@@ -1,8 +1,7 @@
 //! gb: Chinese Official / MCR (docs/rules/gb.md). The option structs' own defaults are gb's.
 
-use super::registry::{Engine, RuleSetDef, ScoreUnit};
+use super::registry::{Engine, RuleSetDef, ScoreUnit, FAN_PRICED};
 use super::Rules;
-use crate::options::{Group, GroupSet};
 use crate::shanten::Forms;
 
 /// gb's definition.
@@ -12,13 +11,7 @@ pub static GB: RuleSetDef = RuleSetDef {
     title: "Chinese Official (MCR)",
     summary: "144 tiles with 8 flowers, 81 fans, an 8-fan minimum",
     docs: "docs/rules/gb.md",
-    groups: GroupSet::of(&[
-        Group::Flow,
-        Group::Walls,
-        Group::Fans,
-        Group::FanPayments,
-        Group::Ready,
-    ]),
+    groups: FAN_PRICED,
     forms: Forms::GB,
     engine: Engine::Fans,
     unit: ScoreUnit::Fan,

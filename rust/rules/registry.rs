@@ -3,7 +3,7 @@
 
 use super::{classic, gb, huainan, Rules};
 use crate::error::{MjError, MjResult};
-use crate::options::{GroupSet, OptValue};
+use crate::options::{Group, GroupSet, OptValue};
 use crate::shanten::Forms;
 
 /// How a rule set's hands are played and priced: the implementation of the round's
@@ -69,6 +69,16 @@ impl RuleSetDef {
         self.groups.contains(crate::options::Group::Bao)
     }
 }
+
+/// The option groups of a rule set whose hands are priced in fans and paid by a fan
+/// formula, with walls, flowers and declared ready as the gb table has them.
+pub const FAN_PRICED: GroupSet = GroupSet::of(&[
+    Group::Flow,
+    Group::Walls,
+    Group::Fans,
+    Group::FanPayments,
+    Group::Ready,
+]);
 
 /// Every rule set, in the order of the documentation.
 #[cfg(not(test))]

@@ -5,9 +5,8 @@
 //! plays, so the flow and the engines are untouched. The conformance tests
 //! (`rules::conformance`) play it like every other rule set.
 
-use super::registry::{Engine, RuleSetDef, ScoreUnit};
+use super::registry::{Engine, RuleSetDef, ScoreUnit, FAN_PRICED};
 use super::Rules;
-use crate::options::{Group, GroupSet};
 use crate::shanten::Forms;
 
 /// The toy rule set's definition.
@@ -17,13 +16,7 @@ pub static TOY: RuleSetDef = RuleSetDef {
     title: "Toy (tests only)",
     summary: "gb without flowers, a 6-fan minimum, no chows, a dealer bonus of 4",
     docs: "docs/rules/adding-a-rule-set.md",
-    groups: GroupSet::of(&[
-        Group::Flow,
-        Group::Walls,
-        Group::Fans,
-        Group::FanPayments,
-        Group::Ready,
-    ]),
+    groups: FAN_PRICED,
     forms: Forms::GB,
     engine: Engine::Fans,
     unit: ScoreUnit::Fan,

@@ -11,7 +11,9 @@ lookahead to scoring ready hands, defense) and ``ExpertBot`` (the strongest: the
 bot valuing close hands by the expected points of winning) run the built-in Rust
 policies on the round's own observation, so they play exactly as inside
 :func:`majiang.simulate` and :func:`majiang.arena`; ``StrongBot.explain`` also says why
-it chose its action (an :class:`Explanation`).
+it chose its action (an :class:`Explanation`). ``ModelBot`` runs the shipped model (a
+small network scoring each legal action from the oracle's features) in numpy; the
+built-in ``"model"`` runs the same weights in Rust.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .basic import Bot, FirstBot, RandomBot
 from .efficiency import EfficiencyBot
 from .expert import ExpertBot
 from .explain import Explanation
+from .model import ModelBot
 from .strong import StrongBot
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "ExpertBot",
     "Explanation",
     "FirstBot",
+    "ModelBot",
     "RandomBot",
     "StrongBot",
 ]

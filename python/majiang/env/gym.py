@@ -9,10 +9,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .._core import ENV_N_ACTIONS, ENV_N_PLANES, Action, VecEnv, action_to_index
+from .._core import ENV_N_ACTIONS, Action, VecEnv, action_to_index
 from ..errors import InvalidArgumentError, InvalidTypeError, UsageError
 from ..record import MatchRecord
 from ._records import hand_record, new_record, rule_set
+from .vector import observation_space
 
 #: The values of ``MahjongEnv(illegal_action=...)``; the first is the default.
 ILLEGAL_ACTION_MODES = ("substitute", "first_legal", "raise")
@@ -40,9 +41,10 @@ class MahjongEnv(gym.Env):
     policies (``"random"``, ``"efficiency"``, ``"strong"``, ``"strong_lite"``,
     ``"strong_search"``, ``"expert"``).
 
-    - **Observation**: ``{"planes": (N_PLANES, 34) uint8, "action_mask": (N_ACTIONS,)
-      int8}`` (see ``docs/encoding.md``); the mask has a 1 at each legal action (int8,
-      the dtype ``Discrete.sample(mask=...)`` takes).
+    - **Observation**: ``{"observation": (C, 34) uint8, "action_mask": (N_ACTIONS,)
+      int8}`` (see ``docs/encoding.md``; C is ``N_PLANES``, plus ``N_GB_PLANES`` with
+      ``features="v2"``), the same keys as every majiang env; the mask has a 1 at each
+      legal action (int8, the dtype ``Discrete.sample(mask=...)`` takes).
     - **Action**: an index of the fixed action space (:func:`majiang.env.index_to_action`);
       a legal one has ``action_mask[action] == 1``. What an illegal index does is
       ``illegal_action``:
@@ -67,12 +69,17 @@ class MahjongEnv(gym.Env):
     - **Seeds**: ``reset(seed=s)`` starts a match determined by ``s`` afresh: the same walls and,
       for the same actions, the same opponents' play. ``reset()`` without a seed after a
       finished match (or at the first call) draws a seed from ``self.np_random``.
+    - **Rendering**: ``render_mode="ansi"`` returns the seat's view as text from
+      :meth:`render`; ``"human"`` prints it.
+    - **Pickling and copying**: the env pickles and deep-copies as its arguments, its
+      generator, the seed of the match in play and the actions taken since, replayed on
+      load: the copy continues exactly as the original would.
     - **Records**: :attr:`record` is the :class:`~majiang.record.MatchRecord` of the match
       in play (every hand finished so far, full information); ``env.record.save(path)``
       writes it and :func:`majiang.record.replay_record` replays it.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(
         self,
@@ -84,6 +91,7 @@ class MahjongEnv(gym.Env):
         hands: int | None = None,
         illegal_action: str = "substitute",
         render_mode: str | None = None,
+        features: str = "v1",
     ):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise InvalidArgumentError(
@@ -92,24 +100,35 @@ class MahjongEnv(gym.Env):
             )
         self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise InvalidArgumentError(
+                f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
+            )
+        self._args = dict(
+            rules=rules,
+            opponents=opponents,
+            seat=seat,
+            episode=episode,
+            hands=hands,
+            illegal_action=illegal_action,
+            render_mode=render_mode,
+            features=features,
+        )
+        self.features = features
         self.rules = rule_set(rules)
         self.opponents = opponents
         self.seat = seat
         self.episode = episode
         self.hands = hands
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict(
-            {
-                "planes": spaces.Box(0, 255, (ENV_N_PLANES, 34), np.uint8),
-                "action_mask": spaces.Box(0, 1, (ENV_N_ACTIONS,), np.int8),
-            }
-        )
+        self.observation_space = observation_space(features)
         self.action_space = spaces.Discrete(ENV_N_ACTIONS)
         # Built now so that bad arguments fail here, not at the first reset.
         self._core = self._make(0)
         self._ended = True
         self._fresh = True
+        # The seed of the match in play and what was done since (for pickling).
+        self._core_seed: int | None = None
+        self._trace: list[int] = []
         self.record: MatchRecord | None = None
         self.records: list[MatchRecord] = []
 
@@ -125,11 +144,12 @@ class MahjongEnv(gym.Env):
             threads=1,
             autoreset=False,
             record=True,
+            features=self.features,
         )
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {
-            "planes": self._core.obs[0].copy(),
+            "observation": self._core.obs[0].copy(),
             "action_mask": self._core.mask[0].view(np.int8).copy(),
         }
 
@@ -160,11 +180,14 @@ class MahjongEnv(gym.Env):
         if seed is not None or self._fresh or match_over or not self._ended:
             s = seed if seed is not None else int(self.np_random.integers(0, 2**63))
             self._core = self._make(s)
+            self._core_seed = s
+            self._trace = []
             self.record = None
             self.records = []
             self._fresh = False
         else:
             core.next_episode(0)
+            self._trace.append(-1)
         self._ended = False
         self._collect()
         return self._obs(), {}
@@ -182,6 +205,7 @@ class MahjongEnv(gym.Env):
             info.update(illegal_action=True, requested_action=a, played_action=played)
             a = played
         _, _, reward, done = self._core.step(np.array([a], dtype=np.int64))
+        self._trace.append(a)
         self._ended = bool(done[0])
         self._collect()
         return self._obs(), float(reward[0]), self._ended, False, info
@@ -201,7 +225,38 @@ class MahjongEnv(gym.Env):
         return self._core.mask[0].astype(bool)
 
     def render(self) -> str | None:
-        """``ansi``: the seat's view as text."""
-        if self.render_mode != "ansi":
+        """``ansi``: the seat's view as text; ``human``: the same, printed."""
+        if self.render_mode is None:
             return None
-        return repr(self._core.round(0).observation(self.seat))
+        text = repr(self._core.round(0).observation(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "args": self._args,
+            "np_random": self._np_random,
+            "core_seed": self._core_seed,
+            "trace": list(self._trace),
+            "ended": self._ended,
+            "fresh": self._fresh,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        MahjongEnv.__init__(self, **state["args"])
+        self._np_random = state["np_random"]
+        if state["core_seed"] is not None:
+            self._core = self._make(state["core_seed"])
+            self._core_seed = state["core_seed"]
+            self._collect()
+            for a in state["trace"]:
+                if a < 0:
+                    self._core.next_episode(0)
+                else:
+                    self._core.step(np.array([a], dtype=np.int64))
+                self._trace.append(a)
+                self._collect()
+        self._ended = state["ended"]
+        self._fresh = state["fresh"]
