@@ -512,6 +512,15 @@ class StrongPolicy:
 #     chance: float | None, discard: int | None, search: float | None}.
 _ExplanationDict = dict[str, Any]
 
+def option_values(
+    observation: Observation, samples: int, seed: int = 0, player: str = "efficiency"
+) -> tuple[int, list[tuple[Action, float, float, float, float]]]:
+    """The value of every legal action of the observation for its seat by playouts on
+    ``samples`` sampled deals (fixed by ``seed``), the built-in policy ``player`` at the
+    seat and the efficiency policy at the others:
+    the deals played and, per legal action, ``(action, mean, std_err, loss, loss_se)`` in
+    points."""
+
 def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     """The strong policy's defensive reading from the observation's seat: each seat's
     chance of being ready now (0 for the observer), and each kind's chance of dealing in

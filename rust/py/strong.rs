@@ -11,6 +11,7 @@ use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
 use crate::policy::plans::Evaluator;
 use crate::policy::strong::explain::Explanation;
+use crate::policy::strong::search::Search;
 use crate::policy::strong::{danger, unseen_of};
 use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
 use crate::round::Observation;
@@ -232,6 +233,53 @@ pub(super) fn explanation_dict<'py>(
     Ok(d)
 }
 
+/// Most determinizations `option_values` plays per option.
+pub const MAX_OPTION_SAMPLES: u32 = 100_000;
+
+/// The value of every legal action of `observation` for its seat, estimated by
+/// playouts: `samples` determinizations of the view (the unseen tiles drawn at random,
+/// fixed by `seed`), every action tried on each and the hand played to its end by the
+/// policy named `player` at the seat (`"efficiency"`, `"strong"`, `"expert"`...) and the
+/// efficiency policy at the others. Returns the determinizations played and, per legal
+/// action in the observation's order, `(action, mean, std_err, loss, loss_se)`: the mean
+/// score change in points and its standard error, the highest mean minus this one and
+/// the standard error of that paired difference. `RuleError` when the view cannot be
+/// rebuilt (a finished hand, huainan's hidden 宝 state, private walls), `ValueError` for
+/// a sample count outside 1-100,000.
+#[pyfunction]
+#[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency"))]
+#[allow(clippy::type_complexity)]
+fn option_values<'py>(
+    py: Python<'py>,
+    observation: &Bound<'py, PyAny>,
+    samples: Int<i128>,
+    seed: Int<i128>,
+    player: &str,
+) -> PyResult<(u32, Vec<(Bound<'py, PyAny>, f64, f64, f64, f64)>)> {
+    let obs = &observation_of(observation)?.get().inner;
+    let own = crate::policy::PolicyKind::parse(player)?;
+    let n = samples.0;
+    if !(1..=MAX_OPTION_SAMPLES as i128).contains(&n) {
+        return Err(MjError::argument(format!(
+            "samples must be 1 to {MAX_OPTION_SAMPLES}, got {n}"
+        ))
+        .into());
+    }
+    let seed = convert::seed("seed", seed.0)?;
+    let legal: Vec<crate::round::Action> = obs.legal.as_slice().to_vec();
+    let obs_copy: Observation = (**obs).clone();
+    let values = py.detach(move || -> crate::MjResult<_> {
+        let mut search = Search::new(&obs_copy.rules)?;
+        search.value_all(&obs_copy, &legal, n as u32, seed, own)
+    })?;
+    let mut out = Vec::with_capacity(values.options.len());
+    for o in &values.options {
+        let a = action_obj(py, o.action)?.into_bound(py).into_any();
+        out.push((a, o.mean, o.std_err, o.loss, o.loss_se));
+    }
+    Ok((values.samples, out))
+}
+
 /// The strong policy's defensive reading of the table from `observation`'s seat: for each
 /// seat the chance that it is ready now (0 for the observer), and for each of the 34 kinds
 /// the chance that discarding it deals in to some opponent. Read only from what the seat
@@ -310,5 +358,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStrongPolicy>()?;
     m.add_function(wrap_pyfunction!(danger_reading, m)?)?;
     m.add_function(wrap_pyfunction!(fan_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(option_values, m)?)?;
     Ok(())
 }

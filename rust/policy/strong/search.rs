@@ -10,10 +10,11 @@
 //! The work is counted in rollouts, so the result depends only on the seed and the
 //! budget; an optional wall-clock cap stops early (documented in [`super::StrongConfig`]).
 
-use crate::policy::{play_out, EfficiencyPolicy, Policy};
+use crate::policy::{play_out, EfficiencyPolicy, Policy, PolicyKind};
 use crate::round::{Action, Observation, Round};
 use crate::rules::Rules;
 use crate::wall::{derive_seed, Rng};
+use crate::MjResult;
 use std::time::Instant;
 
 /// Most candidates compared at once.
@@ -61,7 +62,6 @@ impl Search {
         if n == 0 {
             return res;
         }
-        let me = obs.seat;
         let mut sum = [0f64; MAX_CANDIDATES];
         let mut done = 0u32;
         for i in 0..samples {
@@ -74,27 +74,13 @@ impl Search {
             let mut ok = true;
             let mut vals = [0f64; MAX_CANDIDATES];
             for (k, &a) in cands[..n].iter().enumerate() {
-                let mut rng = Rng::new(ds);
-                if self.work.redeal_from(obs, &mut rng).is_err() {
-                    ok = false;
-                    break;
+                match self.play_one(obs, a, ds) {
+                    Ok(v) => vals[k] = v,
+                    Err(_) => {
+                        ok = false;
+                        break;
+                    }
                 }
-                if self.work.apply(me, a).is_err() {
-                    ok = false;
-                    break;
-                }
-                for (s, p) in self.pols.iter_mut().enumerate() {
-                    p.begin_hand(derive_seed(ds, 16 + s as u64));
-                }
-                if play_out(&mut self.work, &mut self.pols).is_err() {
-                    ok = false;
-                    break;
-                }
-                vals[k] = self
-                    .work
-                    .result()
-                    .map(|r| r.deltas[me as usize & 3] as f64)
-                    .unwrap_or(0.0);
             }
             if !ok {
                 break;
@@ -111,5 +97,173 @@ impl Search {
             }
         }
         res
+    }
+
+    /// One playout: the determinization of `obs` drawn from `ds`, `a` applied for
+    /// `obs.seat`, the hand played to its end by the efficiency policies (seeded from
+    /// `ds`); the seat's score change.
+    fn play_one(&mut self, obs: &Observation, a: Action, ds: u64) -> MjResult<f64> {
+        let me = obs.seat;
+        let mut rng = Rng::new(ds);
+        self.work.redeal_from(obs, &mut rng)?;
+        self.work.apply(me, a)?;
+        for (s, p) in self.pols.iter_mut().enumerate() {
+            p.begin_hand(derive_seed(ds, 16 + s as u64));
+        }
+        play_out(&mut self.work, &mut self.pols)?;
+        Ok(self
+            .work
+            .result()
+            .map(|r| r.deltas[me as usize & 3] as f64)
+            .unwrap_or(0.0))
+    }
+
+    /// The value of every action of `acts` for `obs.seat`, each tried on the same
+    /// `samples` determinizations of `obs` (common random numbers, as in [`Search::run`];
+    /// `seed` fixes them) and played out.
+    ///
+    /// Each [`OptionValue`] holds the mean score change and its standard error, and the
+    /// loss against the option with the highest mean with the standard error of that
+    /// paired difference (smaller than either option's own: both face the same
+    /// deals). Fails when the view cannot be rebuilt (a finished hand, private walls, a
+    /// rule set whose hidden state the view does not show) or an action is not legal.
+    ///
+    /// `own` is the policy that plays the deciding seat after its action (the other
+    /// seats play the efficiency policy).
+    pub fn value_all(
+        &mut self,
+        obs: &Observation,
+        acts: &[Action],
+        samples: u32,
+        seed: u64,
+        own: PolicyKind,
+    ) -> MjResult<OptionValues> {
+        let me = obs.seat as usize & 3;
+        let mut own_pol = own.build(&obs.rules);
+        std::mem::swap(&mut self.pols[me], &mut own_pol);
+        let res = self.value_each(obs, acts, samples, seed);
+        std::mem::swap(&mut self.pols[me], &mut own_pol);
+        res
+    }
+
+    /// [`Search::value_all`] with the policies in place.
+    fn value_each(
+        &mut self,
+        obs: &Observation,
+        acts: &[Action],
+        samples: u32,
+        seed: u64,
+    ) -> MjResult<OptionValues> {
+        let n = acts.len();
+        let m = samples.max(1) as usize;
+        if n == 0 {
+            return Ok(OptionValues {
+                options: Vec::new(),
+                samples: 0,
+            });
+        }
+        // vals[i * n + k]: determinization i, action k.
+        let mut vals = vec![0f64; m * n];
+        for i in 0..m {
+            let ds = derive_seed(seed, i as u64);
+            for (k, &a) in acts.iter().enumerate() {
+                vals[i * n + k] = self.play_one(obs, a, ds)?;
+            }
+        }
+        let mean_of = |k: usize| (0..m).map(|i| vals[i * n + k]).sum::<f64>() / m as f64;
+        let means: Vec<f64> = (0..n).map(mean_of).collect();
+        let best = (0..n).fold(0, |b, k| if means[k] > means[b] { k } else { b });
+        let se = |f: &dyn Fn(usize) -> f64, mean: f64| {
+            if m < 2 {
+                return 0.0;
+            }
+            let ss: f64 = (0..m).map(|i| (f(i) - mean).powi(2)).sum();
+            (ss / (m as f64 - 1.0) / m as f64).sqrt()
+        };
+        let options = (0..n)
+            .map(|k| {
+                let loss = means[best] - means[k];
+                OptionValue {
+                    action: acts[k],
+                    mean: means[k],
+                    std_err: se(&|i| vals[i * n + k], means[k]),
+                    loss,
+                    loss_se: se(&|i| vals[i * n + best] - vals[i * n + k], loss),
+                }
+            })
+            .collect();
+        Ok(OptionValues {
+            options,
+            samples: m as u32,
+        })
+    }
+}
+
+/// The value of one option for the deciding seat (see [`Search::value_all`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OptionValue {
+    /// The action.
+    pub action: Action,
+    /// Mean score change of the seat over the playouts, in points.
+    pub mean: f64,
+    /// Standard error of `mean`.
+    pub std_err: f64,
+    /// The best option's mean minus this one's (0 for the best).
+    pub loss: f64,
+    /// Standard error of `loss` (from the paired differences on the same deals).
+    pub loss_se: f64,
+}
+
+/// Every option's value and the determinizations played (each plays every option once).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionValues {
+    /// One per action, in the order asked.
+    pub options: Vec<OptionValue>,
+    /// Determinizations played.
+    pub samples: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_is_valued_on_the_same_deals_and_the_seed_fixes_them() {
+        let rules = Rules::gb();
+        let round = Round::new(&rules, 7, 0, 0).unwrap();
+        let obs = round.observe(round.pending().trailing_zeros() as u8);
+        let acts: Vec<Action> = obs.legal.as_slice().to_vec();
+        let mut s = Search::new(&rules).unwrap();
+        let a = s
+            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency)
+            .unwrap();
+        let b = s
+            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency)
+            .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.samples, 6);
+        assert_eq!(a.options.len(), acts.len());
+        let best = a.options.iter().map(|o| o.mean).fold(f64::MIN, f64::max);
+        for (o, &act) in a.options.iter().zip(&acts) {
+            assert_eq!(o.action, act);
+            assert!((o.loss - (best - o.mean)).abs() < 1e-9);
+            assert!(o.std_err >= 0.0 && o.loss_se >= 0.0);
+        }
+        assert!(a.options.iter().any(|o| o.loss == 0.0));
+        let c = s
+            .value_all(&obs, &acts, 6, 12, PolicyKind::Efficiency)
+            .unwrap();
+        assert_ne!(a, c, "another seed samples other deals");
+    }
+
+    #[test]
+    fn an_illegal_option_is_an_error() {
+        let rules = Rules::gb();
+        let round = Round::new(&rules, 7, 0, 0).unwrap();
+        let seat = round.pending().trailing_zeros() as u8;
+        let obs = round.observe(seat);
+        let mut s = Search::new(&rules).unwrap();
+        let e = s.value_all(&obs, &[Action::Pass], 2, 0, PolicyKind::Efficiency);
+        assert!(e.is_err());
     }
 }
