@@ -240,14 +240,17 @@ pub const MAX_OPTION_SAMPLES: u32 = 100_000;
 /// playouts: `samples` determinizations of the view (the unseen tiles drawn at random,
 /// fixed by `seed`), every action tried on each and the hand played to its end by the
 /// policy named `player` at the seat (`"efficiency"`, `"strong"`, `"expert"`...) and the
-/// efficiency policy at the others. Returns the determinizations played and, per legal
-/// action in the observation's order, `(action, mean, std_err, loss, loss_se)`: the mean
-/// score change in points and its standard error, the highest mean minus this one and
-/// the standard error of that paired difference. `RuleError` when the view cannot be
-/// rebuilt (a finished hand, huainan's hidden 宝 state, private walls), `ValueError` for
+/// efficiency policy at the others. Returns the determinizations played, whether the
+/// rules' private walls were played as one shared wall (which tiles stand in whose wall
+/// is not in a view, so they cannot be sampled) and, per legal
+/// action in the observation's order, `(action, mean, std_err, loss, loss_se, gap,
+/// gap_se)`: the mean score change in points and its standard error, the highest mean
+/// minus this one and the standard error of that paired difference, and the same
+/// against the legal action `reference` (the best when None). `RuleError` when the view cannot be
+/// rebuilt (a finished hand, huainan's hidden 宝 state), `InvalidArgumentError` for
 /// a sample count outside 1-100,000.
 #[pyfunction]
-#[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency"))]
+#[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency", reference=None))]
 #[allow(clippy::type_complexity)]
 fn option_values<'py>(
     py: Python<'py>,
@@ -255,7 +258,12 @@ fn option_values<'py>(
     samples: Int<i128>,
     seed: Int<i128>,
     player: &str,
-) -> PyResult<(u32, Vec<(Bound<'py, PyAny>, f64, f64, f64, f64)>)> {
+    reference: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(
+    u32,
+    bool,
+    Vec<(Bound<'py, PyAny>, f64, f64, f64, f64, f64, f64)>,
+)> {
     let obs = &observation_of(observation)?.get().inner;
     let own = crate::policy::PolicyKind::parse(player)?;
     let n = samples.0;
@@ -267,17 +275,42 @@ fn option_values<'py>(
     }
     let seed = convert::seed("seed", seed.0)?;
     let legal: Vec<crate::round::Action> = obs.legal.as_slice().to_vec();
-    let obs_copy: Observation = (**obs).clone();
+    let refi = match reference {
+        Some(r) if !r.is_none() => {
+            let a = r
+                .cast::<super::action::PyAction>()
+                .map_err(|_| {
+                    super::errors::type_error(format!(
+                        "reference must be a majiang.Action, got {}",
+                        convert::type_name(r)
+                    ))
+                })?
+                .get()
+                .inner;
+            Some(legal.iter().position(|&x| x == a).ok_or_else(|| {
+                MjError::action(format!(
+                    "the reference {} is not one of the legal actions",
+                    a.describe()
+                ))
+            })?)
+        }
+        _ => None,
+    };
+    let mut obs_copy: Observation = (**obs).clone();
+    // Private walls are not rebuilt from a view (which tiles stand in whose wall is not
+    // shown): the playouts then draw the same unseen tiles from one shared wall.
+    let shared = obs_copy.rules.table.private_walls;
+    obs_copy.rules.table.private_walls = false;
     let values = py.detach(move || -> crate::MjResult<_> {
         let mut search = Search::new(&obs_copy.rules)?;
-        search.value_all(&obs_copy, &legal, n as u32, seed, own)
+        search.value_all(&obs_copy, &legal, n as u32, seed, own, refi)
     })?;
     let mut out = Vec::with_capacity(values.options.len());
     for o in &values.options {
         let a = action_obj(py, o.action)?.into_bound(py).into_any();
-        out.push((a, o.mean, o.std_err, o.loss, o.loss_se));
+        out.push((a, o.mean, o.std_err, o.loss, o.loss_se, o.gap, o.gap_se));
     }
-    Ok((values.samples, out))
+    Ok((values.samples, shared, out))
 }
 
 /// The strong policy's defensive reading of the table from `observation`'s seat: for each

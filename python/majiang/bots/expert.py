@@ -82,16 +82,18 @@ class ExpertBot:
         Every action is tried on the same :attr:`samples` sampled deals (the tiles the
         seat cannot see drawn at random), and the hand is played to its end by the
         :attr:`playout` bot at the seat and the efficiency bot at the others; a value is
-        the mean score change of the seat, in points, with its standard error and the
-        loss against the best option. ``expert_action`` is
+        the mean score change of the seat, in points, with its standard error, the
+        loss against the best option and the gap to the expert's choice. ``expert_action`` is
         the action this bot's policy chooses. The result depends only on the bot's seed,
         ``samples`` and the observation (the bot's own play is not advanced). Errors as in
-        :meth:`act`; in huainan (the 宝 state is not in the view) and on private walls
-        the deals cannot be sampled: :class:`~majiang.RuleError`.
+        :meth:`act`; in huainan the deals cannot be sampled (the 宝 state is not in the
+        view): :class:`~majiang.RuleError`. On private walls (Botzone's gb) the view does
+        not show which tiles stand in whose wall: the playouts draw the same unseen tiles
+        from one shared wall (``shared_wall`` on the result).
         """
         expert = Policy("expert", rules=self._rules, seed=self.seed).choose(observation)
-        samples, rows = option_values(
-            observation, self.samples, seed=self.seed, player=self.playout
+        samples, shared_wall, rows = option_values(
+            observation, self.samples, seed=self.seed, player=self.playout, reference=expert
         )
         options = [
             OptionValue(
@@ -100,9 +102,11 @@ class ExpertBot:
                 std_err=se,
                 loss=loss,
                 loss_se=loss_se,
+                gap=gap,
+                gap_se=gap_se,
                 expert=a == expert,
             )
-            for a, mean, se, loss, loss_se in rows
+            for a, mean, se, loss, loss_se, gap, gap_se in rows
         ]
         options.sort(key=lambda o: -o.points)
         return OptionValues(
@@ -112,6 +116,7 @@ class ExpertBot:
             seed=self.seed,
             expert_action=expert,
             playout_bot=self.playout,
+            shared_wall=shared_wall,
         )
 
     def __repr__(self) -> str:

@@ -35,8 +35,14 @@ class OptionValue:
     ``points`` is the mean score change of the seat over the playouts after ``action``
     (points of the rule set: a gain is positive), ``std_err`` its standard error.
     ``loss`` is the best option's ``points`` minus this one's (0 for the best) and
-    ``loss_se`` the standard error of that difference. ``expert`` is true for the action
-    the expert bot chooses.
+    ``loss_se`` the standard error of that difference. ``gap`` is the expert's choice's
+    ``points`` minus this one's (negative when this option did better in the playouts)
+    and ``gap_se`` its standard error. ``expert`` is true for the action the expert bot
+    chooses.
+
+    ``loss`` is measured from the best of several noisy means, so over many close
+    options it leans high; ``gap`` is measured from an option chosen without looking at
+    the playouts, so it does not.
     """
 
     action: Action
@@ -44,6 +50,8 @@ class OptionValue:
     std_err: float
     loss: float
     loss_se: float
+    gap: float
+    gap_se: float
     expert: bool
 
     @property
@@ -71,6 +79,8 @@ class OptionValue:
             "ci95": [round(self.low, 3), round(self.high, 3)],
             "loss": round(self.loss, 3),
             "loss_se": round(self.loss_se, 3),
+            "gap": round(self.gap, 3),
+            "gap_se": round(self.gap_se, 3),
             "expert": self.expert,
         }
 
@@ -81,10 +91,12 @@ class OptionValues:
 
     ``options`` holds one :class:`OptionValue` per legal action, highest ``points``
     first; ``samples`` is the number of determinizations (each plays every option once,
-    so ``playouts`` = samples × options); ``playout_bot`` the policy that played them
-    out; ``seed`` the seed that fixed the deals; ``expert_action`` the action the expert
+    so ``playouts`` = samples × options); ``playout_bot`` the built-in policy that played
+    the deciding seat on (:data:`OPPONENT_BOT` played the others); ``seed`` the seed that fixed the deals; ``expert_action`` the action the expert
     bot chooses (its own reasoning, which may differ from the best mean when the options
-    are close).
+    are close). ``shared_wall`` is true when the rules' private walls were played as
+    one shared wall of the same unseen tiles (a view does not show whose wall holds
+    which tile).
     """
 
     seat: int
@@ -93,6 +105,7 @@ class OptionValues:
     seed: int
     expert_action: Action
     playout_bot: str = "expert"
+    shared_wall: bool = False
 
     @property
     def playouts(self) -> int:
@@ -111,6 +124,7 @@ class OptionValues:
             f"{self.samples} sampled deals x {len(self.options)} options = "
             f"{self.playouts} playouts, the {self.playout_bot} bot at the seat and the "
             f"{OPPONENT_BOT} bot at the others, seed {self.seed}"
+            + ("; the private walls played as one shared wall" if self.shared_wall else "")
         )
 
     def value_of(self, action: Action) -> OptionValue:
@@ -134,6 +148,7 @@ class OptionValues:
             "playouts": self.playouts,
             "playout_bot": self.playout_bot,
             "opponent_bot": OPPONENT_BOT,
+            "shared_wall": self.shared_wall,
             "seed": self.seed,
             "expert": str(self.expert_action),
             "options": [o.as_dict() for o in self.options],

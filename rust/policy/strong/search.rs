@@ -129,7 +129,9 @@ impl Search {
     /// rule set whose hidden state the view does not show) or an action is not legal.
     ///
     /// `own` is the policy that plays the deciding seat after its action (the other
-    /// seats play the efficiency policy).
+    /// seats play the efficiency policy). Each option's `gap` is the mean of the option
+    /// at index `reference` of `acts` (the best when None or out of range) minus its own,
+    /// with the standard error of that paired difference.
     pub fn value_all(
         &mut self,
         obs: &Observation,
@@ -137,11 +139,12 @@ impl Search {
         samples: u32,
         seed: u64,
         own: PolicyKind,
+        reference: Option<usize>,
     ) -> MjResult<OptionValues> {
         let me = obs.seat as usize & 3;
         let mut own_pol = own.build(&obs.rules);
         std::mem::swap(&mut self.pols[me], &mut own_pol);
-        let res = self.value_each(obs, acts, samples, seed);
+        let res = self.value_each(obs, acts, samples, seed, reference);
         std::mem::swap(&mut self.pols[me], &mut own_pol);
         res
     }
@@ -153,6 +156,7 @@ impl Search {
         acts: &[Action],
         samples: u32,
         seed: u64,
+        reference: Option<usize>,
     ) -> MjResult<OptionValues> {
         let n = acts.len();
         let m = samples.max(1) as usize;
@@ -173,6 +177,7 @@ impl Search {
         let mean_of = |k: usize| (0..m).map(|i| vals[i * n + k]).sum::<f64>() / m as f64;
         let means: Vec<f64> = (0..n).map(mean_of).collect();
         let best = (0..n).fold(0, |b, k| if means[k] > means[b] { k } else { b });
+        let refi = reference.filter(|&r| r < n).unwrap_or(best);
         let se = |f: &dyn Fn(usize) -> f64, mean: f64| {
             if m < 2 {
                 return 0.0;
@@ -183,12 +188,15 @@ impl Search {
         let options = (0..n)
             .map(|k| {
                 let loss = means[best] - means[k];
+                let gap = means[refi] - means[k];
                 OptionValue {
                     action: acts[k],
                     mean: means[k],
                     std_err: se(&|i| vals[i * n + k], means[k]),
                     loss,
                     loss_se: se(&|i| vals[i * n + best] - vals[i * n + k], loss),
+                    gap,
+                    gap_se: se(&|i| vals[i * n + refi] - vals[i * n + k], gap),
                 }
             })
             .collect();
@@ -212,6 +220,10 @@ pub struct OptionValue {
     pub loss: f64,
     /// Standard error of `loss` (from the paired differences on the same deals).
     pub loss_se: f64,
+    /// The reference option's mean minus this one's (see [`Search::value_all`]).
+    pub gap: f64,
+    /// Standard error of `gap`.
+    pub gap_se: f64,
 }
 
 /// Every option's value and the determinizations played (each plays every option once).
@@ -235,10 +247,10 @@ mod tests {
         let acts: Vec<Action> = obs.legal.as_slice().to_vec();
         let mut s = Search::new(&rules).unwrap();
         let a = s
-            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency)
+            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None)
             .unwrap();
         let b = s
-            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency)
+            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None)
             .unwrap();
         assert_eq!(a, b);
         assert_eq!(a.samples, 6);
@@ -251,7 +263,7 @@ mod tests {
         }
         assert!(a.options.iter().any(|o| o.loss == 0.0));
         let c = s
-            .value_all(&obs, &acts, 6, 12, PolicyKind::Efficiency)
+            .value_all(&obs, &acts, 6, 12, PolicyKind::Efficiency, None)
             .unwrap();
         assert_ne!(a, c, "another seed samples other deals");
     }
@@ -263,7 +275,7 @@ mod tests {
         let seat = round.pending().trailing_zeros() as u8;
         let obs = round.observe(seat);
         let mut s = Search::new(&rules).unwrap();
-        let e = s.value_all(&obs, &[Action::Pass], 2, 0, PolicyKind::Efficiency);
+        let e = s.value_all(&obs, &[Action::Pass], 2, 0, PolicyKind::Efficiency, None);
         assert!(e.is_err());
     }
 }
