@@ -522,8 +522,9 @@ def option_values(
     """The value of every legal action of the observation for its seat by playouts on
     ``samples`` sampled deals (fixed by ``seed``), the built-in policy ``player`` at the
     seat and the efficiency policy at the others: the deals played, whether private walls
-    were played as one shared wall, and per legal action ``(action, mean, std_err, loss, loss_se, gap, gap_se)`` in points (``loss``
-    against the best mean, ``gap`` against ``reference``, the best when None)."""
+    were played as one shared wall, and per legal action ``(action, mean, std_err, loss,
+    loss_se, gap, gap_se)`` in points (``loss`` against the best mean, ``gap`` against
+    ``reference``, the best when None)."""
 
 def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     """The strong policy's defensive reading from the observation's seat: each seat's

@@ -92,11 +92,11 @@ class OptionValues:
     ``options`` holds one :class:`OptionValue` per legal action, highest ``points``
     first; ``samples`` is the number of determinizations (each plays every option once,
     so ``playouts`` = samples × options); ``playout_bot`` the built-in policy that played
-    the deciding seat on (:data:`OPPONENT_BOT` played the others); ``seed`` the seed that fixed the deals; ``expert_action`` the action the expert
-    bot chooses (its own reasoning, which may differ from the best mean when the options
-    are close). ``shared_wall`` is true when the rules' private walls were played as
-    one shared wall of the same unseen tiles (a view does not show whose wall holds
-    which tile).
+    the deciding seat on (:data:`OPPONENT_BOT` played the others); ``seed`` the seed that
+    fixed the deals; ``expert_action`` the action the expert bot chooses (its own
+    reasoning, which may differ from the best mean when the options are close).
+    ``shared_wall`` is true when the rules' private walls were played as one shared wall
+    of the same unseen tiles (a view does not show whose wall holds which tile).
     """
 
     seat: int

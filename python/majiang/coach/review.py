@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -417,8 +417,7 @@ def _review_hand(rules: Any, h: Any, seat: int, bot: ExpertBot) -> HandReview:
         pass
     won = seat in [w["seat"] for w in h.result.get("wins", [])]
     dealt_in = any(
-        e.get("type") == "win" and e.get("from") == seat and e.get("seat") != seat
-        for e in h.events
+        e.get("type") == "win" and e.get("from") == seat and e.get("seat") != seat for e in h.events
     )
     return HandReview(
         index=h.index,

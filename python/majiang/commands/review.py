@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any
 
+from .._untrusted import printable
 from ..coach.review import (
     DEFAULT_SAMPLES,
     Decision,
@@ -22,7 +23,6 @@ from ..coach.review import (
     review,
 )
 from ..errors import MajiangError, ReplayMismatchError
-from .._untrusted import printable
 
 _WHAT = {
     "agreement": "agreement with the expert's choice",
