@@ -24,11 +24,6 @@ from ..coach.review import (
 )
 from ..errors import MajiangError, ReplayMismatchError
 
-_WHAT = {
-    "agreement": "agreement with the expert's choice",
-    "best_agreement": "played the best value",
-}
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Adds ``review`` to the ``majiang`` command line."""
