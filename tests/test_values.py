@@ -107,3 +107,18 @@ def test_bad_arguments_and_huainan_are_clear_errors() -> None:
 def test_classic_is_valued() -> None:
     v = ExpertBot(seed=1, samples=3).value_of_options(_turn("classic", 3))
     assert len(v) >= 2
+
+
+def test_the_gap_is_measured_from_the_experts_choice() -> None:
+    v = ExpertBot(seed=2, samples=5, playout="efficiency").value_of_options(_turn(seed=4))
+    ref = v.value_of(v.expert_action)
+    assert ref.gap == 0 and ref.gap_se == 0
+    for x in v:
+        assert x.gap == pytest.approx(ref.points - x.points)
+
+
+def test_private_walls_are_played_as_one_shared_wall() -> None:
+    r = mj.Round(mj.RuleSet("botzone"), 3)
+    v = ExpertBot(samples=2, playout="efficiency").value_of_options(r.observation(r.pending[0]))
+    assert v.shared_wall and "one shared wall" in v.method
+    assert not ExpertBot(samples=2).value_of_options(_turn()).shared_wall
