@@ -73,7 +73,7 @@ class ExpertBot:
         chances and values are the expert's expected points). In huainan the expert plays
         a policy that does not explain its choices: ``ValueError``.
         """
-        return Explanation.from_dict(self._policy.explain(observation))
+        return Explanation.from_dict(self._policy.explain(observation), expected_points=True)
 
     def value_of_options(self, observation: Observation) -> OptionValues:
         """The expected points of every legal action of ``observation`` for its seat,

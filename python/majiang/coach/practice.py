@@ -53,8 +53,10 @@ __all__ = [
 MODES: dict[str, str] = {
     "fans": "name the fans and the total of a winning hand (huainan: its form and value)",
     "waits": "name every tile that completes a ready hand, and which reach the minimum",
+    "discard": "何切: choose the discard of a hand, graded against the expert's values "
+    "(gb, classic)",
 }
-"""The practice modes that need no valuation, by name."""
+"""The practice modes, by name (``discard`` is in :mod:`majiang.coach.discard`)."""
 
 CIRCUMSTANCES: dict[str, str] = {
     "Last Tile Draw": "self-drawn with the last tile of the wall",
@@ -544,4 +546,8 @@ def generate(mode: str, rules: str | RuleSet = "gb", seed: int = 0) -> Any:
         return fan_exercise(rules, seed)
     if mode == "waits":
         return waits_exercise(rules, seed)
+    if mode == "discard":
+        from .discard import discard_exercise
+
+        return discard_exercise(rules, seed)
     raise InvalidArgumentError(f"no practice mode {mode!r} (expected one of {', '.join(MODES)})")

@@ -22,7 +22,7 @@ __all__ = ["render_html", "tile_html", "write_html"]
 
 _NUMERALS = "一二三四五六七八九"
 _SUITS = "万筒条"
-_HONOURS = "东南西北白发中"
+_HONOURS = "东南西北中发白"
 _FLOWERS = "梅兰竹菊春夏秋冬"
 _CLASS = ("m", "p", "s")
 
@@ -38,7 +38,7 @@ border-radius:4px;background:#fffdf5;box-shadow:1px 1px 0 #bbb;text-align:center
 line-height:1.05em;font-size:.95em;vertical-align:middle;padding-top:.05em}
 .t b{display:block;font-weight:normal}.t i{display:block;font-style:normal}
 .t.m{color:#b3261e}.t.p{color:#1d4f91}.t.s{color:#1b7a3a}.t.z{color:#1e1e1e}
-.t.h5{color:#1d4f91}.t.h6{color:#1b7a3a}.t.h7{color:#b3261e}.t.f{color:#8e3a8e}
+.t.h5{color:#b3261e}.t.h6{color:#1b7a3a}.t.h7{color:#1d4f91}.t.f{color:#8e3a8e}
 .t.one{line-height:2.1em}.t.new{margin-left:.7em;border-color:#d08a00}
 .meld{margin-left:.6em;padding:1px 3px;background:#e8e5da;border-radius:4px}
 .dec{margin:.5em 0;padding:.45em .7em;border-left:4px solid #9c9;background:#fff}

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     modes = "; ".join(f"{name}: {what}" for name, what in MODES.items())
     p = sub.add_parser(
         "practice",
-        help="exercises graded by the engine: fans, waits",
+        help="exercises graded by the engine: fans, waits, discard (何切)",
         description="Practise in the terminal with exercises the engine generates from "
         f"hands it deals and plays, each from a seed, graded at once ({modes}). The score "
         "of each mode under each rule set is kept in your data directory "
@@ -90,6 +90,11 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is not None and not 0 <= args.seed < 2**40:
         return _fail(f"--seed must be a whole number from 0 to {2**40 - 1:,}, got {args.seed}")
     rules = rule_set(args.rules)
+    if args.mode == "discard" and rules.unit != "fan":
+        return _fail(
+            f"--mode discard is valued by playouts on sampled deals, which {args.rules} does "
+            "not allow (the 宝 state is hidden): use gb or classic"
+        )
     if args.json:
         try:
             ex = generate(args.mode, rules, args.seed or 0)

@@ -12,6 +12,8 @@ Keys:
   type the total (Backspace takes one back), Enter answers;
 - waits: the arrows move over the 34 kinds, Space marks a wait, ``m`` marks a wait that
   reaches the minimum (gb, classic), Enter answers;
+- discard (何切): ←/→ choose a tile of the hand, ``r`` declares a ready hand with it
+  (classic's 报听, where allowed), Enter discards it;
 - after an answer: Enter or ``n`` the next exercise; ``q`` leaves at any time.
 """
 
@@ -29,13 +31,16 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from .._core import RuleSet
+from ..coach.discard import DiscardExercise
 from ..coach.practice import FanExercise, Grade, WaitsExercise, generate
 from ..coach.store import PracticeScore, Store
-from ..errors import UsageError
+from ..errors import InvalidArgumentError, UsageError
 from .names import HUAINAN_FORMS, HUAINAN_MULTIPLIERS
-from .tiles import inline, meld_tiles, suit_style, wind_label
+from .tiles import inline, inline_tiles, meld_tiles, suit_style, wind_label
 
-__all__ = ["Choice", "PracticeApp", "PracticeScreen", "exercise_text"]
+__all__ = ["Choice", "PracticeApp", "PracticeScreen", "discard_text", "exercise_text"]
+
+_PLACES = ("You", "Right", "Across", "Left")
 
 _HOW = {"self_drawn": "self-drawn", "discard": "on a discard", "robbed_kong": "robbing a kong"}
 
@@ -81,6 +86,49 @@ def exercise_text(ex: Any, ascii: bool = False) -> Group:
     return Group(*parts)
 
 
+def discard_order(ex: DiscardExercise) -> list[int]:
+    """The hand's tiles in the order shown: sorted, the drawn tile last."""
+    tiles = sorted(ex.hand)
+    if ex.drawn is not None and ex.drawn in tiles:
+        tiles.remove(ex.drawn)
+        tiles.append(ex.drawn)
+    return tiles
+
+
+def discard_text(ex: DiscardExercise, cursor: int | None, ascii: bool = False) -> Group:
+    """The table of a 何切 exercise as the seat sees it: each other seat's discards,
+    melds and declared ready hand, then the hand (the drawn tile apart) with the tile at
+    ``cursor`` highlighted."""
+    parts: list[Any] = []
+    facts = Text()
+    facts.append(f"Seat {wind_label(ex.seat_wind, ascii)}, ", style="cyan")
+    facts.append(f"prevalent {wind_label(ex.prevalent_wind, ascii)}, ", style="cyan")
+    facts.append(f"{ex.wall} tiles left in the wall", style="cyan")
+    parts.append(facts)
+    for k in (3, 2, 1, 0):
+        s = (ex.seat + k) % 4
+        line = Text()
+        line.append(f"{_PLACES[k]:<7}", style="bold")
+        if ex.ready[s]:
+            line.append("READY ", style="bold red")
+        line.append_text(inline_tiles(ex.discards[s], ascii))
+        for kind, tiles in ex.melds[s]:
+            line.append("   ")
+            line.append_text(meld_tiles(kind, tiles, ascii))
+        parts.append(line)
+    hand = Text()
+    order = discard_order(ex)
+    for i, t in enumerate(order):
+        if ex.drawn is not None and i == len(order) - 1:
+            hand.append("  ")
+        style = suit_style(t) + (" reverse" if i == cursor else "")
+        hand.append(inline(t, ascii), style=style)
+        hand.append(" ")
+    parts.append(Text(""))
+    parts.append(hand)
+    return Group(*parts)
+
+
 def _fan_choices(ex: FanExercise, ascii: bool) -> list[Choice]:
     if ex.huainan:
         out = [
@@ -107,6 +155,7 @@ class Answer:
     number: str = ""
     choices: list[Choice] = field(default_factory=list)
     marks: dict[int, bool] = field(default_factory=dict)
+    declare: bool = False
 
 
 class PracticeScreen(Screen[None]):
@@ -126,6 +175,7 @@ class PracticeScreen(Screen[None]):
         Binding("right", "move(1, 0)", "Right", show=False),
         Binding("space", "tick", "Tick", show=False),
         Binding("m", "mark_minimum", "Minimum", show=False),
+        Binding("r", "declare", "Declare ready", show=False),
         Binding("backspace", "erase", "Erase", show=False),
         Binding("enter", "enter", "Answer", show=False),
         Binding("n", "next", "Next", show=False),
@@ -174,6 +224,8 @@ class PracticeScreen(Screen[None]):
         self.answer = Answer()
         if isinstance(self.exercise, FanExercise):
             self.answer.choices = _fan_choices(self.exercise, self.ascii)
+        if isinstance(self.exercise, DiscardExercise):
+            self.answer.cursor = len(self.exercise.hand) - 1
         self.grade = None
         self.redraw()
 
@@ -198,6 +250,13 @@ class PracticeScreen(Screen[None]):
 
     def _question(self) -> Group:
         ex = self.exercise
+        if isinstance(ex, DiscardExercise):
+            cursor = self.answer.cursor if self.grade is None else None
+            ask = "Which tile do you discard? (←/→ choose, Enter discards"
+            ask += ", r declares ready with it)" if ex.can_declare else ")"
+            if self.answer.declare:
+                ask += "  declaring ready"
+            return Group(discard_text(ex, cursor, self.ascii), Text(""), Text(ask, style="bold"))
         if isinstance(ex, FanExercise):
             ask = (
                 "Name the form, its multipliers and the value."
@@ -232,6 +291,8 @@ class PracticeScreen(Screen[None]):
             out.append(f"\n{what}: ", style="bold")
             out.append(a.number or "_", style="bold yellow")
             return out
+        if isinstance(self.exercise, DiscardExercise):
+            return Text("")
         return self._grid()
 
     def _grid(self) -> Text:
@@ -275,6 +336,11 @@ class PracticeScreen(Screen[None]):
         elif isinstance(self.exercise, FanExercise):
             items = [("↑↓", "choose"), ("Space", "tick"), ("0-9", "total"), ("Enter", "answer")]
             items.append(("q", "quit"))
+        elif isinstance(self.exercise, DiscardExercise):
+            items = [("←→", "choose")]
+            if self.exercise.can_declare:
+                items.append(("r", "declare ready"))
+            items += [("Enter", "discard"), ("q", "quit")]
         else:
             items = [("arrows", "move"), ("Space", "wait")]
             if self.exercise.scoring:
@@ -295,6 +361,8 @@ class PracticeScreen(Screen[None]):
         if isinstance(self.exercise, FanExercise):
             step = dy or dx
             a.cursor = (a.cursor + step) % len(a.choices)
+        elif isinstance(self.exercise, DiscardExercise):
+            a.cursor = (a.cursor + (dx or dy)) % len(self.exercise.hand)
         else:
             row, col = divmod(a.cursor, 9)
             if dy:
@@ -305,7 +373,7 @@ class PracticeScreen(Screen[None]):
         self.redraw()
 
     def action_tick(self) -> None:
-        if self.grade is not None:
+        if self.grade is not None or isinstance(self.exercise, DiscardExercise):
             return
         a = self.answer
         if isinstance(self.exercise, FanExercise):
@@ -330,6 +398,12 @@ class PracticeScreen(Screen[None]):
         a.marks[a.cursor] = not a.marks.get(a.cursor, False)
         self.redraw()
 
+    def action_declare(self) -> None:
+        if self.grade is None and isinstance(self.exercise, DiscardExercise):
+            if self.exercise.can_declare:
+                self.answer.declare = not self.answer.declare
+                self.redraw()
+
     def action_digit(self, d: int) -> None:
         if self.grade is None and isinstance(self.exercise, FanExercise):
             if len(self.answer.number) < 4:
@@ -345,7 +419,12 @@ class PracticeScreen(Screen[None]):
         if self.grade is not None:
             self.action_next()
             return
-        self.grade = self.grade_answer()
+        try:
+            self.grade = self.grade_answer()
+        except InvalidArgumentError as e:
+            # A ready declaration with a tile that does not make the hand ready.
+            self.query_one("#p-result", Static).update(Text(str(e), style="red"))
+            return
         self.score.add(self.grade.credit, self.seed)
         if self.store is not None:
             try:
@@ -360,6 +439,9 @@ class PracticeScreen(Screen[None]):
         ex = self.exercise
         a = self.answer
         number = int(a.number) if a.number else None
+        if isinstance(ex, DiscardExercise):
+            tile = discard_order(ex)[a.cursor]
+            return ex.grade(tile, declare=a.declare)
         if isinstance(ex, FanExercise):
             ticked = [c for c in a.choices if c.ticked]
             if ex.huainan:
