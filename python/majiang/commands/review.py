@@ -3,12 +3,14 @@ expert's value of each option in points (see :mod:`majiang.coach.review`).
 
 FILE is a match record (``majiang play --record``) or a Botzone judge log. The report
 goes to the terminal as text; ``--json`` prints it as JSON, ``--html OUT`` writes a
-self-contained page (tiles drawn, nothing loaded from elsewhere).
+self-contained page (tiles drawn, nothing loaded from elsewhere), ``--screen`` opens it on
+a terminal screen with keys for the next and previous mistake.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from typing import Any
 
@@ -63,6 +65,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--mistakes", type=int, default=10, help="mistakes listed in the text report (10)"
     )
+    p.add_argument(
+        "--screen",
+        action="store_true",
+        help="open the review on a terminal screen (n/p: next/previous mistake; needs Textual)",
+    )
+    p.add_argument("--ascii", action="store_true", help="with --screen: tiles as 1m 9p 5z")
     p.set_defaults(func=run)
 
 
@@ -154,6 +162,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--seed must be a whole number from 0 to {2**63 - 1:,}, got {args.seed}")
     if args.mistakes < 0:
         return _fail(f"--mistakes must be 0 or more, got {args.mistakes}")
+    if args.screen and args.json:
+        return _fail("--screen and --json go to different places: choose one")
+    if args.screen and importlib.util.find_spec("textual") is None:
+        return _fail('--screen needs Textual, which is not installed: pip install "majiang[ui]"', 1)
     try:
         rec = load_game(args.file)
     except MajiangError as e:
@@ -201,6 +213,11 @@ def run(args: argparse.Namespace) -> int:
             write_html(rv, args.html)
         except OSError as e:
             return _fail(f"cannot write {args.html}: {e.strerror or e}")
+    if args.screen:
+        from ..ui.review import ReviewApp
+
+        ReviewApp(rv, ascii=args.ascii).run()
+        return 0
     if args.json:
         print(rv.to_json())
     else:

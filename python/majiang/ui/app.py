@@ -951,6 +951,17 @@ class MajiangApp(App[None]):
                 f"Statistics are no longer kept: {self.stats_error}", severity="error", timeout=10
             )
 
+    def show_review(self) -> None:
+        """Reviews the person's decisions in the hands played so far (the review screen
+        works in the background and says which hand it is on)."""
+        from .review import ReviewScreen
+
+        record = self.controller.record
+        if not record.hands:
+            self.notify("No finished hand to review yet.")
+            return
+        self.push_screen(ReviewScreen(record, 0, ascii=self.options.ascii))
+
     def show_stats(self) -> None:
         """Opens the help at the statistics page."""
         self.push_screen(

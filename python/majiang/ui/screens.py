@@ -442,7 +442,8 @@ def match_summary(names: Sequence[str], lines: Sequence[HandLine], ascii: bool =
 
 class StandingsScreen(Screen[None]):
     """The final standings after the last hand. Enter or q leaves the game; ``s`` shows
-    the player's statistics across matches (when the app keeps them)."""
+    the player's statistics across matches (when the app keeps them); ``v`` reviews the
+    player's decisions (:class:`majiang.ui.review.ReviewScreen`)."""
 
     DEFAULT_CSS = """
     StandingsScreen VerticalScroll { padding: 1 2; }
@@ -455,6 +456,7 @@ class StandingsScreen(Screen[None]):
         Binding("y", "leave", "Leave", show=False),
         Binding("s", "stats", "Statistics"),
         Binding("question_mark", "stats", "Statistics", show=False),
+        Binding("v", "review", "Review"),
     ]
 
     def __init__(
@@ -478,6 +480,7 @@ class StandingsScreen(Screen[None]):
         with Horizontal():
             yield KeyButton("enter", "Leave the table")
             yield KeyButton("s", "Your statistics")
+            yield KeyButton("v", "Review your decisions")
 
     def action_leave(self) -> None:
         self.app.exit()
@@ -488,9 +491,18 @@ class StandingsScreen(Screen[None]):
         if show is not None:
             show()
 
+    def action_review(self) -> None:
+        """The review of the player's decisions, where the app can make one."""
+        show = getattr(self.app, "show_review", None)
+        if show is not None:
+            show()
+
     def on_button_pressed(self, event: KeyButton.Pressed) -> None:
         event.stop()
-        if isinstance(event.button, KeyButton) and event.button.key == "s":
+        key = event.button.key if isinstance(event.button, KeyButton) else ""
+        if key == "s":
             self.action_stats()
+        elif key == "v":
+            self.action_review()
         else:
             self.app.exit()
