@@ -251,6 +251,7 @@ pub const MAX_OPTION_SAMPLES: u32 = 100_000;
 /// a sample count outside 1-100,000.
 #[pyfunction]
 #[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency", reference=None))]
+#[pyo3(text_signature = "(observation, samples, seed=0, player='efficiency', reference=None)")]
 #[allow(clippy::type_complexity)]
 fn option_values<'py>(
     py: Python<'py>,

@@ -348,7 +348,7 @@ def fan_exercise(rules: str | RuleSet = "gb", seed: int = 0) -> FanExercise:
         obs = r.observation(seat)
         hand = list(w["hand"])
         hand.remove(w["tile"])
-        common = {
+        common: dict[str, Any] = {
             "seed": seed,
             "rules": rs.preset or rs.name,
             "hand": sorted(hand),

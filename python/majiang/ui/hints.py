@@ -372,7 +372,10 @@ def compute_hints(controller: Any) -> Hints:
             # The hand after the advised discard (the efficiency's best without advice),
             # so the outlook speaks of the hand the advice leaves.
             kind = getattr(suggestion, "kind", None)
-            gone = suggestion.tile if kind in ("discard", "ready") else discards[0].tile
+            advised = suggestion.tile if suggestion is not None else None
+            gone = advised if kind in ("discard", "ready") and advised is not None else None
+            if gone is None:
+                gone = discards[0].tile
             base = list(hand)
             base.remove(gone)
         if sh >= 0 or len(hand) % 3 == 1:
