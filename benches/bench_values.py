@@ -39,7 +39,10 @@ def main() -> None:
     p.add_argument("--playout", nargs="+", default=["expert", "efficiency"])
     p.add_argument("--rules", nargs="+", default=["gb", "classic"])
     a = p.parse_args()
-    print("rules    playout     samples  decisions  ms/decision (median, mean)  playouts/decision  mean s.e.")
+    print(
+        "rules    playout     samples  decisions  ms/decision (median, mean)  "
+        "playouts/decision  mean s.e."
+    )
     for rules in a.rules:
         obs = decisions(rules, a.hands)
         for playout in a.playout:
