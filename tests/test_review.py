@@ -228,3 +228,22 @@ def test_render_html_draws_the_tiles_of_each_decision(record_path: Path) -> None
     for d in rv.decisions:
         assert f'id="h1-{d.number}"' in page
     assert page.count('class="dec ') == len(rv.decisions)
+
+
+def test_a_classic_game_is_reviewed(tmp_path: Path) -> None:
+    path = tmp_path / "classic.jsonl"
+    bots = [EfficiencyBot(seed=s) for s in range(4)]
+    mj.Game("classic", bots, seed=12, hands=1, record_path=path).play()
+    rec = load_game(path)
+    rv = review(rec, 1, samples=1, playout="efficiency")
+    assert [(d.hand, d.played) for d in rv.decisions] == _choices(rec, 1)
+    assert rv.rules == "classic" and not rv.shared_wall
+
+
+def test_cli_a_record_without_a_finished_hand_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "none.jsonl"
+    MatchRecord(rules="gb", options={}, seed=0, n_hands=1, players=list("abcd")).save(path)
+    done = _cli(str(path))
+    assert done.returncode == 2
+    assert "holds no finished hand" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
