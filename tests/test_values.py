@@ -122,3 +122,14 @@ def test_private_walls_are_played_as_one_shared_wall() -> None:
     v = ExpertBot(samples=2, playout="efficiency").value_of_options(r.observation(r.pending[0]))
     assert v.shared_wall and "one shared wall" in v.method
     assert not ExpertBot(samples=2).value_of_options(_turn()).shared_wall
+
+
+def test_threads_do_not_change_the_values() -> None:
+    o = _turn(seed=6)
+    one = ExpertBot(seed=1, samples=5).value_of_options(o)
+    assert ExpertBot(seed=1, samples=5, threads=2).value_of_options(o) == one
+    assert ExpertBot(seed=1, samples=5, threads=7).value_of_options(o) == one
+    with pytest.raises(ValueError, match="threads"):
+        ExpertBot(threads=0)
+    with pytest.raises(mj.errors.InvalidArgumentError, match="threads"):
+        mj._core.option_values(o, 2, threads=0)

@@ -518,13 +518,15 @@ def option_values(
     seed: int = 0,
     player: str = "efficiency",
     reference: Action | None = None,
+    threads: int = 1,
 ) -> tuple[int, bool, list[tuple[Action, float, float, float, float, float, float]]]:
     """The value of every legal action of the observation for its seat by playouts on
     ``samples`` sampled deals (fixed by ``seed``), the built-in policy ``player`` at the
     seat and the efficiency policy at the others: the deals played, whether private walls
     were played as one shared wall, and per legal action ``(action, mean, std_err, loss,
     loss_se, gap, gap_se)`` in points (``loss`` against the best mean, ``gap`` against
-    ``reference``, the best when None)."""
+    ``reference``, the best when None); ``threads`` splits the deals over threads (the
+    values do not depend on it)."""
 
 def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     """The strong policy's defensive reading from the observation's seat: each seat's

@@ -246,12 +246,15 @@ pub const MAX_OPTION_SAMPLES: u32 = 100_000;
 /// action in the observation's order, `(action, mean, std_err, loss, loss_se, gap,
 /// gap_se)`: the mean score change in points and its standard error, the highest mean
 /// minus this one and the standard error of that paired difference, and the same
-/// against the legal action `reference` (the best when None). `RuleError` when the view cannot be
+/// against the legal action `reference` (the best when None). `threads` splits the
+/// deals over that many threads (the values do not depend on it). `RuleError` when the view cannot be
 /// rebuilt (a finished hand, huainan's hidden 宝 state), `InvalidArgumentError` for
 /// a sample count outside 1-100,000.
 #[pyfunction]
-#[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency", reference=None))]
-#[pyo3(text_signature = "(observation, samples, seed=0, player='efficiency', reference=None)")]
+#[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency", reference=None, threads=1))]
+#[pyo3(
+    text_signature = "(observation, samples, seed=0, player='efficiency', reference=None, threads=1)"
+)]
 #[allow(clippy::type_complexity)]
 fn option_values<'py>(
     py: Python<'py>,
@@ -260,6 +263,7 @@ fn option_values<'py>(
     seed: Int<i128>,
     player: &str,
     reference: Option<&Bound<'py, PyAny>>,
+    threads: usize,
 ) -> PyResult<(
     u32,
     bool,
@@ -275,6 +279,20 @@ fn option_values<'py>(
         .into());
     }
     let seed = convert::seed("seed", seed.0)?;
+    if !(1..=crate::sim::MAX_THREADS).contains(&threads) {
+        return Err(MjError::argument(format!(
+            "threads must be 1 to {}, got {threads}",
+            crate::sim::MAX_THREADS
+        ))
+        .into());
+    }
+    if !(1..=crate::sim::MAX_THREADS).contains(&threads) {
+        return Err(MjError::argument(format!(
+            "threads must be 1 to {}, got {threads}",
+            crate::sim::MAX_THREADS
+        ))
+        .into());
+    }
     let legal: Vec<crate::round::Action> = obs.legal.as_slice().to_vec();
     let refi = match reference {
         Some(r) if !r.is_none() => {
@@ -304,7 +322,7 @@ fn option_values<'py>(
     obs_copy.rules.table.private_walls = false;
     let values = py.detach(move || -> crate::MjResult<_> {
         let mut search = Search::new(&obs_copy.rules)?;
-        search.value_all(&obs_copy, &legal, n as u32, seed, own, refi)
+        search.value_all(&obs_copy, &legal, n as u32, seed, own, refi, threads)
     })?;
     let mut out = Vec::with_capacity(values.options.len());
     for o in &values.options {

@@ -11,7 +11,15 @@ with a few live copies can beat a cheap wait with more. See docs/bots.md,
 
 from __future__ import annotations
 
-from .._core import Action, Observation, Policy, RuleSet, option_values, policy_names
+from .._core import (
+    MAX_THREADS,
+    Action,
+    Observation,
+    Policy,
+    RuleSet,
+    option_values,
+    policy_names,
+)
 from .explain import Explanation
 from .values import OptionValue, OptionValues
 
@@ -30,7 +38,8 @@ class ExpertBot:
     under others then raises :class:`~majiang.RuleError`. ``samples`` is the number of
     sampled deals :meth:`value_of_options` plays every option on (1 to 100,000; default
     64) and ``playout`` the built-in bot that plays the deciding seat on in those
-    playouts (default ``"expert"``; the other seats play ``"efficiency"``).
+    playouts (default ``"expert"``; the other seats play ``"efficiency"``); ``threads``
+    the threads those playouts run on (the values do not depend on it).
     """
 
     def __init__(
@@ -40,6 +49,7 @@ class ExpertBot:
         *,
         samples: int = 64,
         playout: str = "expert",
+        threads: int = 1,
     ) -> None:
         self.seed = 0 if seed is None else int(seed)
         if not 1 <= int(samples) <= 100_000:
@@ -50,6 +60,9 @@ class ExpertBot:
                 f"playout must be a built-in bot ({', '.join(policy_names())}), got {playout!r}"
             )
         self.playout = playout
+        if not 1 <= int(threads) <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, got {threads}")
+        self.threads = int(threads)
         self._rules = rules
         self._policy = Policy("expert", rules=rules, seed=self.seed)
 
@@ -93,7 +106,12 @@ class ExpertBot:
         """
         expert = Policy("expert", rules=self._rules, seed=self.seed).choose(observation)
         samples, shared_wall, rows = option_values(
-            observation, self.samples, seed=self.seed, player=self.playout, reference=expert
+            observation,
+            self.samples,
+            seed=self.seed,
+            player=self.playout,
+            reference=expert,
+            threads=self.threads,
         )
         options = [
             OptionValue(

@@ -349,6 +349,7 @@ def review(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     playout: str = "expert",
+    threads: int = 1,
     hands: list[int] | None = None,
     progress: Callable[[int, int], object] | None = None,
     source: str = "",
@@ -356,7 +357,8 @@ def review(
     """Reviews ``seat`` (default :func:`default_seat`) in every hand of ``record`` (or
     the hands of index in ``hands``): each decision with a choice valued by
     :meth:`ExpertBot(seed, samples=samples, playout=playout).value_of_options
-    <majiang.bots.ExpertBot.value_of_options>`. ``progress(done, total)`` is called
+    <majiang.bots.ExpertBot.value_of_options>` (its playouts on ``threads`` threads; the
+    values do not depend on it). ``progress(done, total)`` is called
     after each hand. The hands are replayed through the engine, so a record the engine
     does not reproduce raises :class:`~majiang.ReplayMismatchError`; a seat outside 0-3
     :class:`~majiang.InvalidArgumentError`; rules whose hidden state a view does not show
@@ -366,7 +368,7 @@ def review(
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
         raise InvalidArgumentError(f"the seat must be 0-3, got {seat!r}")
     rules = record.rule_set()
-    bot = ExpertBot(seed=seed, rules=rules, samples=samples, playout=playout)
+    bot = ExpertBot(seed=seed, rules=rules, samples=samples, playout=playout, threads=threads)
     chosen = record.hands if hands is None else [h for h in record.hands if h.index in hands]
     out: list[HandReview] = []
     for done, h in enumerate(chosen):

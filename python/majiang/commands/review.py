@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from typing import Any
 
+from .._core import MAX_THREADS
 from .._untrusted import printable
 from ..coach.review import (
     DEFAULT_SAMPLES,
@@ -59,6 +61,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "intervals, slower)",
     )
     p.add_argument("--seed", type=int, default=0, help="the seed of the sampled deals (0)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="threads the playouts run on (default: every core; the values do not depend on it)",
+    )
     p.add_argument(
         "--hand", type=int, default=None, help="review only this hand (1-based; default all)"
     )
@@ -160,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--samples must be 1 to 100,000, got {args.samples}")
     if not 0 <= args.seed < 2**63:
         return _fail(f"--seed must be a whole number from 0 to {2**63 - 1:,}, got {args.seed}")
+    threads = args.threads if args.threads is not None else min(os.cpu_count() or 1, MAX_THREADS)
+    if not 1 <= threads <= MAX_THREADS:
+        return _fail(f"--threads must be from 1 to {MAX_THREADS}, got {threads}")
     if args.mistakes < 0:
         return _fail(f"--mistakes must be 0 or more, got {args.mistakes}")
     if args.screen and args.json:
@@ -192,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
             seat,
             samples=args.samples,
             seed=args.seed,
+            threads=threads,
             hands=hands,
             progress=progress,
             source=str(args.file),

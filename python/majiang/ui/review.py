@@ -14,6 +14,7 @@ closes.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.console import Group
@@ -24,6 +25,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from .._core import MAX_THREADS
 from ..coach.review import DEFAULT_SAMPLES, Decision, Review, review
 from ..errors import MajiangError
 from ..record import MatchRecord
@@ -153,7 +155,12 @@ class ReviewScreen(Screen[None]):
 
         try:
             rv = review(
-                self.record, self.seat, samples=self.samples, seed=self.seed, progress=progress
+                self.record,
+                self.seat,
+                samples=self.samples,
+                seed=self.seed,
+                threads=min(os.cpu_count() or 1, MAX_THREADS),
+                progress=progress,
             )
         except (MajiangError, ValueError) as e:
             self.app.call_from_thread(self._failed, str(e))

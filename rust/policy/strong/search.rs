@@ -131,7 +131,8 @@ impl Search {
     /// `own` is the policy that plays the deciding seat after its action (the other
     /// seats play the efficiency policy). Each option's `gap` is the mean of the option
     /// at index `reference` of `acts` (the best when None or out of range) minus its own,
-    /// with the standard error of that paired difference.
+    /// with the standard error of that paired difference. `threads` (at least 1) splits
+    /// the determinizations over that many threads; the values do not depend on it.
     pub fn value_all(
         &mut self,
         obs: &Observation,
@@ -140,13 +141,34 @@ impl Search {
         seed: u64,
         own: PolicyKind,
         reference: Option<usize>,
+        threads: usize,
     ) -> MjResult<OptionValues> {
         let me = obs.seat as usize & 3;
         let mut own_pol = own.build(&obs.rules);
         std::mem::swap(&mut self.pols[me], &mut own_pol);
-        let res = self.value_each(obs, acts, samples, seed, reference);
+        let res = self.value_each(obs, acts, samples, seed, reference, threads);
         std::mem::swap(&mut self.pols[me], &mut own_pol);
         res
+    }
+
+    /// Plays the determinizations `first..` of `obs` (as many as `out` holds rows of
+    /// `acts.len()` values), every action on each, into `out`.
+    fn fill_rows(
+        &mut self,
+        obs: &Observation,
+        acts: &[Action],
+        seed: u64,
+        first: usize,
+        out: &mut [f64],
+    ) -> MjResult<()> {
+        let n = acts.len();
+        for (r, row) in out.chunks_mut(n).enumerate() {
+            let ds = derive_seed(seed, (first + r) as u64);
+            for (v, &a) in row.iter_mut().zip(acts) {
+                *v = self.play_one(obs, a, ds)?;
+            }
+        }
+        Ok(())
     }
 
     /// [`Search::value_all`] with the policies in place.
@@ -157,6 +179,7 @@ impl Search {
         samples: u32,
         seed: u64,
         reference: Option<usize>,
+        threads: usize,
     ) -> MjResult<OptionValues> {
         let n = acts.len();
         let m = samples.max(1) as usize;
@@ -166,13 +189,34 @@ impl Search {
                 samples: 0,
             });
         }
-        // vals[i * n + k]: determinization i, action k.
+        // vals[i * n + k]: determinization i, action k. Each playout depends only on the
+        // observation, the action and its determinization's seed (every policy is
+        // reseeded before it), so the rows split over threads give the same values.
         let mut vals = vec![0f64; m * n];
-        for i in 0..m {
-            let ds = derive_seed(seed, i as u64);
-            for (k, &a) in acts.iter().enumerate() {
-                vals[i * n + k] = self.play_one(obs, a, ds)?;
-            }
+        let threads = threads.clamp(1, m);
+        let rows = m.div_ceil(threads);
+        if threads == 1 {
+            self.fill_rows(obs, acts, seed, 0, &mut vals)?;
+        } else {
+            let mut helpers: Vec<Search> = (1..threads).map(|_| self.clone()).collect();
+            let mut chunks = vals.chunks_mut(rows * n);
+            let first = chunks.next().unwrap_or_default();
+            std::thread::scope(|scope| -> MjResult<()> {
+                let handles: Vec<_> = helpers
+                    .iter_mut()
+                    .zip(chunks)
+                    .enumerate()
+                    .map(|(t, (h, chunk))| {
+                        scope.spawn(move || h.fill_rows(obs, acts, seed, (t + 1) * rows, chunk))
+                    })
+                    .collect();
+                let mine = self.fill_rows(obs, acts, seed, 0, first);
+                for h in handles {
+                    h.join()
+                        .map_err(|_| crate::MjError::rule("a playout thread failed"))??;
+                }
+                mine
+            })?;
         }
         let mean_of = |k: usize| (0..m).map(|i| vals[i * n + k]).sum::<f64>() / m as f64;
         let means: Vec<f64> = (0..n).map(mean_of).collect();
@@ -247,10 +291,10 @@ mod tests {
         let acts: Vec<Action> = obs.legal.as_slice().to_vec();
         let mut s = Search::new(&rules).unwrap();
         let a = s
-            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None)
+            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None, 1)
             .unwrap();
         let b = s
-            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None)
+            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None, 1)
             .unwrap();
         assert_eq!(a, b);
         assert_eq!(a.samples, 6);
@@ -263,9 +307,15 @@ mod tests {
         }
         assert!(a.options.iter().any(|o| o.loss == 0.0));
         let c = s
-            .value_all(&obs, &acts, 6, 12, PolicyKind::Efficiency, None)
+            .value_all(&obs, &acts, 6, 12, PolicyKind::Efficiency, None, 1)
             .unwrap();
         assert_ne!(a, c, "another seed samples other deals");
+        for threads in [2, 3, 8] {
+            let t = s
+                .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None, threads)
+                .unwrap();
+            assert_eq!(a, t, "{threads} threads");
+        }
     }
 
     #[test]
@@ -275,7 +325,7 @@ mod tests {
         let seat = round.pending().trailing_zeros() as u8;
         let obs = round.observe(seat);
         let mut s = Search::new(&rules).unwrap();
-        let e = s.value_all(&obs, &[Action::Pass], 2, 0, PolicyKind::Efficiency, None);
+        let e = s.value_all(&obs, &[Action::Pass], 2, 0, PolicyKind::Efficiency, None, 1);
         assert!(e.is_err());
     }
 }
