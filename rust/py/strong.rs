@@ -11,7 +11,7 @@ use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
 use crate::policy::plans::Evaluator;
 use crate::policy::strong::explain::Explanation;
-use crate::policy::strong::search::Search;
+use crate::policy::strong::search::{Search, ValueSpec};
 use crate::policy::strong::{danger, unseen_of};
 use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
 use crate::round::Observation;
@@ -322,7 +322,17 @@ fn option_values<'py>(
     obs_copy.rules.table.private_walls = false;
     let values = py.detach(move || -> crate::MjResult<_> {
         let mut search = Search::new(&obs_copy.rules)?;
-        search.value_all(&obs_copy, &legal, n as u32, seed, own, refi, threads)
+        search.value_all(
+            &obs_copy,
+            &legal,
+            ValueSpec {
+                samples: n as u32,
+                seed,
+                own,
+                reference: refi,
+                threads,
+            },
+        )
     })?;
     let mut out = Vec::with_capacity(values.options.len());
     for o in &values.options {

@@ -119,34 +119,28 @@ impl Search {
     }
 
     /// The value of every action of `acts` for `obs.seat`, each tried on the same
-    /// `samples` determinizations of `obs` (common random numbers, as in [`Search::run`];
-    /// `seed` fixes them) and played out.
+    /// `spec.samples` determinizations of `obs` (common random numbers, as in
+    /// [`Search::run`]; `spec.seed` fixes them) and played out, `spec.own` at the seat
+    /// and the efficiency policy at the others.
     ///
-    /// Each [`OptionValue`] holds the mean score change and its standard error, and the
-    /// loss against the option with the highest mean with the standard error of that
-    /// paired difference (smaller than either option's own: both face the same
-    /// deals). Fails when the view cannot be rebuilt (a finished hand, private walls, a
-    /// rule set whose hidden state the view does not show) or an action is not legal.
-    ///
-    /// `own` is the policy that plays the deciding seat after its action (the other
-    /// seats play the efficiency policy). Each option's `gap` is the mean of the option
-    /// at index `reference` of `acts` (the best when None or out of range) minus its own,
-    /// with the standard error of that paired difference. `threads` (at least 1) splits
-    /// the determinizations over that many threads; the values do not depend on it.
+    /// Each [`OptionValue`] holds the mean score change and its standard error, the loss
+    /// against the option with the highest mean and the gap to the option at index
+    /// `spec.reference` of `acts` (the best when None or out of range), each with the
+    /// standard error of that paired difference (the deals both options faced are the
+    /// same, so the noise they share drops out). `spec.threads` (at least 1) splits the
+    /// determinizations over that many threads; the values do not depend on it. Fails
+    /// when the view cannot be rebuilt (a finished hand, private walls, a rule set whose
+    /// hidden state the view does not show) or an action is not legal.
     pub fn value_all(
         &mut self,
         obs: &Observation,
         acts: &[Action],
-        samples: u32,
-        seed: u64,
-        own: PolicyKind,
-        reference: Option<usize>,
-        threads: usize,
+        spec: ValueSpec,
     ) -> MjResult<OptionValues> {
         let me = obs.seat as usize & 3;
-        let mut own_pol = own.build(&obs.rules);
+        let mut own_pol = spec.own.build(&obs.rules);
         std::mem::swap(&mut self.pols[me], &mut own_pol);
-        let res = self.value_each(obs, acts, samples, seed, reference, threads);
+        let res = self.value_each(obs, acts, spec);
         std::mem::swap(&mut self.pols[me], &mut own_pol);
         res
     }
@@ -176,11 +170,15 @@ impl Search {
         &mut self,
         obs: &Observation,
         acts: &[Action],
-        samples: u32,
-        seed: u64,
-        reference: Option<usize>,
-        threads: usize,
+        spec: ValueSpec,
     ) -> MjResult<OptionValues> {
+        let ValueSpec {
+            samples,
+            seed,
+            reference,
+            threads,
+            ..
+        } = spec;
         let n = acts.len();
         let m = samples.max(1) as usize;
         if n == 0 {
@@ -251,6 +249,35 @@ impl Search {
     }
 }
 
+/// How [`Search::value_all`] values the options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValueSpec {
+    /// Determinizations (each plays every option once).
+    pub samples: u32,
+    /// The seed of the determinizations and of the playout policies.
+    pub seed: u64,
+    /// The policy that plays the deciding seat after its action.
+    pub own: PolicyKind,
+    /// The option the gaps are measured from (None: the best).
+    pub reference: Option<usize>,
+    /// Threads the determinizations are split over.
+    pub threads: usize,
+}
+
+impl ValueSpec {
+    /// `samples` determinizations seeded with `seed`, played on by the efficiency policy,
+    /// gaps from the best, one thread.
+    pub fn new(samples: u32, seed: u64) -> ValueSpec {
+        ValueSpec {
+            samples,
+            seed,
+            own: PolicyKind::Efficiency,
+            reference: None,
+            threads: 1,
+        }
+    }
+}
+
 /// The value of one option for the deciding seat (see [`Search::value_all`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OptionValue {
@@ -290,12 +317,8 @@ mod tests {
         let obs = round.observe(round.pending().trailing_zeros() as u8);
         let acts: Vec<Action> = obs.legal.as_slice().to_vec();
         let mut s = Search::new(&rules).unwrap();
-        let a = s
-            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None, 1)
-            .unwrap();
-        let b = s
-            .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None, 1)
-            .unwrap();
+        let a = s.value_all(&obs, &acts, ValueSpec::new(6, 11)).unwrap();
+        let b = s.value_all(&obs, &acts, ValueSpec::new(6, 11)).unwrap();
         assert_eq!(a, b);
         assert_eq!(a.samples, 6);
         assert_eq!(a.options.len(), acts.len());
@@ -306,13 +329,18 @@ mod tests {
             assert!(o.std_err >= 0.0 && o.loss_se >= 0.0);
         }
         assert!(a.options.iter().any(|o| o.loss == 0.0));
-        let c = s
-            .value_all(&obs, &acts, 6, 12, PolicyKind::Efficiency, None, 1)
-            .unwrap();
+        let c = s.value_all(&obs, &acts, ValueSpec::new(6, 12)).unwrap();
         assert_ne!(a, c, "another seed samples other deals");
         for threads in [2, 3, 8] {
             let t = s
-                .value_all(&obs, &acts, 6, 11, PolicyKind::Efficiency, None, threads)
+                .value_all(
+                    &obs,
+                    &acts,
+                    ValueSpec {
+                        threads,
+                        ..ValueSpec::new(6, 11)
+                    },
+                )
                 .unwrap();
             assert_eq!(a, t, "{threads} threads");
         }
@@ -325,7 +353,7 @@ mod tests {
         let seat = round.pending().trailing_zeros() as u8;
         let obs = round.observe(seat);
         let mut s = Search::new(&rules).unwrap();
-        let e = s.value_all(&obs, &[Action::Pass], 2, 0, PolicyKind::Efficiency, None, 1);
+        let e = s.value_all(&obs, &[Action::Pass], ValueSpec::new(2, 0));
         assert!(e.is_err());
     }
 }
