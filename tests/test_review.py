@@ -76,7 +76,7 @@ def test_every_decision_with_a_choice_is_reviewed_as_played(record_path: Path) -
 def test_wins_and_deal_ins_follow_the_record(record_path: Path) -> None:
     rec = load_game(record_path)
     for seat in range(4):
-        rv = review(rec, seat, samples=1, playout="efficiency")
+        rv = review(rec, seat, samples=2, playout="efficiency")
         for h, hr in zip(rec.hands, rv.hands, strict=True):
             assert hr.won == (seat in h.winners)
             if hr.dealt_in:
@@ -132,7 +132,7 @@ def test_cli_html_is_self_contained_and_escapes_names(record_path: Path, tmp_pat
     hostile = tmp_path / "hostile.jsonl"
     rec.save(hostile)
     out = tmp_path / "review.html"
-    done = _cli(str(hostile), "--samples", "1", "--hand", "2", "--html", str(out))
+    done = _cli(str(hostile), "--samples", "2", "--hand", "2", "--html", str(out))
     assert done.returncode == 0, done.stderr
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
@@ -144,7 +144,7 @@ def test_cli_html_is_self_contained_and_escapes_names(record_path: Path, tmp_pat
 
 
 def test_cli_reviews_a_botzone_log() -> None:
-    done = _cli(str(DATA / "real" / "botzone.json"), "--json", "--samples", "1")
+    done = _cli(str(DATA / "real" / "botzone.json"), "--json", "--samples", "2")
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got["method"]["shared_wall"] is True
@@ -156,7 +156,7 @@ def test_cli_reviews_a_botzone_log() -> None:
     [
         (["--seat", "4"], "--seat must be 0-3, got 4"),
         (["--seat", "-1"], "--seat must be 0-3, got -1"),
-        (["--samples", "0"], "--samples must be 1 to 100,000"),
+        (["--samples", "1"], "--samples must be 2 to 100,000"),
         (["--hand", "9"], "no hand 9 in the record"),
         (["--seed", "-2"], "--seed must be a whole number"),
     ],
@@ -206,7 +206,7 @@ def test_cli_a_record_the_engine_does_not_reproduce(record_path: Path, tmp_path:
     h._events = None
     bad = tmp_path / "bad.jsonl"
     rec.save(bad)
-    done = _cli(str(bad), "--samples", "1")
+    done = _cli(str(bad), "--samples", "2")
     assert done.returncode == 1, done.stderr
     assert "does not reproduce" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -217,13 +217,13 @@ def test_cli_huainan_is_refused_with_the_reason(tmp_path: Path) -> None:
     mj.Game(
         "huainan", [EfficiencyBot(seed=s) for s in range(4)], seed=2, hands=1, record_path=path
     ).play()
-    done = _cli(str(path), "--samples", "1")
+    done = _cli(str(path), "--samples", "2")
     assert done.returncode == 2
     assert "宝" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_render_html_draws_the_tiles_of_each_decision(record_path: Path) -> None:
-    rv = review(load_game(record_path), 0, samples=1, playout="efficiency", hands=[0])
+    rv = review(load_game(record_path), 0, samples=2, playout="efficiency", hands=[0])
     page = render_html(rv)
     for d in rv.decisions:
         assert f'id="h1-{d.number}"' in page
@@ -235,7 +235,7 @@ def test_a_classic_game_is_reviewed(tmp_path: Path) -> None:
     bots = [EfficiencyBot(seed=s) for s in range(4)]
     mj.Game("classic", bots, seed=12, hands=1, record_path=path).play()
     rec = load_game(path)
-    rv = review(rec, 1, samples=1, playout="efficiency")
+    rv = review(rec, 1, samples=2, playout="efficiency")
     assert [(d.hand, d.played) for d in rv.decisions] == _choices(rec, 1)
     assert rv.rules == "classic" and not rv.shared_wall
 
@@ -247,3 +247,14 @@ def test_cli_a_record_without_a_finished_hand_is_refused(tmp_path: Path) -> None
     assert done.returncode == 2
     assert "holds no finished hand" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_seat_the_expert_played_agrees_with_the_expert(tmp_path: Path) -> None:
+    """The review's expert is the bot that played: every decision agrees, and none is
+    behind the expert's choice."""
+    path = tmp_path / "expert.jsonl"
+    bots = [mj.bots.ExpertBot(seed=1), StrongBot(seed=2), StrongBot(seed=3), StrongBot(seed=4)]
+    mj.Game("gb", bots, seed=21, hands=1, record_path=path).play()
+    rv = review(load_game(path), 0, samples=2, playout="efficiency")
+    assert rv.summary["decisions"] > 0
+    assert rv.summary["agreement"] == 100.0 and rv.summary["behind_expert"] == 0

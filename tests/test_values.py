@@ -93,7 +93,7 @@ def test_a_win_is_worth_its_score() -> None:
 
 def test_bad_arguments_and_huainan_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="samples"):
-        ExpertBot(samples=0)
+        ExpertBot(samples=1)
     with pytest.raises(ValueError, match="playout"):
         ExpertBot(playout="nobody")
     with pytest.raises(mj.RuleError, match="宝"):
@@ -101,7 +101,7 @@ def test_bad_arguments_and_huainan_are_clear_errors() -> None:
     with pytest.raises(TypeError):
         ExpertBot().value_of_options("not an observation")  # type: ignore[arg-type]
     with pytest.raises(mj.errors.InvalidArgumentError, match="samples"):
-        mj._core.option_values(_turn(), 0)
+        mj._core.option_values(_turn(), 1)
 
 
 def test_classic_is_valued() -> None:

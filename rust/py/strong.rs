@@ -249,7 +249,7 @@ pub const MAX_OPTION_SAMPLES: u32 = 100_000;
 /// against the legal action `reference` (the best when None). `threads` splits the
 /// deals over that many threads (the values do not depend on it). `RuleError` when the view cannot be
 /// rebuilt (a finished hand, huainan's hidden 宝 state), `InvalidArgumentError` for
-/// a sample count outside 1-100,000.
+/// a sample count outside 2-100,000 (a standard error needs two).
 #[pyfunction]
 #[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency", reference=None, threads=1))]
 #[pyo3(
@@ -272,9 +272,9 @@ fn option_values<'py>(
     let obs = &observation_of(observation)?.get().inner;
     let own = crate::policy::PolicyKind::parse(player)?;
     let n = samples.0;
-    if !(1..=MAX_OPTION_SAMPLES as i128).contains(&n) {
+    if !(2..=MAX_OPTION_SAMPLES as i128).contains(&n) {
         return Err(MjError::argument(format!(
-            "samples must be 1 to {MAX_OPTION_SAMPLES}, got {n}"
+            "samples must be 2 to {MAX_OPTION_SAMPLES} (a standard error needs two), got {n}"
         ))
         .into());
     }

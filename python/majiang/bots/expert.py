@@ -36,10 +36,11 @@ class ExpertBot:
     policy in huainan (see ``docs/huainan_bot.md``). ``rules`` (a name or a
     :class:`~majiang.RuleSet`) restricts it to those rules, and an observation dealt
     under others then raises :class:`~majiang.RuleError`. ``samples`` is the number of
-    sampled deals :meth:`value_of_options` plays every option on (1 to 100,000; default
-    64) and ``playout`` the built-in bot that plays the deciding seat on in those
-    playouts (default ``"expert"``; the other seats play ``"efficiency"``); ``threads``
-    the threads those playouts run on (the values do not depend on it).
+    sampled deals :meth:`value_of_options` plays every option on (2 to 100,000: a
+    standard error needs two; default 64) and ``playout`` the built-in bot that plays the
+    deciding seat on in those playouts (default ``"expert"``; the other seats play
+    ``"efficiency"``); ``threads`` the threads those playouts run on (the values do not
+    depend on it).
     """
 
     def __init__(
@@ -52,8 +53,8 @@ class ExpertBot:
         threads: int = 1,
     ) -> None:
         self.seed = 0 if seed is None else int(seed)
-        if not 1 <= int(samples) <= 100_000:
-            raise ValueError(f"samples must be 1 to 100,000, got {samples}")
+        if not 2 <= int(samples) <= 100_000:
+            raise ValueError(f"samples must be 2 to 100,000, got {samples}")
         self.samples = int(samples)
         if playout not in policy_names():
             raise ValueError(

@@ -164,8 +164,8 @@ def run(args: argparse.Namespace) -> int:
     read, 1 when the engine does not reproduce the game."""
     if args.seat is not None and not 0 <= args.seat <= 3:
         return _fail(f"--seat must be 0-3, got {args.seat}")
-    if not 1 <= args.samples <= 100_000:
-        return _fail(f"--samples must be 1 to 100,000, got {args.samples}")
+    if not 2 <= args.samples <= 100_000:
+        return _fail(f"--samples must be 2 to 100,000, got {args.samples}")
     if not 0 <= args.seed < 2**63:
         return _fail(f"--seed must be a whole number from 0 to {2**63 - 1:,}, got {args.seed}")
     threads = args.threads if args.threads is not None else min(os.cpu_count() or 1, MAX_THREADS)
