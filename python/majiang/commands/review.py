@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="every decision of a recorded game valued by the expert, mistakes ranked",
         description="Review a recorded game (a majiang record or a Botzone judge log): "
         "every decision of one seat with the expert's value of each option in points "
-        "(expected score change, estimated by playouts on sampled deals, with a 95%% "
+        "(expected score change, estimated by playouts on sampled deals, with a 95% "
         "interval), the choice played beside the best, the mistakes ranked by points lost "
         "and a summary (agreement, points lost per hand, deal-ins, missed wins, claim "
         "errors).",
