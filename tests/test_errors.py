@@ -272,6 +272,7 @@ _SECOND_BASE = {
     "BotError": RuntimeError,
     "IllegalBotActionError": ValueError,
     "BotTimeoutError": RuntimeError,
+    "ShardError": RuntimeError,
 }
 
 

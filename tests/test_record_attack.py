@@ -426,14 +426,14 @@ def test_an_unfinished_record_says_so(good):
 
 
 def test_size_limits(good, tmp_path):
-    with pytest.raises(RecordError, match="limit of 1000"):
+    with pytest.raises(RecordError, match="limit of 1,000"):
         mj.MatchRecord.from_json(good, max_bytes=1000)
     with pytest.raises(RecordError, match="line 1: the line is longer than 100 bytes"):
         mj.MatchRecord.from_json(good, max_line_bytes=100)
     path = tmp_path / "big.jsonl"
     path.write_text(good, encoding="utf-8")
     with pytest.raises(
-        RecordError, match=f"{path}: the record is larger than the limit of 1000 bytes"
+        RecordError, match=f"{path}: the record is larger than the limit of 1,000 bytes"
     ):
         mj.MatchRecord.load(path, max_bytes=1000)
     with pytest.raises(RecordError, match=f"{path}: line 1: the line is longer"):

@@ -267,24 +267,38 @@ def test_long_hints_scroll_on_a_small_terminal() -> None:
     run(go())
 
 
-def test_explain_shows_the_strong_bots_reasons_from_the_start() -> None:
+def test_explain_shows_the_level_bots_reasons_from_the_start() -> None:
+    from majiang.ui.hints import mode_words
+
     async def go() -> None:
-        app = app_for(seed=2, explain=True, ascii=True)
+        app = app_for(seed=2, explain=True, ascii=True, level="hard")
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             panel = app.screen.query_one("#hints")
             assert panel.has_class("-shown")
             shown = text_of(panel)
             obs = app.controller.observation()
+            # The hard level's opponents are ExpertBot, and so is the advice.
+            assert type(app.controller.bots[1]).__name__ == "ExpertBot"
             e = app.controller.advisor.explain(obs)
-            assert "StrongBot would play: discard" in shown
-            assert f"why: {e.reason}" in shown
-            # The three leading candidates, the chosen one marked, with their figures.
+            assert "ExpertBot would play: discard" in shown
+            assert f"why: {mode_words(e, 'ExpertBot')}" in shown
+            # The three leading candidates in the advisor's order, the chosen one marked,
+            # each with what it leaves and its figures, named.
             first = next(line for line in shown.splitlines() if line.lstrip().startswith(">"))
             assert inline(e.discards[0].tile, True) in first
-            assert e.discards[0].plan in first and "danger" in first and "value" in first
-            for d in e.discards[1:3]:
-                assert f"{inline(d.tile, True)} {d.plan}" in shown
+            assert e.discards[0].plan in first and "deal-in" in first and "value" in first
+            rows = [
+                line.split()[0]
+                for line in shown.splitlines()
+                if "useful;" in line and "fan;" in line
+            ]
+            assert rows[0] == ">" and len(rows) == 3
+            lines = [line for line in shown.splitlines() if "useful;" in line]
+            for d, line in zip(e.discards[:3], lines, strict=True):
+                assert inline(d.tile, True) in line and d.plan in line
+            # No figure reads 0.00 (small values keep two significant digits).
+            assert "value 0.00," not in shown and not shown.rstrip().endswith("0.00")
             # t still hides them.
             await pilot.press("t")
             assert not panel.has_class("-shown")

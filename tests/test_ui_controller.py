@@ -48,6 +48,33 @@ def test_levels_pick_the_best_bot_available() -> None:
         bot_class_for_level("expert")
 
 
+@pytest.mark.parametrize(
+    ("level", "advisor"),
+    [("hard", "ExpertBot"), ("normal", "EfficiencyBot"), ("easy", "EfficiencyBot")],
+)
+def test_hints_come_from_the_bot_the_level_plays(level: str, advisor: str) -> None:
+    c = Controller("gb", 3, level, hands=1)
+    assert type(c.advisor).__name__ == advisor
+    if level != "easy":
+        # The same bot as the opponents.
+        assert type(c.advisor) is type(c.bots[1])
+    c.start_hand()
+    c.run_bots()
+    h = compute_hints(c)
+    assert h.advisor == advisor and h.suggestion in c.legal_actions()
+
+
+def test_hints_in_huainan_at_hard_level_give_the_expert_choice_without_reasons() -> None:
+    # The expert plays huainan by a policy that does not explain: its choice is still
+    # the advice.
+    c = Controller("huainan", 3, "hard", hands=1)
+    c.start_hand()
+    c.run_bots()
+    h = compute_hints(c)
+    assert h.advisor == "ExpertBot" and h.explanation is None
+    assert h.suggestion in c.legal_actions()
+
+
 def test_seats_as_the_person_sees_them() -> None:
     assert [relative_seat(s) for s in range(4)] == ["You", "Right", "Across", "Left"]
 

@@ -113,7 +113,7 @@ def test_play_a_discard_in_the_browser(tmp_path: Any) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         cwd=tmp_path,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        env=dict(os.environ, PYTHONUNBUFFERED="1", XDG_DATA_HOME=str(tmp_path)),
     )
     driver = None
     try:

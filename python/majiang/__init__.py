@@ -47,6 +47,7 @@ from .errors import (
     ReplayMismatchError,
     ResultFileError,
     RuleError,
+    ShardError,
     UsageError,
 )
 from .fan import (
@@ -166,6 +167,7 @@ __all__ = [
     "ReplayMismatchError",
     "ResultFileError",
     "RuleError",
+    "ShardError",
     "UsageError",
     # subpackages
     "bots",

@@ -512,6 +512,22 @@ class StrongPolicy:
 #     chance: float | None, discard: int | None, search: float | None}.
 _ExplanationDict = dict[str, Any]
 
+def option_values(
+    observation: Observation,
+    samples: int,
+    seed: int = 0,
+    player: str = "efficiency",
+    reference: Action | None = None,
+    threads: int = 1,
+) -> tuple[int, bool, list[tuple[Action, float, float, float, float, float, float]]]:
+    """The value of every legal action of the observation for its seat by playouts on
+    ``samples`` sampled deals (fixed by ``seed``), the built-in policy ``player`` at the
+    seat and the efficiency policy at the others: the deals played, whether private walls
+    were played as one shared wall, and per legal action ``(action, mean, std_err, loss,
+    loss_se, gap, gap_se)`` in points (``loss`` against the best mean, ``gap`` against
+    ``reference``, the best when None); ``threads`` splits the deals over threads (the
+    values do not depend on it)."""
+
 def danger_reading(observation: Observation) -> tuple[list[float], list[float]]:
     """The strong policy's defensive reading from the observation's seat: each seat's
     chance of being ready now (0 for the observer), and each kind's chance of dealing in

@@ -24,6 +24,7 @@ class                      built-in base          raised for
 ``BotError``               ``RuntimeError``       a bot that raised, cheated or timed out
 ``IllegalBotActionError``  ``ValueError`` too     a bot's action that is not legal
 ``BotTimeoutError``        ``RuntimeError``       a bot over its time limit
+``ShardError``             ``RuntimeError``       a shard of a distributed run that failed
 ``MissingExtraError``      ``ImportError``        an optional dependency that is not installed
 ``OutOfMemoryError``       ``MemoryError``        a run whose arrays cannot be reserved
 ``UsageError``             ``RuntimeError``       a method called in a state that forbids it
@@ -57,6 +58,7 @@ __all__ = [
     "ReplayMismatchError",
     "ResultFileError",
     "RuleError",
+    "ShardError",
     "UsageError",
 ]
 
@@ -241,6 +243,51 @@ class BotTimeoutError(BotError):
     ``TimeoutError``)."""
 
 
+class ShardError(MajiangError, RuntimeError):
+    """A shard of a distributed run (:mod:`majiang.distributed`) failed on its worker, or
+    what its worker wrote could not be checked: the message names the shard, the node and
+    the worker's error, and says what the run kept and how to continue it.
+
+    ``shard``: the shard in words (``"hands 200,000 to 299,999"``); ``first`` and
+    ``count``: its range, in ``unit`` (``"hands"``, ``"games"`` or ``"inputs"``);
+    ``error``: the worker's error as text (its type and message); ``node``: the worker's
+    address or host name when known; ``failed``: how many shards failed in the run
+    (each is reported on stderr as it fails); ``partial``: what the run kept (a result
+    reading the shards written, or None). The worker's own exception, when Ray returned
+    it, is chained as ``__cause__``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        shard: str | None = None,
+        first: int | None = None,
+        count: int | None = None,
+        unit: str | None = None,
+        error: str | None = None,
+        node: str | None = None,
+        failed: int = 1,
+        partial: Any = None,
+    ):
+        super().__init__(message)
+        self.shard = shard
+        self.first = first
+        self.count = count
+        self.unit = unit
+        self.error = error
+        self.node = node
+        self.failed = failed
+        self.partial = partial
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = {
+            k: getattr(self, k)
+            for k in ("shard", "first", "count", "unit", "error", "node", "failed", "partial")
+        }
+        return _rebuild, (type(self), (str(self),), fields)
+
+
 def _rebuild(cls: type[BaseException], args: tuple[Any, ...], fields: dict[str, Any]):
     return cls(*args, **fields)
 
@@ -266,6 +313,7 @@ for _cls in (
     BotError,
     IllegalBotActionError,
     BotTimeoutError,
+    ShardError,
 ):
     _cls.__module__ = "majiang"
 del _cls

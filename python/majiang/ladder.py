@@ -18,6 +18,7 @@ another), so it summarises the table rather than replacing it.
 
 from __future__ import annotations
 
+import copy
 import math
 import sys
 from collections.abc import Sequence
@@ -172,26 +173,54 @@ def _pair_figures(result: ArenaResult) -> tuple[float, float, float]:
     return float(s["mean_score"]), float(lo), float(hi)
 
 
-def ladder(
-    bots: str | Sequence[str] | None = None,
-    *,
-    walls: int = DEFAULT_WALLS,
-    seed: int = 0,
-    rules: str | RuleSet = "gb",
-    threads: int | None = None,
-    progress: bool = False,
-) -> LadderResult:
-    """Plays every ordered pair of ``bots`` (default: every built-in bot, from
-    ``_core.policy_names()``; a list or comma-separated text of at least two distinct
-    names) in duplicate games, ``walls`` walls per pair (each played four times, the lone
-    bot rotated through the seats), and returns a :class:`LadderResult` with the pairwise
-    means and the ratings (model in the module documentation).
+def _bot_name(bot: Any) -> str:
+    """A ladder entry's name: a built-in name as given, a Python bot's ``name`` attribute
+    or else its class name."""
+    if isinstance(bot, str):
+        return bot
+    return str(getattr(bot, "name", "") or type(bot).__name__)
 
-    ``seed``, ``rules`` and ``threads`` are :func:`~majiang.arena`'s; the same seed gives
-    the same table whatever ``threads``. ``progress``: one line per pair on stderr.
-    Ctrl-C raises ``KeyboardInterrupt`` whose ``partial`` is the :class:`LadderResult` of
-    the pairs finished.
-    """
+
+def _seat_copy(entry: Any) -> Any:
+    """Another seat's copy of a ladder entry (a name is its own copy)."""
+    return entry if isinstance(entry, str) else copy.deepcopy(entry)
+
+
+def _ladder_entries(bots: str | Sequence[Any] | None, walls: Any) -> tuple[list[str], list[Any]]:
+    """The ladder's names and entries (a built-in name, or a Python bot with ``act``),
+    checked like :func:`_ladder_bots`; a Python bot must copy (``copy.deepcopy``), as it
+    takes three seats against a lone bot."""
+    if bots is None or isinstance(bots, str):
+        names = _ladder_bots(bots, walls)
+        return names, list(names)
+    entries = list(bots)
+    python = [b for b in entries if not isinstance(b, str)]
+    for b in python:
+        if not callable(getattr(b, "act", None)):
+            raise InvalidTypeError(
+                f"a ladder entry is a built-in bot name or a bot with act(observation), "
+                f"got {type(b).__name__}"
+            )
+        try:
+            copy.deepcopy(b)
+        except Exception as e:
+            raise InvalidArgumentError(
+                f"bot {_bot_name(b)!r} cannot be copied for the three seats it takes "
+                f"against a lone bot: {e}"
+            ) from None
+    names = [_bot_name(b) for b in entries]
+    # The built-in names are checked as a names-only ladder checks them (and walls too).
+    _ladder_bots([b for b in entries if isinstance(b, str)], walls, minimum=0)
+    if len(set(names)) != len(names):
+        raise InvalidArgumentError("each bot may appear only once in a ladder (names must differ)")
+    if len(names) < 2:
+        raise InvalidArgumentError("a ladder needs at least two bots")
+    return names, entries
+
+
+def _ladder_bots(bots: str | Sequence[str] | None, walls: Any, *, minimum: int = 2) -> list[str]:
+    """The ladder's bots (checked: known, distinct, at least `minimum`) after checking
+    ``walls``; shared with :func:`majiang.distributed.ladder`."""
     if bots is None:
         names = list(_core.policy_names())
     elif isinstance(bots, str):
@@ -206,7 +235,7 @@ def ladder(
         )
     if len(set(names)) != len(names):
         raise InvalidArgumentError("each bot may appear only once in a ladder")
-    if len(names) < 2:
+    if len(names) < minimum:
         raise InvalidArgumentError("a ladder needs at least two bots")
     if isinstance(walls, bool) or not isinstance(walls, int):
         raise InvalidTypeError(f"walls must be an int, got {type(walls).__name__}")
@@ -215,6 +244,37 @@ def ladder(
             f"walls must be between 1 and {MAX_IN_MEMORY_HANDS // 4:,} (four games each, "
             f"kept in memory), got {walls:,}"
         )
+    return names
+
+
+def ladder(
+    bots: str | Sequence[Any] | None = None,
+    *,
+    walls: int = DEFAULT_WALLS,
+    seed: int = 0,
+    rules: str | RuleSet = "gb",
+    threads: int | None = None,
+    progress: bool = False,
+) -> LadderResult:
+    """Plays every ordered pair of ``bots`` (default: every built-in bot, from
+    ``_core.policy_names()``; a list or comma-separated text of at least two distinct
+    names) in duplicate games, ``walls`` walls per pair (each played four times, the lone
+    bot rotated through the seats), and returns a :class:`LadderResult` with the pairwise
+    means and the ratings (model in the module documentation).
+
+    A list may mix built-in names with Python bots (objects with ``act(observation)``,
+    e.g. a :class:`~majiang.bots.ModelBot` or a batched policy in a
+    :class:`~majiang.bots.PolicyBot`), named in the table by their ``name`` attribute or
+    class name; a Python bot facing a lone bot takes three seats, as copies
+    (``copy.deepcopy``) of the object given. Pairs with a Python bot play in the Rust
+    arena through the Python-bot adapter (:func:`~majiang.arena`).
+
+    ``seed``, ``rules`` and ``threads`` are :func:`~majiang.arena`'s; the same seed gives
+    the same table whatever ``threads``. ``progress``: one line per pair on stderr.
+    Ctrl-C raises ``KeyboardInterrupt`` whose ``partial`` is the :class:`LadderResult` of
+    the pairs finished.
+    """
+    names, entries = _ladder_entries(bots, walls)
     seed = _check_seed(seed)
     threads = _check_threads(threads)
     rule_name, options = _rules_spec(rules)
@@ -245,8 +305,10 @@ def ladder(
                 flush=True,
             )
         try:
+            lone = entries[a]
+            three = [entries[b]] + [_seat_copy(entries[b]) for _ in range(2)]
             games = arena(
-                [names[a], names[b], names[b], names[b]],
+                [lone, *three],
                 hands=4 * walls,
                 seed=seed,
                 rules=rules,

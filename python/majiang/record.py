@@ -356,8 +356,8 @@ class MatchRecord:
 
 def _too_big(limit: int) -> str:
     return (
-        f"the record is larger than the limit of {limit} bytes "
-        "(pass max_bytes= to read a larger one)"
+        f"the record is larger than the limit of {limit:,} bytes "
+        "(a match record is far smaller: is this a record?)"
     )
 
 
@@ -365,7 +365,8 @@ def _check_line(raw: bytes, no: int, max_line: int, source: str | None, last: bo
     body = len(raw) - (1 if raw.endswith(b"\n") else 0)
     if body > max_line:
         raise RecordError(
-            f"the line is longer than {max_line} bytes (pass max_line_bytes= to allow it)",
+            f"the line is longer than {max_line:,} bytes, the limit of a record line "
+            "(a match record's lines are far shorter: is this a record?)",
             source=source,
             line=no,
         )

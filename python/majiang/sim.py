@@ -22,8 +22,9 @@ or :class:`ArenaResult`, hands ``0 .. len(partial)`` of the run).
 A run kept in memory holds at most :data:`MAX_IN_MEMORY_HANDS` hands (about 41 bytes
 each). ``simulate(n, out=PATH)`` instead streams the hands to the directory ``PATH`` in
 shards of ``shard_hands`` hands, with memory that does not grow with ``n``, and
-``resume=True`` continues a run from what ``PATH`` holds (the result is the same as one
-uninterrupted run).
+``resume=True`` continues a run from what ``PATH`` holds, playing only the hands it lacks
+(a listed shard found damaged or missing is played again); the result is the same as one
+uninterrupted run.
 
 The shard directory is plain numpy and JSON, readable without majiang: ``manifest.json``
 (format name and version, seed, rule set name and every option, bots, the arrays' dtypes
@@ -32,7 +33,9 @@ and shapes, and per shard its file, first hand, hand count and SHA-256) and one
 numbered by their first hand so that any range of a run can be read on its own and a run
 can grow; every file is written under a temporary name and renamed once flushed to disk,
 and the manifest is rewritten after each shard, so an interrupted run leaves only
-complete, listed shards.
+complete, listed shards. A run whose shards finish out of order (a cluster run,
+:func:`majiang.distributed.simulate`) lists those written after a gap as ``pending``
+until the gap is filled; either kind of run resumes the other.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ import stat
 import sys
 import threading
 import time
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,6 +141,7 @@ _MANIFEST_KEYS = {
     "columns",
     "hands",
     "shards",
+    "pending",
     "digest",
     "signature",
 }
@@ -287,10 +292,23 @@ def _check_file_target(path: Path) -> None:
     _check_writable_dir(path.parent if str(path.parent) else Path("."), path)
 
 
+#: The time stamp of every member of the ``.npz`` files written (the earliest a zip file
+#: can hold), so that the same arrays give the same bytes whoever writes them and when.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
 def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    """The arrays as a compressed ``.npz`` (what ``np.savez_compressed`` writes: one
+    deflated ``<name>.npy`` member per array), with fixed member time stamps: the same
+    arrays give the same bytes, so two writers of one shard (a task and its retry, a run
+    and the resume that plays a damaged shard again) write the same file and digest."""
     buf = io.BytesIO()
-    named: dict[str, Any] = dict(arrays)
-    np.savez_compressed(buf, **named)
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for name, array in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with z.open(info, "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
     return buf.getvalue()
 
 
@@ -390,6 +408,45 @@ def _shard_name(first: int) -> str:
     return f"hands-{first:012d}.npz"
 
 
+def _write_why(e: OSError) -> str:
+    """Why a write failed, in words (a full disk named as such)."""
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full"
+    if e.errno == errno.EFBIG:
+        return "the file size limit is reached"
+    return e.strerror or str(e)
+
+
+def _shard_file(first: int, arrays: dict[str, np.ndarray]) -> tuple[bytes, dict[str, Any]]:
+    """The bytes of the shard holding hands ``first ..`` (the seven arrays, checked) and
+    its manifest entry: ``file``, ``start``, ``hands``, ``sha256``."""
+    n = _check_columns(Path(_shard_name(first)), arrays)
+    data = _npz_bytes({c: arrays[c] for c in _COLUMNS})
+    entry = {
+        "file": _shard_name(first),
+        "start": first,
+        "hands": n,
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    return data, entry
+
+
+def _write_shard(directory: Path, first: int, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Writes the shard of hands ``first ..`` into ``directory`` (a temporary file beside
+    it, flushed and renamed, see :mod:`majiang._files`) and returns its manifest entry;
+    the manifest is not touched. What a worker of :mod:`majiang.distributed` does;
+    :meth:`_ShardWriter.write` does the same and lists the shard. Raises ResultFileError
+    naming the file when it cannot be written."""
+    data, entry = _shard_file(first, arrays)
+    try:
+        _atomic_write(directory / entry["file"], data)
+    except OSError as e:
+        raise ResultFileError(
+            f"{directory / entry['file']}: cannot write ({_write_why(e)})"
+        ) from None
+    return entry
+
+
 _SHA256_HEX = frozenset("0123456789abcdef")
 
 
@@ -399,6 +456,22 @@ def _sha256_file(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def _good_entry(sh: Any) -> bool:
+    """True for a well-formed manifest entry of a shard."""
+    return (
+        isinstance(sh, dict)
+        and set(sh) == {"file", "start", "hands", "sha256"}
+        and type(sh["start"]) is int
+        and type(sh["hands"]) is int
+        and 0 <= sh["start"] < 2**64
+        and 0 < sh["hands"] <= MAX_IN_MEMORY_HANDS
+        and sh["file"] == _shard_name(sh["start"])
+        and isinstance(sh["sha256"], str)
+        and len(sh["sha256"]) == 64
+        and set(sh["sha256"]) <= _SHA256_HEX
+    )
 
 
 class _ShardStore:
@@ -417,6 +490,9 @@ class _ShardStore:
         )
         self.shards: list[dict[str, Any]] = manifest["shards"]
         self.hands: int = manifest["hands"]
+        #: Shards written after a gap (by a run played out of order, such as a
+        #: distributed one): not part of the result until the gap before them is filled.
+        self.pending: list[dict[str, Any]] = manifest.get("pending", [])
         self.digest = "digest" in manifest
         self.signature = "not checked" if "signature" in manifest else "none"
 
@@ -468,22 +544,12 @@ class _ShardStore:
             raise ResultFileError(f"{mpath}: the columns are not those of a simulation")
         shards = m.get("shards")
         hands = m.get("hands")
+        pending = m.get("pending", [])
         if not isinstance(shards, list) or type(hands) is not int:
             raise ResultFileError(f"{mpath}: shards must be a list and hands an int")
         at = 0
         for k, sh in enumerate(shards):
-            ok = (
-                isinstance(sh, dict)
-                and set(sh) == {"file", "start", "hands", "sha256"}
-                and type(sh["start"]) is int
-                and type(sh["hands"]) is int
-                and 0 < sh["hands"] <= MAX_IN_MEMORY_HANDS
-                and sh["file"] == _shard_name(sh["start"])
-                and isinstance(sh["sha256"], str)
-                and len(sh["sha256"]) == 64
-                and set(sh["sha256"]) <= _SHA256_HEX
-            )
-            if not ok:
+            if not _good_entry(sh):
                 raise ResultFileError(f"{mpath}: shard {k} is malformed: {str(sh)[:200]}")
             if sh["start"] != at:
                 raise ResultFileError(
@@ -492,6 +558,19 @@ class _ShardStore:
             at += sh["hands"]
         if at != hands or hands >= 2**64:
             raise ResultFileError(f"{mpath}: the shards hold {at} hands, the manifest says {hands}")
+        if not isinstance(pending, list) or ("pending" in m and not pending):
+            raise ResultFileError(f"{mpath}: pending must be a list of shards (left out if none)")
+        for k, sh in enumerate(pending):
+            if not _good_entry(sh):
+                raise ResultFileError(f"{mpath}: pending shard {k} is malformed: {str(sh)[:200]}")
+            if sh["start"] < at or (k == 0 and sh["start"] == at):
+                raise ResultFileError(
+                    f"{mpath}: pending shard {k} starts at hand {sh['start']}, which is not "
+                    + (f"after hand {at} and a gap" if k == 0 else f"at or after hand {at}")
+                )
+            at = sh["start"] + sh["hands"]
+        if at >= 2**64:
+            raise ResultFileError(f"{mpath}: the pending shards end past hand 2**64")
         store = cls(path, m)
         if key is not None:
             store.signature = "checked"
@@ -594,17 +673,33 @@ class _RunLock:
 
 
 class _ShardWriter:
-    """Streams a run into a shard directory: the ``sink`` of ``_core.simulate_hands``.
-    Holds the directory's lock from construction to :meth:`close`."""
+    """Writes a run into a shard directory and keeps its manifest. Holds the directory's
+    lock from construction to :meth:`close`.
+
+    One machine plays the hands in order and hands each shard to :meth:`write` (the
+    ``sink`` of ``_core.simulate_hands``). A distributed run's workers write shards
+    themselves (:func:`_write_shard`), in any order, and the driver lists each with
+    :meth:`adopt`. Either way the manifest lists ``shards``, the shards from hand 0 on
+    without a gap (the result), and ``pending``, shards written after a gap, which join
+    ``shards`` when the gap before them is filled; :meth:`gaps` says what is left to play.
+
+    On resume every listed shard is checked against its SHA-256: a damaged or missing
+    one is dropped (``repaired`` lists them) and is played again like any gap."""
 
     def __init__(self, path: Path, meta: dict[str, Any], resume: bool, key: Any = None) -> None:
         self.path = path
         self.meta = meta
         self.key = key
         self.shards: list[dict[str, Any]] = []
+        self.pending: list[dict[str, Any]] = []
         self.hands = 0
         #: Leftover files of an interrupted writer removed when the run was resumed.
         self.cleaned: list[str] = []
+        #: Listed shards found damaged or missing on resume (each ``(entry, why)``):
+        #: unlisted, to be played again.
+        self.repaired: list[tuple[dict[str, Any], str]] = []
+        #: The manifest on disk lags behind what is listed (see :meth:`add`).
+        self.dirty = False
         if path.exists() and not path.is_dir():
             raise ResultFileError(f"{path} is a file; out= takes a directory for the shards")
         if not path.is_dir():
@@ -630,16 +725,25 @@ class _ShardWriter:
                     f"{path} already holds a run; pass resume=True (--resume) to continue "
                     "it, or choose another directory"
                 )
-            store = _ShardStore.open(path, key=self.key)
+            store = _ShardStore.open(path, verify=False, key=self.key)
             if self.key is None and store.signature != "none":
                 raise ResultFileError(
                     f"{path} holds a signed run: pass its key (key=, --key-file) to continue "
                     "it, so that the shards added are signed too"
                 )
             self._check_same_run(store)
-            self.shards = list(store.shards)
-            self.hands = store.hands
             self._clean(store)
+            kept = []
+            for sh in [*store.shards, *store.pending]:
+                try:
+                    store._check_digest(sh, None)
+                except ResultFileError as e:
+                    self.repaired.append((sh, str(e)))
+                    with contextlib.suppress(OSError):
+                        os.unlink(path / sh["file"])
+                else:
+                    kept.append(sh)
+            self._list(kept)
         elif any(p.name != _LOCK and not _STALE.fullmatch(p.name) for p in path.iterdir()):
             raise ResultFileError(
                 f"{path} is not empty and holds no {_MANIFEST}; choose an empty or new directory"
@@ -652,11 +756,22 @@ class _ShardWriter:
         except OSError as e:
             raise self._failure(_MANIFEST, e) from e
 
+    def _list(self, entries: list[dict[str, Any]]) -> None:
+        """Lists ``entries`` (non-overlapping shards, in any order): those from hand 0
+        on without a gap as ``shards``, the others as ``pending``."""
+        self.shards, self.pending, self.hands = [], [], 0
+        for sh in sorted(entries, key=lambda e: e["start"]):
+            if sh["start"] == self.hands and not self.pending:
+                self.shards.append(sh)
+                self.hands += sh["hands"]
+            else:
+                self.pending.append(sh)
+
     def _clean(self, store: _ShardStore | None) -> None:
         """Removes what an interrupted writer left: temporary files, and shard files the
         manifest does not list (written just before the writer died). Nothing is
         followed: a symbolic link is removed, not its target."""
-        listed = {sh["file"] for sh in store.shards} if store else set()
+        listed = {sh["file"] for sh in [*store.shards, *store.pending]} if store else set()
         for entry in os.scandir(self.path):
             name = entry.name
             junk = _STALE.fullmatch(name) or (_SHARD_FILE.fullmatch(name) and name not in listed)
@@ -665,22 +780,25 @@ class _ShardWriter:
                     os.unlink(entry.path)
                 self.cleaned.append(name)
 
+    def clean_temporary(self) -> None:
+        """Removes temporary files left in the directory (by a worker killed while it
+        wrote); only while no writer of this run is at work."""
+        for entry in os.scandir(self.path):
+            if _STALE.fullmatch(entry.name) and not entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+                self.cleaned.append(entry.name)
+
     def close(self) -> None:
         """Ends the run: releases the directory's lock."""
         self.lock.release()
 
     def _failure(self, name: str, e: OSError) -> ResultFileError:
         """The error of a write that failed: the path, why, and that resuming continues."""
-        if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            why = "the disk is full"
-        elif e.errno == errno.EFBIG:
-            why = "the file size limit is reached"
-        else:
-            why = e.strerror or str(e)
         return ResultFileError(
-            f"{self.path / name}: cannot write ({why}); the {self.hands:,} hands written "
-            f"before are intact and listed in {_MANIFEST}: make room and run again with "
-            "resume=True (majiang simulate --resume) to continue the run"
+            f"{self.path / name}: cannot write ({_write_why(e)}); the {self.hands:,} hands "
+            f"written before are intact and listed in {_MANIFEST}: make room and run again "
+            "with resume=True (majiang simulate --resume) to continue the run"
         )
 
     def _check_same_run(self, store: _ShardStore) -> None:
@@ -706,37 +824,115 @@ class _ShardWriter:
             "hands": self.hands,
             "shards": self.shards,
         }
+        if self.pending:
+            m["pending"] = self.pending
         m["digest"] = "sha256:" + hashlib.sha256(_canonical(m)).hexdigest()
         if self.key is not None:
             m["signature"] = signing.sign(self.key, _SIGNED_AS, _canonical(m))
         data = json.dumps(m, indent=1, ensure_ascii=False).encode("utf-8")
         _atomic_write(self.path / _MANIFEST, data)
+        self.dirty = False
+
+    def flush(self) -> None:
+        """Writes the manifest if it lags behind what is listed."""
+        if self.dirty:
+            try:
+                self._write_manifest()
+            except OSError as e:
+                raise self._failure(_MANIFEST, e) from e
+
+    def gaps(self, n: int) -> list[tuple[int, int]]:
+        """The ranges ``(first, end)`` of hands below ``n`` that no listed shard holds."""
+        out = []
+        at = self.hands
+        for sh in self.pending:
+            if sh["start"] >= n:
+                break
+            if sh["start"] > at:
+                out.append((at, sh["start"]))
+            at = sh["start"] + sh["hands"]
+        if at < n:
+            out.append((at, n))
+        return out
+
+    def limit(self, n: int) -> None:
+        """Unlists (and removes) pending shards that end past hand ``n``: a run resumed
+        to fewer hands than an earlier attempt planned plays hands ``0 .. n`` exactly."""
+        beyond = [sh for sh in self.pending if sh["start"] + sh["hands"] > n]
+        if not beyond:
+            return
+        self.pending = [sh for sh in self.pending if sh["start"] + sh["hands"] <= n]
+        try:
+            self._write_manifest()
+        except OSError as e:
+            raise self._failure(_MANIFEST, e) from e
+        for sh in beyond:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path / sh["file"])
+
+    def add(self, entry: dict[str, Any], write: bool = True) -> None:
+        """Lists the shard ``entry`` (written and checked): in ``shards`` when it starts
+        where they end (with the pending shards it joins), else in ``pending``. The
+        manifest is written at once, or with ``write=False`` at the next :meth:`flush`."""
+        first, end = entry["start"], entry["start"] + entry["hands"]
+        if first < self.hands or any(
+            first < sh["start"] + sh["hands"] and sh["start"] < end for sh in self.pending
+        ):
+            raise ResultFileError(
+                f"{self.path}: the shard of hands {first:,} to {end - 1:,} overlaps a listed one"
+            )
+        bisect.insort(self.pending, entry, key=lambda e: e["start"])
+        while self.pending and self.pending[0]["start"] == self.hands:
+            sh = self.pending.pop(0)
+            self.shards.append(sh)
+            self.hands += sh["hands"]
+        self.dirty = True
+        if write:
+            self.flush()
+
+    def adopt(self, entry: Any, first: int, count: int) -> dict[str, Any]:
+        """Checks the shard a worker says it wrote for hands ``first .. first + count``
+        (the entry names that range and the file on disk has its SHA-256, read here) and
+        lists it (the manifest is written at the next :meth:`flush`)."""
+        want: dict[str, Any] = {"file": _shard_name(first), "start": first, "hands": count}
+        if not _good_entry(entry) or any(entry[k] != v for k, v in want.items()):
+            raise ResultFileError(
+                f"{self.path / want['file']}: the worker's answer is not the shard of hands "
+                f"{first:,} to {first + count - 1:,}: {str(entry)[:200]}"
+            )
+        f = self.path / entry["file"]
+        try:
+            digest = _sha256_file(f)
+        except OSError as e:
+            raise ResultFileError(
+                f"{f}: the worker wrote it, but it cannot be read here ({e.strerror or e}): is "
+                f"{self.path} on a file system every node shares, at the same path?"
+            ) from None
+        if digest != entry["sha256"]:
+            raise ResultFileError(
+                f"{f}: its SHA-256 here is not the one the worker computed: the file was "
+                "changed after it was written, or the nodes do not share one file system"
+            )
+        self.add(entry, write=False)
+        return entry
 
     def write(self, first: int, arrays: dict[str, np.ndarray]) -> None:
         """Writes hands ``first ..`` as the next shard and lists it in the manifest."""
         if first != self.hands:
             raise ResultFileError(f"{self.path}: shard at hand {first}, expected {self.hands}")
-        n = _check_columns(self.path, arrays)
-        name = _shard_name(first)
-        data = _npz_bytes({c: arrays[c] for c in _COLUMNS})
-        entry = {
-            "file": name,
-            "start": first,
-            "hands": n,
-            "sha256": hashlib.sha256(data).hexdigest(),
-        }
+        data, entry = _shard_file(first, arrays)
+        name = entry["file"]
         with _ctrl_c_deferred():
             try:
                 _atomic_write(self.path / name, data)
             except OSError as e:
                 raise self._failure(name, e) from e
-            self.shards.append(entry)
-            self.hands += n
+            shards, pending, hands = list(self.shards), list(self.pending), self.hands
             try:
+                self.add(entry, write=False)
                 self._write_manifest()
             except BaseException as e:
-                self.shards.pop()
-                self.hands -= n
+                self.shards, self.pending, self.hands = shards, pending, hands
                 if isinstance(e, OSError):
                     raise self._failure(_MANIFEST, e) from e
                 raise
@@ -1163,7 +1359,10 @@ def simulate(
     not grow with ``n_hands``, and the returned result reads them from disk (see the
     module documentation for the layout). ``resume=True`` continues the run ``PATH``
     holds (same seed, rules, options and bots, else :class:`ResultFileError`) up to
-    ``n_hands`` hands; the arrays equal those of one uninterrupted run. ``shard_hands`` is
+    ``n_hands`` hands, playing only the hands it lacks: after the last shard, in the gaps
+    a cluster run left, and those of a listed shard found damaged or missing (every
+    listed shard's SHA-256 is checked first); the arrays equal those of one uninterrupted
+    run. ``shard_hands`` is
     1 to :data:`MAX_SHARD_HANDS`.
 
     The directory is locked for the run: a second writer (another process, or another
@@ -1214,23 +1413,35 @@ def simulate(
         )
     path = Path(out)
     writer = _ShardWriter(path, meta, resume, key)
-    start = writer.hands
-    if start > n:
-        writer.close()
-        raise ResultFileError(f"{path} already holds {start:,} hands, more than n_hands={n:,}")
-    bar = _Progress(n, "simulate", offset=start) if progress else None
+    bar: _Progress | None = None
     try:
-        _core.simulate_hands(
-            n - start,
-            rules=rules,
-            bots=names,
-            seed=seed,
-            start=start,
-            threads=threads,
-            sink=writer.write,
-            sink_hands=shard_hands,
-            progress=bar.update if bar else None,
-        )
+        if writer.hands > n:
+            raise ResultFileError(
+                f"{path} already holds {writer.hands:,} hands, more than n_hands={n:,}"
+            )
+        writer.limit(n)
+        gaps = writer.gaps(n)
+        played = n - sum(end - first for first, end in gaps)
+        bar = _Progress(n, "simulate", offset=played) if progress else None
+        # The hands the run lacks, in order (one range, unless a distributed run or a
+        # damaged shard left shards after a gap): each shard is listed as it is written.
+        session = 0
+        for first, end in gaps:
+            report = None
+            if bar is not None:
+                report = functools.partial(lambda b, base, k: b.update(base + k), bar, session)
+            _core.simulate_hands(
+                end - first,
+                rules=rules,
+                bots=names,
+                seed=seed,
+                start=first,
+                threads=threads,
+                sink=writer.write,
+                sink_hands=shard_hands,
+                progress=report,
+            )
+            session += end - first
     except KeyboardInterrupt as e:
         e.partial = SimResult._of_store(  # type: ignore[attr-defined]
             _ShardStore.open(path, verify=False, key=key)

@@ -11,6 +11,7 @@ use super::sim::{check_has_choice, checked_choice, live_view, observation_of};
 use crate::error::MjError;
 use crate::policy::plans::Evaluator;
 use crate::policy::strong::explain::Explanation;
+use crate::policy::strong::search::{Search, ValueSpec};
 use crate::policy::strong::{danger, unseen_of};
 use crate::policy::{Policy, StrongConfig, StrongPolicy, TableView};
 use crate::round::Observation;
@@ -232,6 +233,115 @@ pub(super) fn explanation_dict<'py>(
     Ok(d)
 }
 
+/// Most determinizations `option_values` plays per option.
+pub const MAX_OPTION_SAMPLES: u32 = 100_000;
+
+/// The value of every legal action of `observation` for its seat, estimated by
+/// playouts: `samples` determinizations of the view (the unseen tiles drawn at random,
+/// fixed by `seed`), every action tried on each and the hand played to its end by the
+/// policy named `player` at the seat (`"efficiency"`, `"strong"`, `"expert"`...) and the
+/// efficiency policy at the others. Returns the determinizations played, whether the
+/// rules' private walls were played as one shared wall (which tiles stand in whose wall
+/// is not in a view, so they cannot be sampled) and, per legal
+/// action in the observation's order, `(action, mean, std_err, loss, loss_se, gap,
+/// gap_se)`: the mean score change in points and its standard error, the highest mean
+/// minus this one and the standard error of that paired difference, and the same
+/// against the legal action `reference` (the best when None). `threads` splits the
+/// deals over that many threads (the values do not depend on it). `RuleError` when the view cannot be
+/// rebuilt (a finished hand, huainan's hidden 宝 state), `InvalidArgumentError` for
+/// a sample count outside 2-100,000 (a standard error needs two).
+#[pyfunction]
+#[pyo3(signature = (observation, samples, seed=Int(0), player="efficiency", reference=None, threads=1))]
+#[pyo3(
+    text_signature = "(observation, samples, seed=0, player='efficiency', reference=None, threads=1)"
+)]
+#[allow(clippy::type_complexity)]
+fn option_values<'py>(
+    py: Python<'py>,
+    observation: &Bound<'py, PyAny>,
+    samples: Int<i128>,
+    seed: Int<i128>,
+    player: &str,
+    reference: Option<&Bound<'py, PyAny>>,
+    threads: usize,
+) -> PyResult<(
+    u32,
+    bool,
+    Vec<(Bound<'py, PyAny>, f64, f64, f64, f64, f64, f64)>,
+)> {
+    let obs = &observation_of(observation)?.get().inner;
+    let own = crate::policy::PolicyKind::parse(player)?;
+    let n = samples.0;
+    if !(2..=MAX_OPTION_SAMPLES as i128).contains(&n) {
+        return Err(MjError::argument(format!(
+            "samples must be 2 to {MAX_OPTION_SAMPLES} (a standard error needs two), got {n}"
+        ))
+        .into());
+    }
+    let seed = convert::seed("seed", seed.0)?;
+    if !(1..=crate::sim::MAX_THREADS).contains(&threads) {
+        return Err(MjError::argument(format!(
+            "threads must be 1 to {}, got {threads}",
+            crate::sim::MAX_THREADS
+        ))
+        .into());
+    }
+    if !(1..=crate::sim::MAX_THREADS).contains(&threads) {
+        return Err(MjError::argument(format!(
+            "threads must be 1 to {}, got {threads}",
+            crate::sim::MAX_THREADS
+        ))
+        .into());
+    }
+    let legal: Vec<crate::round::Action> = obs.legal.as_slice().to_vec();
+    let refi = match reference {
+        Some(r) if !r.is_none() => {
+            let a = r
+                .cast::<super::action::PyAction>()
+                .map_err(|_| {
+                    super::errors::type_error(format!(
+                        "reference must be a majiang.Action, got {}",
+                        convert::type_name(r)
+                    ))
+                })?
+                .get()
+                .inner;
+            Some(legal.iter().position(|&x| x == a).ok_or_else(|| {
+                MjError::action(format!(
+                    "the reference {} is not one of the legal actions",
+                    a.describe()
+                ))
+            })?)
+        }
+        _ => None,
+    };
+    let mut obs_copy: Observation = (**obs).clone();
+    // Private walls are not rebuilt from a view (which tiles stand in whose wall is not
+    // shown): the playouts then draw the same unseen tiles from one shared wall.
+    let shared = obs_copy.rules.table.private_walls;
+    obs_copy.rules.table.private_walls = false;
+    let values = py.detach(move || -> crate::MjResult<_> {
+        let mut search = Search::new(&obs_copy.rules)?;
+        search.value_all(
+            &obs_copy,
+            &legal,
+            ValueSpec {
+                samples: n as u32,
+                seed,
+                own,
+                reference: refi,
+                threads,
+            },
+        )
+    })?;
+    let mut out = Vec::with_capacity(values.options.len());
+    for o in &values.options {
+        let a = action_obj(py, o.action)?.into_bound(py).into_any();
+        out.push((a, o.mean, o.std_err, o.loss, o.loss_se, o.gap, o.gap_se));
+    }
+    Ok((values.samples, shared, out))
+}
+
 /// The strong policy's defensive reading of the table from `observation`'s seat: for each
 /// seat the chance that it is ready now (0 for the observer), and for each of the 34 kinds
 /// the chance that discarding it deals in to some opponent. Read only from what the seat
@@ -310,5 +420,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStrongPolicy>()?;
     m.add_function(wrap_pyfunction!(danger_reading, m)?)?;
     m.add_function(wrap_pyfunction!(fan_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(option_values, m)?)?;
     Ok(())
 }

@@ -119,7 +119,9 @@ class Explanation:
     """Why the strong bot chose ``action``: the ``mode`` that decided (a key of
     :data:`MODES`), the deciding ``seat``, the attack ``stake`` (what finishing the hand
     is worth now, in points), the opponents' ``threats``, the candidate ``discards`` (best
-    first) and, in a claim window, the ``claims`` (the pass first)."""
+    first) and, in a claim window, the ``claims`` (the pass first). ``expected_points``
+    is true when the lookahead's figure (``chance``) is expected points (the expert's)
+    rather than a chance of winning."""
 
     action: Action
     mode: str
@@ -128,11 +130,15 @@ class Explanation:
     threats: tuple[SeatThreat, ...]
     discards: tuple[DiscardReason, ...]
     claims: tuple[ClaimReason, ...]
+    expected_points: bool = False
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Explanation:
-        """An explanation from the dict of ``_core.StrongPolicy.explain``."""
+    def from_dict(cls, d: dict[str, Any], expected_points: bool = False) -> Explanation:
+        """An explanation from the dict of ``_core.StrongPolicy.explain``
+        (``expected_points``: the lookahead's figure is expected points, as the expert's
+        is, rather than a chance)."""
         return cls(
+            expected_points=expected_points,
             action=d["action"],
             mode=str(d["mode"]),
             seat=int(d["seat"]),
@@ -166,24 +172,27 @@ class Explanation:
         names; seat numbers otherwise)."""
         lines = [self.summary()]
         if self.discards:
-            lines.append("    tile  plan               dist   fan  useful  chance  danger   value")
+            look = " points" if self.expected_points else " chance"
+            lines.append(f"    tile  plan               dist   fan  useful {look}  danger   value")
             for d in self.discards[:rows]:
                 chosen = self.action.kind in ("discard", "ready") and self.action.tile == d.tile
                 mark = ">" if chosen else " "
                 value = d.value if d.search is None else d.search
                 lines.append(
                     f"  {mark} {d.name:<4}  {d.plan:<17} {d.distance:>5} {d.fan:>5.0f} "
-                    f"{d.useful:>7} {_pct(d.chance):>7} {_pct(d.danger):>7} {_pts(value):>7}"
+                    f"{d.useful:>7} {self._look(d.chance):>7} {_pct(d.danger):>7} {_pts(value):>7}"
                 )
             if len(self.discards) > rows:
                 lines.append(f"    ... {len(self.discards) - rows} more")
         if self.claims:
-            lines.append("    option            plan value  chance  then")
+            look = " points" if self.expected_points else " chance"
+            lines.append(f"    option            plan value {look}  then")
             for c in self.claims:
                 mark = ">" if c.action == self.action else " "
                 then = tile_name(c.discard) if c.discard is not None else ""
+                look = self._look(c.chance)
                 lines.append(
-                    f"  {mark} {str(c.action):<17} {c.plan_value:>10.3f} {_pct(c.chance):>7}  "
+                    f"  {mark} {str(c.action):<17} {c.plan_value:>10.3f} {look:>7}  "
                     f"{then}" + (f"  search {c.search:+.2f}" if c.search is not None else "")
                 )
         if self.threats:
@@ -192,6 +201,10 @@ class Explanation:
         if self.stake and self.mode in ("attack", "lookahead", "claim"):
             lines.append(f"  stake {_pts(self.stake)} points")
         return "\n".join(line.rstrip() for line in lines)
+
+    def _look(self, x: float | None) -> str:
+        """The lookahead's figure: expected points, or a chance as a percentage."""
+        return _pts(x) if self.expected_points else _pct(x)
 
     def __str__(self) -> str:
         return self.table()

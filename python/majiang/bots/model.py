@@ -15,6 +15,7 @@ Rust and makes the same choices.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .._core import Action, Observation, action_features, index_to_action
 from ..env.model import ModelPolicy
@@ -38,7 +39,16 @@ class ModelBot:
 
     def __init__(self, weights: str | Path | None = None, seed: int | None = None) -> None:
         self.policy = ModelPolicy.load(weights)
+        self._seed = seed
         self._wilds = EfficiencyBot(seed=seed)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ModelBot:
+        """Another seat's bot: the same weights (never changed), its own fallback."""
+        twin = ModelBot.__new__(ModelBot)
+        twin.policy = self.policy
+        twin._seed = self._seed
+        twin._wilds = EfficiencyBot(seed=self._seed)
+        return twin
 
     def scores(self, observation: Observation) -> dict[Action, float]:
         """The score of each legal action (higher is better)."""

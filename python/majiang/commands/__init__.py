@@ -6,7 +6,8 @@ Every module here defines ``register(subparsers)``, which adds its parser and se
 
 import argparse
 
-from .._core import RuleSet
+from .._core import MAX_THREADS, RuleSet
+from ..errors import InvalidArgumentError
 from ..rules import NAMES, PRESETS, entry
 
 #: What ``--rules`` takes: every registered rule set and preset.
@@ -27,3 +28,20 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
 def rule_set(name: str) -> RuleSet:
     """The rules a ``--rules`` value names (a rule set or a preset)."""
     return RuleSet(name)
+
+
+def check_run_options(args: argparse.Namespace) -> None:
+    """Checks ``--threads`` and ``--seed`` and says what is wrong in the command line's
+    terms (the library's own messages name its keyword arguments). Raises
+    :class:`~majiang.InvalidArgumentError`."""
+    threads = getattr(args, "threads", None)
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise InvalidArgumentError(
+            f"--threads must be from 1 to {MAX_THREADS}, got {threads} "
+            "(leave it out to use every core)"
+        )
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed < 2**64:
+        raise InvalidArgumentError(
+            f"--seed must be a whole number from 0 to {2**64 - 1:,}, got {seed}"
+        )

@@ -13,7 +13,7 @@ from .. import _core
 from .._untrusted import printable
 from ..errors import InvalidArgumentError
 from ..sim import ArenaBotError, arena
-from . import add_rules_option, rule_set
+from . import add_rules_option, check_run_options, rule_set
 
 #: The ``--bots`` entry that seats the ``--botzone-cmd`` program.
 BOTZONE_ENTRY = "botzone"
@@ -50,6 +50,7 @@ def _entries(args: argparse.Namespace) -> list[Any]:
 def _run(args: argparse.Namespace) -> int:
     entries: list[Any] = []
     try:
+        check_run_options(args)
         entries = _entries(args)
         result = arena(
             entries,

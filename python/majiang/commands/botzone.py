@@ -73,12 +73,35 @@ def main(args: argparse.Namespace) -> int:
             args.bot, args.seed, private_walls=not args.shared_wall, flowers=args.flowers
         )
 
+    if sys.stdin.isatty():
+        # Typed alone at a terminal: say what the command waits for instead of waiting
+        # silently (the judge, or a pipe, gives no terminal).
+        print(waiting_message(args.io, args.keep_running), file=sys.stderr, flush=True)
+
     try:
         run(make, sys.stdin, sys.stdout, io=args.io, keep_running=args.keep_running)
     except (ProtocolError, ValueError) as e:
         print(f"majiang botzone: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def waiting_message(io: str, keep_running: bool) -> str:
+    """What ``majiang botzone`` says when its input is a terminal: that it plays one
+    Botzone bot and reads the judge's requests, in which form, and how to stop."""
+    form = (
+        "one JSON object with the requests and the bot's earlier responses"
+        if io == "json"
+        else "the turn number on one line, then the judge's requests and the bot's earlier "
+        "responses, one per line"
+    )
+    more = " It answers each request and waits for the next." if keep_running else ""
+    return (
+        "majiang botzone: plays a Botzone bot. It waits for the Botzone judge's input on "
+        f"standard input: {form}.{more} Run it from Botzone or with 'majiang arena'; to try "
+        "it by hand, type the input and end it with Ctrl-D (Ctrl-C stops). "
+        "'majiang botzone --help' says more."
+    )
 
 
 def export(args: argparse.Namespace) -> int:

@@ -166,7 +166,9 @@ def run(args: argparse.Namespace) -> int:
             )
         if not 0 <= args.seed < 2**63:
             print(
-                f"majiang explain: --seed must be 0 <= N < 2**63, got {args.seed}", file=sys.stderr
+                f"majiang explain: --seed must be a whole number from 0 to {2**63 - 1:,}, "
+                f"got {args.seed}",
+                file=sys.stderr,
             )
             return 2
         return _self_play(args)

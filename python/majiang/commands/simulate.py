@@ -15,12 +15,13 @@ from ..rules import unit
 from ..signing import read_key
 from ..sim import (
     MAX_IN_MEMORY_HANDS,
+    MAX_SHARD_HANDS,
     SHARD_HANDS,
     SimResult,
     _check_file_target,
     simulate,
 )
-from . import add_rules_option, rule_set
+from . import add_rules_option, check_run_options, rule_set
 
 
 def _err(msg: str) -> None:
@@ -81,6 +82,19 @@ def _run(args: argparse.Namespace) -> int:
                 _check_file_target(Path(args.out))
         elif args.resume:
             raise InvalidArgumentError("--resume needs --out DIRECTORY")
+        check_run_options(args)
+        if args.n < 0:
+            raise InvalidArgumentError(f"-n must not be negative, got {args.n}")
+        if kind != "dir" and args.n > MAX_IN_MEMORY_HANDS:
+            raise InvalidArgumentError(
+                f"-n {args.n:,} is more than the {MAX_IN_MEMORY_HANDS:,} hands a run keeps in "
+                "memory: give --out DIRECTORY to stream them to disk"
+            )
+        if not 1 <= args.shard_hands <= MAX_SHARD_HANDS:
+            raise InvalidArgumentError(
+                f"--shard-hands must be from 1 to {MAX_SHARD_HANDS:,} (a shard is held in "
+                f"memory until it is written), got {args.shard_hands}"
+            )
         key = _key(args)
         if key is not None and kind != "dir":
             raise InvalidArgumentError("--key-file signs a shard directory: --out DIRECTORY")

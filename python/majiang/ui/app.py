@@ -12,11 +12,17 @@ Keys on the table:
   legal ones with their keys: ``h`` win, ``k`` kong, ``p`` pung, ``c`` chow (then ``1``,
   ``2``, ``3`` to choose which chow when there are several), ``r`` declare ready with
   the selected tile (classic), Space pass;
-- ``t`` shows or hides the hints: what the strong bot would play and why (with
-  ``Options.explain``, ``majiang play --explain``, they show from the start); ``[`` and
-  ``]`` scroll them when they are longer than their panel (up to 40% of the table's
-  height; the mouse wheel scrolls them too); ``l``
-  opens the whole action log; ``q`` asks to quit and ``y`` confirms.
+- ``t`` shows or hides the hints: what the level's bot would play (``Options.hints``
+  opens them from the start) and, with ``Options.explain`` (``majiang play --explain``,
+  which also opens them), why; ``[`` and ``]`` scroll them when they are longer than
+  their panel (up to 40% of the table's height; the mouse wheel scrolls them too); ``l``
+  opens the whole action log; ``?`` the help (keys, rules, fans, statistics); ``o`` the
+  settings; ``q`` asks to quit and ``y`` confirms.
+
+A complete hand that is offered no win says why in the action bar and the log (the fans
+it counts and the minimum, or huainan's 宝 rule). With a data directory
+(``Options.data_dir``) every finished hand is added to the player's statistics and the
+settings are saved there.
 
 The table needs 80x24 cells; a smaller terminal shows a notice until it is enlarged. From
 120 columns on, the action log stands beside the table; narrower, the latest moves show
@@ -25,6 +31,8 @@ on one line under it.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,15 +40,18 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 import majiang as _mj
 
 from .._core import Action, RuleSet
+from ..coach.store import DataFileError, Settings, StatsSummary, Store, hand_stats, summarize
 from ..errors import UsageError
-from .controller import Controller, Move, relative_seat
-from .hints import DANGER_SHADE, compute_hints, hint_text, oracle_options
+from .controller import LEVELS, Controller, Move, relative_seat
+from .help import HelpScreen
+from .hints import DANGER_SHADE, compute_hints, hint_text, oracle_options, short_win
 from .log import ActionLog
 from .screens import (
     HandLine,
@@ -50,7 +61,8 @@ from .screens import (
     ResultScreen,
     StandingsScreen,
 )
-from .tiles import inline, suit_style, wind_char, wind_label
+from .settings import SettingsScreen
+from .tiles import inline, set_colours, suit_style, wind_char, wind_label
 from .widgets import MAX_CONCEALED, ActionBar, HandBar, SeatPanel, TileWidget
 
 __all__ = ["GameScreen", "MajiangApp"]
@@ -89,8 +101,8 @@ def _describe(action: Action, ascii: bool) -> str:
 @dataclass
 class Options:
     """How the app plays: rules (a preset's name or a ``RuleSet``), seed, level, tile
-    style, record file, bot delay, hands, and whether the hints (with the strong bot's
-    reasons) show from the start."""
+    style, record file, bot delay, hands, the hints, the colours and the data
+    directory."""
 
     rules: str | RuleSet = "gb"
     seed: int | None = None
@@ -100,7 +112,15 @@ class Options:
     delay: float = 0.4
     hands: int | None = None
     explain: bool = False
-    """Show the hints, with the strong bot's reasons, from the start."""
+    """Explain the advice in the hints (the advisor's candidates and figures); the hints
+    then show from the start."""
+    hints: bool = False
+    """Show the hints from the start."""
+    colours: str = "full"
+    """The colours: ``full``, ``basic`` (16 colours) or ``none`` (see
+    :data:`majiang.ui.tiles.COLOUR_SCHEMES`)."""
+    data_dir: str | None = None
+    """Where the settings and statistics are kept (None: nowhere, as in tests)."""
 
 
 class HintsBox(VerticalScroll, can_focus=False):
@@ -156,6 +176,8 @@ class GameScreen(Screen[None]):
         Binding("left_square_bracket", "scroll_hints(-1)", "Hints ▲", show=False),
         Binding("right_square_bracket", "scroll_hints(1)", "Hints ▼", show=False),
         Binding("l", "show_log", "Log"),
+        Binding("question_mark", "help", "Help"),
+        Binding("o", "settings", "Settings"),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -192,7 +214,7 @@ class GameScreen(Screen[None]):
                 yield SeatPanel(0, a, id="you")
                 yield HandBar(a, id="hand")
                 yield ActionBar(id="actions")
-                shown = "-shown" if self.opts.explain else ""
+                shown = "-shown" if self.opts.explain or self.opts.hints else ""
                 with HintsBox(id="hints-box", classes=shown):
                     yield Static("", id="hints", classes=shown)
             yield RichLog(id="history", wrap=True, markup=False, auto_scroll=True, min_width=20)
@@ -226,29 +248,39 @@ class GameScreen(Screen[None]):
         self.query_one("#keys", Static).update(self._keys_help(width - 2), layout=False)
         self.refresh_view()
 
-    @staticmethod
-    def _keys_help(width: int = 200) -> Text:
-        """The key line, as much of it as fits `width` cells; quitting is always shown."""
-        items = [
-            ("←→", "select"),
-            ("Enter", "discard"),
-            ("d", "drawn"),
-            ("c p k h Space", "claim"),
-            ("t [ ]", "hints"),
-            ("l", "log"),
-        ]
-        last = ("q", "quit")
+    # The key line in order, each with its priority (0 first kept): at 80 columns the
+    # help, log, hints, settings and quit keys always show; the moves are also in the
+    # action bar's prompt.
+    _KEY_LINE = (
+        ("←→ Enter", "discard", 5),
+        ("d", "drawn", 6),
+        ("c p k h Space", "claim", 4),
+        ("t [ ]", "hints", 2),
+        ("l", "log", 1),
+        ("o", "settings", 3),
+        ("?", "help", 0),
+        ("q", "quit", 0),
+    )
+
+    @classmethod
+    def _keys_help(cls, width: int = 200) -> Text:
+        """The key line, as much of it as fits `width` cells: the least needed keys are
+        left out first; help and quit always show."""
+        items = list(cls._KEY_LINE)
+
+        def cells(chosen: list[tuple[str, str, int]]) -> int:
+            return sum(len(k) + len(w) + 3 for k, w, _ in chosen) - 2
+
+        while cells(items) > width and any(p > 0 for _, _, p in items):
+            worst = max(p for _, _, p in items)
+            drop = max(i for i, (_, _, p) in enumerate(items) if p == worst)
+            del items[drop]
         out = Text()
-        used = len(last[0]) + len(last[1]) + 1
-        for key, what in items:
-            piece = len(key) + len(what) + 3
-            if used + piece > width:
-                break
+        for i, (key, what, _) in enumerate(items):
+            if i:
+                out.append("  ")
             out.append(key, style="bold yellow")
-            out.append(f" {what}  ")
-            used += piece
-        out.append(last[0], style="bold yellow")
-        out.append(f" {last[1]}")
+            out.append(f" {what}")
         return out
 
     # ---- flow -----------------------------------------------------------------------
@@ -297,12 +329,28 @@ class GameScreen(Screen[None]):
         phase = obs.phase
         self.mode = "turn" if phase == "turn" else "claim"
         self.choices = []
+        claimed = obs.claim[1] if obs.claim is not None and phase != "turn" else None
+        if phase == "turn" or claimed is not None:
+            why = self._why_no_win(obs, claimed)
+            if why:
+                # The whole reason, fans and all, where the eye goes; the action bar keeps
+                # the count and the log the sentence.
+                self.notify(why, title="No win", timeout=10)
         if self.mode == "turn":
             tiles, drawn = self._split_hand(obs)
             n = len(tiles) + (1 if drawn is not None else 0)
             if drawn is not None:
                 self.selected = len(tiles)
             self.selected = max(0, min(self.selected, n - 1))
+            why = self._why_no_win(obs)
+            if why and drawn is not None:
+                line = Text(
+                    f"Your hand is complete with {inline(drawn, self.ascii)}, but no win: ",
+                    style="yellow",
+                )
+                line.append(why, style="yellow")
+                self.history.note(line)
+                self._flush_log()
         self.refresh_view()
 
     def act(self, action: Action) -> None:
@@ -337,6 +385,9 @@ class GameScreen(Screen[None]):
         )
         had_error = c.record_error
         hand = c.finish_hand()
+        app = self.app
+        if isinstance(app, MajiangApp):
+            app.note_hand(hand.result, view.number)
         if c.record_error and not had_error:
             self.notify(
                 f"The record could not be written: {c.record_error}", severity="error", timeout=10
@@ -476,15 +527,18 @@ class GameScreen(Screen[None]):
                 what = "declares a kong with" if obs.phase == "rob_kong" else "discards"
                 prompt.append(f"{self.names()[seat]} {what} ")
                 prompt.append(inline(tile, a), style=suit_style(tile) + " reverse")
-                why = self._no_discard_win(obs, legal, tile) if obs.phase != "rob_kong" else ""
+                why = self._why_no_win(obs, tile, brief=True)
                 if why:
-                    prompt.append(f"  ({why})", style="dim")
+                    prompt.append(f"  (no win: {why})", style="bold yellow")
             bar.show(prompt, self._key_choices(legal))
             return
         if self.mode == "turn":
             prompt = Text("Your turn: ", style="bold")
             _, drawn = self._split_hand(obs)
-            if drawn is not None:
+            why = self._why_no_win(obs, brief=True)
+            if why:
+                prompt.append(f"complete, but no win: {why}", style="bold yellow")
+            elif drawn is not None:
                 prompt.append("←/→ Enter, d = drawn", style="dim")
             else:
                 prompt.append("after your claim, pick a discard with ←/→ Enter", style="dim")
@@ -494,7 +548,28 @@ class GameScreen(Screen[None]):
         waiting = Text("")
         if self.c.round is not None and not self.c.round.is_over:
             waiting = Text(f"{self.names()[obs.turn]} to play…", style="dim")
+            if obs.ready[obs.seat] and self.c.rules.options().get("ting_auto_discard", False):
+                waiting.append(
+                    "  You are ready (报听): each tile you draw is discarded for you unless it wins"
+                    if not self.ascii
+                    else "  You are ready: each tile you draw is discarded for you unless it wins",
+                    style="yellow",
+                )
         bar.show(waiting, [])
+
+    def _why_no_win(self, obs: Any, tile: int | None = None, brief: bool = False) -> str:
+        """Why the person's complete hand is offered no win, in words: with `tile`
+        (another seat's discard or kong) or the tile just drawn. The 宝 rule of huainan,
+        or the fans counted against the minimum ("7 fans, 8 needed: ..."; `brief`: without
+        the fans); empty when a win is offered or the hand is not complete."""
+        if tile is not None and obs.phase != "rob_kong":
+            why = self._no_discard_win(obs, list(obs.legal_actions), tile)
+            if why:
+                return why
+        short = short_win(obs, self.c.rules, tile)
+        if short is None:
+            return ""
+        return short.brief() if brief else short.words(self.ascii)
 
     def _no_discard_win(self, obs: Any, legal: list[Action], tile: int) -> str:
         """Why no win is offered on the discard `tile` that would complete the person's
@@ -550,7 +625,7 @@ class GameScreen(Screen[None]):
         if key != self._hint_key:
             self._hint_key = key
             hints = compute_hints(self.c)
-            panel.update(hint_text(self.c, self.ascii, hints))
+            panel.update(hint_text(self.c, self.ascii, hints, explain=self.opts.explain))
             advice = hints.suggestion
             kind = getattr(advice, "kind", None)
             self._advise(advice.tile if kind in ("discard", "ready") else None)
@@ -587,16 +662,19 @@ class GameScreen(Screen[None]):
             panel.write(line.text)
         self._history_lines = len(lines)
 
-    def _note_bao_bar(self, move: Move) -> None:
+    def _note_missed_win(self, move: Move) -> None:
         """Says in the log when another seat's discard would have completed the person's
-        hand but the 宝 the person holds bars winning on it (huainan)."""
+        hand but no win was offered: the 宝 the person holds bars winning on it
+        (huainan), or the hand counts too few fans (with the fans and the minimum)."""
+        if self.c.hand_over:
+            return
         obs = self.c.observation()
         for e in move.events:
             if e.get("type") == "discard" and e.get("seat") != 0:
-                why = self._no_discard_win(obs, [], e["tile"])
+                why = self._why_no_win(obs, e["tile"])
                 if why:
                     line = Text(
-                        f"{inline(e['tile'], self.ascii)} would complete your hand, but ",
+                        f"{inline(e['tile'], self.ascii)} would complete your hand, but no win: ",
                         style="yellow",
                     )
                     line.append(why, style="yellow")
@@ -609,8 +687,7 @@ class GameScreen(Screen[None]):
         wall = r.wall_remaining if r is not None else None
         before = len(self.history.lines)
         notable = self.history.add(move.seat, move.action, move.events, wall)
-        if r is not None and getattr(r.observation(0), "bao", None) is not None:
-            self._note_bao_bar(move)
+        self._note_missed_win(move)
         for line in self.history.lines[before:]:
             if line.notable:
                 self._note(line.text)
@@ -730,6 +807,41 @@ class GameScreen(Screen[None]):
         """Opens the whole action log of the match, scrollable."""
         self.app.push_screen(LogScreen([line.text for line in self.history.lines]))
 
+    def action_help(self) -> None:
+        """Opens the help: keys, rules, fans, statistics."""
+        app = self.app
+        stats = app.stats_summary() if isinstance(app, MajiangApp) else None
+        app.push_screen(HelpScreen(self.c.rules, self.ascii, stats))
+
+    def action_settings(self) -> None:
+        """Opens the settings; what changed applies when it closes."""
+        app = self.app
+        if not isinstance(app, MajiangApp):
+            return
+        where = str(app.store.path(app.store.SETTINGS)) if app.store is not None else None
+        app.push_screen(SettingsScreen(app.settings, where), self._settings_closed)
+
+    def _settings_closed(self, settings: Settings | None) -> None:
+        app = self.app
+        if settings is None or not isinstance(app, MajiangApp):
+            return
+        before = app.settings
+        app.apply_settings(settings)
+        if settings.level != before.level and settings.level != self.c.level:
+            self.notify(f"The opponents play at level {settings.level} from the next match.")
+        self.opts.explain = settings.explain
+        self.opts.hints = settings.hints
+        panel = self.query_one("#hints", Static)
+        if settings.hints != before.hints and settings.hints != panel.has_class("-shown"):
+            self.action_toggle_hints()
+        self._hint_key = None
+        # Redrawn from scratch: the colours of every tile may have changed.
+        for w in self.query(TileWidget):
+            w._shown = None
+        for panel_widget in self.query(SeatPanel):
+            panel_widget._shown = None
+        self.refresh_view()
+
     def action_quit_game(self) -> None:
         self.app.push_screen(QuitScreen(), self._quit_answer)
 
@@ -764,7 +876,11 @@ class GameScreen(Screen[None]):
 
 
 class MajiangApp(App[None]):
-    """``majiang play``: the person against three bots, a whole match."""
+    """``majiang play``: the person against three bots, a whole match.
+
+    With ``Options.data_dir`` the app keeps the player's settings and statistics there
+    (:class:`majiang.coach.store.Store`): each finished hand is added as it ends, and the
+    settings changed on the settings screen are saved when it closes."""
 
     TITLE = "majiang"
 
@@ -772,12 +888,96 @@ class MajiangApp(App[None]):
         super().__init__()
         self.options = options or Options()
         o = self.options
+        set_colours(o.colours)
         self.controller = controller or Controller(o.rules, o.seed, o.level, hands=o.hands)
+        self.store = Store(o.data_dir) if o.data_dir is not None else None
+        self.settings = Settings(
+            level=o.level if o.level in LEVELS else "normal",
+            hints=o.hints,
+            explain=o.explain,
+            colours=o.colours,
+        )
+        self.match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{self.controller.seed}"
+        """Names this match in the statistics."""
+        self.stats_error: str | None = None
+        """Why the statistics stopped being kept (a failed write), or None."""
 
     def on_mount(self) -> None:
         if self.options.record and self.controller.writer is None:
             self.controller.record_to(self.options.record)
         self.push_screen(GameScreen(self.controller, self.options))
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and with the colours setting ``none`` one that takes every
+        colour away."""
+        filters = list(super().get_line_filters())
+        if self.settings.colours == "none" and not any(isinstance(f, Monochrome) for f in filters):
+            filters.append(self._monochrome)
+        return filters
+
+    _monochrome = Monochrome()
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Uses `settings` from now on and saves them when the game keeps a data
+        directory (a failed save is said, and the game goes on)."""
+        self.settings = settings
+        set_colours(settings.colours)
+        self.refresh(repaint=True)
+        if self.store is not None:
+            try:
+                self.store.save_settings(settings)
+            except OSError as e:
+                self.notify(f"The settings could not be saved: {e.strerror or e}", severity="error")
+
+    def note_hand(self, result: dict[str, Any], number: int) -> None:
+        """Adds the person's finished hand to the statistics (when they are kept)."""
+        if self.store is None or self.stats_error is not None:
+            return
+        c = self.controller
+        try:
+            self.store.add_hand(
+                hand_stats(
+                    result,
+                    match=self.match_id,
+                    rules=c.rules.preset or c.rules.name,
+                    level=c.level,
+                    seed=c.seed,
+                    hand=number,
+                )
+            )
+        except OSError as e:
+            self.stats_error = f"{self.store.dir}: {e.strerror or e}"
+            self.notify(
+                f"Statistics are no longer kept: {self.stats_error}", severity="error", timeout=10
+            )
+
+    def show_review(self) -> None:
+        """Reviews the person's decisions in the hands played so far (the review screen
+        works in the background and says which hand it is on)."""
+        from .review import ReviewScreen
+
+        record = self.controller.record
+        if not record.hands:
+            self.notify("No finished hand to review yet.")
+            return
+        self.push_screen(ReviewScreen(record, 0, ascii=self.options.ascii))
+
+    def show_stats(self) -> None:
+        """Opens the help at the statistics page."""
+        self.push_screen(
+            HelpScreen(self.controller.rules, self.options.ascii, self.stats_summary(), page=3)
+        )
+
+    def stats_summary(self) -> dict[str, StatsSummary] | None:
+        """The statistics across matches, per rule set (None when none are kept; a file
+        that cannot be read is said and shows as none)."""
+        if self.store is None:
+            return None
+        try:
+            return summarize(self.store.stats())
+        except DataFileError as e:
+            self.notify(str(e), severity="error", timeout=10)
+            return None
 
     @property
     def game(self) -> GameScreen:

@@ -149,19 +149,26 @@ class Controller:
 
     @property
     def advisor(self) -> Any:
-        """The bot whose choice the hints show: the strongest this build has that plans
-        for the rule set (StrongBot, else EfficiencyBot), made on first use with a fixed
-        seed so that the same position always gets the same advice."""
+        """The bot whose choice the hints show: the bot the level plays (hard: ExpertBot,
+        normal: EfficiencyBot), so the advice is the opponents' own way of playing; the
+        easy level, whose RandomBot gives no advice, takes the normal level's. Made on
+        first use with a fixed seed, so that the same position always gets the same
+        advice; None when no advising bot can play these rules."""
         if self._advisor is None:
-            for name in ("StrongBot", "EfficiencyBot"):
-                cls = getattr(_bots, name, None)
-                if cls is None:
+            for level in (self.level, "normal"):
+                if level not in _LEVEL_BOTS:
                     continue
-                try:
-                    self._advisor = make_bot(cls, 0, self.rules)
-                except (ValueError, TypeError):
-                    continue
-                break
+                for name in _LEVEL_BOTS[level]:
+                    if name == "RandomBot":
+                        continue
+                    cls = getattr(_bots, name, None)
+                    if cls is None:
+                        continue
+                    try:
+                        self._advisor = make_bot(cls, 0, self.rules)
+                    except (ValueError, TypeError):
+                        continue
+                    return self._advisor
         return self._advisor
 
     @property

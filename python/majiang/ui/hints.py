@@ -1,10 +1,18 @@
 """Hints for the person: how far the hand is from ready, which tiles help and how many
 copies of them are still unseen (tiles with no copy left are not listed: they cannot
-help), what the strongest bot would play and why (its leading candidates with their
-chance of winning, danger and value, or the claim against the pass, from
-:meth:`majiang.bots.StrongBot.explain`), and (gb, classic) which fans the hand is
+help), what the advisor would play and why, and (gb, classic) which fans the hand is
 heading for and whether the rule set's minimum is within reach, counted as the rules
 count it (in gb flowers do not count toward the 8-fan minimum; they are added after).
+
+The advisor is the bot the table's level plays (:attr:`Controller.advisor
+<majiang.ui.controller.Controller.advisor>`: ExpertBot at ``hard``), so the advice is the
+opponents' own way of playing. Its reasons (:meth:`majiang.bots.ExpertBot.explain`) are
+shown with each figure named for what it is: a chance of winning is a percentage, the
+expert's expected points are points, a claim is compared with the figure that decided it;
+the candidates are listed once, in the advisor's order.
+
+:func:`short_win` says why a complete hand is not offered a win: the fans it counts, and
+the minimum it misses.
 
 Everything is computed in Rust: the oracle (:func:`majiang.shanten`,
 :func:`majiang.useful_tiles`, :func:`majiang.waits`, :func:`majiang.evaluate_fan`), the
@@ -39,6 +47,8 @@ __all__ = [
     "danger_lines",
     "hint_text",
     "reason_lines",
+    "ShortWin",
+    "short_win",
     "oracle_options",
     "unseen_counts",
 ]
@@ -200,6 +210,92 @@ def fan_outlook(
     return out
 
 
+@dataclass
+class ShortWin:
+    """A complete hand that is not offered a win because it counts too few fans: the
+    fans it ``counted`` toward the minimum, the ``minimum``, the fans themselves as
+    ``(name_zh, name, points)``, and the fans from flowers, which in gb do not count
+    toward the minimum."""
+
+    counted: int
+    minimum: int
+    fans: list[tuple[str, str, int]]
+    flowers: int = 0
+
+    def brief(self) -> str:
+        """``"7 fans, 8 needed"``."""
+        return f"{self.counted} {'fan' if self.counted == 1 else 'fans'}, {self.minimum} needed"
+
+    def words(self, ascii: bool = False) -> str:
+        """``"7 fans, 8 needed: All Chows 2, ..."``."""
+        names = ", ".join(_fan_name(zh, en, ascii) + f" {p}" for zh, en, p in self.fans if p)
+        fans = "fan" if self.counted == 1 else "fans"
+        text = f"{self.counted} {fans}, {self.minimum} needed"
+        if names:
+            text += f": {names}"
+        if self.flowers:
+            text += f" (+{self.flowers} for flowers, which do not count toward it)"
+        return text
+
+
+def short_win(obs: Any, rules: Any, tile: int | None = None) -> ShortWin | None:
+    """Why the person's complete hand is not offered a win, when the reason is the
+    minimum fan: with `tile` (another seat's discard or added kong) or, without it, with
+    the tile just drawn. None when a win is offered, when the hand is not complete, when
+    the rule set scores no fans, or when the hand counts enough fans (then another rule
+    bars the win)."""
+    if unit(rules) != "fan" or any(a.kind == "win" for a in obs.legal_actions):
+        return None
+    hand = list(obs.hand)
+    melds = list(obs.melds[obs.seat])
+    if tile is None:
+        if len(hand) % 3 != 2 or obs.drawn is None or obs.drawn not in hand:
+            return None
+        win_tile = obs.drawn
+        hand.remove(win_tile)
+    else:
+        if len(hand) % 3 != 1:
+            return None
+        win_tile = tile
+    if _mj.shanten([*hand, win_tile], melds, rules=rules) != -1:
+        return None
+    opts = rules.options()
+    minimum = int(opts.get("min_fan", 8))
+    # The last copy of its kind: the other three are on the table (a discard being
+    # claimed is on the table too).
+    on_table = obs.visible[win_tile] - (1 if tile is not None else 0)
+    try:
+        res = _mj.evaluate_fan(
+            hand,
+            win_tile,
+            melds,
+            self_drawn=tile is None,
+            fourth_tile=on_table >= 3,
+            about_kong=obs.phase == "rob_kong",
+            wall_last=obs.wall_remaining == 0,
+            seat_wind=obs.seat_wind,
+            prevalent_wind=obs.prevalent_wind,
+            flowers=len(obs.flowers[obs.seat]),
+            declared_ready=bool(obs.ready[obs.seat]),
+            rules=rules,
+        )
+    except ValueError:
+        return None
+    if opts.get("flowers_count_toward_min", False):
+        return None if res.total >= minimum else ShortWin(res.total, minimum, _fan_list(res.fans))
+    counted = res.total_without_flowers
+    if counted >= minimum:
+        return None
+    flower_fan = _flower_fan_id()
+    fans = _fan_list([f for f in res.fans if f.id != flower_fan])
+    return ShortWin(counted, minimum, fans, res.total - counted)
+
+
+def _flower_fan_id() -> int:
+    """The catalog's id of the flowers' fan."""
+    return next(f["id"] for f in _mj.fan_catalog() if f["name"] == "Flower Tiles")
+
+
 def _catalog() -> dict[int, tuple[str, str, int]]:
     """Fan id to ``(name_zh, name, points)``, from the engine's fan catalog."""
     return {f["id"]: (f["name_zh"], f["name"], f["points"]) for f in _mj.fan_catalog()}
@@ -254,11 +350,18 @@ def compute_hints(controller: Any) -> Hints:
     explanation = None
     advisor = advisor_for(c)
     if advisor is not None and obs.legal_actions:
+        if hasattr(advisor, "begin_hand"):
+            # Reseeded at every question, so that its tie-breaks do not drift: the same
+            # position always gets the same advice.
+            advisor.begin_hand(0)
         if hasattr(advisor, "explain"):
-            explanation = advisor.explain(obs)
-            suggestion = explanation.action
-        else:
-            suggestion = advisor.act(obs)
+            try:
+                explanation = advisor.explain(obs)
+            except ValueError:
+                # A policy that does not explain under these rules (the expert in
+                # huainan): its choice alone.
+                explanation = None
+        suggestion = explanation.action if explanation is not None else advisor.act(obs)
 
     outlook = None
     fan_priced = unit(rules) == "fan"
@@ -266,8 +369,15 @@ def compute_hints(controller: Any) -> Hints:
     if fan_priced and hasattr(_mj, "evaluate_fan"):
         base = hand
         if len(hand) % 3 == 2 and discards:
+            # The hand after the advised discard (the efficiency's best without advice),
+            # so the outlook speaks of the hand the advice leaves.
+            kind = getattr(suggestion, "kind", None)
+            advised = suggestion.tile if suggestion is not None else None
+            gone = advised if kind in ("discard", "ready") and advised is not None else None
+            if gone is None:
+                gone = discards[0].tile
             base = list(hand)
-            base.remove(discards[0].tile)
+            base.remove(gone)
         if sh >= 0 or len(hand) % 3 == 1:
             outlook = fan_outlook(
                 base,
@@ -360,33 +470,114 @@ def danger_lines(out: Text, h: Hints, controller: Any, ascii: bool) -> None:
             out.append("; advised ")
             out.append(inline(a.tile, ascii), style=suit_style(a.tile))
             out.append(f" {round(100 * h.deal_in[a.tile])}%")
+        out.append(
+            f"\n  in your hand: ! = {round(100 * DANGER_SHADE)}%+ deal-in risk, * = advised",
+            style="dim",
+        )
     out.append("\n")
 
 
-def _figures(chance: float | None, danger: float | None, value: float | None) -> str:
+def _pts(x: float) -> str:
+    """A figure in points: two decimals, or two significant digits below 0.1 (so that
+    no figure a decision compared reads ``0.00``)."""
+    if x == 0 or abs(x) >= 0.1:
+        return f"{x:.2f}"
+    return f"{x:.2g}"
+
+
+def _expert(e: Any, advisor: str) -> bool:
+    """True when the explanation's lookahead figures are expected points (the expert),
+    not chances of winning."""
+    return advisor == "ExpertBot"
+
+
+_MODE_WORDS = {
+    "forced": "the only legal action",
+    "win": "a win is always taken",
+    "huainan": "wild-aware tile efficiency",
+    "attack": "the fan plans: each discard's share of the best plan's value, less its danger",
+    "fold": "folding: far from any plan against a likely-ready opponent, the safest tile",
+    "kong": "a kong that keeps the plan's value",
+    "search": "rollouts: the mean score change of each option over sampled deals",
+}
+
+
+def mode_words(e: Any, advisor: str) -> str:
+    """What decided, in words that match the figures the hints show beside it."""
+    if e.mode == "lookahead":
+        what = "the expected points of winning" if _expert(e, advisor) else "the chance of winning"
+        if e.claims:
+            return f"the lookahead: {what} after each option (a claim must beat the pass)"
+        return f"the lookahead: {what} after each discard, less its danger"
+    if e.mode == "claim":
+        return (
+            "the fan plans: the value after each claim against the pass, which carries the "
+            "margin a claim must beat"
+        )
+    return _MODE_WORDS.get(e.mode, str(e.mode))
+
+
+def discard_figures(d: Any, e: Any, advisor: str) -> str:
+    """The figures the advisor compared for one candidate discard, each named for what it
+    is: the chance of winning (or the expert's expected points), the chance of dealing
+    in, and the value the decision ranked by."""
     parts = []
-    if chance is not None:
-        parts.append(f"chance {100 * chance:.0f}%")
-    if danger is not None:
-        parts.append(f"danger {100 * danger:.0f}%")
-    if value is not None:
-        parts.append(f"value {value:.2f}")
+    if d.chance is not None:
+        if _expert(e, advisor):
+            parts.append(f"win worth {_pts(d.chance)} pts")
+        else:
+            parts.append(f"chance {100 * d.chance:.0f}%")
+    parts.append(f"deal-in {100 * d.danger:.0f}%")
+    if d.search is not None:
+        parts.append(f"rollouts {d.search:+.2f} pts")
+    elif d.value is not None:
+        parts.append(f"value {_pts(d.value)}")
     return ", ".join(parts)
 
 
-def reason_lines(out: Text, e: Any, ascii: bool, most: int = 3) -> None:
-    """Appends why the advisor chose its action (`e`, an Explanation): the deciding
-    layer, then its `most` leading discards with their plan, chance of winning, danger
-    and value, or the claim against the pass."""
-    out.append(f"  why: {e.reason}\n", style="dim")
+def claim_figure(c: Any, e: Any, advisor: str) -> str:
+    """The figure a claim window's option was compared by, named: in the lookahead the
+    chance of winning after it (the expert: expected points), after rollouts their mean,
+    otherwise the plan value (the pass's with the margin a claim must beat)."""
+    if c.search is not None:
+        return f"rollouts {c.search:+.2f} pts"
+    if e.mode == "lookahead" and c.chance is not None:
+        if _expert(e, advisor):
+            return f"win worth {_pts(c.chance)} pts"
+        return f"chance {100 * c.chance:.0f}%"
+    figure = f"plan value {_pts(c.plan_value)}"
+    if c.action.kind == "pass":
+        figure += " (with the margin)"
+    return figure
+
+
+def reason_lines(
+    out: Text,
+    e: Any,
+    ascii: bool,
+    most: int = 3,
+    advisor: str = "",
+    options: Sequence[DiscardOption] = (),
+) -> None:
+    """Appends why the advisor chose its action (`e`, an Explanation): what decided,
+    then its `most` leading discards in its own order, each with what it leaves (from
+    `options`: shanten and useful tiles) and the figures compared, or each option of the
+    claim window with the figure it was compared by."""
+    out.append(f"  why: {mode_words(e, advisor)}\n", style="dim")
+    by_tile = {o.tile: o for o in options}
     for d in e.discards[:most]:
         chosen = e.action.kind in ("discard", "ready") and e.action.tile == d.tile
         out.append("  " + ("▸ " if not ascii else "> ") if chosen else "    ")
         out.append(inline(d.tile, ascii), style=suit_style(d.tile))
-        away = "ready" if d.distance <= 1 else f"{d.distance} away"
-        value = d.value if d.search is None else d.search
-        out.append(f" {d.plan}, {away}, {d.fan:.0f} fan: ")
-        out.append(_figures(d.chance, d.danger, value) + "\n")
+        o = by_tile.get(d.tile)
+        if o is not None:
+            out.append(f" → {_shanten_words(o.shanten, ascii)}, {o.unseen} useful")
+        out.append(f"; {d.plan} {d.fan:.0f} fan; ")
+        out.append(discard_figures(d, e, advisor) + "\n")
+        if chosen and o is not None and o.useful:
+            out.append("      useful: ")
+            out.append_text(_tiles_with_counts(o.useful, ascii))
+            out.append("\n")
     for c in e.claims:
         chosen = c.action == e.action
         out.append("  " + ("▸ " if not ascii else "> ") if chosen else "    ")
@@ -398,18 +589,18 @@ def reason_lines(out: Text, e: Any, ascii: bool, most: int = 3) -> None:
             else:
                 out.append(" ")
                 out.append(inline(c.action.tile, ascii), style=suit_style(c.action.tile))
-        out.append(f": plan value {c.plan_value:.2f}")
-        if c.chance is not None:
-            out.append(f", chance {100 * c.chance:.0f}%")
+        out.append(": " + claim_figure(c, e, advisor))
         if c.discard is not None:
             out.append(", then ")
             out.append(inline(c.discard, ascii), style=suit_style(c.discard))
         out.append("\n")
 
 
-def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) -> Text:
+def hint_text(
+    controller: Any, ascii: bool = False, hints: Hints | None = None, explain: bool = True
+) -> Text:
     """The hint panel's text for the person's present position (`hints`: already
-    computed for it)."""
+    computed for it; `explain`: with the advisor's reasons and figures)."""
     h = hints if hints is not None else compute_hints(controller)
     out = Text()
     out.append("Hints  ", style="bold")
@@ -426,16 +617,21 @@ def hint_text(controller: Any, ascii: bool = False, hints: Hints | None = None) 
         else:
             out.append(_ACTION_WORDS.get(a.kind, a.kind))
         out.append("\n")
-        if h.explanation is not None:
-            reason_lines(out, h.explanation, ascii)
-    if h.discards:
-        for o in h.discards[:3]:
-            out.append("  discard ")
+    e = h.explanation if explain else None
+    if e is not None:
+        reason_lines(out, e, ascii, advisor=h.advisor, options=h.discards)
+    if h.discards and (e is None or not e.discards):
+        # One list, one order: the advisor's choice first, then by what each leaves.
+        advised = getattr(h.suggestion, "tile", None)
+        rows = sorted(h.discards, key=lambda o: o.tile != advised)
+        for o in rows[:3]:
+            mark = ("▸ " if not ascii else "> ") if o.tile == advised else "  "
+            out.append("  " + mark)
             out.append(inline(o.tile, ascii), style=suit_style(o.tile))
             out.append(f" → {_shanten_words(o.shanten, ascii)}, {o.unseen} useful unseen: ")
             out.append_text(_tiles_with_counts(o.useful, ascii))
             out.append("\n")
-    else:
+    elif not h.discards:
         out.append(
             f"  {_shanten_words(h.shanten, ascii)}; useful ({sum(n for _, n in h.useful)} unseen): "
         )

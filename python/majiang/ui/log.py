@@ -94,6 +94,15 @@ class ActionLog:
                 self.lines.append(LogLine(self.hand, overridden))
                 added += 1
             said = self._event(e)
+            if said is not None and kind == "discard" and e.get("seat") != seat:
+                # Nobody chose this discard: the rules played it for a seat that declared
+                # ready (classic 报听 discards every drawn tile that does not win).
+                said.append(
+                    " (automatic after declaring ready)"
+                    if self.ascii
+                    else " (automatic after 报听, declaring ready)",
+                    style="yellow",
+                )
             if said is not None:
                 self.lines.append(LogLine(self.hand, said))
                 added += 1

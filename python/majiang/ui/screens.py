@@ -275,7 +275,9 @@ class LogScreen(ModalScreen[None]):
 
 
 class ResultScreen(Screen[None]):
-    """The end of a hand. Enter (or Space, or the button) goes on."""
+    """The end of a hand. Enter (or the button) goes on. Space, which passes claims at
+    the table, does not: a Space meant for the table would skip the fan table unseen, so
+    it only says which key goes on."""
 
     DEFAULT_CSS = """
     ResultScreen VerticalScroll { padding: 1 2; }
@@ -284,7 +286,7 @@ class ResultScreen(Screen[None]):
 
     BINDINGS = [
         Binding("enter", "next", "Next"),
-        Binding("space", "next", "Next", show=False),
+        Binding("space", "space", "Next", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -303,6 +305,11 @@ class ResultScreen(Screen[None]):
 
     def action_next(self) -> None:
         self.dismiss(None)
+
+    def action_space(self) -> None:
+        """Space stays: it says Enter goes on."""
+        what = "the final standings" if self.last else "the next hand"
+        self.notify(f"Enter goes on to {what} (Space passes claims at the table).")
 
     def action_quit_game(self) -> None:
         self.app.push_screen(QuitScreen(), self._quit_answer)
@@ -434,7 +441,9 @@ def match_summary(names: Sequence[str], lines: Sequence[HandLine], ascii: bool =
 
 
 class StandingsScreen(Screen[None]):
-    """The final standings after the last hand. Enter or q leaves the game."""
+    """The final standings after the last hand. Enter or q leaves the game; ``s`` shows
+    the player's statistics across matches (when the app keeps them); ``v`` reviews the
+    player's decisions (:class:`majiang.ui.review.ReviewScreen`)."""
 
     DEFAULT_CSS = """
     StandingsScreen VerticalScroll { padding: 1 2; }
@@ -445,6 +454,9 @@ class StandingsScreen(Screen[None]):
         Binding("enter", "leave", "Leave"),
         Binding("q", "leave", "Leave", show=False),
         Binding("y", "leave", "Leave", show=False),
+        Binding("s", "stats", "Statistics"),
+        Binding("question_mark", "stats", "Statistics", show=False),
+        Binding("v", "review", "Review"),
     ]
 
     def __init__(
@@ -467,10 +479,30 @@ class StandingsScreen(Screen[None]):
             )
         with Horizontal():
             yield KeyButton("enter", "Leave the table")
+            yield KeyButton("s", "Your statistics")
+            yield KeyButton("v", "Review your decisions")
 
     def action_leave(self) -> None:
         self.app.exit()
 
+    def action_stats(self) -> None:
+        """The statistics page of the help, where the app has one."""
+        show = getattr(self.app, "show_stats", None)
+        if show is not None:
+            show()
+
+    def action_review(self) -> None:
+        """The review of the player's decisions, where the app can make one."""
+        show = getattr(self.app, "show_review", None)
+        if show is not None:
+            show()
+
     def on_button_pressed(self, event: KeyButton.Pressed) -> None:
         event.stop()
-        self.app.exit()
+        key = event.button.key if isinstance(event.button, KeyButton) else ""
+        if key == "s":
+            self.action_stats()
+        elif key == "v":
+            self.action_review()
+        else:
+            self.app.exit()

@@ -15,14 +15,19 @@ from collections.abc import Iterable
 from rich.text import Text
 
 from .._core import tile_name, tile_name_zh
+from ..coach.store import COLOURS
+from ..errors import InvalidArgumentError
 
 __all__ = [
+    "COLOUR_SCHEMES",
     "UNKNOWN",
+    "colours",
     "face_lines",
     "inline",
     "inline_tiles",
     "meld_text",
     "meld_tiles",
+    "set_colours",
     "suit_style",
     "wind_char",
     "wind_label",
@@ -39,6 +44,40 @@ _WINDS_EN = ("East", "South", "West", "North")
 
 _ON_DARK = ("#ff6b6b", "#6fa8ff", "#5fd38a", "#e6e6e6", "#ff6b6b", "#5fd38a", "#6fa8ff", "#e08ee0")
 _ON_TILE = ("#b3261e", "#1d4f91", "#1b7a3a", "#1e1e1e", "#b3261e", "#1b7a3a", "#1d4f91", "#8e3a8e")
+# The 16 colours every terminal has, by name (the terminal's own palette shows them).
+_ON_DARK_BASIC = (
+    "bright_red",
+    "bright_blue",
+    "bright_green",
+    "bright_white",
+    "bright_red",
+    "bright_green",
+    "bright_blue",
+    "bright_magenta",
+)
+_ON_TILE_BASIC = ("red", "blue", "green", "black", "red", "green", "blue", "magenta")
+
+COLOUR_SCHEMES = COLOURS
+"""How tiles are coloured: ``full`` (their own colours, downgraded by the terminal when it
+has fewer), ``basic`` (the 16 named colours, shown in the terminal's own palette) and
+``none`` (no colour: the rank, suit and the markers tell everything)."""
+
+_scheme = "full"
+
+
+def set_colours(scheme: str) -> None:
+    """Chooses the colour scheme of the tiles (one of :data:`COLOUR_SCHEMES`)."""
+    global _scheme
+    if scheme not in COLOUR_SCHEMES:
+        raise InvalidArgumentError(
+            f"colours must be one of {', '.join(COLOUR_SCHEMES)}, not {scheme!r}"
+        )
+    _scheme = scheme
+
+
+def colours() -> str:
+    """The colour scheme in use."""
+    return _scheme
 
 
 def _colour_index(t: int) -> int:
@@ -57,7 +96,12 @@ def suit_style(t: int, on_tile: bool = False) -> str:
     ivory face), lighter ones for text on the dark table."""
     if t < 0:
         return "dim"
-    palette = _ON_TILE if on_tile else _ON_DARK
+    if _scheme == "none":
+        return "bold"
+    if _scheme == "basic":
+        palette = _ON_TILE_BASIC if on_tile else _ON_DARK_BASIC
+    else:
+        palette = _ON_TILE if on_tile else _ON_DARK
     return f"bold {palette[_colour_index(t)]}"
 
 

@@ -43,9 +43,17 @@ class TileWidget(Static):
     }
     TileWidget.-drawn { margin-left: 2; }
     TileWidget.-wild { border: heavy #c62828; }
-    TileWidget.-danger { background: #f6d0cc; }
+    TileWidget.-danger { background: #ffb3a7; }
     TileWidget.-advised { background: #cdeccd; border: round #2e7d32; }
     """
+
+    DANGER_MARK = "!"
+    """Marks a tile the hints read as likely to deal in, beside its rank: a sign that
+    shows in every terminal, whatever its colours (the shading alone is lost where two
+    shades map to one colour, in 256 or 16 colours, and in monochrome)."""
+    ADVISED_MARK = "*"
+    """Marks the tile the hints advise discarding (beside its suit; in ``ascii``, where a
+    tile has one line, beside its name when it is not marked dangerous)."""
 
     class Clicked(Message):
         """A tile of the hand was clicked (its slot: 0.. for the hand, ``MAX_CONCEALED``
@@ -60,6 +68,7 @@ class TileWidget(Static):
         self.slot = slot
         self.ascii = ascii
         self.tile = -1
+        self._shown: tuple[int, bool, bool, bool, bool] | None = None
 
     def set_tile(
         self,
@@ -70,24 +79,35 @@ class TileWidget(Static):
         danger: bool = False,
     ) -> None:
         """Shows `tile`, highlighted when `selected`, framed in red when it is `wild`
-        (a huainan 宝), shaded green when the hints advise discarding it and red when the
-        hints read it as likely to deal in (`danger`)."""
+        (a huainan 宝), shaded green and marked ``*`` when the hints advise discarding it,
+        shaded red and marked ``!`` when the hints read it as likely to deal in
+        (`danger`)."""
         self.set_class(advised, "-advised")
         self.set_class(danger and not advised, "-danger")
-        if (tile, selected, wild) == (
-            self.tile,
-            self.has_class("-selected"),
-            self.has_class("-wild"),
-        ):
+        key = (tile, selected, wild, advised, danger)
+        if key == self._shown:
             return
+        self._shown = key
         self.set_class(wild, "-wild")
         self.tile = tile
         top, bottom = face_lines(tile, self.ascii)
         style = suit_style(tile, on_tile=True)
-        text = Text(top, style=style, justify="center")
+        # Each line keeps a cell for its mark (three cells inside the frame), so the face
+        # does not move when a mark comes or goes.
+        marks = (
+            ("!" if danger else "*" if advised else " ", "")
+            if not bottom
+            else (
+                self.DANGER_MARK if danger else " ",
+                self.ADVISED_MARK if advised else " ",
+            )
+        )
+        text = Text(top, style=style)
+        text.append(marks[0], style="bold #b3261e")
         if bottom:
             text.append("\n")
             text.append(bottom, style=style)
+            text.append(marks[1], style="bold #1b7a3a")
         self.update(text, layout=False)
         self.set_class(selected, "-selected")
 
