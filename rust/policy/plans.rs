@@ -1409,7 +1409,7 @@ mod tests {
             let mut n = 0;
             while n < 14 - 3 * melds.len() {
                 let t = rng.below(if round % 2 == 0 { 34 } else { 18 }) as usize;
-                if hand[t] < 4 && !(t == 31 && !melds.is_empty()) {
+                if hand[t] < 4 && (t != 31 || melds.is_empty()) {
                     hand[t] += 1;
                     n += 1;
                 }
