@@ -23,8 +23,9 @@ use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
-use crate::shanten::regular::{self, combine, finish, group_entry};
-use crate::shanten::tables::{self, Entry, INF};
+use crate::shanten::regular::{self, combine, finish};
+use crate::shanten::special;
+use crate::shanten::tables::{Entry, INF};
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
@@ -91,7 +92,22 @@ impl EfficiencyPolicy {
         allowed: u64,
         with_useful: bool,
     ) -> Option<DiscardChoice> {
-        let ranks = regular::ranks(hand);
+        self.best_discard_above(ev, hand, unseen, allowed, with_useful, f32::NEG_INFINITY)
+    }
+
+    /// [`EfficiencyPolicy::best_discard`], or `None` without measuring the discards when
+    /// the full hand's best plan value (which no discard exceeds) is at most `floor`.
+    fn best_discard_above(
+        &mut self,
+        ev: &Evaluator,
+        hand: &Counts,
+        unseen: &Counts,
+        allowed: u64,
+        with_useful: bool,
+        floor: f32,
+    ) -> Option<DiscardChoice> {
+        let codes = regular::codes(hand);
+        let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
         let none = Score {
             value: 0.0,
@@ -104,27 +120,24 @@ impl EfficiencyPolicy {
             score: none,
             useful: 0,
         }; 14];
-        let ctx = ev.discard_context(hand, &full);
-        let mut n = 0usize;
+        let ctx = ev.discard_context(hand, &ranks, &full);
+        if ctx.bound() <= floor {
+            return None;
+        }
+        // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
+        // left out unmeasured.
+        let share = if with_useful { SHORTLIST } else { 1.0 };
+        let mut scored = [(0u8, none); 14];
+        let kinds = special::presence(hand) & allowed;
+        let n = ev.score_discards(&ctx, hand, &codes, kinds, share, &mut scored);
         let mut best = 0f32;
-        let mut h = *hand;
-        for t in 0..34usize {
-            if hand[t] == 0 || allowed >> t & 1 == 0 || n == cands.len() {
-                continue;
-            }
-            h[t] -= 1;
-            let g = (t / 9).min(3);
-            let mut e = full;
-            e[g] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
-            let s = ev.score_discard(&ctx, &h, &e, t as Tile);
-            h[t] += 1;
-            best = best.max(s.value);
-            cands[n] = DiscardChoice {
-                tile: t as Tile,
-                score: s,
+        for (c, &(tile, score)) in cands.iter_mut().zip(&scored[..n]) {
+            best = best.max(score.value);
+            *c = DiscardChoice {
+                tile,
+                score,
                 useful: 0,
             };
-            n += 1;
         }
         if n == 0 {
             return None;
@@ -154,6 +167,10 @@ impl EfficiencyPolicy {
         // What the useful-tile counts share, built when the first shortlisted discard needs it.
         let mut shared: Option<Shared> = None;
         let m_sets = 4 - ev.melds().len().min(4);
+        // Kinds with an unseen copy, and those the full hand holds fewer than four of: the
+        // hand after a discard can hold one more of these, and of the discarded kind.
+        let unseen_kinds = special::presence(unseen);
+        let below_four = !special::fours(hand);
         for c in cands[..n].iter_mut() {
             if c.score.value < best * SHORTLIST {
                 continue;
@@ -162,13 +179,14 @@ impl EfficiencyPolicy {
             x[c.tile as usize] -= 1;
             let mask = if regular_plan(c.score.plan) {
                 let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest()));
+                let available = unseen_kinds & (below_four | 1 << c.tile);
                 regular_useful(
-                    &x,
+                    &codes,
                     &full,
                     shared,
                     c.tile as usize,
                     m_sets,
-                    c.score.allowed & available(&x, unseen),
+                    c.score.allowed & available,
                 )
             } else {
                 ev.useful(c.score.plan, c.score.allowed, &x)
@@ -281,7 +299,9 @@ impl EfficiencyPolicy {
                 // A replacement tile follows: the hand after the kong waits as it is.
                 ev2.score(&h).value / CLAIM_MARGIN
             } else {
-                match self.best_discard(&ev2, &h, unseen, u64::MAX, false) {
+                // A claim whose hand cannot beat the best so far whatever it discards is
+                // not measured further.
+                match self.best_discard_above(&ev2, &h, unseen, u64::MAX, false, best.0) {
                     Some(c) => c.score.value,
                     None => 0.0,
                 }
@@ -298,30 +318,17 @@ impl EfficiencyPolicy {
     }
 }
 
-/// True for plans whose shapes are sets and a pair (their useful tiles are those that lower
-/// the regular distance).
+/// True for plans whose useful tiles are those that lower the regular distance
+/// ([`Evaluator::useful`]): the shapes of sets and a pair, and the knitted straight.
 fn regular_plan(p: PlanKind) -> bool {
     matches!(
         p,
-        PlanKind::Plain | PlanKind::FullFlush(_) | PlanKind::HalfFlush(_) | PlanKind::Chows(_)
+        PlanKind::Plain
+            | PlanKind::FullFlush(_)
+            | PlanKind::HalfFlush(_)
+            | PlanKind::Chows(_)
+            | PlanKind::KnittedStraight
     )
-}
-
-fn span(g: usize) -> std::ops::Range<usize> {
-    if g < 3 {
-        g * 9..g * 9 + 9
-    } else {
-        27..34
-    }
-}
-
-/// Kinds with an unseen copy that the hand could still hold.
-fn available(hand: &Counts, unseen: &Counts) -> u64 {
-    let mut m = 0u64;
-    for t in 0..34 {
-        m |= u64::from(unseen[t] > 0 && hand[t] < 4) << t;
-    }
-    m
 }
 
 /// What the useful-tile counts of every discard from one full hand share: the full
@@ -359,13 +366,14 @@ impl Shared {
     }
 }
 
-/// Kinds among `allowed` whose draw lowers the regular distance of `x` = the full hand's
-/// counts minus one `t`. `full` holds the full hand's group entries and `shared` what all
+/// Kinds among `allowed` whose draw lowers the regular distance of the full hand's counts
+/// minus one `t` (the full hand's rank codes `codes`, see [`regular::codes`]). `full`
+/// holds the full hand's group entries and `shared` what all
 /// discards share ([`Shared`]); only the discard's own group is looked up again, and the
 /// tables' per-lane improving masks answer for every kind at once
 /// ([`regular::improving_at`]).
 fn regular_useful(
-    x: &Counts,
+    codes: &[(usize, usize, usize); 4],
     full: &[Entry; 4],
     shared: &Shared,
     t: usize,
@@ -373,15 +381,10 @@ fn regular_useful(
     allowed: u64,
 ) -> u64 {
     let gt = (t / 9).min(3);
-    let table = if gt < 3 {
-        tables::suit()
-    } else {
-        tables::honors()
-    };
     let mut ranks = shared.ranks;
-    ranks[gt] = table.rank(&x[span(gt)]);
+    ranks[gt] = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
     let mut e = *full;
-    e[gt] = *table.at(ranks[gt]);
+    e[gt] = *regular::without_one(&codes[gt], gt, t - 9 * gt);
     // Each other group's rest is the discard's group merged with the remaining two, which
     // the discard does not change.
     let mut rest = [[0u8; 10]; 4];
@@ -464,6 +467,7 @@ impl Policy for EfficiencyPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shanten::regular::{group_entry, span};
 
     use crate::policy::positions::{counts, discards, view as observation};
 
@@ -528,7 +532,14 @@ mod tests {
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;
-                let ours = regular_useful(&after, &full, &shared, t, 4 - n_melds, u64::MAX);
+                let ours = regular_useful(
+                    &regular::codes(&hand),
+                    &full,
+                    &shared,
+                    t,
+                    4 - n_melds,
+                    u64::MAX,
+                );
                 let oracle = crate::shanten::regular::improving(
                     &after,
                     &NO_USED,

@@ -24,10 +24,11 @@
 //! copies in melds (a policy heuristic, not a rule: the round decides what is legal).
 
 use crate::hand::{Meld, MeldKind};
-use crate::shanten::regular::{combine, finish, group_entry, rests, span};
-use crate::shanten::special;
+use crate::shanten::regular::{self, combine, finish, rests, span, table_entry};
 use crate::shanten::tables::{Entry, INF};
+use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
+use std::cell::Cell;
 
 /// The price of one more missing tile.
 pub const BETA: f32 = 0.28;
@@ -100,6 +101,8 @@ pub struct Evaluator {
     /// Groups (0-2 suits, 3 honors) the melds use.
     meld_groups: u8,
     chow_meld: bool,
+    /// The low tiles of the chow melds (bit `t` for a chow from `t`).
+    chow_lows: u64,
     exposed: bool,
     /// Fan already secured by melded honor pungs.
     meld_fan: f32,
@@ -122,6 +125,63 @@ const ALIVE_PUNGS: u16 = 6;
 const ALIVE_PAIRS: u16 = 7;
 const ALIVE_ORPHANS: u16 = 8;
 const ALIVE_HONORS_KNITTED: u16 = 9;
+
+/// The plans [`Evaluator::score`] measures, as slots in the order it measures them (a tie
+/// between two plans goes to the first): the plain hand; each suit's full flush then its
+/// half flush (slots 1 + 2s and 2 + 2s for suit s); all pungs; seven pairs; thirteen
+/// orphans; honors and knitted; the knitted straight; the three-chow plans.
+const N_SLOTS: usize = 12 + MAX_CHOW_PLANS;
+const SLOT_PLAIN: usize = 0;
+const SLOT_PUNGS: usize = 7;
+const SLOT_PAIRS: usize = 8;
+const SLOT_ORPHANS: usize = 9;
+const SLOT_HONORS_KNITTED: usize = 10;
+const SLOT_KNITTED: usize = 11;
+const SLOT_CHOWS: usize = 12;
+/// Slots whose fan counts the honors held (the plain hand, the half flushes, all pungs).
+const HONOR_SLOTS: u16 = 1 << SLOT_PLAIN | 1 << 2 | 1 << 4 | 1 << 6 | 1 << SLOT_PUNGS;
+
+/// The plan of slot `slot`.
+#[inline(always)]
+fn slot_plan(slot: usize) -> PlanKind {
+    match slot {
+        SLOT_PLAIN => PlanKind::Plain,
+        1 | 3 | 5 => PlanKind::FullFlush(((slot - 1) / 2) as u8),
+        2 | 4 | 6 => PlanKind::HalfFlush(((slot - 2) / 2) as u8),
+        SLOT_PUNGS => PlanKind::AllPungs,
+        SLOT_PAIRS => PlanKind::SevenPairs,
+        SLOT_ORPHANS => PlanKind::ThirteenOrphans,
+        SLOT_HONORS_KNITTED => PlanKind::HonorsKnitted,
+        SLOT_KNITTED => PlanKind::KnittedStraight,
+        _ => PlanKind::Chows((slot - SLOT_CHOWS) as u8),
+    }
+}
+
+/// The slot of `plan` (the last chow slot for a three-chow plan beyond them).
+fn slot_of(plan: PlanKind) -> usize {
+    match plan {
+        PlanKind::Plain => SLOT_PLAIN,
+        PlanKind::FullFlush(s) => 1 + 2 * (s as usize).min(2),
+        PlanKind::HalfFlush(s) => 2 + 2 * (s as usize).min(2),
+        PlanKind::AllPungs => SLOT_PUNGS,
+        PlanKind::SevenPairs => SLOT_PAIRS,
+        PlanKind::ThirteenOrphans => SLOT_ORPHANS,
+        PlanKind::HonorsKnitted => SLOT_HONORS_KNITTED,
+        PlanKind::KnittedStraight => SLOT_KNITTED,
+        PlanKind::Chows(i) => SLOT_CHOWS + (i as usize).min(MAX_CHOW_PLANS - 1),
+    }
+}
+
+/// The kinds slot `slot`'s plan can use.
+#[inline(always)]
+fn slot_allowed(slot: usize) -> u64 {
+    match slot {
+        1 | 3 | 5 => SUIT_MASK[(slot - 1) / 2],
+        2 | 4 | 6 => SUIT_MASK[(slot - 2) / 2] | HONORS,
+        SLOT_ORPHANS => special::ORPHAN_MASK,
+        _ => ALL,
+    }
+}
 
 /// `β^(d − 1)` for d = 0..64.
 fn beta_pow(d: u8) -> f32 {
@@ -180,6 +240,21 @@ const THREE_CHOW_PLANS: [ChowPlan; 16] = {
     out
 };
 
+/// The kinds of each chow of each plan of [`THREE_CHOW_PLANS`] (bit `t` for kind `t`).
+const THREE_CHOW_MASKS: [[u64; 3]; 16] = {
+    let mut out = [[0u64; 3]; 16];
+    let mut k = 0;
+    while k < 16 {
+        let mut i = 0;
+        while i < 3 {
+            out[k][i] = 0b111 << THREE_CHOW_PLANS[k].lows[i];
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
 /// The most three-chow plans kept alive at once.
 pub const MAX_CHOW_PLANS: usize = 3;
 
@@ -205,6 +280,7 @@ impl Evaluator {
             fan_divisor: FAN_DIVISOR,
             meld_groups: 0,
             chow_meld: false,
+            chow_lows: 0,
             exposed: false,
             meld_fan: 0.0,
             honor_value,
@@ -220,6 +296,9 @@ impl Evaluator {
             let t = x.tile.min(33);
             e.meld_groups |= 1 << (t / 9).min(3);
             e.chow_meld |= x.kind == MeldKind::Chow;
+            if x.kind == MeldKind::Chow {
+                e.chow_lows |= 1 << t;
+            }
             e.exposed |= x.kind != MeldKind::ConcealedKong;
             if t >= 27 && x.kind != MeldKind::Chow {
                 e.meld_fan += honor_value[(t - 27) as usize];
@@ -253,16 +332,17 @@ impl Evaluator {
                 .any(|&k| (held & k).count_ones() >= 6);
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
-        let group = |g: usize| -> u32 {
-            tiles[if g < 3 { g * 9..g * 9 + 9 } else { 27..34 }]
-                .iter()
-                .map(|&c| c as u32)
-                .sum()
-        };
-        let honors = group(3);
+        let [w0, w1, w2, w3, w4] = swar::words(tiles);
+        // Tiles held per group: kinds 0-8, 9-17, 18-26 and 27-33 (each sum below 256).
+        let groups = [
+            swar::byte_sum(w0) + (w1 & 0xFF),
+            swar::byte_sum(w1 >> 8) + swar::byte_sum(w2 & 0xFFFF),
+            swar::byte_sum(w2 >> 16) + swar::byte_sum(w3 & 0xFF_FFFF),
+        ];
+        let honors = (swar::byte_sum(w3 >> 24) + swar::byte_sum(w4)) as u32;
         let melded = 3 * self.n_melds as u32;
         for g in 0..3u16 {
-            let n = group(g as usize) + melded;
+            let n = groups[g as usize] as u32 + melded;
             if n >= 7 {
                 alive |= 1 << (ALIVE_FULL + g);
             }
@@ -270,7 +350,7 @@ impl Evaluator {
                 alive |= 1 << (ALIVE_HALF + g);
             }
         }
-        let pairs = tiles.iter().filter(|&&c| c >= 2).count() as u32;
+        let pairs = special::pairs_held(tiles).count_ones();
         if pairs + self.n_melds as u32 >= 3 {
             alive |= 1 << ALIVE_PUNGS;
         }
@@ -292,8 +372,8 @@ impl Evaluator {
         let mut top = [(u8::MAX, 0f32, 0usize); MAX_CHOW_PLANS];
         let mut kept = 0usize;
         for (i, c) in THREE_CHOW_PLANS.iter().enumerate() {
-            let missing = match self.chow_missing(c, tiles) {
-                Some((missing, _)) if missing <= 2 => missing,
+            let missing = match self.chow_missing(i, held) {
+                Some(missing) if missing <= 2 => missing,
                 _ => continue,
             };
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
@@ -314,19 +394,23 @@ impl Evaluator {
         }
     }
 
-    /// Tiles of a three-chow plan missing from `tiles` and how many of its chows are not
-    /// declared melds; `None` when the melds leave no room for it.
-    fn chow_missing(&self, p: &ChowPlan, tiles: &Counts) -> Option<(u8, u8)> {
-        let (covered, _) = self.chow_cover(p)?;
-        let mut missing = 0;
-        let mut open = 0;
-        for i in (0..3).filter(|&i| !covered[i]) {
-            open += 1;
-            for j in 0..3 {
-                missing += u8::from(tiles[(p.lows[i] + j) as usize] == 0);
+    /// Tiles of three-chow plan `i` of [`THREE_CHOW_PLANS`] missing from the kinds held
+    /// (`held`, bit `t` for kind `t`: a plan's nine tiles are nine different kinds) in the
+    /// chows that are not declared melds; `None` when the melds leave no room for it.
+    #[inline(always)]
+    fn chow_missing(&self, i: usize, held: u64) -> Option<u8> {
+        let chows = THREE_CHOW_MASKS[i];
+        if self.n_melds == 0 {
+            return Some(((chows[0] | chows[1] | chows[2]) & !held).count_ones() as u8);
+        }
+        let (covered, _) = self.chow_cover(&THREE_CHOW_PLANS[i])?;
+        let mut open = 0u64;
+        for (c, &mask) in covered.iter().zip(&chows) {
+            if !c {
+                open |= mask;
             }
         }
-        Some((missing, open))
+        Some((open & !held).count_ones() as u8)
     }
 
     /// Fan a pung of honor `i` (0-6: E S W N, red, green, white) is worth to this seat.
@@ -375,10 +459,10 @@ impl Evaluator {
     /// The value of a waiting hand (`13 - 3k` concealed tiles beside this seat's `k` melds).
     pub fn score(&self, hand: &Counts) -> Score {
         let e = [
-            group_entry(0, &hand[0..9], &NO_USED[0..9], false),
-            group_entry(1, &hand[9..18], &NO_USED[9..18], false),
-            group_entry(2, &hand[18..27], &NO_USED[18..27], false),
-            group_entry(3, &hand[27..34], &NO_USED[27..34], false),
+            table_entry(0, &hand[0..9]),
+            table_entry(1, &hand[9..18]),
+            table_entry(2, &hand[18..27]),
+            table_entry(3, &hand[27..34]),
         ];
         self.score_with(hand, &e)
     }
@@ -391,16 +475,33 @@ impl Evaluator {
     }
 
     /// Everything about a full hand (`14 - 3k` tiles) that the scores of its discards
-    /// share: see [`Evaluator::score_discard`].
-    pub fn discard_context(&self, full_hand: &Counts, full: &[Entry; 4]) -> DiscardContext {
+    /// share: see [`Evaluator::score_discard`]. `ranks` and `full` are the hand's group
+    /// ranks and entries in the limited tables (`regular::ranks`).
+    pub fn discard_context(
+        &self,
+        full_hand: &Counts,
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+    ) -> DiscardContext {
         let mut ctx = DiscardContext {
+            full: *full,
             rest: rests(full),
-            plans: [PlanContext {
-                rest: [[INF; 10]; 4],
+            plans: std::array::from_fn(|_| PlanContext {
+                entries: [[INF; 10]; 4],
+                rest: Cell::new(None),
                 touched: 0,
                 sets_left: 0,
+                missing: 0,
                 valid: false,
-            }; MAX_CHOW_PLANS],
+            }),
+            ranks: *ranks,
+            held: special::presence(full_hand),
+            bound: [0.0; N_SLOTS],
+            weight: [0.0; N_SLOTS],
+            order: [0; N_SLOTS],
+            n_order: 0,
+            honors: self.honor_fan(full_hand) + self.meld_fan,
+            concealed: self.concealed(),
         };
         for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
             let Some((covered, sets_left)) = self.chow_cover(p) else {
@@ -408,31 +509,75 @@ impl Evaluator {
             };
             let mut rest = *full_hand;
             let mut touched = 0u8;
+            let mut missing = 0u8;
             for i in (0..3).filter(|&i| !covered[i]) {
                 touched |= 1 << (p.lows[i] / 9);
                 for j in 0..3 {
                     let t = (p.lows[i] + j) as usize;
-                    rest[t] = rest[t].saturating_sub(1);
+                    if rest[t] > 0 {
+                        rest[t] -= 1;
+                    } else {
+                        missing += 1;
+                    }
                 }
             }
             let mut r = *full;
             for g in (0..3usize).filter(|&g| touched >> g & 1 == 1) {
-                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+                r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
-            *pc = PlanContext {
-                rest: rests(&r),
-                touched,
-                sets_left,
-                valid: true,
+            pc.entries = r;
+            pc.touched = touched;
+            pc.sets_left = sets_left;
+            pc.missing = missing;
+            pc.valid = true;
+        }
+        // Each slot's value for the full hand bounds its value after any discard: a
+        // discard never brings a plan closer (the tiles missing from a complete hand can
+        // only grow when a tile goes) and never adds honor fan.
+        let m = 4 - self.n_melds.min(4) as usize;
+        let plain = finish(&full[0], &ctx.rest[0], m);
+        let chows: [Option<u8>; MAX_CHOW_PLANS] =
+            std::array::from_fn(|i| ctx.plans[i].valid.then(|| ctx.plans[i].full_distance()));
+        let mut chow = |i: usize, _: &ChowPlan| chows[i.min(MAX_CHOW_PLANS - 1)];
+        let mut active = self.active_slots();
+        while active != 0 {
+            let slot = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let w = self.weight(self.slot_fan(slot, ctx.honors, ctx.concealed));
+            ctx.weight[slot] = w;
+            let d = if slot == SLOT_KNITTED && self.n_melds == 0 {
+                knitted_fast(ctx.held, ranks, &full[3])
+            } else {
+                self.slot_distance(slot, full_hand, full, m, plain, &mut chow)
             };
+            if d >= INF {
+                continue;
+            }
+            let u = w * beta_pow(d);
+            if u <= 0.0 {
+                continue;
+            }
+            ctx.bound[slot] = u;
+            // Insert by bound, highest first; equal bounds keep slot order.
+            let n = ctx.n_order as usize;
+            let mut i = n;
+            while i > 0 && ctx.bound[ctx.order[i - 1] as usize] < u {
+                ctx.order[i] = ctx.order[i - 1];
+                i -= 1;
+            }
+            ctx.order[i] = slot as u8;
+            ctx.n_order += 1;
         }
         ctx
     }
 
     /// The score of the waiting hand `hand` left by discarding one `t` from the full hand
     /// of `ctx`, whose group entries are `e` (the full hand's, with `t`'s group replaced).
-    /// Equal to [`Evaluator::score_with`]`(hand, e)`, with the other groups' shares taken
-    /// from `ctx` instead of recombined.
+    /// Equal to [`Evaluator::score_with`]`(hand, e)`: the other groups' shares come from
+    /// `ctx` instead of being recombined, and the plans are measured from the most
+    /// valuable for the full hand down, stopping at the first whose full-hand value (which
+    /// no discard exceeds) cannot beat the best found, ties going to the earlier slot as in
+    /// [`Evaluator::score`].
     pub fn score_discard(
         &self,
         ctx: &DiscardContext,
@@ -440,44 +585,183 @@ impl Evaluator {
         e: &[Entry; 4],
         t: Tile,
     ) -> Score {
-        let m = 4 - self.n_melds.min(4) as usize;
-        let g = (t as usize / 9).min(3);
-        let plain = finish(&e[g], &ctx.rest[g], m);
-        self.score_core(hand, e, plain, |i, p| {
-            let pc = &ctx.plans[i];
-            if !pc.valid {
-                return None;
+        let d = DiscardAt::new(self, ctx, hand, e, t, None);
+        let mut best = Best::NONE;
+        self.measure(ctx, &d, &ctx.order[..ctx.n_order as usize], &mut best);
+        best.score
+    }
+
+    /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
+    /// `hand` of `ctx` (rank codes `codes`, see `regular::codes`), in kind order, into
+    /// `out`; returns how many were written. A discard is
+    /// left out when its score is shown to be below `share` times the best score of the
+    /// discards (without measuring it all): then it can neither be the best nor within
+    /// `share` of it. Every score written equals [`Evaluator::score_discard`]'s.
+    ///
+    /// The plan with the highest full-hand value is measured for every discard first; its
+    /// values bound the best score from below, and a discard whose value for it and the
+    /// next plan's full-hand value both stay under `share` of that bound is left out.
+    pub fn score_discards(
+        &self,
+        ctx: &DiscardContext,
+        hand: &Counts,
+        codes: &[(usize, usize, usize); 4],
+        kinds: u64,
+        share: f32,
+        out: &mut [(Tile, Score); 14],
+    ) -> usize {
+        let full = &ctx.full;
+        let order = &ctx.order[..ctx.n_order as usize];
+        let mut h = *hand;
+        let mut firsts = [Best::NONE; 14];
+        let mut entries = [[0u8; 10]; 14];
+        let mut ranks = [0usize; 14];
+        let mut tiles = [0u8; 14];
+        let mut n = 0usize;
+        let mut floor = 0f32;
+        let mut rest = kinds;
+        while rest != 0 && n < 14 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let g = (t / 9).min(3);
+            ranks[n] = regular::rank_without_one(&codes[g], g, t - 9 * g);
+            entries[n] = *regular::entry_at(g, ranks[n]);
+            h[t] -= 1;
+            let mut e = *full;
+            e[g] = entries[n];
+            let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[n]));
+            self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
+            h[t] += 1;
+            floor = floor.max(firsts[n].score.value);
+            tiles[n] = t as u8;
+            n += 1;
+        }
+        let next = if order.len() > 1 {
+            ctx.bound[order[1] as usize]
+        } else {
+            0.0
+        };
+        let cut = share * floor;
+        let mut k = 0usize;
+        for i in 0..n {
+            let mut best = firsts[i];
+            if best.score.value.max(next) < cut {
+                continue;
             }
-            // Tiles of the open chows that the hand lacks; the group of the discard is
-            // the only one whose remainder differs from the full hand's.
-            let (covered, _) = self.chow_cover(p)?;
-            let sp = span(g);
-            let mut own = [0u8; 9];
-            own[..sp.len()].copy_from_slice(&hand[sp.clone()]);
-            let mut missing = 0u8;
-            for i in (0..3).filter(|&i| !covered[i]) {
-                for j in 0..3 {
-                    let x = (p.lows[i] + j) as usize;
-                    if hand[x] == 0 {
-                        missing += 1;
-                    }
-                    if (x / 9).min(3) == g {
-                        let k = x - sp.start;
-                        own[k] = own[k].saturating_sub(1);
-                    }
+            if order.len() > 1 {
+                let t = tiles[i] as usize;
+                let g = (t / 9).min(3);
+                h[t] -= 1;
+                let mut e = *full;
+                e[g] = entries[i];
+                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[i]));
+                self.measure(ctx, &d, &order[1..], &mut best);
+                h[t] += 1;
+            }
+            out[k] = (tiles[i], best.score);
+            k += 1;
+        }
+        k
+    }
+
+    /// Measures the slots `slots` (a part of `ctx.order`) for the discard `d`, improving
+    /// `best`; stops at the first slot whose full-hand value cannot beat it.
+    #[inline(always)]
+    fn measure(&self, ctx: &DiscardContext, d: &DiscardAt, slots: &[u8], best: &mut Best) {
+        let m = 4 - self.n_melds.min(4) as usize;
+        let (g, e) = (d.g, d.e);
+        for &slot in slots {
+            let slot = slot as usize;
+            let u = ctx.bound[slot];
+            if u < best.score.value || (u == best.score.value && slot > best.slot) {
+                break;
+            }
+            let dist = match slot {
+                SLOT_PLAIN => finish(&e[g], &ctx.rest[g], m),
+                1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
+                2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
+                SLOT_KNITTED if self.n_melds == 0 && d.ranks.is_some() => {
+                    let ranks = d.ranks.unwrap_or(ctx.ranks);
+                    knitted_fast(d.held, &ranks, &e[3])
+                }
+                _ => match self.form_distance(slot, d.hand) {
+                    Some(x) => x,
+                    None => self.chow_discard_distance(ctx, slot - SLOT_CHOWS, d.hand, e, g),
+                },
+            };
+            if dist >= INF {
+                continue;
+            }
+            let w = if g == 3 && HONOR_SLOTS >> slot & 1 == 1 {
+                self.weight(self.slot_fan(slot, d.honors, ctx.concealed))
+            } else {
+                ctx.weight[slot]
+            };
+            let v = w * beta_pow(dist);
+            if v > best.score.value || (v == best.score.value && v > 0.0 && slot < best.slot) {
+                *best = Best {
+                    score: Score {
+                        value: v,
+                        plan: slot_plan(slot),
+                        distance: dist,
+                        allowed: slot_allowed(slot),
+                    },
+                    slot,
+                };
+            }
+        }
+    }
+
+    /// The distance of three-chow plan `i` for the waiting hand `hand` left by a discard
+    /// from group `g` of the full hand of `ctx` (entries `e`); [`INF`] when out of reach.
+    #[inline(always)]
+    fn chow_discard_distance(
+        &self,
+        ctx: &DiscardContext,
+        i: usize,
+        hand: &Counts,
+        e: &[Entry; 4],
+        g: usize,
+    ) -> u8 {
+        let i = i.min(MAX_CHOW_PLANS - 1);
+        let pc = &ctx.plans[i];
+        if !pc.valid {
+            return INF;
+        }
+        let rest = pc.rests();
+        let p = &self.chow_plans[i];
+        // Tiles of the open chows that the hand lacks; the group of the discard is the
+        // only one whose remainder differs from the full hand's.
+        let Some((covered, _)) = self.chow_cover(p) else {
+            return INF;
+        };
+        let sp = span(g);
+        let mut own = [0u8; 9];
+        own[..sp.len()].copy_from_slice(&hand[sp.clone()]);
+        let mut missing = 0u8;
+        for i in (0..3).filter(|&i| !covered[i]) {
+            for j in 0..3 {
+                let x = (p.lows[i] + j) as usize;
+                if hand[x] == 0 {
+                    missing += 1;
+                }
+                if (x / 9).min(3) == g {
+                    let k = x - sp.start;
+                    own[k] = own[k].saturating_sub(1);
                 }
             }
-            let entry = if pc.touched >> g & 1 == 1 {
-                group_entry(g, &own[..sp.len()], &NO_USED[sp.clone()], false)
-            } else {
-                e[g]
-            };
-            Some(missing.saturating_add(finish(&entry, &pc.rest[g], pc.sets_left as usize)))
-        })
+        }
+        let entry = if pc.touched >> g & 1 == 1 {
+            table_entry(g, &own[..sp.len()])
+        } else {
+            e[g]
+        };
+        missing.saturating_add(finish(&entry, &rest[g], pc.sets_left as usize))
     }
 
     /// The plan values of a waiting hand given its regular distance `plain` and a way to
-    /// measure each three-chow plan.
+    /// measure each three-chow plan: every active slot in slot order, a plan replacing the
+    /// best so far only with a higher value.
     #[inline(always)]
     fn score_core(
         &self,
@@ -488,147 +772,149 @@ impl Evaluator {
     ) -> Score {
         let m = 4 - self.n_melds.min(4) as usize;
         let honors = self.honor_fan(hand) + self.meld_fan;
-        let concealed = if self.exposed { 0.0 } else { 2.0 };
+        let concealed = self.concealed();
         let mut best = Score {
             value: 0.0,
             plan: PlanKind::Plain,
             distance: INF,
             allowed: ALL,
         };
-        let consider = |plan: PlanKind, d: u8, fan: f32, allowed: u64, best: &mut Score| {
+        let mut active = self.active_slots();
+        while active != 0 {
+            let slot = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let d = self.slot_distance(slot, hand, e, m, plain, &mut chow);
             if d >= INF {
-                return;
+                continue;
             }
-            let v = self.weight(fan) * beta_pow(d);
+            let v = self.weight(self.slot_fan(slot, honors, concealed)) * beta_pow(d);
             if v > best.value {
-                *best = Score {
+                best = Score {
                     value: v,
-                    plan,
+                    plan: slot_plan(slot),
                     distance: d,
-                    allowed,
+                    allowed: slot_allowed(slot),
                 };
-            }
-        };
-
-        // The plain hand.
-        consider(
-            PlanKind::Plain,
-            plain,
-            honors + concealed + 1.0,
-            ALL,
-            &mut best,
-        );
-
-        // Flushes.
-        for s in 0..3u8 {
-            let g = 1u8 << s;
-            if self.alive >> (ALIVE_FULL + s as u16) & 1 == 1 && self.meld_groups & !g == 0 {
-                consider(
-                    PlanKind::FullFlush(s),
-                    e[s as usize][2 * m + 1],
-                    24.0,
-                    SUIT_MASK[s as usize],
-                    &mut best,
-                );
-            }
-            if self.alive >> (ALIVE_HALF + s as u16) & 1 == 1 && self.meld_groups & !(g | 8) == 0 {
-                let d = finish(&e[s as usize], &e[3], m);
-                consider(
-                    PlanKind::HalfFlush(s),
-                    d,
-                    6.0 + honors + concealed * 0.5 + 0.5,
-                    SUIT_MASK[s as usize] | HONORS,
-                    &mut best,
-                );
-            }
-        }
-
-        // All pungs.
-        if !self.chow_meld && self.alive >> ALIVE_PUNGS & 1 == 1 {
-            let d = all_pungs_distance(hand, m);
-            consider(PlanKind::AllPungs, d, 6.0 + honors + 1.0, ALL, &mut best);
-        }
-
-        // Concealed special forms.
-        if self.n_melds == 0 {
-            if self.alive >> ALIVE_PAIRS & 1 == 1 {
-                consider(
-                    PlanKind::SevenPairs,
-                    special::seven_pairs(hand),
-                    24.0,
-                    ALL,
-                    &mut best,
-                );
-            }
-            if self.alive >> ALIVE_ORPHANS & 1 == 1 {
-                consider(
-                    PlanKind::ThirteenOrphans,
-                    special::thirteen_orphans(hand),
-                    88.0,
-                    special::ORPHAN_MASK,
-                    &mut best,
-                );
-            }
-            if self.alive >> ALIVE_HONORS_KNITTED & 1 == 1 {
-                consider(
-                    PlanKind::HonorsKnitted,
-                    special::honors_knitted(hand),
-                    12.0,
-                    ALL,
-                    &mut best,
-                );
-            }
-        }
-        if self.knitted_alive && self.n_melds <= 1 {
-            if let Some(d) =
-                crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5)
-            {
-                consider(
-                    PlanKind::KnittedStraight,
-                    d,
-                    12.0 + concealed * 0.5,
-                    ALL,
-                    &mut best,
-                );
-            }
-        }
-
-        // Three fixed chows.
-        for (i, p) in self.chow_plans().iter().enumerate() {
-            if let Some(d) = chow(i, p) {
-                consider(
-                    PlanKind::Chows(i as u8),
-                    d,
-                    p.fan + concealed * 0.5 + 1.0,
-                    ALL,
-                    &mut best,
-                );
             }
         }
         best
     }
 
+    /// 2 for a concealed hand (no exposed meld), else 0: the fan the plans count for it.
+    #[inline(always)]
+    fn concealed(&self) -> f32 {
+        if self.exposed {
+            0.0
+        } else {
+            2.0
+        }
+    }
+
+    /// The slots worth measuring for this seat (bit `s` for slot `s`): the plans its melds
+    /// leave open and that [`Evaluator::select_chow_plans`] found within reach.
+    #[inline(always)]
+    fn active_slots(&self) -> u16 {
+        let mut a = 1u16 << SLOT_PLAIN;
+        for s in 0..3u16 {
+            let g = 1u8 << s;
+            if self.alive >> (ALIVE_FULL + s) & 1 == 1 && self.meld_groups & !g == 0 {
+                a |= 1 << (1 + 2 * s);
+            }
+            if self.alive >> (ALIVE_HALF + s) & 1 == 1 && self.meld_groups & !(g | 8) == 0 {
+                a |= 1 << (2 + 2 * s);
+            }
+        }
+        if !self.chow_meld && self.alive >> ALIVE_PUNGS & 1 == 1 {
+            a |= 1 << SLOT_PUNGS;
+        }
+        if self.n_melds == 0 {
+            a |= (self.alive >> ALIVE_PAIRS & 1) << SLOT_PAIRS
+                | (self.alive >> ALIVE_ORPHANS & 1) << SLOT_ORPHANS
+                | (self.alive >> ALIVE_HONORS_KNITTED & 1) << SLOT_HONORS_KNITTED;
+        }
+        if self.knitted_alive && self.n_melds <= 1 {
+            a |= 1 << SLOT_KNITTED;
+        }
+        a | ((1u16 << self.n_chow_plans) - 1) << SLOT_CHOWS
+    }
+
+    /// The fan slot `slot` is counted as worth, given the honors' share `honors` (held
+    /// and melded) and the concealed share `concealed` ([`Evaluator::concealed`]).
+    #[inline(always)]
+    fn slot_fan(&self, slot: usize, honors: f32, concealed: f32) -> f32 {
+        match slot {
+            SLOT_PLAIN => honors + concealed + 1.0,
+            1 | 3 | 5 => 24.0,
+            2 | 4 | 6 => 6.0 + honors + concealed * 0.5 + 0.5,
+            SLOT_PUNGS => 6.0 + honors + 1.0,
+            SLOT_PAIRS => 24.0,
+            SLOT_ORPHANS => 88.0,
+            SLOT_HONORS_KNITTED => 12.0,
+            SLOT_KNITTED => 12.0 + concealed * 0.5,
+            _ => {
+                self.chow_plans[(slot - SLOT_CHOWS).min(MAX_CHOW_PLANS - 1)].fan
+                    + concealed * 0.5
+                    + 1.0
+            }
+        }
+    }
+
+    /// The distance of slot `slot` for `hand` (group entries `e`, `m` sets to build, its
+    /// regular distance `plain`, the three-chow plans measured by `chow`); [`INF`] when
+    /// the plan is out of reach.
+    #[inline(always)]
+    fn slot_distance(
+        &self,
+        slot: usize,
+        hand: &Counts,
+        e: &[Entry; 4],
+        m: usize,
+        plain: u8,
+        chow: &mut impl FnMut(usize, &ChowPlan) -> Option<u8>,
+    ) -> u8 {
+        match slot {
+            SLOT_PLAIN => plain,
+            1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
+            2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
+            _ => self.form_distance(slot, hand).unwrap_or_else(|| {
+                let i = (slot - SLOT_CHOWS).min(MAX_CHOW_PLANS - 1);
+                chow(i, &self.chow_plans[i]).unwrap_or(INF)
+            }),
+        }
+    }
+
+    /// The distance of a slot measured on the whole hand (all pungs, the concealed special
+    /// forms, the knitted straight; [`INF`] when out of reach), `None` for the other slots.
+    /// Not inlined: inlined, its work is hoisted out of the scoring loops and paid for
+    /// every hand, measured or not.
+    #[inline(never)]
+    fn form_distance(&self, slot: usize, hand: &Counts) -> Option<u8> {
+        let m = 4 - self.n_melds.min(4) as usize;
+        Some(match slot {
+            SLOT_PUNGS => all_pungs_distance(hand, m),
+            SLOT_PAIRS => special::seven_pairs(hand),
+            SLOT_ORPHANS => special::thirteen_orphans(hand),
+            SLOT_HONORS_KNITTED => special::honors_knitted(hand),
+            SLOT_KNITTED => {
+                crate::shanten::knitted::distance_below(hand, &NO_USED, self.n_melds, 0, 5)
+                    .unwrap_or(INF)
+            }
+            _ => return None,
+        })
+    }
+
     /// The fan `plan` is counted as worth for the waiting hand `hand` (the figure
     /// [`Evaluator::score`] weighs: the plan's fans plus the honors and melds it keeps,
-    /// and a little for a concealed hand). For explanations; the scoring loop keeps its
-    /// own copy of these figures, and a test checks that the two agree.
+    /// and a little for a concealed hand). For explanations: the scoring reads the same
+    /// figures, and a test checks that the two agree.
     pub fn plan_fan(&self, hand: &Counts, plan: PlanKind) -> f32 {
-        let honors = self.honor_fan(hand) + self.meld_fan;
-        let concealed = if self.exposed { 0.0 } else { 2.0 };
-        match plan {
-            PlanKind::Plain => honors + concealed + 1.0,
-            PlanKind::FullFlush(_) => 24.0,
-            PlanKind::HalfFlush(_) => 6.0 + honors + concealed * 0.5 + 0.5,
-            PlanKind::AllPungs => 6.0 + honors + 1.0,
-            PlanKind::SevenPairs => 24.0,
-            PlanKind::ThirteenOrphans => 88.0,
-            PlanKind::HonorsKnitted => 12.0,
-            PlanKind::KnittedStraight => 12.0 + concealed * 0.5,
-            PlanKind::Chows(i) => match self.chow_plans().get(i as usize) {
-                Some(p) => p.fan + concealed * 0.5 + 1.0,
-                None => 0.0,
-            },
+        if let PlanKind::Chows(i) = plan {
+            if i as usize >= self.chow_plans().len() {
+                return 0.0;
+            }
         }
+        let honors = self.honor_fan(hand) + self.meld_fan;
+        self.slot_fan(slot_of(plan), honors, self.concealed())
     }
 
     /// A short English name of `plan` ("half flush p", "pure straight s", "plain").
@@ -744,7 +1030,7 @@ impl Evaluator {
         let mut r = *e;
         for g in 0..3usize {
             if touched >> g & 1 == 1 {
-                r[g] = group_entry(g, &rest[g * 9..g * 9 + 9], &NO_USED[0..9], false);
+                r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
         }
         let d = finish(
@@ -762,20 +1048,16 @@ impl Evaluator {
         if self.n_melds == 0 {
             return Some(([false; 3], 1));
         }
-        let mut covered = [false; 3];
-        let mut other = 0u8;
-        for mm in self.melds() {
-            let hit =
-                (0..3).find(|&i| !covered[i] && mm.kind == MeldKind::Chow && mm.tile == p.lows[i]);
-            match hit {
-                Some(i) => covered[i] = true,
-                None => other += 1,
-            }
-        }
+        // A plan's three chows start from different tiles: each is covered by a chow meld
+        // from its low tile, and every other meld (a second copy of a chow among them)
+        // stands beside the plan.
+        let covered = p.lows.map(|l| self.chow_lows >> l.min(63) & 1 == 1);
+        let n_covered = covered.iter().filter(|&&c| c).count() as u8;
+        let other = self.n_melds - n_covered;
         if other > 1 {
             return None;
         }
-        let open = covered.iter().filter(|&&c| !c).count() as u8;
+        let open = 3 - n_covered;
         // Sets still to build beside the plan: 4 - melds - open chows.
         Some((covered, 4u8.checked_sub(self.n_melds + open)?))
     }
@@ -783,11 +1065,28 @@ impl Evaluator {
 
 /// The shares of a full hand that every one of its discards reuses
 /// ([`Evaluator::discard_context`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DiscardContext {
+    /// The full hand's group entries.
+    full: [Entry; 4],
     /// For each group, the other three groups merged.
     rest: [Entry; 4],
     plans: [PlanContext; MAX_CHOW_PLANS],
+    /// The full hand's group ranks.
+    ranks: [usize; 4],
+    /// The kinds the full hand holds.
+    held: u64,
+    /// Each slot's value for the full hand (0 when out of reach): no discard leaves more.
+    bound: [f32; N_SLOTS],
+    /// Each slot's weight after a suited discard (the honors held unchanged).
+    weight: [f32; N_SLOTS],
+    /// The slots with a bound above 0, highest bound first (equal bounds in slot order).
+    order: [u8; N_SLOTS],
+    n_order: u8,
+    /// The full hand's honors' share of the fan (held and melded).
+    honors: f32,
+    /// [`Evaluator::concealed`].
+    concealed: f32,
 }
 
 impl DiscardContext {
@@ -795,17 +1094,133 @@ impl DiscardContext {
     pub fn rest(&self) -> &[Entry; 4] {
         &self.rest
     }
+
+    /// The highest plan value of the full hand (0 when no plan is within reach): no
+    /// discard's score exceeds it.
+    pub fn bound(&self) -> f32 {
+        match self.order[..self.n_order as usize].first() {
+            Some(&slot) => self.bound[slot as usize],
+            None => 0.0,
+        }
+    }
 }
 
-/// One three-chow plan's share of a [`DiscardContext`]: the hand without the plan's open
-/// chows, merged per group as in [`DiscardContext::rest`].
-#[derive(Debug, Clone, Copy)]
+/// One three-chow plan's share of a [`DiscardContext`]: the group entries of the hand
+/// without the plan's open chows, merged per group as in [`DiscardContext::rest`] when
+/// first needed.
+#[derive(Debug, Clone)]
 struct PlanContext {
-    rest: [Entry; 4],
+    /// The group entries of the full hand without the open chows' tiles.
+    entries: [Entry; 4],
+    /// `entries` merged as in [`regular::rests`], once measured.
+    rest: Cell<Option<[Entry; 4]>>,
     /// Suits the open chows take tiles from.
     touched: u8,
     sets_left: u8,
+    /// Tiles of the open chows the full hand lacks.
+    missing: u8,
     valid: bool,
+}
+
+impl PlanContext {
+    /// The plan's distance for the full hand (as [`Evaluator::score`] measures it).
+    fn full_distance(&self) -> u8 {
+        let r = &self.entries;
+        let d = finish(
+            &combine(&r[0], &r[1]),
+            &combine(&r[2], &r[3]),
+            self.sets_left as usize,
+        );
+        self.missing.saturating_add(d)
+    }
+
+    /// [`PlanContext::entries`] merged per group.
+    #[inline(always)]
+    fn rests(&self) -> [Entry; 4] {
+        match self.rest.get() {
+            Some(r) => r,
+            None => {
+                let r = rests(&self.entries);
+                self.rest.set(Some(r));
+                r
+            }
+        }
+    }
+}
+
+/// One discard being scored: the hand it leaves, its group and entries, and the honors'
+/// share of the fan after it.
+struct DiscardAt<'a> {
+    hand: &'a Counts,
+    e: &'a [Entry; 4],
+    g: usize,
+    honors: f32,
+    /// The group ranks after the discard (`None` when not known: then the knitted
+    /// straight is measured from the counts).
+    ranks: Option<[usize; 4]>,
+    /// The kinds held after the discard.
+    held: u64,
+}
+
+impl<'a> DiscardAt<'a> {
+    #[inline(always)]
+    fn new(
+        ev: &Evaluator,
+        ctx: &DiscardContext,
+        hand: &'a Counts,
+        e: &'a [Entry; 4],
+        t: Tile,
+        rank: Option<usize>,
+    ) -> Self {
+        let g = (t as usize / 9).min(3);
+        // An honor discard changes the honors' share of the fan; a suited one does not.
+        let honors = if g == 3 {
+            ev.honor_fan(hand) + ev.meld_fan
+        } else {
+            ctx.honors
+        };
+        let ranks = rank.map(|r| {
+            let mut ranks = ctx.ranks;
+            ranks[g] = r;
+            ranks
+        });
+        let held = ctx.held & !(u64::from(hand[t as usize] == 0) << t);
+        DiscardAt {
+            hand,
+            e,
+            g,
+            honors,
+            ranks,
+            held,
+        }
+    }
+}
+
+/// The knitted straight's distance ([`crate::shanten::knitted::distance_below`] with
+/// bound 5, [`INF`] above) of a hand without melds from its kinds held, group ranks and
+/// honors entry. Not inlined (see [`Evaluator::form_distance`]).
+#[inline(never)]
+fn knitted_fast(held: u64, ranks: &[usize; 4], honors: &Entry) -> u8 {
+    crate::shanten::knitted::distance_fast(held, ranks, honors, 5).unwrap_or(INF)
+}
+
+/// The best plan found so far for a discard and its slot (ties go to the earlier slot).
+#[derive(Clone, Copy)]
+struct Best {
+    score: Score,
+    slot: usize,
+}
+
+impl Best {
+    const NONE: Best = Best {
+        score: Score {
+            value: 0.0,
+            plan: PlanKind::Plain,
+            distance: INF,
+            allowed: ALL,
+        },
+        slot: N_SLOTS,
+    };
 }
 
 impl Evaluator {
@@ -831,24 +1246,21 @@ impl Evaluator {
 }
 
 /// Tiles missing from the nearest all-pungs hand: `m` pungs and a pair from the concealed
-/// tiles (ignoring melds).
+/// tiles (ignoring melds; counts at most 4).
 pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
     // Keep the best m pungs (by copies held, up to 3) and the best pair among the rest.
-    let mut top = [0u8; 5];
     let mut pair_best = 0u8;
     let mut pair_alt = 0u8;
-    // Sort counts capped at 3, descending, keeping the largest five.
-    for &c in hand.iter() {
-        let c3 = c.min(3);
-        if c3 > top[4] {
-            let mut i = 4;
-            while i > 0 && top[i - 1] < c3 {
-                top[i] = top[i - 1];
-                i -= 1;
-            }
-            top[i] = c3;
-        }
-    }
+    // The counts capped at 3, descending, the largest five: so many kinds held three times
+    // or more, then twice, then once (from bit sets of the kinds, eight counts at a time).
+    let once = special::presence(hand);
+    let twice = special::pairs_held(hand);
+    let thrice = special::threes_held(hand);
+    let n3 = thrice.count_ones() as usize;
+    let n2 = n3 + (twice & !thrice).count_ones() as usize;
+    let n1 = n2 + (once & !twice).count_ones() as usize;
+    let top: [u8; 5] =
+        std::array::from_fn(|i| u8::from(i < n1) + u8::from(i < n2) + u8::from(i < n3));
     // A pair comes from the (m+1)-th best kind; a kind among the top m could lend its copies
     // but then it is not a pung, so the pair uses the next best kind.
     if m < 5 {
@@ -871,6 +1283,7 @@ pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shanten::regular::group_entry;
     use crate::tile;
 
     fn counts(s: &str) -> Counts {
@@ -915,7 +1328,7 @@ mod tests {
             ev.select_chow_plans(&hand);
             let full =
                 std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
-            let ctx = ev.discard_context(&hand, &full);
+            let ctx = ev.discard_context(&hand, &regular::ranks(&hand), &full);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut h = hand;
                 h[t] -= 1;
@@ -980,6 +1393,69 @@ mod tests {
         assert!(names.contains(&"pure straight s".to_string()), "{names:?}");
         assert_eq!(ev.plan_name(PlanKind::HalfFlush(1)), "half flush p");
         assert_eq!(ev.plan_fan(&counts("1m"), PlanKind::FullFlush(0)), 24.0);
+    }
+
+    #[test]
+    fn no_discard_scores_above_the_full_hands_bound() {
+        // The bound a claim is cut at: every discard of the full hand scores at most it.
+        let mut rng = crate::wall::Rng::new(0xB0D);
+        let pung = Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        };
+        for round in 0..1500 {
+            let melds: &[Meld] = if round % 3 == 0 { &[pung] } else { &[] };
+            let mut hand = [0u8; 34];
+            let mut n = 0;
+            while n < 14 - 3 * melds.len() {
+                let t = rng.below(if round % 2 == 0 { 34 } else { 18 }) as usize;
+                if hand[t] < 4 && (t != 31 || melds.is_empty()) {
+                    hand[t] += 1;
+                    n += 1;
+                }
+            }
+            let mut ev = Evaluator::new(melds, 0, 1, 8);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks_of(&regular::codes(&hand));
+            let ctx = ev.discard_context(&hand, &ranks, &regular::entries_at(&ranks));
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut after = hand;
+                after[t] -= 1;
+                let v = ev.score(&after).value;
+                assert!(
+                    v <= ctx.bound(),
+                    "{hand:?} discarding {t}: {v} > {}",
+                    ctx.bound()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn all_pungs_distance_agrees_with_sorted_counts() {
+        // The counts capped at three and sorted, the best m as pungs and the pair from the
+        // next kind or the m-th (then the next kind is the last pung).
+        let mut rng = crate::wall::Rng::new(77);
+        for round in 0..3000 {
+            let m = round % 5;
+            let mut h = [0u8; 34];
+            let mut n = 0;
+            while n < 14 - 3 * (4 - m) {
+                let t = rng.below(if round % 2 == 0 { 34 } else { 12 }) as usize;
+                if h[t] < 4 {
+                    h[t] += 1;
+                    n += 1;
+                }
+            }
+            let mut top: Vec<u8> = h.iter().map(|&c| c.min(3)).collect();
+            top.sort_unstable_by(|a, b| b.cmp(a));
+            let pungs: u8 = top[..m].iter().map(|&c| 3 - c).sum();
+            let mut want = pungs + 2 - top[m].min(2);
+            if m > 0 {
+                want = want.min(pungs - (3 - top[m - 1]) + (3 - top[m]) + 2 - top[m - 1].min(2));
+            }
+            assert_eq!(all_pungs_distance(&h, m), want, "{h:?} m={m}");
+        }
     }
 
     #[test]

@@ -263,11 +263,38 @@ pub fn distance_below(
     if missing.iter().all(|&m| m >= bound) {
         return None;
     }
+    if wilds == 0 && super::regular::plain(used) {
+        return one_meld_fast(hand, held, &missing, bound);
+    }
     let a = analyse(hand, used, n_melds, wilds > 0, held, bound);
     let best = (0..6)
         .map(|p| a.base[p].saturating_add(a.rest[p]))
         .min()
         .unwrap_or(INF);
+    (best < bound).then_some(best.min(INF))
+}
+
+/// [`distance_below`] beside one meld whose copies are not counted (no wilds): each
+/// straight's missing tiles plus the tiles its pair lacks, from bit sets of the kinds held
+/// at least once, twice and three times. Beside the straight `p` (mask `k`) the rest
+/// holds a pair when a kind off the straight is held twice or one on it three times, and
+/// one tile of a pair when a kind off it is held or one on it twice; [`pair_only`] with no
+/// copies used, as no kind is then blocked.
+#[inline]
+fn one_meld_fast(hand: &Counts, held: u64, missing: &[u8; 6], bound: u8) -> Option<u8> {
+    let twice = super::special::pairs_held(hand);
+    let thrice = super::special::threes_held(hand);
+    let mut best = u8::MAX;
+    for (p, &k) in MASKS.iter().enumerate() {
+        let pair = if (twice & !k) | (thrice & k) != 0 {
+            0
+        } else if (held & !k) | (twice & k) != 0 {
+            1
+        } else {
+            2
+        };
+        best = best.min(missing[p] + pair);
+    }
     (best < bound).then_some(best.min(INF))
 }
 
@@ -489,6 +516,42 @@ mod tests {
             found += usize::from(got & !knit != 0);
         }
         assert!(found > 100, "{found} hands helped by a pair draw");
+    }
+
+    #[test]
+    fn beside_one_meld_the_bit_sets_agree_with_the_pair_rule() {
+        // Random 11-tile hands beside one meld: the distance read from bit sets equals the
+        // straight's missing tiles plus the pair's, counted kind by kind.
+        let z = [0u8; 34];
+        let mut rng = crate::wall::Rng::new(0x51ED_2701);
+        for _ in 0..3000 {
+            let mut h = [0u8; 34];
+            let mut n = 0;
+            while n < 11 {
+                // Mostly suited tiles, so that many hands come near a straight.
+                let t = rng.below(if n % 4 == 0 { 34 } else { 27 }) as usize;
+                if h[t] < 4 {
+                    h[t] += 1;
+                    n += 1;
+                }
+            }
+            let held = presence(&h);
+            let expect = (0..6)
+                .map(|p| {
+                    let missing = 9 - (held & MASKS[p]).count_ones() as u8;
+                    missing + pair_only(&h, &z, false, p, None)
+                })
+                .min()
+                .unwrap();
+            for bound in [3, 5, u8::MAX] {
+                let want = (expect < bound).then_some(expect.min(INF));
+                assert_eq!(
+                    distance_below(&h, &z, 1, 0, bound),
+                    want,
+                    "{h:?} below {bound}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -175,6 +175,8 @@ mod simd {
 /// The cost of `m` sets and one pair split between two merged halves.
 #[inline(always)]
 pub fn finish(a: &Entry, b: &Entry, m: usize) -> u8 {
+    // At most four sets: the lanes below are then in bounds without checks.
+    let m = m.min(4);
     let mut best = INF;
     for m1 in 0..=m {
         let m2 = m - m1;
@@ -246,6 +248,65 @@ pub(crate) fn codes(hand: &Counts) -> [(usize, usize, usize); 4] {
         (swar::base5_quads(last) >> 32) as usize,
     );
     [suit(0), suit(9), suit(18), honors]
+}
+
+/// The table entry of group `g`'s counts `v` with no copy in melds and no wild (the
+/// limited tables).
+#[inline(always)]
+pub(crate) fn table_entry(g: usize, v: &[u8]) -> Entry {
+    if g < 3 {
+        *tables::suit().get(v)
+    } else {
+        *tables::honors().get(v)
+    }
+}
+
+/// Digits of a group's rank code in its head; the last four are its tail (see [`codes`]).
+const fn head_digits(g: usize) -> usize {
+    if g < 3 {
+        5
+    } else {
+        3
+    }
+}
+
+/// Powers of 5 by exponent.
+const POW5: [usize; 5] = [1, 5, 25, 125, 625];
+
+/// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its kind
+/// `i` less (the group must hold one): the codes change by one digit, so the rank is two
+/// lookups (equal to the table's `rank` of the group's counts).
+#[inline(always)]
+pub(crate) fn rank_without_one(code: &(usize, usize, usize), g: usize, i: usize) -> usize {
+    let (head, sum, tail) = *code;
+    let a = head_digits(g);
+    let t = if g < 3 {
+        tables::suit()
+    } else {
+        tables::honors()
+    };
+    if i < a {
+        t.rank_of_codes(head - POW5[i], sum - 1, tail)
+    } else {
+        t.rank_of_codes(head, sum, tail - POW5[i - a])
+    }
+}
+
+/// The table entry of group `g` (codes `code`) with one copy of its kind `i` less (see
+/// [`rank_without_one`]).
+#[inline(always)]
+pub(crate) fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static Entry {
+    entry_at(g, rank_without_one(code, g, i))
+}
+
+/// The limited table entry of group `g` at rank `r`.
+#[inline(always)]
+pub(crate) fn entry_at(g: usize, r: usize) -> &'static Entry {
+    if g < 3 {
+        tables::suit().at(r)
+    } else {
+        tables::honors().at(r)
+    }
 }
 
 /// The four group entries at known ranks.

@@ -36,6 +36,13 @@ pub fn pairs_held(hand: &Counts) -> u64 {
     kinds_where(hand, |x| x >> 1 | x >> 2)
 }
 
+/// Bit `t` set when the hand holds at least three of kind `t` (counts are at most 4).
+#[inline(always)]
+pub fn threes_held(hand: &Counts) -> u64 {
+    // A count of 3 has bits 0 and 1 set, a count of 4 bit 2.
+    kinds_where(hand, |x| (x & x >> 1) | x >> 2)
+}
+
 /// Bit `t` set when kind `t` counts four (counts are at most 4).
 #[inline(always)]
 pub fn fours(counts: &Counts) -> u64 {

@@ -21,7 +21,7 @@
 
 use super::memo::{self, HandKey};
 use crate::shanten::knitted::{self, MASKS};
-use crate::shanten::{regular, special, tables};
+use crate::shanten::{regular, special};
 use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
@@ -71,7 +71,7 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
         let g = (y / 9).min(3);
         let mut best = u8::MAX;
         if regular_near {
-            let own = without_one(&codes[g], g, y - 9 * g);
+            let own = regular::without_one(&codes[g], g, y - 9 * g);
             best = regular::finish(own, &rest[g], m);
         }
         if pairs_near {
@@ -100,39 +100,6 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
         f(y, (best.min(100) as i16 - 1).clamp(-1, 100) as i8);
         h[y] += 1;
     }
-}
-
-/// Digits of a group's rank code in its head; the last four are its tail (see
-/// [`regular::codes`]).
-const fn head_digits(g: usize) -> usize {
-    if g < 3 {
-        5
-    } else {
-        3
-    }
-}
-
-/// Powers of 5 by exponent.
-const POW5: [usize; 5] = [1, 5, 25, 125, 625];
-
-/// The table entry of group `g` (codes `code`) with one copy of its kind `i` less: the
-/// codes change by one digit, so the rank is two lookups (equal to the table's `get` of
-/// the group's counts).
-#[inline(always)]
-fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static tables::Entry {
-    let (head, sum, tail) = *code;
-    let a = head_digits(g);
-    let t = if g < 3 {
-        tables::suit()
-    } else {
-        tables::honors()
-    };
-    let rank = if i < a {
-        t.rank_of_codes(head - POW5[i], sum - 1, tail)
-    } else {
-        t.rank_of_codes(head, sum, tail - POW5[i - a])
-    };
-    t.at(rank)
 }
 
 /// Slots of a [`DiscardMemo`].
