@@ -261,3 +261,10 @@ def test_cli_arena_seats_a_botzone_program(capsys):
     # A program that does not exist is refused before any game.
     assert main(["arena", "--botzone-cmd", "/no/such/bot", "--hands", "4", "-q"]) == 2
     assert "no program '/no/such/bot' to run" in capsys.readouterr().err
+
+
+def test_the_botzone_bot_is_one_class_under_both_names():
+    assert mj.botzone.BotzoneBot is mj.bots.BotzoneBot
+    assert "BotzoneBot" in mj.botzone.__all__ and "BotzoneBot" in mj.bots.__all__
+    with pytest.raises(mj.InvalidArgumentError):
+        mj.botzone.BotzoneBot([sys.executable, "-c", "pass"], time_limit=-1)

@@ -7,9 +7,13 @@
   refuses;
 - :func:`run`: simple IO, JSON IO and keep-running mode (``majiang botzone``);
 - :mod:`.log`: a majiang hand as the judge's input log (:func:`write_log`) and a Botzone
-  log read back as a match record (:func:`read_log`).
+  log read back as a match record (:func:`read_log`);
+- :class:`BotzoneBot`: an external Botzone bot program as a majiang bot (also
+  ``majiang.bots.BotzoneBot``), contained in its own process group with a time limit per
+  decision.
 """
 
+from .external import BotzoneBot
 from .io import KEEP_RUNNING, run
 from .log import LogError, judge_log, parse_log, read_log, write_log
 from .player import BOTS, BotzonePlayer
@@ -34,6 +38,7 @@ __all__ = [
     "BOTS",
     "KEEP_RUNNING",
     "LogError",
+    "BotzoneBot",
     "BotzonePlayer",
     "Deal",
     "Draw",
