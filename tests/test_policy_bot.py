@@ -133,3 +133,10 @@ def test_a_ladder_refuses_what_it_cannot_seat():
         mj.ladder([object(), "efficiency"], walls=2)
     with pytest.raises(mj.InvalidArgumentError, match="unknown bot"):
         mj.ladder([PolicyBot(FirstLegal()), "nobody"], walls=2)
+
+
+@pytest.mark.parametrize("rules", mj.rules.NAMES)
+def test_a_batched_policy_plays_every_rule_set_and_preset(rules):
+    for policy in (FirstLegal(), ModelPolicy.load()):
+        games = mj.arena([PolicyBot(policy), *EFF], hands=8, seed=1, rules=rules)
+        assert len(games) == 8 and (games.scores.sum(axis=1) == 0).all()
