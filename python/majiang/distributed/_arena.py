@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _core
 from .._core import RuleSet
-from ..errors import InvalidArgumentError, InvalidTypeError, ShardError
+from ..errors import InvalidArgumentError, InvalidTypeError
 from ..ladder import DEFAULT_WALLS, LadderResult, _ladder_bots, _pair_figures, fit_ratings
 from ..sim import (
     _ARENA_COLUMNS,
@@ -24,13 +24,12 @@ from ..sim import (
     _rules_spec,
 )
 from ._runner import (
-    Failure,
     Job,
     Progress,
     check_retries,
     check_threads,
-    first_failure_message,
     hostname,
+    raise_shard_error,
     ray_module,
     run_jobs,
 )
@@ -92,21 +91,6 @@ def _games(first: int, count: int) -> str:
 
 def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return {c: np.concatenate([p["arrays"][c] for p in parts]) for c in _ARENA_COLUMNS}
-
-
-def _raise(failures: list[Failure], kept: str, partial: Any) -> None:
-    f = failures[0]
-    raise ShardError(
-        first_failure_message(failures, kept),
-        shard=f.job.what,
-        first=f.job.first,
-        count=f.job.count,
-        unit="games",
-        error=f.error,
-        node=f.node,
-        failed=len(failures),
-        partial=partial,
-    ) from f.cause
 
 
 def arena(
@@ -172,7 +156,7 @@ def arena(
         progress=Progress("arena", "games", n, 0, show=bool(progress)),
     )
     if failures:
-        _raise(failures, "Nothing of the arena is kept: run it again.", None)
+        raise_shard_error(failures, "Nothing of the arena is kept: run it again.", unit="games")
     ordered = [parts[a] for a, _ in ranges]
     if ordered:
         arrays = _merge(ordered)
@@ -285,5 +269,10 @@ def ladder(
         e.partial = result()  # type: ignore[attr-defined]
         raise
     if failures:
-        _raise(failures, "The pairs finished are in the error's partial result.", result())
+        raise_shard_error(
+            failures,
+            "The pairs finished are in the error's partial result.",
+            unit="games",
+            partial=result(),
+        )
     return result()

@@ -48,8 +48,8 @@ from ._runner import (
     Job,
     Progress,
     check_retries,
-    first_failure_message,
     hostname,
+    raise_shard_error,
     ray_module,
     run_jobs,
 )
@@ -967,20 +967,11 @@ def map_files(
         writer.close()
     result = RowShards.load(path, verify=False)
     if failures:
-        f = failures[0]
-        raise ShardError(
-            first_failure_message(
-                failures,
-                f"The tasks finished are listed in {path / _MANIFEST}: run again with "
-                "resume=True to run the rest.",
-            ),
-            shard=f.job.what,
-            first=f.job.first,
-            count=f.job.count,
+        raise_shard_error(
+            failures,
+            f"The tasks finished are listed in {path / _MANIFEST}: run again with "
+            "resume=True to run the rest.",
             unit="inputs",
-            error=f.error,
-            node=f.node,
-            failed=len(failures),
             partial=result,
-        ) from f.cause
+        )
     return result

@@ -19,9 +19,9 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
-from ..errors import InvalidArgumentError, MajiangError, MissingExtraError
+from ..errors import InvalidArgumentError, MajiangError, MissingExtraError, ShardError
 from ..sim import MAX_THREADS, _check_int
 
 __all__ = ["Failure", "Job", "hostname", "ray_module", "run_jobs"]
@@ -306,13 +306,26 @@ def run_jobs(
     return failures
 
 
-def first_failure_message(failures: list[Failure], kept: str) -> str:
-    """The text of the :class:`~majiang.ShardError` of a run with ``failures``: the
-    first failing shard (its range, node and the worker's error), how many failed, and
-    ``kept`` (what the run kept and how to continue)."""
+def raise_shard_error(
+    failures: list[Failure], kept: str, *, unit: str, partial: Any = None
+) -> NoReturn:
+    """Raises the :class:`~majiang.ShardError` of a run with ``failures``: its text names
+    the first failing shard (its range, node and the worker's error), how many failed,
+    and ``kept`` (what the run kept and how to continue); ``unit`` names what a shard's
+    range counts, ``partial`` is what the run kept."""
     f = failures[0]
     where = f" on {f.node}" if f.node else ""
     more = (
         f" ({len(failures)} shards failed; each is reported on stderr)" if len(failures) > 1 else ""
     )
-    return f"the shard of {f.job.what} failed{where}: {f.error}{more}. {kept}"
+    raise ShardError(
+        f"the shard of {f.job.what} failed{where}: {f.error}{more}. {kept}",
+        shard=f.job.what,
+        first=f.job.first,
+        count=f.job.count,
+        unit=unit,
+        error=f.error,
+        node=f.node,
+        failed=len(failures),
+        partial=partial,
+    ) from f.cause

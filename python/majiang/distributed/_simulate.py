@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import _core, signing
 from .._core import RuleSet
-from ..errors import InvalidArgumentError, ResultFileError, ShardError
+from ..errors import InvalidArgumentError, ResultFileError
 from ..sim import (
     MAX_SHARD_HANDS,
     SHARD_HANDS,
@@ -32,8 +32,8 @@ from ._runner import (
     Progress,
     check_retries,
     check_threads,
-    first_failure_message,
     hostname,
+    raise_shard_error,
     ray_module,
     run_jobs,
 )
@@ -183,21 +183,12 @@ def simulate(
             progress=Progress("simulate", "hands", n, 0, show=bool(progress)),
         )
         if failures:
-            f = failures[0]
-            raise ShardError(
-                first_failure_message(
-                    failures,
-                    "A run kept in memory keeps nothing of it: pass out=DIR to keep the "
-                    "finished shards on disk and resume.",
-                ),
-                shard=f.job.what,
-                first=f.job.first,
-                count=f.job.count,
+            raise_shard_error(
+                failures,
+                "A run kept in memory keeps nothing of it: pass out=DIR to keep the "
+                "finished shards on disk and resume.",
                 unit="hands",
-                error=f.error,
-                node=f.node,
-                failed=len(failures),
-            ) from f.cause
+            )
         ordered = [parts[a] for a, _ in ranges]
         if not ordered:
             ordered = [_core.simulate_hands(0, rules=rules, bots=names, seed=seed)]
@@ -274,21 +265,12 @@ def simulate(
         writer.close()
     result = SimResult._of_store(_ShardStore.open(path, verify=False, key=key))
     if failures:
-        f = failures[0]
-        raise ShardError(
-            first_failure_message(
-                failures,
-                f"The {len(result):,} hands from hand 0 on (and the shards after a gap) are "
-                f"listed in {path / 'manifest.json'}: run again with resume=True to play "
-                "the rest.",
-            ),
-            shard=f.job.what,
-            first=f.job.first,
-            count=f.job.count,
+        raise_shard_error(
+            failures,
+            f"The {len(result):,} hands from hand 0 on (and the shards after a gap) are "
+            f"listed in {path / 'manifest.json'}: run again with resume=True to play "
+            "the rest.",
             unit="hands",
-            error=f.error,
-            node=f.node,
-            failed=len(failures),
             partial=result,
-        ) from f.cause
+        )
     return result
