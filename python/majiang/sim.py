@@ -347,6 +347,26 @@ def _check_columns(source: Path, arrays: dict[str, np.ndarray], n: int | None = 
     return rows
 
 
+def _read_manifest_json(path: Path) -> Any:
+    """The parsed ``manifest.json`` of the shard directory `path` (at most
+    ``_MAX_MANIFEST`` bytes read), before any check of its content; a missing, unreadable,
+    oversized or malformed file raises :class:`ResultFileError` naming it."""
+    mpath = path / _MANIFEST
+    try:
+        with open(mpath, "rb") as f:
+            data = f.read(_MAX_MANIFEST + 1)
+    except FileNotFoundError:
+        raise ResultFileError(f"{path}: a directory without {_MANIFEST}") from None
+    except OSError as e:
+        raise ResultFileError(f"{mpath}: cannot read ({e.strerror or e})") from None
+    if len(data) > _MAX_MANIFEST:
+        raise ResultFileError(f"{mpath}: larger than {_MAX_MANIFEST:,} bytes")
+    try:
+        return load_json(data)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ResultFileError(f"{mpath}: not valid JSON ({e})") from None
+
+
 def _check_format(
     source: object, obj: object, fmt: str, what: str, versions: tuple[int, ...] = (_VERSION,)
 ) -> None:
@@ -499,19 +519,7 @@ class _ShardStore:
     @classmethod
     def open(cls, path: Path, verify: bool = True, key: Any = None) -> _ShardStore:
         mpath = path / _MANIFEST
-        try:
-            with open(mpath, "rb") as f:
-                data = f.read(_MAX_MANIFEST + 1)
-        except FileNotFoundError:
-            raise ResultFileError(f"{path}: a directory without {_MANIFEST}") from None
-        except OSError as e:
-            raise ResultFileError(f"{mpath}: cannot read ({e.strerror or e})") from None
-        if len(data) > _MAX_MANIFEST:
-            raise ResultFileError(f"{mpath}: larger than {_MAX_MANIFEST:,} bytes")
-        try:
-            m = load_json(data)
-        except (ValueError, UnicodeDecodeError) as e:
-            raise ResultFileError(f"{mpath}: not valid JSON ({e})") from None
+        m = _read_manifest_json(path)
         _check_format(mpath, m, _SHARDS_FORMAT, "shard manifest", (1, _SHARDS_VERSION))
         if m["version"] >= 2:
             extra = sorted(set(m) - _MANIFEST_KEYS)

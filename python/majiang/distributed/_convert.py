@@ -25,7 +25,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._files import atomic_write
-from .._untrusted import load_json
 from ..errors import (
     InvalidArgumentError,
     InvalidTypeError,
@@ -39,6 +38,7 @@ from ..sim import (
     _check_format,
     _check_writable_dir,
     _npz_bytes,
+    _read_manifest_json,
     _read_npz,
     _RunLock,
     _sha256_file,
@@ -77,7 +77,6 @@ _FORMAT = "majiang-row-shards"
 _VERSION = 1
 _MANIFEST = "manifest.json"
 _INPUTS = "inputs.txt"
-_MAX_MANIFEST = 1 << 28
 _KEYS = {
     "format",
     "version",
@@ -455,19 +454,7 @@ def _good_task(t: Any, files_per_task: int, inputs: int) -> bool:
 
 def _read_manifest(path: Path) -> dict[str, Any]:
     mpath = path / _MANIFEST
-    try:
-        with open(mpath, "rb") as f:
-            data = f.read(_MAX_MANIFEST + 1)
-    except FileNotFoundError:
-        raise ResultFileError(f"{path}: a directory without {_MANIFEST}") from None
-    except OSError as e:
-        raise ResultFileError(f"{mpath}: cannot read ({e.strerror or e})") from None
-    if len(data) > _MAX_MANIFEST:
-        raise ResultFileError(f"{mpath}: larger than {_MAX_MANIFEST:,} bytes")
-    try:
-        m = load_json(data)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ResultFileError(f"{mpath}: not valid JSON ({e})") from None
+    m = _read_manifest_json(path)
     _check_format(mpath, m, _FORMAT, "row shard manifest", (_VERSION,))
     extra = sorted(set(m) - _KEYS)
     missing = sorted(_KEYS - set(m))
