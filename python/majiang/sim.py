@@ -347,6 +347,17 @@ def _check_columns(source: Path, arrays: dict[str, np.ndarray], n: int | None = 
     return rows
 
 
+def _check_shard_hands(shard_hands: Any) -> int:
+    """``shard_hands`` checked: an int from 1 to :data:`MAX_SHARD_HANDS`."""
+    shard_hands = _check_count("shard_hands", shard_hands)
+    if not 1 <= shard_hands <= MAX_SHARD_HANDS:
+        raise InvalidArgumentError(
+            f"shard_hands must be between 1 and {MAX_SHARD_HANDS:,} (a shard is held in "
+            f"memory until it is written), got {shard_hands:,}"
+        )
+    return shard_hands
+
+
 def _read_manifest_json(path: Path) -> Any:
     """The parsed ``manifest.json`` of the shard directory `path` (at most
     ``_MAX_MANIFEST`` bytes read), before any check of its content; a missing, unreadable,
@@ -1389,12 +1400,7 @@ def simulate(
     seed = _check_seed(seed)
     names = _bot_list(bots)
     threads = _check_threads(threads)
-    shard_hands = _check_count("shard_hands", shard_hands)
-    if not 1 <= shard_hands <= MAX_SHARD_HANDS:
-        raise InvalidArgumentError(
-            f"shard_hands must be between 1 and {MAX_SHARD_HANDS:,} (a shard is held in "
-            f"memory until it is written), got {shard_hands:,}"
-        )
+    shard_hands = _check_shard_hands(shard_hands)
     if key is not None:
         signing.key_bytes(key)
         if out is None:

@@ -15,13 +15,13 @@ from .. import _core, signing
 from .._core import RuleSet
 from ..errors import InvalidArgumentError, ResultFileError
 from ..sim import (
-    MAX_SHARD_HANDS,
     SHARD_HANDS,
     SimResult,
     _bot_list,
     _check_count,
     _check_in_memory,
     _check_seed,
+    _check_shard_hands,
     _rules_spec,
     _ShardStore,
     _ShardWriter,
@@ -199,12 +199,7 @@ def simulate(
             "with out=, the run is cut into shards of shard_hands hands, one task each; "
             "shards= cuts a run kept in memory"
         )
-    shard_hands = _check_count("shard_hands", shard_hands)
-    if not 1 <= shard_hands <= MAX_SHARD_HANDS:
-        raise InvalidArgumentError(
-            f"shard_hands must be between 1 and {MAX_SHARD_HANDS:,} (a worker holds a shard "
-            f"in memory until it is written), got {shard_hands:,}"
-        )
+    shard_hands = _check_shard_hands(shard_hands)
     if key is not None:
         signing.key_bytes(key)
     path = Path(out).absolute()
