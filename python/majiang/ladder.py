@@ -66,6 +66,32 @@ class LadderResult:
     ratings: np.ndarray
     rule_options: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def snapshot(
+        cls,
+        bots: list[str],
+        walls: int,
+        seed: int,
+        rules: str,
+        rule_options: dict[str, Any],
+        mean: np.ndarray,
+        low: np.ndarray,
+        high: np.ndarray,
+    ) -> LadderResult:
+        """The result of the pairs played so far: copies of the tables (NaN where not
+        played) and the ratings fitted to them."""
+        return cls(
+            bots=list(bots),
+            walls=walls,
+            seed=seed,
+            rules=rules,
+            mean=mean.copy(),
+            low=low.copy(),
+            high=high.copy(),
+            ratings=fit_ratings(bots, mean),
+            rule_options=dict(rule_options),
+        )
+
     @property
     def complete(self) -> bool:
         """True when every ordered pair was played."""
@@ -284,17 +310,7 @@ def ladder(
     high = np.full((n, n), np.nan)
 
     def result() -> LadderResult:
-        return LadderResult(
-            bots=names,
-            walls=walls,
-            seed=seed,
-            rules=rule_name,
-            mean=mean.copy(),
-            low=low.copy(),
-            high=high.copy(),
-            ratings=fit_ratings(names, mean),
-            rule_options=dict(options),
-        )
+        return LadderResult.snapshot(names, walls, seed, rule_name, options, mean, low, high)
 
     pairs = [(a, b) for a in range(n) for b in range(n) if a != b]
     for k, (a, b) in enumerate(pairs, 1):

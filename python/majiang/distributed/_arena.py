@@ -12,7 +12,7 @@ import numpy as np
 from .. import _core
 from .._core import RuleSet
 from ..errors import InvalidArgumentError, InvalidTypeError
-from ..ladder import DEFAULT_WALLS, LadderResult, _ladder_bots, _pair_figures, fit_ratings
+from ..ladder import DEFAULT_WALLS, LadderResult, _ladder_bots, _pair_figures
 from ..sim import (
     _ARENA_COLUMNS,
     ArenaResult,
@@ -241,17 +241,7 @@ def ladder(
             got.clear()
 
     def result() -> LadderResult:
-        return LadderResult(
-            bots=names,
-            walls=walls,
-            seed=seed,
-            rules=rule_name,
-            mean=mean.copy(),
-            low=low.copy(),
-            high=high.copy(),
-            ratings=fit_ratings(names, mean),
-            rule_options=dict(options),
-        )
+        return LadderResult.snapshot(names, walls, seed, rule_name, options, mean, low, high)
 
     ray = ray_module(address)
     try:
