@@ -5,6 +5,7 @@ Every module here defines ``register(subparsers)``, which adds its parser and se
 """
 
 import argparse
+import sys
 
 from .._core import MAX_THREADS, RuleSet
 from ..errors import InvalidArgumentError
@@ -23,6 +24,13 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
         choices=RULE_CHOICES,
         help=f"rule set (default gb; {presets})",
     )
+
+
+def fail(command: str, message: str, status: int = 2) -> int:
+    """Prints ``majiang COMMAND: MESSAGE`` on stderr, the one line a failing subcommand
+    gives, and returns the exit status `status`."""
+    print(f"majiang {command}: {message}", file=sys.stderr)
+    return status
 
 
 def rule_set(name: str) -> RuleSet:

@@ -4,6 +4,7 @@ the same game to a local browser."""
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import os
 import shlex
@@ -12,7 +13,7 @@ import sys
 from .._core import RuleSet
 from ..coach.store import COLOURS, DataFileError, Store, summarize
 from ..rules import NAMES
-from . import add_rules_option, rule_set
+from . import add_rules_option, fail, rule_set
 
 INSTALL_HINT = (
     "majiang play needs Textual, which is not installed.\n"
@@ -205,9 +206,8 @@ def new_record_path(path: str) -> tuple[str, bool]:
     raise FileExistsError(f"{p} and 9,998 names beside it already hold records")
 
 
-def _fail(message: str, status: int = 2) -> int:
-    print(f"majiang play: {message}", file=sys.stderr)
-    return status
+#: ``_fail(message, status=2)``: this command's one-line failure (:func:`fail`).
+_fail = functools.partial(fail, "play")
 
 
 def print_stats(store: Store, ascii: bool = False) -> int:

@@ -4,6 +4,7 @@ between runs (see :mod:`majiang.coach.practice` and :mod:`majiang.ui.practice`).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import sys
@@ -11,7 +12,7 @@ import sys
 from ..coach.practice import MODES, generate
 from ..coach.store import DataFileError, Store
 from ..errors import InvalidArgumentError
-from . import add_rules_option, rule_set
+from . import add_rules_option, fail, rule_set
 
 INSTALL_HINT = (
     "majiang practice needs Textual, which is not installed.\n"
@@ -57,9 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str, status: int = 2) -> int:
-    print(f"majiang practice: {message}", file=sys.stderr)
-    return status
+#: ``_fail(message, status=2)``: this command's one-line failure (:func:`fail`).
+_fail = functools.partial(fail, "practice")
 
 
 def print_scores(store: Store) -> int:

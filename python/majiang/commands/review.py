@@ -10,6 +10,7 @@ a terminal screen with keys for the next and previous mistake.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import os
 import sys
@@ -27,6 +28,7 @@ from ..coach.review import (
     review,
 )
 from ..errors import MajiangError, ReplayMismatchError
+from . import fail
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -82,9 +84,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str, status: int = 2) -> int:
-    print(f"majiang review: {message}", file=sys.stderr)
-    return status
+#: ``_fail(message, status=2)``: this command's one-line failure (:func:`fail`).
+_fail = functools.partial(fail, "review")
 
 
 def _mark(d: Decision) -> str:
