@@ -452,21 +452,33 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
         } else {
             tables::honors()
         };
-        if !wild && used[r.clone()].iter().all(|&u| u == 0) {
-            // No melded copies in this group: its table masks answer for all its kinds.
-            if let Some(masks) = table.masks_at(table.rank(&v[..len])) {
-                let mut mask = 0u16;
-                for m1 in 0..=m {
-                    for p1 in 0..2 {
-                        let lane = 2 * m1 + p1;
-                        if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
-                            mask |= masks[lane];
-                        }
+        // A tile of the group lowers the hand's distance exactly when it lowers a lane
+        // that makes the distance (a tight lane): the lanes' improving masks answer for
+        // all the group's kinds at once, from the table without melded copies in the
+        // group, else from the group's exact entry under its copy limits.
+        let lane_masks = if wild {
+            None
+        } else if used[r.clone()].iter().all(|&u| u == 0) {
+            table.masks_at(table.rank(&v[..len]))
+        } else {
+            let mut limit = [4u8; 9];
+            for (l, &u) in limit.iter_mut().zip(&used[r.clone()]) {
+                *l = 4u8.saturating_sub(u);
+            }
+            Some(dp::cached_entry_masks(&v[..len], &limit[..len], g < 3, m).1)
+        };
+        if let Some(masks) = lane_masks {
+            let mut mask = 0u16;
+            for m1 in 0..=m {
+                for p1 in 0..2 {
+                    let lane = 2 * m1 + p1;
+                    if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
+                        mask |= masks[lane];
                     }
                 }
-                out |= ((mask as u64) << r.start) & allowed;
-                continue;
             }
+            out |= ((mask as u64) << r.start) & allowed;
+            continue;
         }
         for (j, t) in r.clone().enumerate() {
             if allowed >> t & 1 == 0 || v[j] >= 4 {
