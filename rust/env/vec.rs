@@ -179,6 +179,10 @@ pub struct EnvTable {
     decisions: u64,
     /// The hand's action history (kept with [`EnvSpec::history`]).
     history: History,
+    /// The acting seat's analysis at the current decision, made by [`EnvTable::write`]
+    /// for the GB planes and read again by [`EnvTable::write_candidates`]; cleared
+    /// whenever the round moves.
+    analysis: Option<Analysis>,
 }
 
 impl EnvTable {
@@ -218,6 +222,7 @@ impl EnvTable {
             encoders: vec![Encoder::new(); spec.reward_width()],
             decisions: 0,
             history: History::default(),
+            analysis: None,
         };
         t.reset(seed)?;
         Ok(t)
@@ -266,6 +271,7 @@ impl EnvTable {
             e.invalidate();
         }
         self.history.clear();
+        self.analysis = None;
         for (s, p) in self.policies.iter_mut().enumerate() {
             p.begin_hand(policy_seed(ws, s as u8));
         }
@@ -387,6 +393,7 @@ impl EnvTable {
         if self.spec.history {
             self.history.record(&self.round, self.acting, a);
         }
+        self.analysis = None;
         self.round.apply(self.acting, a)?;
         if self.spec.history {
             self.history.settle(&self.round);
@@ -420,19 +427,24 @@ impl EnvTable {
             };
             let a = Analysis::new(&view, self.spec.rules.fan.min_fan, true);
             features::gb_planes(&a, self.acting, gb);
+            self.analysis = Some(a);
         }
         encode::legal_mask(o.legal.as_slice(), mask)
     }
 
-    /// Writes the acting seat's legal actions and their features ([`features::candidates`]).
+    /// Writes the acting seat's legal actions and their features ([`features::candidates`]),
+    /// from the analysis [`EnvTable::write`] made for the GB planes of this decision when
+    /// there is one.
     pub fn write_candidates(&self, out: &mut Candidates) {
         let view = RoundView {
             round: &self.round,
             seat: self.acting,
         };
         let min_fan = self.spec.rules.fan.min_fan;
-        let a = Analysis::new(&view, min_fan, true);
-        features::candidates(&view, &a, min_fan, out);
+        match &self.analysis {
+            Some(a) => features::candidates(&view, a, min_fan, out),
+            None => features::candidates(&view, &Analysis::new(&view, min_fan, true), min_fan, out),
+        }
     }
 
     /// Writes the acting seat's oracle view ([`features::oracle_planes`]).

@@ -423,16 +423,48 @@ fn optimal_lanes(e: &Entry, rest: &Entry, m: usize, d: u8) -> u32 {
 
 /// Kinds whose draw lowers the regular distance of a `13 - 3k` hand (bit `t` for kind `t`),
 /// among the kinds in `allowed`.
-#[allow(clippy::needless_range_loop)]
 pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: u64) -> u64 {
+    improving_with(hand, used, n_melds, wilds, allowed, false).1
+}
+
+/// [`distance`] and [`improving`] of the same hand, which share its groups' entries.
+pub fn distance_improving(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+    allowed: u64,
+) -> (u8, u64) {
+    improving_with(hand, used, n_melds, wilds, allowed, true)
+}
+
+/// [`improving`], and with `with_distance` the hand's [`distance`] (else 0), computed from
+/// the same entries as [`distance`] computes it.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)]
+fn improving_with(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+    allowed: u64,
+    with_distance: bool,
+) -> (u8, u64) {
     let wild = wilds > 0;
     let m = 4 - n_melds.min(4) as usize;
+    let whole = |e: &[Entry; 4]| {
+        if with_distance {
+            finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m)
+        } else {
+            0
+        }
+    };
     if !wild && plain(used) {
         let r = ranks(hand);
         let e = entries_at(&r);
         let rest = rests(&e);
         let d = finish(&e[0], &rest[0], m);
-        return improving_at(&r, &e, &rest, m, d) & allowed;
+        return (whole(&e), improving_at(&r, &e, &rest, m, d) & allowed);
     }
     let e = entries(hand, used, wild, m);
     let rest = rests(&e);
@@ -492,7 +524,7 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
             }
         }
     }
-    out
+    (whole(&e), out)
 }
 
 #[cfg(test)]

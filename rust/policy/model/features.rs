@@ -191,17 +191,20 @@ fn evaluate(ev: &Evaluator, hand: &Counts, melds: &[Meld], unseen: &Counts) -> D
     let used = shanten::used_counts(melds);
     let n = melds.len() as u8;
     let allowed = s.allowed & unseen_mask(hand, unseen);
-    let mask = if regular_plan(s.plan) {
-        shanten::regular::improving(hand, &used, n, 0, allowed)
+    let (regular, mask) = if regular_plan(s.plan) {
+        shanten::regular_shanten_improving(hand, &used, n, 0, allowed)
     } else {
-        ev.useful(s.plan, s.allowed, hand) & allowed
+        (
+            shanten::regular_shanten(hand, &used, n, 0),
+            ev.useful(s.plan, s.allowed, hand) & allowed,
+        )
     };
     let reaches = s.distance < 100 && s.value >= BETA.powi(s.distance as i32 - 1) * 0.999;
     DiscardRow {
         value: s.value,
         distance: s.distance,
         useful: copies(mask, unseen),
-        shanten: shanten::regular_shanten(hand, &used, n, 0),
+        shanten: regular,
         seven_pairs: if n == 0 {
             shanten::form_shanten(Form::SevenPairs, hand, &used, 0, 0).unwrap_or(i8::MAX)
         } else {
