@@ -1059,6 +1059,46 @@ mod tests {
         assert_eq!(one, run("gb", 23, 3, 40));
     }
 
+    /// The action features read from the analysis the GB planes made are the features a
+    /// table without GB planes computes afresh, at every decision (claims and melds
+    /// included), and stepping clears the kept analysis.
+    #[test]
+    fn candidates_from_the_planes_analysis_are_the_fresh_ones() {
+        let mut with = spec("gb");
+        with.gb = true;
+        with.opponents = [PolicyKind::Random; 3];
+        let mut without = with.clone();
+        without.gb = false;
+        let mut a = EnvTable::new(&with, 5).unwrap();
+        let mut b = EnvTable::new(&without, 5).unwrap();
+        let mut obs_a = vec![0u8; with.obs_len()];
+        let mut obs_b = vec![0u8; without.obs_len()];
+        let mut mask = vec![0u8; N_ACTIONS];
+        let (mut ca, mut cb) = (Candidates::default(), Candidates::default());
+        let mut rng = Rng::new(9);
+        let mut melded = 0;
+        for _ in 0..3000 {
+            a.write(&mut obs_a, &mut mask).unwrap();
+            assert!(a.analysis.is_some());
+            b.write(&mut obs_b, &mut mask).unwrap();
+            a.write_candidates(&mut ca);
+            b.write_candidates(&mut cb);
+            assert_eq!(ca.n, cb.n);
+            assert_eq!(ca.actions[..ca.n], cb.actions[..cb.n]);
+            assert_eq!(ca.features[..ca.n], cb.features[..cb.n]);
+            melded += usize::from(a.round().observe(a.acting()).n_melds[a.acting() as usize] > 0);
+            let i = a.sample_legal(&mut rng);
+            let (_, done) = a.step(i).unwrap();
+            assert!(a.analysis.is_none());
+            assert_eq!(b.step(i).unwrap().1, done);
+            if done {
+                a.next_episode().unwrap();
+                b.next_episode().unwrap();
+            }
+        }
+        assert!(melded > 100, "decisions beside melds: {melded}");
+    }
+
     /// `sample_legal` draws only legal indices, the same ones for the same seed, every
     /// distinct legal action about equally often, and -1 for a seat with nothing to decide.
     #[test]
