@@ -36,8 +36,8 @@
 
 use super::encode::{self, Encoder, N_ACTIONS, N_COLS, OBS_LEN};
 use super::features::{
-    self, Analysis, Candidates, History, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES, N_GB_PLANES,
-    N_ORACLE_PLANES,
+    self, Analysis, Candidates, HandAnalysis, History, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES,
+    N_GB_PLANES, N_ORACLE_PLANES,
 };
 use crate::error::{MjError, MjResult};
 use crate::policy::{Policy, PolicyKind, RoundView};
@@ -179,10 +179,6 @@ pub struct EnvTable {
     decisions: u64,
     /// The hand's action history (kept with [`EnvSpec::history`]).
     history: History,
-    /// The acting seat's analysis at the current decision, made by [`EnvTable::write`]
-    /// for the GB planes and read again by [`EnvTable::write_candidates`]; cleared
-    /// whenever the round moves.
-    analysis: Option<Analysis>,
 }
 
 impl EnvTable {
@@ -222,7 +218,6 @@ impl EnvTable {
             encoders: vec![Encoder::new(); spec.reward_width()],
             decisions: 0,
             history: History::default(),
-            analysis: None,
         };
         t.reset(seed)?;
         Ok(t)
@@ -271,7 +266,6 @@ impl EnvTable {
             e.invalidate();
         }
         self.history.clear();
-        self.analysis = None;
         for (s, p) in self.policies.iter_mut().enumerate() {
             p.begin_hand(policy_seed(ws, s as u8));
         }
@@ -393,7 +387,6 @@ impl EnvTable {
         if self.spec.history {
             self.history.record(&self.round, self.acting, a);
         }
-        self.analysis = None;
         self.round.apply(self.acting, a)?;
         if self.spec.history {
             self.history.settle(&self.round);
@@ -425,26 +418,21 @@ impl EnvTable {
                 round: &self.round,
                 seat: self.acting,
             };
-            let a = Analysis::new(&view, self.spec.rules.fan.min_fan, true);
+            let a = HandAnalysis::new(&view, self.spec.rules.fan.min_fan);
             features::gb_planes(&a, self.acting, gb);
-            self.analysis = Some(a);
         }
         encode::legal_mask(o.legal.as_slice(), mask)
     }
 
-    /// Writes the acting seat's legal actions and their features ([`features::candidates`]),
-    /// from the analysis [`EnvTable::write`] made for the GB planes of this decision when
-    /// there is one.
+    /// Writes the acting seat's legal actions and their features ([`features::candidates`]).
     pub fn write_candidates(&self, out: &mut Candidates) {
         let view = RoundView {
             round: &self.round,
             seat: self.acting,
         };
         let min_fan = self.spec.rules.fan.min_fan;
-        match &self.analysis {
-            Some(a) => features::candidates(&view, a, min_fan, out),
-            None => features::candidates(&view, &Analysis::new(&view, min_fan, true), min_fan, out),
-        }
+        let a = Analysis::new(&view, min_fan, true);
+        features::candidates(&view, &a, min_fan, out);
     }
 
     /// Writes the acting seat's oracle view ([`features::oracle_planes`]).
@@ -1057,46 +1045,6 @@ mod tests {
         let one = run("gb", 23, 1, 40);
         assert_eq!(one, run("gb", 23, 2, 40));
         assert_eq!(one, run("gb", 23, 3, 40));
-    }
-
-    /// The action features read from the analysis the GB planes made are the features a
-    /// table without GB planes computes afresh, at every decision (claims and melds
-    /// included), and stepping clears the kept analysis.
-    #[test]
-    fn candidates_from_the_planes_analysis_are_the_fresh_ones() {
-        let mut with = spec("gb");
-        with.gb = true;
-        with.opponents = [PolicyKind::Random; 3];
-        let mut without = with.clone();
-        without.gb = false;
-        let mut a = EnvTable::new(&with, 5).unwrap();
-        let mut b = EnvTable::new(&without, 5).unwrap();
-        let mut obs_a = vec![0u8; with.obs_len()];
-        let mut obs_b = vec![0u8; without.obs_len()];
-        let mut mask = vec![0u8; N_ACTIONS];
-        let (mut ca, mut cb) = (Candidates::default(), Candidates::default());
-        let mut rng = Rng::new(9);
-        let mut melded = 0;
-        for _ in 0..3000 {
-            a.write(&mut obs_a, &mut mask).unwrap();
-            assert!(a.analysis.is_some());
-            b.write(&mut obs_b, &mut mask).unwrap();
-            a.write_candidates(&mut ca);
-            b.write_candidates(&mut cb);
-            assert_eq!(ca.n, cb.n);
-            assert_eq!(ca.actions[..ca.n], cb.actions[..cb.n]);
-            assert_eq!(ca.features[..ca.n], cb.features[..cb.n]);
-            melded += usize::from(a.round().observe(a.acting()).n_melds[a.acting() as usize] > 0);
-            let i = a.sample_legal(&mut rng);
-            let (_, done) = a.step(i).unwrap();
-            assert!(a.analysis.is_none());
-            assert_eq!(b.step(i).unwrap().1, done);
-            if done {
-                a.next_episode().unwrap();
-                b.next_episode().unwrap();
-            }
-        }
-        assert!(melded > 100, "decisions beside melds: {melded}");
     }
 
     /// `sample_legal` draws only legal indices, the same ones for the same seed, every

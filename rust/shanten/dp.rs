@@ -74,23 +74,26 @@ pub fn entry(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
 pub fn entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> (Entry, Masks) {
     let top = max_sets.min(4);
     // cost[p1][p2][m][p]: p1 chows started at the previous kind, p2 two kinds back; short
-    // the union of the short kinds of the configurations at that cost.
-    let mut cost = [[[[INF; 2]; 5]; 5]; 5];
-    let mut short = [[[[0u16; 2]; 5]; 5]; 5];
+    // the union of the short kinds of the configurations at that cost. Three equal chows
+    // take the very copies of three pungs, so configurations with at most two equal
+    // chows reach every multiset of copies (and with it every cost and short set): p1,
+    // p2 and the chows started at a kind stay below 3.
+    let mut cost = [[[[INF; 2]; 5]; 3]; 3];
+    let mut short = [[[[0u16; 2]; 5]; 3]; 3];
     cost[0][0][0][0] = 0;
     let n = v.len();
     // Largest p1 + p2 reachable so far (0 without chows), to skip empty states.
     let mut open = 0usize;
     for i in 0..n {
-        let mut next = [[[[INF; 2]; 5]; 5]; 5];
-        let mut next_short = [[[[0u16; 2]; 5]; 5]; 5];
+        let mut next = [[[[INF; 2]; 5]; 3]; 3];
+        let mut next_short = [[[[0u16; 2]; 5]; 3]; 3];
         let can_start = chows && i + 2 < n;
         let lim = limit[i] as usize;
         let have = v[i] as usize;
         let bit = 1u16 << i;
         let mut next_open = 0usize;
-        for p1 in 0..=open.min(4) {
-            for p2 in 0..=(open - p1).min(4 - p1) {
+        for p1 in 0..=open.min(2) {
+            for p2 in 0..=(open - p1).min(2) {
                 let carried = p1 + p2;
                 if carried > lim {
                     continue;
@@ -102,7 +105,7 @@ pub fn entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> (Ent
                             continue;
                         }
                         let s0 = short[p1][p2][m][p];
-                        let max_x = if can_start { top - m } else { 0 };
+                        let max_x = if can_start { (top - m).min(2) } else { 0 };
                         for x in 0..=max_x {
                             let cx = carried + x;
                             if cx > lim {
@@ -206,6 +209,91 @@ mod tests {
         }
     }
 
+    /// The programme over up to four equal chows at a kind, as a reference for
+    /// [`entry_masks`]' bound of two.
+    #[allow(clippy::needless_range_loop)]
+    fn reference(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> (Entry, Masks) {
+        let top = max_sets.min(4);
+        // cost[p1][p2][m][p]: p1 chows started at the previous kind, p2 two kinds back; short
+        // the union of the short kinds of the configurations at that cost.
+        let mut cost = [[[[INF; 2]; 5]; 5]; 5];
+        let mut short = [[[[0u16; 2]; 5]; 5]; 5];
+        cost[0][0][0][0] = 0;
+        let n = v.len();
+        // Largest p1 + p2 reachable so far (0 without chows), to skip empty states.
+        let mut open = 0usize;
+        for i in 0..n {
+            let mut next = [[[[INF; 2]; 5]; 5]; 5];
+            let mut next_short = [[[[0u16; 2]; 5]; 5]; 5];
+            let can_start = chows && i + 2 < n;
+            let lim = limit[i] as usize;
+            let have = v[i] as usize;
+            let bit = 1u16 << i;
+            let mut next_open = 0usize;
+            for p1 in 0..=open.min(4) {
+                for p2 in 0..=(open - p1).min(4 - p1) {
+                    let carried = p1 + p2;
+                    if carried > lim {
+                        continue;
+                    }
+                    for m in carried..=top {
+                        for p in 0..2usize {
+                            let c0 = cost[p1][p2][m][p];
+                            if c0 >= INF {
+                                continue;
+                            }
+                            let s0 = short[p1][p2][m][p];
+                            let max_x = if can_start { top - m } else { 0 };
+                            for x in 0..=max_x {
+                                let cx = carried + x;
+                                if cx > lim {
+                                    break;
+                                }
+                                for y in 0..=(top - m - x) {
+                                    let cy = cx + 3 * y;
+                                    if cy > lim {
+                                        break;
+                                    }
+                                    for z in 0..=(1 - p) {
+                                        let c = cy + 2 * z;
+                                        if c > lim {
+                                            break;
+                                        }
+                                        let (cell, mask) = (
+                                            &mut next[x][p1][m + x + y][p + z],
+                                            &mut next_short[x][p1][m + x + y][p + z],
+                                        );
+                                        let total = c0 + c.saturating_sub(have) as u8;
+                                        let s = if c > have { s0 | bit } else { s0 };
+                                        if total < *cell {
+                                            *cell = total;
+                                            *mask = s;
+                                        } else if total == *cell {
+                                            *mask |= s;
+                                        }
+                                        next_open = next_open.max(x + p1);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            cost = next;
+            short = next_short;
+            open = next_open;
+        }
+        let mut out = [INF; LANES];
+        let mut masks = [0u16; LANES];
+        for m in 0..=top {
+            for p in 0..2 {
+                out[2 * m + p] = cost[0][0][m][p];
+                masks[2 * m + p] = short[0][0][m][p];
+            }
+        }
+        (out, masks)
+    }
+
     /// The masks by their definition: one more tile of kind `j` lowers the lane.
     fn masks_by_adding(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Masks {
         let e = entry(v, limit, chows, max_sets);
@@ -249,6 +337,7 @@ mod tests {
             }
             let max_sets = 1 + (lcg(&mut s) % 4) as usize;
             let (e, m) = entry_masks(&v[..n], &limit[..n], chows, max_sets);
+            assert_eq!((e, m), reference(&v[..n], &limit[..n], chows, max_sets));
             assert_eq!(e, entry(&v[..n], &limit[..n], chows, max_sets));
             assert_eq!(
                 m,
