@@ -253,22 +253,31 @@ impl WaitMemo {
         debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules));
         let slot = self.slot(key, hand, ctx, ready);
         let mut out = WaitValue::default();
-        let mut bits = slot.waits;
-        while bits != 0 {
-            let w = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            out.shape += unseen[w] as u32;
-        }
-        // The scoring copies are a part of these (a third of some), so at most as many
-        // (exactly so in `f32`: the sum of two counts is exact and rounding is monotone).
-        if out.shape as f32 <= floor {
-            return None;
+        // A count of copies is never below a negative floor: then the waits' copies are
+        // summed as they are scored.
+        let floored = floor >= 0.0;
+        if floored {
+            let mut bits = slot.waits;
+            while bits != 0 {
+                let w = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out.shape += unseen[w] as u32;
+            }
+            // The scoring copies are a part of these (a third of some), so at most as many
+            // (exactly so in `f32`: the sum of two counts is exact and rounding is
+            // monotone).
+            if out.shape as f32 <= floor {
+                return None;
+            }
         }
         let mut scorer = None;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            if !floored {
+                out.shape += unseen[w] as u32;
+            }
             if unseen[w] == 0 {
                 continue;
             }
@@ -536,6 +545,56 @@ mod tests {
             ready > 500 && scoring > 100,
             "{ready} ready, {scoring} scoring"
         );
+    }
+
+    #[test]
+    fn flowers_share_the_remembered_waits_unless_they_decide_a_win() {
+        let all = [4u8; 34];
+        let hands = [
+            counts("1112345678999m"),
+            counts("45m123p456p678s55z"),
+            counts("1122m3344p5566s7z"),
+            counts("123m456m789m11p23p"),
+        ];
+        let check = |memo: &mut WaitMemo, rules: &Rules, flowers: u8| {
+            for h in &hands {
+                let mut c = ctx(&[]);
+                c.flowers = flowers;
+                let got = memo.scoring_waits(h, &c, rules, &all);
+                assert_eq!(got, scoring_waits(h, &c, rules, &all), "{h:?} {flowers}");
+            }
+        };
+        // gb: the flowers only add to the totals, so every count of them reads the same
+        // slots, scored once.
+        let gb = Rules::gb();
+        let mut memo = WaitMemo::new();
+        for flowers in [0, 3, 8, 1] {
+            check(&mut memo, &gb, flowers);
+            assert_eq!(memo.table.len(), hands.len());
+        }
+        let mut c = ctx(&[]);
+        c.flowers = 3;
+        let flush = memo.scoring_waits(&hands[0], &c, &gb, &all);
+        c.flowers = 0;
+        let bare = memo.scoring_waits(&hands[0], &c, &gb, &all);
+        assert_eq!(flush.best_fan, bare.best_fan + 3);
+        assert_eq!(
+            flush.fan_on_discard,
+            bare.fan_on_discard + 3 * bare.on_discard
+        );
+        // More flowers than the rule set allows: no win is valid, in slots of their own.
+        check(&mut memo, &gb, 9);
+        assert_eq!(memo.table.len(), 2 * hands.len());
+        c.flowers = 9;
+        assert_eq!(memo.scoring_waits(&hands[0], &c, &gb, &all).on_discard, 0);
+        // Flowers counted toward the minimum decide wins: a slot per count of them.
+        let mut toward = Rules::gb();
+        toward.fan.flowers_count_toward_min = true;
+        let mut memo = WaitMemo::new();
+        for flowers in [0, 3, 8, 3] {
+            check(&mut memo, &toward, flowers);
+        }
+        assert_eq!(memo.table.len(), 3 * hands.len());
     }
 
     #[test]
