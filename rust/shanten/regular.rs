@@ -466,6 +466,23 @@ fn improving_with(
         let d = finish(&e[0], &rest[0], m);
         return (whole(&e), improving_at(&r, &e, &rest, m, d) & allowed);
     }
+    // The groups holding melded copies: their exact entries and improving masks in one
+    // pass each (the entries below then come from the cache).
+    let mut melded: [Option<dp::Masks>; 4] = [None; 4];
+    if !wild {
+        for (g, slot) in melded.iter_mut().enumerate() {
+            let r = span(g);
+            let v = &hand[r.clone()];
+            let held: u32 = v.iter().map(|&x| x as u32).sum();
+            if held < 14 && used[r.clone()].iter().any(|&u| u != 0) {
+                let mut limit = [4u8; 9];
+                for (l, &u) in limit.iter_mut().zip(&used[r.clone()]) {
+                    *l = 4u8.saturating_sub(u);
+                }
+                *slot = Some(dp::cached_entry_masks(v, &limit[..v.len()], g < 3, m).1);
+            }
+        }
+    }
     let e = entries(hand, used, wild, m);
     let rest = rests(&e);
     let d = finish(&e[0], &rest[0], m);
@@ -493,11 +510,7 @@ fn improving_with(
         } else if used[r.clone()].iter().all(|&u| u == 0) {
             table.masks_at(table.rank(&v[..len]))
         } else {
-            let mut limit = [4u8; 9];
-            for (l, &u) in limit.iter_mut().zip(&used[r.clone()]) {
-                *l = 4u8.saturating_sub(u);
-            }
-            Some(dp::cached_entry_masks(&v[..len], &limit[..len], g < 3, m).1)
+            melded[g]
         };
         if let Some(masks) = lane_masks {
             let mut mask = 0u16;

@@ -171,6 +171,9 @@ pub struct Lookahead {
     curve_used: [bool; CURVES],
     /// The ready curves of this decision by scoring copies ([`Lookahead::ready_curve`]).
     ready_curves: ReadyCurves,
+    /// The best curve after each draw of [`Lookahead::value2`] (kept here so that a call
+    /// does not clear a new array).
+    two_away: Box<[Curve; 34]>,
     /// Unseen copies of every kind from the deciding seat's view.
     pub unseen: Counts,
     /// With [`Worth::Points`], the unseen copies counted in ready hands' scoring waits, in
@@ -207,6 +210,7 @@ impl Lookahead {
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
             ready_curves: ReadyCurves::new(),
+            two_away: Box::new([[0.0; MAX_TURNS + 1]; 34]),
             unseen: *unseen,
             wait_halves: wait_halves(unseen, 0),
             discarded: 0,
@@ -309,10 +313,11 @@ impl Lookahead {
 
     /// Ranks the ready hands reached after a draw: by scoring copies for chances, by
     /// the expected points within the turns left after the draw otherwise.
-    fn ready_key(&self, w: f32, m: f32) -> f32 {
+    fn ready_key(&mut self, w: f32, m: f32) -> f32 {
         match self.worth {
             Worth::Chance => w,
-            Worth::Points { .. } => m * self.ready_value(w, self.turns.max(2) - 1),
+            // The remembered curve holds `ready_value` bit for bit.
+            Worth::Points { .. } => m * self.ready_curve(w)[self.turns.max(2) - 1],
         }
     }
 
@@ -417,7 +422,7 @@ impl Lookahead {
     /// more turns may be left at 0, or filled in).
     fn curve(&mut self, h: &Counts, key: HandKey, s: i8, ctx: &WinContext, rules: &Rules) -> Curve {
         let mut out = [0f32; MAX_TURNS + 1];
-        let facts = waits::wait_facts(ctx);
+        let facts = waits::wait_facts(ctx, rules);
         if s == 0 {
             let (w, m) = self.waits(h, FactsKey { hand: key, facts }, ctx, rules);
             if w > 0.0 {
@@ -528,7 +533,6 @@ impl Lookahead {
         }
         let draws = slot.useful(h);
         let mut q = [0f32; 34];
-        let mut best = [[0f32; MAX_TURNS + 1]; 34];
         let mut n = 0usize;
         let mut hp = *h;
         let mut bits = draws;
@@ -557,7 +561,7 @@ impl Lookahead {
             hp[x] -= 1;
             if b[self.turns] > 0.0 {
                 q[n] = self.reach * self.unseen[x] as f32 / self.total_unseen;
-                best[n] = b;
+                self.two_away[n] = b;
                 n += 1;
             }
         }
@@ -568,8 +572,8 @@ impl Lookahead {
         let mut v = 0f32;
         for t in 1..=self.turns {
             let mut reach = 0f32;
-            for i in 0..n {
-                reach += q[i] * best[i][t - 1];
+            for (qi, best) in q[..n].iter().zip(&self.two_away[..n]) {
+                reach += qi * best[t - 1];
             }
             v = reach + stay * v;
             if self.survive < 1.0 {

@@ -144,7 +144,7 @@ struct MemoSlot {
     on_discard: u64,
     /// Scored waits that reach it by self-draw only.
     self_draw_only: u64,
-    /// The fan total of each scoring wait.
+    /// The fan total of each scoring wait, without the flowers.
     fans: [u16; 34],
 }
 
@@ -200,7 +200,7 @@ impl WaitMemo {
         rules: &Rules,
         unseen: &Counts,
     ) -> WaitValue {
-        let key = wait_key(HandKey::of(hand, ctx.n_melds), ctx);
+        let key = wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules);
         self.lookup(key, hand, ctx, rules, unseen, false, -1.0)
             .unwrap_or_default()
     }
@@ -215,7 +215,7 @@ impl WaitMemo {
         rules: &Rules,
         unseen: &Counts,
     ) -> WaitValue {
-        let key = wait_key(HandKey::of(hand, ctx.n_melds), ctx);
+        let key = wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules);
         self.ready_scoring_waits_above(key, hand, ctx, rules, unseen, -1.0)
             .unwrap_or_default()
     }
@@ -250,44 +250,56 @@ impl WaitMemo {
         ready: bool,
         floor: f32,
     ) -> Option<WaitValue> {
-        debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx));
+        debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules));
         let slot = self.slot(key, hand, ctx, ready);
         let mut out = WaitValue::default();
-        let mut bits = slot.waits;
-        while bits != 0 {
-            let w = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            out.shape += unseen[w] as u32;
-        }
-        // The scoring copies are a part of these (a third of some), so at most as many
-        // (exactly so in `f32`: the sum of two counts is exact and rounding is monotone).
-        if out.shape as f32 <= floor {
-            return None;
+        // A count of copies is never below a negative floor: then the waits' copies are
+        // summed as they are scored.
+        let floored = floor >= 0.0;
+        if floored {
+            let mut bits = slot.waits;
+            while bits != 0 {
+                let w = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out.shape += unseen[w] as u32;
+            }
+            // The scoring copies are a part of these (a third of some), so at most as many
+            // (exactly so in `f32`: the sum of two counts is exact and rounding is
+            // monotone).
+            if out.shape as f32 <= floor {
+                return None;
+            }
         }
         let mut scorer = None;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            if !floored {
+                out.shape += unseen[w] as u32;
+            }
             if unseen[w] == 0 {
                 continue;
             }
             if slot.scored >> w & 1 == 0 {
                 slot.scored |= 1 << w;
                 let scorer = scorer.get_or_insert_with(|| waiting(hand, ctx, rules));
+                // A total is the fan without flowers plus the flowers ([`wait_facts`]).
+                let bare = |fan: u32| (fan - ctx.flowers as u32).min(u16::MAX as u32) as u16;
                 match classify(scorer, w) {
                     Wins::OnDiscard(fan) => {
                         slot.on_discard |= 1 << w;
-                        slot.fans[w] = fan.min(u16::MAX as u32) as u16;
+                        slot.fans[w] = bare(fan);
                     }
                     Wins::SelfDrawOnly(fan) => {
                         slot.self_draw_only |= 1 << w;
-                        slot.fans[w] = fan.min(u16::MAX as u32) as u16;
+                        slot.fans[w] = bare(fan);
                     }
                     Wins::Never => {}
                 }
             }
-            let fan = slot.fans[w] as u32;
+            // Remembered without the flowers, which only add to the total.
+            let fan = slot.fans[w] as u32 + ctx.flowers as u32;
             if slot.on_discard >> w & 1 == 1 {
                 out.on_discard += unseen[w] as u32;
                 out.fan_on_discard += unseen[w] as u32 * fan;
@@ -297,7 +309,7 @@ impl WaitMemo {
             } else {
                 continue;
             }
-            out.best_fan = out.best_fan.max(slot.fans[w] as u32);
+            out.best_fan = out.best_fan.max(fan);
         }
         Some(out)
     }
@@ -324,24 +336,28 @@ impl WaitMemo {
 }
 
 /// The memo key of a waiting hand (`hand`: its [`HandKey`], the seat's number of melds
-/// included) with its seat facts: the melds (ten bits each: kind and tile), the winds
-/// and the flowers.
-pub fn wait_key(hand: HandKey, ctx: &WinContext) -> FactsKey {
+/// included) with its seat facts under `rules` ([`wait_facts`]).
+pub fn wait_key(hand: HandKey, ctx: &WinContext, rules: &Rules) -> FactsKey {
     FactsKey {
         hand,
-        facts: wait_facts(ctx),
+        facts: wait_facts(ctx, rules),
     }
 }
 
-/// The seat facts of a [`wait_key`].
-pub fn wait_facts(ctx: &WinContext) -> u64 {
+/// The seat facts of a [`wait_key`]: the melds (ten bits each: kind and tile), the winds
+/// and the flowers when they matter beyond the total. Flowers only add their number to a
+/// win's total, so hands of different numbers of flowers share their waits (the memo
+/// keeps the totals without them), unless `rules` count them toward the minimum or the
+/// seat holds more than `rules` allow (no win is then valid).
+pub fn wait_facts(ctx: &WinContext, rules: &Rules) -> u64 {
     let mut facts = 0u64;
     for (i, m) in ctx.melds[..ctx.n_melds.min(4) as usize].iter().enumerate() {
         facts |= ((m.kind as u64) << 8 | m.tile as u64) << (10 * i);
     }
-    facts |= (ctx.seat_wind as u64) << 40
-        | (ctx.prevalent_wind as u64) << 48
-        | (ctx.flowers as u64) << 56;
+    let flowers_matter = rules.fan.flowers_count_toward_min || ctx.flowers > rules.fan.max_flowers;
+    let flowers = if flowers_matter { ctx.flowers } else { 0 };
+    facts |=
+        (ctx.seat_wind as u64) << 40 | (ctx.prevalent_wind as u64) << 48 | (flowers as u64) << 56;
     facts
 }
 
@@ -503,7 +519,7 @@ mod tests {
                 assert_eq!(memo.scoring_waits(&hand, &c, &rules, &unseen), want);
                 if shanten::shanten(&hand, &NO_USED, c.n_melds, 0) == 0 {
                     let mut fresh = WaitMemo::new();
-                    let key = wait_key(HandKey::of(&hand, c.n_melds), &c);
+                    let key = wait_key(HandKey::of(&hand, c.n_melds), &c, &rules);
                     // No more unseen copies than the floor: nothing is scored.
                     let floor = want.shape as f32;
                     let f = &mut fresh;
@@ -529,6 +545,56 @@ mod tests {
             ready > 500 && scoring > 100,
             "{ready} ready, {scoring} scoring"
         );
+    }
+
+    #[test]
+    fn flowers_share_the_remembered_waits_unless_they_decide_a_win() {
+        let all = [4u8; 34];
+        let hands = [
+            counts("1112345678999m"),
+            counts("45m123p456p678s55z"),
+            counts("1122m3344p5566s7z"),
+            counts("123m456m789m11p23p"),
+        ];
+        let check = |memo: &mut WaitMemo, rules: &Rules, flowers: u8| {
+            for h in &hands {
+                let mut c = ctx(&[]);
+                c.flowers = flowers;
+                let got = memo.scoring_waits(h, &c, rules, &all);
+                assert_eq!(got, scoring_waits(h, &c, rules, &all), "{h:?} {flowers}");
+            }
+        };
+        // gb: the flowers only add to the totals, so every count of them reads the same
+        // slots, scored once.
+        let gb = Rules::gb();
+        let mut memo = WaitMemo::new();
+        for flowers in [0, 3, 8, 1] {
+            check(&mut memo, &gb, flowers);
+            assert_eq!(memo.table.len(), hands.len());
+        }
+        let mut c = ctx(&[]);
+        c.flowers = 3;
+        let flush = memo.scoring_waits(&hands[0], &c, &gb, &all);
+        c.flowers = 0;
+        let bare = memo.scoring_waits(&hands[0], &c, &gb, &all);
+        assert_eq!(flush.best_fan, bare.best_fan + 3);
+        assert_eq!(
+            flush.fan_on_discard,
+            bare.fan_on_discard + 3 * bare.on_discard
+        );
+        // More flowers than the rule set allows: no win is valid, in slots of their own.
+        check(&mut memo, &gb, 9);
+        assert_eq!(memo.table.len(), 2 * hands.len());
+        c.flowers = 9;
+        assert_eq!(memo.scoring_waits(&hands[0], &c, &gb, &all).on_discard, 0);
+        // Flowers counted toward the minimum decide wins: a slot per count of them.
+        let mut toward = Rules::gb();
+        toward.fan.flowers_count_toward_min = true;
+        let mut memo = WaitMemo::new();
+        for flowers in [0, 3, 8, 3] {
+            check(&mut memo, &toward, flowers);
+        }
+        assert_eq!(memo.table.len(), 3 * hands.len());
     }
 
     #[test]
