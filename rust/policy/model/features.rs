@@ -327,12 +327,14 @@ impl HandAnalysis {
         let (s, families) = ev.family_scores(&hand);
         let used = shanten::used_counts(melds);
         let nm = n as u8;
-        let forms = FORMS.map(|f| shanten::form_shanten(f, &hand, &used, nm, 0));
+        // The useful tiles first: beside melds they compute the groups' entries with their
+        // improving masks, which the forms' shanten then find cached.
         let useful_now = if full {
             0
         } else {
             shanten::regular::improving(&hand, &used, nm, 0, unseen_mask(&hand, &unseen))
         };
+        let forms = FORMS.map(|f| shanten::form_shanten(f, &hand, &used, nm, 0));
         HandAnalysis {
             plan: s.plan,
             distance: s.distance,
