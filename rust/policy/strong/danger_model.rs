@@ -378,7 +378,7 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4],
 }
 
 /// Each seat's learned chance of being ready as `view.seat()` reads it (0 for the
-/// observer): the `ready` chances of [`danger`], without the per-kind wait model.
+/// observer): the `ready` chances of [`danger()`], without the per-kind wait model.
 pub fn ready_chances(view: &dyn TableView) -> [f32; 4] {
     let th = danger::threats(view);
     let me = view.seat();
