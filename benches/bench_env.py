@@ -216,10 +216,11 @@ class VectorLoop(VecEnvLoop):
 
 
 class FeatureLoop(VecEnvLoop):
-    """The one-learner loop (three ``random`` bots, 1 thread) with an encoding-v2 output."""
+    """The one-learner loop (three ``opponents`` bots, 1 thread) with an encoding-v2
+    output."""
 
-    def __init__(self, **options):
-        self.env = VecEnv("gb", TABLES, opponents="random", seed=1, threads=1, **options)
+    def __init__(self, opponents: str = "random", **options):
+        self.env = VecEnv("gb", TABLES, opponents=opponents, seed=1, threads=1, **options)
         self.agent = "numpy"
         self.noise = np.random.default_rng(0).random((16, TABLES, 227), dtype=np.float32)
         self.k = 0
@@ -343,14 +344,14 @@ def _spread(xs: list) -> str:
     )
 
 
-def feature_costs(pairs: int = 12, seconds: float = WINDOW) -> dict:
+def feature_costs(pairs: int = 12, seconds: float = WINDOW, opponents: str = "random") -> dict:
     """Per encoding-v2 output, the paired rounds' ratios of the plain one-learner loop's
     steps/s (CPU time) to the loop with that output: its cost as a multiple of a plain
-    step (1.0 = free)."""
-    plain = FeatureLoop()
+    step (1.0 = free), against three ``opponents`` bots."""
+    plain = FeatureLoop(opponents)
     out = {}
     for name, options in FEATURE_GROUPS.items():
-        loop = FeatureLoop(**options)
+        loop = FeatureLoop(opponents, **options)
         rs = []
         for k in range(pairs):
             pair = (plain, loop) if k % 2 == 0 else (loop, plain)
@@ -397,7 +398,7 @@ def main() -> None:
     except ImportError:
         print("riichienv is not installed (pip install 'majiang[bench]'): no ratios to it")
         windows = paired(riichi=False)
-    costs = feature_costs()
+    costs = {opp: feature_costs(opponents=opp) for opp in ("random", "efficiency")}
     rate = data_rate()
     others = {}
     for name, threads, opponents, agent in (
@@ -450,10 +451,12 @@ def main() -> None:
     print()
     print("Encoding v2: cost of each output as a multiple of a plain step (12 paired rounds):")
     print()
-    print("| output | cost (plain steps/s over the loop's) |")
-    print("|---|---:|")
-    for name, rs in costs.items():
-        print(f"| {name} | {_spread(rs)} |")
+    print("| output | against 3 `random` opponents | against 3 `efficiency` opponents |")
+    print("|---|---:|---:|")
+    for name in FEATURE_GROUPS:
+        print(
+            f"| {name} | {_spread(costs['random'][name])} | {_spread(costs['efficiency'][name])} |"
+        )
     print()
     print(
         f"Data path ({rate['games']} IJCAI dumps of engine games, {rate['decisions']:,} "

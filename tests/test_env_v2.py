@@ -159,10 +159,18 @@ def test_gb_planes_and_action_features_read_the_seat_s_own_view():
         assert g.shape == (N_GB_PLANES, 34)
         hand = np.bincount(r.hand(s), minlength=42)[:34]
         full = hand.sum() % 3 == 2
-        # Per-discard planes only on the kinds the seat holds, on a full hand.
-        assert ((g[0] > 0) <= (hand > 0)).all()
+        # Unseen copies never exceed what the seat cannot see; useful tiles (and waits among
+        # them) only on a hand of 13 - 3k tiles.
+        assert (g[0] <= 4 - np.minimum(hand, 4)).all()
+        assert (g[2] <= g[1]).all()
         if full:
-            assert ((g[3] > 0) == (hand > 0)).all(), "a shanten for every held kind"
+            assert not g[1].any()
+        # The best plan's family holds the best plan's distance; no plan of a family out
+        # of reach.
+        best = int(g[11, 0]) - 1
+        if g[8, 0] < 100:
+            assert g[13, best] == g[8, 0] and g[14, best] == g[10, 0]
+        assert not g[13, 9:].any() and not g[14, 9:].any()
         idx, feats = action_features(o)
         assert feats.shape == (len(idx), N_FEATURES) and np.isfinite(feats).all()
         want = sorted({action_to_index(a) for a in o.legal_actions})

@@ -5,15 +5,19 @@
 //! live round seen from one seat), so none of it can leak a hidden tile; the oracle view
 //! ([`oracle_planes`]) is the one exception, written from the whole [`Round`] for critics.
 //!
-//! - [`Analysis`]: per tile kind, the hand after discarding it (the best fan plan's value
-//!   and distance, whether that plan reaches the rule set's minimum fan, the regular
-//!   shanten, the unseen copies of the tiles the plan can use) and the learned chance that
-//!   discarding it deals in; the hand's shanten in each winning form; its useful tiles and
-//!   waits with their unseen copies; each opponent's learned chance of being ready.
-//! - [`gb_planes`]: the analysis as [`N_GB_PLANES`] planes of 34 columns, appended to the
+//! - [`HandAnalysis`]: the hand as it stands: its shanten in each winning form, its
+//!   useful tiles and waits with their unseen copies, its best fan plan (distance, value,
+//!   family, fan, whether it reaches the rule set's minimum), each opponent's learned
+//!   chance of being ready.
+//! - [`gb_planes`]: that analysis as [`N_GB_PLANES`] planes of 34 columns, appended to the
 //!   v1 planes by the environments' `features="v2"`.
+//! - [`Analysis`]: beside the hand's analysis, per tile kind the hand after discarding it
+//!   (the best plan's value and distance, whether it reaches the minimum, the regular
+//!   shanten, the unseen copies of the tiles the plan can use) and the learned chance that
+//!   discarding it deals in.
 //! - [`candidates`]: every legal action with [`N_FEATURES`] features of the position after
-//!   it (the model bot's input, [`crate::policy::model`], where they are computed).
+//!   it, from an [`Analysis`] (the model bot's input, [`crate::policy::model`], where they
+//!   are computed).
 //! - [`oracle_planes`]: every other hand and the wall's next tiles (perfect information).
 //! - [`History`]: the action sequence of a hand as tokens, with the draw-discard flag and
 //!   who claimed what from whom.
@@ -22,7 +26,8 @@ use crate::round::{Action, Observation, Round};
 
 use super::encode::{action_index, N_COLS};
 pub use crate::policy::model::features::{
-    candidates, plan_family, Analysis, Candidates, DiscardRow, Feature, MAX_CANDIDATES, N_FEATURES,
+    candidates, plan_family, Analysis, Candidates, DiscardRow, Feature, HandAnalysis,
+    MAX_CANDIDATES, N_FEATURES,
 };
 
 /// Writes the action indices of `c`'s candidates into `out` (`MAX_CANDIDATES` values, -1
@@ -41,20 +46,8 @@ pub fn candidate_indices(c: &Candidates, out: &mut [i16]) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(usize)]
 pub enum GbPlane {
-    /// Per kind held: the best plan's value after discarding it, × 100 (0-255).
-    DiscardValue = 0,
-    /// Per kind held: the best plan's distance after discarding it (tiles missing).
-    DiscardDistance,
-    /// Per kind held: unseen copies of the tiles the plan can use after discarding it.
-    DiscardUseful,
-    /// Per kind held: regular shanten after discarding it, + 1.
-    DiscardShanten,
-    /// Per kind held: 1 when the best plan after discarding it reaches the minimum fan.
-    DiscardReaches,
-    /// Per kind held: learned chance that discarding it deals in, × 255.
-    DiscardDanger,
     /// Unseen copies of each kind (4 minus the copies the seat sees).
-    Unseen,
+    Unseen = 0,
     /// Kinds whose draw lowers the regular shanten of the seat's hand (13 - 3k tiles: in
     /// a claim window, or the hand before its draw), with their unseen copies.
     UsefulNow,
@@ -71,7 +64,8 @@ pub enum GbPlane {
     ShantenHonorsKnitted,
     /// Knitted-straight shanten + 1 (255 where the form cannot apply).
     ShantenKnittedStraight,
-    /// The best plan's distance (tiles missing), in every column.
+    /// The best plan's distance (tiles missing) for the hand as it stands (a full hand:
+    /// all its tiles; 0 for a complete one), in every column.
     PlanDistance,
     /// The best plan's value × 100.
     PlanValue,
@@ -83,6 +77,13 @@ pub enum GbPlane {
     PlanKind,
     /// The best plan's estimated fan (0-255).
     PlanFan,
+    /// Per plan family, in columns 0-8 (the families of [`GbPlane::PlanKind`], 1-9, one
+    /// column left): the distance of its most valuable plan, 255 where no plan of the
+    /// family is in reach; 0 in columns 9-33.
+    FamilyDistance,
+    /// Per plan family, in columns 0-8: 1 when its most valuable plan reaches the minimum
+    /// fan.
+    FamilyReaches,
     /// Learned chance that the seat 1 place after the observer is ready, × 255.
     ReadyRight,
     /// The same for the seat across.
@@ -112,19 +113,11 @@ fn shanten_byte(s: Option<i8>) -> u8 {
 
 /// Writes the GB planes of `a` for the seat `seat` into `out` ([`N_GB_PLANES`] × 34
 /// bytes, every byte written).
-pub fn gb_planes(a: &Analysis, seat: u8, out: &mut [u8]) {
+pub fn gb_planes(a: &HandAnalysis, seat: u8, out: &mut [u8]) {
     debug_assert_eq!(out.len(), N_GB_PLANES * N_COLS);
     out.fill(0);
     let at = |p: GbPlane, t: usize| p as usize * N_COLS + t;
     for t in 0..34 {
-        if let Some(r) = a.discards[t] {
-            out[at(GbPlane::DiscardValue, t)] = byte(r.value * 100.0);
-            out[at(GbPlane::DiscardDistance, t)] = r.distance;
-            out[at(GbPlane::DiscardUseful, t)] = r.useful.min(255) as u8;
-            out[at(GbPlane::DiscardShanten, t)] = shanten_byte(Some(r.shanten));
-            out[at(GbPlane::DiscardReaches, t)] = r.reaches as u8;
-            out[at(GbPlane::DiscardDanger, t)] = byte(a.danger[t] * 255.0);
-        }
         out[at(GbPlane::Unseen, t)] = a.unseen[t];
         if a.useful_now >> t & 1 == 1 {
             out[at(GbPlane::UsefulNow, t)] = a.unseen[t];
@@ -133,6 +126,10 @@ pub fn gb_planes(a: &Analysis, seat: u8, out: &mut [u8]) {
             }
         }
     }
+    for (k, f) in a.families.iter().enumerate() {
+        out[at(GbPlane::FamilyDistance, k)] = f.map_or(255, |(d, _)| d);
+        out[at(GbPlane::FamilyReaches, k)] = f.is_some_and(|(_, r)| r) as u8;
+    }
     let ready = |r: usize| a.ready[((seat as usize) + r) & 3];
     let fills = [
         (GbPlane::ShantenRegular, shanten_byte(a.forms[0])),
@@ -140,9 +137,9 @@ pub fn gb_planes(a: &Analysis, seat: u8, out: &mut [u8]) {
         (GbPlane::ShantenThirteenOrphans, shanten_byte(a.forms[2])),
         (GbPlane::ShantenHonorsKnitted, shanten_byte(a.forms[3])),
         (GbPlane::ShantenKnittedStraight, shanten_byte(a.forms[4])),
-        (GbPlane::PlanDistance, a.current.distance),
-        (GbPlane::PlanValue, byte(a.current.value * 100.0)),
-        (GbPlane::PlanReaches, a.current.reaches as u8),
+        (GbPlane::PlanDistance, a.distance),
+        (GbPlane::PlanValue, byte(a.value * 100.0)),
+        (GbPlane::PlanReaches, a.reaches as u8),
         (GbPlane::PlanKind, plan_family(a.plan)),
         (GbPlane::PlanFan, byte(a.plan_fan)),
         (GbPlane::ReadyRight, byte(ready(1) * 255.0)),
@@ -404,11 +401,28 @@ mod tests {
                         for t in 0..34 {
                             assert_eq!(a.discards[t].is_some(), a.full && hand[t] > 0);
                         }
-                        gb_planes(&a, s, &mut planes);
+                        let h = HandAnalysis::new(&view, rules.fan.min_fan);
+                        assert_eq!((h.forms, h.unseen, h.ready), (a.forms, a.unseen, a.ready));
+                        assert_eq!(h.useful_now, a.useful_now);
+                        assert_eq!(h.plan, a.plan);
+                        if !a.full {
+                            assert_eq!(
+                                (h.distance, h.value),
+                                (a.current.distance, a.current.value)
+                            );
+                        }
+                        gb_planes(&h, s, &mut planes);
+                        let plane = |p: GbPlane| &planes[p as usize * N_COLS..][..N_COLS];
+                        let best = plan_family(h.plan) as usize - 1;
+                        if h.distance < 100 {
+                            assert_eq!(plane(GbPlane::FamilyDistance)[best], h.distance);
+                            assert_eq!(plane(GbPlane::FamilyReaches)[best], h.reaches as u8);
+                        }
+                        assert!(plane(GbPlane::FamilyDistance)[9..].iter().all(|&x| x == 0));
                         for t in 0..34 {
-                            let held = planes[GbPlane::DiscardShanten as usize * N_COLS + t] > 0;
-                            assert_eq!(held, a.full && hand[t] > 0);
                             assert_eq!(planes[GbPlane::Unseen as usize * N_COLS + t], a.unseen[t]);
+                            let waits = planes[GbPlane::Waits as usize * N_COLS + t];
+                            assert!(waits <= planes[GbPlane::UsefulNow as usize * N_COLS + t]);
                         }
                         checked += 1;
                     }

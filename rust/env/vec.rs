@@ -36,8 +36,8 @@
 
 use super::encode::{self, Encoder, N_ACTIONS, N_COLS, OBS_LEN};
 use super::features::{
-    self, Analysis, Candidates, History, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES, N_GB_PLANES,
-    N_ORACLE_PLANES,
+    self, Analysis, Candidates, HandAnalysis, History, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES,
+    N_GB_PLANES, N_ORACLE_PLANES,
 };
 use crate::error::{MjError, MjResult};
 use crate::policy::{Policy, PolicyKind, RoundView};
@@ -418,7 +418,7 @@ impl EnvTable {
                 round: &self.round,
                 seat: self.acting,
             };
-            let a = Analysis::new(&view, self.spec.rules.fan.min_fan, true);
+            let a = HandAnalysis::new(&view, self.spec.rules.fan.min_fan);
             features::gb_planes(&a, self.acting, gb);
         }
         encode::legal_mask(o.legal.as_slice(), mask)

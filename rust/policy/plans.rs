@@ -1245,6 +1245,78 @@ impl Evaluator {
     }
 }
 
+/// Plan families, in the order of [`PlanKind::family`]: plain, full flush, half flush, all
+/// pungs, seven pairs, thirteen orphans, honours and knitted, knitted straight, three fixed
+/// chows.
+pub const N_FAMILIES: usize = 9;
+
+impl PlanKind {
+    /// The plan's family, 0-8 (see [`N_FAMILIES`]).
+    pub fn family(self) -> usize {
+        match self {
+            PlanKind::Plain => 0,
+            PlanKind::FullFlush(_) => 1,
+            PlanKind::HalfFlush(_) => 2,
+            PlanKind::AllPungs => 3,
+            PlanKind::SevenPairs => 4,
+            PlanKind::ThirteenOrphans => 5,
+            PlanKind::HonorsKnitted => 6,
+            PlanKind::KnittedStraight => 7,
+            PlanKind::Chows(_) => 8,
+        }
+    }
+}
+
+impl Evaluator {
+    /// [`Evaluator::score`] of `hand`, and per plan family ([`N_FAMILIES`], in
+    /// [`PlanKind::family`] order) the most valuable of its plans open to this seat as
+    /// that score weighs them (`None` for a family with no plan in reach).
+    pub fn family_scores(&self, hand: &Counts) -> (Score, [Option<Score>; N_FAMILIES]) {
+        let e = [
+            table_entry(0, &hand[0..9]),
+            table_entry(1, &hand[9..18]),
+            table_entry(2, &hand[18..27]),
+            table_entry(3, &hand[27..34]),
+        ];
+        let m = 4 - self.n_melds.min(4) as usize;
+        let plain = finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+        let honors = self.honor_fan(hand) + self.meld_fan;
+        let concealed = self.concealed();
+        let mut chow = |_, p: &ChowPlan| self.chow_distance(p, hand, &e);
+        let mut out: [Option<Score>; N_FAMILIES] = [None; N_FAMILIES];
+        let mut top = Score {
+            value: 0.0,
+            plan: PlanKind::Plain,
+            distance: INF,
+            allowed: ALL,
+        };
+        let mut active = self.active_slots();
+        while active != 0 {
+            let slot = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let d = self.slot_distance(slot, hand, &e, m, plain, &mut chow);
+            if d >= INF {
+                continue;
+            }
+            let v = self.weight(self.slot_fan(slot, honors, concealed)) * beta_pow(d);
+            let here = Score {
+                value: v,
+                plan: slot_plan(slot),
+                distance: d,
+                allowed: slot_allowed(slot),
+            };
+            let family = &mut out[here.plan.family()];
+            if family.map_or(true, |b| v > b.value) {
+                *family = Some(here);
+            }
+            if v > top.value {
+                top = here;
+            }
+        }
+        (top, out)
+    }
+}
+
 /// Tiles missing from the nearest all-pungs hand: `m` pungs and a pair from the concealed
 /// tiles (ignoring melds; counts at most 4).
 pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
@@ -1524,6 +1596,47 @@ mod tests {
         let ev = Evaluator::new(&melds, 0, 0, 8);
         let s = ev.score(&counts("234567m1199m"));
         assert!(matches!(s.plan, PlanKind::FullFlush(0)), "{s:?}");
+    }
+
+    #[test]
+    fn family_scores_hold_the_score_and_each_family_s_best() {
+        let mut rng = crate::wall::Rng::new(3);
+        let melds = [Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        }];
+        for k in 0..3000 {
+            let n_melds = k % 2;
+            let mut hand = [0u8; 34];
+            let mut placed = 0;
+            while placed < 13 - 3 * n_melds + (k / 2) % 2 {
+                let t = rng.below(34) as usize;
+                if hand[t] < 4 && !(n_melds == 1 && t == 31 && hand[t] >= 1) {
+                    hand[t] += 1;
+                    placed += 1;
+                }
+            }
+            let mut ev = Evaluator::new(&melds[..n_melds], (k % 4) as u8, 0, 8);
+            ev.select_chow_plans(&hand);
+            let (top, families) = ev.family_scores(&hand);
+            let s = ev.score(&hand);
+            assert_eq!(
+                (top.plan, top.distance, top.value),
+                (s.plan, s.distance, s.value)
+            );
+            let best = families
+                .iter()
+                .flatten()
+                .map(|f| f.value)
+                .fold(0.0f32, f32::max);
+            assert_eq!(best, s.value);
+            for (i, f) in families.iter().enumerate() {
+                if let Some(f) = f {
+                    assert_eq!(f.plan.family(), i);
+                    assert!(f.value <= s.value && f.distance < INF);
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::round::PyRound;
 use super::runs;
 use crate::env::encode::{self, N_ACTIONS, N_COLS, N_PLANES, OBS_LEN};
 use crate::env::features::{
-    self, Analysis, Candidates, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES, N_GB_PLANES,
+    self, Analysis, Candidates, HandAnalysis, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES, N_GB_PLANES,
     N_ORACLE_PLANES,
 };
 use crate::env::vec::{EnvSpec, Episode, VecEnv};
@@ -177,7 +177,7 @@ fn gb_planes<'py>(
     };
     {
         let obs: &crate::round::Observation = &observation.inner;
-        let a = Analysis::new(obs, features::min_fan_of(obs), true);
+        let a = HandAnalysis::new(obs, features::min_fan_of(obs));
         let mut w = writeable(&arr)?;
         let buf = w
             .as_slice_mut()
@@ -310,7 +310,7 @@ fn replay_decisions<'py>(
                     round: &round,
                     seat: s,
                 };
-                let an = Analysis::new(&view, min_fan, true);
+                let an = HandAnalysis::new(&view, min_fan);
                 features::gb_planes(&an, s, &mut out[OBS_LEN..]);
             }
             encode::legal_mask(

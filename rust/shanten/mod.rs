@@ -218,6 +218,19 @@ pub fn regular_shanten(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> 
     to_shanten(regular::distance(hand, used, n_melds, wilds), wilds)
 }
 
+/// [`regular_shanten`] of a `13 - 3k` hand and the kinds among `allowed` whose draw lowers
+/// it ([`regular::improving`]), computed together from the same group entries.
+pub fn regular_shanten_improving(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+    allowed: u64,
+) -> (i8, u64) {
+    let (d, mask) = regular::distance_improving(hand, used, n_melds, wilds, allowed);
+    (to_shanten(d, wilds), mask)
+}
+
 /// The smallest replacement number over `forms` (255 if `forms` is empty or none applies).
 #[inline]
 pub fn distance_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {

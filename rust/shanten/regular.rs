@@ -423,16 +423,65 @@ fn optimal_lanes(e: &Entry, rest: &Entry, m: usize, d: u8) -> u32 {
 
 /// Kinds whose draw lowers the regular distance of a `13 - 3k` hand (bit `t` for kind `t`),
 /// among the kinds in `allowed`.
-#[allow(clippy::needless_range_loop)]
 pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: u64) -> u64 {
+    improving_with(hand, used, n_melds, wilds, allowed, false).1
+}
+
+/// [`distance`] and [`improving`] of the same hand, which share its groups' entries.
+pub fn distance_improving(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+    allowed: u64,
+) -> (u8, u64) {
+    improving_with(hand, used, n_melds, wilds, allowed, true)
+}
+
+/// [`improving`], and with `with_distance` the hand's [`distance`] (else 0), computed from
+/// the same entries as [`distance`] computes it.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)]
+fn improving_with(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    wilds: u8,
+    allowed: u64,
+    with_distance: bool,
+) -> (u8, u64) {
     let wild = wilds > 0;
     let m = 4 - n_melds.min(4) as usize;
+    let whole = |e: &[Entry; 4]| {
+        if with_distance {
+            finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m)
+        } else {
+            0
+        }
+    };
     if !wild && plain(used) {
         let r = ranks(hand);
         let e = entries_at(&r);
         let rest = rests(&e);
         let d = finish(&e[0], &rest[0], m);
-        return improving_at(&r, &e, &rest, m, d) & allowed;
+        return (whole(&e), improving_at(&r, &e, &rest, m, d) & allowed);
+    }
+    // The groups holding melded copies: their exact entries and improving masks in one
+    // pass each (the entries below then come from the cache).
+    let mut melded: [Option<dp::Masks>; 4] = [None; 4];
+    if !wild {
+        for (g, slot) in melded.iter_mut().enumerate() {
+            let r = span(g);
+            let v = &hand[r.clone()];
+            let held: u32 = v.iter().map(|&x| x as u32).sum();
+            if held < 14 && used[r.clone()].iter().any(|&u| u != 0) {
+                let mut limit = [4u8; 9];
+                for (l, &u) in limit.iter_mut().zip(&used[r.clone()]) {
+                    *l = 4u8.saturating_sub(u);
+                }
+                *slot = Some(dp::cached_entry_masks(v, &limit[..v.len()], g < 3, m).1);
+            }
+        }
     }
     let e = entries(hand, used, wild, m);
     let rest = rests(&e);
@@ -452,21 +501,29 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
         } else {
             tables::honors()
         };
-        if !wild && used[r.clone()].iter().all(|&u| u == 0) {
-            // No melded copies in this group: its table masks answer for all its kinds.
-            if let Some(masks) = table.masks_at(table.rank(&v[..len])) {
-                let mut mask = 0u16;
-                for m1 in 0..=m {
-                    for p1 in 0..2 {
-                        let lane = 2 * m1 + p1;
-                        if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
-                            mask |= masks[lane];
-                        }
+        // A tile of the group lowers the hand's distance exactly when it lowers a lane
+        // that makes the distance (a tight lane): the lanes' improving masks answer for
+        // all the group's kinds at once, from the table without melded copies in the
+        // group, else from the group's exact entry under its copy limits.
+        let lane_masks = if wild {
+            None
+        } else if used[r.clone()].iter().all(|&u| u == 0) {
+            table.masks_at(table.rank(&v[..len]))
+        } else {
+            melded[g]
+        };
+        if let Some(masks) = lane_masks {
+            let mut mask = 0u16;
+            for m1 in 0..=m {
+                for p1 in 0..2 {
+                    let lane = 2 * m1 + p1;
+                    if e[g][lane] + rest[g][2 * (m - m1) + 1 - p1] == d {
+                        mask |= masks[lane];
                     }
                 }
-                out |= ((mask as u64) << r.start) & allowed;
-                continue;
             }
+            out |= ((mask as u64) << r.start) & allowed;
+            continue;
         }
         for (j, t) in r.clone().enumerate() {
             if allowed >> t & 1 == 0 || v[j] >= 4 {
@@ -480,7 +537,7 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
             }
         }
     }
-    out
+    (whole(&e), out)
 }
 
 #[cfg(test)]

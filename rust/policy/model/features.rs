@@ -15,7 +15,7 @@
 
 use crate::hand::{Meld, MeldKind};
 use crate::policy::efficiency::unseen;
-use crate::policy::plans::{Evaluator, PlanKind, BETA};
+use crate::policy::plans::{Evaluator, PlanKind, BETA, N_FAMILIES};
 use crate::policy::strong::danger_model;
 use crate::policy::TableView;
 use crate::round::{Action, Claim};
@@ -146,17 +146,7 @@ pub struct Analysis {
 
 /// The family of a plan, 1-9 (see the GB plane `PlanKind` of encoding v2).
 pub fn plan_family(p: PlanKind) -> u8 {
-    match p {
-        PlanKind::Plain => 1,
-        PlanKind::FullFlush(_) => 2,
-        PlanKind::HalfFlush(_) => 3,
-        PlanKind::AllPungs => 4,
-        PlanKind::SevenPairs => 5,
-        PlanKind::ThirteenOrphans => 6,
-        PlanKind::HonorsKnitted => 7,
-        PlanKind::KnittedStraight => 8,
-        PlanKind::Chows(_) => 9,
-    }
+    p.family() as u8 + 1
 }
 
 /// Plans whose shapes are sets and a pair: their useful tiles lower the regular distance.
@@ -191,23 +181,25 @@ fn evaluate(ev: &Evaluator, hand: &Counts, melds: &[Meld], unseen: &Counts) -> D
     let used = shanten::used_counts(melds);
     let n = melds.len() as u8;
     let allowed = s.allowed & unseen_mask(hand, unseen);
-    let mask = if regular_plan(s.plan) {
-        shanten::regular::improving(hand, &used, n, 0, allowed)
+    let (regular, mask) = if regular_plan(s.plan) {
+        shanten::regular_shanten_improving(hand, &used, n, 0, allowed)
     } else {
-        ev.useful(s.plan, s.allowed, hand) & allowed
+        (
+            shanten::regular_shanten(hand, &used, n, 0),
+            ev.useful(s.plan, s.allowed, hand) & allowed,
+        )
     };
-    let reaches = s.distance < 100 && s.value >= BETA.powi(s.distance as i32 - 1) * 0.999;
     DiscardRow {
         value: s.value,
         distance: s.distance,
         useful: copies(mask, unseen),
-        shanten: shanten::regular_shanten(hand, &used, n, 0),
+        shanten: regular,
         seven_pairs: if n == 0 {
             shanten::form_shanten(Form::SevenPairs, hand, &used, 0, 0).unwrap_or(i8::MAX)
         } else {
             i8::MAX
         },
-        reaches,
+        reaches: reaches(s.distance, s.value),
     }
 }
 
@@ -267,14 +259,7 @@ impl Analysis {
         let s = ev.score(&hand);
         let used = shanten::used_counts(melds);
         let nm = n as u8;
-        let forms = [
-            Form::Regular,
-            Form::SevenPairs,
-            Form::ThirteenOrphans,
-            Form::HonorsKnitted,
-            Form::KnittedStraight,
-        ]
-        .map(|f| shanten::form_shanten(f, &hand, &used, nm, 0));
+        let forms = FORMS.map(|f| shanten::form_shanten(f, &hand, &used, nm, 0));
         let useful_now = if full {
             0
         } else {
@@ -299,6 +284,84 @@ impl Analysis {
             full,
         }
     }
+}
+
+/// What the oracle says about a seat's hand as it stands, without evaluating any discard:
+/// the GB planes of encoding v2 (the per-discard figures are the action features').
+#[derive(Debug, Clone, Copy)]
+pub struct HandAnalysis {
+    /// The best plan of the hand as it stands (a full hand: all its tiles).
+    pub plan: PlanKind,
+    /// That plan's distance (tiles missing).
+    pub distance: u8,
+    /// Its value (`w(fan) · β^(distance - 1)`).
+    pub value: f32,
+    /// It reaches the rule set's minimum fan.
+    pub reaches: bool,
+    /// Its estimated fan.
+    pub plan_fan: f32,
+    /// Per plan family (in [`PlanKind::family`] order) its most valuable plan's distance
+    /// and whether that plan reaches the minimum fan; `None` for a family out of reach.
+    pub families: [Option<(u8, bool)>; N_FAMILIES],
+    /// Shanten per form, as in [`Analysis::forms`].
+    pub forms: [Option<i8>; 5],
+    /// Kinds lowering the regular shanten of a 13 - 3k hand (bit per kind; 0 on a full
+    /// hand).
+    pub useful_now: u64,
+    /// Unseen copies per kind.
+    pub unseen: Counts,
+    /// Learned chance that each seat is ready (0 for the observer).
+    pub ready: [f32; 4],
+}
+
+impl HandAnalysis {
+    /// The analysis of `view`'s seat's hand under a minimum of `min_fan`.
+    pub fn new(view: &dyn TableView, min_fan: u8) -> HandAnalysis {
+        let (m, n) = view.melds(view.seat());
+        let melds = &m[..n];
+        let hand = *view.hand();
+        let unseen = unseen(view, melds);
+        let tiles: u32 = hand.iter().map(|&c| c as u32).sum();
+        let full = tiles % 3 == 2;
+        let ev = evaluator(view, melds, &hand, min_fan);
+        let (s, families) = ev.family_scores(&hand);
+        let used = shanten::used_counts(melds);
+        let nm = n as u8;
+        // The useful tiles first: beside melds they compute the groups' entries with their
+        // improving masks, which the forms' shanten then find cached.
+        let useful_now = if full {
+            0
+        } else {
+            shanten::regular::improving(&hand, &used, nm, 0, unseen_mask(&hand, &unseen))
+        };
+        let forms = FORMS.map(|f| shanten::form_shanten(f, &hand, &used, nm, 0));
+        HandAnalysis {
+            plan: s.plan,
+            distance: s.distance,
+            value: s.value,
+            reaches: reaches(s.distance, s.value),
+            plan_fan: ev.plan_fan(&hand, s.plan),
+            families: families.map(|f| f.map(|f| (f.distance, reaches(f.distance, f.value)))),
+            forms,
+            useful_now,
+            unseen,
+            ready: danger_model::ready_chances(view),
+        }
+    }
+}
+
+/// The forms of [`Analysis::forms`], in order.
+const FORMS: [Form; 5] = [
+    Form::Regular,
+    Form::SevenPairs,
+    Form::ThirteenOrphans,
+    Form::HonorsKnitted,
+    Form::KnittedStraight,
+];
+
+/// A plan of `distance` and `value` reaches the minimum fan: its weight is at least 1.
+fn reaches(distance: u8, value: f32) -> bool {
+    distance < 100 && value >= BETA.powi(distance as i32 - 1) * 0.999
 }
 
 /// The legal actions of a decision, each with its features.

@@ -131,6 +131,14 @@ impl OpponentReading {
     /// Reads opponent `o` of `view.seat()`, with its hand-made threat `th` and the
     /// observer's `unseen` copies.
     pub fn new(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> OpponentReading {
+        let mut r = Self::read(view, o, th);
+        r.shares = danger::wait_shares(th, unseen);
+        r
+    }
+
+    /// [`OpponentReading::new`] without the wait shares (0): everything
+    /// [`OpponentReading::ready`] reads.
+    fn read(view: &dyn TableView, o: u8, th: &Threat) -> OpponentReading {
         let discards = view.discards();
         let mut own = 0u64;
         let mut last = None;
@@ -227,7 +235,7 @@ impl OpponentReading {
         OpponentReading {
             threat: *th,
             seat,
-            shares: danger::wait_shares(th, unseen),
+            shares: [0.0; 34],
             own,
             passed_last,
             passed_prev,
@@ -367,6 +375,20 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4],
         out[t] = 1.0 - safe[t];
     }
     (out, th, ready_of)
+}
+
+/// Each seat's learned chance of being ready as `view.seat()` reads it (0 for the
+/// observer): the `ready` chances of [`danger()`], without the per-kind wait model.
+pub fn ready_chances(view: &dyn TableView) -> [f32; 4] {
+    let th = danger::threats(view);
+    let me = view.seat();
+    std::array::from_fn(|o| {
+        if o as u8 == me {
+            0.0
+        } else {
+            OpponentReading::read(view, o as u8, &th[o]).ready()
+        }
+    })
 }
 
 // BEGIN WEIGHTS (written by benches/train_danger.py --write)
