@@ -205,7 +205,19 @@ impl Round {
     /// Fills the (empty) legal actions of `seat` on the discard `t` of `from`.
     #[inline]
     pub(in crate::round) fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) {
-        if let Some(v) = self.eval_win(seat, t, WinKind::Discard) {
+        let win = self.eval_win(seat, t, WinKind::Discard);
+        let st = &self.seats[seat as usize];
+        // The common answer (nothing to claim) from counts and the bit set of kinds held,
+        // before any rule is asked: a meld needs two copies of the discard, or (for the next
+        // seat) two neighbours of it in its suit.
+        let chow_shape = self.rules.table.chows
+            && seat == (from + 1) % 4
+            && tile::is_suited(t)
+            && chow_neighbours(st.stats.present(), t);
+        if win.is_none() && st.hand[t as usize] < 2 && !chow_shape {
+            return;
+        }
+        if let Some(v) = win {
             self.wins[seat as usize] = Some(v);
             self.legal[seat as usize].push(Action::Win);
         }
@@ -291,4 +303,15 @@ impl Round {
             self.pending |= 1 << s;
         }
     }
+}
+
+/// Whether the kinds held (`present`, a bit set) include two suited tiles that make a
+/// chow with the suited tile `t`: `t-2 t-1`, `t-1 t+1` or `t+1 t+2` of its suit.
+#[inline(always)]
+fn chow_neighbours(present: u64, t: Tile) -> bool {
+    // The five kinds t-2..=t+2 of t's suit, as bits 0..5 (bit 2 is t itself).
+    let r = t % 9;
+    let suit = present >> (t - r) & 0x1FF;
+    let window = (suit << 2) >> r & 0b11111;
+    window & 0b00011 == 0b00011 || window & 0b01010 == 0b01010 || window & 0b11000 == 0b11000
 }

@@ -15,6 +15,17 @@ impl Round {
         // A false win still waiting here lost to a true one before it (B-4).
         self.false_win = None;
         let from = self.claim_from;
+        if self.phase == Phase::Claim
+            && self.responses == [Action::Pass; 4]
+            && self.wins.iter().all(Option::is_none)
+        {
+            // Nobody was offered a win and nobody claims (the common window): the next
+            // seat draws.
+            let next = (from + 1) % 4;
+            self.keep_closed_window(next);
+            self.draw_for(next, false);
+            return;
+        }
         let t = self.claim_tile;
         let order = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
         // A seat offered a win (its value is kept beside the offer) that did not take it.
