@@ -157,17 +157,60 @@ pub fn ready_scores(rules: &Rules) -> bool {
 /// plus any one tile), and which kinds are held or held four times (bit sets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShapeStats {
-    /// Tiles of each suit.
-    suit: [u8; 3],
-    honor_bad: u8,
-    honor_pairs: u8,
-    odd: u8,
-    inner: u8,
-    repeated: u8,
-    distinct_suited: u8,
+    /// Nine counters of one byte each, at the byte positions named below ([`SUITS`] to
+    /// [`DISTINCT_SUITED`]): kept as one number so that a kind's change is one table
+    /// lookup and one addition ([`STEP`]).
+    packed: u128,
     present: u64,
     quads: u64,
 }
+
+/// Byte of [`ShapeStats::packed`]: tiles of each suit (bytes 0, 1, 2).
+const SUITS: u32 = 0;
+/// Byte: honor kinds held once or four times (they break the regular shape).
+const HONOR_BAD: u32 = 3;
+/// Byte: honor kinds held twice.
+const HONOR_PAIRS: u32 = 4;
+/// Byte: kinds held an odd number of times.
+const ODD: u32 = 5;
+/// Byte: suited 2-8 tiles held.
+const INNER: u32 = 6;
+/// Byte: kinds held more than once.
+const REPEATED: u32 = 7;
+/// Byte: suited kinds held.
+const DISTINCT_SUITED: u32 = 8;
+
+/// `STEP[t][c]`: what kind `t` held `c` times adds to [`ShapeStats::packed`] (entries past
+/// four copies repeat four's). Every counter is a sum over the kinds, so a kind going from
+/// `b` to `a` copies changes the packed counters by `STEP[t][a] - STEP[t][b]`; added before
+/// subtracting, no byte ever borrows from its neighbour.
+const STEP: [[u128; 8]; 34] = {
+    const fn byte(pos: u32, v: u128) -> u128 {
+        v << (8 * pos)
+    }
+    let mut out = [[0u128; 8]; 34];
+    let mut t = 0;
+    while t < 34 {
+        let mut i = 0;
+        while i < 8 {
+            let c = if i > 4 { 4 } else { i } as u128;
+            let mut v = byte(ODD, c & 1) + byte(REPEATED, (c > 1) as u128);
+            if t < 27 {
+                v += byte(SUITS + (t / 9) as u32, c) + byte(DISTINCT_SUITED, (c > 0) as u128);
+                if t % 9 != 0 && t % 9 != 8 {
+                    v += byte(INNER, c);
+                }
+            } else {
+                v += byte(HONOR_BAD, (c == 1 || c == 4) as u128)
+                    + byte(HONOR_PAIRS, (c == 2) as u128);
+            }
+            out[t][i] = v;
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+};
 
 /// Powers of three: the weight of suit `j` in a residue code `r0 + 3 r1 + 9 r2` (the
 /// suits' tile counts modulo 3).
@@ -230,44 +273,21 @@ const PLUS_ONE: [[u8; 3]; 27] = {
     out
 };
 
-/// Whether a count of an honor kind breaks the regular shape (a single or four copies).
-#[inline(always)]
-fn honor_bad(x: u8) -> u8 {
-    u8::from(x == 1 || x == 4)
-}
-
-/// Whether kind `t` is a suited 2-8.
-#[inline(always)]
-fn is_inner(t: usize) -> bool {
-    t < 27 && t % 9 != 0 && t % 9 != 8
-}
-
 impl ShapeStats {
     /// Accounts for a kind going from `before` to `after` copies.
     #[inline(always)]
     pub fn change(&mut self, t: u8, before: u8, after: u8) {
-        let t = t as usize;
-        let d = after as i16 - before as i16;
-        if t < 27 {
-            self.suit[t / 9] = (self.suit[t / 9] as i16 + d) as u8;
-            if is_inner(t) {
-                self.inner = (self.inner as i16 + d) as u8;
-            }
-            self.distinct_suited =
-                (self.distinct_suited as i16 + i16::from(after > 0) - i16::from(before > 0)) as u8;
-        } else {
-            self.honor_bad = self.honor_bad + honor_bad(after) - honor_bad(before);
-            self.honor_pairs =
-                (self.honor_pairs as i16 + i16::from(after == 2) - i16::from(before == 2)) as u8;
-        }
-        self.odd = (self.odd as i16 + i16::from(after & 1 == 1) - i16::from(before & 1 == 1)) as u8;
-        self.repeated = (self.repeated as i16 + i16::from(after > 1) - i16::from(before > 1)) as u8;
-        if after > 0 {
-            self.present |= 1 << t;
-        } else {
-            self.present &= !(1 << t);
-        }
-        self.quads = self.quads & !(1 << t) | u64::from(after == 4) << t;
+        let step = &STEP[t as usize];
+        self.packed = self.packed + step[after as usize & 7] - step[before as usize & 7];
+        let bit = 1u64 << t;
+        self.present = self.present & !bit | u64::from(after > 0) << t;
+        self.quads = self.quads & !bit | u64::from(after == 4) << t;
+    }
+
+    /// The counter at byte `pos` of [`ShapeStats::packed`].
+    #[inline(always)]
+    fn byte(&self, pos: u32) -> u8 {
+        (self.packed >> (8 * pos)) as u8
     }
 
     /// Bit `t` is set when the hand holds kind `t`.
@@ -295,14 +315,14 @@ impl ShapeStats {
     /// The residue code of the suits' tile counts.
     #[inline(always)]
     fn residues(&self) -> usize {
-        let r = |j: usize| RESIDUE[(self.suit[j] as usize).min(14)][j] as usize;
+        let r = |j: usize| RESIDUE[(self.byte(SUITS + j as u32) as usize).min(14)][j] as usize;
         r(0) + r(1) + r(2)
     }
 
     /// [`may_be_complete`] for the hand these summaries describe.
     #[inline]
     pub fn may_be_complete(&self, n_melds: usize) -> bool {
-        if self.honor_bad == 0 && PAIR_SUITS[self.residues()] + self.honor_pairs == 1 {
+        if self.byte(HONOR_BAD) == 0 && PAIR_SUITS[self.residues()] + self.byte(HONOR_PAIRS) == 1 {
             return true;
         }
         self.special_forms(n_melds)
@@ -320,9 +340,9 @@ impl ShapeStats {
         let code = self.residues();
         let mut out = 0u64;
         // Regular form, a suited tile: only its suit's residue moves.
-        if self.honor_bad == 0 {
+        if self.byte(HONOR_BAD) == 0 {
             for (j, &suit) in SUITS.iter().enumerate() {
-                if PAIR_SUITS[PLUS_ONE[code][j] as usize] + self.honor_pairs == 1 {
+                if PAIR_SUITS[PLUS_ONE[code][j] as usize] + self.byte(HONOR_PAIRS) == 1 {
                     out |= suit;
                 }
             }
@@ -330,8 +350,9 @@ impl ShapeStats {
         // Regular form, an honor: a pair becoming a pung (no bad honor), or the one single
         // honor becoming a pair (and no other pair anywhere).
         let suit_pairs = PAIR_SUITS[code];
-        let pair_to_pung = self.honor_bad == 0 && suit_pairs + self.honor_pairs == 2;
-        let single_to_pair = self.honor_bad == 1 && suit_pairs == 0 && self.honor_pairs == 0;
+        let pair_to_pung = self.byte(HONOR_BAD) == 0 && suit_pairs + self.byte(HONOR_PAIRS) == 2;
+        let single_to_pair =
+            self.byte(HONOR_BAD) == 1 && suit_pairs == 0 && self.byte(HONOR_PAIRS) == 0;
         if pair_to_pung || single_to_pair {
             let want = if pair_to_pung { 2 } else { 1 };
             for (i, &x) in hand[27..].iter().enumerate() {
@@ -345,7 +366,7 @@ impl ShapeStats {
         }
         if n_melds == 0 {
             // Seven pairs: the one kind held an odd number of times.
-            if self.odd == 1 {
+            if self.byte(ODD) == 1 {
                 for (t, &x) in hand.iter().enumerate() {
                     if x & 1 == 1 {
                         out |= 1 << t;
@@ -353,22 +374,22 @@ impl ShapeStats {
                 }
             }
             // Thirteen orphans: no suited 2-8 held, and none added.
-            if self.inner == 0 {
+            if self.byte(INNER) == 0 {
                 out |= OUTER;
             }
             // Honors and knitted: no kind held twice, and none added twice.
-            if self.repeated == 0 {
+            if self.byte(REPEATED) == 0 {
                 out |= !self.present & ALL;
             }
         }
         // Knitted straight: at most one of a straight's nine kinds missing, and nine
         // distinct suited kinds after the tile.
-        if self.distinct_suited >= 8 {
+        if self.byte(DISTINCT_SUITED) >= 8 {
             let new_suited = SUITED & !self.present;
             for k in KNITTED_MASKS {
                 let missing = k & !self.present;
                 if missing == 0 {
-                    out |= if self.distinct_suited >= 9 {
+                    out |= if self.byte(DISTINCT_SUITED) >= 9 {
                         ALL
                     } else {
                         new_suited
@@ -388,10 +409,12 @@ impl ShapeStats {
         if n_melds > 1 {
             return false;
         }
-        if n_melds == 0 && (self.odd == 0 || self.inner == 0 || self.repeated == 0) {
+        if n_melds == 0
+            && (self.byte(ODD) == 0 || self.byte(INNER) == 0 || self.byte(REPEATED) == 0)
+        {
             return true;
         }
-        if self.distinct_suited < 9 {
+        if self.byte(DISTINCT_SUITED) < 9 {
             return false;
         }
         for k in KNITTED_MASKS {

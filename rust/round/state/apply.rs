@@ -119,10 +119,7 @@ impl Round {
         self.drawn = w.drawn;
         self.kong_draw = w.kong_draw;
         self.result = None;
-        for s in 0..4 {
-            self.legal[s].clear();
-            self.wins[s] = None;
-        }
+        self.clear_offers();
     }
 
     /// A seat's place in claim order after the discarder (or konger) of the open window:

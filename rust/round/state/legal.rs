@@ -143,10 +143,7 @@ impl Round {
         self.phase = Phase::Turn;
         self.turn = seat;
         self.start = start;
-        for s in 0..4 {
-            self.wins[s] = None;
-            self.legal[s].clear();
-        }
+        self.clear_offers();
         let s = seat as usize;
         if start.drew() {
             if let Some(v) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
@@ -267,10 +264,7 @@ impl Round {
         self.closed_window = None;
         self.pending = 0;
         self.responses = [Action::Pass; 4];
-        for s in 0..4 {
-            self.wins[s] = None;
-            self.legal[s].clear();
-        }
+        self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
         for k in 1..4u8 {
             let s = (from + k) % 4;

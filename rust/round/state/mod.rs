@@ -219,6 +219,18 @@ impl Round {
         self.record = on;
     }
 
+    /// Forgets every seat's legal actions and offered win (a new turn or window). A win
+    /// value is dropped only where one was offered.
+    #[inline(always)]
+    pub(super) fn clear_offers(&mut self) {
+        for s in 0..4 {
+            if self.wins[s].is_some() {
+                self.wins[s] = None;
+            }
+            self.legal[s].clear();
+        }
+    }
+
     #[inline]
     pub(super) fn emit(&mut self, e: Event) {
         if self.record {
