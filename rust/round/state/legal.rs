@@ -7,6 +7,7 @@ use crate::round::actions::Action;
 use crate::round::ruleset::WinValue;
 use crate::round::ruleset::{Facts, RuleSet};
 use crate::round::scoring;
+use crate::round::seat::chow_neighbours;
 use crate::round::{AddedKongTile, KongLock, LastDiscardClaims};
 use crate::tile::{self, Counts, Tile};
 
@@ -200,7 +201,7 @@ impl Round {
     }
 
     /// Fills the (empty) legal actions of `seat` on the discard `t` of `from`.
-    #[inline]
+    #[inline(never)]
     pub(in crate::round) fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) {
         let win = self.eval_win(seat, t, WinKind::Discard);
         let st = &self.seats[seat as usize];
@@ -266,6 +267,9 @@ impl Round {
         self.responses = [Action::Pass; 4];
         self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
+        let chows = self.opts().chows;
+        let plain = self.ruleset.wins_are_plain_shapes();
+        let next = (from + 1) % 4;
         for k in 1..4u8 {
             let s = (from + k) % 4;
             if rob {
@@ -282,6 +286,12 @@ impl Round {
                     }
                 }
             } else {
+                // Most seats can do nothing with most discards: told from their summaries
+                // (wins of plain shapes only) before the legal actions are built.
+                let chow = chows && s == next;
+                if plain && self.seats[s as usize].quiet_on(t, chow) {
+                    continue;
+                }
                 self.claim_legal(s, from, t);
             }
             if self.legal[s as usize].is_empty() {
@@ -297,15 +307,4 @@ impl Round {
             self.pending |= 1 << s;
         }
     }
-}
-
-/// Whether the kinds held (`present`, a bit set) include two suited tiles that make a
-/// chow with the suited tile `t`: `t-2 t-1`, `t-1 t+1` or `t+1 t+2` of its suit.
-#[inline(always)]
-fn chow_neighbours(present: u64, t: Tile) -> bool {
-    // The five kinds t-2..=t+2 of t's suit, as bits 0..5 (bit 2 is t itself).
-    let r = t % 9;
-    let suit = present >> (t - r) & 0x1FF;
-    let window = (suit << 2) >> r & 0b11111;
-    window & 0b00011 == 0b00011 || window & 0b01010 == 0b01010 || window & 0b11000 == 0b11000
 }
