@@ -171,11 +171,17 @@ impl Round {
                     c[t as usize] += 1;
                 }
             }
-            // A kong needs a tile after the seat's turn and a replacement for itself: with
+            // A kong needs four copies held or a pung declared (looked at first: most turns
+            // have neither), a tile after the seat's turn and a replacement for itself: with
             // private walls the next seat's wall and the seat's own (B-1).
-            let wall_ok =
-                !(self.wall_spent() || self.own_wall_empty(seat)) || self.opts().kong_on_empty_wall;
-            if !st_ready && !self.kong_locked() && wall_ok {
+            let st = &self.seats[s];
+            let may_kong = st.stats.quads() != 0 || st.n_melds > 0;
+            if may_kong
+                && !st_ready
+                && !self.kong_locked()
+                && (!(self.wall_spent() || self.own_wall_empty(seat))
+                    || self.opts().kong_on_empty_wall)
+            {
                 let st = &self.seats[s];
                 let l = &mut self.legal[s];
                 let mut quads = st.stats.quads();
