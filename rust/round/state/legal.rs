@@ -145,6 +145,7 @@ impl Round {
         self.turn = seat;
         self.start = start;
         self.clear_offers();
+        self.offered = 1 << seat;
         let s = seat as usize;
         if start.drew() {
             if let Some(v) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
@@ -258,6 +259,7 @@ impl Round {
         }
         if !l.is_empty() {
             l.push(Action::Pass);
+            self.offered |= 1 << seat;
         }
     }
 
@@ -289,6 +291,7 @@ impl Round {
                         self.wins[s as usize] = Some(v);
                         self.legal[s as usize].push(Action::Win);
                         self.legal[s as usize].push(Action::Pass);
+                        self.offered |= 1 << s;
                     }
                 }
             } else {

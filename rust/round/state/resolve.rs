@@ -17,7 +17,7 @@ impl Round {
         let from = self.claim_from;
         if self.phase == Phase::Claim
             && self.responses == [Action::Pass; 4]
-            && self.wins.iter().all(Option::is_none)
+            && (self.offered == 0 || self.wins.iter().all(Option::is_none))
         {
             // Nobody was offered a win and nobody claims (the common window): the next
             // seat draws.
