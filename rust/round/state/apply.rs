@@ -233,6 +233,11 @@ impl Round {
                     ready,
                 });
                 self.open_window(seat, t, false);
+                if self.offered == 0 {
+                    // No seat has anything to answer: the window closes at once, as
+                    // `resolve` would close it.
+                    self.close_quiet_window(seat);
+                }
             }
             Action::Win => {
                 let t = self.drawn;

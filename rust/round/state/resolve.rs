@@ -19,11 +19,8 @@ impl Round {
             && self.responses == [Action::Pass; 4]
             && (self.offered == 0 || self.wins.iter().all(Option::is_none))
         {
-            // Nobody was offered a win and nobody claims (the common window): the next
-            // seat draws.
-            let next = (from + 1) % 4;
-            self.keep_closed_window(next);
-            self.draw_for(next, false);
+            // Nobody was offered a win and nobody claims (the common window).
+            self.close_quiet_window(from);
             return;
         }
         let t = self.claim_tile;
@@ -147,6 +144,15 @@ impl Round {
             self.enter_turn(next, TurnStart::Chow);
             return;
         }
+        self.keep_closed_window(next);
+        self.draw_for(next, false);
+    }
+
+    /// Closes the claim window on the discard of `from` that nobody answers: the next seat
+    /// draws.
+    #[inline]
+    pub(super) fn close_quiet_window(&mut self, from: u8) {
+        let next = (from + 1) % 4;
         self.keep_closed_window(next);
         self.draw_for(next, false);
     }
