@@ -141,6 +141,16 @@ impl SeatState {
         self.completing_known = false;
     }
 
+    /// After a claimed meld (which forgets the bound): the bound `before` the claim, less
+    /// one. The tiles left beside one more meld are at least as far from complete as the
+    /// tiles before the claim plus the discard counted as a concealed set (a reading of
+    /// the new hand is one of the old hand plus that set), and one tile added lowers the
+    /// shanten by at most one.
+    #[inline]
+    pub(super) fn keep_bound_after_claim(&mut self, before: i8) {
+        self.bound = (before - 1).max(NO_BOUND);
+    }
+
     /// False when the shanten bound rules out a win on the concealed tiles plus `extra`
     /// (the tiles as they are when `None`).
     #[inline]

@@ -191,11 +191,13 @@ impl Round {
         self.mark_claimed();
         self.ruleset.on_claim(seat);
         let st = &mut self.seats[seat as usize];
+        let bound = st.bound;
         for &(x, n) in claim.taken() {
             st.remove(x, n);
             self.visible[x as usize] += n;
         }
         st.push_meld(claim.meld, from);
+        st.keep_bound_after_claim(bound);
     }
 
     /// Draws for `seat` from the head, or from the tail after a kong (`kong`), setting
