@@ -402,6 +402,34 @@ impl ShapeStats {
         out
     }
 
+    /// False when no exchange of one tile (one given up, one taken) makes the hand these
+    /// summaries describe pass [`may_be_complete`] beside `n_melds` melds, for a hand
+    /// holding no kind four times (taking a fifth copy is then impossible). A 14 - 3k tile
+    /// hand within one tile of ready passes. An exchange changes the counts of at most two
+    /// kinds by one: it mends at most two of the regular shape's defects (honor kinds held
+    /// once or four times, suits holding 1 mod 3), flips the parity of at most two kinds
+    /// (seven pairs), gives up at most one suited 2-8 (thirteen orphans) or one copy of one
+    /// repeated kind (honors and knitted), and adds at most one kind (knitted straight).
+    #[inline]
+    pub fn may_be_one_exchange_from_complete(&self, n_melds: usize) -> bool {
+        let res1 = (0..3).filter(|&j| self.byte(SUITS + j) % 3 == 1).count() as u8;
+        if self.byte(HONOR_BAD) + res1 <= 2 {
+            return true;
+        }
+        if n_melds > 1 {
+            return false;
+        }
+        if n_melds == 0
+            && (self.byte(ODD) <= 2 || self.byte(INNER) <= 1 || self.byte(REPEATED) <= 1)
+        {
+            return true;
+        }
+        self.byte(DISTINCT_SUITED) >= 8
+            && KNITTED_MASKS
+                .iter()
+                .any(|&k| (k & !self.present).count_ones() <= 1)
+    }
+
     /// The part of the filter for the forms other than the regular one (seven pairs,
     /// thirteen orphans, honors-knitted, knitted straight), from their summaries.
     #[inline(always)]
@@ -508,6 +536,51 @@ mod tests {
                 }
             }
         }
+        // One exchange from complete: every 14 - 3k tile hand without a kind held four
+        // times that some exchange (one tile given up, one taken) completes passes.
+        let mut rng = Rng::new(13);
+        let mut near = 0;
+        for i in 0..40_000 {
+            let n_melds = i % 3;
+            let mut c = [0u8; 34];
+            let base = rng.below(27) as usize;
+            let mut k = 0;
+            while k < 14 - 3 * n_melds {
+                let t = if rng.below(3) == 0 {
+                    rng.below(34) as usize
+                } else {
+                    (base + rng.below(9) as usize) % 34
+                };
+                if c[t] < 3 {
+                    c[t] += 1;
+                    k += 1;
+                }
+            }
+            let st = ShapeStats::of(&c);
+            if shanten_ignoring_melds(&c, n_melds as u8) <= 0 {
+                near += 1;
+                assert!(st.may_be_one_exchange_from_complete(n_melds), "{c:?}");
+            }
+        }
+        assert!(near > 1000, "{near}");
+        for s in [
+            "147m258p369s1234z5z",
+            "147m258p36s123456z",
+            "11223344556677m",
+            "19m19p19s1234567z",
+            "1m9m19p19s1234567z",
+        ] {
+            let c = to_counts(&parse(s).unwrap()).unwrap();
+            assert!(
+                ShapeStats::of(&c).may_be_one_exchange_from_complete(0),
+                "{s}"
+            );
+        }
+        // Three honors held once: no regular shape; with pairs and 2-8 tiles, no special
+        // one either.
+        let far = to_counts(&parse("22558m3366p48s123z").unwrap()).unwrap();
+        assert!(!ShapeStats::of(&far).may_be_one_exchange_from_complete(0));
+        assert!(shanten_ignoring_melds(&far, 0) > 0);
         // Knitted straights one or two kinds short, and other near-special shapes.
         for s in [
             "147m258p369s1234z",

@@ -123,7 +123,19 @@ impl Round {
     /// declare ready), tightening its bound on the way.
     fn ready_reachable(&mut self, seat: u8) -> bool {
         let st = &mut self.seats[seat as usize];
-        if st.bound > 0 || st.refresh_bound() > 0 {
+        if st.bound > 0 {
+            return false;
+        }
+        // Most hands are told far from ready by their summaries, before any search.
+        if st.stats.quads() == 0
+            && !st
+                .stats
+                .may_be_one_exchange_from_complete(st.n_melds as usize)
+        {
+            st.bound = 1;
+            return false;
+        }
+        if st.refresh_bound() > 0 {
             return false;
         }
         // Ready or better with the meld copies ignored: exact when there is no meld.
