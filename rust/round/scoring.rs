@@ -180,6 +180,83 @@ const REPEATED: u32 = 7;
 /// Byte: suited kinds held.
 const DISTINCT_SUITED: u32 = 8;
 
+/// `ONE_EXCHANGE[b][p][code]`: whether one exchange (a tile given up, then one taken)
+/// can leave a hand whose honor kinds held once are `b` (3 for three or more), whose honor
+/// pairs are `p` (3 for three or more) and whose suits' residue code is `code` with the
+/// regular shape's summaries of [`ShapeStats::may_be_complete`] (no honor held once or
+/// four times, no suit holding 1 mod 3, one pair). Each end of the exchange moves one
+/// honor kind between counts (0, 1, 2, 3) or one suit's residue; kinds whose presence the
+/// summaries do not tell (an honor held three times or not at all, a suited tile) are
+/// taken as present, so that a `false` here is a proof.
+const ONE_EXCHANGE: [[[bool; 27]; 4]; 4] = {
+    const fn minus_one(code: usize, j: usize) -> usize {
+        let w = POW3[j] as usize;
+        if code / w % 3 == 0 {
+            code + 2 * w
+        } else {
+            code - w
+        }
+    }
+    let mut out = [[[false; 27]; 4]; 4];
+    let mut hb = 0;
+    while hb < 4 {
+        let mut hp = 0;
+        while hp < 4 {
+            let mut code = 0;
+            while code < 27 {
+                // The hand as it is (a tile given up and taken back).
+                let mut ok = hb == 0 && PAIR_SUITS[code] as i32 + hp as i32 == 1;
+                // Give up: an honor held 1, 2 or 3 times; a suited tile.
+                let mut r = 1;
+                while r < 7 {
+                    let (mut b, mut p, mut c, mut avail) = (hb as i32, hp as i32, code, true);
+                    match r {
+                        1 => {
+                            avail = b >= 1;
+                            b -= 1;
+                        }
+                        2 => {
+                            avail = p >= 1;
+                            p -= 1;
+                            b += 1;
+                        }
+                        3 => p += 1,
+                        _ => c = minus_one(c, r - 4),
+                    }
+                    // Take: an honor held 0, 1 or 2 times; a suited tile.
+                    let mut a = 1;
+                    while avail && a < 7 {
+                        let (mut b2, mut p2, mut c2, mut avail2) = (b, p, c, true);
+                        match a {
+                            1 => b2 += 1,
+                            2 => {
+                                avail2 = b2 >= 1;
+                                b2 -= 1;
+                                p2 += 1;
+                            }
+                            3 => {
+                                avail2 = p2 >= 1;
+                                p2 -= 1;
+                            }
+                            _ => c2 = PLUS_ONE[c2][a - 4] as usize,
+                        }
+                        if avail2 && b2 == 0 && PAIR_SUITS[c2] as i32 + p2 == 1 {
+                            ok = true;
+                        }
+                        a += 1;
+                    }
+                    r += 1;
+                }
+                out[hb][hp][code] = ok;
+                code += 1;
+            }
+            hp += 1;
+        }
+        hb += 1;
+    }
+    out
+};
+
 /// `STEP[t][c]`: what kind `t` held `c` times adds to [`ShapeStats::packed`] (entries past
 /// four copies repeat four's). Every counter is a sum over the kinds, so a kind going from
 /// `b` to `a` copies changes the packed counters by `STEP[t][a] - STEP[t][b]`; added before
@@ -406,14 +483,15 @@ impl ShapeStats {
     /// summaries describe pass [`may_be_complete`] beside `n_melds` melds, for a hand
     /// holding no kind four times (taking a fifth copy is then impossible). A 14 - 3k tile
     /// hand within one tile of ready passes. An exchange changes the counts of at most two
-    /// kinds by one: it mends at most two of the regular shape's defects (honor kinds held
-    /// once or four times, suits holding 1 mod 3), flips the parity of at most two kinds
+    /// kinds by one: the regular shape's summaries after it are read from [`ONE_EXCHANGE`];
+    /// it flips the parity of at most two kinds
     /// (seven pairs), gives up at most one suited 2-8 (thirteen orphans) or one copy of one
     /// repeated kind (honors and knitted), and adds at most one kind (knitted straight).
     #[inline]
     pub fn may_be_one_exchange_from_complete(&self, n_melds: usize) -> bool {
-        let res1 = (0..3).filter(|&j| self.byte(SUITS + j) % 3 == 1).count() as u8;
-        if self.byte(HONOR_BAD) + res1 <= 2 {
+        let b = self.byte(HONOR_BAD).min(3) as usize;
+        let p = self.byte(HONOR_PAIRS).min(3) as usize;
+        if ONE_EXCHANGE[b][p][self.residues()] {
             return true;
         }
         if n_melds > 1 {
