@@ -119,6 +119,26 @@ impl Round {
             || self.ruleset.some_wait_scores(&self.facts(), seat, c)
     }
 
+    /// Adds `Ready(t)` for every discard `t` that declares ready (C-10), when the seat's
+    /// tiles are within one tile of ready.
+    #[inline(never)]
+    fn push_ready_discards(&mut self, seat: u8) {
+        if !self.ready_reachable(seat) {
+            return;
+        }
+        let mut c = self.seats[seat as usize].hand;
+        for t in 0..34u8 {
+            if c[t as usize] == 0 {
+                continue;
+            }
+            c[t as usize] -= 1;
+            if self.ready_ok(seat, &c) {
+                self.legal[seat as usize].push(Action::Ready(t));
+            }
+            c[t as usize] += 1;
+        }
+    }
+
     /// Whether the 14 - 3k tiles of `seat` are within one tile of ready (some discard may
     /// declare ready), tightening its bound on the way.
     fn ready_reachable(&mut self, seat: u8) -> bool {
@@ -171,18 +191,8 @@ impl Round {
             self.legal[s].push(Action::Discard(self.drawn));
         } else {
             self.legal[s].push_discards(st.stats.present());
-            if self.opts().ting_enabled && !st_ready && self.ready_reachable(seat) {
-                let mut c = self.seats[s].hand;
-                for t in 0..34u8 {
-                    if c[t as usize] == 0 {
-                        continue;
-                    }
-                    c[t as usize] -= 1;
-                    if self.ready_ok(seat, &c) {
-                        self.legal[s].push(Action::Ready(t));
-                    }
-                    c[t as usize] += 1;
-                }
+            if self.opts().ting_enabled && !st_ready {
+                self.push_ready_discards(seat);
             }
             // A kong needs four copies held or a pung declared (looked at first: most turns
             // have neither), a tile after the seat's turn and a replacement for itself: with
