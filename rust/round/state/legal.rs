@@ -339,3 +339,74 @@ impl Round {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PolicyKind, RoundView};
+    use crate::rules::Rules;
+
+    /// Whether `seat` may answer the discard `t` of `from` in the window `r` has opened,
+    /// found without the seat's summaries: the full win test and the counts of its tiles.
+    fn may_answer(r: &Round, seat: u8, from: u8, t: Tile) -> (bool, bool) {
+        let win = r.clone().eval_win_full(seat, t, WinKind::Discard).is_some();
+        let st = &r.seats[seat as usize];
+        let opts = &r.rules.table;
+        let last = r.wall_spent();
+        let c = &st.hand;
+        let held = |x: i32| (0..27).contains(&x) && x / 9 == t as i32 / 9 && c[x as usize] > 0;
+        let u = t as i32;
+        let chow = opts.chows
+            && seat == (from + 1) % 4
+            && t < 27
+            && ((held(u - 2) && held(u - 1))
+                || (held(u - 1) && held(u + 1))
+                || (held(u + 1) && held(u + 2)));
+        let meld = !st.ready
+            && (!last || opts.last_discard_claims == LastDiscardClaims::Any)
+            && (c[t as usize] >= 2 || chow);
+        (win, win || meld)
+    }
+
+    #[test]
+    fn claim_windows_offer_what_the_tiles_allow() {
+        for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
+            let (mut windows, mut answered, mut wins) = (0, 0, 0);
+            for seed in 0..60u64 {
+                let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                let mut bots: Vec<_> = (0..4).map(|_| PolicyKind::Random.build(&rules)).collect();
+                for (s, b) in bots.iter_mut().enumerate() {
+                    b.begin_hand(seed * 4 + s as u64);
+                }
+                while !r.is_over() {
+                    let seat = r.pending().trailing_zeros() as u8;
+                    let action = bots[seat as usize].act(&RoundView { round: &r, seat });
+                    if let (Phase::Turn, Action::Discard(t)) = (r.phase(), action) {
+                        // The window as the discard opens it, then each seat's answer.
+                        let mut w = r.clone();
+                        w.seats[seat as usize].remove(t, 1);
+                        w.visible[t as usize] += 1;
+                        w.open_window(seat, t, false);
+                        windows += 1;
+                        for k in 1..4u8 {
+                            let s = (seat + k) % 4;
+                            let (win, any) = may_answer(&w, s, seat, t);
+                            let legal = &w.legal[s as usize];
+                            assert_eq!(legal.contains(Action::Win), win, "seed {seed} seat {s}");
+                            assert_eq!(!legal.is_empty(), any, "seed {seed} seat {s} on {t}");
+                            assert_eq!(w.offered >> s & 1 == 1, any, "seed {seed} seat {s}");
+                            answered += usize::from(any);
+                            wins += usize::from(win);
+                        }
+                    }
+                    r.apply(seat, action).unwrap();
+                }
+            }
+            // Enough windows, answers and offered wins that each path was taken.
+            assert!(
+                windows > 3000 && answered > 300 && wins > 0,
+                "{windows} {answered} {wins}"
+            );
+        }
+    }
+}
