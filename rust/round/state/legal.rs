@@ -369,7 +369,7 @@ mod tests {
     }
 
     #[test]
-    fn claim_windows_offer_what_the_tiles_allow() {
+    fn claim_windows_offer_what_the_tiles_allow_and_bounds_hold() {
         for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
             let (mut windows, mut answered, mut wins) = (0, 0, 0);
             for seed in 0..60u64 {
@@ -400,6 +400,12 @@ mod tests {
                         }
                     }
                     r.apply(seat, action).unwrap();
+                    // Every kept shanten bound is one (claims keep it less one, the
+                    // ready search may raise it to 1).
+                    for st in &r.seats {
+                        let s = scoring::shanten_ignoring_melds(&st.hand, st.n_melds);
+                        assert!(st.bound <= s, "seed {seed}: bound {} > {s}", st.bound);
+                    }
                 }
             }
             // Enough windows, answers and offered wins that each path was taken.
