@@ -173,20 +173,22 @@ impl Wall {
     /// Shuffles a wall from `seed`: 136 tiles, plus the eight flowers when `flowers`.
     /// Then throws the dice for the break (`throw`), from the same generator.
     pub fn new(seed: u64, flowers: bool, throw: BreakThrow) -> Self {
-        let mut tiles = [0 as Tile; MAX_TILES];
-        let mut n = 0usize;
-        for t in 0..34u8 {
-            for _ in 0..4 {
-                tiles[n] = t;
+        // Four copies of each kind in order, then the eight flowers (copied, not built).
+        const UNSHUFFLED: [Tile; MAX_TILES] = {
+            let mut tiles = [0 as Tile; MAX_TILES];
+            let mut n = 0;
+            while n < MAX_TILES {
+                tiles[n] = if n < 136 {
+                    (n / 4) as Tile
+                } else {
+                    (n - 102) as Tile
+                };
                 n += 1;
             }
-        }
-        if flowers {
-            for f in 34..42u8 {
-                tiles[n] = f;
-                n += 1;
-            }
-        }
+            tiles
+        };
+        let mut tiles = UNSHUFFLED;
+        let n = if flowers { MAX_TILES } else { 136 };
         Self::shuffled(&mut tiles, n, seed, throw)
     }
 

@@ -264,6 +264,17 @@ impl ActionList {
     pub fn push_discards(&mut self, mut kinds: u64) {
         let all = kinds;
         let mut n = self.len as usize;
+        // The common case, every kind fits: one capacity check for all of them.
+        let k = kinds.count_ones() as usize;
+        if let Some(slots) = self.items.get_mut(n..n + k) {
+            for slot in slots {
+                *slot = Action::Discard(kinds.trailing_zeros() as Tile);
+                kinds &= kinds - 1;
+            }
+            self.len = (n + k) as u8;
+            self.discards |= all;
+            return;
+        }
         while kinds != 0 && n < MAX_ACTIONS {
             self.items[n] = Action::Discard(kinds.trailing_zeros() as Tile);
             kinds &= kinds - 1;

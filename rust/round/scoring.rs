@@ -157,17 +157,137 @@ pub fn ready_scores(rules: &Rules) -> bool {
 /// plus any one tile), and which kinds are held or held four times (bit sets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShapeStats {
-    /// Tiles of each suit.
-    suit: [u8; 3],
-    honor_bad: u8,
-    honor_pairs: u8,
-    odd: u8,
-    inner: u8,
-    repeated: u8,
-    distinct_suited: u8,
+    /// Nine counters of one byte each, at the byte positions named below ([`SUITS`] to
+    /// [`DISTINCT_SUITED`]): kept as one number so that a kind's change is one table
+    /// lookup and one addition ([`STEP`]).
+    packed: u128,
     present: u64,
     quads: u64,
 }
+
+/// Byte of [`ShapeStats::packed`]: tiles of each suit (bytes 0, 1, 2).
+const SUITS: u32 = 0;
+/// Byte: honor kinds held once or four times (they break the regular shape).
+const HONOR_BAD: u32 = 3;
+/// Byte: honor kinds held twice.
+const HONOR_PAIRS: u32 = 4;
+/// Byte: kinds held an odd number of times.
+const ODD: u32 = 5;
+/// Byte: suited 2-8 tiles held.
+const INNER: u32 = 6;
+/// Byte: kinds held more than once.
+const REPEATED: u32 = 7;
+/// Byte: suited kinds held.
+const DISTINCT_SUITED: u32 = 8;
+
+/// `ONE_EXCHANGE[b][p][code]`: whether one exchange (a tile given up, then one taken)
+/// can leave a hand whose honor kinds held once are `b` (3 for three or more), whose honor
+/// pairs are `p` (3 for three or more) and whose suits' residue code is `code` with the
+/// regular shape's summaries of [`ShapeStats::may_be_complete`] (no honor held once or
+/// four times, no suit holding 1 mod 3, one pair). Each end of the exchange moves one
+/// honor kind between counts (0, 1, 2, 3) or one suit's residue; kinds whose presence the
+/// summaries do not tell (an honor held three times or not at all, a suited tile) are
+/// taken as present, so that a `false` here is a proof.
+const ONE_EXCHANGE: [[[bool; 27]; 4]; 4] = {
+    const fn minus_one(code: usize, j: usize) -> usize {
+        let w = POW3[j] as usize;
+        if code / w % 3 == 0 {
+            code + 2 * w
+        } else {
+            code - w
+        }
+    }
+    let mut out = [[[false; 27]; 4]; 4];
+    let mut hb = 0;
+    while hb < 4 {
+        let mut hp = 0;
+        while hp < 4 {
+            let mut code = 0;
+            while code < 27 {
+                // The hand as it is (a tile given up and taken back).
+                let mut ok = hb == 0 && PAIR_SUITS[code] as i32 + hp as i32 == 1;
+                // Give up: an honor held 1, 2 or 3 times; a suited tile.
+                let mut r = 1;
+                while r < 7 {
+                    let (mut b, mut p, mut c, mut avail) = (hb as i32, hp as i32, code, true);
+                    match r {
+                        1 => {
+                            avail = b >= 1;
+                            b -= 1;
+                        }
+                        2 => {
+                            avail = p >= 1;
+                            p -= 1;
+                            b += 1;
+                        }
+                        3 => p += 1,
+                        _ => c = minus_one(c, r - 4),
+                    }
+                    // Take: an honor held 0, 1 or 2 times; a suited tile.
+                    let mut a = 1;
+                    while avail && a < 7 {
+                        let (mut b2, mut p2, mut c2, mut avail2) = (b, p, c, true);
+                        match a {
+                            1 => b2 += 1,
+                            2 => {
+                                avail2 = b2 >= 1;
+                                b2 -= 1;
+                                p2 += 1;
+                            }
+                            3 => {
+                                avail2 = p2 >= 1;
+                                p2 -= 1;
+                            }
+                            _ => c2 = PLUS_ONE[c2][a - 4] as usize,
+                        }
+                        if avail2 && b2 == 0 && PAIR_SUITS[c2] as i32 + p2 == 1 {
+                            ok = true;
+                        }
+                        a += 1;
+                    }
+                    r += 1;
+                }
+                out[hb][hp][code] = ok;
+                code += 1;
+            }
+            hp += 1;
+        }
+        hb += 1;
+    }
+    out
+};
+
+/// `STEP[t][c]`: what kind `t` held `c` times adds to [`ShapeStats::packed`] (entries past
+/// four copies repeat four's). Every counter is a sum over the kinds, so a kind going from
+/// `b` to `a` copies changes the packed counters by `STEP[t][a] - STEP[t][b]`; added before
+/// subtracting, no byte ever borrows from its neighbour.
+const STEP: [[u128; 8]; 34] = {
+    const fn byte(pos: u32, v: u128) -> u128 {
+        v << (8 * pos)
+    }
+    let mut out = [[0u128; 8]; 34];
+    let mut t = 0;
+    while t < 34 {
+        let mut i = 0;
+        while i < 8 {
+            let c = if i > 4 { 4 } else { i } as u128;
+            let mut v = byte(ODD, c & 1) + byte(REPEATED, (c > 1) as u128);
+            if t < 27 {
+                v += byte(SUITS + (t / 9) as u32, c) + byte(DISTINCT_SUITED, (c > 0) as u128);
+                if t % 9 != 0 && t % 9 != 8 {
+                    v += byte(INNER, c);
+                }
+            } else {
+                v += byte(HONOR_BAD, (c == 1 || c == 4) as u128)
+                    + byte(HONOR_PAIRS, (c == 2) as u128);
+            }
+            out[t][i] = v;
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+};
 
 /// Powers of three: the weight of suit `j` in a residue code `r0 + 3 r1 + 9 r2` (the
 /// suits' tile counts modulo 3).
@@ -230,44 +350,21 @@ const PLUS_ONE: [[u8; 3]; 27] = {
     out
 };
 
-/// Whether a count of an honor kind breaks the regular shape (a single or four copies).
-#[inline(always)]
-fn honor_bad(x: u8) -> u8 {
-    u8::from(x == 1 || x == 4)
-}
-
-/// Whether kind `t` is a suited 2-8.
-#[inline(always)]
-fn is_inner(t: usize) -> bool {
-    t < 27 && t % 9 != 0 && t % 9 != 8
-}
-
 impl ShapeStats {
     /// Accounts for a kind going from `before` to `after` copies.
     #[inline(always)]
     pub fn change(&mut self, t: u8, before: u8, after: u8) {
-        let t = t as usize;
-        let d = after as i16 - before as i16;
-        if t < 27 {
-            self.suit[t / 9] = (self.suit[t / 9] as i16 + d) as u8;
-            if is_inner(t) {
-                self.inner = (self.inner as i16 + d) as u8;
-            }
-            self.distinct_suited =
-                (self.distinct_suited as i16 + i16::from(after > 0) - i16::from(before > 0)) as u8;
-        } else {
-            self.honor_bad = self.honor_bad + honor_bad(after) - honor_bad(before);
-            self.honor_pairs =
-                (self.honor_pairs as i16 + i16::from(after == 2) - i16::from(before == 2)) as u8;
-        }
-        self.odd = (self.odd as i16 + i16::from(after & 1 == 1) - i16::from(before & 1 == 1)) as u8;
-        self.repeated = (self.repeated as i16 + i16::from(after > 1) - i16::from(before > 1)) as u8;
-        if after > 0 {
-            self.present |= 1 << t;
-        } else {
-            self.present &= !(1 << t);
-        }
-        self.quads = self.quads & !(1 << t) | u64::from(after == 4) << t;
+        let step = &STEP[t as usize];
+        self.packed = self.packed + step[after as usize & 7] - step[before as usize & 7];
+        let bit = 1u64 << t;
+        self.present = self.present & !bit | u64::from(after > 0) << t;
+        self.quads = self.quads & !bit | u64::from(after == 4) << t;
+    }
+
+    /// The counter at byte `pos` of [`ShapeStats::packed`].
+    #[inline(always)]
+    fn byte(&self, pos: u32) -> u8 {
+        (self.packed >> (8 * pos)) as u8
     }
 
     /// Bit `t` is set when the hand holds kind `t`.
@@ -295,14 +392,14 @@ impl ShapeStats {
     /// The residue code of the suits' tile counts.
     #[inline(always)]
     fn residues(&self) -> usize {
-        let r = |j: usize| RESIDUE[(self.suit[j] as usize).min(14)][j] as usize;
+        let r = |j: usize| RESIDUE[(self.byte(SUITS + j as u32) as usize).min(14)][j] as usize;
         r(0) + r(1) + r(2)
     }
 
     /// [`may_be_complete`] for the hand these summaries describe.
     #[inline]
     pub fn may_be_complete(&self, n_melds: usize) -> bool {
-        if self.honor_bad == 0 && PAIR_SUITS[self.residues()] + self.honor_pairs == 1 {
+        if self.byte(HONOR_BAD) == 0 && PAIR_SUITS[self.residues()] + self.byte(HONOR_PAIRS) == 1 {
             return true;
         }
         self.special_forms(n_melds)
@@ -320,9 +417,9 @@ impl ShapeStats {
         let code = self.residues();
         let mut out = 0u64;
         // Regular form, a suited tile: only its suit's residue moves.
-        if self.honor_bad == 0 {
+        if self.byte(HONOR_BAD) == 0 {
             for (j, &suit) in SUITS.iter().enumerate() {
-                if PAIR_SUITS[PLUS_ONE[code][j] as usize] + self.honor_pairs == 1 {
+                if PAIR_SUITS[PLUS_ONE[code][j] as usize] + self.byte(HONOR_PAIRS) == 1 {
                     out |= suit;
                 }
             }
@@ -330,8 +427,9 @@ impl ShapeStats {
         // Regular form, an honor: a pair becoming a pung (no bad honor), or the one single
         // honor becoming a pair (and no other pair anywhere).
         let suit_pairs = PAIR_SUITS[code];
-        let pair_to_pung = self.honor_bad == 0 && suit_pairs + self.honor_pairs == 2;
-        let single_to_pair = self.honor_bad == 1 && suit_pairs == 0 && self.honor_pairs == 0;
+        let pair_to_pung = self.byte(HONOR_BAD) == 0 && suit_pairs + self.byte(HONOR_PAIRS) == 2;
+        let single_to_pair =
+            self.byte(HONOR_BAD) == 1 && suit_pairs == 0 && self.byte(HONOR_PAIRS) == 0;
         if pair_to_pung || single_to_pair {
             let want = if pair_to_pung { 2 } else { 1 };
             for (i, &x) in hand[27..].iter().enumerate() {
@@ -345,7 +443,7 @@ impl ShapeStats {
         }
         if n_melds == 0 {
             // Seven pairs: the one kind held an odd number of times.
-            if self.odd == 1 {
+            if self.byte(ODD) == 1 {
                 for (t, &x) in hand.iter().enumerate() {
                     if x & 1 == 1 {
                         out |= 1 << t;
@@ -353,22 +451,22 @@ impl ShapeStats {
                 }
             }
             // Thirteen orphans: no suited 2-8 held, and none added.
-            if self.inner == 0 {
+            if self.byte(INNER) == 0 {
                 out |= OUTER;
             }
             // Honors and knitted: no kind held twice, and none added twice.
-            if self.repeated == 0 {
+            if self.byte(REPEATED) == 0 {
                 out |= !self.present & ALL;
             }
         }
         // Knitted straight: at most one of a straight's nine kinds missing, and nine
         // distinct suited kinds after the tile.
-        if self.distinct_suited >= 8 {
+        if self.byte(DISTINCT_SUITED) >= 8 {
             let new_suited = SUITED & !self.present;
             for k in KNITTED_MASKS {
                 let missing = k & !self.present;
                 if missing == 0 {
-                    out |= if self.distinct_suited >= 9 {
+                    out |= if self.byte(DISTINCT_SUITED) >= 9 {
                         ALL
                     } else {
                         new_suited
@@ -381,6 +479,35 @@ impl ShapeStats {
         out
     }
 
+    /// False when no exchange of one tile (one given up, one taken) makes the hand these
+    /// summaries describe pass [`may_be_complete`] beside `n_melds` melds, for a hand
+    /// holding no kind four times (taking a fifth copy is then impossible). A 14 - 3k tile
+    /// hand within one tile of ready passes. An exchange changes the counts of at most two
+    /// kinds by one: the regular shape's summaries after it are read from [`ONE_EXCHANGE`];
+    /// it flips the parity of at most two kinds
+    /// (seven pairs), gives up at most one suited 2-8 (thirteen orphans) or one copy of one
+    /// repeated kind (honors and knitted), and adds at most one kind (knitted straight).
+    #[inline]
+    pub fn may_be_one_exchange_from_complete(&self, n_melds: usize) -> bool {
+        let b = self.byte(HONOR_BAD).min(3) as usize;
+        let p = self.byte(HONOR_PAIRS).min(3) as usize;
+        if ONE_EXCHANGE[b][p][self.residues()] {
+            return true;
+        }
+        if n_melds > 1 {
+            return false;
+        }
+        if n_melds == 0
+            && (self.byte(ODD) <= 2 || self.byte(INNER) <= 1 || self.byte(REPEATED) <= 1)
+        {
+            return true;
+        }
+        self.byte(DISTINCT_SUITED) >= 8
+            && KNITTED_MASKS
+                .iter()
+                .any(|&k| (k & !self.present).count_ones() <= 1)
+    }
+
     /// The part of the filter for the forms other than the regular one (seven pairs,
     /// thirteen orphans, honors-knitted, knitted straight), from their summaries.
     #[inline(always)]
@@ -388,10 +515,12 @@ impl ShapeStats {
         if n_melds > 1 {
             return false;
         }
-        if n_melds == 0 && (self.odd == 0 || self.inner == 0 || self.repeated == 0) {
+        if n_melds == 0
+            && (self.byte(ODD) == 0 || self.byte(INNER) == 0 || self.byte(REPEATED) == 0)
+        {
             return true;
         }
-        if self.distinct_suited < 9 {
+        if self.byte(DISTINCT_SUITED) < 9 {
             return false;
         }
         for k in KNITTED_MASKS {
@@ -485,6 +614,51 @@ mod tests {
                 }
             }
         }
+        // One exchange from complete: every 14 - 3k tile hand without a kind held four
+        // times that some exchange (one tile given up, one taken) completes passes.
+        let mut rng = Rng::new(13);
+        let mut near = 0;
+        for i in 0..40_000 {
+            let n_melds = i % 3;
+            let mut c = [0u8; 34];
+            let base = rng.below(27) as usize;
+            let mut k = 0;
+            while k < 14 - 3 * n_melds {
+                let t = if rng.below(3) == 0 {
+                    rng.below(34) as usize
+                } else {
+                    (base + rng.below(9) as usize) % 34
+                };
+                if c[t] < 3 {
+                    c[t] += 1;
+                    k += 1;
+                }
+            }
+            let st = ShapeStats::of(&c);
+            if shanten_ignoring_melds(&c, n_melds as u8) <= 0 {
+                near += 1;
+                assert!(st.may_be_one_exchange_from_complete(n_melds), "{c:?}");
+            }
+        }
+        assert!(near > 1000, "{near}");
+        for s in [
+            "147m258p369s1234z5z",
+            "147m258p36s123456z",
+            "11223344556677m",
+            "19m19p19s1234567z",
+            "1m9m19p19s1234567z",
+        ] {
+            let c = to_counts(&parse(s).unwrap()).unwrap();
+            assert!(
+                ShapeStats::of(&c).may_be_one_exchange_from_complete(0),
+                "{s}"
+            );
+        }
+        // Three honors held once: no regular shape; with pairs and 2-8 tiles, no special
+        // one either.
+        let far = to_counts(&parse("22558m3366p48s123z").unwrap()).unwrap();
+        assert!(!ShapeStats::of(&far).may_be_one_exchange_from_complete(0));
+        assert!(shanten_ignoring_melds(&far, 0) > 0);
         // Knitted straights one or two kinds short, and other near-special shapes.
         for s in [
             "147m258p369s1234z",

@@ -116,6 +116,22 @@ impl SeatState {
             }
         }
     }
+    /// True when the seat can neither win on the discard `t` nor claim it (a chow only
+    /// when `chow`), told from the summaries alone: a pung or kong needs two copies of `t`,
+    /// a chow two neighbours of it, and a win (of plain shapes:
+    /// [`super::ruleset::RuleSet::wins_are_plain_shapes`]) the shanten bound at most 0 and
+    /// `t` among the completing kinds (found here when not known). `false` asks for the
+    /// full test.
+    #[inline(always)]
+    pub(super) fn quiet_on(&mut self, t: Tile, chow: bool) -> bool {
+        if self.hand[t as usize] >= 2
+            || (chow && crate::tile::is_suited(t) && chow_neighbours(self.stats.present(), t))
+        {
+            return false;
+        }
+        self.barred || !self.may_win(Some(t)) || !self.may_complete(Some(t))
+    }
+
     #[inline]
     pub(super) fn push_meld(&mut self, m: Meld, from: u8) {
         self.melds[self.n_melds as usize] = m;
@@ -123,6 +139,16 @@ impl SeatState {
         self.n_melds += 1;
         self.bound = NO_BOUND;
         self.completing_known = false;
+    }
+
+    /// After a claimed meld (which forgets the bound): the bound `before` the claim, less
+    /// one. The tiles left beside one more meld are at least as far from complete as the
+    /// tiles before the claim plus the discard counted as a concealed set (a reading of
+    /// the new hand is one of the old hand plus that set), and one tile added lowers the
+    /// shanten by at most one.
+    #[inline]
+    pub(super) fn keep_bound_after_claim(&mut self, before: i8) {
+        self.bound = (before - 1).max(NO_BOUND);
     }
 
     /// False when the shanten bound rules out a win on the concealed tiles plus `extra`
@@ -148,4 +174,15 @@ impl SeatState {
             self.n_flowers += 1;
         }
     }
+}
+
+/// Whether the kinds held (`present`, a bit set) include two suited tiles that make a
+/// chow with the suited tile `t`: `t-2 t-1`, `t-1 t+1` or `t+1 t+2` of its suit.
+#[inline(always)]
+pub(super) fn chow_neighbours(present: u64, t: Tile) -> bool {
+    // The five kinds t-2..=t+2 of t's suit, as bits 0..5 (bit 2 is t itself).
+    let r = t % 9;
+    let suit = present >> (t - r) & 0x1FF;
+    let window = (suit << 2) >> r & 0b11111;
+    window & 0b00011 == 0b00011 || window & 0b01010 == 0b01010 || window & 0b11000 == 0b11000
 }

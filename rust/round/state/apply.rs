@@ -119,10 +119,7 @@ impl Round {
         self.drawn = w.drawn;
         self.kong_draw = w.kong_draw;
         self.result = None;
-        for s in 0..4 {
-            self.legal[s].clear();
-            self.wins[s] = None;
-        }
+        self.clear_offers();
     }
 
     /// A seat's place in claim order after the discarder (or konger) of the open window:
@@ -236,6 +233,11 @@ impl Round {
                     ready,
                 });
                 self.open_window(seat, t, false);
+                if self.offered == 0 {
+                    // No seat has anything to answer: the window closes at once, as
+                    // `resolve` would close it.
+                    self.close_quiet_window(seat);
+                }
             }
             Action::Win => {
                 let t = self.drawn;

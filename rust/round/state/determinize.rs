@@ -210,6 +210,7 @@ impl Round {
         self.scores = obs.scores;
         self.wins = Default::default();
         self.legal = [ActionList::default(); 4];
+        self.offered = 0;
         self.rob_discarder = None;
         self.rob_skip = 0;
         self.false_win = None;

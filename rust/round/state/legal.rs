@@ -7,6 +7,7 @@ use crate::round::actions::Action;
 use crate::round::ruleset::WinValue;
 use crate::round::ruleset::{Facts, RuleSet};
 use crate::round::scoring;
+use crate::round::seat::chow_neighbours;
 use crate::round::{AddedKongTile, KongLock, LastDiscardClaims};
 use crate::tile::{self, Counts, Tile};
 
@@ -118,11 +119,43 @@ impl Round {
             || self.ruleset.some_wait_scores(&self.facts(), seat, c)
     }
 
+    /// Adds `Ready(t)` for every discard `t` that declares ready (C-10), when the seat's
+    /// tiles are within one tile of ready.
+    #[inline(never)]
+    fn push_ready_discards(&mut self, seat: u8) {
+        if !self.ready_reachable(seat) {
+            return;
+        }
+        let mut c = self.seats[seat as usize].hand;
+        for t in 0..34u8 {
+            if c[t as usize] == 0 {
+                continue;
+            }
+            c[t as usize] -= 1;
+            if self.ready_ok(seat, &c) {
+                self.legal[seat as usize].push(Action::Ready(t));
+            }
+            c[t as usize] += 1;
+        }
+    }
+
     /// Whether the 14 - 3k tiles of `seat` are within one tile of ready (some discard may
     /// declare ready), tightening its bound on the way.
     fn ready_reachable(&mut self, seat: u8) -> bool {
         let st = &mut self.seats[seat as usize];
-        if st.bound > 0 || st.refresh_bound() > 0 {
+        if st.bound > 0 {
+            return false;
+        }
+        // Most hands are told far from ready by their summaries, before any search.
+        if st.stats.quads() == 0
+            && !st
+                .stats
+                .may_be_one_exchange_from_complete(st.n_melds as usize)
+        {
+            st.bound = 1;
+            return false;
+        }
+        if st.refresh_bound() > 0 {
             return false;
         }
         // Ready or better with the meld copies ignored: exact when there is no meld.
@@ -143,10 +176,8 @@ impl Round {
         self.phase = Phase::Turn;
         self.turn = seat;
         self.start = start;
-        for s in 0..4 {
-            self.wins[s] = None;
-            self.legal[s].clear();
-        }
+        self.clear_offers();
+        self.offered = 1 << seat;
         let s = seat as usize;
         if start.drew() {
             if let Some(v) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
@@ -160,24 +191,20 @@ impl Round {
             self.legal[s].push(Action::Discard(self.drawn));
         } else {
             self.legal[s].push_discards(st.stats.present());
-            if self.opts().ting_enabled && !st_ready && self.ready_reachable(seat) {
-                let mut c = self.seats[s].hand;
-                for t in 0..34u8 {
-                    if c[t as usize] == 0 {
-                        continue;
-                    }
-                    c[t as usize] -= 1;
-                    if self.ready_ok(seat, &c) {
-                        self.legal[s].push(Action::Ready(t));
-                    }
-                    c[t as usize] += 1;
-                }
+            if self.opts().ting_enabled && !st_ready {
+                self.push_ready_discards(seat);
             }
-            // A kong needs a tile after the seat's turn and a replacement for itself: with
+            // A kong needs four copies held or a pung declared (looked at first: most turns
+            // have neither), a tile after the seat's turn and a replacement for itself: with
             // private walls the next seat's wall and the seat's own (B-1).
-            let wall_ok =
-                !(self.wall_spent() || self.own_wall_empty(seat)) || self.opts().kong_on_empty_wall;
-            if !st_ready && !self.kong_locked() && wall_ok {
+            let st = &self.seats[s];
+            let may_kong = st.stats.quads() != 0 || st.n_melds > 0;
+            if may_kong
+                && !st_ready
+                && !self.kong_locked()
+                && (!(self.wall_spent() || self.own_wall_empty(seat))
+                    || self.opts().kong_on_empty_wall)
+            {
                 let st = &self.seats[s];
                 let l = &mut self.legal[s];
                 let mut quads = st.stats.quads();
@@ -203,9 +230,21 @@ impl Round {
     }
 
     /// Fills the (empty) legal actions of `seat` on the discard `t` of `from`.
-    #[inline]
+    #[inline(never)]
     pub(in crate::round) fn claim_legal(&mut self, seat: u8, from: u8, t: Tile) {
-        if let Some(v) = self.eval_win(seat, t, WinKind::Discard) {
+        let win = self.eval_win(seat, t, WinKind::Discard);
+        let st = &self.seats[seat as usize];
+        // The common answer (nothing to claim) from counts and the bit set of kinds held,
+        // before any rule is asked: a meld needs two copies of the discard, or (for the next
+        // seat) two neighbours of it in its suit.
+        let chow_shape = self.rules.table.chows
+            && seat == (from + 1) % 4
+            && tile::is_suited(t)
+            && chow_neighbours(st.stats.present(), t);
+        if win.is_none() && st.hand[t as usize] < 2 && !chow_shape {
+            return;
+        }
+        if let Some(v) = win {
             self.wins[seat as usize] = Some(v);
             self.legal[seat as usize].push(Action::Win);
         }
@@ -242,6 +281,7 @@ impl Round {
         }
         if !l.is_empty() {
             l.push(Action::Pass);
+            self.offered |= 1 << seat;
         }
     }
 
@@ -255,11 +295,11 @@ impl Round {
         self.closed_window = None;
         self.pending = 0;
         self.responses = [Action::Pass; 4];
-        for s in 0..4 {
-            self.wins[s] = None;
-            self.legal[s].clear();
-        }
+        self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
+        let chows = self.opts().chows;
+        let plain = self.ruleset.wins_are_plain_shapes();
+        let next = (from + 1) % 4;
         for k in 1..4u8 {
             let s = (from + k) % 4;
             if rob {
@@ -273,9 +313,16 @@ impl Round {
                         self.wins[s as usize] = Some(v);
                         self.legal[s as usize].push(Action::Win);
                         self.legal[s as usize].push(Action::Pass);
+                        self.offered |= 1 << s;
                     }
                 }
             } else {
+                // Most seats can do nothing with most discards: told from their summaries
+                // (wins of plain shapes only) before the legal actions are built.
+                let chow = chows && s == next;
+                if plain && self.seats[s as usize].quiet_on(t, chow) {
+                    continue;
+                }
                 self.claim_legal(s, from, t);
             }
             if self.legal[s as usize].is_empty() {
@@ -289,6 +336,83 @@ impl Round {
                 continue;
             }
             self.pending |= 1 << s;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PolicyKind, RoundView};
+    use crate::rules::Rules;
+
+    /// Whether `seat` may answer the discard `t` of `from` in the window `r` has opened,
+    /// found without the seat's summaries: the full win test and the counts of its tiles.
+    fn may_answer(r: &Round, seat: u8, from: u8, t: Tile) -> (bool, bool) {
+        let win = r.clone().eval_win_full(seat, t, WinKind::Discard).is_some();
+        let st = &r.seats[seat as usize];
+        let opts = &r.rules.table;
+        let last = r.wall_spent();
+        let c = &st.hand;
+        let held = |x: i32| (0..27).contains(&x) && x / 9 == t as i32 / 9 && c[x as usize] > 0;
+        let u = t as i32;
+        let chow = opts.chows
+            && seat == (from + 1) % 4
+            && t < 27
+            && ((held(u - 2) && held(u - 1))
+                || (held(u - 1) && held(u + 1))
+                || (held(u + 1) && held(u + 2)));
+        let meld = !st.ready
+            && (!last || opts.last_discard_claims == LastDiscardClaims::Any)
+            && (c[t as usize] >= 2 || chow);
+        (win, win || meld)
+    }
+
+    #[test]
+    fn claim_windows_offer_what_the_tiles_allow_and_bounds_hold() {
+        for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
+            let (mut windows, mut answered, mut wins) = (0, 0, 0);
+            for seed in 0..60u64 {
+                let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                let mut bots: Vec<_> = (0..4).map(|_| PolicyKind::Random.build(&rules)).collect();
+                for (s, b) in bots.iter_mut().enumerate() {
+                    b.begin_hand(seed * 4 + s as u64);
+                }
+                while !r.is_over() {
+                    let seat = r.pending().trailing_zeros() as u8;
+                    let action = bots[seat as usize].act(&RoundView { round: &r, seat });
+                    if let (Phase::Turn, Action::Discard(t)) = (r.phase(), action) {
+                        // The window as the discard opens it, then each seat's answer.
+                        let mut w = r.clone();
+                        w.seats[seat as usize].remove(t, 1);
+                        w.visible[t as usize] += 1;
+                        w.open_window(seat, t, false);
+                        windows += 1;
+                        for k in 1..4u8 {
+                            let s = (seat + k) % 4;
+                            let (win, any) = may_answer(&w, s, seat, t);
+                            let legal = &w.legal[s as usize];
+                            assert_eq!(legal.contains(Action::Win), win, "seed {seed} seat {s}");
+                            assert_eq!(!legal.is_empty(), any, "seed {seed} seat {s} on {t}");
+                            assert_eq!(w.offered >> s & 1 == 1, any, "seed {seed} seat {s}");
+                            answered += usize::from(any);
+                            wins += usize::from(win);
+                        }
+                    }
+                    r.apply(seat, action).unwrap();
+                    // Every kept shanten bound is one (claims keep it less one, the
+                    // ready search may raise it to 1).
+                    for st in &r.seats {
+                        let s = scoring::shanten_ignoring_melds(&st.hand, st.n_melds);
+                        assert!(st.bound <= s, "seed {seed}: bound {} > {s}", st.bound);
+                    }
+                }
+            }
+            // Enough windows, answers and offered wins that each path was taken.
+            assert!(
+                windows > 3000 && answered > 300 && wins > 0,
+                "{windows} {answered} {wins}"
+            );
         }
     }
 }

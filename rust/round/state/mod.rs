@@ -48,6 +48,9 @@ pub struct Round {
     pending: u8,
     responses: [Action; 4],
     legal: [ActionList; 4],
+    /// Seats whose legal actions or offered win may be set (a bit set, possibly more seats
+    /// than have any): the ones [`Round::clear_offers`] clears.
+    offered: u8,
     /// The value of each seat's available win (the one [`Action::Win`] would take).
     wins: [Option<WinValue>; 4],
     /// Copies of each kind visible to everyone: discards and exposed melds.
@@ -155,6 +158,7 @@ impl Round {
             pending: 0,
             responses: [Action::Pass; 4],
             legal: [ActionList::default(); 4],
+            offered: 0,
             wins: Default::default(),
             visible: [0; 34],
             discards: [DiscardEntry::default(); MAX_DISCARDS],
@@ -217,6 +221,22 @@ impl Round {
     /// identically; [`Round::events`] then stays empty. For bulk simulation.
     pub fn set_record_events(&mut self, on: bool) {
         self.record = on;
+    }
+
+    /// Forgets every seat's legal actions and offered win (a new turn or window), looking
+    /// only at the seats [`Round::offered`] names.
+    #[inline(always)]
+    pub(super) fn clear_offers(&mut self) {
+        let mut seats = self.offered;
+        while seats != 0 {
+            let s = seats.trailing_zeros() as usize & 3;
+            seats &= seats - 1;
+            if self.wins[s].is_some() {
+                self.wins[s] = None;
+            }
+            self.legal[s].clear();
+        }
+        self.offered = 0;
     }
 
     #[inline]

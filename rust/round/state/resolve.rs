@@ -15,6 +15,14 @@ impl Round {
         // A false win still waiting here lost to a true one before it (B-4).
         self.false_win = None;
         let from = self.claim_from;
+        if self.phase == Phase::Claim
+            && self.responses == [Action::Pass; 4]
+            && (self.offered == 0 || self.wins.iter().all(Option::is_none))
+        {
+            // Nobody was offered a win and nobody claims (the common window).
+            self.close_quiet_window(from);
+            return;
+        }
         let t = self.claim_tile;
         let order = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
         // A seat offered a win (its value is kept beside the offer) that did not take it.
@@ -140,6 +148,15 @@ impl Round {
         self.draw_for(next, false);
     }
 
+    /// Closes the claim window on the discard of `from` that nobody answers: the next seat
+    /// draws.
+    #[inline]
+    pub(super) fn close_quiet_window(&mut self, from: u8) {
+        let next = (from + 1) % 4;
+        self.keep_closed_window(next);
+        self.draw_for(next, false);
+    }
+
     /// Under `penalty_mode = botzone`, before a window that closed with no claim moves play
     /// on (`seat` draws next): the state a later false win on it takes back.
     #[inline]
@@ -174,11 +191,13 @@ impl Round {
         self.mark_claimed();
         self.ruleset.on_claim(seat);
         let st = &mut self.seats[seat as usize];
+        let bound = st.bound;
         for &(x, n) in claim.taken() {
             st.remove(x, n);
             self.visible[x as usize] += n;
         }
         st.push_meld(claim.meld, from);
+        st.keep_bound_after_claim(bound);
     }
 
     /// Draws for `seat` from the head, or from the tail after a kong (`kong`), setting
