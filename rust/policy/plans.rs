@@ -255,6 +255,28 @@ const THREE_CHOW_MASKS: [[u64; 3]; 16] = {
     out
 };
 
+/// The nine kinds of each plan of [`THREE_CHOW_PLANS`] (its three chows together).
+const THREE_CHOW_ALL: [u64; 16] = {
+    let mut out = [0u64; 16];
+    let mut k = 0;
+    while k < 16 {
+        out[k] = THREE_CHOW_MASKS[k][0] | THREE_CHOW_MASKS[k][1] | THREE_CHOW_MASKS[k][2];
+        k += 1;
+    }
+    out
+};
+
+/// True when `x` has at most `k` bits set: `k` times its lowest set bit cleared leaves
+/// nothing (for the small `k` of the reach tests, cheaper than a population count on the
+/// baseline x86-64 target, which lacks the instruction).
+#[inline(always)]
+fn at_most_bits(mut x: u64, k: u32) -> bool {
+    for _ in 0..k {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
+}
+
 /// The most three-chow plans kept alive at once.
 pub const MAX_CHOW_PLANS: usize = 3;
 
@@ -326,10 +348,12 @@ impl Evaluator {
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
         self.n_chow_plans = 0;
         let held = special::presence(tiles);
+        // Counts of kinds are compared as "at most so many missing" (a few cleared bits)
+        // rather than counted: the baseline x86-64 target has no population count.
         self.knitted_alive = self.n_melds <= 1
             && crate::shanten::knitted::MASKS
                 .iter()
-                .any(|&k| (held & k).count_ones() >= 6);
+                .any(|&k| at_most_bits(k & !held, 3));
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
         let [w0, w1, w2, w3, w4] = swar::words(tiles);
@@ -350,19 +374,22 @@ impl Evaluator {
                 alive |= 1 << (ALIVE_HALF + g);
             }
         }
-        let pairs = special::pairs_held(tiles).count_ones();
-        if pairs + self.n_melds as u32 >= 3 {
+        let pairs = special::pairs_held(tiles);
+        // At least 3 - melds pairs; at least 4 pairs.
+        if !at_most_bits(pairs, 2u32.saturating_sub(self.n_melds as u32)) || self.n_melds >= 3 {
             alive |= 1 << ALIVE_PUNGS;
         }
-        if pairs >= 4 {
+        if !at_most_bits(pairs, 3) {
             alive |= 1 << ALIVE_PAIRS;
         }
-        if (held & special::ORPHAN_MASK).count_ones() >= 9 {
+        // At least 9 of the 13 orphans; at least 10 of some knitted straight's nine tiles
+        // and the seven honors.
+        if at_most_bits(special::ORPHAN_MASK & !held, 4) {
             alive |= 1 << ALIVE_ORPHANS;
         }
         if crate::shanten::knitted::MASKS
             .iter()
-            .any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10)
+            .any(|&k| at_most_bits((k | special::HONOR_MASK) & !held, 6))
         {
             alive |= 1 << ALIVE_HONORS_KNITTED;
         }
@@ -373,7 +400,9 @@ impl Evaluator {
         let mut kept = 0usize;
         for (i, c) in THREE_CHOW_PLANS.iter().enumerate() {
             let missing = match self.chow_missing(i, held) {
-                Some(missing) if missing <= 2 => missing,
+                Some(lacking) if at_most_bits(lacking, 2) => {
+                    u8::from(lacking != 0) + u8::from(lacking & lacking.wrapping_sub(1) != 0)
+                }
                 _ => continue,
             };
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
@@ -394,15 +423,15 @@ impl Evaluator {
         }
     }
 
-    /// Tiles of three-chow plan `i` of [`THREE_CHOW_PLANS`] missing from the kinds held
-    /// (`held`, bit `t` for kind `t`: a plan's nine tiles are nine different kinds) in the
-    /// chows that are not declared melds; `None` when the melds leave no room for it.
+    /// The kinds of three-chow plan `i` of [`THREE_CHOW_PLANS`] missing from the kinds
+    /// held (`held`, bit `t` for kind `t`: a plan's nine tiles are nine different kinds) in
+    /// the chows that are not declared melds; `None` when the melds leave no room for it.
     #[inline(always)]
-    fn chow_missing(&self, i: usize, held: u64) -> Option<u8> {
-        let chows = THREE_CHOW_MASKS[i];
+    fn chow_missing(&self, i: usize, held: u64) -> Option<u64> {
         if self.n_melds == 0 {
-            return Some(((chows[0] | chows[1] | chows[2]) & !held).count_ones() as u8);
+            return Some(THREE_CHOW_ALL[i] & !held);
         }
+        let chows = THREE_CHOW_MASKS[i];
         let (covered, _) = self.chow_cover(&THREE_CHOW_PLANS[i])?;
         let mut open = 0u64;
         for (c, &mask) in covered.iter().zip(&chows) {
@@ -410,7 +439,7 @@ impl Evaluator {
                 open |= mask;
             }
         }
-        Some((open & !held).count_ones() as u8)
+        Some(open & !held)
     }
 
     /// Fan a pung of honor `i` (0-6: E S W N, red, green, white) is worth to this seat.
@@ -612,26 +641,61 @@ impl Evaluator {
     ) -> usize {
         let full = &ctx.full;
         let order = &ctx.order[..ctx.n_order as usize];
+        let m = 4 - self.n_melds.min(4) as usize;
         let mut h = *hand;
         let mut firsts = [Best::NONE; 14];
-        let mut entries = [[0u8; 10]; 14];
         let mut ranks = [0usize; 14];
         let mut tiles = [0u8; 14];
         let mut n = 0usize;
         let mut floor = 0f32;
         let mut rest = kinds;
+        // The first plan is most often the plain hand or a flush, read from the group
+        // entries alone: then a discard is measured without building its `DiscardAt`.
+        let first = order.first().map_or(N_SLOTS, |&s| s as usize);
+        let from_entries = first <= 6;
         while rest != 0 && n < 14 {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let g = (t / 9).min(3);
             ranks[n] = regular::rank_without_one(&codes[g], g, t - 9 * g);
-            entries[n] = *regular::entry_at(g, ranks[n]);
-            h[t] -= 1;
-            let mut e = *full;
-            e[g] = entries[n];
-            let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[n]));
-            self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
-            h[t] += 1;
+            let entry = regular::entry_at(g, ranks[n]);
+            if from_entries {
+                let pick = |s: usize| if s == g { entry } else { &full[s] };
+                let dist = match first {
+                    SLOT_PLAIN => finish(entry, &ctx.rest[g], m),
+                    1 | 3 | 5 => pick((first - 1) / 2)[2 * m + 1],
+                    _ => finish(pick((first - 2) / 2), pick(3), m),
+                };
+                if dist < INF {
+                    let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
+                        h[t] -= 1;
+                        let honors = self.honor_fan(&h) + self.meld_fan;
+                        h[t] += 1;
+                        self.weight(self.slot_fan(first, honors, ctx.concealed))
+                    } else {
+                        ctx.weight[first]
+                    };
+                    let v = w * beta_pow(dist);
+                    if v > 0.0 {
+                        firsts[n] = Best {
+                            score: Score {
+                                value: v,
+                                plan: slot_plan(first),
+                                distance: dist,
+                                allowed: slot_allowed(first),
+                            },
+                            slot: first,
+                        };
+                    }
+                }
+            } else {
+                h[t] -= 1;
+                let mut e = *full;
+                e[g] = *entry;
+                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[n]));
+                self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
+                h[t] += 1;
+            }
             floor = floor.max(firsts[n].score.value);
             tiles[n] = t as u8;
             n += 1;
@@ -653,7 +717,7 @@ impl Evaluator {
                 let g = (t / 9).min(3);
                 h[t] -= 1;
                 let mut e = *full;
-                e[g] = entries[i];
+                e[g] = *regular::entry_at(g, ranks[i]);
                 let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[i]));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
