@@ -381,22 +381,17 @@ fn regular_useful(
     allowed: u64,
 ) -> u64 {
     let gt = (t / 9).min(3);
-    let mut ranks = shared.ranks;
-    ranks[gt] = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
-    let mut e = *full;
-    e[gt] = *regular::without_one(&codes[gt], gt, t - 9 * gt);
-    // Each other group's rest is the discard's group merged with the remaining two, which
-    // the discard does not change.
-    let mut rest = [[0u8; 10]; 4];
-    for (g, r) in rest.iter_mut().enumerate() {
-        *r = if g == gt {
-            shared.rest[gt]
-        } else {
-            combine(&e[gt], &shared.pairs[PAIR_OF[g][gt]])
-        };
+    let r = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
+    let own = regular::entry_at(gt, r);
+    // The discard's group meets the rest it always had; each other group's rest is the
+    // discard's group merged with the remaining two, which the discard does not change.
+    let d0 = finish(own, &shared.rest[gt], m);
+    let mut out = regular::improving_in(gt, r, own, &shared.rest[gt], m, d0);
+    for g in (0..4).filter(|&g| g != gt) {
+        let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
+        out |= regular::improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
     }
-    let d0 = finish(&e[gt], &rest[gt], m);
-    regular::improving_at(&ranks, &e, &rest, m, d0) & allowed
+    out & allowed
 }
 
 /// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in

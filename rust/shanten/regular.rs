@@ -363,25 +363,33 @@ pub(crate) fn improving_at(
 ) -> u64 {
     let mut out = 0u64;
     for g in 0..4 {
-        let table = if g < 3 {
-            tables::suit()
-        } else {
-            tables::honors()
-        };
-        let Some(packed) = table.packed_masks_at(r[g]) else {
-            continue;
-        };
-        let lanes = optimal_lanes(&e[g], &rest[g], m, d) as usize;
-        // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
-        let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
-        let kept = packed & keep;
-        let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
-        x |= x >> 27;
-        x |= x >> 18;
-        x |= x >> 9;
-        out |= (x & 0x1FF) << span(g).start;
+        out |= improving_in(g, r[g], &e[g], &rest[g], m, d);
     }
     out
+}
+
+/// The part of [`improving_at`] in group `g`: the kinds of the group (bits at their kind)
+/// whose draw lowers the distance `d`, given the group's rank `r`, entry `e` and rest
+/// `rest` (the other groups merged).
+#[inline(always)]
+pub(crate) fn improving_in(g: usize, r: usize, e: &Entry, rest: &Entry, m: usize, d: u8) -> u64 {
+    let table = if g < 3 {
+        tables::suit()
+    } else {
+        tables::honors()
+    };
+    let Some(packed) = table.packed_masks_at(r) else {
+        return 0;
+    };
+    let lanes = optimal_lanes(e, rest, m, d) as usize;
+    // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
+    let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
+    let kept = packed & keep;
+    let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+    x |= x >> 27;
+    x |= x >> 18;
+    x |= x >> 9;
+    (x & 0x1FF) << span(g).start
 }
 
 /// `SPREAD[b]`: bits `9 l .. 9 l + 9` set for each of the five lanes `l` set in `b`.
