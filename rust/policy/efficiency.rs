@@ -178,7 +178,7 @@ impl EfficiencyPolicy {
             let mut x = *hand;
             x[c.tile as usize] -= 1;
             let mask = if regular_plan(c.score.plan) {
-                let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest()));
+                let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
                 let available = unseen_kinds & (below_four | 1 << c.tile);
                 regular_useful(
                     &codes,
@@ -346,17 +346,22 @@ struct Shared {
 const PAIR_OF: [[usize; 4]; 4] = [[0, 5, 4, 3], [5, 0, 2, 1], [4, 2, 0, 0], [3, 1, 0, 0]];
 
 impl Shared {
-    /// From the full hand's group ranks, entries and rests ([`regular::rests`], already
-    /// merged for scoring).
-    fn new(ranks: &[usize; 4], full: &[Entry; 4], rest: &[Entry; 4]) -> Shared {
+    /// From the full hand's group ranks, entries, rests and halves
+    /// ([`regular::rests_and_halves`], already merged for scoring).
+    fn new(
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+        rest: &[Entry; 4],
+        halves: &[Entry; 2],
+    ) -> Shared {
         // Pairs: 0 = {0,1}, 1 = {0,2}, 2 = {0,3}, 3 = {1,2}, 4 = {1,3}, 5 = {2,3}.
         let pairs = [
-            combine(&full[0], &full[1]),
+            halves[0],
             combine(&full[0], &full[2]),
             combine(&full[0], &full[3]),
             combine(&full[1], &full[2]),
             combine(&full[1], &full[3]),
-            combine(&full[2], &full[3]),
+            halves[1],
         ];
         Shared {
             ranks: *ranks,
@@ -523,7 +528,8 @@ mod tests {
             }
             let full =
                 std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
-            let shared = Shared::new(&regular::ranks(&hand), &full, &regular::rests(&full));
+            let (rest, halves) = regular::rests_and_halves(&full);
+            let shared = Shared::new(&regular::ranks(&hand), &full, &rest, &halves);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;

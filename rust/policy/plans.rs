@@ -512,9 +512,11 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) -> DiscardContext {
+        let (rest, halves) = regular::rests_and_halves(full);
         let mut ctx = DiscardContext {
             full: *full,
-            rest: rests(full),
+            rest,
+            halves,
             plans: std::array::from_fn(|_| PlanContext {
                 entries: [[INF; 10]; 4],
                 rest: Cell::new(None),
@@ -1135,6 +1137,8 @@ pub struct DiscardContext {
     full: [Entry; 4],
     /// For each group, the other three groups merged.
     rest: [Entry; 4],
+    /// Groups 0 and 1 merged, groups 2 and 3 merged.
+    halves: [Entry; 2],
     plans: [PlanContext; MAX_CHOW_PLANS],
     /// The full hand's group ranks.
     ranks: [usize; 4],
@@ -1157,6 +1161,11 @@ impl DiscardContext {
     /// For each group, the full hand's other three groups merged.
     pub fn rest(&self) -> &[Entry; 4] {
         &self.rest
+    }
+
+    /// The full hand's groups 0 and 1 merged, and groups 2 and 3 merged.
+    pub fn halves(&self) -> &[Entry; 2] {
+        &self.halves
     }
 
     /// The highest plan value of the full hand (0 when no plan is within reach): no
