@@ -46,6 +46,51 @@ pub struct EfficiencyPolicy {
     min_fan: u8,
     /// Huainan: the 宝 rules, for the wild-aware decisions of [`crate::policy::huainan`].
     huainan: Option<crate::huainan::HuainanOptions>,
+    /// The regular useful kinds of recent waiting hands (a seat's shortlisted discards
+    /// often leave a hand it weighed at an earlier turn).
+    memo: UsefulMemo,
+}
+
+/// Slots of a [`UsefulMemo`] (a power of two).
+const MEMO_SLOTS: usize = 64;
+
+/// A direct-mapped memo of [`regular_useful`]: the kinds whose draw lowers the regular
+/// distance of a waiting hand without melded copies, keyed by the hand's four group ranks
+/// and the sets it builds (which determine the answer). A pure function's memo: it
+/// changes no decision, only how often the kinds are measured.
+#[derive(Clone)]
+struct UsefulMemo {
+    /// (key, kinds) per slot; key 0 marks an empty slot (every key has bit 127 set).
+    slots: [(u128, u64); MEMO_SLOTS],
+}
+
+impl UsefulMemo {
+    fn new() -> Self {
+        UsefulMemo {
+            slots: [(0, 0); MEMO_SLOTS],
+        }
+    }
+
+    /// The key of the hand with group ranks `r` (suits below 2^21, honors below 2^17)
+    /// building `m` sets, and its slot.
+    #[inline(always)]
+    fn key(r: &[usize; 4], m: usize) -> (u128, usize) {
+        let key = r[0] as u128
+            | (r[1] as u128) << 21
+            | (r[2] as u128) << 42
+            | (r[3] as u128) << 63
+            | (m as u128) << 80
+            | 1 << 127;
+        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (key, (h >> (64 - MEMO_SLOTS.trailing_zeros())) as usize)
+    }
+}
+
+impl std::fmt::Debug for UsefulMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let filled = self.slots.iter().filter(|s| s.0 != 0).count();
+        write!(f, "UsefulMemo({filled} of {MEMO_SLOTS} slots)")
+    }
 }
 
 /// One candidate discard and its evaluation.
@@ -69,6 +114,7 @@ impl EfficiencyPolicy {
             rng: Rng::new(seed),
             min_fan: rules.fan.min_fan,
             huainan,
+            memo: UsefulMemo::new(),
         }
     }
 
@@ -178,7 +224,8 @@ impl EfficiencyPolicy {
             let mut x = *hand;
             x[c.tile as usize] -= 1;
             let mask = if regular_plan(c.score.plan) {
-                let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
+                let shared = shared
+                    .get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
                 let available = unseen_kinds & (below_four | 1 << c.tile);
                 regular_useful(
                     &codes,
@@ -186,8 +233,9 @@ impl EfficiencyPolicy {
                     shared,
                     c.tile as usize,
                     m_sets,
-                    c.score.allowed & available,
-                )
+                    &mut self.memo,
+                ) & c.score.allowed
+                    & available
             } else {
                 ev.useful(c.score.plan, c.score.allowed, &x)
             };
@@ -371,22 +419,30 @@ impl Shared {
     }
 }
 
-/// Kinds among `allowed` whose draw lowers the regular distance of the full hand's counts
-/// minus one `t` (the full hand's rank codes `codes`, see [`regular::codes`]). `full`
-/// holds the full hand's group entries and `shared` what all
-/// discards share ([`Shared`]); only the discard's own group is looked up again, and the
-/// tables' per-lane improving masks answer for every kind at once
-/// ([`regular::improving_at`]).
+/// Kinds whose draw lowers the regular distance of the full hand's counts minus one `t`
+/// (the full hand's rank codes `codes`, see [`regular::codes`]). `full` holds the full
+/// hand's group entries and `shared` what all discards share ([`Shared`]); only the
+/// discard's own group is looked up again, and the tables' per-lane improving masks
+/// answer for every kind at once ([`regular::improving_at`]). Hands already in `memo` are
+/// not measured again.
 fn regular_useful(
     codes: &[(usize, usize, usize); 4],
     full: &[Entry; 4],
     shared: &Shared,
     t: usize,
     m: usize,
-    allowed: u64,
+    memo: &mut UsefulMemo,
 ) -> u64 {
     let gt = (t / 9).min(3);
     let r = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
+    let mut ranks = shared.ranks;
+    ranks[gt] = r;
+    let (key, slot) = UsefulMemo::key(&ranks, m);
+    if let Some(&(k, kinds)) = memo.slots.get(slot) {
+        if k == key {
+            return kinds;
+        }
+    }
     let own = regular::entry_at(gt, r);
     // The discard's group meets the rest it always had; each other group's rest is the
     // discard's group merged with the remaining two, which the discard does not change.
@@ -396,7 +452,10 @@ fn regular_useful(
         let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
         out |= regular::improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
     }
-    out & allowed
+    if let Some(s) = memo.slots.get_mut(slot) {
+        *s = (key, out);
+    }
+    out
 }
 
 /// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in
@@ -512,6 +571,8 @@ mod tests {
 
     #[test]
     fn useful_tiles_of_a_discard_match_the_oracle() {
+        // One memo across all the hands: its answers must equal the oracle's too.
+        let mut memo = UsefulMemo::new();
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut next = move |n: u64| rng.below(n);
         for round in 0..2000 {
@@ -539,7 +600,7 @@ mod tests {
                     &shared,
                     t,
                     4 - n_melds,
-                    u64::MAX,
+                    &mut memo,
                 );
                 let oracle = crate::shanten::regular::improving(
                     &after,
