@@ -24,7 +24,7 @@
 //! copies in melds (a policy heuristic, not a rule: the round decides what is legal).
 
 use crate::hand::{Meld, MeldKind};
-use crate::shanten::regular::{self, combine, finish, rests, span, table_entry};
+use crate::shanten::regular::{self, combine, finish, rests, table_entry};
 use crate::shanten::tables::{Entry, INF};
 use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
@@ -519,6 +519,8 @@ impl Evaluator {
             halves,
             plans: std::array::from_fn(|_| PlanContext {
                 entries: [[INF; 10]; 4],
+                codes: [(0, 0, 0); 4],
+                held: 0,
                 rest: Cell::new(None),
                 touched: 0,
                 sets_left: 0,
@@ -557,6 +559,8 @@ impl Evaluator {
                 r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
             pc.entries = r;
+            pc.codes = regular::codes(&rest);
+            pc.held = special::presence(&rest);
             pc.touched = touched;
             pc.sets_left = sets_left;
             pc.missing = missing;
@@ -752,7 +756,7 @@ impl Evaluator {
                 }
                 _ => match self.form_distance(slot, d.hand) {
                     Some(x) => x,
-                    None => self.chow_discard_distance(ctx, slot - SLOT_CHOWS, d.hand, e, g),
+                    None => ctx.chow_discard_distance(slot - SLOT_CHOWS, d.t, d.hand[d.t] == 0),
                 },
             };
             if dist >= INF {
@@ -776,53 +780,6 @@ impl Evaluator {
                 };
             }
         }
-    }
-
-    /// The distance of three-chow plan `i` for the waiting hand `hand` left by a discard
-    /// from group `g` of the full hand of `ctx` (entries `e`); [`INF`] when out of reach.
-    #[inline(always)]
-    fn chow_discard_distance(
-        &self,
-        ctx: &DiscardContext,
-        i: usize,
-        hand: &Counts,
-        e: &[Entry; 4],
-        g: usize,
-    ) -> u8 {
-        let i = i.min(MAX_CHOW_PLANS - 1);
-        let pc = &ctx.plans[i];
-        if !pc.valid {
-            return INF;
-        }
-        let rest = pc.rests();
-        let p = &self.chow_plans[i];
-        // Tiles of the open chows that the hand lacks; the group of the discard is the
-        // only one whose remainder differs from the full hand's.
-        let Some((covered, _)) = self.chow_cover(p) else {
-            return INF;
-        };
-        let sp = span(g);
-        let mut own = [0u8; 9];
-        own[..sp.len()].copy_from_slice(&hand[sp.clone()]);
-        let mut missing = 0u8;
-        for i in (0..3).filter(|&i| !covered[i]) {
-            for j in 0..3 {
-                let x = (p.lows[i] + j) as usize;
-                if hand[x] == 0 {
-                    missing += 1;
-                }
-                if (x / 9).min(3) == g {
-                    let k = x - sp.start;
-                    own[k] = own[k].saturating_sub(1);
-                }
-            }
-        }
-        let entry = if pc.touched >> g & 1 == 1 {
-            table_entry(g, &own[..sp.len()])
-        } else {
-            e[g]
-        };
-        missing.saturating_add(finish(&entry, &rest[g], pc.sets_left as usize))
     }
 
     /// The plan values of a waiting hand given its regular distance `plain` and a way to
@@ -1158,6 +1115,28 @@ pub struct DiscardContext {
 }
 
 impl DiscardContext {
+    /// The distance of three-chow plan `i` for the waiting hand left by discarding one `t`
+    /// from the full hand (`last`: its only copy); [`INF`] when out of reach. The plan's tiles missing and
+    /// its remainder change only at `t`: a kind of the open chows held once goes missing,
+    /// any other copy leaves the remainder (one table lookup from its rank codes).
+    #[inline(always)]
+    fn chow_discard_distance(&self, i: usize, t: usize, last: bool) -> u8 {
+        let pc = &self.plans[i.min(MAX_CHOW_PLANS - 1)];
+        if !pc.valid {
+            return INF;
+        }
+        let rest = pc.rests();
+        let g = (t / 9).min(3);
+        let (missing, entry) = if pc.held >> t & 1 == 1 {
+            let r = regular::rank_without_one(&pc.codes[g], g, t - 9 * g);
+            (pc.missing, regular::entry_at(g, r))
+        } else {
+            // The remainder holds no `t`: the discarded copy was the open chows' own.
+            (pc.missing + u8::from(last), &pc.entries[g])
+        };
+        missing.saturating_add(finish(entry, &rest[g], pc.sets_left as usize))
+    }
+
     /// For each group, the full hand's other three groups merged.
     pub fn rest(&self) -> &[Entry; 4] {
         &self.rest
@@ -1185,6 +1164,10 @@ impl DiscardContext {
 struct PlanContext {
     /// The group entries of the full hand without the open chows' tiles.
     entries: [Entry; 4],
+    /// Their rank codes ([`regular::codes`]).
+    codes: [(usize, usize, usize); 4],
+    /// The kinds the full hand without the open chows' tiles holds.
+    held: u64,
     /// `entries` merged as in [`regular::rests`], once measured.
     rest: Cell<Option<[Entry; 4]>>,
     /// Suits the open chows take tiles from.
@@ -1225,6 +1208,8 @@ impl PlanContext {
 /// share of the fan after it.
 struct DiscardAt<'a> {
     hand: &'a Counts,
+    /// The discarded kind.
+    t: usize,
     e: &'a [Entry; 4],
     g: usize,
     honors: f32,
@@ -1260,6 +1245,7 @@ impl<'a> DiscardAt<'a> {
         let held = ctx.held & !(u64::from(hand[t as usize] == 0) << t);
         DiscardAt {
             hand,
+            t: t as usize,
             e,
             g,
             honors,
