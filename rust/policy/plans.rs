@@ -1342,7 +1342,7 @@ pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shanten::regular::group_entry;
+    use crate::shanten::regular::{group_entry, span};
     use crate::tile;
 
     fn counts(s: &str) -> Counts {
