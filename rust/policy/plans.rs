@@ -559,7 +559,7 @@ impl Evaluator {
                 r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
             pc.entries = r;
-            pc.codes = regular::codes(&rest);
+            pc.codes = regular::codes(&rest).map(|(h, n, t)| (h as u16, n as u8, t as u16));
             pc.held = special::presence(&rest);
             pc.touched = touched;
             pc.sets_left = sets_left;
@@ -1128,7 +1128,9 @@ impl DiscardContext {
         let rest = pc.rests();
         let g = (t / 9).min(3);
         let (missing, entry) = if pc.held >> t & 1 == 1 {
-            let r = regular::rank_without_one(&pc.codes[g], g, t - 9 * g);
+            let (h, n, tail) = pc.codes[g];
+            let code = (h as usize, n as usize, tail as usize);
+            let r = regular::rank_without_one(&code, g, t - 9 * g);
             (pc.missing, regular::entry_at(g, r))
         } else {
             // The remainder holds no `t`: the discarded copy was the open chows' own.
@@ -1164,8 +1166,8 @@ impl DiscardContext {
 struct PlanContext {
     /// The group entries of the full hand without the open chows' tiles.
     entries: [Entry; 4],
-    /// Their rank codes ([`regular::codes`]).
-    codes: [(usize, usize, usize); 4],
+    /// Their rank codes ([`regular::codes`]; each below 2^16).
+    codes: [(u16, u8, u16); 4],
     /// The kinds the full hand without the open chows' tiles holds.
     held: u64,
     /// `entries` merged as in [`regular::rests`], once measured.
