@@ -266,6 +266,18 @@ const THREE_CHOW_ALL: [u64; 16] = {
     out
 };
 
+/// The low tiles of each plan of [`THREE_CHOW_PLANS`] (bit `t` for a chow from `t`).
+const THREE_CHOW_LOWS: [u64; 16] = {
+    let mut out = [0u64; 16];
+    let mut k = 0;
+    while k < 16 {
+        let l = THREE_CHOW_PLANS[k].lows;
+        out[k] = 1 << l[0] | 1 << l[1] | 1 << l[2];
+        k += 1;
+    }
+    out
+};
+
 /// True when `x` has at most `k` bits set: `k` times its lowest set bit cleared leaves
 /// nothing (for the small `k` of the reach tests, cheaper than a population count on the
 /// baseline x86-64 target, which lacks the instruction).
@@ -426,19 +438,25 @@ impl Evaluator {
     /// The kinds of three-chow plan `i` of [`THREE_CHOW_PLANS`] missing from the kinds
     /// held (`held`, bit `t` for kind `t`: a plan's nine tiles are nine different kinds) in
     /// the chows that are not declared melds; `None` when the melds leave no room for it.
+    /// The same room test as [`Evaluator::chow_cover`], read from bit sets: the chows
+    /// covered are the plan's low tiles among the chow melds' low tiles.
     #[inline(always)]
     fn chow_missing(&self, i: usize, held: u64) -> Option<u64> {
         if self.n_melds == 0 {
             return Some(THREE_CHOW_ALL[i] & !held);
         }
-        let chows = THREE_CHOW_MASKS[i];
-        let (covered, _) = self.chow_cover(&THREE_CHOW_PLANS[i])?;
-        let mut open = 0u64;
-        for (c, &mask) in covered.iter().zip(&chows) {
-            if !c {
-                open |= mask;
-            }
+        let covered = THREE_CHOW_LOWS[i] & self.chow_lows;
+        let c1 = covered & covered.wrapping_sub(1);
+        let c2 = c1 & c1.wrapping_sub(1);
+        let n_covered = u8::from(covered != 0) + u8::from(c1 != 0) + u8::from(c2 != 0);
+        // Every other meld stands beside the plan (at most one), and the open chows and
+        // the melds fit in four sets.
+        if self.n_melds - n_covered > 1 || self.n_melds + (3 - n_covered) > 4 {
+            return None;
         }
+        // A plan's chows do not overlap: the covered chows' kinds are their low tiles and
+        // the two above.
+        let open = THREE_CHOW_ALL[i] & !(covered | covered << 1 | covered << 2);
         Some(open & !held)
     }
 
