@@ -547,6 +547,9 @@ impl Evaluator {
             }),
             ranks: *ranks,
             held: special::presence(full_hand),
+            pairs: 0,
+            pair_stats: (0, 0),
+            at_least: [0; 3],
             bound: [0.0; N_SLOTS],
             weight: [0.0; N_SLOTS],
             order: [0; N_SLOTS],
@@ -554,6 +557,20 @@ impl Evaluator {
             honors: self.honor_fan(full_hand) + self.meld_fan,
             concealed: self.concealed(),
         };
+        // What the whole-hand forms of the discards start from, for the forms measured.
+        let forms = self.active_slots();
+        if forms & (1 << SLOT_PUNGS | 1 << SLOT_ORPHANS) != 0 {
+            ctx.pairs = special::pairs_held(full_hand);
+        }
+        if forms >> SLOT_PAIRS & 1 == 1 {
+            ctx.pair_stats = special::pair_stats(full_hand);
+        }
+        if forms >> SLOT_PUNGS & 1 == 1 {
+            let thrice = special::threes_held(full_hand);
+            let n3 = thrice.count_ones() as usize;
+            let n2 = n3 + (ctx.pairs & !thrice).count_ones() as usize;
+            ctx.at_least = [n2 + (ctx.held & !ctx.pairs).count_ones() as usize, n2, n3];
+        }
         for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
             let Some((covered, sets_left)) = self.chow_cover(p) else {
                 continue;
@@ -771,6 +788,9 @@ impl Evaluator {
                 SLOT_KNITTED if self.n_melds == 0 && d.ranks.is_some() => {
                     let ranks = d.ranks.unwrap_or(ctx.ranks);
                     knitted_fast(d.held, &ranks, &e[3])
+                }
+                SLOT_PUNGS | SLOT_PAIRS | SLOT_ORPHANS | SLOT_HONORS_KNITTED => {
+                    form_after_discard(ctx, slot, d.t, d.hand[d.t] + 1, m)
                 }
                 _ => match self.form_distance(slot, d.hand) {
                     Some(x) => x,
@@ -1119,6 +1139,12 @@ pub struct DiscardContext {
     ranks: [usize; 4],
     /// The kinds the full hand holds.
     held: u64,
+    /// The kinds the full hand holds at least twice.
+    pairs: u64,
+    /// The full hand's pairs (a four counts as two) and kinds held an odd number of times.
+    pair_stats: (u32, u32),
+    /// Kinds the full hand holds at least once, twice and three times.
+    at_least: [usize; 3],
     /// Each slot's value for the full hand (0 when out of reach): no discard leaves more.
     bound: [f32; N_SLOTS],
     /// Each slot's weight after a suited discard (the honors held unchanged).
@@ -1275,6 +1301,43 @@ impl<'a> DiscardAt<'a> {
     }
 }
 
+/// The distance of the whole-hand form of slot `slot` (all pungs, seven pairs, thirteen
+/// orphans, honors and knitted) after one `t` leaves the full hand of `ctx`, which held
+/// `c` of it: the form's counts change at `t` alone, so the full hand's are adjusted
+/// (equal to [`Evaluator::form_distance`] of the hand after the discard).
+#[inline(always)]
+fn form_after_discard(ctx: &DiscardContext, slot: usize, t: usize, c: u8, m: usize) -> u8 {
+    let bit = 1u64 << t;
+    let held = if c == 1 { ctx.held & !bit } else { ctx.held };
+    match slot {
+        SLOT_PUNGS => {
+            // The counts capped at three: one kind drops from c to c - 1 (a four stays).
+            let [mut n1, mut n2, mut n3] = ctx.at_least;
+            match c {
+                1 => n1 -= 1,
+                2 => n2 -= 1,
+                3 => n3 -= 1,
+                _ => {}
+            }
+            all_pungs_from(n1, n2, n3, m)
+        }
+        SLOT_PAIRS => {
+            // An even count loses a pair and becomes odd; an odd one stops being odd.
+            let (pairs, odd) = ctx.pair_stats;
+            if c % 2 == 0 {
+                special::seven_pairs_from(pairs - 1, odd + 1)
+            } else {
+                special::seven_pairs_from(pairs, odd - 1)
+            }
+        }
+        SLOT_ORPHANS => {
+            let pairs = if c == 2 { ctx.pairs & !bit } else { ctx.pairs };
+            special::thirteen_orphans_held(held, pairs)
+        }
+        _ => special::honors_knitted_held(held),
+    }
+}
+
 /// The knitted straight's distance ([`crate::shanten::knitted::distance_below`] with
 /// bound 5, [`INF`] above) of a hand without melds from its kinds held, group ranks and
 /// honors entry. Not inlined (see [`Evaluator::form_distance`]).
@@ -1328,8 +1391,6 @@ impl Evaluator {
 /// tiles (ignoring melds; counts at most 4).
 pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
     // Keep the best m pungs (by copies held, up to 3) and the best pair among the rest.
-    let mut pair_best = 0u8;
-    let mut pair_alt = 0u8;
     // The counts capped at 3, descending, the largest five: so many kinds held three times
     // or more, then twice, then once (from bit sets of the kinds, eight counts at a time).
     let once = special::presence(hand);
@@ -1338,6 +1399,15 @@ pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
     let n3 = thrice.count_ones() as usize;
     let n2 = n3 + (twice & !thrice).count_ones() as usize;
     let n1 = n2 + (once & !twice).count_ones() as usize;
+    all_pungs_from(n1, n2, n3, m)
+}
+
+/// [`all_pungs_distance`] from the numbers of kinds held at least once (`n1`), twice
+/// (`n2`) and three times (`n3`).
+#[inline(always)]
+fn all_pungs_from(n1: usize, n2: usize, n3: usize, m: usize) -> u8 {
+    let mut pair_best = 0u8;
+    let mut pair_alt = 0u8;
     let top: [u8; 5] =
         std::array::from_fn(|i| u8::from(i < n1) + u8::from(i < n2) + u8::from(i < n3));
     // A pair comes from the (m+1)-th best kind; a kind among the top m could lend its copies
