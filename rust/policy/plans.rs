@@ -410,13 +410,20 @@ impl Evaluator {
         // above), at most MAX_CHOW_PLANS of them, by insertion into a short sorted list.
         let mut top = [(u8::MAX, 0f32, 0usize); MAX_CHOW_PLANS];
         let mut kept = 0usize;
-        for (i, c) in THREE_CHOW_PLANS.iter().enumerate() {
-            let missing = match self.chow_missing(i, held) {
-                Some(lacking) if at_most_bits(lacking, 2) => {
-                    u8::from(lacking != 0) + u8::from(lacking & lacking.wrapping_sub(1) != 0)
-                }
-                _ => continue,
-            };
+        // The plans within two tiles first (a bit each), then those in plan order.
+        let mut lacking = [0u64; 16];
+        let mut near = 0u32;
+        for (i, l) in lacking.iter_mut().enumerate() {
+            if let Some(x) = self.chow_missing(i, held) {
+                *l = x;
+                near |= u32::from(at_most_bits(x, 2)) << i;
+            }
+        }
+        while near != 0 {
+            let i = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let (c, l) = (&THREE_CHOW_PLANS[i], lacking[i]);
+            let missing = u8::from(l != 0) + u8::from(l & l.wrapping_sub(1) != 0);
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
             let Some(pos) = top[..kept]
                 .iter()
