@@ -161,11 +161,6 @@ impl EfficiencyPolicy {
             distance: INF,
             allowed: 0,
         };
-        let mut cands = [DiscardChoice {
-            tile: 0,
-            score: none,
-            useful: 0,
-        }; 14];
         let ctx = ev.discard_context(hand, &ranks, &full);
         if ctx.bound() <= floor {
             return None;
@@ -176,37 +171,37 @@ impl EfficiencyPolicy {
         let mut scored = [(0u8, none); 14];
         let kinds = special::presence(hand) & allowed;
         let n = ev.score_discards(&ctx, hand, &codes, kinds, share, &mut scored);
-        let mut best = 0f32;
-        for (c, &(tile, score)) in cands.iter_mut().zip(&scored[..n]) {
-            best = best.max(score.value);
-            *c = DiscardChoice {
-                tile,
-                score,
-                useful: 0,
-            };
-        }
-        if n == 0 {
-            return None;
-        }
+        let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
+            tile,
+            score,
+            useful: 0,
+        };
+        let (first, others) = scored[..n].split_first()?;
         if !with_useful {
-            let mut top = cands[0];
-            for c in &cands[1..n] {
-                if c.score.value > top.score.value {
-                    top = *c;
+            let mut top = first;
+            for c in others {
+                if c.1.value > top.1.value {
+                    top = c;
                 }
             }
-            return Some(top);
+            return Some(choice(top));
         }
-        // Keep the best MAX_SHORTLIST discards within SHORTLIST of the best value; a single
-        // one needs no useful-tile count.
-        cands[..n].sort_by(|a, b| b.score.value.total_cmp(&a.score.value));
-        let mut n = cands[..n]
-            .iter()
-            .take_while(|c| c.score.value >= best * SHORTLIST)
-            .count();
-        n = n.clamp(1, MAX_SHORTLIST);
-        if n == 1 {
-            return Some(cands[0]);
+        // Keep the discards within SHORTLIST of the best value (at most MAX_SHORTLIST), best
+        // first (a stable order: equal values keep kind order); a single one needs no
+        // useful-tile count.
+        let best = scored[..n].iter().fold(0f32, |b, c| b.max(c.1.value));
+        let mut short = [(0u8, none); 14];
+        let mut n_short = 0usize;
+        for c in &scored[..n] {
+            if c.1.value >= best * SHORTLIST {
+                short[n_short] = *c;
+                n_short += 1;
+            }
+        }
+        short[..n_short].sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
+        let short = &short[..n_short.min(MAX_SHORTLIST)];
+        if short.len() <= 1 {
+            return short.first().map(choice);
         }
         let mut chosen: Option<(f32, DiscardChoice)> = None;
         let mut ties = 0u64;
@@ -217,12 +212,8 @@ impl EfficiencyPolicy {
         // hand after a discard can hold one more of these, and of the discarded kind.
         let unseen_kinds = special::presence(unseen);
         let below_four = !special::fours(hand);
-        for c in cands[..n].iter_mut() {
-            if c.score.value < best * SHORTLIST {
-                continue;
-            }
-            let mut x = *hand;
-            x[c.tile as usize] -= 1;
+        for sc in short.iter() {
+            let c = &mut choice(sc);
             let mask = if regular_plan(c.score.plan) {
                 let shared = shared
                     .get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
@@ -237,6 +228,8 @@ impl EfficiencyPolicy {
                 ) & c.score.allowed
                     & available
             } else {
+                let mut x = *hand;
+                x[c.tile as usize] -= 1;
                 ev.useful(c.score.plan, c.score.allowed, &x)
             };
             let mut u = 0u32;
