@@ -194,7 +194,22 @@ fn beta_pow(d: u8) -> f32 {
 fn missing_fan_weight(x: f32) -> f32 {
     static T: std::sync::OnceLock<[f32; 401]> = std::sync::OnceLock::new();
     let t = T.get_or_init(|| std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)));
-    t[((x * 10.0).round() as usize).min(400)]
+    t[round_half_up(x * 10.0).min(400)]
+}
+
+/// `v.round() as usize` without the library call (the baseline x86-64 target has no
+/// rounding instruction): the fraction of a non-negative `v` is exact, and a half rounds
+/// up as [`f32::round`] does away from zero; negative values and NaN give 0 as the cast
+/// does.
+#[inline(always)]
+fn round_half_up(v: f32) -> usize {
+    let i = v as usize;
+    let frac = v - i as f32;
+    if v >= 0.0 && frac >= 0.5 {
+        i + 1
+    } else {
+        i
+    }
 }
 
 /// Every three-chow plan: the pure straights (清龙, 16), the mixed straights (花龙, 8) and
@@ -1444,6 +1459,23 @@ mod tests {
 
     fn counts(s: &str) -> Counts {
         tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn rounding_without_the_library_call_matches_round() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut values = vec![0.0f32, 0.5, 1.5, 2.5, 0.49999997, 399.5, 1e9, -0.5, -3.0];
+        values.push(f32::NAN);
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push((x % 4_000_000) as f32 / 10_000.0);
+            values.push((x % 800) as f32 / 2.0);
+        }
+        for v in values {
+            assert_eq!(round_half_up(v), v.round() as usize, "{v}");
+        }
     }
 
     #[test]
