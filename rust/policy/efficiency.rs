@@ -295,7 +295,10 @@ impl EfficiencyPolicy {
             }
         }
         let ready = Action::Ready(choice.tile);
-        if legal.contains(&ready) {
+        if legal
+            .iter()
+            .any(|a| matches!(a, Action::Ready(t) if *t == choice.tile))
+        {
             return ready;
         }
         Action::Discard(choice.tile)
@@ -500,7 +503,7 @@ impl Policy for EfficiencyPolicy {
             };
             return crate::policy::huainan::decide(&d);
         }
-        if legal.contains(&Action::Win) {
+        if legal.iter().any(|a| matches!(a, Action::Win)) {
             return Action::Win;
         }
         let (m, n) = view.melds(view.seat());
