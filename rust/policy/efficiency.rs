@@ -217,16 +217,16 @@ impl EfficiencyPolicy {
             let mask = if regular_plan(c.score.plan) {
                 let shared = shared
                     .get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
-                let available = unseen_kinds & (below_four | 1 << c.tile);
+                let need = c.score.allowed & unseen_kinds & (below_four | 1 << c.tile);
                 regular_useful(
                     &codes,
                     &full,
                     shared,
                     c.tile as usize,
                     m_sets,
+                    need,
                     &mut self.memo,
-                ) & c.score.allowed
-                    & available
+                ) & need
             } else {
                 let mut x = *hand;
                 x[c.tile as usize] -= 1;
@@ -419,14 +419,15 @@ impl Shared {
 /// (the full hand's rank codes `codes`, see [`regular::codes`]). `full` holds the full
 /// hand's group entries and `shared` what all discards share ([`Shared`]); only the
 /// discard's own group is looked up again, and the tables' per-lane improving masks
-/// answer for every kind at once ([`regular::improving_at`]). Hands already in `memo` are
-/// not measured again.
+/// answer for every kind at once ([`regular::improving_at`]); kinds are found at least for
+/// the groups with a kind in `need`. Hands already in `memo` are not measured again.
 fn regular_useful(
     codes: &[(usize, usize, usize); 4],
     full: &[Entry; 4],
     shared: &Shared,
     t: usize,
     m: usize,
+    need: u64,
     memo: &mut UsefulMemo,
 ) -> u64 {
     let gt = (t / 9).min(3);
@@ -444,15 +445,27 @@ fn regular_useful(
     // discard's group merged with the remaining two, which the discard does not change.
     let d0 = finish(own, &shared.rest[gt], m);
     let mut out = regular::improving_in(gt, r, own, &shared.rest[gt], m, d0);
+    // Groups without a kind in `need` are left out (their kinds would be masked away);
+    // only a complete answer is remembered.
+    let mut complete = true;
     for g in (0..4).filter(|&g| g != gt) {
+        if need & GROUP_KINDS[g] == 0 {
+            complete = false;
+            continue;
+        }
         let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
         out |= regular::improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
     }
-    if let Some(s) = memo.slots.get_mut(slot) {
-        *s = (key, out);
+    if complete {
+        if let Some(s) = memo.slots.get_mut(slot) {
+            *s = (key, out);
+        }
     }
     out
 }
+
+/// The kinds of each group (bit `t` for kind `t`).
+const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
 /// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in
 /// its concealed kongs and visible on the table.
@@ -596,6 +609,7 @@ mod tests {
                     &shared,
                     t,
                     4 - n_melds,
+                    u64::MAX,
                     &mut memo,
                 );
                 let oracle = crate::shanten::regular::improving(
@@ -606,6 +620,19 @@ mod tests {
                     u64::MAX,
                 );
                 assert_eq!(ours, oracle, "{after:?} after discarding {t}");
+                // With only some groups needed, the kinds found there are the same (the
+                // shared memo may answer with all of them).
+                let need = GROUP_KINDS[(t + round) % 4] | GROUP_KINDS[round % 3];
+                let some = regular_useful(
+                    &regular::codes(&hand),
+                    &full,
+                    &shared,
+                    t,
+                    4 - n_melds,
+                    need,
+                    &mut UsefulMemo::new(),
+                );
+                assert_eq!(some & need, oracle & need, "{after:?} after discarding {t}");
             }
         }
     }
