@@ -712,11 +712,11 @@ impl Evaluator {
         let mut n = 0usize;
         let mut floor = 0f32;
         let mut rest = kinds;
-        // The first plan is most often the plain hand, a flush or a whole-hand form, read
-        // from the group entries or adjusted from the full hand's counts: then a discard is
-        // measured without building its `DiscardAt`.
+        // The first plan, unless it is the knitted straight, is read from the group entries,
+        // adjusted from the full hand's counts (the whole-hand forms) or from a three-chow
+        // plan's remainder: then a discard is measured without building its `DiscardAt`.
         let first = order.first().map_or(N_SLOTS, |&s| s as usize);
-        let from_entries = first <= SLOT_HONORS_KNITTED;
+        let from_entries = first != SLOT_KNITTED && first < N_SLOTS;
         while rest != 0 && n < 14 {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
@@ -729,7 +729,10 @@ impl Evaluator {
                     SLOT_PLAIN => finish(entry, &ctx.rest[g], m),
                     1 | 3 | 5 => pick((first - 1) / 2)[2 * m + 1],
                     2 | 4 | 6 => finish(pick((first - 2) / 2), pick(3), m),
-                    _ => form_after_discard(ctx, first, t, hand[t], m),
+                    SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
+                        form_after_discard(ctx, first, t, hand[t], m)
+                    }
+                    _ => ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
                 };
                 if dist < INF {
                     let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
