@@ -677,7 +677,8 @@ impl Evaluator {
         e: &[Entry; 4],
         t: Tile,
     ) -> Score {
-        let d = DiscardAt::new(self, ctx, hand, e, t, None);
+        let g = (t as usize / 9).min(3);
+        let d = DiscardAt::new(self, ctx, hand, &e[g], e, t, None);
         let mut best = Best::NONE;
         self.measure(ctx, &d, &ctx.order[..ctx.n_order as usize], &mut best);
         best.score
@@ -758,9 +759,7 @@ impl Evaluator {
                 }
             } else {
                 h[t] -= 1;
-                let mut e = *full;
-                e[g] = *entry;
-                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[n]));
+                let d = DiscardAt::new(self, ctx, &h, entry, full, t as Tile, Some(ranks[n]));
                 self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
                 h[t] += 1;
             }
@@ -784,9 +783,8 @@ impl Evaluator {
                 let t = tiles[i] as usize;
                 let g = (t / 9).min(3);
                 h[t] -= 1;
-                let mut e = *full;
-                e[g] = *regular::entry_at(g, ranks[i]);
-                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[i]));
+                let own = regular::entry_at(g, ranks[i]);
+                let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(ranks[i]));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
             }
@@ -801,7 +799,8 @@ impl Evaluator {
     #[inline(always)]
     fn measure(&self, ctx: &DiscardContext, d: &DiscardAt, slots: &[u8], best: &mut Best) {
         let m = 4 - self.n_melds.min(4) as usize;
-        let (g, e) = (d.g, d.e);
+        let g = d.g;
+        let e = |s: usize| if s == g { d.own } else { &d.others[s.min(3)] };
         for &slot in slots {
             let slot = slot as usize;
             let u = ctx.bound[slot];
@@ -809,12 +808,13 @@ impl Evaluator {
                 break;
             }
             let dist = match slot {
-                SLOT_PLAIN => finish(&e[g], &ctx.rest[g], m),
-                1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
-                2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
-                SLOT_KNITTED if self.n_melds == 0 && d.ranks.is_some() => {
-                    let ranks = d.ranks.unwrap_or(ctx.ranks);
-                    knitted_fast(d.held, &ranks, &e[3])
+                SLOT_PLAIN => finish(d.own, &ctx.rest[g], m),
+                1 | 3 | 5 => e((slot - 1) / 2)[2 * m + 1],
+                2 | 4 | 6 => finish(e((slot - 2) / 2), e(3), m),
+                SLOT_KNITTED if self.n_melds == 0 && d.rank.is_some() => {
+                    let mut ranks = ctx.ranks;
+                    ranks[g] = d.rank.unwrap_or(ranks[g]);
+                    knitted_fast(d.held, &ranks, e(3))
                 }
                 SLOT_PUNGS | SLOT_PAIRS | SLOT_ORPHANS | SLOT_HONORS_KNITTED => {
                     form_after_discard(ctx, slot, d.t, d.hand[d.t] + 1, m)
@@ -1283,12 +1283,15 @@ struct DiscardAt<'a> {
     hand: &'a Counts,
     /// The discarded kind.
     t: usize,
-    e: &'a [Entry; 4],
+    /// The entry of the discard's group after it.
+    own: &'a Entry,
+    /// The entries of the other groups (the discard's group's is not read).
+    others: &'a [Entry; 4],
     g: usize,
     honors: f32,
-    /// The group ranks after the discard (`None` when not known: then the knitted
+    /// The rank of the discard's group after it (`None` when not known: then the knitted
     /// straight is measured from the counts).
-    ranks: Option<[usize; 4]>,
+    rank: Option<usize>,
     /// The kinds held after the discard.
     held: u64,
 }
@@ -1299,7 +1302,8 @@ impl<'a> DiscardAt<'a> {
         ev: &Evaluator,
         ctx: &DiscardContext,
         hand: &'a Counts,
-        e: &'a [Entry; 4],
+        own: &'a Entry,
+        others: &'a [Entry; 4],
         t: Tile,
         rank: Option<usize>,
     ) -> Self {
@@ -1310,19 +1314,15 @@ impl<'a> DiscardAt<'a> {
         } else {
             ctx.honors
         };
-        let ranks = rank.map(|r| {
-            let mut ranks = ctx.ranks;
-            ranks[g] = r;
-            ranks
-        });
         let held = ctx.held & !(u64::from(hand[t as usize] == 0) << t);
         DiscardAt {
             hand,
             t: t as usize,
-            e,
+            own,
+            others,
             g,
             honors,
-            ranks,
+            rank,
             held,
         }
     }
