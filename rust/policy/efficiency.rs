@@ -23,13 +23,12 @@ use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
-use crate::shanten::regular::{self, combine, finish};
+use crate::shanten::regular::{self, combine, finish, table_entry};
 use crate::shanten::special;
 use crate::shanten::tables::{Entry, INF};
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
-const NO_USED: Counts = [0; 34];
 /// Discards within this share of the best value compete on useful tiles.
 const SHORTLIST: f32 = 0.85;
 /// At most this many discards compete on useful tiles.
@@ -322,10 +321,7 @@ impl EfficiencyPolicy {
         let only_chows = legal
             .iter()
             .all(|a| matches!(a, Action::Chow(_) | Action::Pass));
-        if only_chows
-            && crate::shanten::regular::distance(&with, &NO_USED, n_melds, 0)
-                >= crate::shanten::regular::distance(&hand, &NO_USED, n_melds, 0)
-        {
+        if only_chows && !closer_with(&hand, tile as usize, n_melds) {
             return Action::Pass;
         }
         let mut ev = self.evaluator(view, melds);
@@ -360,6 +356,27 @@ impl EfficiencyPolicy {
             legal[legal.len() - 1]
         }
     }
+}
+
+/// True when one more `t` brings `hand` (beside `n_melds` melds) closer to a regular shape
+/// ([`regular::distance`] of the hand with it below that of the hand): the two hands share
+/// three groups' entries and the merge of the two groups of the other half.
+fn closer_with(hand: &Counts, t: usize, n_melds: u8) -> bool {
+    let m = 4 - n_melds.min(4) as usize;
+    let e = regular::entries_at(&regular::ranks(hand));
+    let g = (t / 9).min(3);
+    let mut with = *hand;
+    with[t] += 1;
+    let mut e2 = e;
+    e2[g] = table_entry(g, &with[regular::span(g)]);
+    let (a, b) = (combine(&e[0], &e[1]), combine(&e[2], &e[3]));
+    let d_hand = finish(&a, &b, m);
+    let d_with = if g < 2 {
+        finish(&combine(&e2[0], &e2[1]), &b, m)
+    } else {
+        finish(&a, &combine(&e2[2], &e2[3]), m)
+    };
+    d_with < d_hand
 }
 
 /// True for plans whose useful tiles are those that lower the regular distance
@@ -538,6 +555,8 @@ mod tests {
     use crate::shanten::regular::{group_entry, span};
 
     use crate::policy::positions::{counts, discards, view as observation};
+
+    const NO_USED: Counts = [0; 34];
 
     #[test]
     fn wins_whenever_offered() {
