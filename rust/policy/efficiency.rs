@@ -23,13 +23,12 @@ use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
-use crate::shanten::regular::{self, combine, finish};
+use crate::shanten::regular::{self, combine, finish, table_entry};
 use crate::shanten::special;
 use crate::shanten::tables::{Entry, INF};
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
-const NO_USED: Counts = [0; 34];
 /// Discards within this share of the best value compete on useful tiles.
 const SHORTLIST: f32 = 0.85;
 /// At most this many discards compete on useful tiles.
@@ -46,6 +45,51 @@ pub struct EfficiencyPolicy {
     min_fan: u8,
     /// Huainan: the 宝 rules, for the wild-aware decisions of [`crate::policy::huainan`].
     huainan: Option<crate::huainan::HuainanOptions>,
+    /// The regular useful kinds of recent waiting hands (a seat's shortlisted discards
+    /// often leave a hand it weighed at an earlier turn).
+    memo: UsefulMemo,
+}
+
+/// Slots of a [`UsefulMemo`] (a power of two).
+const MEMO_SLOTS: usize = 64;
+
+/// A direct-mapped memo of [`regular_useful`]: the kinds whose draw lowers the regular
+/// distance of a waiting hand without melded copies, keyed by the hand's four group ranks
+/// and the sets it builds (which determine the answer). A pure function's memo: it
+/// changes no decision, only how often the kinds are measured.
+#[derive(Clone)]
+struct UsefulMemo {
+    /// (key, kinds) per slot; key 0 marks an empty slot (every key has bit 127 set).
+    slots: [(u128, u64); MEMO_SLOTS],
+}
+
+impl UsefulMemo {
+    fn new() -> Self {
+        UsefulMemo {
+            slots: [(0, 0); MEMO_SLOTS],
+        }
+    }
+
+    /// The key of the hand with group ranks `r` (suits below 2^21, honors below 2^17)
+    /// building `m` sets, and its slot.
+    #[inline(always)]
+    fn key(r: &[usize; 4], m: usize) -> (u128, usize) {
+        let key = r[0] as u128
+            | (r[1] as u128) << 21
+            | (r[2] as u128) << 42
+            | (r[3] as u128) << 63
+            | (m as u128) << 80
+            | 1 << 127;
+        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (key, (h >> (64 - MEMO_SLOTS.trailing_zeros())) as usize)
+    }
+}
+
+impl std::fmt::Debug for UsefulMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let filled = self.slots.iter().filter(|s| s.0 != 0).count();
+        write!(f, "UsefulMemo({filled} of {MEMO_SLOTS} slots)")
+    }
 }
 
 /// One candidate discard and its evaluation.
@@ -69,6 +113,7 @@ impl EfficiencyPolicy {
             rng: Rng::new(seed),
             min_fan: rules.fan.min_fan,
             huainan,
+            memo: UsefulMemo::new(),
         }
     }
 
@@ -115,11 +160,6 @@ impl EfficiencyPolicy {
             distance: INF,
             allowed: 0,
         };
-        let mut cands = [DiscardChoice {
-            tile: 0,
-            score: none,
-            useful: 0,
-        }; 14];
         let ctx = ev.discard_context(hand, &ranks, &full);
         if ctx.bound() <= floor {
             return None;
@@ -130,37 +170,37 @@ impl EfficiencyPolicy {
         let mut scored = [(0u8, none); 14];
         let kinds = special::presence(hand) & allowed;
         let n = ev.score_discards(&ctx, hand, &codes, kinds, share, &mut scored);
-        let mut best = 0f32;
-        for (c, &(tile, score)) in cands.iter_mut().zip(&scored[..n]) {
-            best = best.max(score.value);
-            *c = DiscardChoice {
-                tile,
-                score,
-                useful: 0,
-            };
-        }
-        if n == 0 {
-            return None;
-        }
+        let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
+            tile,
+            score,
+            useful: 0,
+        };
+        let (first, others) = scored[..n].split_first()?;
         if !with_useful {
-            let mut top = cands[0];
-            for c in &cands[1..n] {
-                if c.score.value > top.score.value {
-                    top = *c;
+            let mut top = first;
+            for c in others {
+                if c.1.value > top.1.value {
+                    top = c;
                 }
             }
-            return Some(top);
+            return Some(choice(top));
         }
-        // Keep the best MAX_SHORTLIST discards within SHORTLIST of the best value; a single
-        // one needs no useful-tile count.
-        cands[..n].sort_by(|a, b| b.score.value.total_cmp(&a.score.value));
-        let mut n = cands[..n]
-            .iter()
-            .take_while(|c| c.score.value >= best * SHORTLIST)
-            .count();
-        n = n.clamp(1, MAX_SHORTLIST);
-        if n == 1 {
-            return Some(cands[0]);
+        // Keep the discards within SHORTLIST of the best value (at most MAX_SHORTLIST), best
+        // first (a stable order: equal values keep kind order); a single one needs no
+        // useful-tile count.
+        let best = scored[..n].iter().fold(0f32, |b, c| b.max(c.1.value));
+        let mut short = [(0u8, none); 14];
+        let mut n_short = 0usize;
+        for c in &scored[..n] {
+            if c.1.value >= best * SHORTLIST {
+                short[n_short] = *c;
+                n_short += 1;
+            }
+        }
+        short[..n_short].sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
+        let short = &short[..n_short.min(MAX_SHORTLIST)];
+        if short.len() <= 1 {
+            return short.first().map(choice);
         }
         let mut chosen: Option<(f32, DiscardChoice)> = None;
         let mut ties = 0u64;
@@ -171,24 +211,24 @@ impl EfficiencyPolicy {
         // hand after a discard can hold one more of these, and of the discarded kind.
         let unseen_kinds = special::presence(unseen);
         let below_four = !special::fours(hand);
-        for c in cands[..n].iter_mut() {
-            if c.score.value < best * SHORTLIST {
-                continue;
-            }
-            let mut x = *hand;
-            x[c.tile as usize] -= 1;
+        for sc in short.iter() {
+            let c = &mut choice(sc);
             let mask = if regular_plan(c.score.plan) {
-                let shared = shared.get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest()));
-                let available = unseen_kinds & (below_four | 1 << c.tile);
+                let shared = shared
+                    .get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
+                let need = c.score.allowed & unseen_kinds & (below_four | 1 << c.tile);
                 regular_useful(
                     &codes,
                     &full,
                     shared,
                     c.tile as usize,
                     m_sets,
-                    c.score.allowed & available,
-                )
+                    need,
+                    &mut self.memo,
+                ) & need
             } else {
+                let mut x = *hand;
+                x[c.tile as usize] -= 1;
                 ev.useful(c.score.plan, c.score.allowed, &x)
             };
             let mut u = 0u32;
@@ -254,7 +294,10 @@ impl EfficiencyPolicy {
             }
         }
         let ready = Action::Ready(choice.tile);
-        if legal.contains(&ready) {
+        if legal
+            .iter()
+            .any(|a| matches!(a, Action::Ready(t) if *t == choice.tile))
+        {
             return ready;
         }
         Action::Discard(choice.tile)
@@ -278,10 +321,7 @@ impl EfficiencyPolicy {
         let only_chows = legal
             .iter()
             .all(|a| matches!(a, Action::Chow(_) | Action::Pass));
-        if only_chows
-            && crate::shanten::regular::distance(&with, &NO_USED, n_melds, 0)
-                >= crate::shanten::regular::distance(&hand, &NO_USED, n_melds, 0)
-        {
+        if only_chows && !closer_with(&hand, tile as usize, n_melds) {
             return Action::Pass;
         }
         let mut ev = self.evaluator(view, melds);
@@ -318,6 +358,27 @@ impl EfficiencyPolicy {
     }
 }
 
+/// True when one more `t` brings `hand` (beside `n_melds` melds) closer to a regular shape
+/// ([`regular::distance`] of the hand with it below that of the hand): the two hands share
+/// three groups' entries and the merge of the two groups of the other half.
+fn closer_with(hand: &Counts, t: usize, n_melds: u8) -> bool {
+    let m = 4 - n_melds.min(4) as usize;
+    let e = regular::entries_at(&regular::ranks(hand));
+    let g = (t / 9).min(3);
+    let mut with = *hand;
+    with[t] += 1;
+    let mut e2 = e;
+    e2[g] = table_entry(g, &with[regular::span(g)]);
+    let (a, b) = (combine(&e[0], &e[1]), combine(&e[2], &e[3]));
+    let d_hand = finish(&a, &b, m);
+    let d_with = if g < 2 {
+        finish(&combine(&e2[0], &e2[1]), &b, m)
+    } else {
+        finish(&a, &combine(&e2[2], &e2[3]), m)
+    };
+    d_with < d_hand
+}
+
 /// True for plans whose useful tiles are those that lower the regular distance
 /// ([`Evaluator::useful`]): the shapes of sets and a pair, and the knitted straight.
 fn regular_plan(p: PlanKind) -> bool {
@@ -346,17 +407,22 @@ struct Shared {
 const PAIR_OF: [[usize; 4]; 4] = [[0, 5, 4, 3], [5, 0, 2, 1], [4, 2, 0, 0], [3, 1, 0, 0]];
 
 impl Shared {
-    /// From the full hand's group ranks, entries and rests ([`regular::rests`], already
-    /// merged for scoring).
-    fn new(ranks: &[usize; 4], full: &[Entry; 4], rest: &[Entry; 4]) -> Shared {
+    /// From the full hand's group ranks, entries, rests and halves
+    /// ([`regular::rests_and_halves`], already merged for scoring).
+    fn new(
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+        rest: &[Entry; 4],
+        halves: &[Entry; 2],
+    ) -> Shared {
         // Pairs: 0 = {0,1}, 1 = {0,2}, 2 = {0,3}, 3 = {1,2}, 4 = {1,3}, 5 = {2,3}.
         let pairs = [
-            combine(&full[0], &full[1]),
+            halves[0],
             combine(&full[0], &full[2]),
             combine(&full[0], &full[3]),
             combine(&full[1], &full[2]),
             combine(&full[1], &full[3]),
-            combine(&full[2], &full[3]),
+            halves[1],
         ];
         Shared {
             ranks: *ranks,
@@ -366,38 +432,57 @@ impl Shared {
     }
 }
 
-/// Kinds among `allowed` whose draw lowers the regular distance of the full hand's counts
-/// minus one `t` (the full hand's rank codes `codes`, see [`regular::codes`]). `full`
-/// holds the full hand's group entries and `shared` what all
-/// discards share ([`Shared`]); only the discard's own group is looked up again, and the
-/// tables' per-lane improving masks answer for every kind at once
-/// ([`regular::improving_at`]).
+/// Kinds whose draw lowers the regular distance of the full hand's counts minus one `t`
+/// (the full hand's rank codes `codes`, see [`regular::codes`]). `full` holds the full
+/// hand's group entries and `shared` what all discards share ([`Shared`]); only the
+/// discard's own group is looked up again, and the tables' per-lane improving masks
+/// answer for every kind at once ([`regular::improving_at`]); kinds are found at least for
+/// the groups with a kind in `need`. Hands already in `memo` are not measured again.
 fn regular_useful(
     codes: &[(usize, usize, usize); 4],
     full: &[Entry; 4],
     shared: &Shared,
     t: usize,
     m: usize,
-    allowed: u64,
+    need: u64,
+    memo: &mut UsefulMemo,
 ) -> u64 {
     let gt = (t / 9).min(3);
+    let r = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
     let mut ranks = shared.ranks;
-    ranks[gt] = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
-    let mut e = *full;
-    e[gt] = *regular::without_one(&codes[gt], gt, t - 9 * gt);
-    // Each other group's rest is the discard's group merged with the remaining two, which
-    // the discard does not change.
-    let mut rest = [[0u8; 10]; 4];
-    for (g, r) in rest.iter_mut().enumerate() {
-        *r = if g == gt {
-            shared.rest[gt]
-        } else {
-            combine(&e[gt], &shared.pairs[PAIR_OF[g][gt]])
-        };
+    ranks[gt] = r;
+    let (key, slot) = UsefulMemo::key(&ranks, m);
+    if let Some(&(k, kinds)) = memo.slots.get(slot) {
+        if k == key {
+            return kinds;
+        }
     }
-    let d0 = finish(&e[gt], &rest[gt], m);
-    regular::improving_at(&ranks, &e, &rest, m, d0) & allowed
+    let own = regular::entry_at(gt, r);
+    // The discard's group meets the rest it always had; each other group's rest is the
+    // discard's group merged with the remaining two, which the discard does not change.
+    let d0 = finish(own, &shared.rest[gt], m);
+    let mut out = regular::improving_in(gt, r, own, &shared.rest[gt], m, d0);
+    // Groups without a kind in `need` are left out (their kinds would be masked away);
+    // only a complete answer is remembered.
+    let mut complete = true;
+    for g in (0..4).filter(|&g| g != gt) {
+        if need & GROUP_KINDS[g] == 0 {
+            complete = false;
+            continue;
+        }
+        let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
+        out |= regular::improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
+    }
+    if complete {
+        if let Some(s) = memo.slots.get_mut(slot) {
+            *s = (key, out);
+        }
+    }
+    out
 }
+
+/// The kinds of each group (bit `t` for kind `t`).
+const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
 /// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in
 /// its concealed kongs and visible on the table.
@@ -448,7 +533,7 @@ impl Policy for EfficiencyPolicy {
             };
             return crate::policy::huainan::decide(&d);
         }
-        if legal.contains(&Action::Win) {
+        if legal.iter().any(|a| matches!(a, Action::Win)) {
             return Action::Win;
         }
         let (m, n) = view.melds(view.seat());
@@ -470,6 +555,8 @@ mod tests {
     use crate::shanten::regular::{group_entry, span};
 
     use crate::policy::positions::{counts, discards, view as observation};
+
+    const NO_USED: Counts = [0; 34];
 
     #[test]
     fn wins_whenever_offered() {
@@ -512,6 +599,8 @@ mod tests {
 
     #[test]
     fn useful_tiles_of_a_discard_match_the_oracle() {
+        // One memo across all the hands: its answers must equal the oracle's too.
+        let mut memo = UsefulMemo::new();
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut next = move |n: u64| rng.below(n);
         for round in 0..2000 {
@@ -528,7 +617,8 @@ mod tests {
             }
             let full =
                 std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
-            let shared = Shared::new(&regular::ranks(&hand), &full, &regular::rests(&full));
+            let (rest, halves) = regular::rests_and_halves(&full);
+            let shared = Shared::new(&regular::ranks(&hand), &full, &rest, &halves);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;
@@ -539,6 +629,7 @@ mod tests {
                     t,
                     4 - n_melds,
                     u64::MAX,
+                    &mut memo,
                 );
                 let oracle = crate::shanten::regular::improving(
                     &after,
@@ -548,6 +639,19 @@ mod tests {
                     u64::MAX,
                 );
                 assert_eq!(ours, oracle, "{after:?} after discarding {t}");
+                // With only some groups needed, the kinds found there are the same (the
+                // shared memo may answer with all of them).
+                let need = GROUP_KINDS[(t + round) % 4] | GROUP_KINDS[round % 3];
+                let some = regular_useful(
+                    &regular::codes(&hand),
+                    &full,
+                    &shared,
+                    t,
+                    4 - n_melds,
+                    need,
+                    &mut UsefulMemo::new(),
+                );
+                assert_eq!(some & need, oracle & need, "{after:?} after discarding {t}");
             }
         }
     }

@@ -24,7 +24,7 @@
 //! copies in melds (a policy heuristic, not a rule: the round decides what is legal).
 
 use crate::hand::{Meld, MeldKind};
-use crate::shanten::regular::{self, combine, finish, rests, span, table_entry};
+use crate::shanten::regular::{self, combine, finish, rests, table_entry};
 use crate::shanten::tables::{Entry, INF};
 use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
@@ -194,7 +194,22 @@ fn beta_pow(d: u8) -> f32 {
 fn missing_fan_weight(x: f32) -> f32 {
     static T: std::sync::OnceLock<[f32; 401]> = std::sync::OnceLock::new();
     let t = T.get_or_init(|| std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)));
-    t[((x * 10.0).round() as usize).min(400)]
+    t[round_half_up(x * 10.0).min(400)]
+}
+
+/// `v.round() as usize` without the library call (the baseline x86-64 target has no
+/// rounding instruction): the fraction of a non-negative `v` is exact, and a half rounds
+/// up as [`f32::round`] does away from zero; negative values and NaN give 0 as the cast
+/// does.
+#[inline(always)]
+fn round_half_up(v: f32) -> usize {
+    let i = v as usize;
+    let frac = v - i as f32;
+    if v >= 0.0 && frac >= 0.5 {
+        i + 1
+    } else {
+        i
+    }
 }
 
 /// Every three-chow plan: the pure straights (清龙, 16), the mixed straights (花龙, 8) and
@@ -254,6 +269,40 @@ const THREE_CHOW_MASKS: [[u64; 3]; 16] = {
     }
     out
 };
+
+/// The nine kinds of each plan of [`THREE_CHOW_PLANS`] (its three chows together).
+const THREE_CHOW_ALL: [u64; 16] = {
+    let mut out = [0u64; 16];
+    let mut k = 0;
+    while k < 16 {
+        out[k] = THREE_CHOW_MASKS[k][0] | THREE_CHOW_MASKS[k][1] | THREE_CHOW_MASKS[k][2];
+        k += 1;
+    }
+    out
+};
+
+/// The low tiles of each plan of [`THREE_CHOW_PLANS`] (bit `t` for a chow from `t`).
+const THREE_CHOW_LOWS: [u64; 16] = {
+    let mut out = [0u64; 16];
+    let mut k = 0;
+    while k < 16 {
+        let l = THREE_CHOW_PLANS[k].lows;
+        out[k] = 1 << l[0] | 1 << l[1] | 1 << l[2];
+        k += 1;
+    }
+    out
+};
+
+/// True when `x` has at most `k` bits set: `k` times its lowest set bit cleared leaves
+/// nothing (for the small `k` of the reach tests, cheaper than a population count on the
+/// baseline x86-64 target, which lacks the instruction).
+#[inline(always)]
+fn at_most_bits(mut x: u64, k: u32) -> bool {
+    for _ in 0..k {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
+}
 
 /// The most three-chow plans kept alive at once.
 pub const MAX_CHOW_PLANS: usize = 3;
@@ -326,10 +375,12 @@ impl Evaluator {
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
         self.n_chow_plans = 0;
         let held = special::presence(tiles);
+        // Counts of kinds are compared as "at most so many missing" (a few cleared bits)
+        // rather than counted: the baseline x86-64 target has no population count.
         self.knitted_alive = self.n_melds <= 1
             && crate::shanten::knitted::MASKS
                 .iter()
-                .any(|&k| (held & k).count_ones() >= 6);
+                .any(|&k| at_most_bits(k & !held, 3));
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
         let [w0, w1, w2, w3, w4] = swar::words(tiles);
@@ -350,19 +401,22 @@ impl Evaluator {
                 alive |= 1 << (ALIVE_HALF + g);
             }
         }
-        let pairs = special::pairs_held(tiles).count_ones();
-        if pairs + self.n_melds as u32 >= 3 {
+        let pairs = special::pairs_held(tiles);
+        // At least 3 - melds pairs; at least 4 pairs.
+        if !at_most_bits(pairs, 2u32.saturating_sub(self.n_melds as u32)) || self.n_melds >= 3 {
             alive |= 1 << ALIVE_PUNGS;
         }
-        if pairs >= 4 {
+        if !at_most_bits(pairs, 3) {
             alive |= 1 << ALIVE_PAIRS;
         }
-        if (held & special::ORPHAN_MASK).count_ones() >= 9 {
+        // At least 9 of the 13 orphans; at least 10 of some knitted straight's nine tiles
+        // and the seven honors.
+        if at_most_bits(special::ORPHAN_MASK & !held, 4) {
             alive |= 1 << ALIVE_ORPHANS;
         }
         if crate::shanten::knitted::MASKS
             .iter()
-            .any(|&k| (held & (k | special::HONOR_MASK)).count_ones() >= 10)
+            .any(|&k| at_most_bits((k | special::HONOR_MASK) & !held, 6))
         {
             alive |= 1 << ALIVE_HONORS_KNITTED;
         }
@@ -371,11 +425,20 @@ impl Evaluator {
         // above), at most MAX_CHOW_PLANS of them, by insertion into a short sorted list.
         let mut top = [(u8::MAX, 0f32, 0usize); MAX_CHOW_PLANS];
         let mut kept = 0usize;
-        for (i, c) in THREE_CHOW_PLANS.iter().enumerate() {
-            let missing = match self.chow_missing(i, held) {
-                Some(missing) if missing <= 2 => missing,
-                _ => continue,
-            };
+        // The plans within two tiles first (a bit each), then those in plan order.
+        let mut lacking = [0u64; 16];
+        let mut near = 0u32;
+        for (i, l) in lacking.iter_mut().enumerate() {
+            if let Some(x) = self.chow_missing(i, held) {
+                *l = x;
+                near |= u32::from(at_most_bits(x, 2)) << i;
+            }
+        }
+        while near != 0 {
+            let i = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let (c, l) = (&THREE_CHOW_PLANS[i], lacking[i]);
+            let missing = u8::from(l != 0) + u8::from(l & l.wrapping_sub(1) != 0);
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
             let Some(pos) = top[..kept]
                 .iter()
@@ -394,23 +457,29 @@ impl Evaluator {
         }
     }
 
-    /// Tiles of three-chow plan `i` of [`THREE_CHOW_PLANS`] missing from the kinds held
-    /// (`held`, bit `t` for kind `t`: a plan's nine tiles are nine different kinds) in the
-    /// chows that are not declared melds; `None` when the melds leave no room for it.
+    /// The kinds of three-chow plan `i` of [`THREE_CHOW_PLANS`] missing from the kinds
+    /// held (`held`, bit `t` for kind `t`: a plan's nine tiles are nine different kinds) in
+    /// the chows that are not declared melds; `None` when the melds leave no room for it.
+    /// The same room test as [`Evaluator::chow_cover`], read from bit sets: the chows
+    /// covered are the plan's low tiles among the chow melds' low tiles.
     #[inline(always)]
-    fn chow_missing(&self, i: usize, held: u64) -> Option<u8> {
-        let chows = THREE_CHOW_MASKS[i];
+    fn chow_missing(&self, i: usize, held: u64) -> Option<u64> {
         if self.n_melds == 0 {
-            return Some(((chows[0] | chows[1] | chows[2]) & !held).count_ones() as u8);
+            return Some(THREE_CHOW_ALL[i] & !held);
         }
-        let (covered, _) = self.chow_cover(&THREE_CHOW_PLANS[i])?;
-        let mut open = 0u64;
-        for (c, &mask) in covered.iter().zip(&chows) {
-            if !c {
-                open |= mask;
-            }
+        let covered = THREE_CHOW_LOWS[i] & self.chow_lows;
+        let c1 = covered & covered.wrapping_sub(1);
+        let c2 = c1 & c1.wrapping_sub(1);
+        let n_covered = u8::from(covered != 0) + u8::from(c1 != 0) + u8::from(c2 != 0);
+        // Every other meld stands beside the plan (at most one), and the open chows and
+        // the melds fit in four sets.
+        if self.n_melds - n_covered > 1 || self.n_melds + (3 - n_covered) > 4 {
+            return None;
         }
-        Some((open & !held).count_ones() as u8)
+        // A plan's chows do not overlap: the covered chows' kinds are their low tiles and
+        // the two above.
+        let open = THREE_CHOW_ALL[i] & !(covered | covered << 1 | covered << 2);
+        Some(open & !held)
     }
 
     /// Fan a pung of honor `i` (0-6: E S W N, red, green, white) is worth to this seat.
@@ -483,11 +552,15 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) -> DiscardContext {
+        let (rest, halves) = regular::rests_and_halves(full);
         let mut ctx = DiscardContext {
             full: *full,
-            rest: rests(full),
+            rest,
+            halves,
             plans: std::array::from_fn(|_| PlanContext {
                 entries: [[INF; 10]; 4],
+                codes: [(0, 0, 0); 4],
+                held: 0,
                 rest: Cell::new(None),
                 touched: 0,
                 sets_left: 0,
@@ -496,6 +569,9 @@ impl Evaluator {
             }),
             ranks: *ranks,
             held: special::presence(full_hand),
+            pairs: 0,
+            pair_stats: (0, 0),
+            at_least: [0; 3],
             bound: [0.0; N_SLOTS],
             weight: [0.0; N_SLOTS],
             order: [0; N_SLOTS],
@@ -503,6 +579,20 @@ impl Evaluator {
             honors: self.honor_fan(full_hand) + self.meld_fan,
             concealed: self.concealed(),
         };
+        // What the whole-hand forms of the discards start from, for the forms measured.
+        let forms = self.active_slots();
+        if forms & (1 << SLOT_PUNGS | 1 << SLOT_ORPHANS) != 0 {
+            ctx.pairs = special::pairs_held(full_hand);
+        }
+        if forms >> SLOT_PAIRS & 1 == 1 {
+            ctx.pair_stats = special::pair_stats(full_hand);
+        }
+        if forms >> SLOT_PUNGS & 1 == 1 {
+            let thrice = special::threes_held(full_hand);
+            let n3 = thrice.count_ones() as usize;
+            let n2 = n3 + (ctx.pairs & !thrice).count_ones() as usize;
+            ctx.at_least = [n2 + (ctx.held & !ctx.pairs).count_ones() as usize, n2, n3];
+        }
         for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
             let Some((covered, sets_left)) = self.chow_cover(p) else {
                 continue;
@@ -526,6 +616,8 @@ impl Evaluator {
                 r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
             }
             pc.entries = r;
+            pc.codes = regular::codes(&rest).map(|(h, n, t)| (h as u16, n as u8, t as u16));
+            pc.held = special::presence(&rest);
             pc.touched = touched;
             pc.sets_left = sets_left;
             pc.missing = missing;
@@ -585,7 +677,8 @@ impl Evaluator {
         e: &[Entry; 4],
         t: Tile,
     ) -> Score {
-        let d = DiscardAt::new(self, ctx, hand, e, t, None);
+        let g = (t as usize / 9).min(3);
+        let d = DiscardAt::new(self, ctx, hand, &e[g], e, t, None);
         let mut best = Best::NONE;
         self.measure(ctx, &d, &ctx.order[..ctx.n_order as usize], &mut best);
         best.score
@@ -612,26 +705,64 @@ impl Evaluator {
     ) -> usize {
         let full = &ctx.full;
         let order = &ctx.order[..ctx.n_order as usize];
+        let m = 4 - self.n_melds.min(4) as usize;
         let mut h = *hand;
         let mut firsts = [Best::NONE; 14];
-        let mut entries = [[0u8; 10]; 14];
         let mut ranks = [0usize; 14];
         let mut tiles = [0u8; 14];
         let mut n = 0usize;
         let mut floor = 0f32;
         let mut rest = kinds;
+        // The first plan, unless it is the knitted straight, is read from the group entries,
+        // adjusted from the full hand's counts (the whole-hand forms) or from a three-chow
+        // plan's remainder: then a discard is measured without building its `DiscardAt`.
+        let first = order.first().map_or(N_SLOTS, |&s| s as usize);
+        let from_entries = first != SLOT_KNITTED && first < N_SLOTS;
         while rest != 0 && n < 14 {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let g = (t / 9).min(3);
             ranks[n] = regular::rank_without_one(&codes[g], g, t - 9 * g);
-            entries[n] = *regular::entry_at(g, ranks[n]);
-            h[t] -= 1;
-            let mut e = *full;
-            e[g] = entries[n];
-            let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[n]));
-            self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
-            h[t] += 1;
+            let entry = regular::entry_at(g, ranks[n]);
+            if from_entries {
+                let pick = |s: usize| if s == g { entry } else { &full[s] };
+                let dist = match first {
+                    SLOT_PLAIN => finish(entry, &ctx.rest[g], m),
+                    1 | 3 | 5 => pick((first - 1) / 2)[2 * m + 1],
+                    2 | 4 | 6 => finish(pick((first - 2) / 2), pick(3), m),
+                    SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
+                        form_after_discard(ctx, first, t, hand[t], m)
+                    }
+                    _ => ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
+                };
+                if dist < INF {
+                    let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
+                        h[t] -= 1;
+                        let honors = self.honor_fan(&h) + self.meld_fan;
+                        h[t] += 1;
+                        self.weight(self.slot_fan(first, honors, ctx.concealed))
+                    } else {
+                        ctx.weight[first]
+                    };
+                    let v = w * beta_pow(dist);
+                    if v > 0.0 {
+                        firsts[n] = Best {
+                            score: Score {
+                                value: v,
+                                plan: slot_plan(first),
+                                distance: dist,
+                                allowed: slot_allowed(first),
+                            },
+                            slot: first,
+                        };
+                    }
+                }
+            } else {
+                h[t] -= 1;
+                let d = DiscardAt::new(self, ctx, &h, entry, full, t as Tile, Some(ranks[n]));
+                self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
+                h[t] += 1;
+            }
             floor = floor.max(firsts[n].score.value);
             tiles[n] = t as u8;
             n += 1;
@@ -652,9 +783,8 @@ impl Evaluator {
                 let t = tiles[i] as usize;
                 let g = (t / 9).min(3);
                 h[t] -= 1;
-                let mut e = *full;
-                e[g] = entries[i];
-                let d = DiscardAt::new(self, ctx, &h, &e, t as Tile, Some(ranks[i]));
+                let own = regular::entry_at(g, ranks[i]);
+                let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(ranks[i]));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
             }
@@ -669,7 +799,8 @@ impl Evaluator {
     #[inline(always)]
     fn measure(&self, ctx: &DiscardContext, d: &DiscardAt, slots: &[u8], best: &mut Best) {
         let m = 4 - self.n_melds.min(4) as usize;
-        let (g, e) = (d.g, d.e);
+        let g = d.g;
+        let e = |s: usize| if s == g { d.own } else { &d.others[s.min(3)] };
         for &slot in slots {
             let slot = slot as usize;
             let u = ctx.bound[slot];
@@ -677,16 +808,20 @@ impl Evaluator {
                 break;
             }
             let dist = match slot {
-                SLOT_PLAIN => finish(&e[g], &ctx.rest[g], m),
-                1 | 3 | 5 => e[(slot - 1) / 2][2 * m + 1],
-                2 | 4 | 6 => finish(&e[(slot - 2) / 2], &e[3], m),
-                SLOT_KNITTED if self.n_melds == 0 && d.ranks.is_some() => {
-                    let ranks = d.ranks.unwrap_or(ctx.ranks);
-                    knitted_fast(d.held, &ranks, &e[3])
+                SLOT_PLAIN => finish(d.own, &ctx.rest[g], m),
+                1 | 3 | 5 => e((slot - 1) / 2)[2 * m + 1],
+                2 | 4 | 6 => finish(e((slot - 2) / 2), e(3), m),
+                SLOT_KNITTED if self.n_melds == 0 && d.rank.is_some() => {
+                    let mut ranks = ctx.ranks;
+                    ranks[g] = d.rank.unwrap_or(ranks[g]);
+                    knitted_fast(d.held, &ranks, e(3))
+                }
+                SLOT_PUNGS | SLOT_PAIRS | SLOT_ORPHANS | SLOT_HONORS_KNITTED => {
+                    form_after_discard(ctx, slot, d.t, d.hand[d.t] + 1, m)
                 }
                 _ => match self.form_distance(slot, d.hand) {
                     Some(x) => x,
-                    None => self.chow_discard_distance(ctx, slot - SLOT_CHOWS, d.hand, e, g),
+                    None => ctx.chow_discard_distance(slot - SLOT_CHOWS, d.t, d.hand[d.t] == 0),
                 },
             };
             if dist >= INF {
@@ -710,53 +845,6 @@ impl Evaluator {
                 };
             }
         }
-    }
-
-    /// The distance of three-chow plan `i` for the waiting hand `hand` left by a discard
-    /// from group `g` of the full hand of `ctx` (entries `e`); [`INF`] when out of reach.
-    #[inline(always)]
-    fn chow_discard_distance(
-        &self,
-        ctx: &DiscardContext,
-        i: usize,
-        hand: &Counts,
-        e: &[Entry; 4],
-        g: usize,
-    ) -> u8 {
-        let i = i.min(MAX_CHOW_PLANS - 1);
-        let pc = &ctx.plans[i];
-        if !pc.valid {
-            return INF;
-        }
-        let rest = pc.rests();
-        let p = &self.chow_plans[i];
-        // Tiles of the open chows that the hand lacks; the group of the discard is the
-        // only one whose remainder differs from the full hand's.
-        let Some((covered, _)) = self.chow_cover(p) else {
-            return INF;
-        };
-        let sp = span(g);
-        let mut own = [0u8; 9];
-        own[..sp.len()].copy_from_slice(&hand[sp.clone()]);
-        let mut missing = 0u8;
-        for i in (0..3).filter(|&i| !covered[i]) {
-            for j in 0..3 {
-                let x = (p.lows[i] + j) as usize;
-                if hand[x] == 0 {
-                    missing += 1;
-                }
-                if (x / 9).min(3) == g {
-                    let k = x - sp.start;
-                    own[k] = own[k].saturating_sub(1);
-                }
-            }
-        }
-        let entry = if pc.touched >> g & 1 == 1 {
-            table_entry(g, &own[..sp.len()])
-        } else {
-            e[g]
-        };
-        missing.saturating_add(finish(&entry, &rest[g], pc.sets_left as usize))
     }
 
     /// The plan values of a waiting hand given its regular distance `plain` and a way to
@@ -1071,11 +1159,19 @@ pub struct DiscardContext {
     full: [Entry; 4],
     /// For each group, the other three groups merged.
     rest: [Entry; 4],
+    /// Groups 0 and 1 merged, groups 2 and 3 merged.
+    halves: [Entry; 2],
     plans: [PlanContext; MAX_CHOW_PLANS],
     /// The full hand's group ranks.
     ranks: [usize; 4],
     /// The kinds the full hand holds.
     held: u64,
+    /// The kinds the full hand holds at least twice.
+    pairs: u64,
+    /// The full hand's pairs (a four counts as two) and kinds held an odd number of times.
+    pair_stats: (u32, u32),
+    /// Kinds the full hand holds at least once, twice and three times.
+    at_least: [usize; 3],
     /// Each slot's value for the full hand (0 when out of reach): no discard leaves more.
     bound: [f32; N_SLOTS],
     /// Each slot's weight after a suited discard (the honors held unchanged).
@@ -1090,9 +1186,38 @@ pub struct DiscardContext {
 }
 
 impl DiscardContext {
+    /// The distance of three-chow plan `i` for the waiting hand left by discarding one `t`
+    /// from the full hand (`last`: its only copy); [`INF`] when out of reach. The plan's tiles missing and
+    /// its remainder change only at `t`: a kind of the open chows held once goes missing,
+    /// any other copy leaves the remainder (one table lookup from its rank codes).
+    #[inline(always)]
+    fn chow_discard_distance(&self, i: usize, t: usize, last: bool) -> u8 {
+        let pc = &self.plans[i.min(MAX_CHOW_PLANS - 1)];
+        if !pc.valid {
+            return INF;
+        }
+        let rest = pc.rests();
+        let g = (t / 9).min(3);
+        let (missing, entry) = if pc.held >> t & 1 == 1 {
+            let (h, n, tail) = pc.codes[g];
+            let code = (h as usize, n as usize, tail as usize);
+            let r = regular::rank_without_one(&code, g, t - 9 * g);
+            (pc.missing, regular::entry_at(g, r))
+        } else {
+            // The remainder holds no `t`: the discarded copy was the open chows' own.
+            (pc.missing + u8::from(last), &pc.entries[g])
+        };
+        missing.saturating_add(finish(entry, &rest[g], pc.sets_left as usize))
+    }
+
     /// For each group, the full hand's other three groups merged.
     pub fn rest(&self) -> &[Entry; 4] {
         &self.rest
+    }
+
+    /// The full hand's groups 0 and 1 merged, and groups 2 and 3 merged.
+    pub fn halves(&self) -> &[Entry; 2] {
+        &self.halves
     }
 
     /// The highest plan value of the full hand (0 when no plan is within reach): no
@@ -1112,6 +1237,10 @@ impl DiscardContext {
 struct PlanContext {
     /// The group entries of the full hand without the open chows' tiles.
     entries: [Entry; 4],
+    /// Their rank codes ([`regular::codes`]; each below 2^16).
+    codes: [(u16, u8, u16); 4],
+    /// The kinds the full hand without the open chows' tiles holds.
+    held: u64,
     /// `entries` merged as in [`regular::rests`], once measured.
     rest: Cell<Option<[Entry; 4]>>,
     /// Suits the open chows take tiles from.
@@ -1152,12 +1281,17 @@ impl PlanContext {
 /// share of the fan after it.
 struct DiscardAt<'a> {
     hand: &'a Counts,
-    e: &'a [Entry; 4],
+    /// The discarded kind.
+    t: usize,
+    /// The entry of the discard's group after it.
+    own: &'a Entry,
+    /// The entries of the other groups (the discard's group's is not read).
+    others: &'a [Entry; 4],
     g: usize,
     honors: f32,
-    /// The group ranks after the discard (`None` when not known: then the knitted
+    /// The rank of the discard's group after it (`None` when not known: then the knitted
     /// straight is measured from the counts).
-    ranks: Option<[usize; 4]>,
+    rank: Option<usize>,
     /// The kinds held after the discard.
     held: u64,
 }
@@ -1168,7 +1302,8 @@ impl<'a> DiscardAt<'a> {
         ev: &Evaluator,
         ctx: &DiscardContext,
         hand: &'a Counts,
-        e: &'a [Entry; 4],
+        own: &'a Entry,
+        others: &'a [Entry; 4],
         t: Tile,
         rank: Option<usize>,
     ) -> Self {
@@ -1179,20 +1314,54 @@ impl<'a> DiscardAt<'a> {
         } else {
             ctx.honors
         };
-        let ranks = rank.map(|r| {
-            let mut ranks = ctx.ranks;
-            ranks[g] = r;
-            ranks
-        });
         let held = ctx.held & !(u64::from(hand[t as usize] == 0) << t);
         DiscardAt {
             hand,
-            e,
+            t: t as usize,
+            own,
+            others,
             g,
             honors,
-            ranks,
+            rank,
             held,
         }
+    }
+}
+
+/// The distance of the whole-hand form of slot `slot` (all pungs, seven pairs, thirteen
+/// orphans, honors and knitted) after one `t` leaves the full hand of `ctx`, which held
+/// `c` of it: the form's counts change at `t` alone, so the full hand's are adjusted
+/// (equal to [`Evaluator::form_distance`] of the hand after the discard).
+#[inline(always)]
+fn form_after_discard(ctx: &DiscardContext, slot: usize, t: usize, c: u8, m: usize) -> u8 {
+    let bit = 1u64 << t;
+    let held = if c == 1 { ctx.held & !bit } else { ctx.held };
+    match slot {
+        SLOT_PUNGS => {
+            // The counts capped at three: one kind drops from c to c - 1 (a four stays).
+            let [mut n1, mut n2, mut n3] = ctx.at_least;
+            match c {
+                1 => n1 -= 1,
+                2 => n2 -= 1,
+                3 => n3 -= 1,
+                _ => {}
+            }
+            all_pungs_from(n1, n2, n3, m)
+        }
+        SLOT_PAIRS => {
+            // An even count loses a pair and becomes odd; an odd one stops being odd.
+            let (pairs, odd) = ctx.pair_stats;
+            if c % 2 == 0 {
+                special::seven_pairs_from(pairs - 1, odd + 1)
+            } else {
+                special::seven_pairs_from(pairs, odd - 1)
+            }
+        }
+        SLOT_ORPHANS => {
+            let pairs = if c == 2 { ctx.pairs & !bit } else { ctx.pairs };
+            special::thirteen_orphans_held(held, pairs)
+        }
+        _ => special::honors_knitted_held(held),
     }
 }
 
@@ -1321,8 +1490,6 @@ impl Evaluator {
 /// tiles (ignoring melds; counts at most 4).
 pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
     // Keep the best m pungs (by copies held, up to 3) and the best pair among the rest.
-    let mut pair_best = 0u8;
-    let mut pair_alt = 0u8;
     // The counts capped at 3, descending, the largest five: so many kinds held three times
     // or more, then twice, then once (from bit sets of the kinds, eight counts at a time).
     let once = special::presence(hand);
@@ -1331,6 +1498,15 @@ pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
     let n3 = thrice.count_ones() as usize;
     let n2 = n3 + (twice & !thrice).count_ones() as usize;
     let n1 = n2 + (once & !twice).count_ones() as usize;
+    all_pungs_from(n1, n2, n3, m)
+}
+
+/// [`all_pungs_distance`] from the numbers of kinds held at least once (`n1`), twice
+/// (`n2`) and three times (`n3`).
+#[inline(always)]
+fn all_pungs_from(n1: usize, n2: usize, n3: usize, m: usize) -> u8 {
+    let mut pair_best = 0u8;
+    let mut pair_alt = 0u8;
     let top: [u8; 5] =
         std::array::from_fn(|i| u8::from(i < n1) + u8::from(i < n2) + u8::from(i < n3));
     // A pair comes from the (m+1)-th best kind; a kind among the top m could lend its copies
@@ -1355,11 +1531,28 @@ pub fn all_pungs_distance(hand: &Counts, m: usize) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shanten::regular::group_entry;
+    use crate::shanten::regular::{group_entry, span};
     use crate::tile;
 
     fn counts(s: &str) -> Counts {
         tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn rounding_without_the_library_call_matches_round() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut values = vec![0.0f32, 0.5, 1.5, 2.5, 0.49999997, 399.5, 1e9, -0.5, -3.0];
+        values.push(f32::NAN);
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push((x % 4_000_000) as f32 / 10_000.0);
+            values.push((x % 800) as f32 / 2.0);
+        }
+        for v in values {
+            assert_eq!(round_half_up(v), v.round() as usize, "{v}");
+        }
     }
 
     #[test]

@@ -339,14 +339,24 @@ pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
 /// The rest of the hand seen from each group: `rest[g]` merges the other three groups.
 #[inline]
 pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
+    rests_and_halves(e).0
+}
+
+/// [`rests`], and the two halves they are built from: groups 0 and 1 merged, groups 2 and
+/// 3 merged.
+#[inline]
+pub(crate) fn rests_and_halves(e: &[Entry; 4]) -> ([Entry; 4], [Entry; 2]) {
     let ab = combine(&e[0], &e[1]);
     let ch = combine(&e[2], &e[3]);
-    [
-        combine(&e[1], &ch),
-        combine(&e[0], &ch),
-        combine(&ab, &e[3]),
-        combine(&ab, &e[2]),
-    ]
+    (
+        [
+            combine(&e[1], &ch),
+            combine(&e[0], &ch),
+            combine(&ab, &e[3]),
+            combine(&ab, &e[2]),
+        ],
+        [ab, ch],
+    )
 }
 
 /// Kinds whose draw lowers the regular distance `d` of a hand without melds or wilds,
@@ -363,25 +373,33 @@ pub(crate) fn improving_at(
 ) -> u64 {
     let mut out = 0u64;
     for g in 0..4 {
-        let table = if g < 3 {
-            tables::suit()
-        } else {
-            tables::honors()
-        };
-        let Some(packed) = table.packed_masks_at(r[g]) else {
-            continue;
-        };
-        let lanes = optimal_lanes(&e[g], &rest[g], m, d) as usize;
-        // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
-        let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
-        let kept = packed & keep;
-        let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
-        x |= x >> 27;
-        x |= x >> 18;
-        x |= x >> 9;
-        out |= (x & 0x1FF) << span(g).start;
+        out |= improving_in(g, r[g], &e[g], &rest[g], m, d);
     }
     out
+}
+
+/// The part of [`improving_at`] in group `g`: the kinds of the group (bits at their kind)
+/// whose draw lowers the distance `d`, given the group's rank `r`, entry `e` and rest
+/// `rest` (the other groups merged).
+#[inline(always)]
+pub(crate) fn improving_in(g: usize, r: usize, e: &Entry, rest: &Entry, m: usize, d: u8) -> u64 {
+    let table = if g < 3 {
+        tables::suit()
+    } else {
+        tables::honors()
+    };
+    let Some(packed) = table.packed_masks_at(r) else {
+        return 0;
+    };
+    let lanes = optimal_lanes(e, rest, m, d) as usize;
+    // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
+    let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
+    let kept = packed & keep;
+    let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+    x |= x >> 27;
+    x |= x >> 18;
+    x |= x >> 9;
+    (x & 0x1FF) << span(g).start
 }
 
 /// `SPREAD[b]`: bits `9 l .. 9 l + 9` set for each of the five lanes `l` set in `b`.
@@ -406,19 +424,25 @@ const SPREAD: [u64; 32] = {
 /// pair the group leaves. All lanes are compared at once in the bytes of a `u128`.
 #[inline(always)]
 fn optimal_lanes(e: &Entry, rest: &Entry, m: usize, d: u8) -> u32 {
-    let mut own = [INF; 16];
-    own[..LANES].copy_from_slice(e);
-    // `rest` reversed around lane 9, then moved down to reverse it around lane 2m + 1.
-    let mut other = [INF; 16];
-    for l in 0..LANES {
-        other[l] = rest[LANES - 1 - l];
-    }
-    let other = u128::from_le_bytes(other) >> (8 * (8 - 2 * m.min(4)));
+    let own = entry_bits(e);
+    // `rest` reversed around lane 15 (its lane 9 lands in lane 6), then moved down to
+    // reverse it around lane 2m + 1; the lanes above 2m + 1 are left out below.
+    let other = entry_bits(rest).swap_bytes() >> (8 * (6 + 8 - 2 * m.min(4)));
     // Every byte is at most 2 * INF < 128, so the bytes add without carries.
-    let sum = u128::from_le_bytes(own) + other;
+    let sum = own + other;
     let hit = sum ^ (u128::from(d) * 0x0101_0101_0101_0101_0101_0101_0101_0101);
     let lanes = swar::zero_bytes(hit as u64) | swar::zero_bytes((hit >> 64) as u64) << 8;
     (lanes & ((1 << (2 * m.min(4) + 2)) - 1)) as u32
+}
+
+/// An entry's lanes as the low ten bytes of a `u128` (lane `l` in byte `l`, the bytes
+/// above zero).
+#[inline(always)]
+fn entry_bits(e: &Entry) -> u128 {
+    let (low, high) = e.split_at(8);
+    let low = u64::from_le_bytes(low.try_into().unwrap_or([INF; 8]));
+    let high = u16::from_le_bytes(high.try_into().unwrap_or([INF; 2]));
+    u128::from(low) | u128::from(high) << 64
 }
 
 /// Kinds whose draw lowers the regular distance of a `13 - 3k` hand (bit `t` for kind `t`),

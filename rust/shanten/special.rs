@@ -63,7 +63,7 @@ fn kinds_where(hand: &Counts, flag: impl Fn(u64) -> u64) -> u64 {
 
 /// Seven pairs from the number of pairs held (a four counts as two) and of odd counts.
 #[inline(always)]
-fn seven_pairs_from(pairs: u32, odd: u32) -> u8 {
+pub(crate) fn seven_pairs_from(pairs: u32, odd: u32) -> u8 {
     if pairs >= 7 {
         return 0;
     }
@@ -85,7 +85,7 @@ pub fn seven_pairs(hand: &Counts) -> u8 {
 
 /// Pairs held (a four counts as two) and kinds held an odd number of times.
 #[inline(always)]
-fn pair_stats(hand: &Counts) -> (u32, u32) {
+pub(crate) fn pair_stats(hand: &Counts) -> (u32, u32) {
     let (mut pairs, mut odd) = (0u64, 0u64);
     for x in swar::words(hand) {
         // Each word's byte sums stay below 256.
