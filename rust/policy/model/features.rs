@@ -203,6 +203,35 @@ fn evaluate(ev: &Evaluator, hand: &Counts, melds: &[Meld], unseen: &Counts) -> D
     }
 }
 
+/// What both analyses read first about the seat of a view.
+struct SeatHand {
+    /// Its melds (the first `n`).
+    melds: [Meld; 4],
+    /// How many melds.
+    n: usize,
+    /// Its concealed tiles.
+    hand: Counts,
+    /// The copies of each kind it cannot see.
+    unseen: Counts,
+    /// The hand is full (14 - 3k tiles: the seat's own turn).
+    full: bool,
+}
+
+impl SeatHand {
+    fn of(view: &dyn TableView) -> SeatHand {
+        let (melds, n) = view.melds(view.seat());
+        let hand = *view.hand();
+        let tiles: u32 = hand.iter().map(|&c| c as u32).sum();
+        SeatHand {
+            melds,
+            n,
+            hand,
+            unseen: unseen(view, &melds[..n]),
+            full: tiles % 3 == 2,
+        }
+    }
+}
+
 /// The evaluator of a seat holding `melds` under a minimum of `min_fan`.
 fn evaluator(view: &dyn TableView, melds: &[Meld], hand: &Counts, min_fan: u8) -> Evaluator {
     let mut ev = Evaluator::new(melds, view.seat_wind(), view.prevalent_wind(), min_fan);
@@ -241,12 +270,14 @@ impl Analysis {
     /// The analysis of `view`'s seat under a minimum of `min_fan`; with `danger`, the
     /// learned deal-in and ready chances too (else they stay 0).
     pub fn new(view: &dyn TableView, min_fan: u8, danger: bool) -> Analysis {
-        let (m, n) = view.melds(view.seat());
+        let SeatHand {
+            melds: m,
+            n,
+            hand,
+            unseen,
+            full,
+        } = SeatHand::of(view);
         let melds = &m[..n];
-        let hand = *view.hand();
-        let unseen = unseen(view, melds);
-        let tiles: u32 = hand.iter().map(|&c| c as u32).sum();
-        let full = tiles % 3 == 2;
         let ev = evaluator(view, melds, &hand, min_fan);
         let mut discards = [None; 34];
         let current = if full {
@@ -317,12 +348,14 @@ pub struct HandAnalysis {
 impl HandAnalysis {
     /// The analysis of `view`'s seat's hand under a minimum of `min_fan`.
     pub fn new(view: &dyn TableView, min_fan: u8) -> HandAnalysis {
-        let (m, n) = view.melds(view.seat());
+        let SeatHand {
+            melds: m,
+            n,
+            hand,
+            unseen,
+            full,
+        } = SeatHand::of(view);
         let melds = &m[..n];
-        let hand = *view.hand();
-        let unseen = unseen(view, melds);
-        let tiles: u32 = hand.iter().map(|&c| c as u32).sum();
-        let full = tiles % 3 == 2;
         let ev = evaluator(view, melds, &hand, min_fan);
         let (s, families) = ev.family_scores(&hand);
         let used = shanten::used_counts(melds);
