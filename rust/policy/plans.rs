@@ -779,7 +779,13 @@ impl Evaluator {
             if best.score.value.max(next) < cut {
                 continue;
             }
-            if order.len() > 1 {
+            // The measure stops at once when the next plan's full-hand value cannot beat
+            // the first plan's: then the discard's state is not built.
+            let stops = |slot: usize| {
+                let u = ctx.bound[slot];
+                u < best.score.value || (u == best.score.value && slot > best.slot)
+            };
+            if order.len() > 1 && !stops(order[1] as usize) {
                 let t = tiles[i] as usize;
                 let g = (t / 9).min(3);
                 h[t] -= 1;
