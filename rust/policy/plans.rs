@@ -26,7 +26,7 @@
 use crate::hand::{Meld, MeldKind};
 use crate::shanten::regular::{self, combine, finish, rests, table_entry};
 use crate::shanten::tables::{Entry, INF};
-use crate::shanten::{special, swar};
+use crate::shanten::{knitted, special, swar};
 use crate::tile::{Counts, Tile};
 use std::cell::Cell;
 
@@ -576,6 +576,8 @@ impl Evaluator {
             weight: [0.0; N_SLOTS],
             order: [0; N_SLOTS],
             n_order: 0,
+            knit_base: [9; 6],
+            knit_full: INF,
             honors: self.honor_fan(full_hand) + self.meld_fan,
             concealed: self.concealed(),
         };
@@ -638,7 +640,9 @@ impl Evaluator {
             let w = self.weight(self.slot_fan(slot, ctx.honors, ctx.concealed));
             ctx.weight[slot] = w;
             let d = if slot == SLOT_KNITTED && self.n_melds == 0 {
-                knitted_fast(ctx.held, ranks, &full[3])
+                ctx.knit_base = knitted::missing_kinds(ctx.held);
+                ctx.knit_full = knitted_fast(&ctx.knit_base, ranks, &full[3], 5);
+                ctx.knit_full
             } else {
                 self.slot_distance(slot, full_hand, full, m, plain, &mut chow)
             };
@@ -820,7 +824,7 @@ impl Evaluator {
                 SLOT_KNITTED if self.n_melds == 0 && d.rank.is_some() => {
                     let mut ranks = ctx.ranks;
                     ranks[g] = d.rank.unwrap_or(ranks[g]);
-                    knitted_fast(d.held, &ranks, e(3))
+                    ctx.knitted_after(d.t, d.held, &ranks, e(3))
                 }
                 SLOT_PUNGS | SLOT_PAIRS | SLOT_ORPHANS | SLOT_HONORS_KNITTED => {
                     form_after_discard(ctx, slot, d.t, d.hand[d.t] + 1, m)
@@ -1185,6 +1189,12 @@ pub struct DiscardContext {
     /// The slots with a bound above 0, highest bound first (equal bounds in slot order).
     order: [u8; N_SLOTS],
     n_order: u8,
+    /// The knitted kinds each permutation's straight lacks in the full hand
+    /// ([`knitted::missing_kinds`]; measured with the knitted straight's slot, no melds).
+    knit_base: [u8; 6],
+    /// The full hand's knitted-straight distance ([`knitted_fast`] with bound 5), when
+    /// measured with `knit_base`.
+    knit_full: u8,
     /// The full hand's honors' share of the fan (held and melded).
     honors: f32,
     /// [`Evaluator::concealed`].
@@ -1214,6 +1224,31 @@ impl DiscardContext {
             (pc.missing + u8::from(last), &pc.entries[g])
         };
         missing.saturating_add(finish(entry, &rest[g], pc.sets_left as usize))
+    }
+
+    /// The knitted straight's distance ([`knitted_fast`] with bound 5) of the waiting hand
+    /// left by discarding one `t` from the full hand, which then holds the kinds `held`
+    /// and has the group ranks `ranks` and honors entry `honors`. The full hand's distance
+    /// `knit_full` must have been measured. A discard leaves that distance or one more
+    /// (it never brings a plan closer, and the tile given up is at most one more missing),
+    /// so only the permutations that can keep it are measured.
+    #[inline(always)]
+    fn knitted_after(&self, t: usize, held: u64, ranks: &[usize; 4], honors: &Entry) -> u8 {
+        let mut base = self.knit_base;
+        if held >> t & 1 == 0 {
+            for (b, k) in base.iter_mut().zip(knitted::MASKS) {
+                *b += (k >> t & 1) as u8;
+            }
+        }
+        let next = self.knit_full.saturating_add(1);
+        if next >= 5 {
+            knitted_fast(&base, ranks, honors, 5)
+        } else {
+            match knitted_fast(&base, ranks, honors, next) {
+                INF => next,
+                d => d,
+            }
+        }
     }
 
     /// For each group, the full hand's other three groups merged.
@@ -1371,12 +1406,13 @@ fn form_after_discard(ctx: &DiscardContext, slot: usize, t: usize, c: u8, m: usi
     }
 }
 
-/// The knitted straight's distance ([`crate::shanten::knitted::distance_below`] with
-/// bound 5, [`INF`] above) of a hand without melds from its kinds held, group ranks and
-/// honors entry. Not inlined (see [`Evaluator::form_distance`]).
+/// The knitted straight's distance ([`knitted::distance_below`] with bound `bound`,
+/// [`INF`] at or above it) of a hand without melds from the knitted kinds each
+/// permutation lacks ([`knitted::missing_kinds`]), its group ranks and honors entry. Not
+/// inlined (see [`Evaluator::form_distance`]).
 #[inline(never)]
-fn knitted_fast(held: u64, ranks: &[usize; 4], honors: &Entry) -> u8 {
-    crate::shanten::knitted::distance_fast(held, ranks, honors, 5).unwrap_or(INF)
+fn knitted_fast(base: &[u8; 6], ranks: &[usize; 4], honors: &Entry, bound: u8) -> u8 {
+    knitted::distance_fast_with(base, ranks, honors, bound).unwrap_or(INF)
 }
 
 /// The best plan found so far for a discard and its slot (ties go to the earlier slot).
@@ -1611,6 +1647,111 @@ mod tests {
                     ev.score_with(&h, &e),
                     "{hand:?} - {t}"
                 );
+            }
+        }
+    }
+
+    /// A random hand of `n` tiles: mostly near one knitted straight (`knit`), else mostly
+    /// one or two suits.
+    fn random_hand(next: &mut impl FnMut(u64) -> u64, n: usize, knit: bool) -> Counts {
+        let mut hand = [0u8; 34];
+        let mut k = 0;
+        let straight = knitted::MASKS[next(6) as usize];
+        while k < n {
+            let t = match (knit, next(4)) {
+                (true, 0 | 1) => {
+                    let mut m = straight;
+                    for _ in 0..next(9) {
+                        m &= m - 1;
+                    }
+                    m.trailing_zeros() as u64
+                }
+                (_, 0) => next(34),
+                _ => next(18),
+            } as usize;
+            if hand[t] < 4 {
+                hand[t] += 1;
+                k += 1;
+            }
+        }
+        hand
+    }
+
+    #[test]
+    fn the_knitted_straight_after_a_discard_equals_measuring_it_afresh() {
+        let mut rng = crate::wall::Rng::new(0x5EED_4B17);
+        let mut next = move |n: u64| rng.below(n);
+        let mut measured = 0;
+        for _ in 0..20_000 {
+            let hand = random_hand(&mut next, 14, true);
+            let mut ev = Evaluator::new(&[], 0, 0, 8);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks(&hand);
+            let ctx = ev.discard_context(&hand, &ranks, &regular::entries_at(&ranks));
+            if ctx.knit_full >= INF {
+                continue;
+            }
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut after = hand;
+                after[t] -= 1;
+                let r = regular::ranks(&after);
+                let honors = regular::entry_at(3, r[3]);
+                let ours = ctx.knitted_after(t, special::presence(&after), &r, honors);
+                let afresh = knitted::distance_below(&after, &NO_USED, 0, 0, 5).unwrap_or(INF);
+                assert_eq!(ours, afresh, "{hand:?} - {t}");
+                measured += 1;
+            }
+        }
+        assert!(measured > 20_000, "{measured} discards measured");
+    }
+
+    #[test]
+    fn scoring_the_discards_together_equals_scoring_each() {
+        let mut rng = crate::wall::Rng::new(0xD15C_A4D5);
+        let mut next = move |n: u64| rng.below(n);
+        let melds = [
+            Meld {
+                kind: MeldKind::Chow,
+                tile: 12,
+            },
+            Meld {
+                kind: MeldKind::Pung,
+                tile: 31,
+            },
+        ];
+        for round in 0..6000 {
+            let melds = &melds[..round % 3];
+            let hand = random_hand(&mut next, 14 - 3 * melds.len(), round % 4 == 0);
+            let mut ev = Evaluator::new(melds, 0, 1, [8, 8, 0][round % 3]);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks(&hand);
+            let full = regular::entries_at(&ranks);
+            let ctx = ev.discard_context(&hand, &ranks, &full);
+            let codes = regular::codes(&hand);
+            let kinds = special::presence(&hand);
+            let each = |t: usize| {
+                let mut h = hand;
+                h[t] -= 1;
+                let g = (t / 9).min(3);
+                let mut e = full;
+                e[g] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+                ev.score_discard(&ctx, &h, &e, t as Tile)
+            };
+            let mut out = [(0u8, each(kinds.trailing_zeros() as usize)); 14];
+            for share in [0.0, 0.85, 1.0] {
+                let n = ev.score_discards(&ctx, &hand, &codes, kinds, share, &mut out);
+                let best = (0..34)
+                    .filter(|&t| kinds >> t & 1 == 1)
+                    .map(|t| each(t).value)
+                    .fold(0f32, f32::max);
+                let mut written = 0u64;
+                for &(t, score) in &out[..n] {
+                    assert_eq!(score, each(t as usize), "{hand:?} - {t}");
+                    written |= 1 << t;
+                }
+                for t in (0..34).filter(|&t| kinds >> t & 1 == 1 && written >> t & 1 == 0) {
+                    assert!(each(t).value < share * best, "{hand:?} - {t} left out");
+                }
             }
         }
     }
