@@ -115,6 +115,7 @@ pub struct Evaluator {
     knitted_alive: bool,
     /// Plans worth measuring (bits [`ALIVE_FULL`], [`ALIVE_HALF`] + suit, ...).
     alive: u16,
+    powers: &'static Powers,
 }
 
 /// [`Evaluator`] plan bits: full flush in suit `s` is bit `ALIVE_FULL + s`.
@@ -183,18 +184,42 @@ fn slot_allowed(slot: usize) -> u64 {
     }
 }
 
-/// `β^(d − 1)` for d = 0..64.
-fn beta_pow(d: u8) -> f32 {
-    static T: std::sync::OnceLock<[f32; 64]> = std::sync::OnceLock::new();
-    let t = T.get_or_init(|| std::array::from_fn(|i| BETA.powi(i as i32 - 1)));
-    t[(d as usize).min(63)]
+/// The powers a plan's value is made of, tabulated on first use: an [`Evaluator`] keeps a
+/// reference, so that its scoring loops read them without the first-use check.
+#[derive(Debug)]
+struct Powers {
+    /// `β^(d − 1)` for d = 0..64.
+    beta: [f32; 64],
+    /// `PER_MISSING_FAN^x` for x in tenths of a point, 0..=40 points.
+    missing_fan: [f32; 401],
 }
 
-/// `PER_MISSING_FAN^x` for x in tenths of a point, 0..=40 points.
-fn missing_fan_weight(x: f32) -> f32 {
-    static T: std::sync::OnceLock<[f32; 401]> = std::sync::OnceLock::new();
-    let t = T.get_or_init(|| std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)));
-    t[round_half_up(x * 10.0).min(400)]
+impl Powers {
+    fn get() -> &'static Powers {
+        static P: std::sync::OnceLock<Powers> = std::sync::OnceLock::new();
+        P.get_or_init(|| Powers {
+            beta: std::array::from_fn(|i| BETA.powi(i as i32 - 1)),
+            missing_fan: std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)),
+        })
+    }
+
+    /// `β^(d − 1)`.
+    #[inline(always)]
+    fn beta(&self, d: u8) -> f32 {
+        self.beta[(d as usize).min(63)]
+    }
+
+    /// `PER_MISSING_FAN^x`, `x` rounded to tenths (at most 40 points).
+    #[inline(always)]
+    fn missing_fan(&self, x: f32) -> f32 {
+        self.missing_fan[round_half_up(x * 10.0).min(400)]
+    }
+}
+
+/// `β^(d − 1)` for d = 0..64.
+#[cfg(test)]
+fn beta_pow(d: u8) -> f32 {
+    Powers::get().beta(d)
 }
 
 /// `v.round() as usize` without the library call (the baseline x86-64 target has no
@@ -340,6 +365,7 @@ impl Evaluator {
             n_chow_plans: 0,
             knitted_alive: true,
             alive: u16::MAX,
+            powers: Powers::get(),
         };
         for x in &m[..n] {
             let t = x.tile.min(33);
@@ -521,7 +547,7 @@ impl Evaluator {
         if fan >= self.min_fan {
             1.0 + (fan - self.min_fan).min(40.0) / self.fan_divisor
         } else {
-            missing_fan_weight(self.min_fan - fan)
+            self.powers.missing_fan(self.min_fan - fan)
         }
     }
 
@@ -649,7 +675,7 @@ impl Evaluator {
             if d >= INF {
                 continue;
             }
-            let u = w * beta_pow(d);
+            let u = w * self.powers.beta(d);
             if u <= 0.0 {
                 continue;
             }
@@ -748,7 +774,7 @@ impl Evaluator {
                     } else {
                         ctx.weight[first]
                     };
-                    let v = w * beta_pow(dist);
+                    let v = w * self.powers.beta(dist);
                     if v > 0.0 {
                         firsts[n] = Best {
                             score: Score {
@@ -842,7 +868,7 @@ impl Evaluator {
             } else {
                 ctx.weight[slot]
             };
-            let v = w * beta_pow(dist);
+            let v = w * self.powers.beta(dist);
             if v > best.score.value || (v == best.score.value && v > 0.0 && slot < best.slot) {
                 *best = Best {
                     score: Score {
@@ -885,7 +911,7 @@ impl Evaluator {
             if d >= INF {
                 continue;
             }
-            let v = self.weight(self.slot_fan(slot, honors, concealed)) * beta_pow(d);
+            let v = self.weight(self.slot_fan(slot, honors, concealed)) * self.powers.beta(d);
             if v > best.value {
                 best = Score {
                     value: v,
@@ -1509,7 +1535,7 @@ impl Evaluator {
             if d >= INF {
                 continue;
             }
-            let v = self.weight(self.slot_fan(slot, honors, concealed)) * beta_pow(d);
+            let v = self.weight(self.slot_fan(slot, honors, concealed)) * self.powers.beta(d);
             let here = Score {
                 value: v,
                 plan: slot_plan(slot),
