@@ -127,15 +127,18 @@ mod simd {
         unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) }
     }
 
+    /// Lane `$s` of `a` added to `$src` moved up by `$s` lanes, into `$out`; `$quad` holds
+    /// each lane of `a` four times (lanes `4q .. 4q + 4` for quad `q = $s / 4`), so that
+    /// the broadcast of lane `$s` is one shuffle of its 32-bit field.
     macro_rules! step {
-        ($out:ident, $a:ident, $src:ident, $s:literal) => {
+        ($out:ident, $quad:expr, $src:ident, $s:literal) => {
             // SAFETY: SSE2 only; the fill table has LANES rows.
             unsafe {
                 let shifted = _mm_or_si128(
                     _mm_slli_si128::<$s>($src),
                     _mm_loadu_si128(FILLS[$s].as_ptr() as *const __m128i),
                 );
-                let x = _mm_set1_epi8($a[$s] as i8);
+                let x = _mm_shuffle_epi32::<{ ($s % 4) * 0x55 }>($quad);
                 $out = _mm_min_epu8($out, _mm_adds_epu8(x, shifted));
             }
         };
@@ -143,6 +146,16 @@ mod simd {
 
     #[inline(always)]
     pub(super) fn combine(a: &Entry, b: &Entry) -> Entry {
+        // SAFETY: SSE2 only. Each lane of `a` spread over four bytes: lanes 0-3, 4-7, 8-9.
+        let quads = unsafe {
+            let v = load(a);
+            let (low, high) = (_mm_unpacklo_epi8(v, v), _mm_unpackhi_epi8(v, v));
+            [
+                _mm_unpacklo_epi16(low, low),
+                _mm_unpackhi_epi16(low, low),
+                _mm_unpacklo_epi16(high, high),
+            ]
+        };
         let wide = load(b);
         // SAFETY: SSE2 only.
         let (no_pair, mut out) = unsafe {
@@ -153,16 +166,16 @@ mod simd {
                 _mm_set1_epi8(INF as i8),
             )
         };
-        step!(out, a, wide, 0);
-        step!(out, a, no_pair, 1);
-        step!(out, a, wide, 2);
-        step!(out, a, no_pair, 3);
-        step!(out, a, wide, 4);
-        step!(out, a, no_pair, 5);
-        step!(out, a, wide, 6);
-        step!(out, a, no_pair, 7);
-        step!(out, a, wide, 8);
-        step!(out, a, no_pair, 9);
+        step!(out, quads[0], wide, 0);
+        step!(out, quads[0], no_pair, 1);
+        step!(out, quads[0], wide, 2);
+        step!(out, quads[0], no_pair, 3);
+        step!(out, quads[1], wide, 4);
+        step!(out, quads[1], no_pair, 5);
+        step!(out, quads[1], wide, 6);
+        step!(out, quads[1], no_pair, 7);
+        step!(out, quads[2], wide, 8);
+        step!(out, quads[2], no_pair, 9);
         let mut w = [0u8; 16];
         // SAFETY: `w` is 16 writable bytes.
         unsafe { _mm_storeu_si128(w.as_mut_ptr() as *mut __m128i, out) };
