@@ -187,17 +187,27 @@ impl EfficiencyPolicy {
         }
         // Keep the discards within SHORTLIST of the best value (at most MAX_SHORTLIST), best
         // first (a stable order: equal values keep kind order); a single one needs no
-        // useful-tile count.
-        let best = scored[..n].iter().fold(0f32, |b, c| b.max(c.1.value));
+        // useful-tile count. Values are never NaN: a comparison orders them.
+        let mut best = 0f32;
+        for c in &scored[..n] {
+            if c.1.value > best {
+                best = c.1.value;
+            }
+        }
         let mut short = [(0u8, none); 14];
         let mut n_short = 0usize;
         for c in &scored[..n] {
             if c.1.value >= best * SHORTLIST {
-                short[n_short] = *c;
+                // After the kept discards of at least its value (kind order among equals).
+                let mut i = n_short;
+                while i > 0 && short[i - 1].1.value < c.1.value {
+                    short[i] = short[i - 1];
+                    i -= 1;
+                }
+                short[i] = *c;
                 n_short += 1;
             }
         }
-        short[..n_short].sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
         let short = &short[..n_short.min(MAX_SHORTLIST)];
         if short.len() <= 1 {
             return short.first().map(choice);

@@ -793,7 +793,10 @@ impl Evaluator {
                 self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
                 h[t] += 1;
             }
-            floor = floor.max(firsts[n].score.value);
+            // Values are never NaN: a comparison keeps the larger.
+            if firsts[n].score.value > floor {
+                floor = firsts[n].score.value;
+            }
             tiles[n] = t as u8;
             n += 1;
         }
@@ -806,7 +809,7 @@ impl Evaluator {
         let mut k = 0usize;
         for i in 0..n {
             let mut best = firsts[i];
-            if best.score.value.max(next) < cut {
+            if best.score.value < cut && next < cut {
                 continue;
             }
             // The measure stops at once when the next plan's full-hand value cannot beat
