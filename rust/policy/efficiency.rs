@@ -406,6 +406,8 @@ fn regular_plan(p: PlanKind) -> bool {
 /// hand's group ranks, each group's rest (the other three merged) and the merge of each
 /// pair of groups.
 struct Shared {
+    /// The limited tables.
+    lim: regular::Limited,
     ranks: [usize; 4],
     rest: [Entry; 4],
     /// Merged pairs of groups, indexed by [`PAIR_OF`].
@@ -435,6 +437,7 @@ impl Shared {
             halves[1],
         ];
         Shared {
+            lim: regular::Limited::get(),
             ranks: *ranks,
             rest: *rest,
             pairs,
@@ -458,7 +461,8 @@ fn regular_useful(
     memo: &mut UsefulMemo,
 ) -> u64 {
     let gt = (t / 9).min(3);
-    let r = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
+    let lim = shared.lim;
+    let r = lim.rank_without_one(&codes[gt], gt, t - 9 * gt);
     let mut ranks = shared.ranks;
     ranks[gt] = r;
     let (key, slot) = UsefulMemo::key(&ranks, m);
@@ -467,11 +471,11 @@ fn regular_useful(
             return kinds;
         }
     }
-    let own = regular::entry_at(gt, r);
+    let own = lim.entry_at(gt, r);
     // The discard's group meets the rest it always had; each other group's rest is the
     // discard's group merged with the remaining two, which the discard does not change.
     let d0 = finish(own, &shared.rest[gt], m);
-    let mut out = regular::improving_in(gt, r, own, &shared.rest[gt], m, d0);
+    let mut out = lim.improving_in(gt, r, own, &shared.rest[gt], m, d0);
     // Groups without a kind in `need` are left out (their kinds would be masked away);
     // only a complete answer is remembered.
     let mut complete = true;
@@ -481,7 +485,7 @@ fn regular_useful(
             continue;
         }
         let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
-        out |= regular::improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
+        out |= lim.improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
     }
     if complete {
         if let Some(s) = memo.slots.get_mut(slot) {

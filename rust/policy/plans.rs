@@ -604,6 +604,7 @@ impl Evaluator {
             n_order: 0,
             knit_base: [9; 6],
             knit_full: INF,
+            lim: regular::Limited::get(),
             honors: self.honor_fan(full_hand) + self.meld_fan,
             concealed: self.concealed(),
         };
@@ -734,6 +735,7 @@ impl Evaluator {
         out: &mut [(Tile, Score); 14],
     ) -> usize {
         let full = &ctx.full;
+        let lim = ctx.lim;
         let order = &ctx.order[..ctx.n_order as usize];
         let m = 4 - self.n_melds.min(4) as usize;
         let mut h = *hand;
@@ -752,8 +754,8 @@ impl Evaluator {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let g = (t / 9).min(3);
-            ranks[n] = regular::rank_without_one(&codes[g], g, t - 9 * g);
-            let entry = regular::entry_at(g, ranks[n]);
+            ranks[n] = lim.rank_without_one(&codes[g], g, t - 9 * g);
+            let entry = lim.entry_at(g, ranks[n]);
             if from_entries {
                 let pick = |s: usize| if s == g { entry } else { &full[s] };
                 let dist = match first {
@@ -822,7 +824,7 @@ impl Evaluator {
                 let t = tiles[i] as usize;
                 let g = (t / 9).min(3);
                 h[t] -= 1;
-                let own = regular::entry_at(g, ranks[i]);
+                let own = lim.entry_at(g, ranks[i]);
                 let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(ranks[i]));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
@@ -1224,6 +1226,8 @@ pub struct DiscardContext {
     /// The full hand's knitted-straight distance ([`knitted_fast`] with bound 5), when
     /// measured with `knit_base`.
     knit_full: u8,
+    /// The limited tables.
+    lim: regular::Limited,
     /// The full hand's honors' share of the fan (held and melded).
     honors: f32,
     /// [`Evaluator::concealed`].
@@ -1246,8 +1250,8 @@ impl DiscardContext {
         let (missing, entry) = if pc.held >> t & 1 == 1 {
             let (h, n, tail) = pc.codes[g];
             let code = (h as usize, n as usize, tail as usize);
-            let r = regular::rank_without_one(&code, g, t - 9 * g);
-            (pc.missing, regular::entry_at(g, r))
+            let r = self.lim.rank_without_one(&code, g, t - 9 * g);
+            (pc.missing, self.lim.entry_at(g, r))
         } else {
             // The remainder holds no `t`: the discarded copy was the open chows' own.
             (pc.missing + u8::from(last), &pc.entries[g])

@@ -338,23 +338,97 @@ const fn head_digits(g: usize) -> usize {
 /// Powers of 5 by exponent.
 const POW5: [usize; 5] = [1, 5, 25, 125, 625];
 
+/// The limited tables (no copy in melds, no wild), fetched once for a run of lookups: its
+/// methods equal the free functions of the same names, without the first-use check of
+/// [`tables::suit`] and [`tables::honors`] per lookup.
+#[derive(Clone, Copy)]
+pub(crate) struct Limited {
+    suit: &'static tables::Table,
+    honors: &'static tables::Table,
+}
+
+impl Limited {
+    /// The limited tables (built on first use).
+    #[inline(always)]
+    pub(crate) fn get() -> Limited {
+        Limited {
+            suit: tables::suit(),
+            honors: tables::honors(),
+        }
+    }
+
+    /// The table of group `g`.
+    #[inline(always)]
+    fn of(&self, g: usize) -> &'static tables::Table {
+        if g < 3 {
+            self.suit
+        } else {
+            self.honors
+        }
+    }
+
+    /// [`rank_without_one`].
+    #[inline(always)]
+    pub(crate) fn rank_without_one(
+        &self,
+        code: &(usize, usize, usize),
+        g: usize,
+        i: usize,
+    ) -> usize {
+        let (head, sum, tail) = *code;
+        let a = head_digits(g);
+        let t = self.of(g);
+        if i < a {
+            t.rank_of_codes(head - POW5[i], sum - 1, tail)
+        } else {
+            t.rank_of_codes(head, sum, tail - POW5[i - a])
+        }
+    }
+
+    /// [`entry_at`].
+    #[inline(always)]
+    pub(crate) fn entry_at(&self, g: usize, r: usize) -> &'static Entry {
+        self.of(g).at(r)
+    }
+
+    /// [`improving_in`].
+    #[inline(always)]
+    pub(crate) fn improving_in(
+        &self,
+        g: usize,
+        r: usize,
+        e: &Entry,
+        rest: &Entry,
+        m: usize,
+        d: u8,
+    ) -> u64 {
+        let Some(packed) = self.of(g).packed_masks_at(r) else {
+            return 0;
+        };
+        let lanes = optimal_lanes(e, rest, m, d) as usize;
+        // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
+        let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
+        let kept = packed & keep;
+        let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+        x |= x >> 27;
+        x |= x >> 18;
+        x |= x >> 9;
+        (x & 0x1FF) << span(g).start
+    }
+}
+
+impl std::fmt::Debug for Limited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Limited")
+    }
+}
+
 /// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its kind
 /// `i` less (the group must hold one): the codes change by one digit, so the rank is two
 /// lookups (equal to the table's `rank` of the group's counts).
 #[inline(always)]
 pub(crate) fn rank_without_one(code: &(usize, usize, usize), g: usize, i: usize) -> usize {
-    let (head, sum, tail) = *code;
-    let a = head_digits(g);
-    let t = if g < 3 {
-        tables::suit()
-    } else {
-        tables::honors()
-    };
-    if i < a {
-        t.rank_of_codes(head - POW5[i], sum - 1, tail)
-    } else {
-        t.rank_of_codes(head, sum, tail - POW5[i - a])
-    }
+    Limited::get().rank_without_one(code, g, i)
 }
 
 /// The table entry of group `g` (codes `code`) with one copy of its kind `i` less (see
@@ -367,11 +441,7 @@ pub(crate) fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &
 /// The limited table entry of group `g` at rank `r`.
 #[inline(always)]
 pub(crate) fn entry_at(g: usize, r: usize) -> &'static Entry {
-    if g < 3 {
-        tables::suit().at(r)
-    } else {
-        tables::honors().at(r)
-    }
+    Limited::get().entry_at(g, r)
 }
 
 /// The four group entries at known ranks.
@@ -448,23 +518,7 @@ pub(crate) fn improving_at(
 /// `rest` (the other groups merged).
 #[inline(always)]
 pub(crate) fn improving_in(g: usize, r: usize, e: &Entry, rest: &Entry, m: usize, d: u8) -> u64 {
-    let table = if g < 3 {
-        tables::suit()
-    } else {
-        tables::honors()
-    };
-    let Some(packed) = table.packed_masks_at(r) else {
-        return 0;
-    };
-    let lanes = optimal_lanes(e, rest, m, d) as usize;
-    // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
-    let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
-    let kept = packed & keep;
-    let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
-    x |= x >> 27;
-    x |= x >> 18;
-    x |= x >> 9;
-    (x & 0x1FF) << span(g).start
+    Limited::get().improving_in(g, r, e, rest, m, d)
 }
 
 /// `SPREAD[b]`: bits `9 l .. 9 l + 9` set for each of the five lanes `l` set in `b`.
