@@ -30,6 +30,8 @@ use crate::shanten::{knitted, special, swar};
 use crate::tile::{Counts, Tile};
 use std::cell::Cell;
 
+mod reach;
+
 /// The price of one more missing tile.
 pub const BETA: f32 = 0.28;
 /// The fan above the minimum that adds one to a plan's weight (the default of
@@ -401,12 +403,11 @@ impl Evaluator {
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
         self.n_chow_plans = 0;
         let held = special::presence(tiles);
-        // Counts of kinds are compared as "at most so many missing" (a few cleared bits)
-        // rather than counted: the baseline x86-64 target has no population count.
-        self.knitted_alive = self.n_melds <= 1
-            && crate::shanten::knitted::MASKS
-                .iter()
-                .any(|&k| at_most_bits(k & !held, 3));
+        // Kinds held are counted per suit from a table (the baseline x86-64 target has no
+        // population count); the knitted straight needs six of some permutation's nine.
+        let reach = reach::Reach::new(held);
+        let knitted = (0..6).fold(0, |b, p| b.max(reach.knitted(p)));
+        self.knitted_alive = self.n_melds <= 1 && knitted >= 6;
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
         let [w0, w1, w2, w3, w4] = swar::words(tiles);
@@ -437,13 +438,10 @@ impl Evaluator {
         }
         // At least 9 of the 13 orphans; at least 10 of some knitted straight's nine tiles
         // and the seven honors.
-        if at_most_bits(special::ORPHAN_MASK & !held, 4) {
+        if reach.orphans() >= 9 {
             alive |= 1 << ALIVE_ORPHANS;
         }
-        if crate::shanten::knitted::MASKS
-            .iter()
-            .any(|&k| at_most_bits((k | special::HONOR_MASK) & !held, 6))
-        {
+        if knitted + reach.honors >= 10 {
             alive |= 1 << ALIVE_HONORS_KNITTED;
         }
         self.alive = alive;
