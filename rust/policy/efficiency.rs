@@ -18,7 +18,7 @@
 //!   loses the concealed plans (seven pairs, knitted forms) and the concealed bonus, which
 //!   the plan values account for.
 
-use super::plans::{Evaluator, PlanKind, Score};
+use super::plans::{DiscardContext, Evaluator, PlanKind, Score};
 use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
@@ -48,6 +48,8 @@ pub struct EfficiencyPolicy {
     /// The regular useful kinds of recent waiting hands (a seat's shortlisted discards
     /// often leave a hand it weighed at an earlier turn).
     memo: UsefulMemo,
+    /// The shares of the full hand being decided, refilled for every decision.
+    ctx: DiscardContext,
 }
 
 /// Slots of a [`UsefulMemo`] (a power of two).
@@ -114,6 +116,7 @@ impl EfficiencyPolicy {
             min_fan: rules.fan.min_fan,
             huainan,
             memo: UsefulMemo::new(),
+            ctx: DiscardContext::new(),
         }
     }
 
@@ -160,7 +163,8 @@ impl EfficiencyPolicy {
             distance: INF,
             allowed: 0,
         };
-        let ctx = ev.discard_context(hand, &ranks, &full);
+        ev.fill_discard_context(&mut self.ctx, hand, &ranks, &full);
+        let ctx = &self.ctx;
         if ctx.bound() <= floor {
             return None;
         }
@@ -169,7 +173,7 @@ impl EfficiencyPolicy {
         let share = if with_useful { SHORTLIST } else { 1.0 };
         let mut scored = [(0u8, none); 14];
         let kinds = special::presence(hand) & allowed;
-        let n = ev.score_discards(&ctx, hand, &codes, kinds, share, &mut scored);
+        let n = ev.score_discards(ctx, hand, &codes, kinds, share, &mut scored);
         let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
             tile,
             score,

@@ -28,7 +28,7 @@ use crate::shanten::regular::{self, combine, finish, rests, table_entry};
 use crate::shanten::tables::{Entry, INF};
 use crate::shanten::{knitted, special, swar};
 use crate::tile::{Counts, Tile};
-use std::cell::Cell;
+use std::sync::OnceLock;
 
 mod reach;
 
@@ -198,7 +198,7 @@ struct Powers {
 
 impl Powers {
     fn get() -> &'static Powers {
-        static P: std::sync::OnceLock<Powers> = std::sync::OnceLock::new();
+        static P: OnceLock<Powers> = OnceLock::new();
         P.get_or_init(|| Powers {
             beta: std::array::from_fn(|i| BETA.powi(i as i32 - 1)),
             missing_fan: std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)),
@@ -576,36 +576,30 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) -> DiscardContext {
-        let (rest, halves) = regular::rests_and_halves(full);
-        let mut ctx = DiscardContext {
-            full: *full,
-            rest,
-            halves,
-            plans: std::array::from_fn(|_| PlanContext {
-                entries: [[INF; 10]; 4],
-                codes: [(0, 0, 0); 4],
-                held: 0,
-                rest: Cell::new(None),
-                touched: 0,
-                sets_left: 0,
-                missing: 0,
-                valid: false,
-            }),
-            ranks: *ranks,
-            held: special::presence(full_hand),
-            pairs: 0,
-            pair_stats: (0, 0),
-            at_least: [0; 3],
-            bound: [0.0; N_SLOTS],
-            weight: [0.0; N_SLOTS],
-            order: [0; N_SLOTS],
-            n_order: 0,
-            knit_base: [9; 6],
-            knit_full: INF,
-            lim: regular::Limited::get(),
-            honors: self.honor_fan(full_hand) + self.meld_fan,
-            concealed: self.concealed(),
-        };
+        let mut ctx = DiscardContext::new();
+        self.fill_discard_context(&mut ctx, full_hand, ranks, full);
+        ctx
+    }
+
+    /// [`Evaluator::discard_context`] written into `ctx` (a context kept from one decision
+    /// to the next, so that a decision neither builds nor moves one).
+    pub fn fill_discard_context(
+        &self,
+        ctx: &mut DiscardContext,
+        full_hand: &Counts,
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+    ) {
+        (ctx.rest, ctx.halves) = regular::rests_and_halves(full);
+        ctx.full = *full;
+        ctx.ranks = *ranks;
+        ctx.held = special::presence(full_hand);
+        ctx.n_order = 0;
+        ctx.honors = self.honor_fan(full_hand) + self.meld_fan;
+        ctx.concealed = self.concealed();
+        for pc in &mut ctx.plans {
+            pc.valid = false;
+        }
         // What the whole-hand forms of the discards start from, for the forms measured.
         let forms = self.active_slots();
         if forms & (1 << SLOT_PUNGS | 1 << SLOT_ORPHANS) != 0 {
@@ -645,6 +639,7 @@ impl Evaluator {
             pc.entries = r;
             pc.codes = regular::codes(&rest).map(|(h, n, t)| (h as u16, n as u8, t as u16));
             pc.held = special::presence(&rest);
+            pc.rest = OnceLock::new();
             pc.touched = touched;
             pc.sets_left = sets_left;
             pc.missing = missing;
@@ -689,7 +684,6 @@ impl Evaluator {
             ctx.order[i] = slot as u8;
             ctx.n_order += 1;
         }
-        ctx
     }
 
     /// The score of the waiting hand `hand` left by discarding one `t` from the full hand
@@ -1205,13 +1199,15 @@ pub struct DiscardContext {
     ranks: [usize; 4],
     /// The kinds the full hand holds.
     held: u64,
-    /// The kinds the full hand holds at least twice.
+    /// The kinds the full hand holds at least twice (with `pair_stats` and `at_least`,
+    /// written when a form that reads it is measured).
     pairs: u64,
     /// The full hand's pairs (a four counts as two) and kinds held an odd number of times.
     pair_stats: (u32, u32),
     /// Kinds the full hand holds at least once, twice and three times.
     at_least: [usize; 3],
-    /// Each slot's value for the full hand (0 when out of reach): no discard leaves more.
+    /// Each slot's value for the full hand: no discard leaves more. Like `weight`, it is
+    /// written for the slots of `order` only (a context is refilled without clearing).
     bound: [f32; N_SLOTS],
     /// Each slot's weight after a suited discard (the honors held unchanged).
     weight: [f32; N_SLOTS],
@@ -1232,7 +1228,45 @@ pub struct DiscardContext {
     concealed: f32,
 }
 
+impl Default for DiscardContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl DiscardContext {
+    /// A context of no hand, to be filled by [`Evaluator::fill_discard_context`].
+    pub fn new() -> DiscardContext {
+        DiscardContext {
+            full: [[INF; 10]; 4],
+            rest: [[INF; 10]; 4],
+            halves: [[INF; 10]; 2],
+            plans: std::array::from_fn(|_| PlanContext {
+                entries: [[INF; 10]; 4],
+                codes: [(0, 0, 0); 4],
+                held: 0,
+                rest: OnceLock::new(),
+                touched: 0,
+                sets_left: 0,
+                missing: 0,
+                valid: false,
+            }),
+            ranks: [0; 4],
+            held: 0,
+            pairs: 0,
+            pair_stats: (0, 0),
+            at_least: [0; 3],
+            bound: [0.0; N_SLOTS],
+            weight: [0.0; N_SLOTS],
+            order: [0; N_SLOTS],
+            n_order: 0,
+            knit_base: [9; 6],
+            knit_full: INF,
+            lim: regular::Limited::get(),
+            honors: 0.0,
+            concealed: 0.0,
+        }
+    }
     /// The distance of three-chow plan `i` for the waiting hand left by discarding one `t`
     /// from the full hand (`last`: its only copy); [`INF`] when out of reach. The plan's tiles missing and
     /// its remainder change only at `t`: a kind of the open chows held once goes missing,
@@ -1313,8 +1347,9 @@ struct PlanContext {
     codes: [(u16, u8, u16); 4],
     /// The kinds the full hand without the open chows' tiles holds.
     held: u64,
-    /// `entries` merged as in [`regular::rests`], once measured.
-    rest: Cell<Option<[Entry; 4]>>,
+    /// `entries` merged as in [`regular::rests`], once measured (a lock, so that a
+    /// policy keeping a context stays shareable between threads).
+    rest: OnceLock<[Entry; 4]>,
     /// Suits the open chows take tiles from.
     touched: u8,
     sets_left: u8,
@@ -1337,15 +1372,8 @@ impl PlanContext {
 
     /// [`PlanContext::entries`] merged per group.
     #[inline(always)]
-    fn rests(&self) -> [Entry; 4] {
-        match self.rest.get() {
-            Some(r) => r,
-            None => {
-                let r = rests(&self.entries);
-                self.rest.set(Some(r));
-                r
-            }
-        }
+    fn rests(&self) -> &[Entry; 4] {
+        self.rest.get_or_init(|| rests(&self.entries))
     }
 }
 
@@ -1750,6 +1778,8 @@ mod tests {
                 tile: 31,
             },
         ];
+        // One context refilled for every hand scores as a new one does.
+        let mut reused = DiscardContext::new();
         for round in 0..6000 {
             let melds = &melds[..round % 3];
             let hand = random_hand(&mut next, 14 - 3 * melds.len(), round % 4 == 0);
@@ -1758,6 +1788,7 @@ mod tests {
             let ranks = regular::ranks(&hand);
             let full = regular::entries_at(&ranks);
             let ctx = ev.discard_context(&hand, &ranks, &full);
+            ev.fill_discard_context(&mut reused, &hand, &ranks, &full);
             let codes = regular::codes(&hand);
             let kinds = special::presence(&hand);
             let each = |t: usize| {
@@ -1770,7 +1801,10 @@ mod tests {
             };
             let mut out = [(0u8, each(kinds.trailing_zeros() as usize)); 14];
             for share in [0.0, 0.85, 1.0] {
+                let mut again = out;
                 let n = ev.score_discards(&ctx, &hand, &codes, kinds, share, &mut out);
+                let k = ev.score_discards(&reused, &hand, &codes, kinds, share, &mut again);
+                assert_eq!(out[..n], again[..k], "{hand:?}");
                 let best = (0..34)
                     .filter(|&t| kinds >> t & 1 == 1)
                     .map(|t| each(t).value)
