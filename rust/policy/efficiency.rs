@@ -50,7 +50,22 @@ pub struct EfficiencyPolicy {
     memo: UsefulMemo,
     /// The shares of the full hand being decided, refilled for every decision.
     ctx: DiscardContext,
+    /// The scored discards of the decision (the first ones written by each decision).
+    scored: [(Tile, Score); 14],
+    /// The shortlisted discards of the decision, best first.
+    short: [(Tile, Score); 14],
 }
+
+/// A discard not scored (the value of no plan).
+const UNSCORED: (Tile, Score) = (
+    0,
+    Score {
+        value: 0.0,
+        plan: PlanKind::Plain,
+        distance: INF,
+        allowed: 0,
+    },
+);
 
 /// Slots of a [`UsefulMemo`] (a power of two).
 const MEMO_SLOTS: usize = 64;
@@ -117,6 +132,8 @@ impl EfficiencyPolicy {
             huainan,
             memo: UsefulMemo::new(),
             ctx: DiscardContext::new(),
+            scored: [UNSCORED; 14],
+            short: [UNSCORED; 14],
         }
     }
 
@@ -157,12 +174,6 @@ impl EfficiencyPolicy {
         let codes = regular::codes(hand);
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
-        let none = Score {
-            value: 0.0,
-            plan: PlanKind::Plain,
-            distance: INF,
-            allowed: 0,
-        };
         ev.fill_discard_context(&mut self.ctx, hand, &ranks, &full);
         let ctx = &self.ctx;
         if ctx.bound() <= floor {
@@ -171,9 +182,9 @@ impl EfficiencyPolicy {
         // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
         // left out unmeasured.
         let share = if with_useful { SHORTLIST } else { 1.0 };
-        let mut scored = [(0u8, none); 14];
+        let scored = &mut self.scored;
         let kinds = special::presence(hand) & allowed;
-        let n = ev.score_discards(ctx, hand, &codes, kinds, share, &mut scored);
+        let n = ev.score_discards(ctx, hand, &codes, kinds, share, scored);
         let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
             tile,
             score,
@@ -198,7 +209,7 @@ impl EfficiencyPolicy {
                 best = c.1.value;
             }
         }
-        let mut short = [(0u8, none); 14];
+        let short = &mut self.short;
         let mut n_short = 0usize;
         for c in &scored[..n] {
             if c.1.value >= best * SHORTLIST {
