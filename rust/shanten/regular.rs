@@ -63,7 +63,8 @@ pub(crate) fn group_entry_upto(
 /// A min-plus convolution over the lanes `2m + p`: lane `s` of `a` plus lane `t` of `b`
 /// lands in lane `s + t`, except that two pairs never meet (an odd `s` takes only an
 /// even `t`). On x86-64 it runs as ten byte-wise SIMD shift-add-min steps (SSE2, part of
-/// the base instruction set); elsewhere as the scalar loops of [`combine_scalar`].
+/// the base instruction set; on the costs' complements, where an addition is a saturating
+/// subtraction); elsewhere as the scalar loops of [`combine_scalar`].
 #[inline(always)]
 pub fn combine(a: &Entry, b: &Entry) -> Entry {
     #[cfg(target_arch = "x86_64")]
@@ -97,49 +98,26 @@ mod simd {
     use super::{Entry, INF, LANES};
     use std::arch::x86_64::*;
 
-    /// Lanes below `s` set to [`INF`], the others 0: fills what a left shift by `s` lanes
-    /// brings in.
-    const fn low_fill(s: usize) -> [u8; 16] {
-        let mut v = [0u8; 16];
-        let mut i = 0;
-        while i < s {
-            v[i] = INF;
-            i += 1;
-        }
-        v
-    }
-
-    const FILLS: [[u8; 16]; LANES] = {
-        let mut f = [[0u8; 16]; LANES];
-        let mut s = 0;
-        while s < LANES {
-            f[s] = low_fill(s);
-            s += 1;
-        }
-        f
-    };
-
+    /// An entry's ten lanes in the low bytes of a vector (the bytes above are zero).
     #[inline(always)]
     fn load(e: &Entry) -> __m128i {
-        let mut w = [INF; 16];
+        let mut w = [0u8; 16];
         w[..LANES].copy_from_slice(e);
         // SAFETY: `w` is 16 readable bytes; SSE2 is part of the x86-64 baseline.
         unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) }
     }
 
-    /// Lane `$s` of `a` added to `$src` moved up by `$s` lanes, into `$out`; `$quad` holds
-    /// each lane of `a` four times (lanes `4q .. 4q + 4` for quad `q = $s / 4`), so that
-    /// the broadcast of lane `$s` is one shuffle of its 32-bit field.
+    /// Lane `$s` of `a` added to `$src` moved up by `$s` lanes, into `$out`, all in
+    /// complements (`255 - x`: a sum is a saturating difference, a minimum a maximum, and
+    /// the zero bytes a shift brings in stand for a cost above any); `$quad` holds each
+    /// lane of `a` four times (lanes `4q .. 4q + 4` for quad `q = $s / 4`), so that the
+    /// broadcast of lane `$s` is one shuffle of its 32-bit field.
     macro_rules! step {
         ($out:ident, $quad:expr, $src:ident, $s:literal) => {
-            // SAFETY: SSE2 only; the fill table has LANES rows.
+            // SAFETY: SSE2 only.
             unsafe {
-                let shifted = _mm_or_si128(
-                    _mm_slli_si128::<$s>($src),
-                    _mm_loadu_si128(FILLS[$s].as_ptr() as *const __m128i),
-                );
                 let x = _mm_shuffle_epi32::<{ ($s % 4) * 0x55 }>($quad);
-                $out = _mm_min_epu8($out, _mm_adds_epu8(x, shifted));
+                $out = _mm_max_epu8($out, _mm_subs_epu8(_mm_slli_si128::<$s>($src), x));
             }
         };
     }
@@ -156,14 +134,16 @@ mod simd {
                 _mm_unpacklo_epi16(high, high),
             ]
         };
-        let wide = load(b);
-        // SAFETY: SSE2 only.
-        let (no_pair, mut out) = unsafe {
-            let odd = _mm_set1_epi16(0xFF00u16 as i16);
-            let inf_odd = _mm_and_si128(odd, _mm_set1_epi8(INF as i8));
+        // SAFETY: SSE2 only. `b` in complements (its bytes above lane 9 only ever reach
+        // lanes above 9, which are dropped); without its pair lanes, those are zero (no
+        // cost is that high); the result starts at the complement of INF.
+        let (wide, no_pair, mut out) = unsafe {
+            let wide = _mm_xor_si128(load(b), _mm_set1_epi8(-1));
+            let even = _mm_set1_epi16(0x00FF);
             (
-                _mm_or_si128(_mm_andnot_si128(odd, wide), inf_odd),
-                _mm_set1_epi8(INF as i8),
+                wide,
+                _mm_and_si128(wide, even),
+                _mm_set1_epi8((255 - INF) as i8),
             )
         };
         step!(out, quads[0], wide, 0);
@@ -178,7 +158,12 @@ mod simd {
         step!(out, quads[2], no_pair, 9);
         let mut w = [0u8; 16];
         // SAFETY: `w` is 16 writable bytes.
-        unsafe { _mm_storeu_si128(w.as_mut_ptr() as *mut __m128i, out) };
+        unsafe {
+            _mm_storeu_si128(
+                w.as_mut_ptr() as *mut __m128i,
+                _mm_xor_si128(out, _mm_set1_epi8(-1)),
+            )
+        };
         let mut e = [INF; LANES];
         e.copy_from_slice(&w[..LANES]);
         e
