@@ -737,11 +737,12 @@ impl Evaluator {
         let mut n = 0usize;
         let mut floor = 0f32;
         let mut rest = kinds;
-        // The first plan, unless it is the knitted straight, is read from the group entries,
-        // adjusted from the full hand's counts (the whole-hand forms) or from a three-chow
-        // plan's remainder: then a discard is measured without building its `DiscardAt`.
+        // The first plan, unless it is the knitted straight beside a meld, is read from the
+        // group entries, adjusted from the full hand's counts (the whole-hand forms and
+        // the knitted straight) or from a three-chow plan's remainder: then a discard is
+        // measured without building its `DiscardAt`.
         let first = order.first().map_or(N_SLOTS, |&s| s as usize);
-        let from_entries = first != SLOT_KNITTED && first < N_SLOTS;
+        let from_entries = first < N_SLOTS && (first != SLOT_KNITTED || self.n_melds == 0);
         while rest != 0 && n < 14 {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
@@ -756,6 +757,12 @@ impl Evaluator {
                     2 | 4 | 6 => finish(pick((first - 2) / 2), pick(3), m),
                     SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
                         form_after_discard(ctx, first, t, hand[t], m)
+                    }
+                    SLOT_KNITTED => {
+                        let mut r = ctx.ranks;
+                        r[g] = ranks[n];
+                        let held = ctx.held & !(u64::from(hand[t] == 1) << t);
+                        ctx.knitted_after(t, held, &r, pick(3))
                     }
                     _ => ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
                 };
