@@ -71,7 +71,7 @@ mod tests {
 
     #[test]
     fn the_counts_equal_the_kinds_counted_in_the_bit_sets() {
-        let mut rng = crate::wall::Rng::new(0x4EAC_4);
+        let mut rng = crate::wall::Rng::new(0x0004_EAC4);
         for _ in 0..20_000 {
             let held = rng.below(1 << 34) & rng.below(1 << 34) | rng.below(1 << 34);
             let r = Reach::new(held);
