@@ -183,7 +183,7 @@ impl EfficiencyPolicy {
         // left out unmeasured.
         let share = if with_useful { SHORTLIST } else { 1.0 };
         let scored = &mut self.scored;
-        let kinds = special::presence(hand) & allowed;
+        let kinds = ctx.held() & allowed;
         let n = ev.score_discards(ctx, hand, &codes, kinds, share, scored);
         let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
             tile,

@@ -1323,6 +1323,11 @@ impl DiscardContext {
         }
     }
 
+    /// The kinds the full hand holds.
+    pub fn held(&self) -> u64 {
+        self.held
+    }
+
     /// For each group, the full hand's other three groups merged.
     pub fn rest(&self) -> &[Entry; 4] {
         &self.rest
