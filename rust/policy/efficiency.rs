@@ -18,7 +18,7 @@
 //!   loses the concealed plans (seven pairs, knitted forms) and the concealed bonus, which
 //!   the plan values account for.
 
-use super::plans::{Evaluator, PlanKind, Score};
+use super::plans::{DiscardContext, Evaluator, PlanKind, Score};
 use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
@@ -48,7 +48,24 @@ pub struct EfficiencyPolicy {
     /// The regular useful kinds of recent waiting hands (a seat's shortlisted discards
     /// often leave a hand it weighed at an earlier turn).
     memo: UsefulMemo,
+    /// The shares of the full hand being decided, refilled for every decision.
+    ctx: DiscardContext,
+    /// The scored discards of the decision (the first ones written by each decision).
+    scored: [(Tile, Score); 14],
+    /// The shortlisted discards of the decision, best first.
+    short: [(Tile, Score); 14],
 }
+
+/// A discard not scored (the value of no plan).
+const UNSCORED: (Tile, Score) = (
+    0,
+    Score {
+        value: 0.0,
+        plan: PlanKind::Plain,
+        distance: INF,
+        allowed: 0,
+    },
+);
 
 /// Slots of a [`UsefulMemo`] (a power of two).
 const MEMO_SLOTS: usize = 64;
@@ -114,6 +131,9 @@ impl EfficiencyPolicy {
             min_fan: rules.fan.min_fan,
             huainan,
             memo: UsefulMemo::new(),
+            ctx: DiscardContext::new(),
+            scored: [UNSCORED; 14],
+            short: [UNSCORED; 14],
         }
     }
 
@@ -154,22 +174,17 @@ impl EfficiencyPolicy {
         let codes = regular::codes(hand);
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
-        let none = Score {
-            value: 0.0,
-            plan: PlanKind::Plain,
-            distance: INF,
-            allowed: 0,
-        };
-        let ctx = ev.discard_context(hand, &ranks, &full);
+        ev.fill_discard_context(&mut self.ctx, hand, &ranks, &full);
+        let ctx = &self.ctx;
         if ctx.bound() <= floor {
             return None;
         }
         // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
         // left out unmeasured.
         let share = if with_useful { SHORTLIST } else { 1.0 };
-        let mut scored = [(0u8, none); 14];
-        let kinds = special::presence(hand) & allowed;
-        let n = ev.score_discards(&ctx, hand, &codes, kinds, share, &mut scored);
+        let scored = &mut self.scored;
+        let kinds = ctx.held() & allowed;
+        let n = ev.score_discards(ctx, hand, &codes, kinds, share, scored);
         let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
             tile,
             score,
@@ -187,17 +202,27 @@ impl EfficiencyPolicy {
         }
         // Keep the discards within SHORTLIST of the best value (at most MAX_SHORTLIST), best
         // first (a stable order: equal values keep kind order); a single one needs no
-        // useful-tile count.
-        let best = scored[..n].iter().fold(0f32, |b, c| b.max(c.1.value));
-        let mut short = [(0u8, none); 14];
+        // useful-tile count. Values are never NaN: a comparison orders them.
+        let mut best = 0f32;
+        for c in &scored[..n] {
+            if c.1.value > best {
+                best = c.1.value;
+            }
+        }
+        let short = &mut self.short;
         let mut n_short = 0usize;
         for c in &scored[..n] {
             if c.1.value >= best * SHORTLIST {
-                short[n_short] = *c;
+                // After the kept discards of at least its value (kind order among equals).
+                let mut i = n_short;
+                while i > 0 && short[i - 1].1.value < c.1.value {
+                    short[i] = short[i - 1];
+                    i -= 1;
+                }
+                short[i] = *c;
                 n_short += 1;
             }
         }
-        short[..n_short].sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
         let short = &short[..n_short.min(MAX_SHORTLIST)];
         if short.len() <= 1 {
             return short.first().map(choice);
@@ -396,6 +421,8 @@ fn regular_plan(p: PlanKind) -> bool {
 /// hand's group ranks, each group's rest (the other three merged) and the merge of each
 /// pair of groups.
 struct Shared {
+    /// The limited tables.
+    lim: regular::Limited,
     ranks: [usize; 4],
     rest: [Entry; 4],
     /// Merged pairs of groups, indexed by [`PAIR_OF`].
@@ -425,6 +452,7 @@ impl Shared {
             halves[1],
         ];
         Shared {
+            lim: regular::Limited::get(),
             ranks: *ranks,
             rest: *rest,
             pairs,
@@ -448,7 +476,8 @@ fn regular_useful(
     memo: &mut UsefulMemo,
 ) -> u64 {
     let gt = (t / 9).min(3);
-    let r = regular::rank_without_one(&codes[gt], gt, t - 9 * gt);
+    let lim = shared.lim;
+    let r = lim.rank_without_one(&codes[gt], gt, t - 9 * gt);
     let mut ranks = shared.ranks;
     ranks[gt] = r;
     let (key, slot) = UsefulMemo::key(&ranks, m);
@@ -457,11 +486,11 @@ fn regular_useful(
             return kinds;
         }
     }
-    let own = regular::entry_at(gt, r);
+    let own = lim.entry_at(gt, r);
     // The discard's group meets the rest it always had; each other group's rest is the
     // discard's group merged with the remaining two, which the discard does not change.
     let d0 = finish(own, &shared.rest[gt], m);
-    let mut out = regular::improving_in(gt, r, own, &shared.rest[gt], m, d0);
+    let mut out = lim.improving_in(gt, r, own, &shared.rest[gt], m, d0);
     // Groups without a kind in `need` are left out (their kinds would be masked away);
     // only a complete answer is remembered.
     let mut complete = true;
@@ -471,7 +500,7 @@ fn regular_useful(
             continue;
         }
         let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
-        out |= regular::improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
+        out |= lim.improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
     }
     if complete {
         if let Some(s) = memo.slots.get_mut(slot) {

@@ -26,9 +26,11 @@
 use crate::hand::{Meld, MeldKind};
 use crate::shanten::regular::{self, combine, finish, rests, table_entry};
 use crate::shanten::tables::{Entry, INF};
-use crate::shanten::{special, swar};
+use crate::shanten::{knitted, special, swar};
 use crate::tile::{Counts, Tile};
-use std::cell::Cell;
+use std::sync::OnceLock;
+
+mod reach;
 
 /// The price of one more missing tile.
 pub const BETA: f32 = 0.28;
@@ -115,6 +117,7 @@ pub struct Evaluator {
     knitted_alive: bool,
     /// Plans worth measuring (bits [`ALIVE_FULL`], [`ALIVE_HALF`] + suit, ...).
     alive: u16,
+    powers: &'static Powers,
 }
 
 /// [`Evaluator`] plan bits: full flush in suit `s` is bit `ALIVE_FULL + s`.
@@ -183,18 +186,42 @@ fn slot_allowed(slot: usize) -> u64 {
     }
 }
 
-/// `β^(d − 1)` for d = 0..64.
-fn beta_pow(d: u8) -> f32 {
-    static T: std::sync::OnceLock<[f32; 64]> = std::sync::OnceLock::new();
-    let t = T.get_or_init(|| std::array::from_fn(|i| BETA.powi(i as i32 - 1)));
-    t[(d as usize).min(63)]
+/// The powers a plan's value is made of, tabulated on first use: an [`Evaluator`] keeps a
+/// reference, so that its scoring loops read them without the first-use check.
+#[derive(Debug)]
+struct Powers {
+    /// `β^(d − 1)` for d = 0..64.
+    beta: [f32; 64],
+    /// `PER_MISSING_FAN^x` for x in tenths of a point, 0..=40 points.
+    missing_fan: [f32; 401],
 }
 
-/// `PER_MISSING_FAN^x` for x in tenths of a point, 0..=40 points.
-fn missing_fan_weight(x: f32) -> f32 {
-    static T: std::sync::OnceLock<[f32; 401]> = std::sync::OnceLock::new();
-    let t = T.get_or_init(|| std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)));
-    t[round_half_up(x * 10.0).min(400)]
+impl Powers {
+    fn get() -> &'static Powers {
+        static P: OnceLock<Powers> = OnceLock::new();
+        P.get_or_init(|| Powers {
+            beta: std::array::from_fn(|i| BETA.powi(i as i32 - 1)),
+            missing_fan: std::array::from_fn(|i| PER_MISSING_FAN.powf(i as f32 / 10.0)),
+        })
+    }
+
+    /// `β^(d − 1)`.
+    #[inline(always)]
+    fn beta(&self, d: u8) -> f32 {
+        self.beta[(d as usize).min(63)]
+    }
+
+    /// `PER_MISSING_FAN^x`, `x` rounded to tenths (at most 40 points).
+    #[inline(always)]
+    fn missing_fan(&self, x: f32) -> f32 {
+        self.missing_fan[round_half_up(x * 10.0).min(400)]
+    }
+}
+
+/// `β^(d − 1)` for d = 0..64.
+#[cfg(test)]
+fn beta_pow(d: u8) -> f32 {
+    Powers::get().beta(d)
 }
 
 /// `v.round() as usize` without the library call (the baseline x86-64 target has no
@@ -340,6 +367,7 @@ impl Evaluator {
             n_chow_plans: 0,
             knitted_alive: true,
             alive: u16::MAX,
+            powers: Powers::get(),
         };
         for x in &m[..n] {
             let t = x.tile.min(33);
@@ -375,12 +403,11 @@ impl Evaluator {
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
         self.n_chow_plans = 0;
         let held = special::presence(tiles);
-        // Counts of kinds are compared as "at most so many missing" (a few cleared bits)
-        // rather than counted: the baseline x86-64 target has no population count.
-        self.knitted_alive = self.n_melds <= 1
-            && crate::shanten::knitted::MASKS
-                .iter()
-                .any(|&k| at_most_bits(k & !held, 3));
+        // Kinds held are counted per suit from a table (the baseline x86-64 target has no
+        // population count); the knitted straight needs six of some permutation's nine.
+        let reach = reach::Reach::new(held);
+        let knitted = (0..6).fold(0, |b, p| b.max(reach.knitted(p)));
+        self.knitted_alive = self.n_melds <= 1 && knitted >= 6;
         // Plans out of reach (seven or more tiles away) are not measured.
         let mut alive = 0u16;
         let [w0, w1, w2, w3, w4] = swar::words(tiles);
@@ -411,13 +438,10 @@ impl Evaluator {
         }
         // At least 9 of the 13 orphans; at least 10 of some knitted straight's nine tiles
         // and the seven honors.
-        if at_most_bits(special::ORPHAN_MASK & !held, 4) {
+        if reach.orphans() >= 9 {
             alive |= 1 << ALIVE_ORPHANS;
         }
-        if crate::shanten::knitted::MASKS
-            .iter()
-            .any(|&k| at_most_bits((k | special::HONOR_MASK) & !held, 6))
-        {
+        if knitted + reach.honors >= 10 {
             alive |= 1 << ALIVE_HONORS_KNITTED;
         }
         self.alive = alive;
@@ -521,7 +545,7 @@ impl Evaluator {
         if fan >= self.min_fan {
             1.0 + (fan - self.min_fan).min(40.0) / self.fan_divisor
         } else {
-            missing_fan_weight(self.min_fan - fan)
+            self.powers.missing_fan(self.min_fan - fan)
         }
     }
 
@@ -552,33 +576,30 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) -> DiscardContext {
-        let (rest, halves) = regular::rests_and_halves(full);
-        let mut ctx = DiscardContext {
-            full: *full,
-            rest,
-            halves,
-            plans: std::array::from_fn(|_| PlanContext {
-                entries: [[INF; 10]; 4],
-                codes: [(0, 0, 0); 4],
-                held: 0,
-                rest: Cell::new(None),
-                touched: 0,
-                sets_left: 0,
-                missing: 0,
-                valid: false,
-            }),
-            ranks: *ranks,
-            held: special::presence(full_hand),
-            pairs: 0,
-            pair_stats: (0, 0),
-            at_least: [0; 3],
-            bound: [0.0; N_SLOTS],
-            weight: [0.0; N_SLOTS],
-            order: [0; N_SLOTS],
-            n_order: 0,
-            honors: self.honor_fan(full_hand) + self.meld_fan,
-            concealed: self.concealed(),
-        };
+        let mut ctx = DiscardContext::new();
+        self.fill_discard_context(&mut ctx, full_hand, ranks, full);
+        ctx
+    }
+
+    /// [`Evaluator::discard_context`] written into `ctx` (a context kept from one decision
+    /// to the next, so that a decision neither builds nor moves one).
+    pub fn fill_discard_context(
+        &self,
+        ctx: &mut DiscardContext,
+        full_hand: &Counts,
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+    ) {
+        (ctx.rest, ctx.halves) = regular::rests_and_halves(full);
+        ctx.full = *full;
+        ctx.ranks = *ranks;
+        ctx.held = special::presence(full_hand);
+        ctx.n_order = 0;
+        ctx.honors = self.honor_fan(full_hand) + self.meld_fan;
+        ctx.concealed = self.concealed();
+        for pc in &mut ctx.plans {
+            pc.valid = false;
+        }
         // What the whole-hand forms of the discards start from, for the forms measured.
         let forms = self.active_slots();
         if forms & (1 << SLOT_PUNGS | 1 << SLOT_ORPHANS) != 0 {
@@ -618,6 +639,7 @@ impl Evaluator {
             pc.entries = r;
             pc.codes = regular::codes(&rest).map(|(h, n, t)| (h as u16, n as u8, t as u16));
             pc.held = special::presence(&rest);
+            pc.rest = OnceLock::new();
             pc.touched = touched;
             pc.sets_left = sets_left;
             pc.missing = missing;
@@ -638,14 +660,16 @@ impl Evaluator {
             let w = self.weight(self.slot_fan(slot, ctx.honors, ctx.concealed));
             ctx.weight[slot] = w;
             let d = if slot == SLOT_KNITTED && self.n_melds == 0 {
-                knitted_fast(ctx.held, ranks, &full[3])
+                ctx.knit_base = knitted::missing_kinds(ctx.held);
+                ctx.knit_full = knitted_fast(&ctx.knit_base, ranks, &full[3], 5);
+                ctx.knit_full
             } else {
                 self.slot_distance(slot, full_hand, full, m, plain, &mut chow)
             };
             if d >= INF {
                 continue;
             }
-            let u = w * beta_pow(d);
+            let u = w * self.powers.beta(d);
             if u <= 0.0 {
                 continue;
             }
@@ -660,7 +684,6 @@ impl Evaluator {
             ctx.order[i] = slot as u8;
             ctx.n_order += 1;
         }
-        ctx
     }
 
     /// The score of the waiting hand `hand` left by discarding one `t` from the full hand
@@ -704,6 +727,7 @@ impl Evaluator {
         out: &mut [(Tile, Score); 14],
     ) -> usize {
         let full = &ctx.full;
+        let lim = ctx.lim;
         let order = &ctx.order[..ctx.n_order as usize];
         let m = 4 - self.n_melds.min(4) as usize;
         let mut h = *hand;
@@ -713,17 +737,18 @@ impl Evaluator {
         let mut n = 0usize;
         let mut floor = 0f32;
         let mut rest = kinds;
-        // The first plan, unless it is the knitted straight, is read from the group entries,
-        // adjusted from the full hand's counts (the whole-hand forms) or from a three-chow
-        // plan's remainder: then a discard is measured without building its `DiscardAt`.
+        // The first plan, unless it is the knitted straight beside a meld, is read from the
+        // group entries, adjusted from the full hand's counts (the whole-hand forms and
+        // the knitted straight) or from a three-chow plan's remainder: then a discard is
+        // measured without building its `DiscardAt`.
         let first = order.first().map_or(N_SLOTS, |&s| s as usize);
-        let from_entries = first != SLOT_KNITTED && first < N_SLOTS;
+        let from_entries = first < N_SLOTS && (first != SLOT_KNITTED || self.n_melds == 0);
         while rest != 0 && n < 14 {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let g = (t / 9).min(3);
-            ranks[n] = regular::rank_without_one(&codes[g], g, t - 9 * g);
-            let entry = regular::entry_at(g, ranks[n]);
+            ranks[n] = lim.rank_without_one(&codes[g], g, t - 9 * g);
+            let entry = lim.entry_at(g, ranks[n]);
             if from_entries {
                 let pick = |s: usize| if s == g { entry } else { &full[s] };
                 let dist = match first {
@@ -732,6 +757,12 @@ impl Evaluator {
                     2 | 4 | 6 => finish(pick((first - 2) / 2), pick(3), m),
                     SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
                         form_after_discard(ctx, first, t, hand[t], m)
+                    }
+                    SLOT_KNITTED => {
+                        let mut r = ctx.ranks;
+                        r[g] = ranks[n];
+                        let held = ctx.held & !(u64::from(hand[t] == 1) << t);
+                        ctx.knitted_after(t, held, &r, pick(3))
                     }
                     _ => ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
                 };
@@ -744,7 +775,7 @@ impl Evaluator {
                     } else {
                         ctx.weight[first]
                     };
-                    let v = w * beta_pow(dist);
+                    let v = w * self.powers.beta(dist);
                     if v > 0.0 {
                         firsts[n] = Best {
                             score: Score {
@@ -763,7 +794,10 @@ impl Evaluator {
                 self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
                 h[t] += 1;
             }
-            floor = floor.max(firsts[n].score.value);
+            // Values are never NaN: a comparison keeps the larger.
+            if firsts[n].score.value > floor {
+                floor = firsts[n].score.value;
+            }
             tiles[n] = t as u8;
             n += 1;
         }
@@ -776,14 +810,20 @@ impl Evaluator {
         let mut k = 0usize;
         for i in 0..n {
             let mut best = firsts[i];
-            if best.score.value.max(next) < cut {
+            if best.score.value < cut && next < cut {
                 continue;
             }
-            if order.len() > 1 {
+            // The measure stops at once when the next plan's full-hand value cannot beat
+            // the first plan's: then the discard's state is not built.
+            let stops = |slot: usize| {
+                let u = ctx.bound[slot];
+                u < best.score.value || (u == best.score.value && slot > best.slot)
+            };
+            if order.len() > 1 && !stops(order[1] as usize) {
                 let t = tiles[i] as usize;
                 let g = (t / 9).min(3);
                 h[t] -= 1;
-                let own = regular::entry_at(g, ranks[i]);
+                let own = lim.entry_at(g, ranks[i]);
                 let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(ranks[i]));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
@@ -814,7 +854,7 @@ impl Evaluator {
                 SLOT_KNITTED if self.n_melds == 0 && d.rank.is_some() => {
                     let mut ranks = ctx.ranks;
                     ranks[g] = d.rank.unwrap_or(ranks[g]);
-                    knitted_fast(d.held, &ranks, e(3))
+                    ctx.knitted_after(d.t, d.held, &ranks, e(3))
                 }
                 SLOT_PUNGS | SLOT_PAIRS | SLOT_ORPHANS | SLOT_HONORS_KNITTED => {
                     form_after_discard(ctx, slot, d.t, d.hand[d.t] + 1, m)
@@ -832,7 +872,7 @@ impl Evaluator {
             } else {
                 ctx.weight[slot]
             };
-            let v = w * beta_pow(dist);
+            let v = w * self.powers.beta(dist);
             if v > best.score.value || (v == best.score.value && v > 0.0 && slot < best.slot) {
                 *best = Best {
                     score: Score {
@@ -875,7 +915,7 @@ impl Evaluator {
             if d >= INF {
                 continue;
             }
-            let v = self.weight(self.slot_fan(slot, honors, concealed)) * beta_pow(d);
+            let v = self.weight(self.slot_fan(slot, honors, concealed)) * self.powers.beta(d);
             if v > best.value {
                 best = Score {
                     value: v,
@@ -1166,26 +1206,74 @@ pub struct DiscardContext {
     ranks: [usize; 4],
     /// The kinds the full hand holds.
     held: u64,
-    /// The kinds the full hand holds at least twice.
+    /// The kinds the full hand holds at least twice (with `pair_stats` and `at_least`,
+    /// written when a form that reads it is measured).
     pairs: u64,
     /// The full hand's pairs (a four counts as two) and kinds held an odd number of times.
     pair_stats: (u32, u32),
     /// Kinds the full hand holds at least once, twice and three times.
     at_least: [usize; 3],
-    /// Each slot's value for the full hand (0 when out of reach): no discard leaves more.
+    /// Each slot's value for the full hand: no discard leaves more. Like `weight`, it is
+    /// written for the slots of `order` only (a context is refilled without clearing).
     bound: [f32; N_SLOTS],
     /// Each slot's weight after a suited discard (the honors held unchanged).
     weight: [f32; N_SLOTS],
     /// The slots with a bound above 0, highest bound first (equal bounds in slot order).
     order: [u8; N_SLOTS],
     n_order: u8,
+    /// The knitted kinds each permutation's straight lacks in the full hand
+    /// ([`knitted::missing_kinds`]; measured with the knitted straight's slot, no melds).
+    knit_base: [u8; 6],
+    /// The full hand's knitted-straight distance ([`knitted_fast`] with bound 5), when
+    /// measured with `knit_base`.
+    knit_full: u8,
+    /// The limited tables.
+    lim: regular::Limited,
     /// The full hand's honors' share of the fan (held and melded).
     honors: f32,
     /// [`Evaluator::concealed`].
     concealed: f32,
 }
 
+impl Default for DiscardContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl DiscardContext {
+    /// A context of no hand, to be filled by [`Evaluator::fill_discard_context`].
+    pub fn new() -> DiscardContext {
+        DiscardContext {
+            full: [[INF; 10]; 4],
+            rest: [[INF; 10]; 4],
+            halves: [[INF; 10]; 2],
+            plans: std::array::from_fn(|_| PlanContext {
+                entries: [[INF; 10]; 4],
+                codes: [(0, 0, 0); 4],
+                held: 0,
+                rest: OnceLock::new(),
+                touched: 0,
+                sets_left: 0,
+                missing: 0,
+                valid: false,
+            }),
+            ranks: [0; 4],
+            held: 0,
+            pairs: 0,
+            pair_stats: (0, 0),
+            at_least: [0; 3],
+            bound: [0.0; N_SLOTS],
+            weight: [0.0; N_SLOTS],
+            order: [0; N_SLOTS],
+            n_order: 0,
+            knit_base: [9; 6],
+            knit_full: INF,
+            lim: regular::Limited::get(),
+            honors: 0.0,
+            concealed: 0.0,
+        }
+    }
     /// The distance of three-chow plan `i` for the waiting hand left by discarding one `t`
     /// from the full hand (`last`: its only copy); [`INF`] when out of reach. The plan's tiles missing and
     /// its remainder change only at `t`: a kind of the open chows held once goes missing,
@@ -1201,13 +1289,43 @@ impl DiscardContext {
         let (missing, entry) = if pc.held >> t & 1 == 1 {
             let (h, n, tail) = pc.codes[g];
             let code = (h as usize, n as usize, tail as usize);
-            let r = regular::rank_without_one(&code, g, t - 9 * g);
-            (pc.missing, regular::entry_at(g, r))
+            let r = self.lim.rank_without_one(&code, g, t - 9 * g);
+            (pc.missing, self.lim.entry_at(g, r))
         } else {
             // The remainder holds no `t`: the discarded copy was the open chows' own.
             (pc.missing + u8::from(last), &pc.entries[g])
         };
         missing.saturating_add(finish(entry, &rest[g], pc.sets_left as usize))
+    }
+
+    /// The knitted straight's distance ([`knitted_fast`] with bound 5) of the waiting hand
+    /// left by discarding one `t` from the full hand, which then holds the kinds `held`
+    /// and has the group ranks `ranks` and honors entry `honors`. The full hand's distance
+    /// `knit_full` must have been measured. A discard leaves that distance or one more
+    /// (it never brings a plan closer, and the tile given up is at most one more missing),
+    /// so only the permutations that can keep it are measured.
+    #[inline(always)]
+    fn knitted_after(&self, t: usize, held: u64, ranks: &[usize; 4], honors: &Entry) -> u8 {
+        let mut base = self.knit_base;
+        if held >> t & 1 == 0 {
+            for (b, k) in base.iter_mut().zip(knitted::MASKS) {
+                *b += (k >> t & 1) as u8;
+            }
+        }
+        let next = self.knit_full.saturating_add(1);
+        if next >= 5 {
+            knitted_fast(&base, ranks, honors, 5)
+        } else {
+            match knitted_fast(&base, ranks, honors, next) {
+                INF => next,
+                d => d,
+            }
+        }
+    }
+
+    /// The kinds the full hand holds.
+    pub fn held(&self) -> u64 {
+        self.held
     }
 
     /// For each group, the full hand's other three groups merged.
@@ -1241,8 +1359,9 @@ struct PlanContext {
     codes: [(u16, u8, u16); 4],
     /// The kinds the full hand without the open chows' tiles holds.
     held: u64,
-    /// `entries` merged as in [`regular::rests`], once measured.
-    rest: Cell<Option<[Entry; 4]>>,
+    /// `entries` merged as in [`regular::rests`], once measured (a lock, so that a
+    /// policy keeping a context stays shareable between threads).
+    rest: OnceLock<[Entry; 4]>,
     /// Suits the open chows take tiles from.
     touched: u8,
     sets_left: u8,
@@ -1265,15 +1384,8 @@ impl PlanContext {
 
     /// [`PlanContext::entries`] merged per group.
     #[inline(always)]
-    fn rests(&self) -> [Entry; 4] {
-        match self.rest.get() {
-            Some(r) => r,
-            None => {
-                let r = rests(&self.entries);
-                self.rest.set(Some(r));
-                r
-            }
-        }
+    fn rests(&self) -> &[Entry; 4] {
+        self.rest.get_or_init(|| rests(&self.entries))
     }
 }
 
@@ -1365,12 +1477,13 @@ fn form_after_discard(ctx: &DiscardContext, slot: usize, t: usize, c: u8, m: usi
     }
 }
 
-/// The knitted straight's distance ([`crate::shanten::knitted::distance_below`] with
-/// bound 5, [`INF`] above) of a hand without melds from its kinds held, group ranks and
-/// honors entry. Not inlined (see [`Evaluator::form_distance`]).
+/// The knitted straight's distance ([`knitted::distance_below`] with bound `bound`,
+/// [`INF`] at or above it) of a hand without melds from the knitted kinds each
+/// permutation lacks ([`knitted::missing_kinds`]), its group ranks and honors entry. Not
+/// inlined (see [`Evaluator::form_distance`]).
 #[inline(never)]
-fn knitted_fast(held: u64, ranks: &[usize; 4], honors: &Entry) -> u8 {
-    crate::shanten::knitted::distance_fast(held, ranks, honors, 5).unwrap_or(INF)
+fn knitted_fast(base: &[u8; 6], ranks: &[usize; 4], honors: &Entry, bound: u8) -> u8 {
+    knitted::distance_fast_with(base, ranks, honors, bound).unwrap_or(INF)
 }
 
 /// The best plan found so far for a discard and its slot (ties go to the earlier slot).
@@ -1467,7 +1580,7 @@ impl Evaluator {
             if d >= INF {
                 continue;
             }
-            let v = self.weight(self.slot_fan(slot, honors, concealed)) * beta_pow(d);
+            let v = self.weight(self.slot_fan(slot, honors, concealed)) * self.powers.beta(d);
             let here = Score {
                 value: v,
                 plan: slot_plan(slot),
@@ -1605,6 +1718,117 @@ mod tests {
                     ev.score_with(&h, &e),
                     "{hand:?} - {t}"
                 );
+            }
+        }
+    }
+
+    /// A random hand of `n` tiles: mostly near one knitted straight (`knit`), else mostly
+    /// one or two suits.
+    fn random_hand(next: &mut impl FnMut(u64) -> u64, n: usize, knit: bool) -> Counts {
+        let mut hand = [0u8; 34];
+        let mut k = 0;
+        let straight = knitted::MASKS[next(6) as usize];
+        while k < n {
+            let t = match (knit, next(4)) {
+                (true, 0 | 1) => {
+                    let mut m = straight;
+                    for _ in 0..next(9) {
+                        m &= m - 1;
+                    }
+                    m.trailing_zeros() as u64
+                }
+                (_, 0) => next(34),
+                _ => next(18),
+            } as usize;
+            if hand[t] < 4 {
+                hand[t] += 1;
+                k += 1;
+            }
+        }
+        hand
+    }
+
+    #[test]
+    fn the_knitted_straight_after_a_discard_equals_measuring_it_afresh() {
+        let mut rng = crate::wall::Rng::new(0x5EED_4B17);
+        let mut next = move |n: u64| rng.below(n);
+        let mut measured = 0;
+        for _ in 0..20_000 {
+            let hand = random_hand(&mut next, 14, true);
+            let mut ev = Evaluator::new(&[], 0, 0, 8);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks(&hand);
+            let ctx = ev.discard_context(&hand, &ranks, &regular::entries_at(&ranks));
+            if ctx.knit_full >= INF {
+                continue;
+            }
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut after = hand;
+                after[t] -= 1;
+                let r = regular::ranks(&after);
+                let honors = regular::entry_at(3, r[3]);
+                let ours = ctx.knitted_after(t, special::presence(&after), &r, honors);
+                let afresh = knitted::distance_below(&after, &NO_USED, 0, 0, 5).unwrap_or(INF);
+                assert_eq!(ours, afresh, "{hand:?} - {t}");
+                measured += 1;
+            }
+        }
+        assert!(measured > 20_000, "{measured} discards measured");
+    }
+
+    #[test]
+    fn scoring_the_discards_together_equals_scoring_each() {
+        let mut rng = crate::wall::Rng::new(0xD15C_A4D5);
+        let mut next = move |n: u64| rng.below(n);
+        let melds = [
+            Meld {
+                kind: MeldKind::Chow,
+                tile: 12,
+            },
+            Meld {
+                kind: MeldKind::Pung,
+                tile: 31,
+            },
+        ];
+        // One context refilled for every hand scores as a new one does.
+        let mut reused = DiscardContext::new();
+        for round in 0..6000 {
+            let melds = &melds[..round % 3];
+            let hand = random_hand(&mut next, 14 - 3 * melds.len(), round % 4 == 0);
+            let mut ev = Evaluator::new(melds, 0, 1, [8, 8, 0][round % 3]);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks(&hand);
+            let full = regular::entries_at(&ranks);
+            let ctx = ev.discard_context(&hand, &ranks, &full);
+            ev.fill_discard_context(&mut reused, &hand, &ranks, &full);
+            let codes = regular::codes(&hand);
+            let kinds = special::presence(&hand);
+            let each = |t: usize| {
+                let mut h = hand;
+                h[t] -= 1;
+                let g = (t / 9).min(3);
+                let mut e = full;
+                e[g] = group_entry(g, &h[span(g)], &NO_USED[span(g)], false);
+                ev.score_discard(&ctx, &h, &e, t as Tile)
+            };
+            let mut out = [(0u8, each(kinds.trailing_zeros() as usize)); 14];
+            for share in [0.0, 0.85, 1.0] {
+                let mut again = out;
+                let n = ev.score_discards(&ctx, &hand, &codes, kinds, share, &mut out);
+                let k = ev.score_discards(&reused, &hand, &codes, kinds, share, &mut again);
+                assert_eq!(out[..n], again[..k], "{hand:?}");
+                let best = (0..34)
+                    .filter(|&t| kinds >> t & 1 == 1)
+                    .map(|t| each(t).value)
+                    .fold(0f32, f32::max);
+                let mut written = 0u64;
+                for &(t, score) in &out[..n] {
+                    assert_eq!(score, each(t as usize), "{hand:?} - {t}");
+                    written |= 1 << t;
+                }
+                for t in (0..34).filter(|&t| kinds >> t & 1 == 1 && written >> t & 1 == 0) {
+                    assert!(each(t).value < share * best, "{hand:?} - {t} left out");
+                }
             }
         }
     }

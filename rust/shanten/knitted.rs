@@ -204,13 +204,25 @@ pub(crate) fn distance_fast(
     honors: &Entry,
     bound: u8,
 ) -> Option<u8> {
-    let mut base = [0u8; 6];
-    let mut lowest = u8::MAX;
-    for p in 0..6 {
-        base[p] = 9 - (held & MASKS[p]).count_ones() as u8;
-        lowest = lowest.min(base[p]);
-    }
-    if lowest >= bound {
+    distance_fast_with(&missing_kinds(held), ranks, honors, bound)
+}
+
+/// The knitted kinds of each permutation's straight missing from the kinds `held`.
+#[inline(always)]
+pub(crate) fn missing_kinds(held: u64) -> [u8; 6] {
+    MASKS.map(|k| 9 - (held & k).count_ones() as u8)
+}
+
+/// [`distance_fast`] with each permutation's missing knitted kinds `base`
+/// ([`missing_kinds`]) already counted.
+#[inline]
+pub(crate) fn distance_fast_with(
+    base: &[u8; 6],
+    ranks: &[usize; 4],
+    honors: &Entry,
+    bound: u8,
+) -> Option<u8> {
+    if base.iter().all(|&b| b >= bound) {
         return None;
     }
     let st = tables::suit();

@@ -63,7 +63,8 @@ pub(crate) fn group_entry_upto(
 /// A min-plus convolution over the lanes `2m + p`: lane `s` of `a` plus lane `t` of `b`
 /// lands in lane `s + t`, except that two pairs never meet (an odd `s` takes only an
 /// even `t`). On x86-64 it runs as ten byte-wise SIMD shift-add-min steps (SSE2, part of
-/// the base instruction set); elsewhere as the scalar loops of [`combine_scalar`].
+/// the base instruction set; on the costs' complements, where an addition is a saturating
+/// subtraction); elsewhere as the scalar loops of [`combine_scalar`].
 #[inline(always)]
 pub fn combine(a: &Entry, b: &Entry) -> Entry {
     #[cfg(target_arch = "x86_64")]
@@ -97,84 +98,133 @@ mod simd {
     use super::{Entry, INF, LANES};
     use std::arch::x86_64::*;
 
-    /// Lanes below `s` set to [`INF`], the others 0: fills what a left shift by `s` lanes
-    /// brings in.
-    const fn low_fill(s: usize) -> [u8; 16] {
-        let mut v = [0u8; 16];
-        let mut i = 0;
-        while i < s {
-            v[i] = INF;
-            i += 1;
-        }
-        v
-    }
-
-    const FILLS: [[u8; 16]; LANES] = {
-        let mut f = [[0u8; 16]; LANES];
-        let mut s = 0;
-        while s < LANES {
-            f[s] = low_fill(s);
-            s += 1;
-        }
-        f
-    };
-
+    /// An entry's ten lanes in the low bytes of a vector (the bytes above are zero).
     #[inline(always)]
     fn load(e: &Entry) -> __m128i {
-        let mut w = [INF; 16];
+        let mut w = [0u8; 16];
         w[..LANES].copy_from_slice(e);
         // SAFETY: `w` is 16 readable bytes; SSE2 is part of the x86-64 baseline.
         unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) }
     }
 
+    /// Lane `$s` of `a` added to `$src` moved up by `$s` lanes, into `$out`, all in
+    /// complements (`255 - x`: a sum is a saturating difference, a minimum a maximum, and
+    /// the zero bytes a shift brings in stand for a cost above any); `$quad` holds each
+    /// lane of `a` four times (lanes `4q .. 4q + 4` for quad `q = $s / 4`), so that the
+    /// broadcast of lane `$s` is one shuffle of its 32-bit field.
     macro_rules! step {
-        ($out:ident, $a:ident, $src:ident, $s:literal) => {
-            // SAFETY: SSE2 only; the fill table has LANES rows.
+        ($out:ident, $quad:expr, $src:ident, $s:literal) => {
+            // SAFETY: SSE2 only.
             unsafe {
-                let shifted = _mm_or_si128(
-                    _mm_slli_si128::<$s>($src),
-                    _mm_loadu_si128(FILLS[$s].as_ptr() as *const __m128i),
-                );
-                let x = _mm_set1_epi8($a[$s] as i8);
-                $out = _mm_min_epu8($out, _mm_adds_epu8(x, shifted));
+                let x = _mm_shuffle_epi32::<{ ($s % 4) * 0x55 }>($quad);
+                $out = _mm_max_epu8($out, _mm_subs_epu8(_mm_slli_si128::<$s>($src), x));
             }
         };
     }
 
     #[inline(always)]
     pub(super) fn combine(a: &Entry, b: &Entry) -> Entry {
-        let wide = load(b);
-        // SAFETY: SSE2 only.
-        let (no_pair, mut out) = unsafe {
-            let odd = _mm_set1_epi16(0xFF00u16 as i16);
-            let inf_odd = _mm_and_si128(odd, _mm_set1_epi8(INF as i8));
+        // SAFETY: SSE2 only. Each lane of `a` spread over four bytes: lanes 0-3, 4-7, 8-9.
+        let quads = unsafe {
+            let v = load(a);
+            let (low, high) = (_mm_unpacklo_epi8(v, v), _mm_unpackhi_epi8(v, v));
+            [
+                _mm_unpacklo_epi16(low, low),
+                _mm_unpackhi_epi16(low, low),
+                _mm_unpacklo_epi16(high, high),
+            ]
+        };
+        // SAFETY: SSE2 only. `b` in complements (its bytes above lane 9 only ever reach
+        // lanes above 9, which are dropped); without its pair lanes, those are zero (no
+        // cost is that high); the result starts at the complement of INF.
+        let (wide, no_pair, mut out) = unsafe {
+            let wide = _mm_xor_si128(load(b), _mm_set1_epi8(-1));
+            let even = _mm_set1_epi16(0x00FF);
             (
-                _mm_or_si128(_mm_andnot_si128(odd, wide), inf_odd),
-                _mm_set1_epi8(INF as i8),
+                wide,
+                _mm_and_si128(wide, even),
+                _mm_set1_epi8((255 - INF) as i8),
             )
         };
-        step!(out, a, wide, 0);
-        step!(out, a, no_pair, 1);
-        step!(out, a, wide, 2);
-        step!(out, a, no_pair, 3);
-        step!(out, a, wide, 4);
-        step!(out, a, no_pair, 5);
-        step!(out, a, wide, 6);
-        step!(out, a, no_pair, 7);
-        step!(out, a, wide, 8);
-        step!(out, a, no_pair, 9);
+        step!(out, quads[0], wide, 0);
+        step!(out, quads[0], no_pair, 1);
+        step!(out, quads[0], wide, 2);
+        step!(out, quads[0], no_pair, 3);
+        step!(out, quads[1], wide, 4);
+        step!(out, quads[1], no_pair, 5);
+        step!(out, quads[1], wide, 6);
+        step!(out, quads[1], no_pair, 7);
+        step!(out, quads[2], wide, 8);
+        step!(out, quads[2], no_pair, 9);
         let mut w = [0u8; 16];
         // SAFETY: `w` is 16 writable bytes.
-        unsafe { _mm_storeu_si128(w.as_mut_ptr() as *mut __m128i, out) };
+        unsafe {
+            _mm_storeu_si128(
+                w.as_mut_ptr() as *mut __m128i,
+                _mm_xor_si128(out, _mm_set1_epi8(-1)),
+            )
+        };
         let mut e = [INF; LANES];
         e.copy_from_slice(&w[..LANES]);
         e
     }
+
+    /// The least of the sixteen bytes of `x`, or [`INF`] when all are above it.
+    #[inline(always)]
+    pub(super) fn least_byte(x: u128) -> u8 {
+        // SAFETY: SSE2 only.
+        unsafe {
+            let mut v = _mm_set_epi64x((x >> 64) as i64, x as i64);
+            v = _mm_min_epu8(v, _mm_srli_si128::<8>(v));
+            v = _mm_min_epu8(v, _mm_srli_si128::<4>(v));
+            v = _mm_min_epu8(v, _mm_srli_si128::<2>(v));
+            v = _mm_min_epu8(v, _mm_srli_si128::<1>(v));
+            (_mm_cvtsi128_si32(v) as u8).min(INF)
+        }
+    }
 }
 
-/// The cost of `m` sets and one pair split between two merged halves.
+/// The cost of `m` sets and one pair split between two merged halves: the least
+/// `a[l] + b[2m + 1 - l]` (the pair on one side or the other), at most [`INF`]. On x86-64
+/// all splits are added at once in the bytes of a `u128` (`b` reversed) and the least is
+/// found by SSE2 byte minima; elsewhere by the loop of [`finish_scalar`].
 #[inline(always)]
 pub fn finish(a: &Entry, b: &Entry, m: usize) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let m = m.min(4);
+        // Byte `l` of `other` is `b[2m + 1 - l]` for `l <= 2m + 1`, zero above.
+        let other = entry_bits(b).swap_bytes() >> (8 * (6 + 8 - 2 * m));
+        // Every byte is at most 2 * INF < 128: the bytes add without carries.
+        let sum = entry_bits(a) + other;
+        simd::least_byte(sum | FINISH_ABOVE[m])
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        finish_scalar(a, b, m)
+    }
+}
+
+/// `FINISH_ABOVE[m]`: bytes above `2m + 1` set to [`INF`], which no split of [`finish`]
+/// may go below (they hold no split).
+#[cfg(target_arch = "x86_64")]
+const FINISH_ABOVE: [u128; 5] = {
+    let mut t = [0u128; 5];
+    let mut m = 0;
+    while m < 5 {
+        let mut l = 2 * m + 2;
+        while l < 16 {
+            t[m] |= (INF as u128) << (8 * l);
+            l += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// [`finish`] written split by split (the reference for the byte-wise form).
+#[inline(always)]
+pub fn finish_scalar(a: &Entry, b: &Entry, m: usize) -> u8 {
     // At most four sets: the lanes below are then in bounds without checks.
     let m = m.min(4);
     let mut best = INF;
@@ -273,23 +323,97 @@ const fn head_digits(g: usize) -> usize {
 /// Powers of 5 by exponent.
 const POW5: [usize; 5] = [1, 5, 25, 125, 625];
 
+/// The limited tables (no copy in melds, no wild), fetched once for a run of lookups: its
+/// methods equal the free functions of the same names, without the first-use check of
+/// [`tables::suit`] and [`tables::honors`] per lookup.
+#[derive(Clone, Copy)]
+pub(crate) struct Limited {
+    suit: &'static tables::Table,
+    honors: &'static tables::Table,
+}
+
+impl Limited {
+    /// The limited tables (built on first use).
+    #[inline(always)]
+    pub(crate) fn get() -> Limited {
+        Limited {
+            suit: tables::suit(),
+            honors: tables::honors(),
+        }
+    }
+
+    /// The table of group `g`.
+    #[inline(always)]
+    fn of(&self, g: usize) -> &'static tables::Table {
+        if g < 3 {
+            self.suit
+        } else {
+            self.honors
+        }
+    }
+
+    /// [`rank_without_one`].
+    #[inline(always)]
+    pub(crate) fn rank_without_one(
+        &self,
+        code: &(usize, usize, usize),
+        g: usize,
+        i: usize,
+    ) -> usize {
+        let (head, sum, tail) = *code;
+        let a = head_digits(g);
+        let t = self.of(g);
+        if i < a {
+            t.rank_of_codes(head - POW5[i], sum - 1, tail)
+        } else {
+            t.rank_of_codes(head, sum, tail - POW5[i - a])
+        }
+    }
+
+    /// [`entry_at`].
+    #[inline(always)]
+    pub(crate) fn entry_at(&self, g: usize, r: usize) -> &'static Entry {
+        self.of(g).at(r)
+    }
+
+    /// [`improving_in`].
+    #[inline(always)]
+    pub(crate) fn improving_in(
+        &self,
+        g: usize,
+        r: usize,
+        e: &Entry,
+        rest: &Entry,
+        m: usize,
+        d: u8,
+    ) -> u64 {
+        let Some(packed) = self.of(g).packed_masks_at(r) else {
+            return 0;
+        };
+        let lanes = optimal_lanes(e, rest, m, d) as usize;
+        // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
+        let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
+        let kept = packed & keep;
+        let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+        x |= x >> 27;
+        x |= x >> 18;
+        x |= x >> 9;
+        (x & 0x1FF) << span(g).start
+    }
+}
+
+impl std::fmt::Debug for Limited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Limited")
+    }
+}
+
 /// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its kind
 /// `i` less (the group must hold one): the codes change by one digit, so the rank is two
 /// lookups (equal to the table's `rank` of the group's counts).
 #[inline(always)]
 pub(crate) fn rank_without_one(code: &(usize, usize, usize), g: usize, i: usize) -> usize {
-    let (head, sum, tail) = *code;
-    let a = head_digits(g);
-    let t = if g < 3 {
-        tables::suit()
-    } else {
-        tables::honors()
-    };
-    if i < a {
-        t.rank_of_codes(head - POW5[i], sum - 1, tail)
-    } else {
-        t.rank_of_codes(head, sum, tail - POW5[i - a])
-    }
+    Limited::get().rank_without_one(code, g, i)
 }
 
 /// The table entry of group `g` (codes `code`) with one copy of its kind `i` less (see
@@ -302,11 +426,7 @@ pub(crate) fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &
 /// The limited table entry of group `g` at rank `r`.
 #[inline(always)]
 pub(crate) fn entry_at(g: usize, r: usize) -> &'static Entry {
-    if g < 3 {
-        tables::suit().at(r)
-    } else {
-        tables::honors().at(r)
-    }
+    Limited::get().entry_at(g, r)
 }
 
 /// The four group entries at known ranks.
@@ -383,23 +503,7 @@ pub(crate) fn improving_at(
 /// `rest` (the other groups merged).
 #[inline(always)]
 pub(crate) fn improving_in(g: usize, r: usize, e: &Entry, rest: &Entry, m: usize, d: u8) -> u64 {
-    let table = if g < 3 {
-        tables::suit()
-    } else {
-        tables::honors()
-    };
-    let Some(packed) = table.packed_masks_at(r) else {
-        return 0;
-    };
-    let lanes = optimal_lanes(e, rest, m, d) as usize;
-    // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
-    let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
-    let kept = packed & keep;
-    let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
-    x |= x >> 27;
-    x |= x >> 18;
-    x |= x >> 9;
-    (x & 0x1FF) << span(g).start
+    Limited::get().improving_in(g, r, e, rest, m, d)
 }
 
 /// `SPREAD[b]`: bits `9 l .. 9 l + 9` set for each of the five lanes `l` set in `b`.
@@ -628,6 +732,28 @@ mod tests {
                 tables::honors().rank(&hand[27..34]),
             ];
             assert_eq!(ranks(&hand), want, "{hand:?}");
+        }
+    }
+
+    #[test]
+    fn finish_matches_the_scalar_form() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50_000 {
+            let mut a = [0u8; LANES];
+            let mut b = [0u8; LANES];
+            for v in a.iter_mut().chain(b.iter_mut()) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *v = if x % 5 == 0 { INF } else { (x >> 8) as u8 % 40 };
+            }
+            for m in 0..6 {
+                assert_eq!(
+                    finish(&a, &b, m),
+                    finish_scalar(&a, &b, m),
+                    "{a:?} {b:?} {m}"
+                );
+            }
         }
     }
 
