@@ -26,8 +26,8 @@ use crate::round::{Action, Observation, Round};
 
 use super::encode::{action_index, N_COLS};
 pub use crate::policy::model::features::{
-    candidates, plan_family, Analysis, Candidates, DiscardRow, Feature, HandAnalysis,
-    MAX_CANDIDATES, N_FEATURES,
+    candidates, plan_family, Analysis, AnalysisCache, Candidates, DiscardRow, Feature,
+    HandAnalysis, MAX_CANDIDATES, N_FEATURES,
 };
 
 /// Writes the action indices of `c`'s candidates into `out` (`MAX_CANDIDATES` values, -1
@@ -433,6 +433,41 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    /// Along hands of every rule set, one after another at the same cache, the cache's
+    /// analyses are [`HandAnalysis::new`]'s at every decision of every seat.
+    #[test]
+    fn the_cache_s_analyses_are_the_analyses() {
+        let mut checked = 0;
+        for kind in ["gb", "classic", "huainan"] {
+            let rules = Rules::named(kind).unwrap();
+            let min_fan = rules.fan.min_fan;
+            let mut caches: [AnalysisCache; 4] = Default::default();
+            for seed in 0..6u64 {
+                let policy = [PolicyKind::Random, PolicyKind::Efficiency][seed as usize % 2];
+                let mut pols: [_; 4] = std::array::from_fn(|_| policy.build(&rules));
+                for (s, p) in pols.iter_mut().enumerate() {
+                    p.begin_hand(seed * 4 + s as u64);
+                }
+                let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                caches.iter_mut().for_each(AnalysisCache::clear);
+                while r.pending() != 0 {
+                    for s in 0..4u8 {
+                        if r.pending() >> s & 1 == 1 {
+                            let view = RoundView { round: &r, seat: s };
+                            let want = HandAnalysis::new(&view, min_fan);
+                            assert_eq!(caches[s as usize].analysis(&view, min_fan), want);
+                            checked += 1;
+                        }
+                    }
+                    let s = r.pending().trailing_zeros() as u8;
+                    let a = pols[s as usize].act(&RoundView { round: &r, seat: s });
+                    r.apply(s, a).unwrap();
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// The oracle view holds the other seats' concealed tiles and the wall's next draws.

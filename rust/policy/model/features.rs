@@ -16,6 +16,7 @@
 use crate::hand::{Meld, MeldKind};
 use crate::policy::efficiency::unseen;
 use crate::policy::plans::{Evaluator, PlanKind, BETA, N_FAMILIES};
+use crate::policy::strong::danger::DiscardTally;
 use crate::policy::strong::danger_model;
 use crate::policy::TableView;
 use crate::round::{Action, Claim};
@@ -319,7 +320,7 @@ impl Analysis {
 
 /// What the oracle says about a seat's hand as it stands, without evaluating any discard:
 /// the GB planes of encoding v2 (the per-discard figures are the action features').
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HandAnalysis {
     /// The best plan of the hand as it stands (a full hand: all its tiles).
     pub plan: PlanKind,
@@ -348,6 +349,11 @@ pub struct HandAnalysis {
 impl HandAnalysis {
     /// The analysis of `view`'s seat's hand under a minimum of `min_fan`.
     pub fn new(view: &dyn TableView, min_fan: u8) -> HandAnalysis {
+        Self::new_with(view, min_fan, &DiscardTally::of(view.discards()))
+    }
+
+    /// [`HandAnalysis::new`] from the tally of `view`'s discards.
+    fn new_with(view: &dyn TableView, min_fan: u8, tally: &DiscardTally) -> HandAnalysis {
         let SeatHand {
             melds: m,
             n,
@@ -378,8 +384,31 @@ impl HandAnalysis {
             forms,
             useful_now,
             unseen,
-            ready: danger_model::ready_chances(view),
+            ready: danger_model::ready_chances_with(view, tally),
         }
+    }
+}
+
+/// What a table keeps from one [`HandAnalysis`] to the next within a hand, so that each
+/// analysis reads only what changed: the tally of the discards ([`DiscardTally`]),
+/// brought up to date from the entries added since. Call [`AnalysisCache::clear`] at
+/// every deal. Its analyses equal [`HandAnalysis::new`]'s.
+#[derive(Debug, Clone, Default)]
+pub struct AnalysisCache {
+    tally: DiscardTally,
+}
+
+impl AnalysisCache {
+    /// Forgets the hand (call at a deal).
+    pub fn clear(&mut self) {
+        self.tally = DiscardTally::default();
+    }
+
+    /// [`HandAnalysis::new`] of `view`, a view of the hand this cache has followed since
+    /// its deal.
+    pub fn analysis(&mut self, view: &dyn TableView, min_fan: u8) -> HandAnalysis {
+        self.tally.update(view.discards());
+        HandAnalysis::new_with(view, min_fan, &self.tally)
     }
 }
 

@@ -32,7 +32,7 @@
 //! header says how to regenerate them. [`READY_WEIGHTS`] and [`WAIT_WEIGHTS`] say which
 //! data and seeds produced them.
 
-use super::danger::{self, Threat};
+use super::danger::{self, DiscardTally, SeatDiscards, Threat};
 use crate::hand::MeldKind;
 use crate::policy::TableView;
 use crate::round::HIDDEN;
@@ -131,43 +131,32 @@ impl OpponentReading {
     /// Reads opponent `o` of `view.seat()`, with its hand-made threat `th` and the
     /// observer's `unseen` copies.
     pub fn new(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> OpponentReading {
-        let mut r = Self::read(view, o, th);
+        Self::new_with(view, o, th, unseen, &DiscardTally::of(view.discards()))
+    }
+
+    /// [`OpponentReading::new`] from the tally of `view`'s discards.
+    pub fn new_with(
+        view: &dyn TableView,
+        o: u8,
+        th: &Threat,
+        unseen: &Counts,
+        tally: &DiscardTally,
+    ) -> OpponentReading {
+        let mut r = Self::read(view, o, th, &tally.seats[o as usize]);
         r.shares = danger::wait_shares(th, unseen);
         r
     }
 
     /// [`OpponentReading::new`] without the wait shares (0): everything
-    /// [`OpponentReading::ready`] reads.
-    fn read(view: &dyn TableView, o: u8, th: &Threat) -> OpponentReading {
-        let discards = view.discards();
-        let mut own = 0u64;
-        let mut last = None;
-        let mut prev = None;
-        let mut suits = [0f32; 4];
-        let mut n = 0usize;
-        let mut middle = 0f32;
-        let mut honors = 0f32;
-        for (i, e) in discards.iter().enumerate() {
-            if e.seat != o || e.tile as usize >= 34 {
-                continue;
-            }
-            own |= 1 << e.tile;
-            prev = last;
-            last = Some(i);
-            n += 1;
-            let t = e.tile as usize;
-            suits[(t / 9).min(3)] += 1.0;
-            if t >= 27 {
-                honors += 1.0;
-            } else if (2..=6).contains(&(t % 9)) {
-                middle += 1.0;
-            }
-        }
+    /// [`OpponentReading::ready`] reads, `disc` what the discards say about `o`
+    /// ([`DiscardTally`]).
+    fn read(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> OpponentReading {
+        let n = disc.n as usize;
         let mut recent_middle = 0f32;
         let mut recent_n = 0f32;
         let mut suit_recent = [0f32; 4];
-        for e in discards.iter().rev().filter(|e| e.seat == o).take(6) {
-            let t = e.tile as usize;
+        for &tile in &disc.recent[..disc.n_recent as usize] {
+            let t = tile as usize;
             if t >= 34 {
                 continue;
             }
@@ -179,15 +168,10 @@ impl OpponentReading {
                 recent_middle += 1.0;
             }
         }
-        let since = |from: Option<usize>| {
-            let start = from.map_or(0, |i| i + 1);
-            discards[start.min(discards.len())..]
-                .iter()
-                .filter(|e| e.seat != o && (e.tile as usize) < 34)
-                .fold(0u64, |m, e| m | 1 << e.tile)
-        };
-        let passed_last = since(last);
-        let passed_prev = since(prev);
+        let (own, passed_last, passed_prev) = (disc.own, disc.passed_last, disc.passed_prev);
+        let suits = disc.suits.map(|x| x as f32);
+        let (middle, honors) = (disc.middle as f32, disc.honors as f32);
+        let discards = view.discards();
         let (melds, k) = view.melds(o);
         let mut chows = 0f32;
         let mut pungs = 0f32;
@@ -351,7 +335,8 @@ fn dot(w: &[f32], x: &[f32]) -> f32 {
 /// (0 for the kinds it does not hold); the threats of the hand-made model it reads them
 /// from; and each seat's learned chance of being ready (0 for the observer).
 pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4], [f32; 4]) {
-    let th = danger::threats(view);
+    let tally = DiscardTally::of(view.discards());
+    let th = danger::threats_with(view, &tally);
     let mut ready_of = [0f32; 4];
     let me = view.seat();
     let visible = view.visible();
@@ -361,7 +346,7 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4],
         if o == me {
             continue;
         }
-        let r = OpponentReading::new(view, o, &th[o as usize], unseen);
+        let r = OpponentReading::new_with(view, o, &th[o as usize], unseen, &tally);
         let ready = r.ready();
         for (t, s) in safe.iter_mut().enumerate() {
             if held[t] > 0 {
@@ -380,13 +365,18 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4],
 /// Each seat's learned chance of being ready as `view.seat()` reads it (0 for the
 /// observer): the `ready` chances of [`danger()`], without the per-kind wait model.
 pub fn ready_chances(view: &dyn TableView) -> [f32; 4] {
-    let th = danger::threats(view);
+    ready_chances_with(view, &DiscardTally::of(view.discards()))
+}
+
+/// [`ready_chances`] from the tally of `view`'s discards.
+pub fn ready_chances_with(view: &dyn TableView, tally: &DiscardTally) -> [f32; 4] {
+    let th = danger::threats_with(view, tally);
     let me = view.seat();
     std::array::from_fn(|o| {
         if o as u8 == me {
             0.0
         } else {
-            OpponentReading::read(view, o as u8, &th[o]).ready()
+            OpponentReading::read(view, o as u8, &th[o], &tally.seats[o]).ready()
         }
     })
 }
