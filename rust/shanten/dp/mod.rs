@@ -8,6 +8,8 @@
 //! and whether the pair is placed; at each kind the choice is how many chows start here, a
 //! pung or not, the pair or not. The cost of a kind is `max(c_i - v_i, 0)`.
 
+mod packed;
+
 use super::tables::{Entry, INF, LANES};
 use std::cell::RefCell;
 
@@ -80,11 +82,11 @@ pub fn cached_entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) 
 /// at [`INF`] (a hand beside `k` melds never needs more than `4 - k`).
 ///
 /// Beside a meld (at most three sets) and without wilds (at most four copies of a kind)
-/// the eight lanes fit the bytes of one word ([`entry_packed`]); the other cases take
+/// the eight lanes fit the bytes of one word ([`packed`]); the other cases take
 /// [`entry_wide`].
 pub fn entry(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
-    if max_sets <= 3 && plain_limits(limit) {
-        entry_packed(v, limit, chows, max_sets)
+    if max_sets <= 3 && packed::applies(limit) {
+        packed::entry(v, limit, chows, max_sets)
     } else {
         entry_wide(v, limit, chows, max_sets)
     }
@@ -175,300 +177,15 @@ const ONE_SETS: u64 = SETS / 0xFF;
 /// [`INF`] in every byte of [`SETS`].
 const INF_SETS: u64 = ONE_SETS * INF as u64;
 /// The high bit of every byte.
-const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
+pub(crate) const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
 
 /// The bytewise minimum of `a` and `b`, every byte below 128.
 #[inline(always)]
-fn min_bytes(a: u64, b: u64) -> u64 {
+pub(crate) fn min_bytes(a: u64, b: u64) -> u64 {
     // A byte's high bit is set where a >= b (no borrow crosses a byte: a | 128 > b).
     let ge = (((a | HIGH_BYTES) - b) & HIGH_BYTES) >> 7;
     let mask = ge * 0xFF;
     (b & mask) | (a & !mask)
-}
-
-/// One in every byte of a packed entry (lane `2m + p` in byte `2m + p`, `m <= 3`).
-const ONES: u64 = 0x0101_0101_0101_0101;
-/// [`INF`] in every lane of a packed entry.
-const INF_LANES: u64 = ONES * INF as u64;
-/// The lanes without the pair (even bytes).
-const BARE: u64 = 0x00FF_00FF_00FF_00FF;
-
-/// What `k` more sets leave unreachable in a packed entry: [`INF`] in the lanes below
-/// `2k` (fewer than `k` sets), 0 above.
-const SET_FILL: [u64; 4] = [
-    0,
-    INF_LANES & 0xFFFF,
-    INF_LANES & 0xFFFF_FFFF,
-    INF_LANES & 0xFFFF_FFFF_FFFF,
-];
-
-/// What placing the pair with `k` more sets leaves unreachable in a packed entry: [`INF`]
-/// in the lanes without the pair and in those with it below `2k + 1`.
-const PAIR_FILL: [u64; 4] = [
-    INF_LANES & !(!BARE & !0xFF),
-    INF_LANES & !(!BARE & !0xFF_FFFF),
-    INF_LANES & !(!BARE & !0xFF_FFFF_FFFF),
-    INF_LANES & !(!BARE & !0xFF_FFFF_FFFF_FFFF),
-];
-
-/// A packed entry's lanes up to `top` sets as an [`Entry`] (the others [`INF`]).
-#[inline(always)]
-fn unpack(word: u64, top: usize) -> Entry {
-    let mut out = [INF; LANES];
-    out[..2 * top + 2].copy_from_slice(&word.to_le_bytes()[..2 * top + 2]);
-    out
-}
-
-/// One choice at a kind of a group, for the packed programmes, from a state `3 p1 + p2`
-/// (`p1` chows started at the previous kind, `p2` two kinds back) to the state `to`,
-/// taking `copies` copies of the kind. The lanes it reaches are those of the state's
-/// word masked by `mask`, moved `shift` bits up, with `fill` ([`INF`]) in the lanes no
-/// lane reaches: `k` more sets move every lane `2k` bytes up, and placing the pair moves
-/// the lanes without it one byte further into those with it.
-#[derive(Debug, Clone, Copy)]
-struct Step {
-    mask: u64,
-    fill: u64,
-    shift: u8,
-    to: u8,
-    copies: u8,
-}
-
-impl Step {
-    /// The lanes of a packed state after the step, before the kind's cost is added.
-    #[inline(always)]
-    fn moved(&self, word: u64) -> u64 {
-        ((word & self.mask) << self.shift) | self.fill
-    }
-}
-
-/// Most choices at one kind (four copies, three sets, chows allowed: 37).
-const MAX_STEPS: usize = 40;
-
-/// The choices at a kind allowing `lim` copies, `max_x` chows to start and `top` sets,
-/// from the states that start fewer than three equal chows, grouped by the state they
-/// leave: those of state `s` are `step[start[s]..start[s + 1]]`.
-#[derive(Debug, Clone, Copy)]
-struct Steps {
-    start: [u8; 10],
-    step: [Step; MAX_STEPS],
-}
-
-impl Steps {
-    const fn new(lim: usize, max_x: usize, top: usize) -> Steps {
-        let mut out = Steps {
-            start: [0; 10],
-            step: [Step {
-                mask: 0,
-                fill: 0,
-                shift: 0,
-                to: 0,
-                copies: 0,
-            }; MAX_STEPS],
-        };
-        let mut n = 0;
-        let mut from = 0;
-        while from < 9 {
-            out.start[from] = n as u8;
-            let (p1, p2) = (from / 3, from % 3);
-            let mut x = 0;
-            while x <= max_x && x <= top && p1 + p2 + x <= lim {
-                let mut y = 0;
-                while y <= top - x && p1 + p2 + x + 3 * y <= lim {
-                    let copies = p1 + p2 + x + 3 * y;
-                    let k = x + y;
-                    out.step[n] = Step {
-                        mask: u64::MAX,
-                        fill: SET_FILL[k],
-                        shift: 16 * k as u8,
-                        to: (3 * x + p1) as u8,
-                        copies: copies as u8,
-                    };
-                    n += 1;
-                    if copies + 2 <= lim {
-                        out.step[n] = Step {
-                            mask: BARE,
-                            fill: PAIR_FILL[k],
-                            shift: 16 * k as u8 + 8,
-                            to: (3 * x + p1) as u8,
-                            copies: (copies + 2) as u8,
-                        };
-                        n += 1;
-                    }
-                    y += 1;
-                }
-                x += 1;
-            }
-            from += 1;
-        }
-        out.start[9] = n as u8;
-        out
-    }
-
-    /// The choices leaving state `s`.
-    #[inline(always)]
-    fn from(&self, s: usize) -> &[Step] {
-        &self.step[self.start[s] as usize..self.start[s + 1] as usize]
-    }
-}
-
-/// [`Steps`] for every limit up to four, number of chows (0-2) and number of sets (0-3).
-static STEPS: [[[Steps; 4]; 3]; 5] = {
-    let empty = Steps::new(0, 0, 0);
-    let mut t = [[[empty; 4]; 3]; 5];
-    let mut lim = 0;
-    while lim < 5 {
-        let mut x = 0;
-        while x < 3 {
-            let mut top = 0;
-            while top < 4 {
-                t[lim][x][top] = Steps::new(lim, x, top);
-                top += 1;
-            }
-            x += 1;
-        }
-        lim += 1;
-    }
-    t
-};
-
-/// The choices at kind `i` of `n` (see [`Steps`]).
-#[inline(always)]
-fn steps_at(i: usize, n: usize, lim: u8, chows: bool, top: usize) -> &'static Steps {
-    let max_x = if chows && i + 2 < n { top.min(2) } else { 0 };
-    &STEPS[lim as usize][max_x][top]
-}
-
-/// The cost of using 0-4 copies of a kind held `have` times, in every lane.
-#[inline(always)]
-fn kind_costs(have: u8) -> [u64; 5] {
-    std::array::from_fn(|c| (c as u64).saturating_sub(have as u64) * ONES)
-}
-
-/// Clamps the costs of a packed programme's states back to [`INF`] in the lanes that
-/// gained a cost above it, and returns the states some configuration reaches (bit per
-/// state; a state all at [`INF`] is left out).
-#[inline(always)]
-fn clamp_live<'a>(costs: impl Iterator<Item = &'a mut u64>) -> u16 {
-    let mut live = 0u16;
-    for (s, c) in costs.enumerate() {
-        if *c != INF_LANES {
-            *c = min_bytes(*c, INF_LANES);
-            live |= 1 << s;
-        }
-    }
-    live
-}
-
-/// Every limit is at most four (no wilds), so the packed programmes apply.
-#[inline(always)]
-fn plain_limits(limit: &[u8]) -> bool {
-    limit.iter().all(|&l| l <= 4)
-}
-
-/// [`entry`] for at most three sets and at most four copies of each kind:
-/// [`entry_wide`]'s programme with the eight lanes `2m + p` side by side in the bytes of
-/// one word, each kind a fixed list of choices ([`STEPS`]), each choice a shift, an
-/// addition and a bytewise minimum. As in [`entry_masks`], at most two equal chows start
-/// at a kind (three take the very copies of three pungs).
-fn entry_packed(v: &[u8], limit: &[u8], chows: bool, top: usize) -> Entry {
-    debug_assert!(top <= 3 && plain_limits(limit));
-    let mut dp = [INF_LANES; 9];
-    dp[0] = INF_LANES & !0xFF;
-    let mut live = 1u16;
-    let n = v.len();
-    for i in 0..n {
-        let steps = steps_at(i, n, limit[i], chows, top);
-        let cost = kind_costs(v[i]);
-        let mut next = [INF_LANES; 9];
-        while live != 0 {
-            let s = live.trailing_zeros() as usize;
-            live &= live - 1;
-            let w = dp[s];
-            for st in steps.from(s) {
-                let to = &mut next[st.to as usize];
-                *to = min_bytes(*to, st.moved(w) + cost[st.copies as usize]);
-            }
-        }
-        live = clamp_live(next.iter_mut());
-        dp = next;
-    }
-    unpack(dp[0], top)
-}
-
-/// A packed state of [`entry_masks_packed`]: the lanes' costs, and the union of the short
-/// kinds of their cheapest configurations, kinds 0-7 as the bits of each lane's byte and
-/// kind 8 as bit 0 of each lane's byte in a second word.
-#[derive(Clone, Copy)]
-struct Packed {
-    cost: u64,
-    short: u64,
-    short8: u64,
-}
-
-impl Packed {
-    const EMPTY: Packed = Packed {
-        cost: INF_LANES,
-        short: 0,
-        short8: 0,
-    };
-
-    /// Keeps, lane by lane, the cheaper of `self` and `o`, with the union of the short
-    /// kinds of both where they cost the same.
-    #[inline(always)]
-    fn merge(&mut self, o: Packed) {
-        // 0xFF in the bytes where self >= o, and where o >= self.
-        let ge = ((((self.cost | HIGH_BYTES) - o.cost) & HIGH_BYTES) >> 7) * 0xFF;
-        let le = ((((o.cost | HIGH_BYTES) - self.cost) & HIGH_BYTES) >> 7) * 0xFF;
-        self.cost = (o.cost & ge) | (self.cost & !ge);
-        self.short = (self.short & le) | (o.short & ge);
-        self.short8 = (self.short8 & le) | (o.short8 & ge);
-    }
-}
-
-/// [`entry_masks`] for at most three sets and at most four copies of each kind: its
-/// programme on packed lanes as in [`entry_packed`], the short kinds of each lane beside
-/// its cost in the same bytes (moved like the costs, the pair's from the lanes without
-/// it). Every reachable lane costs at most 36 (four copies of nine kinds), below
-/// [`INF`], so the unions gathered in unreachable lanes never reach a reachable one; they
-/// are dropped at the end.
-fn entry_masks_packed(v: &[u8], limit: &[u8], chows: bool, top: usize) -> (Entry, Masks) {
-    debug_assert!(top <= 3 && plain_limits(limit));
-    let mut dp = [Packed::EMPTY; 9];
-    dp[0].cost = INF_LANES & !0xFF;
-    let mut live = 1u16;
-    let n = v.len();
-    for i in 0..n {
-        let steps = steps_at(i, n, limit[i], chows, top);
-        let cost = kind_costs(v[i]);
-        // The kind's bit in every lane.
-        let (bit, bit8) = if i < 8 { (ONES << i, 0) } else { (0, ONES) };
-        let mut next = [Packed::EMPTY; 9];
-        while live != 0 {
-            let s = live.trailing_zeros() as usize;
-            live &= live - 1;
-            let from = dp[s];
-            for st in steps.from(s) {
-                let short = (st.copies > v[i]) as u64;
-                next[st.to as usize].merge(Packed {
-                    cost: st.moved(from.cost) + cost[st.copies as usize],
-                    short: st.moved(from.short) | (bit * short),
-                    short8: st.moved(from.short8) | (bit8 * short),
-                });
-            }
-        }
-        live = clamp_live(next.iter_mut().map(|p| &mut p.cost));
-        dp = next;
-    }
-    let cost = unpack(dp[0].cost, top);
-    let (short, short8) = (dp[0].short.to_le_bytes(), dp[0].short8.to_le_bytes());
-    let mut masks = [0u16; LANES];
-    for l in 0..2 * top + 2 {
-        if cost[l] < INF {
-            masks[l] = short[l] as u16 | ((short8[l] & 1) as u16) << 8;
-        }
-    }
-    (cost, masks)
 }
 
 /// [`entry`] and the improving masks of its lanes.
@@ -481,8 +198,8 @@ fn entry_masks_packed(v: &[u8], limit: &[u8], chows: bool, top: usize) -> (Entry
 /// of its cheapest partial configurations gives, at the end, the union over the cheapest
 /// configurations of each lane.
 pub fn entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> (Entry, Masks) {
-    if max_sets <= 3 && plain_limits(limit) {
-        entry_masks_packed(v, limit, chows, max_sets)
+    if max_sets <= 3 && packed::applies(limit) {
+        packed::entry_masks(v, limit, chows, max_sets)
     } else {
         entry_masks_wide(v, limit, chows, max_sets)
     }
@@ -812,61 +529,6 @@ mod tests {
                 reference(&v[..n], &lim[..n], chows, max_sets).0,
                 "{v:?} {lim:?} {max_sets}"
             );
-        }
-    }
-
-    /// The packed programmes return exactly the wide ones: every lane and every mask, over
-    /// random groups, limits and numbers of sets up to three.
-    #[test]
-    fn packed_entries_are_the_wide_entries() {
-        let mut s = 23u64;
-        for round in 0..20_000 {
-            let n = if round % 3 == 0 { 7 } else { 9 };
-            let chows = n == 9;
-            let mut v = [0u8; 9];
-            let mut lim = [4u8; 9];
-            for l in &mut lim[..n] {
-                if lcg(&mut s) % 3 == 0 {
-                    *l = (lcg(&mut s) % 5) as u8;
-                }
-            }
-            for _ in 0..lcg(&mut s) % 15 {
-                let k = (lcg(&mut s) % n as u64) as usize;
-                if v[k] < lim[k] {
-                    v[k] += 1;
-                }
-            }
-            let top = (lcg(&mut s) % 4) as usize;
-            let (v, lim) = (&v[..n], &lim[..n]);
-            assert_eq!(
-                entry_packed(v, lim, chows, top),
-                entry_wide(v, lim, chows, top),
-                "{v:?} {lim:?} {top}"
-            );
-            assert_eq!(
-                entry_masks_packed(v, lim, chows, top),
-                entry_masks_wide(v, lim, chows, top),
-                "{v:?} {lim:?} {top}"
-            );
-            // Any counts and limits, wilds' included, for the costs alone.
-            let mut w = [0u8; 9];
-            let mut wide = [0u8; 9];
-            for k in 0..n {
-                w[k] = (lcg(&mut s) % 5) as u8;
-                wide[k] = [0, 1, 2, 3, 4, 14][(lcg(&mut s) % 6) as usize];
-            }
-            assert_eq!(
-                entry(&w[..n], &wide[..n], chows, top),
-                entry_wide(&w[..n], &wide[..n], chows, top),
-                "{w:?} {wide:?} {top}"
-            );
-            if wide[..n].iter().all(|&l| l <= 4) {
-                assert_eq!(
-                    entry_masks_packed(&w[..n], &wide[..n], chows, top),
-                    entry_masks_wide(&w[..n], &wide[..n], chows, top),
-                    "{w:?} {wide:?} {top}"
-                );
-            }
         }
     }
 
