@@ -55,17 +55,21 @@ struct Step {
 const MAX_STEPS: usize = 40;
 
 /// The choices at a kind allowing `lim` copies, `max_x` chows to start and `top` sets,
-/// grouped by the state they leave: those of state `s` are `step[start[s]..start[s + 1]]`.
+/// grouped by the state they leave: those of state `s` are `step[start[s]..start[s + 1]]`,
+/// reaching the states `reach[s]` (bit per state). At a group's last kind only the
+/// choices that leave no chow open are listed (the others lead nowhere).
 #[derive(Debug, Clone, Copy)]
 struct Steps {
     start: [u8; 10],
+    reach: [u16; 9],
     step: [Step; MAX_STEPS],
 }
 
 impl Steps {
-    const fn new(lim: usize, max_x: usize, top: usize) -> Steps {
+    const fn new(lim: usize, max_x: usize, top: usize, last: bool) -> Steps {
         let mut out = Steps {
             start: [0; 10],
+            reach: [0; 9],
             step: [Step {
                 to: 0,
                 copies: 0,
@@ -78,7 +82,7 @@ impl Steps {
             out.start[from] = n as u8;
             let (p1, p2) = (from / 3, from % 3);
             let mut x = 0;
-            while x <= max_x && x <= top && p1 + p2 + x <= lim {
+            while x <= max_x && x <= top && p1 + p2 + x <= lim && !(last && 3 * x + p1 > 0) {
                 let mut y = 0;
                 while y <= top - x && p1 + p2 + x + 3 * y <= lim {
                     let copies = p1 + p2 + x + 3 * y;
@@ -89,6 +93,7 @@ impl Steps {
                             copies: (copies + 2 * pair) as u8,
                             form: (2 * (x + y) + pair) as u8,
                         };
+                        out.reach[from] |= 1 << (3 * x + p1);
                         n += 1;
                         pair += 1;
                     }
@@ -107,19 +112,35 @@ impl Steps {
     fn from(&self, s: usize) -> &[Step] {
         &self.step[self.start[s] as usize..self.start[s + 1] as usize]
     }
+
+    /// The states the choices from the states `live` reach (bit per state).
+    #[inline(always)]
+    fn reached(&self, mut live: u16) -> u16 {
+        let mut out = 0;
+        while live != 0 {
+            out |= self.reach[live.trailing_zeros() as usize % 9];
+            live &= live - 1;
+        }
+        out
+    }
 }
 
-/// [`Steps`] for every limit up to four, number of chows (0-2) and number of sets (0-3).
-static STEPS: [[[Steps; 4]; 3]; 5] = {
-    let empty = Steps::new(0, 0, 0);
-    let mut t = [[[empty; 4]; 3]; 5];
+/// [`Steps`] for every limit up to four, number of chows (0-2, or 3 for a group's last
+/// kind) and number of sets (0-3).
+static STEPS: [[[Steps; 4]; 4]; 5] = {
+    let empty = Steps::new(0, 0, 0, false);
+    let mut t = [[[empty; 4]; 4]; 5];
     let mut lim = 0;
     while lim < 5 {
         let mut x = 0;
-        while x < 3 {
+        while x < 4 {
             let mut top = 0;
             while top < 4 {
-                t[lim][x][top] = Steps::new(lim, x, top);
+                t[lim][x][top] = if x < 3 {
+                    Steps::new(lim, x, top, false)
+                } else {
+                    Steps::new(lim, 0, top, true)
+                };
                 top += 1;
             }
             x += 1;
@@ -132,8 +153,14 @@ static STEPS: [[[Steps; 4]; 3]; 5] = {
 /// The choices at kind `i` of `n` (see [`Steps`]).
 #[inline(always)]
 fn steps_at(i: usize, n: usize, lim: u8, chows: bool, top: usize) -> &'static Steps {
-    let max_x = if chows && i + 2 < n { top.min(2) } else { 0 };
-    &STEPS[lim as usize][max_x][top]
+    let shape = if i + 1 == n {
+        3
+    } else if chows && i + 2 < n {
+        top.min(2)
+    } else {
+        0
+    };
+    &STEPS[lim as usize][shape][top]
 }
 
 /// The cost of using `c` copies of a kind held `have` times.
@@ -371,6 +398,11 @@ mod sse {
 
     /// The nine states `3 p1 + p2` of a programme, padded to sixteen so that an index
     /// masked to four bits needs no bounds check.
+    ///
+    /// The costs are not clamped to [`INF`](super::INF) from kind to kind: a lane grows by
+    /// at most four a kind from at most `INF`, so nine kinds stay below 256, every
+    /// reachable lane stays at most 36, every unreachable one at least `INF`; the last
+    /// lanes are clamped once.
     type States = [__m128i; 16];
 
     /// The lanes of a state after the choice of form `form`, before the kind's cost.
@@ -379,23 +411,6 @@ mod sse {
         let m = &REG_MOVES[form as usize & 7];
         // SAFETY: SSE2 only, part of the x86-64 baseline.
         unsafe { _mm_or_si128(_mm_sll_epi64(_mm_and_si128(state, m.mask), m.shift), m.fill) }
-    }
-
-    /// Clamps the low halves back to [`INF`](super::INF) in the lanes that gained a cost
-    /// above it; returns the states some configuration reaches (bit per state).
-    #[inline(always)]
-    fn clamp_live(states: &mut States) -> u16 {
-        let mut live = 0u16;
-        // SAFETY: SSE2 only.
-        unsafe {
-            let cap = pair(INF_LANES, u64::MAX);
-            for (s, c) in states[..9].iter_mut().enumerate() {
-                *c = _mm_min_epu8(*c, cap);
-                let at_inf = _mm_movemask_epi8(_mm_cmpeq_epi8(*c, cap)) & 0xFF;
-                live |= u16::from(at_inf != 0xFF) << s;
-            }
-        }
-        live
     }
 
     /// The kind's cost of each number of copies (0-4, padded to eight) in every lane
@@ -411,7 +426,7 @@ mod sse {
     }
 
     /// Writes into `next` the states after kind `i` of `v` (the count held `have`) from
-    /// `dp` (the states `live`), costs only, unclamped.
+    /// `dp` (the states `live`), costs only; returns the states reached.
     #[inline(always)]
     fn kind(
         dp: &States,
@@ -419,10 +434,11 @@ mod sse {
         (i, have): (usize, u8),
         (v, limit, chows, top): (&[u8], &[u8], bool, usize),
         next: &mut States,
-    ) {
+    ) -> u16 {
         let steps = steps_at(i, v.len(), limit[i], chows, top);
         let costs = costs(have, 0);
         *next = [EMPTY; 16];
+        let reached = steps.reached(live);
         while live != 0 {
             let s = live.trailing_zeros() as usize;
             live &= live - 1;
@@ -436,13 +452,14 @@ mod sse {
                 }
             }
         }
+        reached
     }
 
-    /// The low half of `x`.
+    /// The low half of `x`, clamped to [`INF`](super::INF).
     #[inline(always)]
     fn low(x: __m128i) -> u64 {
         // SAFETY: SSE2 only.
-        unsafe { _mm_cvtsi128_si64(x) as u64 }
+        unsafe { _mm_cvtsi128_si64(_mm_min_epu8(x, EMPTY)) as u64 }
     }
 
     /// The high half of `x`.
@@ -452,18 +469,33 @@ mod sse {
         unsafe { _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64 }
     }
 
+    /// The state before the first kind, and room for the next.
+    fn start() -> [States; 2] {
+        let mut dp = [[EMPTY; 16]; 2];
+        dp[0][0] = pair(START, 0);
+        dp
+    }
+
+    /// The states before and after kind `i`, alternating between the two of `dp`.
+    #[inline(always)]
+    fn before_after(dp: &mut [States; 2], i: usize) -> (&States, &mut States) {
+        let [a, b] = dp;
+        if i % 2 == 0 {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
     /// The packed lanes of [`super::entry`].
     pub(super) fn entry(v: &[u8], limit: &[u8], chows: bool, top: usize) -> u64 {
-        let mut dp = [EMPTY; 16];
-        let mut next = [EMPTY; 16];
-        dp[0] = pair(START, 0);
+        let mut dp = start();
         let mut live = 1u16;
         for i in 0..v.len() {
-            kind(&dp, live, (i, v[i]), (v, limit, chows, top), &mut next);
-            std::mem::swap(&mut dp, &mut next);
-            live = clamp_live(&mut dp);
+            let (before, after) = before_after(&mut dp, i);
+            live = kind(before, live, (i, v[i]), (v, limit, chows, top), after);
         }
-        low(dp[0])
+        low(dp[v.len() % 2][0])
     }
 
     /// Keeps, lane by lane, the cheaper of `cell` and `cand` (low halves), and in the high
@@ -485,37 +517,37 @@ mod sse {
     /// for a suit the costs with one more tile of kind 8 (else the costs).
     pub(super) fn entry_masks(v: &[u8], limit: &[u8], chows: bool, top: usize) -> (u64, u64, u64) {
         let n = v.len();
-        let mut dp = [EMPTY; 16];
-        dp[0] = pair(START, 0);
+        let mut dp = start();
         let mut live = 1u16;
         for i in 0..n.min(8) {
+            let (before, after) = before_after(&mut dp, i);
             let steps = steps_at(i, n, limit[i], chows, top);
             let costs = costs(v[i], ONES << i);
-            let mut next = [EMPTY; 16];
+            *after = [EMPTY; 16];
             let mut from = live;
+            live = steps.reached(live);
             while from != 0 {
                 let s = from.trailing_zeros() as usize;
                 from &= from - 1;
-                let state = dp[s & 15];
+                let state = before[s & 15];
                 for st in steps.from(s) {
                     // SAFETY: SSE2 only.
                     let cand = unsafe {
                         _mm_add_epi8(moved(state, st.form), costs[st.copies as usize & 7])
                     };
-                    merge(&mut next[st.to as usize & 15], cand);
+                    merge(&mut after[st.to as usize & 15], cand);
                 }
             }
-            std::mem::swap(&mut dp, &mut next);
-            live = clamp_live(&mut dp);
         }
+        let dp = &dp[n.min(8) % 2];
         if n < 9 {
             return (low(dp[0]), high(dp[0]), low(dp[0]));
         }
         let ctx = (v, limit, chows, top);
         let mut last = [EMPTY; 16];
         let mut eight = [EMPTY; 16];
-        kind(&dp, live, (8, v[8]), ctx, &mut last);
-        kind(&dp, live, (8, v[8] + 1), ctx, &mut eight);
+        kind(dp, live, (8, v[8]), ctx, &mut last);
+        kind(dp, live, (8, v[8] + 1), ctx, &mut eight);
         // The short kinds of the last lanes: those of the states the cheapest choices
         // leave, over every such choice.
         let steps = steps_at(8, n, limit[8], chows, top);
@@ -527,7 +559,7 @@ mod sse {
             while from != 0 {
                 let s = from.trailing_zeros() as usize;
                 from &= from - 1;
-                for st in steps.from(s).iter().filter(|st| st.to == 0) {
+                for st in steps.from(s) {
                     let cand =
                         _mm_add_epi8(moved(dp[s & 15], st.form), costs[st.copies as usize & 7]);
                     let cheapest = _mm_cmpeq_epi8(cand, last[0]);
@@ -537,8 +569,6 @@ mod sse {
             }
             kinds
         };
-        clamp_live(&mut last);
-        clamp_live(&mut eight);
         (low(last[0]), high(kinds), low(eight[0]))
     }
 }
@@ -598,10 +628,15 @@ mod tests {
         }
     }
 
-    /// Every list of choices fits [`MAX_STEPS`], and the largest fills 37.
+    /// Every list of choices fits [`MAX_STEPS`], the largest fills 37, and every choice
+    /// of a last kind leaves no chow open.
     #[test]
     fn the_choices_fit() {
         let most = STEPS.iter().flatten().flatten().map(|s| s.start[9]).max();
         assert_eq!(most, Some(37));
+        let last = STEPS.iter().flat_map(|l| l[3].iter());
+        assert!(last
+            .flat_map(|s| &s.step[..s.start[9] as usize])
+            .all(|st| st.to == 0));
     }
 }
