@@ -115,21 +115,28 @@ fn shanten_byte(s: Option<i8>) -> u8 {
 /// bytes, every byte written).
 pub fn gb_planes(a: &HandAnalysis, seat: u8, out: &mut [u8]) {
     debug_assert_eq!(out.len(), N_GB_PLANES * N_COLS);
-    out.fill(0);
-    let at = |p: GbPlane, t: usize| p as usize * N_COLS + t;
-    for t in 0..34 {
-        out[at(GbPlane::Unseen, t)] = a.unseen[t];
-        if a.useful_now >> t & 1 == 1 {
-            out[at(GbPlane::UsefulNow, t)] = a.unseen[t];
-            if a.forms[0] == Some(0) {
-                out[at(GbPlane::Waits, t)] = a.unseen[t];
-            }
-        }
+    let mut put = |p: GbPlane, row: &[u8; N_COLS]| {
+        out[p as usize * N_COLS..(p as usize + 1) * N_COLS].copy_from_slice(row);
+    };
+    put(GbPlane::Unseen, &a.unseen);
+    let mut useful = [0u8; N_COLS];
+    let mut kinds = a.useful_now & ((1 << N_COLS) - 1);
+    while kinds != 0 {
+        let t = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        useful[t] = a.unseen[t];
     }
+    put(GbPlane::UsefulNow, &useful);
+    let waiting = a.forms[0] == Some(0);
+    put(GbPlane::Waits, if waiting { &useful } else { &[0; N_COLS] });
+    let mut distance = [0u8; N_COLS];
+    let mut reaches = [0u8; N_COLS];
     for (k, f) in a.families.iter().enumerate() {
-        out[at(GbPlane::FamilyDistance, k)] = f.map_or(255, |(d, _)| d);
-        out[at(GbPlane::FamilyReaches, k)] = f.is_some_and(|(_, r)| r) as u8;
+        distance[k] = f.map_or(255, |(d, _)| d);
+        reaches[k] = f.is_some_and(|(_, r)| r) as u8;
     }
+    put(GbPlane::FamilyDistance, &distance);
+    put(GbPlane::FamilyReaches, &reaches);
     let ready = |r: usize| a.ready[((seat as usize) + r) & 3];
     let fills = [
         (GbPlane::ShantenRegular, shanten_byte(a.forms[0])),
@@ -147,7 +154,7 @@ pub fn gb_planes(a: &HandAnalysis, seat: u8, out: &mut [u8]) {
         (GbPlane::ReadyLeft, byte(ready(3) * 255.0)),
     ];
     for (p, v) in fills {
-        out[p as usize * N_COLS..(p as usize + 1) * N_COLS].fill(v);
+        put(p, &[v; N_COLS]);
     }
 }
 
@@ -412,6 +419,10 @@ mod tests {
                             );
                         }
                         gb_planes(&h, s, &mut planes);
+                        // Every byte is written, whatever the buffer held.
+                        let mut again = vec![0xEEu8; N_GB_PLANES * N_COLS];
+                        gb_planes(&h, s, &mut again);
+                        assert_eq!(again, planes);
                         let plane = |p: GbPlane| &planes[p as usize * N_COLS..][..N_COLS];
                         let best = plan_family(h.plan) as usize - 1;
                         if h.distance < 100 {

@@ -103,6 +103,77 @@ fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z).exp())
 }
 
+/// `x` as a share of `n` discards (0 without any).
+fn shares(n: u32) -> impl Fn(f32) -> f32 {
+    let nf = n as f32;
+    move |x| if n > 0 { x / nf } else { 0.0 }
+}
+
+/// Of an opponent's last discards of a kind (at most six entries back): how many are
+/// middle tiles and how many there are, and the suits of the last three.
+fn recent(disc: &SeatDiscards) -> (f32, f32, [f32; 4]) {
+    let mut middle = 0f32;
+    let mut n = 0f32;
+    let mut suits = [0f32; 4];
+    for &tile in &disc.recent[..disc.n_recent as usize] {
+        let t = tile as usize;
+        if t >= 34 {
+            continue;
+        }
+        if n < 3.0 {
+            suits[(t / 9).min(3)] = 1.0;
+        }
+        n += 1.0;
+        if t < 27 && (2..=6).contains(&(t % 9)) {
+            middle += 1.0;
+        }
+    }
+    (middle, n, suits)
+}
+
+/// The features of opponent `o` ([`SEAT_FEATURES`]) with its hand-made threat `th` and
+/// what the discards say about it (`disc`).
+fn seat_features(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT] {
+    let (recent_middle, recent_n, _) = recent(disc);
+    let (melds, k) = view.melds(o);
+    let mut chows = 0f32;
+    let mut pungs = 0f32;
+    for m in &melds[..k] {
+        if m.kind == MeldKind::Chow && m.tile != HIDDEN {
+            chows += 1.0;
+        } else {
+            pungs += 1.0;
+        }
+    }
+    let share = shares(disc.n);
+    let d = disc.n as f32 / 10.0;
+    let sets = k.min(4);
+    [
+        1.0,
+        logit(th.ready),
+        d,
+        d * d,
+        (sets == 1) as u8 as f32,
+        (sets == 2) as u8 as f32,
+        (sets == 3) as u8 as f32,
+        (sets == 4) as u8 as f32,
+        chows / 4.0,
+        pungs / 4.0,
+        view.is_ready(o) as u8 as f32,
+        view.discards().len() as f32 / 40.0,
+        view.wall_remaining() as f32 / 100.0,
+        disc.passed_last.count_ones() as f32 / 10.0,
+        th.flush_strength,
+        share(disc.middle as f32),
+        if recent_n > 0.0 {
+            recent_middle / recent_n
+        } else {
+            0.0
+        },
+        share(disc.honors as f32),
+    ]
+}
+
 /// What the table says about one opponent, ready to give its features.
 #[derive(Debug, Clone)]
 pub struct OpponentReading {
@@ -151,81 +222,19 @@ impl OpponentReading {
     /// [`OpponentReading::ready`] reads, `disc` what the discards say about `o`
     /// ([`DiscardTally`]).
     fn read(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> OpponentReading {
-        let n = disc.n as usize;
-        let mut recent_middle = 0f32;
-        let mut recent_n = 0f32;
-        let mut suit_recent = [0f32; 4];
-        for &tile in &disc.recent[..disc.n_recent as usize] {
-            let t = tile as usize;
-            if t >= 34 {
-                continue;
-            }
-            if recent_n < 3.0 {
-                suit_recent[(t / 9).min(3)] = 1.0;
-            }
-            recent_n += 1.0;
-            if t < 27 && (2..=6).contains(&(t % 9)) {
-                recent_middle += 1.0;
-            }
-        }
-        let (own, passed_last, passed_prev) = (disc.own, disc.passed_last, disc.passed_prev);
-        let suits = disc.suits.map(|x| x as f32);
-        let (middle, honors) = (disc.middle as f32, disc.honors as f32);
-        let discards = view.discards();
-        let (melds, k) = view.melds(o);
-        let mut chows = 0f32;
-        let mut pungs = 0f32;
-        for m in &melds[..k] {
-            if m.kind == MeldKind::Chow && m.tile != HIDDEN {
-                chows += 1.0;
-            } else {
-                pungs += 1.0;
-            }
-        }
         let wind = (o + 4 - view.dealer()) % 4;
         let value = (0x7u64 << 31) | 1 << (27 + wind) | 1 << (27 + view.prevalent_wind() % 4);
-        let nf = n as f32;
-        let share = |x: f32| if n > 0 { x / nf } else { 0.0 };
-        let d = nf / 10.0;
-        let sets = k.min(4);
-        let seat = [
-            1.0,
-            logit(th.ready),
-            d,
-            d * d,
-            (sets == 1) as u8 as f32,
-            (sets == 2) as u8 as f32,
-            (sets == 3) as u8 as f32,
-            (sets == 4) as u8 as f32,
-            chows / 4.0,
-            pungs / 4.0,
-            view.is_ready(o) as u8 as f32,
-            discards.len() as f32 / 40.0,
-            view.wall_remaining() as f32 / 100.0,
-            passed_last.count_ones() as f32 / 10.0,
-            th.flush_strength,
-            share(middle),
-            if recent_n > 0.0 {
-                recent_middle / recent_n
-            } else {
-                0.0
-            },
-            share(honors),
-        ];
-        let mut suit_share = [0f32; 4];
-        for (s, x) in suit_share.iter_mut().enumerate() {
-            *x = share(suits[s]);
-        }
+        let share = shares(disc.n);
         OpponentReading {
             threat: *th,
-            seat,
+            seat: seat_features(view, o, th, disc),
             shares: [0.0; 34],
-            own,
-            passed_last,
-            passed_prev,
+            own: disc.own,
+            passed_last: disc.passed_last,
+            passed_prev: disc.passed_prev,
             value,
-            suit_share,
-            suit_recent,
+            suit_share: disc.suits.map(|x| share(x as f32)),
+            suit_recent: recent(disc).2,
         }
     }
 
@@ -294,7 +303,8 @@ impl OpponentReading {
         ]
     }
 
-    /// The learned chance that this opponent is ready.
+    /// The learned chance that this opponent is ready (the chance
+    /// [`ready_chances`] gives).
     pub fn ready(&self) -> f32 {
         sigmoid(dot(&READY_WEIGHTS, &self.seat))
     }
@@ -376,7 +386,8 @@ pub fn ready_chances_with(view: &dyn TableView, tally: &DiscardTally) -> [f32; 4
         if o as u8 == me {
             0.0
         } else {
-            OpponentReading::read(view, o as u8, &th[o], &tally.seats[o]).ready()
+            let seat = seat_features(view, o as u8, &th[o], &tally.seats[o]);
+            sigmoid(dot(&READY_WEIGHTS, &seat))
         }
     })
 }
