@@ -673,6 +673,62 @@ mod tests {
         assert!(settled > 10_000, "{settled}");
     }
 
+    /// Beside random melds, the kinds whose draw lowers the distance of a waiting hand
+    /// are those found by drawing each kind.
+    #[test]
+    fn improving_beside_melds_is_trying_every_draw() {
+        use crate::hand::{Meld, MeldKind};
+        let mut s = 31u64;
+        let mut next = |m: u64| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        for round in 0..6_000 {
+            let k = 1 + next(3) as usize;
+            let mut used = [0u8; 34];
+            let mut n_melds = 0;
+            while n_melds < k {
+                let kind = [MeldKind::Chow, MeldKind::Pung, MeldKind::Kong][next(3) as usize];
+                let tile = if kind == MeldKind::Chow {
+                    (next(3) * 9 + next(7)) as u8
+                } else {
+                    [next(34), next(5)][round % 2] as u8
+                };
+                let mut u = used;
+                Meld { kind, tile }.add_to(&mut u);
+                if u.iter().all(|&c| c <= 4) {
+                    used = u;
+                    n_melds += 1;
+                }
+            }
+            let mut hand = [0u8; 34];
+            let mut n = 0;
+            while n < 13 - 3 * k {
+                let t = [next(34), next(9)][round % 3 / 2] as usize;
+                if hand[t] + used[t] < 4 {
+                    hand[t] += 1;
+                    n += 1;
+                }
+            }
+            let d = distance(&hand, &used, k as u8, 0);
+            let mut want = 0u64;
+            for t in (0..34).filter(|&t| hand[t] + used[t] < 4) {
+                let mut h = hand;
+                h[t] += 1;
+                if distance(&h, &used, k as u8, 0) < d {
+                    want |= 1 << t;
+                }
+            }
+            assert_eq!(
+                improving(&hand, &used, k as u8, 0, u64::MAX),
+                want,
+                "{hand:?} {used:?}"
+            );
+        }
+    }
+
     #[test]
     fn four_copy_limit_in_hand_and_melds() {
         let z = [0u8; 34];
