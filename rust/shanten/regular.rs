@@ -325,20 +325,36 @@ pub(crate) fn entries_at(r: &[usize; 4]) -> [Entry; 4] {
 /// (before wilds fill any of them).
 #[inline]
 pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
-    let m = 4 - n_melds.min(4) as usize;
-    if wilds == 0 && plain(used) {
-        let e = entries_at(&ranks(hand));
-        return finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
-    }
     if wilds == 0 {
-        if let Some(d) = distance_from_tables(hand, used, m) {
-            return d;
-        }
+        return distance_with(hand, used, n_melds, &entries_at(&ranks(hand)));
     }
-    let e = entries(hand, used, wilds > 0, m);
+    let m = 4 - n_melds.min(4) as usize;
+    let e = entries(hand, used, true, m);
     let ab = combine(&e[0], &e[1]);
     let ch = combine(&e[2], &e[3]);
     finish(&ab, &ch, m)
+}
+
+/// [`distance`] without wilds, from the hand's four group entries in the tables without
+/// melded copies (`entries_at(&ranks(hand))`).
+pub(crate) fn distance_with(hand: &Counts, used: &Counts, n_melds: u8, tables: &[Entry; 4]) -> u8 {
+    let m = 4 - n_melds.min(4) as usize;
+    let e = tables;
+    if plain(used) {
+        return finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+    }
+    if let Some(d) = distance_from_tables(hand, used, m, e) {
+        return d;
+    }
+    let e = entries(hand, used, false, m);
+    let ab = combine(&e[0], &e[1]);
+    let ch = combine(&e[2], &e[3]);
+    finish(&ab, &ch, m)
+}
+
+/// The four group entries of `hand` in the tables without melded copies or wilds.
+pub(crate) fn table_entries(hand: &Counts) -> [Entry; 4] {
+    entries_at(&ranks(hand))
 }
 
 /// [`distance`] beside melds (no wilds) read from the tables without melded copies, when
@@ -350,9 +366,8 @@ pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
 /// cheapest configuration then misses at most that many tiles, so it takes no more copies
 /// of any kind than the melds leave. Read with the other lanes at [`INF`] the groups give
 /// an upper bound of the distance; when it meets the lower bound, that is the distance.
-fn distance_from_tables(hand: &Counts, used: &Counts, m: usize) -> Option<u8> {
-    let e = entries_at(&ranks(hand));
-    let mut exact = e;
+fn distance_from_tables(hand: &Counts, used: &Counts, m: usize, e: &[Entry; 4]) -> Option<u8> {
+    let mut exact = *e;
     for (g, x) in exact.iter_mut().enumerate() {
         let mut slack = u8::MAX;
         for t in span(g).filter(|&t| used[t] != 0) {
@@ -668,7 +683,8 @@ mod tests {
                 want,
                 "{hand:?} {melds:?}"
             );
-            settled += distance_from_tables(&hand, &used, m).is_some() as u32;
+            settled +=
+                distance_from_tables(&hand, &used, m, &table_entries(&hand)).is_some() as u32;
         }
         assert!(settled > 10_000, "{settled}");
     }

@@ -363,7 +363,8 @@ impl HandAnalysis {
         } = SeatHand::of(view);
         let melds = &m[..n];
         let ev = evaluator(view, melds, &hand, min_fan);
-        let (s, families) = ev.family_scores(&hand);
+        let tables = shanten::regular::table_entries(&hand);
+        let (s, families) = ev.family_scores_with(&hand, &tables);
         let used = shanten::used_counts(melds);
         let nm = n as u8;
         // The useful tiles first: beside melds they compute the groups' entries with their
@@ -373,7 +374,10 @@ impl HandAnalysis {
         } else {
             shanten::regular::improving(&hand, &used, nm, 0, unseen_mask(&hand, &unseen))
         };
-        let forms = FORMS.map(|f| shanten::form_shanten(f, &hand, &used, nm, 0));
+        let forms = FORMS.map(|f| match f {
+            Form::Regular => Some(shanten::regular_shanten_with(&hand, &used, nm, &tables)),
+            _ => shanten::form_shanten(f, &hand, &used, nm, 0),
+        });
         HandAnalysis {
             plan: s.plan,
             distance: s.distance,
