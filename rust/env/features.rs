@@ -446,8 +446,9 @@ mod tests {
         assert!(checked > 500, "{checked}");
     }
 
-    /// Along hands of every rule set, one after another at the same cache, the cache's
-    /// analyses are [`HandAnalysis::new`]'s at every decision of every seat.
+    /// Along hands of every rule set, one after another at the same caches (one per seat,
+    /// and one for all seats), the caches' analyses are [`HandAnalysis::new`]'s at every
+    /// decision of every seat.
     #[test]
     fn the_cache_s_analyses_are_the_analyses() {
         let mut checked = 0;
@@ -455,6 +456,7 @@ mod tests {
             let rules = Rules::named(kind).unwrap();
             let min_fan = rules.fan.min_fan;
             let mut caches: [AnalysisCache; 4] = Default::default();
+            let mut shared = AnalysisCache::default();
             for seed in 0..6u64 {
                 let policy = [PolicyKind::Random, PolicyKind::Efficiency][seed as usize % 2];
                 let mut pols: [_; 4] = std::array::from_fn(|_| policy.build(&rules));
@@ -463,12 +465,15 @@ mod tests {
                 }
                 let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
                 caches.iter_mut().for_each(AnalysisCache::clear);
+                shared.clear();
                 while r.pending() != 0 {
                     for s in 0..4u8 {
                         if r.pending() >> s & 1 == 1 {
                             let view = RoundView { round: &r, seat: s };
                             let want = HandAnalysis::new(&view, min_fan);
                             assert_eq!(caches[s as usize].analysis(&view, min_fan), want);
+                            // One cache serving every seat (self-play tables).
+                            assert_eq!(shared.analysis(&view, min_fan), want);
                             checked += 1;
                         }
                     }

@@ -17,7 +17,7 @@ use crate::hand::{Meld, MeldKind};
 use crate::policy::efficiency::unseen;
 use crate::policy::plans::{Evaluator, PlanKind, BETA, N_FAMILIES};
 use crate::policy::strong::danger::DiscardTally;
-use crate::policy::strong::danger_model;
+use crate::policy::strong::danger_model::{self, ReadyPrefix};
 use crate::policy::TableView;
 use crate::round::{Action, Claim};
 use crate::shanten::{self, Form};
@@ -349,11 +349,13 @@ pub struct HandAnalysis {
 impl HandAnalysis {
     /// The analysis of `view`'s seat's hand under a minimum of `min_fan`.
     pub fn new(view: &dyn TableView, min_fan: u8) -> HandAnalysis {
-        Self::new_with(view, min_fan, &DiscardTally::of(view.discards()))
+        let ready = danger_model::ready_chances(view);
+        Self::new_with(view, min_fan, ready)
     }
 
-    /// [`HandAnalysis::new`] from the tally of `view`'s discards.
-    fn new_with(view: &dyn TableView, min_fan: u8, tally: &DiscardTally) -> HandAnalysis {
+    /// [`HandAnalysis::new`] with each seat's learned chance of being ready (0 for the
+    /// observer) already read.
+    fn new_with(view: &dyn TableView, min_fan: u8, ready: [f32; 4]) -> HandAnalysis {
         let SeatHand {
             melds: m,
             n,
@@ -388,31 +390,34 @@ impl HandAnalysis {
             forms,
             useful_now,
             unseen,
-            ready: danger_model::ready_chances_with(view, tally),
+            ready,
         }
     }
 }
 
 /// What a table keeps from one [`HandAnalysis`] to the next within a hand, so that each
 /// analysis reads only what changed: the tally of the discards ([`DiscardTally`]),
-/// brought up to date from the entries added since. Call [`AnalysisCache::clear`] at
-/// every deal. Its analyses equal [`HandAnalysis::new`]'s.
+/// brought up to date from the entries added since, and each opponent's ready model over
+/// the features that change only when it acts ([`ReadyPrefix`]). Call
+/// [`AnalysisCache::clear`] at every deal. Its analyses equal [`HandAnalysis::new`]'s.
 #[derive(Debug, Clone, Default)]
 pub struct AnalysisCache {
     tally: DiscardTally,
+    ready: [ReadyPrefix; 4],
 }
 
 impl AnalysisCache {
     /// Forgets the hand (call at a deal).
     pub fn clear(&mut self) {
-        self.tally = DiscardTally::default();
+        *self = AnalysisCache::default();
     }
 
     /// [`HandAnalysis::new`] of `view`, a view of the hand this cache has followed since
     /// its deal.
     pub fn analysis(&mut self, view: &dyn TableView, min_fan: u8) -> HandAnalysis {
         self.tally.update(view.discards());
-        HandAnalysis::new_with(view, min_fan, &self.tally)
+        let ready = danger_model::ready_chances_kept(view, &self.tally, &mut self.ready);
+        HandAnalysis::new_with(view, min_fan, ready)
     }
 }
 

@@ -134,7 +134,19 @@ fn recent(disc: &SeatDiscards) -> (f32, f32, [f32; 4]) {
 /// The features of opponent `o` ([`SEAT_FEATURES`]) with its hand-made threat `th` and
 /// what the discards say about it (`disc`).
 fn seat_features(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT] {
-    let (recent_middle, recent_n, _) = recent(disc);
+    let mut x = [0f32; N_SEAT];
+    x[..PREFIX].copy_from_slice(&seat_prefix(view, o, th, disc));
+    x[PREFIX..].copy_from_slice(&seat_rest(view, th, disc));
+    x
+}
+
+/// The first seat features, through `declared_ready`: they read the opponent's discards
+/// of a kind, its entries and melds and whether it declared ready, so they change only
+/// when it discards, melds or declares.
+const PREFIX: usize = 11;
+
+/// The seat features before [`PREFIX`].
+fn seat_prefix(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> [f32; PREFIX] {
     let (melds, k) = view.melds(o);
     let mut chows = 0f32;
     let mut pungs = 0f32;
@@ -145,7 +157,6 @@ fn seat_features(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) 
             pungs += 1.0;
         }
     }
-    let share = shares(disc.n);
     let d = disc.n as f32 / 10.0;
     let sets = k.min(4);
     [
@@ -160,6 +171,14 @@ fn seat_features(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) 
         chows / 4.0,
         pungs / 4.0,
         view.is_ready(o) as u8 as f32,
+    ]
+}
+
+/// The seat features from [`PREFIX`] on.
+fn seat_rest(view: &dyn TableView, th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT - PREFIX] {
+    let (recent_middle, recent_n, _) = recent(disc);
+    let share = shares(disc.n);
+    [
         view.discards().len() as f32 / 40.0,
         view.wall_remaining() as f32 / 100.0,
         disc.passed_last.count_ones() as f32 / 10.0,
@@ -172,6 +191,17 @@ fn seat_features(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) 
         },
         share(disc.honors as f32),
     ]
+}
+
+/// An opponent's ready model summed over its features before [`PREFIX`], with what they
+/// were read from (its entries, discards of a kind and melds in the list, and whether it
+/// declared ready: within a hand its melds only grow, and a pung that becomes a kong
+/// counts the same); kept by a table from one decision to the next
+/// ([`ready_chances_kept`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadyPrefix {
+    key: Option<(u32, u32, usize, bool)>,
+    sum: f32,
 }
 
 /// What the table says about one opponent, ready to give its features.
@@ -380,15 +410,46 @@ pub fn ready_chances(view: &dyn TableView) -> [f32; 4] {
 
 /// [`ready_chances`] from the tally of `view`'s discards.
 pub fn ready_chances_with(view: &dyn TableView, tally: &DiscardTally) -> [f32; 4] {
+    ready_chances_kept(view, tally, &mut [ReadyPrefix::default(); 4])
+}
+
+/// [`ready_chances_with`], each opponent's [`ReadyPrefix`] read from `kept` when what it
+/// reads has not changed (else computed and kept there). `kept` must follow one hand of
+/// one table from its deal; the chances equal [`ready_chances`]': the model's sum adds the
+/// features in order, so adding the rest to the kept sum of the first ones is the same
+/// sum.
+pub fn ready_chances_kept(
+    view: &dyn TableView,
+    tally: &DiscardTally,
+    kept: &mut [ReadyPrefix; 4],
+) -> [f32; 4] {
     let th = danger::threats_with(view, tally);
     let me = view.seat();
     std::array::from_fn(|o| {
         if o as u8 == me {
-            0.0
-        } else {
-            let seat = seat_features(view, o as u8, &th[o], &tally.seats[o]);
-            sigmoid(dot(&READY_WEIGHTS, &seat))
+            return 0.0;
         }
+        let (disc, th) = (&tally.seats[o], &th[o]);
+        let key = (
+            disc.entries,
+            disc.n,
+            th.sets as usize,
+            view.is_ready(o as u8),
+        );
+        let prefix = &mut kept[o];
+        if prefix.key != Some(key) {
+            let x = seat_prefix(view, o as u8, th, disc);
+            *prefix = ReadyPrefix {
+                key: Some(key),
+                sum: dot(&READY_WEIGHTS[..PREFIX], &x),
+            };
+        }
+        let rest = seat_rest(view, th, disc);
+        let sum = READY_WEIGHTS[PREFIX..]
+            .iter()
+            .zip(&rest)
+            .fold(prefix.sum, |acc, (w, x)| acc + w * x);
+        sigmoid(sum)
     })
 }
 
