@@ -161,62 +161,66 @@ pub fn threats(view: &dyn TableView) -> [Threat; 4] {
 pub fn threats_with(view: &dyn TableView, tally: &DiscardTally) -> [Threat; 4] {
     debug_assert_eq!(tally.seen, view.discards().len());
     let me = view.seat();
-    let mut out = [Threat::default(); 4];
-    for o in 0..4u8 {
-        if o == me {
+    std::array::from_fn(|o| {
+        if o as u8 == me {
+            Threat::default()
+        } else {
+            threat_of(view, o as u8, &tally.seats[o])
+        }
+    })
+}
+
+/// The threat of seat `o` (not the observer), `disc` what the discards say about it.
+pub fn threat_of(view: &dyn TableView, o: u8, disc: &SeatDiscards) -> Threat {
+    let (melds, n) = view.melds(o);
+    let melds = &melds[..n];
+    let mut suits = [0u8; 4];
+    let mut chows = 0u8;
+    let mut pungs = 0u8;
+    for m in melds {
+        if m.tile == HIDDEN {
+            suits[3] += 0; // a hidden kong says nothing about the suit
+            pungs += 1;
             continue;
         }
-        let (melds, n) = view.melds(o);
-        let melds = &melds[..n];
-        let mut suits = [0u8; 4];
-        let mut chows = 0u8;
-        let mut pungs = 0u8;
-        for m in melds {
-            if m.tile == HIDDEN {
-                suits[3] += 0; // a hidden kong says nothing about the suit
-                pungs += 1;
-                continue;
-            }
-            suits[(m.tile as usize / 9).min(3)] += 1;
-            if m.kind == MeldKind::Chow {
-                chows += 1;
-            } else {
-                pungs += 1;
-            }
+        suits[(m.tile as usize / 9).min(3)] += 1;
+        if m.kind == MeldKind::Chow {
+            chows += 1;
+        } else {
+            pungs += 1;
         }
-        let sets = n as u8;
-        let d = tally.seats[o as usize].entries as f32;
-        let by_turn = ((d - 4.0) / 16.0).clamp(0.0, 0.55);
-        const BY_SETS: [f32; 5] = [0.0, 0.12, 0.3, 0.55, 0.85];
-        let mut ready = 1.0 - (1.0 - by_turn) * (1.0 - BY_SETS[sets.min(4) as usize]);
-        if view.is_ready(o) {
-            ready = 1.0;
-        }
-        let suited: u8 = suits[..3].iter().sum();
-        let mut flush_suit = None;
-        let mut flush_strength = 0.0;
-        if suited >= 2 {
-            if let Some(s) = (0..3u8).find(|&s| suits[s as usize] == suited) {
-                flush_suit = Some(s);
-                flush_strength = match suited {
-                    2 => 0.55,
-                    _ => 0.9,
-                };
-                // A flush hand rarely throws its own suit.
-                if tally.seats[o as usize].suits[s as usize] >= 3 {
-                    flush_strength *= 0.5;
-                }
-            }
-        }
-        out[o as usize] = Threat {
-            ready,
-            flush_suit,
-            flush_strength,
-            pungs: pungs >= 2 && chows == 0,
-            sets,
-        };
     }
-    out
+    let sets = n as u8;
+    let d = disc.entries as f32;
+    let by_turn = ((d - 4.0) / 16.0).clamp(0.0, 0.55);
+    const BY_SETS: [f32; 5] = [0.0, 0.12, 0.3, 0.55, 0.85];
+    let mut ready = 1.0 - (1.0 - by_turn) * (1.0 - BY_SETS[sets.min(4) as usize]);
+    if view.is_ready(o) {
+        ready = 1.0;
+    }
+    let suited: u8 = suits[..3].iter().sum();
+    let mut flush_suit = None;
+    let mut flush_strength = 0.0;
+    if suited >= 2 {
+        if let Some(s) = (0..3u8).find(|&s| suits[s as usize] == suited) {
+            flush_suit = Some(s);
+            flush_strength = match suited {
+                2 => 0.55,
+                _ => 0.9,
+            };
+            // A flush hand rarely throws its own suit.
+            if disc.suits[s as usize] >= 3 {
+                flush_strength *= 0.5;
+            }
+        }
+    }
+    Threat {
+        ready,
+        flush_suit,
+        flush_strength,
+        pungs: pungs >= 2 && chows == 0,
+        sets,
+    }
 }
 
 /// How many waiting shapes could take `t`, weighted by the unseen copies of the tiles

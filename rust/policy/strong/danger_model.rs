@@ -136,7 +136,8 @@ fn recent(disc: &SeatDiscards) -> (f32, f32, [f32; 4]) {
 fn seat_features(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT] {
     let mut x = [0f32; N_SEAT];
     x[..PREFIX].copy_from_slice(&seat_prefix(view, o, th, disc));
-    x[PREFIX..].copy_from_slice(&seat_rest(view, th, disc));
+    x[PREFIX..STYLE].copy_from_slice(&seat_turn(view, disc));
+    x[STYLE..].copy_from_slice(&seat_style(th, disc));
     x
 }
 
@@ -174,14 +175,26 @@ fn seat_prefix(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) ->
     ]
 }
 
-/// The seat features from [`PREFIX`] on.
-fn seat_rest(view: &dyn TableView, th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT - PREFIX] {
-    let (recent_middle, recent_n, _) = recent(disc);
-    let share = shares(disc.n);
+/// The first seat feature after [`PREFIX`] that reads only the opponent's own discards
+/// and melds (`flush_strength` on): those before it change with every step of the table.
+const STYLE: usize = 14;
+
+/// The seat features from [`PREFIX`] to [`STYLE`]: the turn, the wall and the kinds passed
+/// since the opponent's last discard.
+fn seat_turn(view: &dyn TableView, disc: &SeatDiscards) -> [f32; STYLE - PREFIX] {
     [
         view.discards().len() as f32 / 40.0,
         view.wall_remaining() as f32 / 100.0,
         disc.passed_last.count_ones() as f32 / 10.0,
+    ]
+}
+
+/// The seat features from [`STYLE`] on: the flush sign and the opponent's discards'
+/// shares.
+fn seat_style(th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT - STYLE] {
+    let (recent_middle, recent_n, _) = recent(disc);
+    let share = shares(disc.n);
+    [
         th.flush_strength,
         share(disc.middle as f32),
         if recent_n > 0.0 {
@@ -193,15 +206,17 @@ fn seat_rest(view: &dyn TableView, th: &Threat, disc: &SeatDiscards) -> [f32; N_
     ]
 }
 
-/// An opponent's ready model summed over its features before [`PREFIX`], with what they
-/// were read from (its entries, discards of a kind and melds in the list, and whether it
-/// declared ready: within a hand its melds only grow, and a pung that becomes a kong
-/// counts the same); kept by a table from one decision to the next
-/// ([`ready_chances_kept`]).
+/// What an opponent's ready model reads only from the opponent's own discards and melds
+/// and whether it declared ready: the model's sum over its features before [`PREFIX`],
+/// and its features from [`STYLE`] on, with what they were read from (its entries and
+/// discards of a kind in the list, its melds and whether it declared: within a hand its
+/// melds only grow, and a pung that becomes a kong keeps its tile and counts the same);
+/// kept by a table from one decision to the next ([`ready_chances_kept`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ReadyPrefix {
     key: Option<(u32, u32, usize, bool)>,
     sum: f32,
+    style: [f32; N_SEAT - STYLE],
 }
 
 /// What the table says about one opponent, ready to give its features.
@@ -414,7 +429,7 @@ pub fn ready_chances_with(view: &dyn TableView, tally: &DiscardTally) -> [f32; 4
 }
 
 /// [`ready_chances_with`], each opponent's [`ReadyPrefix`] read from `kept` when what it
-/// reads has not changed (else computed and kept there). `kept` must follow one hand of
+/// reads has not changed (else computed, with the opponent's threat, and kept there). `kept` must follow one hand of
 /// one table from its deal; the chances equal [`ready_chances`]': the model's sum adds the
 /// features in order, so adding the rest to the kept sum of the first ones is the same
 /// sum.
@@ -423,31 +438,32 @@ pub fn ready_chances_kept(
     tally: &DiscardTally,
     kept: &mut [ReadyPrefix; 4],
 ) -> [f32; 4] {
-    let th = danger::threats_with(view, tally);
     let me = view.seat();
     std::array::from_fn(|o| {
         if o as u8 == me {
             return 0.0;
         }
-        let (disc, th) = (&tally.seats[o], &th[o]);
+        let disc = &tally.seats[o];
         let key = (
             disc.entries,
             disc.n,
-            th.sets as usize,
+            view.melds(o as u8).1,
             view.is_ready(o as u8),
         );
         let prefix = &mut kept[o];
         if prefix.key != Some(key) {
-            let x = seat_prefix(view, o as u8, th, disc);
+            let th = danger::threat_of(view, o as u8, disc);
+            let x = seat_prefix(view, o as u8, &th, disc);
             *prefix = ReadyPrefix {
                 key: Some(key),
                 sum: dot(&READY_WEIGHTS[..PREFIX], &x),
+                style: seat_style(&th, disc),
             };
         }
-        let rest = seat_rest(view, th, disc);
+        let turn = seat_turn(view, disc);
         let sum = READY_WEIGHTS[PREFIX..]
             .iter()
-            .zip(&rest)
+            .zip(turn.iter().chain(&prefix.style))
             .fold(prefix.sum, |acc, (w, x)| acc + w * x);
         sigmoid(sum)
     })
