@@ -26,8 +26,8 @@ use crate::round::{Action, Observation, Round};
 
 use super::encode::{action_index, N_COLS};
 pub use crate::policy::model::features::{
-    candidates, plan_family, Analysis, Candidates, DiscardRow, Feature, HandAnalysis,
-    MAX_CANDIDATES, N_FEATURES,
+    candidates, plan_family, Analysis, AnalysisCache, Candidates, DiscardRow, Feature,
+    HandAnalysis, MAX_CANDIDATES, N_FEATURES,
 };
 
 /// Writes the action indices of `c`'s candidates into `out` (`MAX_CANDIDATES` values, -1
@@ -115,21 +115,28 @@ fn shanten_byte(s: Option<i8>) -> u8 {
 /// bytes, every byte written).
 pub fn gb_planes(a: &HandAnalysis, seat: u8, out: &mut [u8]) {
     debug_assert_eq!(out.len(), N_GB_PLANES * N_COLS);
-    out.fill(0);
-    let at = |p: GbPlane, t: usize| p as usize * N_COLS + t;
-    for t in 0..34 {
-        out[at(GbPlane::Unseen, t)] = a.unseen[t];
-        if a.useful_now >> t & 1 == 1 {
-            out[at(GbPlane::UsefulNow, t)] = a.unseen[t];
-            if a.forms[0] == Some(0) {
-                out[at(GbPlane::Waits, t)] = a.unseen[t];
-            }
-        }
+    let mut put = |p: GbPlane, row: &[u8; N_COLS]| {
+        out[p as usize * N_COLS..(p as usize + 1) * N_COLS].copy_from_slice(row);
+    };
+    put(GbPlane::Unseen, &a.unseen);
+    let mut useful = [0u8; N_COLS];
+    let mut kinds = a.useful_now & ((1 << N_COLS) - 1);
+    while kinds != 0 {
+        let t = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        useful[t] = a.unseen[t];
     }
+    put(GbPlane::UsefulNow, &useful);
+    let waiting = a.forms[0] == Some(0);
+    put(GbPlane::Waits, if waiting { &useful } else { &[0; N_COLS] });
+    let mut distance = [0u8; N_COLS];
+    let mut reaches = [0u8; N_COLS];
     for (k, f) in a.families.iter().enumerate() {
-        out[at(GbPlane::FamilyDistance, k)] = f.map_or(255, |(d, _)| d);
-        out[at(GbPlane::FamilyReaches, k)] = f.is_some_and(|(_, r)| r) as u8;
+        distance[k] = f.map_or(255, |(d, _)| d);
+        reaches[k] = f.is_some_and(|(_, r)| r) as u8;
     }
+    put(GbPlane::FamilyDistance, &distance);
+    put(GbPlane::FamilyReaches, &reaches);
     let ready = |r: usize| a.ready[((seat as usize) + r) & 3];
     let fills = [
         (GbPlane::ShantenRegular, shanten_byte(a.forms[0])),
@@ -147,7 +154,7 @@ pub fn gb_planes(a: &HandAnalysis, seat: u8, out: &mut [u8]) {
         (GbPlane::ReadyLeft, byte(ready(3) * 255.0)),
     ];
     for (p, v) in fills {
-        out[p as usize * N_COLS..(p as usize + 1) * N_COLS].fill(v);
+        put(p, &[v; N_COLS]);
     }
 }
 
@@ -412,6 +419,10 @@ mod tests {
                             );
                         }
                         gb_planes(&h, s, &mut planes);
+                        // Every byte is written, whatever the buffer held.
+                        let mut again = vec![0xEEu8; N_GB_PLANES * N_COLS];
+                        gb_planes(&h, s, &mut again);
+                        assert_eq!(again, planes);
                         let plane = |p: GbPlane| &planes[p as usize * N_COLS..][..N_COLS];
                         let best = plan_family(h.plan) as usize - 1;
                         if h.distance < 100 {
@@ -433,6 +444,46 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    /// Along hands of every rule set, one after another at the same caches (one per seat,
+    /// and one for all seats), the caches' analyses are [`HandAnalysis::new`]'s at every
+    /// decision of every seat.
+    #[test]
+    fn the_cache_s_analyses_are_the_analyses() {
+        let mut checked = 0;
+        for kind in ["gb", "classic", "huainan"] {
+            let rules = Rules::named(kind).unwrap();
+            let min_fan = rules.fan.min_fan;
+            let mut caches: [AnalysisCache; 4] = Default::default();
+            let mut shared = AnalysisCache::default();
+            for seed in 0..6u64 {
+                let policy = [PolicyKind::Random, PolicyKind::Efficiency][seed as usize % 2];
+                let mut pols: [_; 4] = std::array::from_fn(|_| policy.build(&rules));
+                for (s, p) in pols.iter_mut().enumerate() {
+                    p.begin_hand(seed * 4 + s as u64);
+                }
+                let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                caches.iter_mut().for_each(AnalysisCache::clear);
+                shared.clear();
+                while r.pending() != 0 {
+                    for s in 0..4u8 {
+                        if r.pending() >> s & 1 == 1 {
+                            let view = RoundView { round: &r, seat: s };
+                            let want = HandAnalysis::new(&view, min_fan);
+                            assert_eq!(caches[s as usize].analysis(&view, min_fan), want);
+                            // One cache serving every seat (self-play tables).
+                            assert_eq!(shared.analysis(&view, min_fan), want);
+                            checked += 1;
+                        }
+                    }
+                    let s = r.pending().trailing_zeros() as u8;
+                    let a = pols[s as usize].act(&RoundView { round: &r, seat: s });
+                    r.apply(s, a).unwrap();
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// The oracle view holds the other seats' concealed tiles and the wall's next draws.

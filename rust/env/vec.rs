@@ -36,7 +36,7 @@
 
 use super::encode::{self, Encoder, N_ACTIONS, N_COLS, OBS_LEN};
 use super::features::{
-    self, Analysis, Candidates, HandAnalysis, History, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES,
+    self, Analysis, AnalysisCache, Candidates, History, MAX_CANDIDATES, MAX_TOKENS, N_FEATURES,
     N_GB_PLANES, N_ORACLE_PLANES,
 };
 use crate::error::{MjError, MjResult};
@@ -179,6 +179,8 @@ pub struct EnvTable {
     decisions: u64,
     /// The hand's action history (kept with [`EnvSpec::history`]).
     history: History,
+    /// What the GB planes keep from one decision to the next within a hand.
+    analyses: AnalysisCache,
 }
 
 impl EnvTable {
@@ -218,6 +220,7 @@ impl EnvTable {
             encoders: vec![Encoder::new(); spec.reward_width()],
             decisions: 0,
             history: History::default(),
+            analyses: AnalysisCache::default(),
         };
         t.reset(seed)?;
         Ok(t)
@@ -266,6 +269,7 @@ impl EnvTable {
             e.invalidate();
         }
         self.history.clear();
+        self.analyses.clear();
         for (s, p) in self.policies.iter_mut().enumerate() {
             p.begin_hand(policy_seed(ws, s as u8));
         }
@@ -418,7 +422,7 @@ impl EnvTable {
                 round: &self.round,
                 seat: self.acting,
             };
-            let a = HandAnalysis::new(&view, self.spec.rules.fan.min_fan);
+            let a = self.analyses.analysis(&view, self.spec.rules.fan.min_fan);
             features::gb_planes(&a, self.acting, gb);
         }
         encode::legal_mask(o.legal.as_slice(), mask)

@@ -1560,11 +1560,20 @@ impl Evaluator {
             table_entry(2, &hand[18..27]),
             table_entry(3, &hand[27..34]),
         ];
+        self.family_scores_with(hand, &e)
+    }
+
+    /// [`Evaluator::family_scores`] with the hand's four group entries already looked up.
+    pub fn family_scores_with(
+        &self,
+        hand: &Counts,
+        e: &[Entry; 4],
+    ) -> (Score, [Option<Score>; N_FAMILIES]) {
         let m = 4 - self.n_melds.min(4) as usize;
         let plain = finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
         let honors = self.honor_fan(hand) + self.meld_fan;
         let concealed = self.concealed();
-        let mut chow = |_, p: &ChowPlan| self.chow_distance(p, hand, &e);
+        let mut chow = |_, p: &ChowPlan| self.chow_distance(p, hand, e);
         let mut out: [Option<Score>; N_FAMILIES] = [None; N_FAMILIES];
         let mut top = Score {
             value: 0.0,
@@ -1576,7 +1585,7 @@ impl Evaluator {
         while active != 0 {
             let slot = active.trailing_zeros() as usize;
             active &= active - 1;
-            let d = self.slot_distance(slot, hand, &e, m, plain, &mut chow);
+            let d = self.slot_distance(slot, hand, e, m, plain, &mut chow);
             if d >= INF {
                 continue;
             }

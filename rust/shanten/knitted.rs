@@ -278,11 +278,44 @@ pub fn distance_below(
     if wilds == 0 && super::regular::plain(used) {
         return one_meld_fast(hand, held, &missing, bound);
     }
+    if wilds == 0 {
+        return one_meld(hand, used, held, &missing, bound);
+    }
     let a = analyse(hand, used, n_melds, wilds > 0, held, bound);
     let best = (0..6)
         .map(|p| a.base[p].saturating_add(a.rest[p]))
         .min()
         .unwrap_or(INF);
+    (best < bound).then_some(best.min(INF))
+}
+
+/// [`distance_below`] beside one meld without wilds, its copies `used`: each straight's
+/// missing tiles plus the tiles its pair lacks ([`pair_only`]), from bit sets. A straight
+/// with a tile all of whose copies are melded is out of reach (its pair counted [`INF`]);
+/// a kind may hold the pair when its copies in the meld leave room for the pair and, on
+/// the straight, the straight's copy (at most two melded off the straight, one on it).
+#[inline]
+fn one_meld(hand: &Counts, used: &Counts, held: u64, missing: &[u8; 6], bound: u8) -> Option<u8> {
+    use super::special::{fours, pairs_held, threes_held};
+    const KINDS: u64 = (1 << 34) - 1;
+    let twice = pairs_held(hand);
+    let thrice = threes_held(hand);
+    let gone = fours(used);
+    let (room_off, room_on) = (KINDS & !threes_held(used), KINDS & !pairs_held(used));
+    let mut best = u8::MAX;
+    for (p, &k) in MASKS.iter().enumerate() {
+        let room = (room_off & !k) | (room_on & k);
+        let pair = if k & !held & gone != 0 || room == 0 {
+            INF
+        } else if ((twice & !k) | (thrice & k)) & room != 0 {
+            0
+        } else if ((held & !k) | (twice & k)) & room != 0 {
+            1
+        } else {
+            2
+        };
+        best = best.min(missing[p].saturating_add(pair));
+    }
     (best < bound).then_some(best.min(INF))
 }
 
@@ -420,6 +453,54 @@ pub fn improving(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8, allowed: 
 mod tests {
     use super::*;
     use crate::tile;
+
+    /// Beside one meld of any kind, the bit-set distance is the per-straight analysis's,
+    /// for every bound.
+    #[test]
+    fn one_meld_distances_are_the_analysis() {
+        use crate::hand::{Meld, MeldKind};
+        let mut s = 17u64;
+        let mut next = |m: u64| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        for _ in 0..20_000 {
+            let kind = [MeldKind::Chow, MeldKind::Pung, MeldKind::Kong][next(3) as usize];
+            let tile = if kind == MeldKind::Chow {
+                (next(3) * 9 + next(7)) as u8
+            } else {
+                next(34) as u8
+            };
+            let used = crate::shanten::used_counts(&[Meld { kind, tile }]);
+            let mut hand = [0u8; 34];
+            let mut n = 0;
+            while n < 10 + next(2) as usize {
+                let t = next(34) as usize;
+                if hand[t] + used[t] < 4 {
+                    hand[t] += 1;
+                    n += 1;
+                }
+            }
+            let held = presence(&hand);
+            let missing = MASKS.map(|k| 9 - (held & k).count_ones() as u8);
+            for bound in [3, 6, u8::MAX] {
+                let a = analyse(&hand, &used, 1, false, held, bound);
+                let best = (0..6)
+                    .map(|p| a.base[p].saturating_add(a.rest[p]))
+                    .min()
+                    .unwrap_or(INF);
+                let want = (best < bound).then_some(best.min(INF));
+                let want = want.filter(|_| missing.iter().any(|&m| m < bound));
+                assert_eq!(
+                    distance_below(&hand, &used, 1, 0, bound),
+                    want,
+                    "{hand:?} {kind:?} {tile}"
+                );
+            }
+        }
+    }
 
     fn counts(s: &str) -> Counts {
         tile::to_counts(&tile::parse(s).unwrap()).unwrap()

@@ -218,6 +218,17 @@ pub fn regular_shanten(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> 
     to_shanten(regular::distance(hand, used, n_melds, wilds), wilds)
 }
 
+/// [`regular_shanten`] without wilds from the hand's four group entries in the tables
+/// without melded copies (see [`regular::table_entries`]).
+pub(crate) fn regular_shanten_with(
+    hand: &Counts,
+    used: &Counts,
+    n_melds: u8,
+    tables: &[tables::Entry; 4],
+) -> i8 {
+    to_shanten(regular::distance_with(hand, used, n_melds, tables), 0)
+}
+
 /// [`regular_shanten`] of a `13 - 3k` hand and the kinds among `allowed` whose draw lowers
 /// it ([`regular::improving`]), computed together from the same group entries.
 pub fn regular_shanten_improving(

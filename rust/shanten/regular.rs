@@ -445,15 +445,66 @@ pub(crate) fn entries_at(r: &[usize; 4]) -> [Entry; 4] {
 /// (before wilds fill any of them).
 #[inline]
 pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> u8 {
-    let m = 4 - n_melds.min(4) as usize;
-    if wilds == 0 && plain(used) {
-        let e = entries_at(&ranks(hand));
-        return finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+    if wilds == 0 {
+        return distance_with(hand, used, n_melds, &entries_at(&ranks(hand)));
     }
-    let e = entries(hand, used, wilds > 0, m);
+    let m = 4 - n_melds.min(4) as usize;
+    let e = entries(hand, used, true, m);
     let ab = combine(&e[0], &e[1]);
     let ch = combine(&e[2], &e[3]);
     finish(&ab, &ch, m)
+}
+
+/// [`distance`] without wilds, from the hand's four group entries in the tables without
+/// melded copies (`entries_at(&ranks(hand))`).
+pub(crate) fn distance_with(hand: &Counts, used: &Counts, n_melds: u8, tables: &[Entry; 4]) -> u8 {
+    let m = 4 - n_melds.min(4) as usize;
+    let e = tables;
+    if plain(used) {
+        return finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+    }
+    if let Some(d) = distance_from_tables(hand, used, m, e) {
+        return d;
+    }
+    let e = entries(hand, used, false, m);
+    let ab = combine(&e[0], &e[1]);
+    let ch = combine(&e[2], &e[3]);
+    finish(&ab, &ch, m)
+}
+
+/// The four group entries of `hand` in the tables without melded copies or wilds.
+pub(crate) fn table_entries(hand: &Counts) -> [Entry; 4] {
+    entries_at(&ranks(hand))
+}
+
+/// [`distance`] beside melds (no wilds) read from the tables without melded copies, when
+/// they settle it (`None` when they do not).
+///
+/// A group's table entry is a lower bound of its exact entry (the tables allow every
+/// configuration the melds allow, and more). A lane is exact when its cost is at most the
+/// group's slack, the fewest further copies a melded kind of the group has room for: a
+/// cheapest configuration then misses at most that many tiles, so it takes no more copies
+/// of any kind than the melds leave. Read with the other lanes at [`INF`] the groups give
+/// an upper bound of the distance; when it meets the lower bound, that is the distance.
+fn distance_from_tables(hand: &Counts, used: &Counts, m: usize, e: &[Entry; 4]) -> Option<u8> {
+    let mut exact = *e;
+    for (g, x) in exact.iter_mut().enumerate() {
+        let mut slack = u8::MAX;
+        for t in span(g).filter(|&t| used[t] != 0) {
+            let room = 4u8.checked_sub(used[t])?.checked_sub(hand[t])?;
+            slack = slack.min(room);
+        }
+        for lane in x.iter_mut().filter(|l| **l > slack) {
+            *lane = INF;
+        }
+    }
+    let lower = finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+    let upper = finish(
+        &combine(&exact[0], &exact[1]),
+        &combine(&exact[2], &exact[3]),
+        m,
+    );
+    (upper == lower).then_some(lower)
 }
 
 /// The rest of the hand seen from each group: `rest[g]` merges the other three groups.
@@ -683,6 +734,119 @@ mod tests {
         assert_eq!(distance(&counts("123m456p789s11122z"), &z, 0, 0), 0);
         assert_eq!(distance(&counts("123m456p789s1112z"), &z, 0, 0), 1);
         assert_eq!(distance(&counts("19m19p19s1234567z"), &z, 0, 0), 9);
+    }
+
+    /// Beside random melds, the distance (from the tables where they settle it) is the
+    /// distance from the exact group entries, for hands of every size and crowded ones.
+    #[test]
+    fn distances_beside_melds_are_the_exact_entries() {
+        use crate::hand::{Meld, MeldKind};
+        let mut s = 29u64;
+        let mut next = |m: u64| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        let mut settled = 0;
+        for round in 0..30_000 {
+            let k = 1 + next(4) as usize;
+            let mut melds = Vec::new();
+            let mut used = [0u8; 34];
+            while melds.len() < k {
+                let kind = [MeldKind::Chow, MeldKind::Pung, MeldKind::Kong][next(3) as usize];
+                let tile = if kind == MeldKind::Chow {
+                    (next(3) * 9 + next(7)) as u8
+                } else {
+                    // Crowd a few kinds of the first suit.
+                    [next(34), next(5)][round % 2] as u8
+                };
+                let m = Meld { kind, tile };
+                let mut u = used;
+                m.add_to(&mut u);
+                if u.iter().all(|&c| c <= 4) {
+                    used = u;
+                    melds.push(m);
+                }
+            }
+            let size = 13 - 3 * k + next(2) as usize;
+            let mut hand = [0u8; 34];
+            let mut n = 0;
+            while n < size {
+                let t = [next(34), next(9)][round % 3 / 2] as usize;
+                if hand[t] + used[t] < 4 {
+                    hand[t] += 1;
+                    n += 1;
+                }
+            }
+            let m = 4 - k;
+            let e = entries(&hand, &used, false, m);
+            let want = finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m);
+            assert_eq!(
+                distance(&hand, &used, k as u8, 0),
+                want,
+                "{hand:?} {melds:?}"
+            );
+            settled +=
+                distance_from_tables(&hand, &used, m, &table_entries(&hand)).is_some() as u32;
+        }
+        assert!(settled > 10_000, "{settled}");
+    }
+
+    /// Beside random melds, the kinds whose draw lowers the distance of a waiting hand
+    /// are those found by drawing each kind.
+    #[test]
+    fn improving_beside_melds_is_trying_every_draw() {
+        use crate::hand::{Meld, MeldKind};
+        let mut s = 31u64;
+        let mut next = |m: u64| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        for round in 0..6_000 {
+            let k = 1 + next(3) as usize;
+            let mut used = [0u8; 34];
+            let mut n_melds = 0;
+            while n_melds < k {
+                let kind = [MeldKind::Chow, MeldKind::Pung, MeldKind::Kong][next(3) as usize];
+                let tile = if kind == MeldKind::Chow {
+                    (next(3) * 9 + next(7)) as u8
+                } else {
+                    [next(34), next(5)][round % 2] as u8
+                };
+                let mut u = used;
+                Meld { kind, tile }.add_to(&mut u);
+                if u.iter().all(|&c| c <= 4) {
+                    used = u;
+                    n_melds += 1;
+                }
+            }
+            let mut hand = [0u8; 34];
+            let mut n = 0;
+            while n < 13 - 3 * k {
+                let t = [next(34), next(9)][round % 3 / 2] as usize;
+                if hand[t] + used[t] < 4 {
+                    hand[t] += 1;
+                    n += 1;
+                }
+            }
+            let d = distance(&hand, &used, k as u8, 0);
+            let mut want = 0u64;
+            for t in (0..34).filter(|&t| hand[t] + used[t] < 4) {
+                let mut h = hand;
+                h[t] += 1;
+                if distance(&h, &used, k as u8, 0) < d {
+                    want |= 1 << t;
+                }
+            }
+            assert_eq!(
+                improving(&hand, &used, k as u8, 0, u64::MAX),
+                want,
+                "{hand:?} {used:?}"
+            );
+        }
     }
 
     #[test]

@@ -16,7 +16,8 @@
 use crate::hand::{Meld, MeldKind};
 use crate::policy::efficiency::unseen;
 use crate::policy::plans::{Evaluator, PlanKind, BETA, N_FAMILIES};
-use crate::policy::strong::danger_model;
+use crate::policy::strong::danger::DiscardTally;
+use crate::policy::strong::danger_model::{self, ReadyPrefix};
 use crate::policy::TableView;
 use crate::round::{Action, Claim};
 use crate::shanten::{self, Form};
@@ -319,7 +320,7 @@ impl Analysis {
 
 /// What the oracle says about a seat's hand as it stands, without evaluating any discard:
 /// the GB planes of encoding v2 (the per-discard figures are the action features').
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HandAnalysis {
     /// The best plan of the hand as it stands (a full hand: all its tiles).
     pub plan: PlanKind,
@@ -348,6 +349,13 @@ pub struct HandAnalysis {
 impl HandAnalysis {
     /// The analysis of `view`'s seat's hand under a minimum of `min_fan`.
     pub fn new(view: &dyn TableView, min_fan: u8) -> HandAnalysis {
+        let ready = danger_model::ready_chances(view);
+        Self::new_with(view, min_fan, ready)
+    }
+
+    /// [`HandAnalysis::new`] with each seat's learned chance of being ready (0 for the
+    /// observer) already read.
+    fn new_with(view: &dyn TableView, min_fan: u8, ready: [f32; 4]) -> HandAnalysis {
         let SeatHand {
             melds: m,
             n,
@@ -357,7 +365,8 @@ impl HandAnalysis {
         } = SeatHand::of(view);
         let melds = &m[..n];
         let ev = evaluator(view, melds, &hand, min_fan);
-        let (s, families) = ev.family_scores(&hand);
+        let tables = shanten::regular::table_entries(&hand);
+        let (s, families) = ev.family_scores_with(&hand, &tables);
         let used = shanten::used_counts(melds);
         let nm = n as u8;
         // The useful tiles first: beside melds they compute the groups' entries with their
@@ -367,7 +376,10 @@ impl HandAnalysis {
         } else {
             shanten::regular::improving(&hand, &used, nm, 0, unseen_mask(&hand, &unseen))
         };
-        let forms = FORMS.map(|f| shanten::form_shanten(f, &hand, &used, nm, 0));
+        let forms = FORMS.map(|f| match f {
+            Form::Regular => Some(shanten::regular_shanten_with(&hand, &used, nm, &tables)),
+            _ => shanten::form_shanten(f, &hand, &used, nm, 0),
+        });
         HandAnalysis {
             plan: s.plan,
             distance: s.distance,
@@ -378,8 +390,34 @@ impl HandAnalysis {
             forms,
             useful_now,
             unseen,
-            ready: danger_model::ready_chances(view),
+            ready,
         }
+    }
+}
+
+/// What a table keeps from one [`HandAnalysis`] to the next within a hand, so that each
+/// analysis reads only what changed: the tally of the discards ([`DiscardTally`]),
+/// brought up to date from the entries added since, and each opponent's ready model over
+/// the features that change only when it acts ([`ReadyPrefix`]). Call
+/// [`AnalysisCache::clear`] at every deal. Its analyses equal [`HandAnalysis::new`]'s.
+#[derive(Debug, Clone, Default)]
+pub struct AnalysisCache {
+    tally: DiscardTally,
+    ready: [ReadyPrefix; 4],
+}
+
+impl AnalysisCache {
+    /// Forgets the hand (call at a deal).
+    pub fn clear(&mut self) {
+        *self = AnalysisCache::default();
+    }
+
+    /// [`HandAnalysis::new`] of `view`, a view of the hand this cache has followed since
+    /// its deal.
+    pub fn analysis(&mut self, view: &dyn TableView, min_fan: u8) -> HandAnalysis {
+        self.tally.update(view.discards());
+        let ready = danger_model::ready_chances_kept(view, &self.tally, &mut self.ready);
+        HandAnalysis::new_with(view, min_fan, ready)
     }
 }
 

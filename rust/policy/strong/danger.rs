@@ -36,7 +36,7 @@
 
 use crate::hand::MeldKind;
 use crate::policy::TableView;
-use crate::round::HIDDEN;
+use crate::round::{DiscardEntry, HIDDEN};
 use crate::tile::Counts;
 
 /// Kinds a ready hand waits on, on average.
@@ -57,74 +57,170 @@ pub struct Threat {
     pub sets: u8,
 }
 
+/// What one seat's discards, and the other seats' after them, say: the figures of a
+/// hand's discard list that [`threats`] and the learned model
+/// ([`super::danger_model::OpponentReading`]) read, per seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SeatDiscards {
+    /// Its entries in the list (whatever their tile).
+    pub entries: u32,
+    /// Its discards of a kind (tile below 34).
+    pub n: u32,
+    /// The kinds it discarded (bit per kind).
+    pub own: u64,
+    /// Its discards per suit (honours last).
+    pub suits: [u32; 4],
+    /// Its discards of middle tiles (3-7 of a suit).
+    pub middle: u32,
+    /// Its discards of honours.
+    pub honors: u32,
+    /// The tiles of its last entries, newest first (the first `n_recent`, at most six).
+    pub recent: [u8; 6],
+    /// How many of `recent` are its.
+    pub n_recent: u8,
+    /// Kinds the other seats discarded after its last discard of a kind (all of theirs
+    /// before it has one).
+    pub passed_last: u64,
+    /// The same after its second-to-last.
+    pub passed_prev: u64,
+}
+
+/// The [`SeatDiscards`] of the four seats over a hand's discard list, in one pass; a
+/// list that grew since is brought up to date from its new entries alone
+/// ([`DiscardTally::update`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DiscardTally {
+    /// Entries read so far.
+    seen: usize,
+    /// Per seat.
+    pub seats: [SeatDiscards; 4],
+}
+
+impl DiscardTally {
+    /// The tally of `discards`.
+    pub fn of(discards: &[DiscardEntry]) -> DiscardTally {
+        let mut t = DiscardTally::default();
+        t.update(discards);
+        t
+    }
+
+    /// Reads the entries of `discards` past those read so far: `discards` must be the list
+    /// read before with entries added at its end (the same hand). A shorter list starts
+    /// the tally afresh.
+    pub fn update(&mut self, discards: &[DiscardEntry]) {
+        if discards.len() < self.seen {
+            *self = DiscardTally::default();
+        }
+        for e in &discards[self.seen..] {
+            self.add(e.seat as usize & 3, e.tile);
+        }
+        self.seen = discards.len();
+    }
+
+    /// Entries read so far.
+    pub fn seen(&self) -> usize {
+        self.seen
+    }
+
+    /// One more entry: seat `s` discarded `tile`.
+    fn add(&mut self, s: usize, tile: u8) {
+        let me = &mut self.seats[s];
+        me.entries += 1;
+        me.recent.copy_within(0..5, 1);
+        me.recent[0] = tile;
+        me.n_recent = (me.n_recent + 1).min(6);
+        let t = tile as usize;
+        if t >= 34 {
+            return;
+        }
+        me.n += 1;
+        me.own |= 1 << t;
+        me.suits[(t / 9).min(3)] += 1;
+        if t >= 27 {
+            me.honors += 1;
+        } else if (2..=6).contains(&(t % 9)) {
+            me.middle += 1;
+        }
+        me.passed_prev = me.passed_last;
+        me.passed_last = 0;
+        for (o, other) in self.seats.iter_mut().enumerate() {
+            if o != s {
+                other.passed_last |= 1 << t;
+                other.passed_prev |= 1 << t;
+            }
+        }
+    }
+}
+
 /// The threats of the four seats seen from `view.seat()` (its own entry is zero).
 pub fn threats(view: &dyn TableView) -> [Threat; 4] {
+    threats_with(view, &DiscardTally::of(view.discards()))
+}
+
+/// [`threats`] from the tally of `view`'s discards.
+pub fn threats_with(view: &dyn TableView, tally: &DiscardTally) -> [Threat; 4] {
+    debug_assert_eq!(tally.seen, view.discards().len());
     let me = view.seat();
-    let mut out = [Threat::default(); 4];
-    let mut n_disc = [0u32; 4];
-    for d in view.discards() {
-        n_disc[d.seat as usize & 3] += 1;
-    }
-    for o in 0..4u8 {
-        if o == me {
+    std::array::from_fn(|o| {
+        if o as u8 == me {
+            Threat::default()
+        } else {
+            threat_of(view, o as u8, &tally.seats[o])
+        }
+    })
+}
+
+/// The threat of seat `o` (not the observer), `disc` what the discards say about it.
+pub fn threat_of(view: &dyn TableView, o: u8, disc: &SeatDiscards) -> Threat {
+    let (melds, n) = view.melds(o);
+    let melds = &melds[..n];
+    let mut suits = [0u8; 4];
+    let mut chows = 0u8;
+    let mut pungs = 0u8;
+    for m in melds {
+        if m.tile == HIDDEN {
+            suits[3] += 0; // a hidden kong says nothing about the suit
+            pungs += 1;
             continue;
         }
-        let (melds, n) = view.melds(o);
-        let melds = &melds[..n];
-        let mut suits = [0u8; 4];
-        let mut chows = 0u8;
-        let mut pungs = 0u8;
-        for m in melds {
-            if m.tile == HIDDEN {
-                suits[3] += 0; // a hidden kong says nothing about the suit
-                pungs += 1;
-                continue;
-            }
-            suits[(m.tile as usize / 9).min(3)] += 1;
-            if m.kind == MeldKind::Chow {
-                chows += 1;
-            } else {
-                pungs += 1;
-            }
+        suits[(m.tile as usize / 9).min(3)] += 1;
+        if m.kind == MeldKind::Chow {
+            chows += 1;
+        } else {
+            pungs += 1;
         }
-        let sets = n as u8;
-        let d = n_disc[o as usize] as f32;
-        let by_turn = ((d - 4.0) / 16.0).clamp(0.0, 0.55);
-        const BY_SETS: [f32; 5] = [0.0, 0.12, 0.3, 0.55, 0.85];
-        let mut ready = 1.0 - (1.0 - by_turn) * (1.0 - BY_SETS[sets.min(4) as usize]);
-        if view.is_ready(o) {
-            ready = 1.0;
-        }
-        let suited: u8 = suits[..3].iter().sum();
-        let mut flush_suit = None;
-        let mut flush_strength = 0.0;
-        if suited >= 2 {
-            if let Some(s) = (0..3u8).find(|&s| suits[s as usize] == suited) {
-                flush_suit = Some(s);
-                flush_strength = match suited {
-                    2 => 0.55,
-                    _ => 0.9,
-                };
-                // A flush hand rarely throws its own suit.
-                let own_suit = view
-                    .discards()
-                    .iter()
-                    .filter(|e| e.seat == o && (e.tile as usize) < 27 && e.tile / 9 == s)
-                    .count();
-                if own_suit >= 3 {
-                    flush_strength *= 0.5;
-                }
-            }
-        }
-        out[o as usize] = Threat {
-            ready,
-            flush_suit,
-            flush_strength,
-            pungs: pungs >= 2 && chows == 0,
-            sets,
-        };
     }
-    out
+    let sets = n as u8;
+    let d = disc.entries as f32;
+    let by_turn = ((d - 4.0) / 16.0).clamp(0.0, 0.55);
+    const BY_SETS: [f32; 5] = [0.0, 0.12, 0.3, 0.55, 0.85];
+    let mut ready = 1.0 - (1.0 - by_turn) * (1.0 - BY_SETS[sets.min(4) as usize]);
+    if view.is_ready(o) {
+        ready = 1.0;
+    }
+    let suited: u8 = suits[..3].iter().sum();
+    let mut flush_suit = None;
+    let mut flush_strength = 0.0;
+    if suited >= 2 {
+        if let Some(s) = (0..3u8).find(|&s| suits[s as usize] == suited) {
+            flush_suit = Some(s);
+            flush_strength = match suited {
+                2 => 0.55,
+                _ => 0.9,
+            };
+            // A flush hand rarely throws its own suit.
+            if disc.suits[s as usize] >= 3 {
+                flush_strength *= 0.5;
+            }
+        }
+    }
+    Threat {
+        ready,
+        flush_suit,
+        flush_strength,
+        pungs: pungs >= 2 && chows == 0,
+        sets,
+    }
 }
 
 /// How many waiting shapes could take `t`, weighted by the unseen copies of the tiles
@@ -252,4 +348,88 @@ pub fn danger_given(view: &dyn TableView, th: &[Threat; 4], unseen: &Counts) -> 
         out[t] = 1.0 - safe[t];
     }
     out
+}
+
+#[cfg(test)]
+mod tally_tests {
+    use super::*;
+    use crate::policy::{PolicyKind, RoundView};
+    use crate::round::Round;
+    use crate::rules::Rules;
+
+    /// Seat `s`'s figures from their definitions, over the whole list.
+    fn by_definition(discards: &[DiscardEntry], s: u8) -> SeatDiscards {
+        let mut d = SeatDiscards::default();
+        let mut last = None;
+        let mut prev = None;
+        for (i, e) in discards.iter().enumerate() {
+            if e.seat != s {
+                continue;
+            }
+            d.entries += 1;
+            let t = e.tile as usize;
+            if t >= 34 {
+                continue;
+            }
+            (prev, last) = (last, Some(i));
+            d.n += 1;
+            d.own |= 1 << t;
+            d.suits[(t / 9).min(3)] += 1;
+            d.honors += (t >= 27) as u32;
+            d.middle += (t < 27 && (2..=6).contains(&(t % 9))) as u32;
+        }
+        let mine: Vec<u8> = discards
+            .iter()
+            .filter(|e| e.seat == s)
+            .map(|e| e.tile)
+            .collect();
+        for (r, &t) in d.recent.iter_mut().zip(mine.iter().rev()) {
+            *r = t;
+        }
+        d.n_recent = mine.len().min(6) as u8;
+        let since = |from: Option<usize>| {
+            discards[from.map_or(0, |i| i + 1)..]
+                .iter()
+                .filter(|e| e.seat != s && (e.tile as usize) < 34)
+                .fold(0u64, |m, e| m | 1 << e.tile)
+        };
+        d.passed_last = since(last);
+        d.passed_prev = since(prev);
+        d
+    }
+
+    /// Along whole hands of every rule set, the tally kept up to date entry by entry is
+    /// the tally of the whole list, and each seat's figures are their definitions.
+    #[test]
+    fn the_tally_kept_up_to_date_is_the_tally_of_the_list() {
+        let mut checked = 0;
+        for kind in ["gb", "classic", "huainan"] {
+            let rules = Rules::named(kind).unwrap();
+            for seed in 0..12u64 {
+                let policy = [PolicyKind::Random, PolicyKind::Efficiency][seed as usize % 2];
+                let mut pols: [_; 4] = std::array::from_fn(|_| policy.build(&rules));
+                for (s, p) in pols.iter_mut().enumerate() {
+                    p.begin_hand(seed * 4 + s as u64);
+                }
+                let mut r = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                let mut kept = DiscardTally::default();
+                while r.pending() != 0 {
+                    kept.update(r.discards());
+                    let whole = DiscardTally::of(r.discards());
+                    assert_eq!(kept, whole);
+                    for s in 0..4u8 {
+                        assert_eq!(whole.seats[s as usize], by_definition(r.discards(), s));
+                    }
+                    checked += 1;
+                    let s = r.pending().trailing_zeros() as u8;
+                    let a = pols[s as usize].act(&RoundView { round: &r, seat: s });
+                    r.apply(s, a).unwrap();
+                }
+                // A shorter list (the next hand's) starts afresh.
+                kept.update(&r.discards()[..1]);
+                assert_eq!(kept, DiscardTally::of(&r.discards()[..1]));
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
 }

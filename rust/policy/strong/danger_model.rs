@@ -32,7 +32,7 @@
 //! header says how to regenerate them. [`READY_WEIGHTS`] and [`WAIT_WEIGHTS`] say which
 //! data and seeds produced them.
 
-use super::danger::{self, Threat};
+use super::danger::{self, DiscardTally, SeatDiscards, Threat};
 use crate::hand::MeldKind;
 use crate::policy::TableView;
 use crate::round::HIDDEN;
@@ -103,6 +103,122 @@ fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z).exp())
 }
 
+/// `x` as a share of `n` discards (0 without any).
+fn shares(n: u32) -> impl Fn(f32) -> f32 {
+    let nf = n as f32;
+    move |x| if n > 0 { x / nf } else { 0.0 }
+}
+
+/// Of an opponent's last discards of a kind (at most six entries back): how many are
+/// middle tiles and how many there are, and the suits of the last three.
+fn recent(disc: &SeatDiscards) -> (f32, f32, [f32; 4]) {
+    let mut middle = 0f32;
+    let mut n = 0f32;
+    let mut suits = [0f32; 4];
+    for &tile in &disc.recent[..disc.n_recent as usize] {
+        let t = tile as usize;
+        if t >= 34 {
+            continue;
+        }
+        if n < 3.0 {
+            suits[(t / 9).min(3)] = 1.0;
+        }
+        n += 1.0;
+        if t < 27 && (2..=6).contains(&(t % 9)) {
+            middle += 1.0;
+        }
+    }
+    (middle, n, suits)
+}
+
+/// The features of opponent `o` ([`SEAT_FEATURES`]) with its hand-made threat `th` and
+/// what the discards say about it (`disc`).
+fn seat_features(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT] {
+    let mut x = [0f32; N_SEAT];
+    x[..PREFIX].copy_from_slice(&seat_prefix(view, o, th, disc));
+    x[PREFIX..STYLE].copy_from_slice(&seat_turn(view, disc));
+    x[STYLE..].copy_from_slice(&seat_style(th, disc));
+    x
+}
+
+/// The first seat features, through `declared_ready`: they read the opponent's discards
+/// of a kind, its entries and melds and whether it declared ready, so they change only
+/// when it discards, melds or declares.
+const PREFIX: usize = 11;
+
+/// The seat features before [`PREFIX`].
+fn seat_prefix(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> [f32; PREFIX] {
+    let (melds, k) = view.melds(o);
+    let mut chows = 0f32;
+    let mut pungs = 0f32;
+    for m in &melds[..k] {
+        if m.kind == MeldKind::Chow && m.tile != HIDDEN {
+            chows += 1.0;
+        } else {
+            pungs += 1.0;
+        }
+    }
+    let d = disc.n as f32 / 10.0;
+    let sets = k.min(4);
+    [
+        1.0,
+        logit(th.ready),
+        d,
+        d * d,
+        (sets == 1) as u8 as f32,
+        (sets == 2) as u8 as f32,
+        (sets == 3) as u8 as f32,
+        (sets == 4) as u8 as f32,
+        chows / 4.0,
+        pungs / 4.0,
+        view.is_ready(o) as u8 as f32,
+    ]
+}
+
+/// The first seat feature after [`PREFIX`] that reads only the opponent's own discards
+/// and melds (`flush_strength` on): those before it change with every step of the table.
+const STYLE: usize = 14;
+
+/// The seat features from [`PREFIX`] to [`STYLE`]: the turn, the wall and the kinds passed
+/// since the opponent's last discard.
+fn seat_turn(view: &dyn TableView, disc: &SeatDiscards) -> [f32; STYLE - PREFIX] {
+    [
+        view.discards().len() as f32 / 40.0,
+        view.wall_remaining() as f32 / 100.0,
+        disc.passed_last.count_ones() as f32 / 10.0,
+    ]
+}
+
+/// The seat features from [`STYLE`] on: the flush sign and the opponent's discards'
+/// shares.
+fn seat_style(th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT - STYLE] {
+    let (recent_middle, recent_n, _) = recent(disc);
+    let share = shares(disc.n);
+    [
+        th.flush_strength,
+        share(disc.middle as f32),
+        if recent_n > 0.0 {
+            recent_middle / recent_n
+        } else {
+            0.0
+        },
+        share(disc.honors as f32),
+    ]
+}
+
+/// What an opponent's ready model reads only from the opponent's own discards and melds
+/// and whether it declared ready: the model's sum over its features before [`PREFIX`],
+/// and its features from [`STYLE`] on, with what they were read from (its entries and
+/// discards of a kind in the list, its melds and whether it declared: within a hand its
+/// melds only grow, and a pung that becomes a kong keeps its tile and counts the same);
+/// kept by a table from one decision to the next ([`ready_chances_kept`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadyPrefix {
+    key: Option<(u32, u32, usize, bool)>,
+    sum: f32,
+    style: [f32; N_SEAT - STYLE],
+}
+
 /// What the table says about one opponent, ready to give its features.
 #[derive(Debug, Clone)]
 pub struct OpponentReading {
@@ -131,117 +247,39 @@ impl OpponentReading {
     /// Reads opponent `o` of `view.seat()`, with its hand-made threat `th` and the
     /// observer's `unseen` copies.
     pub fn new(view: &dyn TableView, o: u8, th: &Threat, unseen: &Counts) -> OpponentReading {
-        let mut r = Self::read(view, o, th);
+        Self::new_with(view, o, th, unseen, &DiscardTally::of(view.discards()))
+    }
+
+    /// [`OpponentReading::new`] from the tally of `view`'s discards.
+    pub fn new_with(
+        view: &dyn TableView,
+        o: u8,
+        th: &Threat,
+        unseen: &Counts,
+        tally: &DiscardTally,
+    ) -> OpponentReading {
+        let mut r = Self::read(view, o, th, &tally.seats[o as usize]);
         r.shares = danger::wait_shares(th, unseen);
         r
     }
 
     /// [`OpponentReading::new`] without the wait shares (0): everything
-    /// [`OpponentReading::ready`] reads.
-    fn read(view: &dyn TableView, o: u8, th: &Threat) -> OpponentReading {
-        let discards = view.discards();
-        let mut own = 0u64;
-        let mut last = None;
-        let mut prev = None;
-        let mut suits = [0f32; 4];
-        let mut n = 0usize;
-        let mut middle = 0f32;
-        let mut honors = 0f32;
-        for (i, e) in discards.iter().enumerate() {
-            if e.seat != o || e.tile as usize >= 34 {
-                continue;
-            }
-            own |= 1 << e.tile;
-            prev = last;
-            last = Some(i);
-            n += 1;
-            let t = e.tile as usize;
-            suits[(t / 9).min(3)] += 1.0;
-            if t >= 27 {
-                honors += 1.0;
-            } else if (2..=6).contains(&(t % 9)) {
-                middle += 1.0;
-            }
-        }
-        let mut recent_middle = 0f32;
-        let mut recent_n = 0f32;
-        let mut suit_recent = [0f32; 4];
-        for e in discards.iter().rev().filter(|e| e.seat == o).take(6) {
-            let t = e.tile as usize;
-            if t >= 34 {
-                continue;
-            }
-            if recent_n < 3.0 {
-                suit_recent[(t / 9).min(3)] = 1.0;
-            }
-            recent_n += 1.0;
-            if t < 27 && (2..=6).contains(&(t % 9)) {
-                recent_middle += 1.0;
-            }
-        }
-        let since = |from: Option<usize>| {
-            let start = from.map_or(0, |i| i + 1);
-            discards[start.min(discards.len())..]
-                .iter()
-                .filter(|e| e.seat != o && (e.tile as usize) < 34)
-                .fold(0u64, |m, e| m | 1 << e.tile)
-        };
-        let passed_last = since(last);
-        let passed_prev = since(prev);
-        let (melds, k) = view.melds(o);
-        let mut chows = 0f32;
-        let mut pungs = 0f32;
-        for m in &melds[..k] {
-            if m.kind == MeldKind::Chow && m.tile != HIDDEN {
-                chows += 1.0;
-            } else {
-                pungs += 1.0;
-            }
-        }
+    /// [`OpponentReading::ready`] reads, `disc` what the discards say about `o`
+    /// ([`DiscardTally`]).
+    fn read(view: &dyn TableView, o: u8, th: &Threat, disc: &SeatDiscards) -> OpponentReading {
         let wind = (o + 4 - view.dealer()) % 4;
         let value = (0x7u64 << 31) | 1 << (27 + wind) | 1 << (27 + view.prevalent_wind() % 4);
-        let nf = n as f32;
-        let share = |x: f32| if n > 0 { x / nf } else { 0.0 };
-        let d = nf / 10.0;
-        let sets = k.min(4);
-        let seat = [
-            1.0,
-            logit(th.ready),
-            d,
-            d * d,
-            (sets == 1) as u8 as f32,
-            (sets == 2) as u8 as f32,
-            (sets == 3) as u8 as f32,
-            (sets == 4) as u8 as f32,
-            chows / 4.0,
-            pungs / 4.0,
-            view.is_ready(o) as u8 as f32,
-            discards.len() as f32 / 40.0,
-            view.wall_remaining() as f32 / 100.0,
-            passed_last.count_ones() as f32 / 10.0,
-            th.flush_strength,
-            share(middle),
-            if recent_n > 0.0 {
-                recent_middle / recent_n
-            } else {
-                0.0
-            },
-            share(honors),
-        ];
-        let mut suit_share = [0f32; 4];
-        for (s, x) in suit_share.iter_mut().enumerate() {
-            *x = share(suits[s]);
-        }
+        let share = shares(disc.n);
         OpponentReading {
             threat: *th,
-            seat,
+            seat: seat_features(view, o, th, disc),
             shares: [0.0; 34],
-            own,
-            passed_last,
-            passed_prev,
+            own: disc.own,
+            passed_last: disc.passed_last,
+            passed_prev: disc.passed_prev,
             value,
-            suit_share,
-            suit_recent,
+            suit_share: disc.suits.map(|x| share(x as f32)),
+            suit_recent: recent(disc).2,
         }
     }
 
@@ -310,7 +348,8 @@ impl OpponentReading {
         ]
     }
 
-    /// The learned chance that this opponent is ready.
+    /// The learned chance that this opponent is ready (the chance
+    /// [`ready_chances`] gives).
     pub fn ready(&self) -> f32 {
         sigmoid(dot(&READY_WEIGHTS, &self.seat))
     }
@@ -351,7 +390,8 @@ fn dot(w: &[f32], x: &[f32]) -> f32 {
 /// (0 for the kinds it does not hold); the threats of the hand-made model it reads them
 /// from; and each seat's learned chance of being ready (0 for the observer).
 pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4], [f32; 4]) {
-    let th = danger::threats(view);
+    let tally = DiscardTally::of(view.discards());
+    let th = danger::threats_with(view, &tally);
     let mut ready_of = [0f32; 4];
     let me = view.seat();
     let visible = view.visible();
@@ -361,7 +401,7 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4],
         if o == me {
             continue;
         }
-        let r = OpponentReading::new(view, o, &th[o as usize], unseen);
+        let r = OpponentReading::new_with(view, o, &th[o as usize], unseen, &tally);
         let ready = r.ready();
         for (t, s) in safe.iter_mut().enumerate() {
             if held[t] > 0 {
@@ -380,14 +420,52 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4],
 /// Each seat's learned chance of being ready as `view.seat()` reads it (0 for the
 /// observer): the `ready` chances of [`danger()`], without the per-kind wait model.
 pub fn ready_chances(view: &dyn TableView) -> [f32; 4] {
-    let th = danger::threats(view);
+    ready_chances_with(view, &DiscardTally::of(view.discards()))
+}
+
+/// [`ready_chances`] from the tally of `view`'s discards.
+pub fn ready_chances_with(view: &dyn TableView, tally: &DiscardTally) -> [f32; 4] {
+    ready_chances_kept(view, tally, &mut [ReadyPrefix::default(); 4])
+}
+
+/// [`ready_chances_with`], each opponent's [`ReadyPrefix`] read from `kept` when what it
+/// reads has not changed (else computed, with the opponent's threat, and kept there). `kept` must follow one hand of
+/// one table from its deal; the chances equal [`ready_chances`]': the model's sum adds the
+/// features in order, so adding the rest to the kept sum of the first ones is the same
+/// sum.
+pub fn ready_chances_kept(
+    view: &dyn TableView,
+    tally: &DiscardTally,
+    kept: &mut [ReadyPrefix; 4],
+) -> [f32; 4] {
     let me = view.seat();
     std::array::from_fn(|o| {
         if o as u8 == me {
-            0.0
-        } else {
-            OpponentReading::read(view, o as u8, &th[o]).ready()
+            return 0.0;
         }
+        let disc = &tally.seats[o];
+        let key = (
+            disc.entries,
+            disc.n,
+            view.melds(o as u8).1,
+            view.is_ready(o as u8),
+        );
+        let prefix = &mut kept[o];
+        if prefix.key != Some(key) {
+            let th = danger::threat_of(view, o as u8, disc);
+            let x = seat_prefix(view, o as u8, &th, disc);
+            *prefix = ReadyPrefix {
+                key: Some(key),
+                sum: dot(&READY_WEIGHTS[..PREFIX], &x),
+                style: seat_style(&th, disc),
+            };
+        }
+        let turn = seat_turn(view, disc);
+        let sum = READY_WEIGHTS[PREFIX..]
+            .iter()
+            .zip(turn.iter().chain(&prefix.style))
+            .fold(prefix.sum, |acc, (w, x)| acc + w * x);
+        sigmoid(sum)
     })
 }
 

@@ -8,6 +8,8 @@
 //! and whether the pair is placed; at each kind the choice is how many chows start here, a
 //! pung or not, the pair or not. The cost of a kind is `max(c_i - v_i, 0)`.
 
+mod packed;
+
 use super::tables::{Entry, INF, LANES};
 use std::cell::RefCell;
 
@@ -79,6 +81,19 @@ pub fn cached_entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) 
 /// copies; `chows` is false for the honors. Lanes with more than `max_sets` sets are left
 /// at [`INF`] (a hand beside `k` melds never needs more than `4 - k`).
 ///
+/// Beside a meld (at most three sets) and without wilds (at most four copies of a kind)
+/// the eight lanes fit the bytes of one word ([`packed`]); the other cases take
+/// [`entry_wide`].
+pub fn entry(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
+    if max_sets <= 3 && packed::applies(limit) {
+        packed::entry(v, limit, chows, max_sets)
+    } else {
+        entry_wide(v, limit, chows, max_sets)
+    }
+}
+
+/// [`entry`] for any number of sets and any limits.
+///
 /// The state after each kind is, for every number of chows started one and two kinds
 /// back, the best cost of every number of sets chosen so far side by side in the bytes
 /// of two words, one without the pair placed and one with it: choosing `x` chows and `y`
@@ -86,7 +101,7 @@ pub fn cached_entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) 
 /// and placing the pair moves the first word's bytes into the second, so each choice is a
 /// shift, an addition and a bytewise minimum over all the targets together.
 #[allow(clippy::needless_range_loop)]
-pub fn entry(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
+fn entry_wide(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
     let top = max_sets.min(4);
     // Bytes `0..=top` exist; the others stay at INF.
     let valid = SETS >> (8 * (4 - top));
@@ -162,11 +177,11 @@ const ONE_SETS: u64 = SETS / 0xFF;
 /// [`INF`] in every byte of [`SETS`].
 const INF_SETS: u64 = ONE_SETS * INF as u64;
 /// The high bit of every byte.
-const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
+pub(crate) const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
 
 /// The bytewise minimum of `a` and `b`, every byte below 128.
 #[inline(always)]
-fn min_bytes(a: u64, b: u64) -> u64 {
+pub(crate) fn min_bytes(a: u64, b: u64) -> u64 {
     // A byte's high bit is set where a >= b (no borrow crosses a byte: a | 128 > b).
     let ge = (((a | HIGH_BYTES) - b) & HIGH_BYTES) >> 7;
     let mask = ge * 0xFF;
@@ -182,8 +197,17 @@ fn min_bytes(a: u64, b: u64) -> u64 {
 /// the state reached), so carrying beside each state's cost the union of the short kinds
 /// of its cheapest partial configurations gives, at the end, the union over the cheapest
 /// configurations of each lane.
-#[allow(clippy::needless_range_loop)]
 pub fn entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> (Entry, Masks) {
+    if max_sets <= 3 && packed::applies(limit) {
+        packed::entry_masks(v, limit, chows, max_sets)
+    } else {
+        entry_masks_wide(v, limit, chows, max_sets)
+    }
+}
+
+/// [`entry_masks`] for any number of sets and any limits.
+#[allow(clippy::needless_range_loop)]
+fn entry_masks_wide(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> (Entry, Masks) {
     let top = max_sets.min(4);
     // cost[p1][p2][m][p]: p1 chows started at the previous kind, p2 two kinds back; short
     // the union of the short kinds of the configurations at that cost. Three equal chows
