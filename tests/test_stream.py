@@ -229,8 +229,14 @@ def test_ctrl_c_while_a_shard_is_written_keeps_the_shard_listed(tmp_path, monkey
         real(path, data)
 
     monkeypatch.setattr(sim, "_atomic_write", write)
-    with pytest.raises(KeyboardInterrupt) as e:
-        mj.simulate(100_000, bots="random", seed=6, out=out, shard_hands=300)
+    # Python's own Ctrl-C handler, whatever the process inherited (a shell's background
+    # job starts with SIGINT ignored, and then Ctrl-C rightly does nothing).
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt) as e:
+            mj.simulate(100_000, bots="random", seed=6, out=out, shard_hands=300)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     monkeypatch.undo()
     assert sent == ["hands-000000000000.npz"]
     part = e.value.partial
