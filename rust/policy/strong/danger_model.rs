@@ -207,8 +207,8 @@ fn seat_style(th: &Threat, disc: &SeatDiscards) -> [f32; N_SEAT - STYLE] {
 }
 
 /// What an opponent's ready model reads only from the opponent's own discards and melds
-/// and whether it declared ready: the model's sum over its features before [`PREFIX`],
-/// and its features from [`STYLE`] on, with what they were read from (its entries and
+/// and whether it declared ready: the model's sum over its features before `PREFIX`,
+/// and its features from `STYLE` on, with what they were read from (its entries and
 /// discards of a kind in the list, its melds and whether it declared: within a hand its
 /// melds only grow, and a pung that becomes a kong keeps its tile and counts the same);
 /// kept by a table from one decision to the next ([`ready_chances_kept`]).

@@ -82,8 +82,8 @@ pub fn cached_entry_masks(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) 
 /// at [`INF`] (a hand beside `k` melds never needs more than `4 - k`).
 ///
 /// Beside a meld (at most three sets) and without wilds (at most four copies of a kind)
-/// the eight lanes fit the bytes of one word ([`packed`]); the other cases take
-/// [`entry_wide`].
+/// the eight lanes fit the bytes of one word (`packed`); the other cases take
+/// `entry_wide`.
 pub fn entry(v: &[u8], limit: &[u8], chows: bool, max_sets: usize) -> Entry {
     if max_sets <= 3 && packed::applies(limit) {
         packed::entry(v, limit, chows, max_sets)
