@@ -278,6 +278,15 @@ def test_model_weights_are_checked():
         ModelPolicy(w)
 
 
+def test_model_policy_names_the_bot_its_weights_are(tmp_path):
+    assert ModelPolicy.load().name == "model"
+    mine = tmp_path / "league-7.npz"
+    np.savez(mine, **dict(np.load(mj.env.model.shipped_path())))
+    assert ModelPolicy.load(mine).name == "league-7"
+    r = mj.arena([mj.bots.PolicyBot(ModelPolicy.load()), "random", "random", "random"], hands=4)
+    assert r.summary()[0]["bot"] == "model"
+
+
 def test_evaluate_plays_each_wall_in_every_seat():
     pol = ModelPolicy.load()
     ev = evaluate(pol, walls=24, seed=3, threads=1)

@@ -71,11 +71,12 @@ class ModelPolicy:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> ModelPolicy:
-        """Reads a weights file (the shipped one when `path` is None)."""
+        """Reads a weights file (the shipped one when `path` is None). The policy is named
+        ``model`` (the built-in bot these weights are) or after the file's stem."""
         p = shipped_path() if path is None else Path(path)
         try:
             with np.load(p) as z:
-                return cls({k: z[k] for k in z.files}, name=p.stem)
+                return cls({k: z[k] for k in z.files}, name="model" if path is None else p.stem)
         except (OSError, ValueError) as e:
             raise InvalidArgumentError(f"cannot read model weights {p}: {e}") from None
 
