@@ -663,6 +663,10 @@ impl Evaluator {
                 ctx.knit_base = knitted::missing_kinds(ctx.held);
                 ctx.knit_full = knitted_fast(&ctx.knit_base, ranks, &full[3], 5);
                 ctx.knit_full
+            } else if slot == SLOT_KNITTED && self.n_melds == 1 {
+                // Beside one meld: from the kinds held once, twice and three times, which
+                // a discard changes at its kind alone (`DiscardContext::knitted_one_meld`).
+                ctx.fill_knitted_one_meld(full_hand)
             } else {
                 self.slot_distance(slot, full_hand, full, m, plain, &mut chow)
             };
@@ -851,6 +855,9 @@ impl Evaluator {
                 SLOT_PLAIN => finish(d.own, &ctx.rest[g], m),
                 1 | 3 | 5 => e((slot - 1) / 2)[2 * m + 1],
                 2 | 4 | 6 => finish(e((slot - 2) / 2), e(3), m),
+                SLOT_KNITTED if self.n_melds == 1 => {
+                    ctx.knitted_one_meld_after(d.t, d.hand[d.t] + 1)
+                }
                 SLOT_KNITTED if self.n_melds == 0 && d.rank.is_some() => {
                     let mut ranks = ctx.ranks;
                     ranks[g] = d.rank.unwrap_or(ranks[g]);
@@ -1227,6 +1234,10 @@ pub struct DiscardContext {
     /// The full hand's knitted-straight distance ([`knitted_fast`] with bound 5), when
     /// measured with `knit_base`.
     knit_full: u8,
+    /// Beside one meld, with `knit_base` (written with the knitted straight's slot): the
+    /// kinds the full hand holds at least twice and three times.
+    knit_twice: u64,
+    knit_thrice: u64,
     /// The limited tables.
     lim: regular::Limited,
     /// The full hand's honors' share of the fan (held and melded).
@@ -1269,6 +1280,8 @@ impl DiscardContext {
             n_order: 0,
             knit_base: [9; 6],
             knit_full: INF,
+            knit_twice: 0,
+            knit_thrice: 0,
             lim: regular::Limited::get(),
             honors: 0.0,
             concealed: 0.0,
@@ -1321,6 +1334,53 @@ impl DiscardContext {
                 d => d,
             }
         }
+    }
+
+    /// The knitted straight's distance beside one meld ([`Evaluator::form_distance`], below
+    /// 5, else [`INF`]) of a hand holding the kinds `held` at least once, `twice` and
+    /// `thrice` at least two and three times, each straight lacking `missing` kinds.
+    #[inline(always)]
+    fn knitted_one_meld(&self, held: u64, twice: u64, thrice: u64, missing: &[u8; 6]) -> u8 {
+        knitted::one_meld_from(held, twice, thrice, missing, 5).unwrap_or(INF)
+    }
+
+    /// Writes the knitted straight's shares beside one meld (`knit_base`, `knit_twice`,
+    /// `knit_thrice`) for the full hand `full_hand` and returns its distance. Not inlined
+    /// (see [`Evaluator::form_distance`]).
+    #[inline(never)]
+    fn fill_knitted_one_meld(&mut self, full_hand: &Counts) -> u8 {
+        self.knit_base = knitted::missing_kinds(self.held);
+        self.knit_twice = special::pairs_held(full_hand);
+        self.knit_thrice = special::threes_held(full_hand);
+        self.knitted_one_meld(
+            self.held,
+            self.knit_twice,
+            self.knit_thrice,
+            &self.knit_base,
+        )
+    }
+
+    /// [`DiscardContext::knitted_one_meld`] of the waiting hand left by discarding one `t`
+    /// from the full hand (beside one meld), which held `c` of it: the kinds held once,
+    /// twice and three times change at `t` alone, and a straight lacks `t` when it was
+    /// the only copy.
+    #[inline(always)]
+    fn knitted_one_meld_after(&self, t: usize, c: u8) -> u8 {
+        let bit = 1u64 << t;
+        let (mut held, mut twice, mut thrice) = (self.held, self.knit_twice, self.knit_thrice);
+        let mut missing = self.knit_base;
+        match c {
+            1 => {
+                held &= !bit;
+                for (b, k) in missing.iter_mut().zip(knitted::MASKS) {
+                    *b += (k >> t & 1) as u8;
+                }
+            }
+            2 => twice &= !bit,
+            3 => thrice &= !bit,
+            _ => {}
+        }
+        self.knitted_one_meld(held, twice, thrice, &missing)
     }
 
     /// The kinds the full hand holds.
@@ -1729,6 +1789,42 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn knitted_straight_beside_one_meld_after_a_discard_equals_measuring_it_afresh() {
+        let mut rng = crate::wall::Rng::new(0x5DEE_CE66_D1CE_4E5B);
+        let mut next = move |n: u64| rng.below(n);
+        let melds = [Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        }];
+        let ev = Evaluator::new(&melds, 0, 0, 8);
+        let mut measured = 0;
+        for round in 0..3000 {
+            let hand = random_hand(&mut next, 11, round % 4 != 0);
+            let full =
+                std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let mut ctx = ev.discard_context(&hand, &regular::ranks(&hand), &full);
+            assert_eq!(
+                ctx.fill_knitted_one_meld(&hand),
+                ev.form_distance(SLOT_KNITTED, &hand).unwrap_or(INF),
+                "{hand:?}"
+            );
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut h = hand;
+                h[t] -= 1;
+                let afresh = ev.form_distance(SLOT_KNITTED, &h).unwrap_or(INF);
+                measured += usize::from(afresh < INF);
+                assert_eq!(
+                    ctx.knitted_one_meld_after(t, hand[t]),
+                    afresh,
+                    "{hand:?} - {t}"
+                );
+            }
+        }
+        // The straights in reach are measured, not only the hands beyond the bound.
+        assert!(measured > 1000, "{measured}");
     }
 
     /// A random hand of `n` tiles: mostly near one knitted straight (`knit`), else mostly

@@ -329,6 +329,20 @@ fn one_meld(hand: &Counts, used: &Counts, held: u64, missing: &[u8; 6], bound: u
 fn one_meld_fast(hand: &Counts, held: u64, missing: &[u8; 6], bound: u8) -> Option<u8> {
     let twice = super::special::pairs_held(hand);
     let thrice = super::special::threes_held(hand);
+    one_meld_from(held, twice, thrice, missing, bound)
+}
+
+/// [`distance_below`] beside one meld whose copies are not counted (no wilds), from the
+/// kinds held at least once (`held`), twice and three times, and each straight's missing
+/// kinds `missing` ([`missing_kinds`]`(held)`); see [`one_meld_fast`].
+#[inline(always)]
+pub(crate) fn one_meld_from(
+    held: u64,
+    twice: u64,
+    thrice: u64,
+    missing: &[u8; 6],
+    bound: u8,
+) -> Option<u8> {
     let mut best = u8::MAX;
     for (p, &k) in MASKS.iter().enumerate() {
         let pair = if (twice & !k) | (thrice & k) != 0 {
