@@ -667,6 +667,9 @@ impl Evaluator {
                 // Beside one meld: from the kinds held once, twice and three times, which
                 // a discard changes at its kind alone (`DiscardContext::knitted_one_meld`).
                 ctx.fill_knitted_one_meld(full_hand)
+            } else if (SLOT_PUNGS..=SLOT_HONORS_KNITTED).contains(&slot) {
+                // The whole-hand forms from the counts already gathered above.
+                ctx.form_full(slot, m)
             } else {
                 self.slot_distance(slot, full_hand, full, m, plain, &mut chow)
             };
@@ -1344,6 +1347,24 @@ impl DiscardContext {
         knitted::one_meld_from(held, twice, thrice, missing, 5).unwrap_or(INF)
     }
 
+    /// The distance of the whole-hand form of slot `slot` (all pungs, seven pairs,
+    /// thirteen orphans, honors and knitted) of the full hand, `m` sets to build, from the
+    /// kinds held once, twice and three times and the pair counts written for the forms
+    /// measured (equal to [`Evaluator::form_distance`] of the full hand). Not inlined (see
+    /// there).
+    #[inline(never)]
+    fn form_full(&self, slot: usize, m: usize) -> u8 {
+        match slot {
+            SLOT_PUNGS => {
+                let [n1, n2, n3] = self.at_least;
+                all_pungs_from(n1, n2, n3, m)
+            }
+            SLOT_PAIRS => special::seven_pairs_from(self.pair_stats.0, self.pair_stats.1),
+            SLOT_ORPHANS => special::thirteen_orphans_held(self.held, self.pairs),
+            _ => special::honors_knitted_held(self.held),
+        }
+    }
+
     /// Writes the knitted straight's shares beside one meld (`knit_base`, `knit_twice`,
     /// `knit_thrice`) for the full hand `full_hand` and returns its distance. Not inlined
     /// (see [`Evaluator::form_distance`]).
@@ -1787,6 +1808,35 @@ mod tests {
                     ev.score_with(&h, &e),
                     "{hand:?} - {t}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn whole_hand_forms_of_the_context_equal_measuring_them_afresh() {
+        let mut rng = crate::wall::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |n: u64| rng.below(n);
+        let pung = [Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        }];
+        for round in 0..3000 {
+            let melds: &[Meld] = if round % 3 == 0 { &pung } else { &[] };
+            // Every plan is measured by an evaluator without a selection.
+            let ev = Evaluator::new(melds, 0, 0, 8);
+            let hand = random_hand(&mut next, 14 - 3 * melds.len(), round % 4 == 0);
+            let full =
+                std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let ctx = ev.discard_context(&hand, &regular::ranks(&hand), &full);
+            let m = 4 - melds.len();
+            for slot in SLOT_PUNGS..=SLOT_HONORS_KNITTED {
+                if ev.active_slots() >> slot & 1 == 1 {
+                    assert_eq!(
+                        Some(ctx.form_full(slot, m)),
+                        ev.form_distance(slot, &hand),
+                        "{hand:?} slot {slot}"
+                    );
+                }
             }
         }
     }
