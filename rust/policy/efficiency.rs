@@ -288,17 +288,26 @@ impl EfficiencyPolicy {
         let hand = *view.hand();
         let mut ev = self.evaluator(view, melds);
         ev.select_chow_plans(&hand);
-        let mut discardable = 0u64;
+        // One pass over the legal actions: the discardable kinds, those that can be
+        // declared ready, and whether a kong is offered.
+        let (mut discardable, mut ready_kinds, mut kongs) = (0u64, 0u64, false);
         for a in legal {
-            if let Action::Discard(t) | Action::Ready(t) = a {
-                discardable |= 1 << t;
+            match *a {
+                Action::Discard(t) => discardable |= 1 << (t & 63),
+                Action::Ready(t) => {
+                    discardable |= 1 << (t & 63);
+                    ready_kinds |= 1 << (t & 63);
+                }
+                Action::ConcealedKong(_) | Action::AddedKong(_) => kongs = true,
+                _ => {}
             }
         }
         let Some(choice) = self.best_discard(&ev, &hand, unseen, discardable, true) else {
             return legal[0];
         };
         let target = choice.score.value * KONG_SHARE;
-        for &a in legal {
+        let kong_offers: &[Action] = if kongs { legal } else { &[] };
+        for &a in kong_offers {
             match a {
                 Action::ConcealedKong(t) => {
                     let after = AfterMeld::of_concealed_kong(t, &hand, melds);
@@ -318,12 +327,8 @@ impl EfficiencyPolicy {
                 _ => {}
             }
         }
-        let ready = Action::Ready(choice.tile);
-        if legal
-            .iter()
-            .any(|a| matches!(a, Action::Ready(t) if *t == choice.tile))
-        {
-            return ready;
+        if ready_kinds >> (choice.tile & 63) & 1 == 1 {
+            return Action::Ready(choice.tile);
         }
         Action::Discard(choice.tile)
     }
