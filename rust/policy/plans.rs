@@ -711,7 +711,7 @@ impl Evaluator {
         let d = DiscardAt::new(self, ctx, hand, &e[g], e, t, None);
         let mut best = Best::NONE;
         self.measure(ctx, &d, &ctx.order[..ctx.n_order as usize], &mut best);
-        best.score
+        best.score()
     }
 
     /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
@@ -784,15 +784,7 @@ impl Evaluator {
                     };
                     let v = w * self.powers.beta(dist);
                     if v > 0.0 {
-                        firsts[n] = Best {
-                            score: Score {
-                                value: v,
-                                plan: slot_plan(first),
-                                distance: dist,
-                                allowed: slot_allowed(first),
-                            },
-                            slot: first,
-                        };
+                        firsts[n] = Best::at(v, first, dist);
                     }
                 }
             } else {
@@ -802,8 +794,8 @@ impl Evaluator {
                 h[t] += 1;
             }
             // Values are never NaN: a comparison keeps the larger.
-            if firsts[n].score.value > floor {
-                floor = firsts[n].score.value;
+            if firsts[n].value > floor {
+                floor = firsts[n].value;
             }
             tiles[n] = t as u8;
             n += 1;
@@ -817,14 +809,14 @@ impl Evaluator {
         let mut k = 0usize;
         for i in 0..n {
             let mut best = firsts[i];
-            if best.score.value < cut && next < cut {
+            if best.value < cut && next < cut {
                 continue;
             }
             // The measure stops at once when the next plan's full-hand value cannot beat
             // the first plan's: then the discard's state is not built.
             let stops = |slot: usize| {
                 let u = ctx.bound[slot];
-                u < best.score.value || (u == best.score.value && slot > best.slot)
+                u < best.value || (u == best.value && slot > best.slot())
             };
             if order.len() > 1 && !stops(order[1] as usize) {
                 let t = tiles[i] as usize;
@@ -835,7 +827,7 @@ impl Evaluator {
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
             }
-            out[k] = (tiles[i], best.score);
+            out[k] = (tiles[i], best.score());
             k += 1;
         }
         k
@@ -851,7 +843,7 @@ impl Evaluator {
         for &slot in slots {
             let slot = slot as usize;
             let u = ctx.bound[slot];
-            if u < best.score.value || (u == best.score.value && slot > best.slot) {
+            if u < best.value || (u == best.value && slot > best.slot()) {
                 break;
             }
             let dist = match slot {
@@ -883,16 +875,8 @@ impl Evaluator {
                 ctx.weight[slot]
             };
             let v = w * self.powers.beta(dist);
-            if v > best.score.value || (v == best.score.value && v > 0.0 && slot < best.slot) {
-                *best = Best {
-                    score: Score {
-                        value: v,
-                        plan: slot_plan(slot),
-                        distance: dist,
-                        allowed: slot_allowed(slot),
-                    },
-                    slot,
-                };
+            if v > best.value || (v == best.value && v > 0.0 && slot < best.slot()) {
+                *best = Best::at(v, slot, dist);
             }
         }
     }
@@ -1567,23 +1551,57 @@ fn knitted_fast(base: &[u8; 6], ranks: &[usize; 4], honors: &Entry, bound: u8) -
     knitted::distance_fast_with(base, ranks, honors, bound).unwrap_or(INF)
 }
 
-/// The best plan found so far for a discard and its slot (ties go to the earlier slot).
+/// The best plan found so far for a discard: its value, slot and distance (ties go to
+/// the earlier slot); [`Best::score`] spells it out.
 #[derive(Clone, Copy)]
 struct Best {
-    score: Score,
-    slot: usize,
+    value: f32,
+    /// The slot ([`N_SLOTS`] for none).
+    slot: u8,
+    distance: u8,
 }
 
 impl Best {
     const NONE: Best = Best {
-        score: Score {
-            value: 0.0,
-            plan: PlanKind::Plain,
-            distance: INF,
-            allowed: ALL,
-        },
-        slot: N_SLOTS,
+        value: 0.0,
+        slot: N_SLOTS as u8,
+        distance: INF,
     };
+
+    /// The plan of slot `slot` at value `value` and distance `distance`.
+    #[inline(always)]
+    fn at(value: f32, slot: usize, distance: u8) -> Best {
+        Best {
+            value,
+            slot: slot.min(N_SLOTS) as u8,
+            distance,
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        self.slot as usize
+    }
+
+    /// The score it stands for (no plan: value 0, distance [`INF`], every kind allowed).
+    #[inline(always)]
+    fn score(&self) -> Score {
+        let slot = self.slot();
+        if slot >= N_SLOTS {
+            return Score {
+                value: 0.0,
+                plan: PlanKind::Plain,
+                distance: INF,
+                allowed: ALL,
+            };
+        }
+        Score {
+            value: self.value,
+            plan: slot_plan(slot),
+            distance: self.distance,
+            allowed: slot_allowed(slot),
+        }
+    }
 }
 
 impl Evaluator {
