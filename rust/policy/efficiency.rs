@@ -24,8 +24,8 @@ use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
 use crate::shanten::regular::{self, combine, finish, table_entry};
-use crate::shanten::special;
 use crate::shanten::tables::{Entry, INF};
+use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
@@ -235,6 +235,7 @@ impl EfficiencyPolicy {
         // Kinds with an unseen copy, and those the full hand holds fewer than four of: the
         // hand after a discard can hold one more of these, and of the discarded kind.
         let unseen_kinds = special::presence(unseen);
+        let unseen_words = swar::words(unseen);
         let below_four = !special::fours(hand);
         for sc in short.iter() {
             let c = &mut choice(sc);
@@ -256,13 +257,7 @@ impl EfficiencyPolicy {
                 x[c.tile as usize] -= 1;
                 ev.useful(c.score.plan, c.score.allowed, &x)
             };
-            let mut u = 0u32;
-            let mut m = mask;
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                u += unseen[k] as u32;
-            }
+            let u = unseen_copies(&unseen_words, mask);
             c.useful = u;
             let key = c.score.value * (u as f32 + 4.0);
             match chosen {
@@ -515,6 +510,37 @@ fn regular_useful(
     out
 }
 
+/// The unseen copies of the kinds `mask` (bit `t` for kind `t`, below 34), from the
+/// unseen counts `words` ([`swar::words`], each count at most 4): eight kinds at a time,
+/// each word's counts kept where the mask's byte has its bit.
+#[inline(always)]
+fn unseen_copies(words: &[u64; 5], mask: u64) -> u32 {
+    let mut acc = 0u64;
+    for (i, w) in words.iter().enumerate() {
+        acc += w & BYTES_OF_BITS[(mask >> (8 * i)) as usize & 0xFF];
+    }
+    // Each byte sums at most five counts of 4, and all of them at most 34 counts of 4:
+    // the bytes add without carries.
+    (acc.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
+/// `BYTES_OF_BITS[b]`: byte `i` all ones for each bit `i` set in `b`.
+const BYTES_OF_BITS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// The kinds of each group (bit `t` for kind `t`).
 const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
@@ -687,6 +713,23 @@ mod tests {
                 );
                 assert_eq!(some & need, oracle & need, "{after:?} after discarding {t}");
             }
+        }
+    }
+
+    #[test]
+    fn unseen_copies_of_a_mask_equal_the_sum_kind_by_kind() {
+        let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
+        for round in 0..20_000u64 {
+            let unseen: Counts = std::array::from_fn(|_| rng.below(5) as u8);
+            let mask = match round % 3 {
+                0 => (1 << 34) - 1,
+                _ => (rng.below(1 << 34) & rng.below(1 << 34)) | 1 << rng.below(34),
+            };
+            let sum: u32 = (0..34)
+                .filter(|&k| mask >> k & 1 == 1)
+                .map(|k| unseen[k] as u32)
+                .sum();
+            assert_eq!(unseen_copies(&swar::words(&unseen), mask), sum, "{mask:x}");
         }
     }
 
