@@ -741,65 +741,87 @@ impl Evaluator {
         let mut firsts = [Best::NONE; 14];
         let mut ranks = [0usize; 14];
         let mut tiles = [0u8; 14];
-        let mut n = 0usize;
-        let mut floor = 0f32;
-        let mut rest = kinds;
         // The first plan, unless it is the knitted straight beside a meld, is read from the
         // group entries, adjusted from the full hand's counts (the whole-hand forms and
         // the knitted straight) or from a three-chow plan's remainder: then a discard is
-        // measured without building its `DiscardAt`.
+        // measured without building its `DiscardAt`, in a loop of its own per plan family.
         let first = order.first().map_or(N_SLOTS, |&s| s as usize);
         let from_entries = first < N_SLOTS && (first != SLOT_KNITTED || self.n_melds == 0);
-        while rest != 0 && n < 14 {
-            let t = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let g = (t / 9).min(3);
-            ranks[n] = lim.rank_without_one(&codes[g], g, t - 9 * g);
-            let entry = lim.entry_at(g, ranks[n]);
-            if from_entries {
-                let pick = |s: usize| if s == g { entry } else { &full[s] };
-                let dist = match first {
-                    SLOT_PLAIN => finish(entry, &ctx.rest[g], m),
-                    1 | 3 | 5 => pick((first - 1) / 2)[2 * m + 1],
-                    2 | 4 | 6 => finish(pick((first - 2) / 2), pick(3), m),
-                    SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
-                        form_after_discard(ctx, first, t, hand[t], m)
-                    }
-                    SLOT_KNITTED => {
-                        let mut r = ctx.ranks;
-                        r[g] = ranks[n];
-                        let held = ctx.held & !(u64::from(hand[t] == 1) << t);
-                        ctx.knitted_after(t, held, &r, pick(3))
-                    }
-                    _ => ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
-                };
-                if dist < INF {
-                    let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
-                        h[t] -= 1;
-                        let honors = self.honor_fan(&h) + self.meld_fan;
-                        h[t] += 1;
-                        self.weight(self.slot_fan(first, honors, ctx.concealed))
-                    } else {
-                        ctx.weight[first]
-                    };
-                    let v = w * self.powers.beta(dist);
-                    if v > 0.0 {
-                        firsts[n] = Best::at(v, first, dist);
-                    }
-                }
-            } else {
+        let pass = FirstPass {
+            ctx,
+            hand,
+            codes,
+            kinds,
+            first,
+        };
+        let (n, floor) = if !from_entries {
+            let mut n = 0usize;
+            let mut floor = 0f32;
+            let mut rest = kinds;
+            while rest != 0 && n < 14 {
+                let t = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let g = (t / 9).min(3);
+                ranks[n] = lim.rank_without_one(&codes[g], g, t - 9 * g);
+                let entry = lim.entry_at(g, ranks[n]);
                 h[t] -= 1;
                 let d = DiscardAt::new(self, ctx, &h, entry, full, t as Tile, Some(ranks[n]));
                 self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
                 h[t] += 1;
+                // Values are never NaN: a comparison keeps the larger.
+                if firsts[n].value > floor {
+                    floor = firsts[n].value;
+                }
+                tiles[n] = t as u8;
+                n += 1;
             }
-            // Values are never NaN: a comparison keeps the larger.
-            if firsts[n].value > floor {
-                floor = firsts[n].value;
+            (n, floor)
+        } else {
+            let (f, r, ti) = (&mut firsts, &mut ranks, &mut tiles);
+            match first {
+                SLOT_PLAIN => {
+                    self.first_pass(&pass, f, r, ti, |g, _, e, _| finish(e, &ctx.rest[g], m))
+                }
+                1 | 3 | 5 => {
+                    let s = (first - 1) / 2;
+                    let other = full[s.min(3)][2 * m + 1];
+                    self.first_pass(
+                        &pass,
+                        f,
+                        r,
+                        ti,
+                        |g, _, e, _| {
+                            if g == s {
+                                e[2 * m + 1]
+                            } else {
+                                other
+                            }
+                        },
+                    )
+                }
+                2 | 4 | 6 => {
+                    let s = (first - 2) / 2;
+                    self.first_pass(&pass, f, r, ti, |g, _, e, _| {
+                        let suit = if g == s { e } else { &full[s.min(3)] };
+                        finish(suit, if g == 3 { e } else { &full[3] }, m)
+                    })
+                }
+                SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
+                    self.first_pass(&pass, f, r, ti, |_, t, _, _| {
+                        form_after_discard(ctx, first, t, hand[t], m)
+                    })
+                }
+                SLOT_KNITTED => self.first_pass(&pass, f, r, ti, |g, t, e, rank| {
+                    let mut r = ctx.ranks;
+                    r[g] = rank;
+                    let held = ctx.held & !(u64::from(hand[t] == 1) << t);
+                    ctx.knitted_after(t, held, &r, if g == 3 { e } else { &full[3] })
+                }),
+                _ => self.first_pass(&pass, f, r, ti, |_, t, _, _| {
+                    ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1)
+                }),
             }
-            tiles[n] = t as u8;
-            n += 1;
-        }
+        };
         let next = if order.len() > 1 {
             ctx.bound[order[1] as usize]
         } else {
@@ -831,6 +853,58 @@ impl Evaluator {
             k += 1;
         }
         k
+    }
+
+    /// The first pass of [`Evaluator::score_discards`] when its first plan is read without
+    /// a `DiscardAt`: every discard of `pass.kinds` measured for `pass.first` by `dist`
+    /// (the discard's group, kind, group entry and group rank after it), its value written
+    /// into `firsts`, its group rank into `ranks` and its kind into `tiles`. Returns how many
+    /// discards were written and the highest value. Generic in `dist`, so that each plan
+    /// family runs a loop of its own.
+    #[inline(always)]
+    fn first_pass(
+        &self,
+        pass: &FirstPass,
+        firsts: &mut [Best; 14],
+        ranks: &mut [usize; 14],
+        tiles: &mut [u8; 14],
+        dist: impl Fn(usize, usize, &Entry, usize) -> u8,
+    ) -> (usize, f32) {
+        let (ctx, first) = (pass.ctx, pass.first);
+        let lim = ctx.lim;
+        let mut h = *pass.hand;
+        let mut n = 0usize;
+        let mut floor = 0f32;
+        let mut rest = pass.kinds;
+        while rest != 0 && n < 14 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let g = (t / 9).min(3);
+            let r = lim.rank_without_one(&pass.codes[g], g, t - 9 * g);
+            ranks[n] = r;
+            let d = dist(g, t, lim.entry_at(g, r), r);
+            if d < INF {
+                let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
+                    h[t] -= 1;
+                    let honors = self.honor_fan(&h) + self.meld_fan;
+                    h[t] += 1;
+                    self.weight(self.slot_fan(first, honors, ctx.concealed))
+                } else {
+                    ctx.weight[first]
+                };
+                let v = w * self.powers.beta(d);
+                if v > 0.0 {
+                    firsts[n] = Best::at(v, first, d);
+                }
+            }
+            // Values are never NaN: a comparison keeps the larger.
+            if firsts[n].value > floor {
+                floor = firsts[n].value;
+            }
+            tiles[n] = t as u8;
+            n += 1;
+        }
+        (n, floor)
     }
 
     /// Measures the slots `slots` (a part of `ctx.order`) for the discard `d`, improving
@@ -1549,6 +1623,16 @@ fn form_after_discard(ctx: &DiscardContext, slot: usize, t: usize, c: u8, m: usi
 #[inline(never)]
 fn knitted_fast(base: &[u8; 6], ranks: &[usize; 4], honors: &Entry, bound: u8) -> u8 {
     knitted::distance_fast_with(base, ranks, honors, bound).unwrap_or(INF)
+}
+
+/// What the first pass of [`Evaluator::score_discards`] reads: the context, the full
+/// hand and its rank codes, the discards and the first plan's slot.
+struct FirstPass<'a> {
+    ctx: &'a DiscardContext,
+    hand: &'a Counts,
+    codes: &'a [(usize, usize, usize); 4],
+    kinds: u64,
+    first: usize,
 }
 
 /// The best plan found so far for a discard: its value, slot and distance (ties go to
