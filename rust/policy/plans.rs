@@ -452,10 +452,20 @@ impl Evaluator {
         // The plans within two tiles first (a bit each), then those in plan order.
         let mut lacking = [0u64; 16];
         let mut near = 0u32;
-        for (i, l) in lacking.iter_mut().enumerate() {
-            if let Some(x) = self.chow_missing(i, held) {
+        if self.n_melds == 0 {
+            // Without melds every plan has room: its missing kinds are its nine less those
+            // held (a loop of its own).
+            for (i, l) in lacking.iter_mut().enumerate() {
+                let x = THREE_CHOW_ALL[i] & !held;
                 *l = x;
                 near |= u32::from(at_most_bits(x, 2)) << i;
+            }
+        } else {
+            for (i, l) in lacking.iter_mut().enumerate() {
+                if let Some(x) = self.chow_missing(i, held) {
+                    *l = x;
+                    near |= u32::from(at_most_bits(x, 2)) << i;
+                }
             }
         }
         while near != 0 {
