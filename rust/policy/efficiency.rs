@@ -52,8 +52,8 @@ pub struct EfficiencyPolicy {
     ctx: DiscardContext,
     /// The scored discards of the decision (the first ones written by each decision).
     scored: [(Tile, Score); 14],
-    /// The shortlisted discards of the decision, best first.
-    short: [(Tile, Score); 14],
+    /// The shortlisted discards of the decision, best first (indices into `scored`).
+    short: [u8; 14],
 }
 
 /// A discard not scored (the value of no plan).
@@ -133,7 +133,7 @@ impl EfficiencyPolicy {
             memo: UsefulMemo::new(),
             ctx: DiscardContext::new(),
             scored: [UNSCORED; 14],
-            short: [UNSCORED; 14],
+            short: [0; 14],
         }
     }
 
@@ -209,25 +209,27 @@ impl EfficiencyPolicy {
                 best = c.1.value;
             }
         }
+        // The shortlist holds indices into `scored`.
         let short = &mut self.short;
         let mut n_short = 0usize;
-        for c in &scored[..n] {
+        for (j, c) in scored[..n].iter().enumerate() {
             if c.1.value >= best * SHORTLIST {
                 // After the kept discards of at least its value (kind order among equals).
                 let mut i = n_short;
-                while i > 0 && short[i - 1].1.value < c.1.value {
+                while i > 0 && scored[short[i - 1] as usize].1.value < c.1.value {
                     short[i] = short[i - 1];
                     i -= 1;
                 }
-                short[i] = *c;
+                short[i] = j as u8;
                 n_short += 1;
             }
         }
         let short = &short[..n_short.min(MAX_SHORTLIST)];
         if short.len() <= 1 {
-            return short.first().map(choice);
+            return short.first().map(|&j| choice(&scored[j as usize]));
         }
-        let mut chosen: Option<(f32, DiscardChoice)> = None;
+        // The best key so far, its discard's index in `scored` and its useful copies.
+        let mut chosen: Option<(f32, usize, u32)> = None;
         let mut ties = 0u64;
         // What the useful-tile counts share, built when the first shortlisted discard needs it.
         let mut shared: Option<Shared> = None;
@@ -237,45 +239,47 @@ impl EfficiencyPolicy {
         let unseen_kinds = special::presence(unseen);
         let unseen_words = swar::words(unseen);
         let below_four = !special::fours(hand);
-        for sc in short.iter() {
-            let c = &mut choice(sc);
-            let mask = if regular_plan(c.score.plan) {
+        for &j in short.iter() {
+            let (tile, score) = scored[j as usize];
+            let mask = if regular_plan(score.plan) {
                 let shared = shared
                     .get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
-                let need = c.score.allowed & unseen_kinds & (below_four | 1 << c.tile);
+                let need = score.allowed & unseen_kinds & (below_four | 1 << tile);
                 regular_useful(
                     &codes,
                     &full,
                     shared,
-                    c.tile as usize,
+                    tile as usize,
                     m_sets,
                     need,
                     &mut self.memo,
                 ) & need
             } else {
                 let mut x = *hand;
-                x[c.tile as usize] -= 1;
-                ev.useful(c.score.plan, c.score.allowed, &x)
+                x[tile as usize] -= 1;
+                ev.useful(score.plan, score.allowed, &x)
             };
             let u = unseen_copies(&unseen_words, mask);
-            c.useful = u;
-            let key = c.score.value * (u as f32 + 4.0);
+            let key = score.value * (u as f32 + 4.0);
             match chosen {
-                Some((k, _)) if key < k => {}
-                Some((k, _)) if key == k => {
+                Some((k, _, _)) if key < k => {}
+                Some((k, _, _)) if key == k => {
                     // Reservoir choice among exact ties, from the seeded generator.
                     ties += 1;
                     if self.rng.below(ties + 1) == 0 {
-                        chosen = Some((key, *c));
+                        chosen = Some((key, j as usize, u));
                     }
                 }
                 _ => {
                     ties = 0;
-                    chosen = Some((key, *c));
+                    chosen = Some((key, j as usize, u));
                 }
             }
         }
-        chosen.map(|(_, c)| c)
+        chosen.map(|(_, j, useful)| DiscardChoice {
+            useful,
+            ..choice(&scored[j])
+        })
     }
 
     fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
@@ -328,13 +332,9 @@ impl EfficiencyPolicy {
         Action::Discard(choice.tile)
     }
 
-    fn claim(
-        &mut self,
-        view: &dyn TableView,
-        melds: &[Meld],
-        tile: Tile,
-        unseen: &Counts,
-    ) -> Action {
+    /// A claim decision: the unseen copies are not needed, as the hands after a claim are
+    /// valued without useful tiles.
+    fn claim(&mut self, view: &dyn TableView, melds: &[Meld], tile: Tile) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
         let mut with = hand;
@@ -366,7 +366,7 @@ impl EfficiencyPolicy {
             } else {
                 // A claim whose hand cannot beat the best so far whatever it discards is
                 // not measured further.
-                match self.best_discard_above(&ev2, &h, unseen, u64::MAX, false, best.0) {
+                match self.best_discard_above(&ev2, &h, &[0; 34], u64::MAX, false, best.0) {
                     Some(c) => c.score.value,
                     None => 0.0,
                 }
@@ -598,10 +598,9 @@ impl Policy for EfficiencyPolicy {
         }
         let (m, n) = view.melds(view.seat());
         let melds = &m[..n];
-        let unseen = unseen(view, melds);
         match view.claim() {
-            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t, &unseen),
-            _ => self.turn(view, melds, &unseen),
+            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t),
+            _ => self.turn(view, melds, &unseen(view, melds)),
         }
     }
     fn boxed_clone(&self) -> Box<dyn Policy> {
