@@ -52,6 +52,9 @@ pub struct EfficiencyPolicy {
     ctx: DiscardContext,
     /// The scored discards of the decision (the first ones written by each decision).
     scored: [(Tile, Score); 14],
+    /// The last evaluator built by [`EfficiencyPolicy::evaluator`], with the seat and
+    /// prevalent winds it was built for.
+    last_evaluator: Option<((u8, u8), Evaluator)>,
     /// The shortlisted discards of the decision, best first (indices into `scored`).
     short: [u8; 14],
 }
@@ -133,6 +136,7 @@ impl EfficiencyPolicy {
             memo: UsefulMemo::new(),
             ctx: DiscardContext::new(),
             scored: [UNSCORED; 14],
+            last_evaluator: None,
             short: [0; 14],
         }
     }
@@ -142,8 +146,18 @@ impl EfficiencyPolicy {
         self.min_fan
     }
 
-    fn evaluator(&self, view: &dyn TableView, melds: &[Meld]) -> Evaluator {
-        Evaluator::new(melds, view.seat_wind(), view.prevalent_wind(), self.min_fan)
+    /// The evaluator of a seat with `melds` (before its plans are selected): the last one
+    /// built is kept with its melds and winds, as most decisions of a seat share them.
+    fn evaluator(&mut self, view: &dyn TableView, melds: &[Meld]) -> Evaluator {
+        let winds = (view.seat_wind(), view.prevalent_wind());
+        if let Some((w, ev)) = &self.last_evaluator {
+            if *w == winds && ev.melds() == melds {
+                return ev.clone();
+            }
+        }
+        let ev = Evaluator::new(melds, winds.0, winds.1, self.min_fan);
+        self.last_evaluator = Some((winds, ev.clone()));
+        ev
     }
 
     /// The best discard from a full hand (`14 - 3k` tiles) among `allowed` kinds (bit
