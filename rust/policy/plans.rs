@@ -105,6 +105,10 @@ pub struct Evaluator {
     chow_meld: bool,
     /// The low tiles of the chow melds (bit `t` for a chow from `t`).
     chow_lows: u64,
+    /// Beside melds, the kinds of each plan of [`THREE_CHOW_PLANS`] outside the declared
+    /// chows ([`Evaluator::chow_missing`] with nothing held), [`NO_ROOM`] for a plan the
+    /// melds leave no room for.
+    chow_open: [u64; 16],
     exposed: bool,
     /// Fan already secured by melded honor pungs.
     meld_fan: f32,
@@ -331,6 +335,9 @@ fn at_most_bits(mut x: u64, k: u32) -> bool {
     x == 0
 }
 
+/// [`Evaluator::chow_open`] of a plan the melds leave no room for (no plan's kinds).
+const NO_ROOM: u64 = u64::MAX;
+
 /// The most three-chow plans kept alive at once.
 pub const MAX_CHOW_PLANS: usize = 3;
 
@@ -367,6 +374,7 @@ impl Evaluator {
             n_chow_plans: 0,
             knitted_alive: true,
             alive: u16::MAX,
+            chow_open: [NO_ROOM; 16],
             powers: Powers::get(),
         };
         for x in &m[..n] {
@@ -380,6 +388,11 @@ impl Evaluator {
             if t >= 27 && x.kind != MeldKind::Chow {
                 e.meld_fan += honor_value[(t - 27) as usize];
             }
+        }
+        // Beside melds, the kinds each three-chow plan still needs held (none marks a
+        // plan the melds leave no room for), which the melds alone settle.
+        if n > 0 {
+            e.chow_open = std::array::from_fn(|i| e.chow_missing(i, 0).unwrap_or(NO_ROOM));
         }
         e
     }
@@ -461,8 +474,11 @@ impl Evaluator {
                 near |= u32::from(at_most_bits(x, 2)) << i;
             }
         } else {
+            // The plans' kinds outside the declared chows, found when the melds were.
             for (i, l) in lacking.iter_mut().enumerate() {
-                if let Some(x) = self.chow_missing(i, held) {
+                let open = self.chow_open[i];
+                if open != NO_ROOM {
+                    let x = open & !held;
                     *l = x;
                     near |= u32::from(at_most_bits(x, 2)) << i;
                 }
