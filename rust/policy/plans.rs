@@ -804,10 +804,11 @@ impl Evaluator {
             (n, floor)
         } else {
             let (f, r, ti) = (&mut firsts, &mut ranks, &mut tiles);
+            let all = |_: usize| true;
             match first {
-                SLOT_PLAIN => {
-                    self.first_pass(&pass, f, r, ti, |g, _, e, _| finish(e, &ctx.rest[g], m))
-                }
+                SLOT_PLAIN => self.first_pass(&pass, f, r, ti, all, |g, _, e, _| {
+                    finish(e, &ctx.rest[g], m)
+                }),
                 1 | 3 | 5 => {
                     let s = (first - 1) / 2;
                     let other = full[s.min(3)][2 * m + 1];
@@ -816,6 +817,7 @@ impl Evaluator {
                         f,
                         r,
                         ti,
+                        |g| g == s,
                         |g, _, e, _| {
                             if g == s {
                                 e[2 * m + 1]
@@ -827,25 +829,48 @@ impl Evaluator {
                 }
                 2 | 4 | 6 => {
                     let s = (first - 2) / 2;
-                    self.first_pass(&pass, f, r, ti, |g, _, e, _| {
-                        let suit = if g == s { e } else { &full[s.min(3)] };
-                        finish(suit, if g == 3 { e } else { &full[3] }, m)
-                    })
+                    // A discard from another suit leaves the full hand's distance.
+                    let other = finish(&full[s.min(3)], &full[3], m);
+                    self.first_pass(
+                        &pass,
+                        f,
+                        r,
+                        ti,
+                        |g| g == s || g == 3,
+                        |g, _, e, _| {
+                            if g == s {
+                                finish(e, &full[3], m)
+                            } else if g == 3 {
+                                finish(&full[s.min(3)], e, m)
+                            } else {
+                                other
+                            }
+                        },
+                    )
                 }
-                SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
-                    self.first_pass(&pass, f, r, ti, |_, t, _, _| {
-                        form_after_discard(ctx, first, t, hand[t], m)
-                    })
-                }
-                SLOT_KNITTED => self.first_pass(&pass, f, r, ti, |g, t, e, rank| {
+                SLOT_PUNGS..=SLOT_HONORS_KNITTED => self.first_pass(
+                    &pass,
+                    f,
+                    r,
+                    ti,
+                    |_| false,
+                    |_, t, _, _| form_after_discard(ctx, first, t, hand[t], m),
+                ),
+                SLOT_KNITTED => self.first_pass(&pass, f, r, ti, all, |g, t, e, rank| {
                     let mut r = ctx.ranks;
                     r[g] = rank;
                     let held = ctx.held & !(u64::from(hand[t] == 1) << t);
                     ctx.knitted_after(t, held, &r, if g == 3 { e } else { &full[3] })
                 }),
-                _ => self.first_pass(&pass, f, r, ti, |_, t, _, _| {
-                    ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1)
-                }),
+                // A three-chow plan reads its own remainder's ranks.
+                _ => self.first_pass(
+                    &pass,
+                    f,
+                    r,
+                    ti,
+                    |_| false,
+                    |_, t, _, _| ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
+                ),
             }
         };
         let next = if order.len() > 1 {
@@ -870,8 +895,14 @@ impl Evaluator {
                 let t = tiles[i] as usize;
                 let g = (t / 9).min(3);
                 h[t] -= 1;
-                let own = lim.entry_at(g, ranks[i]);
-                let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(ranks[i]));
+                // A first plan that does not read the discard's group leaves its rank unread.
+                let rank = if ranks[i] == NO_RANK {
+                    lim.rank_without_one(&codes[g], g, t - 9 * g)
+                } else {
+                    ranks[i]
+                };
+                let own = lim.entry_at(g, rank);
+                let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(rank));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
             }
@@ -884,9 +915,10 @@ impl Evaluator {
     /// The first pass of [`Evaluator::score_discards`] when its first plan is read without
     /// a `DiscardAt`: every discard of `pass.kinds` measured for `pass.first` by `dist`
     /// (the discard's group, kind, group entry and group rank after it), its value written
-    /// into `firsts`, its group rank into `ranks` and its kind into `tiles`. Returns how many
-    /// discards were written and the highest value. Generic in `dist`, so that each plan
-    /// family runs a loop of its own.
+    /// into `firsts`, its group rank into `ranks` ([`NO_RANK`] when `needs` of its group is
+    /// false: then `dist` is given the full hand's entry and must read neither) and its
+    /// kind into `tiles`. Returns how many discards were written and the highest value.
+    /// Generic in `dist`, so that each plan family runs a loop of its own.
     #[inline(always)]
     fn first_pass(
         &self,
@@ -894,6 +926,7 @@ impl Evaluator {
         firsts: &mut [Best; 14],
         ranks: &mut [usize; 14],
         tiles: &mut [u8; 14],
+        needs: impl Fn(usize) -> bool,
         dist: impl Fn(usize, usize, &Entry, usize) -> u8,
     ) -> (usize, f32) {
         let (ctx, first) = (pass.ctx, pass.first);
@@ -906,9 +939,14 @@ impl Evaluator {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let g = (t / 9).min(3);
-            let r = lim.rank_without_one(&pass.codes[g], g, t - 9 * g);
-            ranks[n] = r;
-            let d = dist(g, t, lim.entry_at(g, r), r);
+            let d = if needs(g) {
+                let r = lim.rank_without_one(&pass.codes[g], g, t - 9 * g);
+                ranks[n] = r;
+                dist(g, t, lim.entry_at(g, r), r)
+            } else {
+                ranks[n] = NO_RANK;
+                dist(g, t, &ctx.full[g], NO_RANK)
+            };
             if d < INF {
                 let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
                     h[t] -= 1;
@@ -1660,6 +1698,9 @@ struct FirstPass<'a> {
     kinds: u64,
     first: usize,
 }
+
+/// A discard's group rank not looked up (see [`Evaluator::first_pass`]).
+const NO_RANK: usize = usize::MAX;
 
 /// The best plan found so far for a discard: its value, slot and distance (ties go to
 /// the earlier slot); [`Best::score`] spells it out.
