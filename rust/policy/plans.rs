@@ -105,9 +105,9 @@ pub struct Evaluator {
     chow_meld: bool,
     /// The low tiles of the chow melds (bit `t` for a chow from `t`).
     chow_lows: u64,
-    /// Beside melds, the kinds of each plan of [`THREE_CHOW_PLANS`] outside the declared
-    /// chows ([`Evaluator::chow_missing`] with nothing held), [`NO_ROOM`] for a plan the
-    /// melds leave no room for.
+    /// The kinds of each plan of [`THREE_CHOW_PLANS`] outside the declared chows
+    /// ([`Evaluator::chow_missing`] with nothing held: all nine without melds), [`NO_ROOM`]
+    /// for a plan the melds leave no room for.
     chow_open: [u64; 16],
     exposed: bool,
     /// Fan already secured by melded honor pungs.
@@ -374,7 +374,7 @@ impl Evaluator {
             n_chow_plans: 0,
             knitted_alive: true,
             alive: u16::MAX,
-            chow_open: [NO_ROOM; 16],
+            chow_open: THREE_CHOW_ALL,
             powers: Powers::get(),
         };
         for x in &m[..n] {
@@ -463,31 +463,18 @@ impl Evaluator {
         let mut top = [(u8::MAX, 0f32, 0usize); MAX_CHOW_PLANS];
         let mut kept = 0usize;
         // The plans within two tiles first (a bit each), then those in plan order.
-        let mut lacking = [0u64; 16];
+        // The plans' kinds outside the declared chows (all nine without melds), found with
+        // the melds, less those held.
         let mut near = 0u32;
-        if self.n_melds == 0 {
-            // Without melds every plan has room: its missing kinds are its nine less those
-            // held (a loop of its own).
-            for (i, l) in lacking.iter_mut().enumerate() {
-                let x = THREE_CHOW_ALL[i] & !held;
-                *l = x;
-                near |= u32::from(at_most_bits(x, 2)) << i;
-            }
-        } else {
-            // The plans' kinds outside the declared chows, found when the melds were.
-            for (i, l) in lacking.iter_mut().enumerate() {
-                let open = self.chow_open[i];
-                if open != NO_ROOM {
-                    let x = open & !held;
-                    *l = x;
-                    near |= u32::from(at_most_bits(x, 2)) << i;
-                }
+        for (i, &open) in self.chow_open.iter().enumerate() {
+            if open != NO_ROOM {
+                near |= u32::from(at_most_bits(open & !held, 2)) << i;
             }
         }
         while near != 0 {
             let i = near.trailing_zeros() as usize;
             near &= near - 1;
-            let (c, l) = (&THREE_CHOW_PLANS[i], lacking[i]);
+            let (c, l) = (&THREE_CHOW_PLANS[i], self.chow_open[i] & !held);
             let missing = u8::from(l != 0) + u8::from(l & l.wrapping_sub(1) != 0);
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
             let Some(pos) = top[..kept]
