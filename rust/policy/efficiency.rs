@@ -18,7 +18,7 @@
 //!   loses the concealed plans (seven pairs, knitted forms) and the concealed bonus, which
 //!   the plan values account for.
 
-use super::plans::{DiscardContext, Evaluator, PlanKind, Score};
+use super::plans::{DiscardContext, Evaluator, HandKinds, PlanKind, Score};
 use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
@@ -171,15 +171,27 @@ impl EfficiencyPolicy {
         allowed: u64,
         with_useful: bool,
     ) -> Option<DiscardChoice> {
-        self.best_discard_above(ev, hand, unseen, allowed, with_useful, f32::NEG_INFINITY)
+        let kinds = HandKinds::of(hand);
+        self.best_discard_above(
+            ev,
+            hand,
+            kinds,
+            unseen,
+            allowed,
+            with_useful,
+            f32::NEG_INFINITY,
+        )
     }
 
-    /// [`EfficiencyPolicy::best_discard`], or `None` without measuring the discards when
-    /// the full hand's best plan value (which no discard exceeds) is at most `floor`.
+    /// [`EfficiencyPolicy::best_discard`] (the kinds `hand` holds already found), or `None`
+    /// without measuring the discards when the full hand's best plan value (which no
+    /// discard exceeds) is at most `floor`.
+    #[allow(clippy::too_many_arguments)]
     fn best_discard_above(
         &mut self,
         ev: &Evaluator,
         hand: &Counts,
+        kinds: HandKinds,
         unseen: &Counts,
         allowed: u64,
         with_useful: bool,
@@ -188,7 +200,7 @@ impl EfficiencyPolicy {
         let codes = regular::codes(hand);
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
-        ev.fill_discard_context(&mut self.ctx, hand, &ranks, &full);
+        ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &ranks, &full);
         let ctx = &self.ctx;
         if ctx.bound() <= floor {
             return None;
@@ -300,7 +312,8 @@ impl EfficiencyPolicy {
         let legal = view.legal();
         let hand = *view.hand();
         let mut ev = self.evaluator(view, melds);
-        ev.select_chow_plans(&hand);
+        let kinds = HandKinds::of(&hand);
+        ev.select_chow_plans_of(&hand, kinds);
         // One pass over the legal actions: the discardable kinds, those that can be
         // declared ready, and whether a kong is offered.
         let (mut discardable, mut ready_kinds, mut kongs) = (0u64, 0u64, false);
@@ -315,7 +328,16 @@ impl EfficiencyPolicy {
                 _ => {}
             }
         }
-        let Some(choice) = self.best_discard(&ev, &hand, unseen, discardable, true) else {
+        let best = self.best_discard_above(
+            &ev,
+            &hand,
+            kinds,
+            unseen,
+            discardable,
+            true,
+            f32::NEG_INFINITY,
+        );
+        let Some(choice) = best else {
             return legal[0];
         };
         let target = choice.score.value * KONG_SHARE;
@@ -373,14 +395,15 @@ impl EfficiencyPolicy {
             };
             let (meld, h) = (c.meld, c.hand);
             let mut ev2 = self.evaluator(view, c.melds());
-            ev2.select_chow_plans(&h);
+            let kinds = HandKinds::of(&h);
+            ev2.select_chow_plans_of(&h, kinds);
             let v = if meld.kind == MeldKind::Kong {
                 // A replacement tile follows: the hand after the kong waits as it is.
                 ev2.score(&h).value / CLAIM_MARGIN
             } else {
                 // A claim whose hand cannot beat the best so far whatever it discards is
                 // not measured further.
-                match self.best_discard_above(&ev2, &h, &[0; 34], u64::MAX, false, best.0) {
+                match self.best_discard_above(&ev2, &h, kinds, &[0; 34], u64::MAX, false, best.0) {
                     Some(c) => c.score.value,
                     None => 0.0,
                 }

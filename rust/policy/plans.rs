@@ -414,8 +414,13 @@ impl Evaluator {
     /// Also marks which other plans are within reach of `tiles`; [`Evaluator::score`]
     /// measures only those (before this is called, every plan is measured).
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
+        self.select_chow_plans_of(tiles, HandKinds::of(tiles));
+    }
+
+    /// [`Evaluator::select_chow_plans`] with the kinds `tiles` holds already found.
+    pub(crate) fn select_chow_plans_of(&mut self, tiles: &Counts, kinds: HandKinds) {
         self.n_chow_plans = 0;
-        let held = special::presence(tiles);
+        let held = kinds.held;
         // Kinds held are counted per suit from a table (the baseline x86-64 target has no
         // population count); the knitted straight needs six of some permutation's nine.
         let reach = reach::Reach::new(held);
@@ -441,7 +446,7 @@ impl Evaluator {
                 alive |= 1 << (ALIVE_HALF + g);
             }
         }
-        let pairs = special::pairs_held(tiles);
+        let pairs = kinds.pairs;
         // At least 3 - melds pairs; at least 4 pairs.
         if !at_most_bits(pairs, 2u32.saturating_sub(self.n_melds as u32)) || self.n_melds >= 3 {
             alive |= 1 << ALIVE_PUNGS;
@@ -603,10 +608,22 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) {
+        self.fill_discard_context_of(ctx, full_hand, HandKinds::of(full_hand), ranks, full);
+    }
+
+    /// [`Evaluator::fill_discard_context`] with the kinds the full hand holds already found.
+    pub(crate) fn fill_discard_context_of(
+        &self,
+        ctx: &mut DiscardContext,
+        full_hand: &Counts,
+        kinds: HandKinds,
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+    ) {
         (ctx.rest, ctx.halves) = regular::rests_and_halves(full);
         ctx.full = *full;
         ctx.ranks = *ranks;
-        ctx.held = special::presence(full_hand);
+        ctx.held = kinds.held;
         ctx.n_order = 0;
         ctx.honors = self.honor_fan(full_hand) + self.meld_fan;
         ctx.concealed = self.concealed();
@@ -615,9 +632,7 @@ impl Evaluator {
         }
         // What the whole-hand forms of the discards start from, for the forms measured.
         let forms = self.active_slots();
-        if forms & (1 << SLOT_PUNGS | 1 << SLOT_ORPHANS) != 0 {
-            ctx.pairs = special::pairs_held(full_hand);
-        }
+        ctx.pairs = kinds.pairs;
         if forms >> SLOT_PAIRS & 1 == 1 {
             ctx.pair_stats = special::pair_stats(full_hand);
         }
@@ -1684,6 +1699,25 @@ struct FirstPass<'a> {
     codes: &'a [(usize, usize, usize); 4],
     kinds: u64,
     first: usize,
+}
+
+/// The kinds a hand holds at least once and at least twice (bit `t` for kind `t`), which
+/// the plans' selection and a decision's context both read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HandKinds {
+    pub(crate) held: u64,
+    pub(crate) pairs: u64,
+}
+
+impl HandKinds {
+    /// The kinds `hand` holds.
+    #[inline(always)]
+    pub(crate) fn of(hand: &Counts) -> HandKinds {
+        HandKinds {
+            held: special::presence(hand),
+            pairs: special::pairs_held(hand),
+        }
+    }
 }
 
 /// A discard's group rank not looked up (see [`Evaluator::first_pass`]).
