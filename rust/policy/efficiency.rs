@@ -18,14 +18,14 @@
 //!   loses the concealed plans (seven pairs, knitted forms) and the concealed bonus, which
 //!   the plan values account for.
 
-use super::plans::{DiscardContext, Evaluator, PlanKind, Score};
+use super::plans::{DiscardContext, Evaluator, HandKinds, PlanKind, Score};
 use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
 use crate::rules::Rules;
 use crate::shanten::regular::{self, combine, finish, table_entry};
-use crate::shanten::special;
 use crate::shanten::tables::{Entry, INF};
+use crate::shanten::{special, swar};
 use crate::tile::{Counts, Tile};
 use crate::wall::Rng;
 
@@ -52,8 +52,11 @@ pub struct EfficiencyPolicy {
     ctx: DiscardContext,
     /// The scored discards of the decision (the first ones written by each decision).
     scored: [(Tile, Score); 14],
-    /// The shortlisted discards of the decision, best first.
-    short: [(Tile, Score); 14],
+    /// The last evaluator built by [`EfficiencyPolicy::evaluator`], with the seat and
+    /// prevalent winds it was built for.
+    last_evaluator: Option<((u8, u8), Evaluator)>,
+    /// The shortlisted discards of the decision, best first (indices into `scored`).
+    short: [u8; 14],
 }
 
 /// A discard not scored (the value of no plan).
@@ -133,7 +136,8 @@ impl EfficiencyPolicy {
             memo: UsefulMemo::new(),
             ctx: DiscardContext::new(),
             scored: [UNSCORED; 14],
-            short: [UNSCORED; 14],
+            last_evaluator: None,
+            short: [0; 14],
         }
     }
 
@@ -142,8 +146,18 @@ impl EfficiencyPolicy {
         self.min_fan
     }
 
-    fn evaluator(&self, view: &dyn TableView, melds: &[Meld]) -> Evaluator {
-        Evaluator::new(melds, view.seat_wind(), view.prevalent_wind(), self.min_fan)
+    /// The evaluator of a seat with `melds` (before its plans are selected): the last one
+    /// built is kept with its melds and winds, as most decisions of a seat share them.
+    fn evaluator(&mut self, view: &dyn TableView, melds: &[Meld]) -> Evaluator {
+        let winds = (view.seat_wind(), view.prevalent_wind());
+        if let Some((w, ev)) = &self.last_evaluator {
+            if *w == winds && ev.melds() == melds {
+                return ev.clone();
+            }
+        }
+        let ev = Evaluator::new(melds, winds.0, winds.1, self.min_fan);
+        self.last_evaluator = Some((winds, ev.clone()));
+        ev
     }
 
     /// The best discard from a full hand (`14 - 3k` tiles) among `allowed` kinds (bit
@@ -157,15 +171,27 @@ impl EfficiencyPolicy {
         allowed: u64,
         with_useful: bool,
     ) -> Option<DiscardChoice> {
-        self.best_discard_above(ev, hand, unseen, allowed, with_useful, f32::NEG_INFINITY)
+        let kinds = HandKinds::of(hand);
+        self.best_discard_above(
+            ev,
+            hand,
+            kinds,
+            unseen,
+            allowed,
+            with_useful,
+            f32::NEG_INFINITY,
+        )
     }
 
-    /// [`EfficiencyPolicy::best_discard`], or `None` without measuring the discards when
-    /// the full hand's best plan value (which no discard exceeds) is at most `floor`.
+    /// [`EfficiencyPolicy::best_discard`] (the kinds `hand` holds already found), or `None`
+    /// without measuring the discards when the full hand's best plan value (which no
+    /// discard exceeds) is at most `floor`.
+    #[allow(clippy::too_many_arguments)]
     fn best_discard_above(
         &mut self,
         ev: &Evaluator,
         hand: &Counts,
+        kinds: HandKinds,
         unseen: &Counts,
         allowed: u64,
         with_useful: bool,
@@ -174,7 +200,7 @@ impl EfficiencyPolicy {
         let codes = regular::codes(hand);
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
-        ev.fill_discard_context(&mut self.ctx, hand, &ranks, &full);
+        ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &ranks, &full);
         let ctx = &self.ctx;
         if ctx.bound() <= floor {
             return None;
@@ -209,25 +235,27 @@ impl EfficiencyPolicy {
                 best = c.1.value;
             }
         }
+        // The shortlist holds indices into `scored`.
         let short = &mut self.short;
         let mut n_short = 0usize;
-        for c in &scored[..n] {
+        for (j, c) in scored[..n].iter().enumerate() {
             if c.1.value >= best * SHORTLIST {
                 // After the kept discards of at least its value (kind order among equals).
                 let mut i = n_short;
-                while i > 0 && short[i - 1].1.value < c.1.value {
+                while i > 0 && scored[short[i - 1] as usize].1.value < c.1.value {
                     short[i] = short[i - 1];
                     i -= 1;
                 }
-                short[i] = *c;
+                short[i] = j as u8;
                 n_short += 1;
             }
         }
         let short = &short[..n_short.min(MAX_SHORTLIST)];
         if short.len() <= 1 {
-            return short.first().map(choice);
+            return short.first().map(|&j| choice(&scored[j as usize]));
         }
-        let mut chosen: Option<(f32, DiscardChoice)> = None;
+        // The best key so far, its discard's index in `scored` and its useful copies.
+        let mut chosen: Option<(f32, usize, u32)> = None;
         let mut ties = 0u64;
         // What the useful-tile counts share, built when the first shortlisted discard needs it.
         let mut shared: Option<Shared> = None;
@@ -235,70 +263,86 @@ impl EfficiencyPolicy {
         // Kinds with an unseen copy, and those the full hand holds fewer than four of: the
         // hand after a discard can hold one more of these, and of the discarded kind.
         let unseen_kinds = special::presence(unseen);
+        let unseen_words = swar::words(unseen);
         let below_four = !special::fours(hand);
-        for sc in short.iter() {
-            let c = &mut choice(sc);
-            let mask = if regular_plan(c.score.plan) {
+        for &j in short.iter() {
+            let (tile, score) = scored[j as usize];
+            let mask = if regular_plan(score.plan) {
                 let shared = shared
                     .get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
-                let need = c.score.allowed & unseen_kinds & (below_four | 1 << c.tile);
+                let need = score.allowed & unseen_kinds & (below_four | 1 << tile);
                 regular_useful(
                     &codes,
                     &full,
                     shared,
-                    c.tile as usize,
+                    tile as usize,
                     m_sets,
                     need,
                     &mut self.memo,
                 ) & need
             } else {
                 let mut x = *hand;
-                x[c.tile as usize] -= 1;
-                ev.useful(c.score.plan, c.score.allowed, &x)
+                x[tile as usize] -= 1;
+                ev.useful(score.plan, score.allowed, &x)
             };
-            let mut u = 0u32;
-            let mut m = mask;
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                u += unseen[k] as u32;
-            }
-            c.useful = u;
-            let key = c.score.value * (u as f32 + 4.0);
+            let u = unseen_copies(&unseen_words, mask);
+            let key = score.value * (u as f32 + 4.0);
             match chosen {
-                Some((k, _)) if key < k => {}
-                Some((k, _)) if key == k => {
+                Some((k, _, _)) if key < k => {}
+                Some((k, _, _)) if key == k => {
                     // Reservoir choice among exact ties, from the seeded generator.
                     ties += 1;
                     if self.rng.below(ties + 1) == 0 {
-                        chosen = Some((key, *c));
+                        chosen = Some((key, j as usize, u));
                     }
                 }
                 _ => {
                     ties = 0;
-                    chosen = Some((key, *c));
+                    chosen = Some((key, j as usize, u));
                 }
             }
         }
-        chosen.map(|(_, c)| c)
+        chosen.map(|(_, j, useful)| DiscardChoice {
+            useful,
+            ..choice(&scored[j])
+        })
     }
 
     fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
         let mut ev = self.evaluator(view, melds);
-        ev.select_chow_plans(&hand);
-        let mut discardable = 0u64;
+        let kinds = HandKinds::of(&hand);
+        ev.select_chow_plans_of(&hand, kinds);
+        // One pass over the legal actions: the discardable kinds, those that can be
+        // declared ready, and whether a kong is offered.
+        let (mut discardable, mut ready_kinds, mut kongs) = (0u64, 0u64, false);
         for a in legal {
-            if let Action::Discard(t) | Action::Ready(t) = a {
-                discardable |= 1 << t;
+            match *a {
+                Action::Discard(t) => discardable |= 1 << (t & 63),
+                Action::Ready(t) => {
+                    discardable |= 1 << (t & 63);
+                    ready_kinds |= 1 << (t & 63);
+                }
+                Action::ConcealedKong(_) | Action::AddedKong(_) => kongs = true,
+                _ => {}
             }
         }
-        let Some(choice) = self.best_discard(&ev, &hand, unseen, discardable, true) else {
+        let best = self.best_discard_above(
+            &ev,
+            &hand,
+            kinds,
+            unseen,
+            discardable,
+            true,
+            f32::NEG_INFINITY,
+        );
+        let Some(choice) = best else {
             return legal[0];
         };
         let target = choice.score.value * KONG_SHARE;
-        for &a in legal {
+        let kong_offers: &[Action] = if kongs { legal } else { &[] };
+        for &a in kong_offers {
             match a {
                 Action::ConcealedKong(t) => {
                     let after = AfterMeld::of_concealed_kong(t, &hand, melds);
@@ -318,23 +362,15 @@ impl EfficiencyPolicy {
                 _ => {}
             }
         }
-        let ready = Action::Ready(choice.tile);
-        if legal
-            .iter()
-            .any(|a| matches!(a, Action::Ready(t) if *t == choice.tile))
-        {
-            return ready;
+        if ready_kinds >> (choice.tile & 63) & 1 == 1 {
+            return Action::Ready(choice.tile);
         }
         Action::Discard(choice.tile)
     }
 
-    fn claim(
-        &mut self,
-        view: &dyn TableView,
-        melds: &[Meld],
-        tile: Tile,
-        unseen: &Counts,
-    ) -> Action {
+    /// A claim decision: the unseen copies are not needed, as the hands after a claim are
+    /// valued without useful tiles.
+    fn claim(&mut self, view: &dyn TableView, melds: &[Meld], tile: Tile) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
         let mut with = hand;
@@ -359,14 +395,15 @@ impl EfficiencyPolicy {
             };
             let (meld, h) = (c.meld, c.hand);
             let mut ev2 = self.evaluator(view, c.melds());
-            ev2.select_chow_plans(&h);
+            let kinds = HandKinds::of(&h);
+            ev2.select_chow_plans_of(&h, kinds);
             let v = if meld.kind == MeldKind::Kong {
                 // A replacement tile follows: the hand after the kong waits as it is.
                 ev2.score(&h).value / CLAIM_MARGIN
             } else {
                 // A claim whose hand cannot beat the best so far whatever it discards is
                 // not measured further.
-                match self.best_discard_above(&ev2, &h, unseen, u64::MAX, false, best.0) {
+                match self.best_discard_above(&ev2, &h, kinds, &[0; 34], u64::MAX, false, best.0) {
                     Some(c) => c.score.value,
                     None => 0.0,
                 }
@@ -510,6 +547,37 @@ fn regular_useful(
     out
 }
 
+/// The unseen copies of the kinds `mask` (bit `t` for kind `t`, below 34), from the
+/// unseen counts `words` ([`swar::words`], each count at most 4): eight kinds at a time,
+/// each word's counts kept where the mask's byte has its bit.
+#[inline(always)]
+fn unseen_copies(words: &[u64; 5], mask: u64) -> u32 {
+    let mut acc = 0u64;
+    for (i, w) in words.iter().enumerate() {
+        acc += w & BYTES_OF_BITS[(mask >> (8 * i)) as usize & 0xFF];
+    }
+    // Each byte sums at most five counts of 4, and all of them at most 34 counts of 4:
+    // the bytes add without carries.
+    (acc.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
+/// `BYTES_OF_BITS[b]`: byte `i` all ones for each bit `i` set in `b`.
+const BYTES_OF_BITS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// The kinds of each group (bit `t` for kind `t`).
 const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
@@ -567,10 +635,9 @@ impl Policy for EfficiencyPolicy {
         }
         let (m, n) = view.melds(view.seat());
         let melds = &m[..n];
-        let unseen = unseen(view, melds);
         match view.claim() {
-            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t, &unseen),
-            _ => self.turn(view, melds, &unseen),
+            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t),
+            _ => self.turn(view, melds, &unseen(view, melds)),
         }
     }
     fn boxed_clone(&self) -> Box<dyn Policy> {
@@ -682,6 +749,23 @@ mod tests {
                 );
                 assert_eq!(some & need, oracle & need, "{after:?} after discarding {t}");
             }
+        }
+    }
+
+    #[test]
+    fn unseen_copies_of_a_mask_equal_the_sum_kind_by_kind() {
+        let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
+        for round in 0..20_000u64 {
+            let unseen: Counts = std::array::from_fn(|_| rng.below(5) as u8);
+            let mask = match round % 3 {
+                0 => (1 << 34) - 1,
+                _ => (rng.below(1 << 34) & rng.below(1 << 34)) | 1 << rng.below(34),
+            };
+            let sum: u32 = (0..34)
+                .filter(|&k| mask >> k & 1 == 1)
+                .map(|k| unseen[k] as u32)
+                .sum();
+            assert_eq!(unseen_copies(&swar::words(&unseen), mask), sum, "{mask:x}");
         }
     }
 

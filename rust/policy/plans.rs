@@ -105,6 +105,10 @@ pub struct Evaluator {
     chow_meld: bool,
     /// The low tiles of the chow melds (bit `t` for a chow from `t`).
     chow_lows: u64,
+    /// The kinds of each plan of [`THREE_CHOW_PLANS`] outside the declared chows
+    /// ([`Evaluator::chow_missing`] with nothing held: all nine without melds), [`NO_ROOM`]
+    /// for a plan the melds leave no room for.
+    chow_open: [u64; 16],
     exposed: bool,
     /// Fan already secured by melded honor pungs.
     meld_fan: f32,
@@ -331,6 +335,9 @@ fn at_most_bits(mut x: u64, k: u32) -> bool {
     x == 0
 }
 
+/// [`Evaluator::chow_open`] of a plan the melds leave no room for (no plan's kinds).
+const NO_ROOM: u64 = u64::MAX;
+
 /// The most three-chow plans kept alive at once.
 pub const MAX_CHOW_PLANS: usize = 3;
 
@@ -367,6 +374,7 @@ impl Evaluator {
             n_chow_plans: 0,
             knitted_alive: true,
             alive: u16::MAX,
+            chow_open: THREE_CHOW_ALL,
             powers: Powers::get(),
         };
         for x in &m[..n] {
@@ -380,6 +388,11 @@ impl Evaluator {
             if t >= 27 && x.kind != MeldKind::Chow {
                 e.meld_fan += honor_value[(t - 27) as usize];
             }
+        }
+        // Beside melds, the kinds each three-chow plan still needs held (none marks a
+        // plan the melds leave no room for), which the melds alone settle.
+        if n > 0 {
+            e.chow_open = std::array::from_fn(|i| e.chow_missing(i, 0).unwrap_or(NO_ROOM));
         }
         e
     }
@@ -401,8 +414,13 @@ impl Evaluator {
     /// Also marks which other plans are within reach of `tiles`; [`Evaluator::score`]
     /// measures only those (before this is called, every plan is measured).
     pub fn select_chow_plans(&mut self, tiles: &Counts) {
+        self.select_chow_plans_of(tiles, HandKinds::of(tiles));
+    }
+
+    /// [`Evaluator::select_chow_plans`] with the kinds `tiles` holds already found.
+    pub(crate) fn select_chow_plans_of(&mut self, tiles: &Counts, kinds: HandKinds) {
         self.n_chow_plans = 0;
-        let held = special::presence(tiles);
+        let held = kinds.held;
         // Kinds held are counted per suit from a table (the baseline x86-64 target has no
         // population count); the knitted straight needs six of some permutation's nine.
         let reach = reach::Reach::new(held);
@@ -428,7 +446,7 @@ impl Evaluator {
                 alive |= 1 << (ALIVE_HALF + g);
             }
         }
-        let pairs = special::pairs_held(tiles);
+        let pairs = kinds.pairs;
         // At least 3 - melds pairs; at least 4 pairs.
         if !at_most_bits(pairs, 2u32.saturating_sub(self.n_melds as u32)) || self.n_melds >= 3 {
             alive |= 1 << ALIVE_PUNGS;
@@ -450,18 +468,18 @@ impl Evaluator {
         let mut top = [(u8::MAX, 0f32, 0usize); MAX_CHOW_PLANS];
         let mut kept = 0usize;
         // The plans within two tiles first (a bit each), then those in plan order.
-        let mut lacking = [0u64; 16];
+        // The plans' kinds outside the declared chows (all nine without melds), found with
+        // the melds, less those held.
         let mut near = 0u32;
-        for (i, l) in lacking.iter_mut().enumerate() {
-            if let Some(x) = self.chow_missing(i, held) {
-                *l = x;
-                near |= u32::from(at_most_bits(x, 2)) << i;
+        for (i, &open) in self.chow_open.iter().enumerate() {
+            if open != NO_ROOM {
+                near |= u32::from(at_most_bits(open & !held, 2)) << i;
             }
         }
         while near != 0 {
             let i = near.trailing_zeros() as usize;
             near &= near - 1;
-            let (c, l) = (&THREE_CHOW_PLANS[i], lacking[i]);
+            let (c, l) = (&THREE_CHOW_PLANS[i], self.chow_open[i] & !held);
             let missing = u8::from(l != 0) + u8::from(l & l.wrapping_sub(1) != 0);
             let better = |x: &(u8, f32, usize)| missing < x.0 || (missing == x.0 && c.fan > x.1);
             let Some(pos) = top[..kept]
@@ -590,10 +608,22 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) {
+        self.fill_discard_context_of(ctx, full_hand, HandKinds::of(full_hand), ranks, full);
+    }
+
+    /// [`Evaluator::fill_discard_context`] with the kinds the full hand holds already found.
+    pub(crate) fn fill_discard_context_of(
+        &self,
+        ctx: &mut DiscardContext,
+        full_hand: &Counts,
+        kinds: HandKinds,
+        ranks: &[usize; 4],
+        full: &[Entry; 4],
+    ) {
         (ctx.rest, ctx.halves) = regular::rests_and_halves(full);
         ctx.full = *full;
         ctx.ranks = *ranks;
-        ctx.held = special::presence(full_hand);
+        ctx.held = kinds.held;
         ctx.n_order = 0;
         ctx.honors = self.honor_fan(full_hand) + self.meld_fan;
         ctx.concealed = self.concealed();
@@ -602,9 +632,7 @@ impl Evaluator {
         }
         // What the whole-hand forms of the discards start from, for the forms measured.
         let forms = self.active_slots();
-        if forms & (1 << SLOT_PUNGS | 1 << SLOT_ORPHANS) != 0 {
-            ctx.pairs = special::pairs_held(full_hand);
-        }
+        ctx.pairs = kinds.pairs;
         if forms >> SLOT_PAIRS & 1 == 1 {
             ctx.pair_stats = special::pair_stats(full_hand);
         }
@@ -663,6 +691,13 @@ impl Evaluator {
                 ctx.knit_base = knitted::missing_kinds(ctx.held);
                 ctx.knit_full = knitted_fast(&ctx.knit_base, ranks, &full[3], 5);
                 ctx.knit_full
+            } else if slot == SLOT_KNITTED && self.n_melds == 1 {
+                // Beside one meld: from the kinds held once, twice and three times, which
+                // a discard changes at its kind alone (`DiscardContext::knitted_one_meld`).
+                ctx.fill_knitted_one_meld(full_hand)
+            } else if (SLOT_PUNGS..=SLOT_HONORS_KNITTED).contains(&slot) {
+                // The whole-hand forms from the counts already gathered above.
+                ctx.form_full(slot, m)
             } else {
                 self.slot_distance(slot, full_hand, full, m, plain, &mut chow)
             };
@@ -704,7 +739,7 @@ impl Evaluator {
         let d = DiscardAt::new(self, ctx, hand, &e[g], e, t, None);
         let mut best = Best::NONE;
         self.measure(ctx, &d, &ctx.order[..ctx.n_order as usize], &mut best);
-        best.score
+        best.score()
     }
 
     /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
@@ -734,73 +769,112 @@ impl Evaluator {
         let mut firsts = [Best::NONE; 14];
         let mut ranks = [0usize; 14];
         let mut tiles = [0u8; 14];
-        let mut n = 0usize;
-        let mut floor = 0f32;
-        let mut rest = kinds;
         // The first plan, unless it is the knitted straight beside a meld, is read from the
         // group entries, adjusted from the full hand's counts (the whole-hand forms and
         // the knitted straight) or from a three-chow plan's remainder: then a discard is
-        // measured without building its `DiscardAt`.
+        // measured without building its `DiscardAt`, in a loop of its own per plan family.
         let first = order.first().map_or(N_SLOTS, |&s| s as usize);
         let from_entries = first < N_SLOTS && (first != SLOT_KNITTED || self.n_melds == 0);
-        while rest != 0 && n < 14 {
-            let t = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let g = (t / 9).min(3);
-            ranks[n] = lim.rank_without_one(&codes[g], g, t - 9 * g);
-            let entry = lim.entry_at(g, ranks[n]);
-            if from_entries {
-                let pick = |s: usize| if s == g { entry } else { &full[s] };
-                let dist = match first {
-                    SLOT_PLAIN => finish(entry, &ctx.rest[g], m),
-                    1 | 3 | 5 => pick((first - 1) / 2)[2 * m + 1],
-                    2 | 4 | 6 => finish(pick((first - 2) / 2), pick(3), m),
-                    SLOT_PUNGS..=SLOT_HONORS_KNITTED => {
-                        form_after_discard(ctx, first, t, hand[t], m)
-                    }
-                    SLOT_KNITTED => {
-                        let mut r = ctx.ranks;
-                        r[g] = ranks[n];
-                        let held = ctx.held & !(u64::from(hand[t] == 1) << t);
-                        ctx.knitted_after(t, held, &r, pick(3))
-                    }
-                    _ => ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
-                };
-                if dist < INF {
-                    let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
-                        h[t] -= 1;
-                        let honors = self.honor_fan(&h) + self.meld_fan;
-                        h[t] += 1;
-                        self.weight(self.slot_fan(first, honors, ctx.concealed))
-                    } else {
-                        ctx.weight[first]
-                    };
-                    let v = w * self.powers.beta(dist);
-                    if v > 0.0 {
-                        firsts[n] = Best {
-                            score: Score {
-                                value: v,
-                                plan: slot_plan(first),
-                                distance: dist,
-                                allowed: slot_allowed(first),
-                            },
-                            slot: first,
-                        };
-                    }
-                }
-            } else {
+        let pass = FirstPass {
+            ctx,
+            hand,
+            codes,
+            kinds,
+            first,
+        };
+        let (n, floor) = if !from_entries {
+            let mut n = 0usize;
+            let mut floor = 0f32;
+            let mut rest = kinds;
+            while rest != 0 && n < 14 {
+                let t = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let g = (t / 9).min(3);
+                ranks[n] = lim.rank_without_one(&codes[g], g, t - 9 * g);
+                let entry = lim.entry_at(g, ranks[n]);
                 h[t] -= 1;
                 let d = DiscardAt::new(self, ctx, &h, entry, full, t as Tile, Some(ranks[n]));
                 self.measure(ctx, &d, &order[..order.len().min(1)], &mut firsts[n]);
                 h[t] += 1;
+                // Values are never NaN: a comparison keeps the larger.
+                if firsts[n].value > floor {
+                    floor = firsts[n].value;
+                }
+                tiles[n] = t as u8;
+                n += 1;
             }
-            // Values are never NaN: a comparison keeps the larger.
-            if firsts[n].score.value > floor {
-                floor = firsts[n].score.value;
+            (n, floor)
+        } else {
+            let (f, r, ti) = (&mut firsts, &mut ranks, &mut tiles);
+            let all = |_: usize| true;
+            match first {
+                SLOT_PLAIN => self.first_pass(&pass, f, r, ti, all, |g, _, e, _| {
+                    finish(e, &ctx.rest[g], m)
+                }),
+                1 | 3 | 5 => {
+                    let s = (first - 1) / 2;
+                    let other = full[s.min(3)][2 * m + 1];
+                    self.first_pass(
+                        &pass,
+                        f,
+                        r,
+                        ti,
+                        |g| g == s,
+                        |g, _, e, _| {
+                            if g == s {
+                                e[2 * m + 1]
+                            } else {
+                                other
+                            }
+                        },
+                    )
+                }
+                2 | 4 | 6 => {
+                    let s = (first - 2) / 2;
+                    // A discard from another suit leaves the full hand's distance.
+                    let other = finish(&full[s.min(3)], &full[3], m);
+                    self.first_pass(
+                        &pass,
+                        f,
+                        r,
+                        ti,
+                        |g| g == s || g == 3,
+                        |g, _, e, _| {
+                            if g == s {
+                                finish(e, &full[3], m)
+                            } else if g == 3 {
+                                finish(&full[s.min(3)], e, m)
+                            } else {
+                                other
+                            }
+                        },
+                    )
+                }
+                SLOT_PUNGS..=SLOT_HONORS_KNITTED => self.first_pass(
+                    &pass,
+                    f,
+                    r,
+                    ti,
+                    |_| false,
+                    |_, t, _, _| form_after_discard(ctx, first, t, hand[t], m),
+                ),
+                SLOT_KNITTED => self.first_pass(&pass, f, r, ti, all, |g, t, e, rank| {
+                    let mut r = ctx.ranks;
+                    r[g] = rank;
+                    let held = ctx.held & !(u64::from(hand[t] == 1) << t);
+                    ctx.knitted_after(t, held, &r, if g == 3 { e } else { &full[3] })
+                }),
+                // A three-chow plan reads its own remainder's ranks.
+                _ => self.first_pass(
+                    &pass,
+                    f,
+                    r,
+                    ti,
+                    |_| false,
+                    |_, t, _, _| ctx.chow_discard_distance(first - SLOT_CHOWS, t, hand[t] == 1),
+                ),
             }
-            tiles[n] = t as u8;
-            n += 1;
-        }
+        };
         let next = if order.len() > 1 {
             ctx.bound[order[1] as usize]
         } else {
@@ -810,28 +884,93 @@ impl Evaluator {
         let mut k = 0usize;
         for i in 0..n {
             let mut best = firsts[i];
-            if best.score.value < cut && next < cut {
+            if best.value < cut && next < cut {
                 continue;
             }
             // The measure stops at once when the next plan's full-hand value cannot beat
             // the first plan's: then the discard's state is not built.
             let stops = |slot: usize| {
                 let u = ctx.bound[slot];
-                u < best.score.value || (u == best.score.value && slot > best.slot)
+                u < best.value || (u == best.value && slot > best.slot())
             };
             if order.len() > 1 && !stops(order[1] as usize) {
                 let t = tiles[i] as usize;
                 let g = (t / 9).min(3);
                 h[t] -= 1;
-                let own = lim.entry_at(g, ranks[i]);
-                let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(ranks[i]));
+                // A first plan that does not read the discard's group leaves its rank unread.
+                let rank = if ranks[i] == NO_RANK {
+                    lim.rank_without_one(&codes[g], g, t - 9 * g)
+                } else {
+                    ranks[i]
+                };
+                let own = lim.entry_at(g, rank);
+                let d = DiscardAt::new(self, ctx, &h, own, full, t as Tile, Some(rank));
                 self.measure(ctx, &d, &order[1..], &mut best);
                 h[t] += 1;
             }
-            out[k] = (tiles[i], best.score);
+            out[k] = (tiles[i], best.score());
             k += 1;
         }
         k
+    }
+
+    /// The first pass of [`Evaluator::score_discards`] when its first plan is read without
+    /// a `DiscardAt`: every discard of `pass.kinds` measured for `pass.first` by `dist`
+    /// (the discard's group, kind, group entry and group rank after it), its value written
+    /// into `firsts`, its group rank into `ranks` ([`NO_RANK`] when `needs` of its group is
+    /// false: then `dist` is given the full hand's entry and must read neither) and its
+    /// kind into `tiles`. Returns how many discards were written and the highest value.
+    /// Generic in `dist`, so that each plan family runs a loop of its own.
+    #[inline(always)]
+    fn first_pass(
+        &self,
+        pass: &FirstPass,
+        firsts: &mut [Best; 14],
+        ranks: &mut [usize; 14],
+        tiles: &mut [u8; 14],
+        needs: impl Fn(usize) -> bool,
+        dist: impl Fn(usize, usize, &Entry, usize) -> u8,
+    ) -> (usize, f32) {
+        let (ctx, first) = (pass.ctx, pass.first);
+        let lim = ctx.lim;
+        let mut h = *pass.hand;
+        let mut n = 0usize;
+        let mut floor = 0f32;
+        let mut rest = pass.kinds;
+        while rest != 0 && n < 14 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let g = (t / 9).min(3);
+            let d = if needs(g) {
+                let r = lim.rank_without_one(&pass.codes[g], g, t - 9 * g);
+                ranks[n] = r;
+                dist(g, t, lim.entry_at(g, r), r)
+            } else {
+                ranks[n] = NO_RANK;
+                dist(g, t, &ctx.full[g], NO_RANK)
+            };
+            if d < INF {
+                let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
+                    h[t] -= 1;
+                    let honors = self.honor_fan(&h) + self.meld_fan;
+                    h[t] += 1;
+                    self.weight(self.slot_fan(first, honors, ctx.concealed))
+                } else {
+                    ctx.weight[first]
+                };
+                let v = w * self.powers.beta(d);
+                if v > 0.0 {
+                    firsts[n] = Best::at(v, first, d);
+                }
+            }
+            // Values are never NaN: a comparison keeps the larger.
+            if firsts[n].value > floor {
+                floor = firsts[n].value;
+            }
+            tiles[n] = t as u8;
+            n += 1;
+        }
+        (n, floor)
     }
 
     /// Measures the slots `slots` (a part of `ctx.order`) for the discard `d`, improving
@@ -844,13 +983,16 @@ impl Evaluator {
         for &slot in slots {
             let slot = slot as usize;
             let u = ctx.bound[slot];
-            if u < best.score.value || (u == best.score.value && slot > best.slot) {
+            if u < best.value || (u == best.value && slot > best.slot()) {
                 break;
             }
             let dist = match slot {
                 SLOT_PLAIN => finish(d.own, &ctx.rest[g], m),
                 1 | 3 | 5 => e((slot - 1) / 2)[2 * m + 1],
                 2 | 4 | 6 => finish(e((slot - 2) / 2), e(3), m),
+                SLOT_KNITTED if self.n_melds == 1 => {
+                    ctx.knitted_one_meld_after(d.t, d.hand[d.t] + 1)
+                }
                 SLOT_KNITTED if self.n_melds == 0 && d.rank.is_some() => {
                     let mut ranks = ctx.ranks;
                     ranks[g] = d.rank.unwrap_or(ranks[g]);
@@ -873,16 +1015,8 @@ impl Evaluator {
                 ctx.weight[slot]
             };
             let v = w * self.powers.beta(dist);
-            if v > best.score.value || (v == best.score.value && v > 0.0 && slot < best.slot) {
-                *best = Best {
-                    score: Score {
-                        value: v,
-                        plan: slot_plan(slot),
-                        distance: dist,
-                        allowed: slot_allowed(slot),
-                    },
-                    slot,
-                };
+            if v > best.value || (v == best.value && v > 0.0 && slot < best.slot()) {
+                *best = Best::at(v, slot, dist);
             }
         }
     }
@@ -1227,6 +1361,10 @@ pub struct DiscardContext {
     /// The full hand's knitted-straight distance ([`knitted_fast`] with bound 5), when
     /// measured with `knit_base`.
     knit_full: u8,
+    /// Beside one meld, with `knit_base` (written with the knitted straight's slot): the
+    /// kinds the full hand holds at least twice and three times.
+    knit_twice: u64,
+    knit_thrice: u64,
     /// The limited tables.
     lim: regular::Limited,
     /// The full hand's honors' share of the fan (held and melded).
@@ -1269,6 +1407,8 @@ impl DiscardContext {
             n_order: 0,
             knit_base: [9; 6],
             knit_full: INF,
+            knit_twice: 0,
+            knit_thrice: 0,
             lim: regular::Limited::get(),
             honors: 0.0,
             concealed: 0.0,
@@ -1321,6 +1461,71 @@ impl DiscardContext {
                 d => d,
             }
         }
+    }
+
+    /// The knitted straight's distance beside one meld ([`Evaluator::form_distance`], below
+    /// 5, else [`INF`]) of a hand holding the kinds `held` at least once, `twice` and
+    /// `thrice` at least two and three times, each straight lacking `missing` kinds.
+    #[inline(always)]
+    fn knitted_one_meld(&self, held: u64, twice: u64, thrice: u64, missing: &[u8; 6]) -> u8 {
+        knitted::one_meld_from(held, twice, thrice, missing, 5).unwrap_or(INF)
+    }
+
+    /// The distance of the whole-hand form of slot `slot` (all pungs, seven pairs,
+    /// thirteen orphans, honors and knitted) of the full hand, `m` sets to build, from the
+    /// kinds held once, twice and three times and the pair counts written for the forms
+    /// measured (equal to [`Evaluator::form_distance`] of the full hand). Not inlined (see
+    /// there).
+    #[inline(never)]
+    fn form_full(&self, slot: usize, m: usize) -> u8 {
+        match slot {
+            SLOT_PUNGS => {
+                let [n1, n2, n3] = self.at_least;
+                all_pungs_from(n1, n2, n3, m)
+            }
+            SLOT_PAIRS => special::seven_pairs_from(self.pair_stats.0, self.pair_stats.1),
+            SLOT_ORPHANS => special::thirteen_orphans_held(self.held, self.pairs),
+            _ => special::honors_knitted_held(self.held),
+        }
+    }
+
+    /// Writes the knitted straight's shares beside one meld (`knit_base`, `knit_twice`,
+    /// `knit_thrice`) for the full hand `full_hand` and returns its distance. Not inlined
+    /// (see [`Evaluator::form_distance`]).
+    #[inline(never)]
+    fn fill_knitted_one_meld(&mut self, full_hand: &Counts) -> u8 {
+        self.knit_base = knitted::missing_kinds(self.held);
+        self.knit_twice = special::pairs_held(full_hand);
+        self.knit_thrice = special::threes_held(full_hand);
+        self.knitted_one_meld(
+            self.held,
+            self.knit_twice,
+            self.knit_thrice,
+            &self.knit_base,
+        )
+    }
+
+    /// [`DiscardContext::knitted_one_meld`] of the waiting hand left by discarding one `t`
+    /// from the full hand (beside one meld), which held `c` of it: the kinds held once,
+    /// twice and three times change at `t` alone, and a straight lacks `t` when it was
+    /// the only copy.
+    #[inline(always)]
+    fn knitted_one_meld_after(&self, t: usize, c: u8) -> u8 {
+        let bit = 1u64 << t;
+        let (mut held, mut twice, mut thrice) = (self.held, self.knit_twice, self.knit_thrice);
+        let mut missing = self.knit_base;
+        match c {
+            1 => {
+                held &= !bit;
+                for (b, k) in missing.iter_mut().zip(knitted::MASKS) {
+                    *b += (k >> t & 1) as u8;
+                }
+            }
+            2 => twice &= !bit,
+            3 => thrice &= !bit,
+            _ => {}
+        }
+        self.knitted_one_meld(held, twice, thrice, &missing)
     }
 
     /// The kinds the full hand holds.
@@ -1486,23 +1691,89 @@ fn knitted_fast(base: &[u8; 6], ranks: &[usize; 4], honors: &Entry, bound: u8) -
     knitted::distance_fast_with(base, ranks, honors, bound).unwrap_or(INF)
 }
 
-/// The best plan found so far for a discard and its slot (ties go to the earlier slot).
+/// What the first pass of [`Evaluator::score_discards`] reads: the context, the full
+/// hand and its rank codes, the discards and the first plan's slot.
+struct FirstPass<'a> {
+    ctx: &'a DiscardContext,
+    hand: &'a Counts,
+    codes: &'a [(usize, usize, usize); 4],
+    kinds: u64,
+    first: usize,
+}
+
+/// The kinds a hand holds at least once and at least twice (bit `t` for kind `t`), which
+/// the plans' selection and a decision's context both read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HandKinds {
+    pub(crate) held: u64,
+    pub(crate) pairs: u64,
+}
+
+impl HandKinds {
+    /// The kinds `hand` holds.
+    #[inline(always)]
+    pub(crate) fn of(hand: &Counts) -> HandKinds {
+        HandKinds {
+            held: special::presence(hand),
+            pairs: special::pairs_held(hand),
+        }
+    }
+}
+
+/// A discard's group rank not looked up (see [`Evaluator::first_pass`]).
+const NO_RANK: usize = usize::MAX;
+
+/// The best plan found so far for a discard: its value, slot and distance (ties go to
+/// the earlier slot); [`Best::score`] spells it out.
 #[derive(Clone, Copy)]
 struct Best {
-    score: Score,
-    slot: usize,
+    value: f32,
+    /// The slot ([`N_SLOTS`] for none).
+    slot: u8,
+    distance: u8,
 }
 
 impl Best {
     const NONE: Best = Best {
-        score: Score {
-            value: 0.0,
-            plan: PlanKind::Plain,
-            distance: INF,
-            allowed: ALL,
-        },
-        slot: N_SLOTS,
+        value: 0.0,
+        slot: N_SLOTS as u8,
+        distance: INF,
     };
+
+    /// The plan of slot `slot` at value `value` and distance `distance`.
+    #[inline(always)]
+    fn at(value: f32, slot: usize, distance: u8) -> Best {
+        Best {
+            value,
+            slot: slot.min(N_SLOTS) as u8,
+            distance,
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        self.slot as usize
+    }
+
+    /// The score it stands for (no plan: value 0, distance [`INF`], every kind allowed).
+    #[inline(always)]
+    fn score(&self) -> Score {
+        let slot = self.slot();
+        if slot >= N_SLOTS {
+            return Score {
+                value: 0.0,
+                plan: PlanKind::Plain,
+                distance: INF,
+                allowed: ALL,
+            };
+        }
+        Score {
+            value: self.value,
+            plan: slot_plan(slot),
+            distance: self.distance,
+            allowed: slot_allowed(slot),
+        }
+    }
 }
 
 impl Evaluator {
@@ -1729,6 +2000,71 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn whole_hand_forms_of_the_context_equal_measuring_them_afresh() {
+        let mut rng = crate::wall::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |n: u64| rng.below(n);
+        let pung = [Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        }];
+        for round in 0..3000 {
+            let melds: &[Meld] = if round % 3 == 0 { &pung } else { &[] };
+            // Every plan is measured by an evaluator without a selection.
+            let ev = Evaluator::new(melds, 0, 0, 8);
+            let hand = random_hand(&mut next, 14 - 3 * melds.len(), round % 4 == 0);
+            let full =
+                std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let ctx = ev.discard_context(&hand, &regular::ranks(&hand), &full);
+            let m = 4 - melds.len();
+            for slot in SLOT_PUNGS..=SLOT_HONORS_KNITTED {
+                if ev.active_slots() >> slot & 1 == 1 {
+                    assert_eq!(
+                        Some(ctx.form_full(slot, m)),
+                        ev.form_distance(slot, &hand),
+                        "{hand:?} slot {slot}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn knitted_straight_beside_one_meld_after_a_discard_equals_measuring_it_afresh() {
+        let mut rng = crate::wall::Rng::new(0x5DEE_CE66_D1CE_4E5B);
+        let mut next = move |n: u64| rng.below(n);
+        let melds = [Meld {
+            kind: MeldKind::Pung,
+            tile: 31,
+        }];
+        let ev = Evaluator::new(&melds, 0, 0, 8);
+        let mut measured = 0;
+        for round in 0..3000 {
+            let hand = random_hand(&mut next, 11, round % 4 != 0);
+            let full =
+                std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
+            let mut ctx = ev.discard_context(&hand, &regular::ranks(&hand), &full);
+            assert_eq!(
+                ctx.fill_knitted_one_meld(&hand),
+                ev.form_distance(SLOT_KNITTED, &hand).unwrap_or(INF),
+                "{hand:?}"
+            );
+            for t in (0..34).filter(|&t| hand[t] > 0) {
+                let mut h = hand;
+                h[t] -= 1;
+                let afresh = ev.form_distance(SLOT_KNITTED, &h).unwrap_or(INF);
+                measured += usize::from(afresh < INF);
+                assert_eq!(
+                    ctx.knitted_one_meld_after(t, hand[t]),
+                    afresh,
+                    "{hand:?} - {t}"
+                );
+            }
+        }
+        // The straights in reach are measured, not only the hands beyond the bound.
+        assert!(measured > 1000, "{measured}");
     }
 
     /// A random hand of `n` tiles: mostly near one knitted straight (`knit`), else mostly

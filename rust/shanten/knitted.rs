@@ -231,22 +231,68 @@ pub(crate) fn distance_fast_with(
         st.knit_at(ranks[1])?,
         st.knit_at(ranks[2])?,
     ];
-    let h = Knit::of(honors);
+    let h = merge_code(Knit::of(honors));
     let mut best = bound;
     for p in 0..6 {
         if base[p] >= best {
             continue;
         }
-        let k = [
-            Knit::decode(codes[0][PERMS[p][0]]),
-            Knit::decode(codes[1][PERMS[p][1]]),
-            Knit::decode(codes[2][PERMS[p][2]]),
-            h,
-        ];
-        best = best.min(base[p] + knit_set_and_pair(&k));
+        // [`knit_set_and_pair`] of the three suits' remainders and the honors, merged two
+        // by two through the table.
+        let low =
+            KNIT_MERGE[merge_index(codes[0][PERMS[p][0]])][merge_index(codes[1][PERMS[p][1]])];
+        let high = KNIT_MERGE[merge_index(codes[2][PERMS[p][2]])][h];
+        let rest = KNIT_MERGE[merge_index(low)][merge_index(high)] / 12;
+        best = best.min(base[p] + rest);
     }
     (best < bound).then_some(best)
 }
+
+/// States of a [`KNIT_MERGE`] code: pair 0-2, set 0-3, both 0-5.
+const MERGE_STATES: usize = 72;
+
+/// A table index from a code (codes are below [`MERGE_STATES`]).
+#[inline(always)]
+fn merge_index(code: u8) -> usize {
+    (code as usize).min(MERGE_STATES - 1)
+}
+
+/// The [`KNIT_MERGE`] code of a group's lanes (pair, set, both), each capped at the most
+/// a group can lack (2, 3 and 5 tiles).
+#[inline(always)]
+fn merge_code(k: Knit) -> usize {
+    (k.pair.min(2) + 3 * k.set.min(3) + 12 * k.both.min(5)) as usize
+}
+
+/// `KNIT_MERGE[a][b]`: the lanes of two groups taken together, as codes `pair + 3 set +
+/// 12 both` (a suit's [`Knit`] code is one): the cheaper pair, the cheaper set, and the
+/// cheapest set and pair from one group or from the two (a set from one and the pair
+/// from the other). Merging is associative, so four groups' cheapest set and pair is the
+/// `both` of three merges ([`knit_set_and_pair`]).
+static KNIT_MERGE: [[u8; MERGE_STATES]; MERGE_STATES] = {
+    let mut t = [[0u8; MERGE_STATES]; MERGE_STATES];
+    let mut a = 0;
+    while a < MERGE_STATES {
+        let mut b = 0;
+        while b < MERGE_STATES {
+            let (pa, sa, ba) = (a % 3, a / 3 % 4, a / 12);
+            let (pb, sb, bb) = (b % 3, b / 3 % 4, b / 12);
+            let pair = if pa < pb { pa } else { pb };
+            let set = if sa < sb { sa } else { sb };
+            let mut both = if ba < bb { ba } else { bb };
+            if sa + pb < both {
+                both = sa + pb;
+            }
+            if sb + pa < both {
+                both = sb + pa;
+            }
+            t[a][b] = (pair + 3 * set + 12 * both) as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// Distance of the knitted straight, or `None` with more than one meld.
 pub fn distance(hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> Option<u8> {
@@ -329,6 +375,20 @@ fn one_meld(hand: &Counts, used: &Counts, held: u64, missing: &[u8; 6], bound: u
 fn one_meld_fast(hand: &Counts, held: u64, missing: &[u8; 6], bound: u8) -> Option<u8> {
     let twice = super::special::pairs_held(hand);
     let thrice = super::special::threes_held(hand);
+    one_meld_from(held, twice, thrice, missing, bound)
+}
+
+/// [`distance_below`] beside one meld whose copies are not counted (no wilds), from the
+/// kinds held at least once (`held`), twice and three times, and each straight's missing
+/// kinds `missing` ([`missing_kinds`]`(held)`); see [`one_meld_fast`].
+#[inline(always)]
+pub(crate) fn one_meld_from(
+    held: u64,
+    twice: u64,
+    thrice: u64,
+    missing: &[u8; 6],
+    bound: u8,
+) -> Option<u8> {
     let mut best = u8::MAX;
     for (p, &k) in MASKS.iter().enumerate() {
         let pair = if (twice & !k) | (thrice & k) != 0 {
@@ -456,6 +516,29 @@ mod tests {
 
     /// Beside one meld of any kind, the bit-set distance is the per-straight analysis's,
     /// for every bound.
+    #[test]
+    fn merging_groups_through_the_table_equals_the_set_and_pair_of_four() {
+        let knit = |c: usize| Knit {
+            pair: (c % 3) as u8,
+            set: (c / 3 % 4) as u8,
+            both: (c / 12) as u8,
+        };
+        for a in 0..MERGE_STATES {
+            for b in 0..MERGE_STATES {
+                for c in (0..MERGE_STATES).step_by(5) {
+                    for h in (0..MERGE_STATES).step_by(7) {
+                        let low = KNIT_MERGE[a][b];
+                        let high = KNIT_MERGE[c][h];
+                        let merged = KNIT_MERGE[merge_index(low)][merge_index(high)] / 12;
+                        let k = [knit(a), knit(b), knit(c), knit(h)];
+                        assert_eq!(merged, knit_set_and_pair(&k), "{a} {b} {c} {h}");
+                        assert_eq!(merge_code(knit(h)), h);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn one_meld_distances_are_the_analysis() {
         use crate::hand::{Meld, MeldKind};
