@@ -373,6 +373,22 @@ impl ShapeStats {
         self.present
     }
 
+    /// How many kinds the hand holds (the bits of [`ShapeStats::present`]), from the
+    /// suited kinds' counter and the seven honor bits.
+    #[inline]
+    pub fn distinct(&self) -> u32 {
+        const POP7: [u8; 128] = {
+            let mut t = [0u8; 128];
+            let mut i = 0;
+            while i < 128 {
+                t[i] = (i as u32).count_ones() as u8;
+                i += 1;
+            }
+            t
+        };
+        self.byte(DISTINCT_SUITED) as u32 + POP7[(self.present >> 27) as usize & 127] as u32
+    }
+
     /// Bit `t` is set when the hand holds all four copies of kind `t`.
     #[inline]
     pub fn quads(&self) -> u64 {

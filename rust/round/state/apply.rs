@@ -49,7 +49,8 @@ impl Round {
                 waiting.join(", ")
             )));
         }
-        let legal: Vec<String> = self.legal[seat as usize]
+        let legal: Vec<String> = self
+            .legal_list(seat)
             .as_slice()
             .iter()
             .map(|a| a.describe())
