@@ -167,16 +167,9 @@ impl TableView for RoundView<'_> {
     fn legal(&self) -> &[Action] {
         self.round.legal_actions(self.seat)
     }
+    #[inline]
     fn legal_uniform(&self, rng: &mut crate::wall::Rng) -> Action {
-        let n = self.round.legal_count(self.seat);
-        let i = if n <= 1 {
-            0
-        } else {
-            rng.below(n as u64) as usize
-        };
-        self.round
-            .legal_action(self.seat, i)
-            .unwrap_or(Action::Pass)
+        self.round.legal_uniform(self.seat, rng)
     }
     fn ruleset_view(&self) -> SeatRuleView {
         self.round.ruleset_view(self.seat)

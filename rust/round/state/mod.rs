@@ -416,6 +416,38 @@ impl Round {
         }
         l.as_slice().get(i).copied()
     }
+    /// One of the legal actions of `seat` drawn uniformly with `rng`, as
+    /// [`crate::policy::TableView::legal_uniform`] draws it from [`Round::legal_actions`]
+    /// (`rng.below(n)` with `n` > 1 actions), without writing deferred discards.
+    #[inline]
+    pub fn legal_uniform(&self, seat: u8, rng: &mut crate::wall::Rng) -> Action {
+        let s = seat & 3;
+        if self.pending >> s & 1 == 0 {
+            return Action::Pass;
+        }
+        let l = &self.legal[s as usize];
+        if self.deferred == 0 || s != self.turn {
+            let legal = l.as_slice();
+            return match legal.len() {
+                0 => Action::Pass,
+                1 => legal[0],
+                n => legal[rng.below(n as u64) as usize],
+            };
+        }
+        let n = (l.len() + self.deferred_n as usize).min(super::actions::MAX_ACTIONS);
+        let i = if n <= 1 {
+            0
+        } else {
+            rng.below(n as u64) as usize
+        };
+        l.nth_with_discards_at(
+            self.deferred_at as usize,
+            self.deferred,
+            self.deferred_n as usize,
+            i,
+        )
+        .unwrap_or(Action::Pass)
+    }
     /// The legal actions of `seat` as they are kept, with any deferred discards written.
     #[inline]
     pub(super) fn legal_list(&self, seat: u8) -> &ActionList {
