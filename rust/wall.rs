@@ -569,6 +569,16 @@ impl Wall {
     /// when that wall has no drawable tile left.
     #[inline]
     pub fn draw_for_seat(&mut self, i: u8, tail: bool) -> Option<Tile> {
+        if !self.private && !tail {
+            // The common draw, kept inline.
+            return self.draw();
+        }
+        self.draw_other(i, tail)
+    }
+
+    /// [`Wall::draw_for_seat`] from the tail or a private wall.
+    #[inline(never)]
+    fn draw_other(&mut self, i: u8, tail: bool) -> Option<Tile> {
         if !self.private {
             return if tail { self.draw_tail() } else { self.draw() };
         }
