@@ -268,8 +268,24 @@ impl Round {
 
     /// Resolves automatic decisions (locked hands) and finished claim windows until a
     /// seat must decide or the hand is over.
-    #[inline]
+    #[inline(always)]
     pub(in crate::round) fn run(&mut self) {
+        // The common answers (a seat to decide, nothing automatic) without the loop: a turn
+        // of a seat not locked or not after a draw, a window still waiting with no false
+        // win declared.
+        let waiting = match self.phase {
+            Phase::Turn => !self.seats[self.turn as usize].ready || !self.start.drew(),
+            Phase::Claim | Phase::RobKong => self.pending != 0 && self.false_win.is_none(),
+            Phase::Over => true,
+        };
+        if !waiting {
+            self.run_loop();
+        }
+    }
+
+    /// [`Round::run`] past its quick answers.
+    #[inline(never)]
+    fn run_loop(&mut self) {
         loop {
             match self.phase {
                 Phase::Turn => {
