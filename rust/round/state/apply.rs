@@ -15,7 +15,26 @@ impl Round {
     /// nothing, when the seat has nothing to decide or the action is not among its legal
     /// actions (except a false win declaration under `penalty_mode = mcr_1998` or
     /// `botzone`, which is penalised).
+    #[inline]
     pub fn apply(&mut self, seat: u8, action: Action) -> MjResult<()> {
+        // The common case first: a legal action of a seat that must decide (no false win to
+        // take back, the hand not over), as the checks below would take it.
+        if seat <= 3
+            && (action != Action::Win || self.closed_window.is_none())
+            && self.phase != Phase::Over
+            && self.pending >> seat & 1 == 1
+            && self.legal[seat as usize].contains(action)
+        {
+            self.step(seat, action);
+            self.run();
+            return Ok(());
+        }
+        self.apply_checked(seat, action)
+    }
+
+    /// [`Round::apply`] with every check in order: penalties, errors.
+    #[inline(never)]
+    fn apply_checked(&mut self, seat: u8, action: Action) -> MjResult<()> {
         check_seat(seat, "seat")?;
         if action == Action::Win && self.late_false_win(seat) {
             self.take_back_window();
