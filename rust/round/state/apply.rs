@@ -259,6 +259,15 @@ impl Round {
                     self.close_quiet_window(seat);
                 }
             }
+            _ => self.step_turn_other(seat, action),
+        }
+    }
+
+    /// [`Round::step_turn`] for a win or a kong.
+    #[inline(never)]
+    fn step_turn_other(&mut self, seat: u8, action: Action) {
+        let s = seat as usize;
+        match action {
             Action::Win => {
                 let t = self.drawn;
                 self.finish(&[seat], WinKind::SelfDrawn, seat, t);
@@ -281,7 +290,12 @@ impl Round {
                 self.emit(Event::AddedKong { seat, tile: t });
                 self.open_window(seat, t, true);
             }
-            Action::Chow(_) | Action::Pung(_) | Action::Kong(_) | Action::Pass => {}
+            Action::Discard(_)
+            | Action::Ready(_)
+            | Action::Chow(_)
+            | Action::Pung(_)
+            | Action::Kong(_)
+            | Action::Pass => {}
         }
     }
 
