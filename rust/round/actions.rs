@@ -216,7 +216,7 @@ impl Claim {
 
 /// The `r`-th lowest set bit of `kinds` (which has more than `r`), found a byte at a time.
 #[inline]
-fn nth_kind(kinds: u64, r: usize) -> Tile {
+pub(crate) fn nth_kind(kinds: u64, r: usize) -> Tile {
     // `SELECT[b][j]`: the position of the `j`-th set bit of the byte `b`; `POP[b]`: its
     // set bits.
     const SELECT: [[u8; 8]; 256] = {

@@ -434,19 +434,31 @@ impl Round {
                 n => legal[rng.below(n as u64) as usize],
             };
         }
-        let n = (l.len() + self.deferred_n as usize).min(super::actions::MAX_ACTIONS);
+        let (len, k, at) = (l.len(), self.deferred_n as usize, self.deferred_at as usize);
+        if len + k > super::actions::MAX_ACTIONS || at > len {
+            // Past the capacity (never in play): the written list.
+            let legal = self.legal_list(s).as_slice();
+            return match legal.len() {
+                0 => Action::Pass,
+                1 => legal[0],
+                n => legal[rng.below(n as u64) as usize],
+            };
+        }
+        let n = len + k;
         let i = if n <= 1 {
             0
         } else {
             rng.below(n as u64) as usize
         };
-        l.nth_with_discards_at(
-            self.deferred_at as usize,
-            self.deferred,
-            self.deferred_n as usize,
-            i,
-        )
-        .unwrap_or(Action::Pass)
+        // Before the discards, the discards, after them.
+        let items = l.as_slice();
+        if i < at {
+            items[i]
+        } else if i < at + k {
+            Action::Discard(super::actions::nth_kind(self.deferred, i - at))
+        } else {
+            items[i - k]
+        }
     }
     /// The legal actions of `seat` as they are kept, with any deferred discards written.
     #[inline]
