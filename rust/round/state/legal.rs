@@ -397,6 +397,16 @@ mod tests {
                         assert_eq!(lazy.legal_action(seat, i), Some(a), "seed {seed} at {i}");
                     }
                     assert_eq!(lazy.legal_action(seat, want.len()), None);
+                    // The uniform draw picks the action the list's draw picks.
+                    let mut r1 = crate::wall::Rng::new(seed * 1000 + turns as u64);
+                    let mut r2 = r1.clone();
+                    let expect = match want.len() {
+                        0 => Action::Pass,
+                        1 => want[0],
+                        n => want[r2.below(n as u64) as usize],
+                    };
+                    assert_eq!(lazy.legal_uniform(seat, &mut r1), expect);
+                    assert_eq!(r1, r2);
                     turns += usize::from(lazy.deferred != 0);
                     // Membership before the list is written, then the written list.
                     for &a in &want {
