@@ -46,6 +46,18 @@ pub fn derive_seed(parent: u64, index: u64) -> u64 {
     splitmix64(&mut s)
 }
 
+/// `ZONE[m]`: the bound below which [`Rng::below`]`(m)` accepts a draw,
+/// `u64::MAX - u64::MAX % m`, for the ranges a hand uses (read, not divided for).
+const ZONE: [u64; MAX_TILES + 1] = {
+    let mut z = [0u64; MAX_TILES + 1];
+    let mut m = 1;
+    while m <= MAX_TILES {
+        z[m] = u64::MAX - (u64::MAX % m as u64);
+        m += 1;
+    }
+    z
+};
+
 /// xoshiro256**: a small, fast, portable generator. Same seed, same stream everywhere.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rng {
@@ -85,7 +97,10 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
         let n = n.max(1);
-        let zone = u64::MAX - (u64::MAX % n);
+        let zone = match ZONE.get(n as usize) {
+            Some(&z) => z,
+            None => u64::MAX - (u64::MAX % n),
+        };
         loop {
             let x = self.next_u64();
             if x < zone {
@@ -370,9 +385,16 @@ impl Wall {
 
     fn shuffled(tiles: &mut [Tile; MAX_TILES], n: usize, seed: u64, throw: BreakThrow) -> Self {
         let mut rng = Rng::new(seed);
-        // Fisher-Yates: position i swaps with a uniform position in 0..=i.
-        for i in (1..n).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
+        // Fisher-Yates: position i swaps with a uniform position in 0..=i, drawn as
+        // `rng.below(i + 1)` draws it.
+        for i in (1..n.min(MAX_TILES)).rev() {
+            let m = i as u64 + 1;
+            let j = loop {
+                let x = rng.next_u64();
+                if x < ZONE[i + 1] {
+                    break (x % m) as usize;
+                }
+            };
             tiles.swap(i, j);
         }
         let dice = throw_dice(&mut rng, throw);
@@ -545,7 +567,18 @@ impl Wall {
     /// Draws for seat `i` (counted from the dealer): from its own wall when private,
     /// otherwise from the tail when `tail` (a replacement) and the head when not. `None`
     /// when that wall has no drawable tile left.
+    #[inline]
     pub fn draw_for_seat(&mut self, i: u8, tail: bool) -> Option<Tile> {
+        if !self.private && !tail {
+            // The common draw, kept inline.
+            return self.draw();
+        }
+        self.draw_other(i, tail)
+    }
+
+    /// [`Wall::draw_for_seat`] from the tail or a private wall.
+    #[inline(never)]
+    fn draw_other(&mut self, i: u8, tail: bool) -> Option<Tile> {
         if !self.private {
             return if tail { self.draw_tail() } else { self.draw() };
         }
@@ -559,11 +592,16 @@ impl Wall {
     }
 
     /// Draws from the head (a normal draw); `None` when no drawable tile is left.
+    #[inline]
     pub fn draw(&mut self) -> Option<Tile> {
         if self.remaining() == 0 {
             return None;
         }
-        while self.is_taken(self.head as usize) || self.is_blocked(self.head as usize) {
+        // Drawn or blocked positions at the head are passed over (one test of both sets).
+        while {
+            let h = self.head as usize;
+            (self.taken[h / 64] | self.blocked[h / 64]) >> (h % 64) & 1 == 1
+        } {
             self.head += 1;
         }
         let i = self.head as usize;

@@ -77,6 +77,16 @@ pub trait TableView {
     fn drawn(&self) -> Option<Tile>;
     /// The seat's legal actions now.
     fn legal(&self) -> &[Action];
+    /// A legal action drawn uniformly with `rng`: with more than one, the one at
+    /// `rng.below(n)` of the `n` of [`TableView::legal`] (`rng` is not used otherwise);
+    /// [`Action::Pass`] when there is none. A view may answer without building the list.
+    fn legal_uniform(&self, rng: &mut crate::wall::Rng) -> Action {
+        let legal = self.legal();
+        if legal.len() <= 1 {
+            return legal.first().copied().unwrap_or(Action::Pass);
+        }
+        legal[rng.below(legal.len() as u64) as usize]
+    }
     /// What the seat sees of the rule set's own per-hand state (the 宝 of a hand played
     /// with wild tiles).
     fn ruleset_view(&self) -> SeatRuleView {
@@ -157,6 +167,10 @@ impl TableView for RoundView<'_> {
     fn legal(&self) -> &[Action] {
         self.round.legal_actions(self.seat)
     }
+    #[inline]
+    fn legal_uniform(&self, rng: &mut crate::wall::Rng) -> Action {
+        self.round.legal_uniform(self.seat, rng)
+    }
     fn ruleset_view(&self) -> SeatRuleView {
         self.round.ruleset_view(self.seat)
     }
@@ -231,6 +245,13 @@ pub trait Policy: Send + Sync {
     fn act(&mut self, view: &dyn TableView) -> Action;
     /// A copy of this policy in its current state (for search and for per-thread copies).
     fn boxed_clone(&self) -> Box<dyn Policy>;
+    /// True when [`Policy::act`] reads the legal actions only through
+    /// [`TableView::legal_uniform`], never as a whole: a table
+    /// of such policies lets the round leave a turn's discards unlisted
+    /// ([`Round::set_defer_discards`]).
+    fn reads_legal_by_position(&self) -> bool {
+        false
+    }
     /// The choice [`Policy::act`] makes, with the reasons: the strong family explains
     /// ([`StrongPolicy::explain`]); the other policies fail with
     /// [`MjError::InvalidArgument`].

@@ -27,11 +27,11 @@ impl Policy for RandomPolicy {
         self.rng = Rng::new(seed);
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
-        let legal = view.legal();
-        if legal.len() <= 1 {
-            return legal.first().copied().unwrap_or(Action::Pass);
-        }
-        legal[self.rng.below(legal.len() as u64) as usize]
+        // Read by position: a turn's discards need not be listed.
+        view.legal_uniform(&mut self.rng)
+    }
+    fn reads_legal_by_position(&self) -> bool {
+        true
     }
     fn boxed_clone(&self) -> Box<dyn Policy> {
         Box::new(self.clone())

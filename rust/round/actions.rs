@@ -214,6 +214,49 @@ impl Claim {
     }
 }
 
+/// The `r`-th lowest set bit of `kinds` (which has more than `r`), found a byte at a time.
+#[inline]
+pub(crate) fn nth_kind(kinds: u64, r: usize) -> Tile {
+    // `SELECT[b][j]`: the position of the `j`-th set bit of the byte `b`; `POP[b]`: its
+    // set bits.
+    const SELECT: [[u8; 8]; 256] = {
+        let mut t = [[0u8; 8]; 256];
+        let mut b = 0;
+        while b < 256 {
+            let (mut j, mut bit) = (0, 0);
+            while bit < 8 {
+                if b >> bit & 1 == 1 {
+                    t[b][j] = bit as u8;
+                    j += 1;
+                }
+                bit += 1;
+            }
+            b += 1;
+        }
+        t
+    };
+    const POP: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut b = 0;
+        while b < 256 {
+            t[b] = (b as u32).count_ones() as u8;
+            b += 1;
+        }
+        t
+    };
+    let (mut rest, mut r, mut base) = (kinds, r, 0u8);
+    loop {
+        let b = (rest & 0xFF) as usize;
+        let n = POP[b] as usize;
+        if r < n || rest >> 8 == 0 {
+            return base + SELECT[b][r & 7];
+        }
+        r -= n;
+        rest >>= 8;
+        base += 8;
+    }
+}
+
 /// Capacity of an [`ActionList`]: 14 discards, 14 ready-discards, kongs and a win fit.
 pub const MAX_ACTIONS: usize = 40;
 
@@ -283,6 +326,54 @@ impl ActionList {
         self.len = n as u8;
         // The kinds left in `kinds` did not fit.
         self.discards |= all & !kinds;
+    }
+    /// Marks `Discard(t)` for every kind `t` of `kinds` as in the list without writing
+    /// the actions: the round lists a turn's discards this way and writes them, at the
+    /// position the list had then, only when the whole list is asked for
+    /// ([`ActionList::with_discards_at`]). Membership ([`ActionList::contains`]) holds at
+    /// once.
+    #[inline]
+    pub(crate) fn defer_discards(&mut self, kinds: u64) {
+        self.discards |= kinds;
+    }
+    /// This list with `Discard(t)` for every kind of `kinds` written at position `at`
+    /// (lowest kind first), as [`ActionList::push_discards`] would have written them
+    /// there before the later actions were pushed.
+    pub(crate) fn with_discards_at(&self, at: usize, kinds: u64) -> ActionList {
+        let mut full = ActionList::default();
+        let at = at.min(self.len as usize);
+        for &a in &self.items[..at] {
+            full.push(a);
+        }
+        full.push_discards(kinds);
+        for &a in &self.items[at..self.len as usize] {
+            full.push(a);
+        }
+        full
+    }
+    /// The action at `i` of [`ActionList::with_discards_at`]`(at, kinds)` without building
+    /// it (`k` is the number of kinds in `kinds`); `None` past its end.
+    #[inline]
+    pub(crate) fn nth_with_discards_at(
+        &self,
+        at: usize,
+        kinds: u64,
+        k: usize,
+        i: usize,
+    ) -> Option<Action> {
+        let len = self.len as usize;
+        debug_assert_eq!(k, kinds.count_ones() as usize);
+        if len + k > MAX_ACTIONS || at > len {
+            // Past the capacity some actions are dropped: read the built list.
+            return self.with_discards_at(at, kinds).as_slice().get(i).copied();
+        }
+        if i < at {
+            return Some(self.items[i]);
+        }
+        if i < at + k {
+            return Some(Action::Discard(nth_kind(kinds, i - at)));
+        }
+        self.items[..len].get(i - k).copied()
     }
     /// The actions.
     #[inline]

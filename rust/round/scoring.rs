@@ -350,7 +350,46 @@ const PLUS_ONE: [[u8; 3]; 27] = {
     out
 };
 
+/// `UP[t][c]`: what one more copy of kind `t` held `c` times adds to the summaries,
+/// `STEP[t][c + 1] - STEP[t][c]` (modulo 2^128: a counter may go down).
+const UP: [[u128; 8]; 34] = {
+    let mut out = [[0u128; 8]; 34];
+    let mut t = 0;
+    while t < 34 {
+        let mut c = 0;
+        while c < 7 {
+            out[t][c] = STEP[t][c + 1].wrapping_sub(STEP[t][c]);
+            c += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
 impl ShapeStats {
+    /// Accounts for one more copy of kind `t`, held `before` times: [`ShapeStats::change`]
+    /// from `before` to `before + 1` with one table entry.
+    #[inline(always)]
+    pub fn add_one(&mut self, t: u8, before: u8) {
+        self.packed = self
+            .packed
+            .wrapping_add(UP[t as usize][before as usize & 7]);
+        let bit = 1u64 << t;
+        self.present |= bit;
+        self.quads |= u64::from(before == 3) << t;
+    }
+
+    /// Accounts for one copy of kind `t` fewer, held `before` (at least 1) times:
+    /// [`ShapeStats::change`] from `before` to `before - 1` with one table entry.
+    #[inline(always)]
+    pub fn remove_one(&mut self, t: u8, before: u8) {
+        let after = before.wrapping_sub(1);
+        self.packed = self.packed.wrapping_sub(UP[t as usize][after as usize & 7]);
+        let bit = 1u64 << t;
+        self.present &= !(u64::from(after == 0) << t);
+        self.quads &= !bit;
+    }
+
     /// Accounts for a kind going from `before` to `after` copies.
     #[inline(always)]
     pub fn change(&mut self, t: u8, before: u8, after: u8) {
@@ -371,6 +410,22 @@ impl ShapeStats {
     #[inline]
     pub fn present(&self) -> u64 {
         self.present
+    }
+
+    /// How many kinds the hand holds (the bits of [`ShapeStats::present`]), from the
+    /// suited kinds' counter and the seven honor bits.
+    #[inline]
+    pub fn distinct(&self) -> u32 {
+        const POP7: [u8; 128] = {
+            let mut t = [0u8; 128];
+            let mut i = 0;
+            while i < 128 {
+                t[i] = (i as u32).count_ones() as u8;
+                i += 1;
+            }
+            t
+        };
+        self.byte(DISTINCT_SUITED) as u32 + POP7[(self.present >> 27) as usize & 127] as u32
     }
 
     /// Bit `t` is set when the hand holds all four copies of kind `t`.
@@ -552,6 +607,37 @@ mod tests {
     use super::*;
     use crate::tile::{parse, to_counts};
     use crate::wall::Rng;
+
+    #[test]
+    fn one_copy_more_or_fewer_reads_as_the_general_change() {
+        let mut rng = Rng::new(11);
+        for _ in 0..200 {
+            // A random hand, then every kind taken one copy up or down from it.
+            let mut c = [0u8; 34];
+            for _ in 0..14 {
+                let t = rng.below(34) as usize;
+                if c[t] < 4 {
+                    c[t] += 1;
+                }
+            }
+            let base = ShapeStats::of(&c);
+            for t in 0..34u8 {
+                let n = c[t as usize];
+                if n < 4 {
+                    let (mut a, mut b) = (base, base);
+                    a.add_one(t, n);
+                    b.change(t, n, n + 1);
+                    assert_eq!(a, b, "add {t} at {n}");
+                }
+                if n > 0 {
+                    let (mut a, mut b) = (base, base);
+                    a.remove_one(t, n);
+                    b.change(t, n, n - 1);
+                    assert_eq!(a, b, "remove {t} at {n}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_filter_never_rejects_a_complete_hand() {

@@ -85,7 +85,7 @@ impl SeatState {
     #[inline]
     pub(super) fn add(&mut self, t: Tile) {
         let c = self.hand[t as usize];
-        self.stats.change(t, c, c + 1);
+        self.stats.add_one(t, c);
         self.hand[t as usize] = c + 1;
         self.n_hand += 1;
         self.bound = (self.bound - 1).max(NO_BOUND);
@@ -94,7 +94,11 @@ impl SeatState {
     #[inline]
     pub(super) fn remove(&mut self, t: Tile, n: u8) {
         let c = self.hand[t as usize];
-        self.stats.change(t, c, c - n);
+        if n == 1 {
+            self.stats.remove_one(t, c);
+        } else {
+            self.stats.change(t, c, c - n);
+        }
         self.hand[t as usize] = c - n;
         self.n_hand -= n;
         self.completing_known = false;

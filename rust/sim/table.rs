@@ -54,11 +54,17 @@ impl Table {
         seeds: [u64; 4],
         violations: Option<&mut Violations>,
     ) -> MjResult<HandOutcome> {
+        // Policies that choose by position let the turns leave their discards unlisted.
+        let defer = self.policies.iter().all(|p| p.reads_legal_by_position());
         match self.round.as_mut() {
-            Some(r) => r.reset(wall_seed, dealer, wind)?,
+            Some(r) => {
+                r.set_defer_discards(defer);
+                r.reset(wall_seed, dealer, wind)?
+            }
             None => {
                 let mut r = Round::new(&self.rules, wall_seed, dealer, wind)?;
                 r.set_record_events(false);
+                r.set_defer_discards(defer);
                 self.round = Some(r);
             }
         }

@@ -15,7 +15,26 @@ impl Round {
     /// nothing, when the seat has nothing to decide or the action is not among its legal
     /// actions (except a false win declaration under `penalty_mode = mcr_1998` or
     /// `botzone`, which is penalised).
+    #[inline]
     pub fn apply(&mut self, seat: u8, action: Action) -> MjResult<()> {
+        // The common case first: a legal action of a seat that must decide (no false win to
+        // take back, the hand not over), as the checks below would take it.
+        if seat <= 3
+            && (action != Action::Win || self.closed_window.is_none())
+            && self.phase != Phase::Over
+            && self.pending >> seat & 1 == 1
+            && self.legal[seat as usize].contains(action)
+        {
+            self.step(seat, action);
+            self.run();
+            return Ok(());
+        }
+        self.apply_checked(seat, action)
+    }
+
+    /// [`Round::apply`] with every check in order: penalties, errors.
+    #[inline(never)]
+    fn apply_checked(&mut self, seat: u8, action: Action) -> MjResult<()> {
         check_seat(seat, "seat")?;
         if action == Action::Win && self.late_false_win(seat) {
             self.take_back_window();
@@ -49,7 +68,8 @@ impl Round {
                 waiting.join(", ")
             )));
         }
-        let legal: Vec<String> = self.legal[seat as usize]
+        let legal: Vec<String> = self
+            .legal_list(seat)
             .as_slice()
             .iter()
             .map(|a| a.describe())
@@ -239,6 +259,15 @@ impl Round {
                     self.close_quiet_window(seat);
                 }
             }
+            _ => self.step_turn_other(seat, action),
+        }
+    }
+
+    /// [`Round::step_turn`] for a win or a kong.
+    #[inline(never)]
+    fn step_turn_other(&mut self, seat: u8, action: Action) {
+        let s = seat as usize;
+        match action {
             Action::Win => {
                 let t = self.drawn;
                 self.finish(&[seat], WinKind::SelfDrawn, seat, t);
@@ -261,14 +290,35 @@ impl Round {
                 self.emit(Event::AddedKong { seat, tile: t });
                 self.open_window(seat, t, true);
             }
-            Action::Chow(_) | Action::Pung(_) | Action::Kong(_) | Action::Pass => {}
+            Action::Discard(_)
+            | Action::Ready(_)
+            | Action::Chow(_)
+            | Action::Pung(_)
+            | Action::Kong(_)
+            | Action::Pass => {}
         }
     }
 
     /// Resolves automatic decisions (locked hands) and finished claim windows until a
     /// seat must decide or the hand is over.
-    #[inline]
+    #[inline(always)]
     pub(in crate::round) fn run(&mut self) {
+        // The common answers (a seat to decide, nothing automatic) without the loop: a turn
+        // of a seat not locked or not after a draw, a window still waiting with no false
+        // win declared.
+        let waiting = match self.phase {
+            Phase::Turn => !self.seats[self.turn as usize].ready || !self.start.drew(),
+            Phase::Claim | Phase::RobKong => self.pending != 0 && self.false_win.is_none(),
+            Phase::Over => true,
+        };
+        if !waiting {
+            self.run_loop();
+        }
+    }
+
+    /// [`Round::run`] past its quick answers.
+    #[inline(never)]
+    fn run_loop(&mut self) {
         loop {
             match self.phase {
                 Phase::Turn => {

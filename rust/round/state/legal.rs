@@ -190,7 +190,15 @@ impl Round {
         if st_ready && start.drew() {
             self.legal[s].push(Action::Discard(self.drawn));
         } else {
-            self.legal[s].push_discards(st.stats.present());
+            if self.defer {
+                // Written only when the whole list is asked for (`Round::legal_list`).
+                self.deferred_at = self.legal[s].len() as u8;
+                self.deferred = st.stats.present();
+                self.deferred_n = st.stats.distinct() as u8;
+                self.legal[s].defer_discards(self.deferred);
+            } else {
+                self.legal[s].push_discards(st.stats.present());
+            }
             if self.opts().ting_enabled && !st_ready {
                 self.push_ready_discards(seat);
             }
@@ -366,6 +374,57 @@ mod tests {
             && (!last || opts.last_discard_claims == LastDiscardClaims::Any)
             && (c[t as usize] >= 2 || chow);
         (win, win || meld)
+    }
+
+    #[test]
+    fn deferred_discards_read_as_the_listed_ones() {
+        for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
+            let mut turns = 0;
+            for seed in 0..20u64 {
+                let mut eager = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                let mut lazy = eager.clone();
+                lazy.set_defer_discards(true);
+                lazy.reset(seed, (seed % 4) as u8, 0).unwrap();
+                let mut bots: Vec<_> = (0..4).map(|_| PolicyKind::Random.build(&rules)).collect();
+                for (s, b) in bots.iter_mut().enumerate() {
+                    b.begin_hand(seed * 4 + s as u64);
+                }
+                while !eager.is_over() {
+                    let seat = eager.pending().trailing_zeros() as u8;
+                    let want = eager.legal_actions(seat).to_vec();
+                    assert_eq!(lazy.legal_count(seat), want.len());
+                    for (i, &a) in want.iter().enumerate() {
+                        assert_eq!(lazy.legal_action(seat, i), Some(a), "seed {seed} at {i}");
+                    }
+                    assert_eq!(lazy.legal_action(seat, want.len()), None);
+                    // The uniform draw picks the action the list's draw picks.
+                    let mut r1 = crate::wall::Rng::new(seed * 1000 + turns as u64);
+                    let mut r2 = r1.clone();
+                    let expect = match want.len() {
+                        0 => Action::Pass,
+                        1 => want[0],
+                        n => want[r2.below(n as u64) as usize],
+                    };
+                    assert_eq!(lazy.legal_uniform(seat, &mut r1), expect);
+                    assert_eq!(r1, r2);
+                    turns += usize::from(lazy.deferred != 0);
+                    // Membership before the list is written, then the written list.
+                    for &a in &want {
+                        assert!(lazy.legal[seat as usize].contains(a));
+                    }
+                    assert_eq!(lazy.legal_actions(seat), &want[..]);
+                    assert_eq!(lazy.observe(seat).legal.as_slice(), &want[..]);
+                    let action = bots[seat as usize].act(&RoundView {
+                        round: &eager,
+                        seat,
+                    });
+                    eager.apply(seat, action).unwrap();
+                    lazy.apply(seat, action).unwrap();
+                }
+                assert_eq!(lazy.result(), eager.result());
+            }
+            assert!(turns > 500, "{turns}");
+        }
     }
 
     #[test]

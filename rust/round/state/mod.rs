@@ -51,6 +51,18 @@ pub struct Round {
     /// Seats whose legal actions or offered win may be set (a bit set, possibly more seats
     /// than have any): the ones [`Round::clear_offers`] clears.
     offered: u8,
+    /// The discards of the seat to play, listed in `legal[turn]` for membership but not
+    /// written (a bit set of kinds; 0 when none): most decisions never read the list as a
+    /// whole ([`Round::legal_count`], [`Round::legal_action`]).
+    deferred: u64,
+    /// Where the deferred discards go in `legal[turn]`.
+    deferred_at: u8,
+    /// How many kinds `deferred` holds.
+    deferred_n: u8,
+    /// `legal[turn]` with the deferred discards written, built when first asked for.
+    full_legal: std::sync::OnceLock<ActionList>,
+    /// Turns defer their discards ([`Round::set_defer_discards`]).
+    defer: bool,
     /// The value of each seat's available win (the one [`Action::Win`] would take).
     wins: [Option<WinValue>; 4],
     /// Copies of each kind visible to everyone: discards and exposed melds.
@@ -159,6 +171,11 @@ impl Round {
             responses: [Action::Pass; 4],
             legal: [ActionList::default(); 4],
             offered: 0,
+            deferred: 0,
+            deferred_at: 0,
+            deferred_n: 0,
+            full_legal: std::sync::OnceLock::new(),
+            defer: false,
             wins: Default::default(),
             visible: [0; 34],
             discards: [DiscardEntry::default(); MAX_DISCARDS],
@@ -203,6 +220,8 @@ impl Round {
         self.pending = 0;
         self.responses = [Action::Pass; 4];
         self.wins = Default::default();
+        self.deferred = 0;
+        self.full_legal = std::sync::OnceLock::new();
         self.visible = [0; 34];
         self.n_discards = 0;
         self.events.clear();
@@ -223,6 +242,15 @@ impl Round {
         self.record = on;
     }
 
+    /// Whether a turn leaves its discards unwritten until the whole list is asked for
+    /// (off by default). Play is identical either way; on, a caller that reads the legal
+    /// actions by position ([`Round::legal_count`], [`Round::legal_action`]) never has
+    /// them written, and one that reads [`Round::legal_actions`] has them written on its
+    /// first call of a turn. For bulk simulation with policies that choose by position.
+    pub fn set_defer_discards(&mut self, on: bool) {
+        self.defer = on;
+    }
+
     /// Forgets every seat's legal actions and offered win (a new turn or window), looking
     /// only at the seats [`Round::offered`] names.
     #[inline(always)]
@@ -237,6 +265,12 @@ impl Round {
             self.legal[s].clear();
         }
         self.offered = 0;
+        if self.deferred != 0 {
+            self.deferred = 0;
+            if self.full_legal.get().is_some() {
+                self.full_legal = std::sync::OnceLock::new();
+            }
+        }
     }
 
     #[inline]
@@ -344,9 +378,97 @@ impl Round {
     #[inline]
     pub fn legal_actions(&self, seat: u8) -> &[Action] {
         if self.pending >> (seat & 3) & 1 == 1 {
-            self.legal[(seat & 3) as usize].as_slice()
+            self.legal_list(seat & 3).as_slice()
         } else {
             &[]
+        }
+    }
+    /// How many legal actions `seat` has now: the length of [`Round::legal_actions`].
+    #[inline]
+    pub fn legal_count(&self, seat: u8) -> usize {
+        let s = seat & 3;
+        if self.pending >> s & 1 == 0 {
+            return 0;
+        }
+        let n = self.legal[s as usize].len();
+        if self.deferred != 0 && s == self.turn {
+            // As many as fit, as pushing them would have kept.
+            return (n + self.deferred_n as usize).min(super::actions::MAX_ACTIONS);
+        }
+        n
+    }
+    /// The legal action at `i` of [`Round::legal_actions`] for `seat`, without building
+    /// the list when it is not built; `None` past its end.
+    #[inline]
+    pub fn legal_action(&self, seat: u8, i: usize) -> Option<Action> {
+        let s = seat & 3;
+        if self.pending >> s & 1 == 0 {
+            return None;
+        }
+        let l = &self.legal[s as usize];
+        if self.deferred != 0 && s == self.turn {
+            return l.nth_with_discards_at(
+                self.deferred_at as usize,
+                self.deferred,
+                self.deferred_n as usize,
+                i,
+            );
+        }
+        l.as_slice().get(i).copied()
+    }
+    /// One of the legal actions of `seat` drawn uniformly with `rng`, as
+    /// [`crate::policy::TableView::legal_uniform`] draws it from [`Round::legal_actions`]
+    /// (`rng.below(n)` with `n` > 1 actions), without writing deferred discards.
+    #[inline]
+    pub fn legal_uniform(&self, seat: u8, rng: &mut crate::wall::Rng) -> Action {
+        let s = seat & 3;
+        if self.pending >> s & 1 == 0 {
+            return Action::Pass;
+        }
+        let l = &self.legal[s as usize];
+        if self.deferred == 0 || s != self.turn {
+            let legal = l.as_slice();
+            return match legal.len() {
+                0 => Action::Pass,
+                1 => legal[0],
+                n => legal[rng.below(n as u64) as usize],
+            };
+        }
+        let (len, k, at) = (l.len(), self.deferred_n as usize, self.deferred_at as usize);
+        if len + k > super::actions::MAX_ACTIONS || at > len {
+            // Past the capacity (never in play): the written list.
+            let legal = self.legal_list(s).as_slice();
+            return match legal.len() {
+                0 => Action::Pass,
+                1 => legal[0],
+                n => legal[rng.below(n as u64) as usize],
+            };
+        }
+        let n = len + k;
+        let i = if n <= 1 {
+            0
+        } else {
+            rng.below(n as u64) as usize
+        };
+        // Before the discards, the discards, after them.
+        let items = l.as_slice();
+        if i < at {
+            items[i]
+        } else if i < at + k {
+            Action::Discard(super::actions::nth_kind(self.deferred, i - at))
+        } else {
+            items[i - k]
+        }
+    }
+    /// The legal actions of `seat` as they are kept, with any deferred discards written.
+    #[inline]
+    pub(super) fn legal_list(&self, seat: u8) -> &ActionList {
+        let l = &self.legal[seat as usize];
+        if self.deferred != 0 && seat == self.turn {
+            self.full_legal
+                .get_or_init(|| l.with_discards_at(self.deferred_at as usize, self.deferred))
+        } else {
+            l
         }
     }
     /// A seat's tiles (full information; use [`Round::observe`] for a seat's own view).

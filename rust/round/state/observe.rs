@@ -71,7 +71,7 @@ impl Round {
             claim: self.claim(),
             scores: self.scores,
             legal: if self.pending >> seat & 1 == 1 {
-                self.legal[seat as usize]
+                *self.legal_list(seat)
             } else {
                 ActionList::default()
             },
