@@ -52,9 +52,11 @@ pub struct EfficiencyPolicy {
     ctx: DiscardContext,
     /// The scored discards of the decision (the first ones written by each decision).
     scored: [(Tile, Score); 14],
-    /// The last evaluator built by [`EfficiencyPolicy::evaluator`], with the seat and
-    /// prevalent winds it was built for.
-    last_evaluator: Option<((u8, u8), Evaluator)>,
+    /// The evaluators built by [`EfficiencyPolicy::evaluator`], with the seat and
+    /// prevalent winds they were built for: the last one for the seat's own melds, and the
+    /// last one for the melds after a claim or kong being weighed (which would otherwise
+    /// displace the first at every claim decision).
+    last_evaluator: [Option<((u8, u8), Evaluator)>; 2],
     /// The shortlisted discards of the decision, best first (indices into `scored`).
     short: [u8; 14],
 }
@@ -136,7 +138,7 @@ impl EfficiencyPolicy {
             memo: UsefulMemo::new(),
             ctx: DiscardContext::new(),
             scored: [UNSCORED; 14],
-            last_evaluator: None,
+            last_evaluator: [None, None],
             short: [0; 14],
         }
     }
@@ -147,16 +149,18 @@ impl EfficiencyPolicy {
     }
 
     /// The evaluator of a seat with `melds` (before its plans are selected): the last one
-    /// built is kept with its melds and winds, as most decisions of a seat share them.
-    fn evaluator(&mut self, view: &dyn TableView, melds: &[Meld]) -> Evaluator {
+    /// built is kept with its melds and winds, as most decisions of a seat share them, in
+    /// slot 0 for the seat's own melds and slot 1 for the melds after a meld it weighs
+    /// (`weighed`).
+    fn evaluator(&mut self, view: &dyn TableView, melds: &[Meld], weighed: bool) -> Evaluator {
         let winds = (view.seat_wind(), view.prevalent_wind());
-        if let Some((w, ev)) = &self.last_evaluator {
+        for (w, ev) in self.last_evaluator.iter().flatten() {
             if *w == winds && ev.melds() == melds {
                 return ev.clone();
             }
         }
         let ev = Evaluator::new(melds, winds.0, winds.1, self.min_fan);
-        self.last_evaluator = Some((winds, ev.clone()));
+        self.last_evaluator[usize::from(weighed)] = Some((winds, ev.clone()));
         ev
     }
 
@@ -311,7 +315,7 @@ impl EfficiencyPolicy {
     fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
         let legal = view.legal();
         let hand = *view.hand();
-        let mut ev = self.evaluator(view, melds);
+        let mut ev = self.evaluator(view, melds, false);
         let kinds = HandKinds::of(&hand);
         ev.select_chow_plans_of(&hand, kinds);
         // One pass over the legal actions: the discardable kinds, those that can be
@@ -346,7 +350,7 @@ impl EfficiencyPolicy {
             match a {
                 Action::ConcealedKong(t) => {
                     let after = AfterMeld::of_concealed_kong(t, &hand, melds);
-                    let mut ev2 = self.evaluator(view, after.melds());
+                    let mut ev2 = self.evaluator(view, after.melds(), true);
                     ev2.select_chow_plans(&after.hand);
                     if ev2.score(&after.hand).value >= target {
                         return a;
@@ -385,7 +389,7 @@ impl EfficiencyPolicy {
         if only_chows && !closer_with(&hand, tile as usize, n_melds) {
             return Action::Pass;
         }
-        let mut ev = self.evaluator(view, melds);
+        let mut ev = self.evaluator(view, melds, false);
         ev.select_chow_plans(&with);
         let base = ev.score(&hand).value;
         let mut best = (base * CLAIM_MARGIN, Action::Pass);
@@ -394,7 +398,7 @@ impl EfficiencyPolicy {
                 continue;
             };
             let (meld, h) = (c.meld, c.hand);
-            let mut ev2 = self.evaluator(view, c.melds());
+            let mut ev2 = self.evaluator(view, c.melds(), true);
             let kinds = HandKinds::of(&h);
             ev2.select_chow_plans_of(&h, kinds);
             let v = if meld.kind == MeldKind::Kong {
