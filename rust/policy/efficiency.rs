@@ -205,10 +205,11 @@ impl EfficiencyPolicy {
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
         ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &ranks, &full);
-        let ctx = &self.ctx;
-        if ctx.bound() <= floor {
+        if self.ctx.bound() <= floor {
             return None;
         }
+        self.ctx.settle_first_plan();
+        let ctx = &self.ctx;
         // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
         // left out unmeasured.
         let share = if with_useful { SHORTLIST } else { 1.0 };

@@ -668,6 +668,7 @@ impl Evaluator {
             pc.codes = regular::codes(&rest).map(|(h, n, t)| (h as u16, n as u8, t as u16));
             pc.held = special::presence(&rest);
             pc.rest = OnceLock::new();
+            pc.settled = false;
             pc.touched = touched;
             pc.sets_left = sets_left;
             pc.missing = missing;
@@ -1391,6 +1392,8 @@ impl DiscardContext {
                 codes: [(0, 0, 0); 4],
                 held: 0,
                 rest: OnceLock::new(),
+                settled_rest: [[INF; 10]; 4],
+                settled: false,
                 touched: 0,
                 sets_left: 0,
                 missing: 0,
@@ -1543,6 +1546,22 @@ impl DiscardContext {
         &self.halves
     }
 
+    /// Writes ahead the merged rests of the first plan (in the order of their bounds) when
+    /// it is a three-chow plan: every discard scored reads them.
+    pub(crate) fn settle_first_plan(&mut self) {
+        let Some(&slot) = self.order[..self.n_order as usize].first() else {
+            return;
+        };
+        let Some(i) = (slot as usize).checked_sub(SLOT_CHOWS) else {
+            return;
+        };
+        let pc = &mut self.plans[i.min(MAX_CHOW_PLANS - 1)];
+        if pc.valid {
+            pc.settled_rest = rests(&pc.entries);
+            pc.settled = true;
+        }
+    }
+
     /// The highest plan value of the full hand (0 when no plan is within reach): no
     /// discard's score exceeds it.
     pub fn bound(&self) -> f32 {
@@ -1567,6 +1586,10 @@ struct PlanContext {
     /// `entries` merged as in [`regular::rests`], once measured (a lock, so that a
     /// policy keeping a context stays shareable between threads).
     rest: OnceLock<[Entry; 4]>,
+    /// The same merge written ahead by [`DiscardContext::settle_first_plan`] (when
+    /// `settled`), without the lock's first-use cost.
+    settled_rest: [Entry; 4],
+    settled: bool,
     /// Suits the open chows take tiles from.
     touched: u8,
     sets_left: u8,
@@ -1590,6 +1613,9 @@ impl PlanContext {
     /// [`PlanContext::entries`] merged per group.
     #[inline(always)]
     fn rests(&self) -> &[Entry; 4] {
+        if self.settled {
+            return &self.settled_rest;
+        }
         self.rest.get_or_init(|| rests(&self.entries))
     }
 }
