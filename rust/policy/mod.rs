@@ -81,11 +81,7 @@ pub trait TableView {
     /// `rng.below(n)` of the `n` of [`TableView::legal`] (`rng` is not used otherwise);
     /// [`Action::Pass`] when there is none. A view may answer without building the list.
     fn legal_uniform(&self, rng: &mut crate::wall::Rng) -> Action {
-        let legal = self.legal();
-        if legal.len() <= 1 {
-            return legal.first().copied().unwrap_or(Action::Pass);
-        }
-        legal[rng.below(legal.len() as u64) as usize]
+        crate::round::uniform_choice(self.legal(), rng)
     }
     /// What the seat sees of the rule set's own per-hand state (the 宝 of a hand played
     /// with wild tiles).

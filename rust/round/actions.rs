@@ -260,6 +260,18 @@ pub(crate) fn nth_kind(kinds: u64, r: usize) -> Tile {
 /// Capacity of an [`ActionList`]: 14 discards, 14 ready-discards, kongs and a win fit.
 pub const MAX_ACTIONS: usize = 40;
 
+/// A legal action drawn uniformly from `legal` with `rng`: the one at `rng.below(n)` of
+/// `n` > 1 actions (`rng` is not used otherwise), the only one, or [`Action::Pass`] when
+/// there is none. What a random policy plays, whichever way its table lists the actions.
+#[inline]
+pub fn uniform_choice(legal: &[Action], rng: &mut crate::wall::Rng) -> Action {
+    match legal.len() {
+        0 => Action::Pass,
+        1 => legal[0],
+        n => legal[rng.below(n as u64) as usize],
+    }
+}
+
 /// The legal actions of one seat, in a fixed array (no allocation).
 #[derive(Debug, Clone, Copy)]
 pub struct ActionList {
@@ -367,13 +379,20 @@ impl ActionList {
             // Past the capacity some actions are dropped: read the built list.
             return self.with_discards_at(at, kinds).as_slice().get(i).copied();
         }
+        (i < len + k).then(|| self.nth_in_room(at, kinds, k, i))
+    }
+    /// The action at `i` < `len + k` of [`ActionList::with_discards_at`]`(at, kinds)`
+    /// when the `k` kinds fit beside the list (`len + k` at most [`MAX_ACTIONS`], `at` at
+    /// most `len`): the actions before `at`, the discards, the actions after them.
+    #[inline]
+    pub(crate) fn nth_in_room(&self, at: usize, kinds: u64, k: usize, i: usize) -> Action {
         if i < at {
-            return Some(self.items[i]);
+            self.items[i]
+        } else if i < at + k {
+            Action::Discard(nth_kind(kinds, i - at))
+        } else {
+            self.items[i - k]
         }
-        if i < at + k {
-            return Some(Action::Discard(nth_kind(kinds, i - at)));
-        }
-        self.items[..len].get(i - k).copied()
     }
     /// The actions.
     #[inline]

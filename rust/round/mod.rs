@@ -143,7 +143,7 @@ mod state;
 mod view;
 
 pub use crate::hand::WinKind;
-pub use actions::{Action, ActionList, Claim, MAX_ACTIONS};
+pub use actions::{uniform_choice, Action, ActionList, Claim, MAX_ACTIONS};
 pub use events::{event_schema, Event, EventSpec, FieldType, FieldValue, EVENT_SCHEMA};
 pub use matchplay::Match;
 pub use observation::{DiscardEntry, Observation};

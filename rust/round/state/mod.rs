@@ -427,38 +427,21 @@ impl Round {
         }
         let l = &self.legal[s as usize];
         if self.deferred == 0 || s != self.turn {
-            let legal = l.as_slice();
-            return match legal.len() {
-                0 => Action::Pass,
-                1 => legal[0],
-                n => legal[rng.below(n as u64) as usize],
-            };
+            return super::actions::uniform_choice(l.as_slice(), rng);
         }
         let (len, k, at) = (l.len(), self.deferred_n as usize, self.deferred_at as usize);
         if len + k > super::actions::MAX_ACTIONS || at > len {
             // Past the capacity (never in play): the written list.
-            let legal = self.legal_list(s).as_slice();
-            return match legal.len() {
-                0 => Action::Pass,
-                1 => legal[0],
-                n => legal[rng.below(n as u64) as usize],
-            };
+            return super::actions::uniform_choice(self.legal_list(s).as_slice(), rng);
         }
+        // The deferred discards make at least one action.
         let n = len + k;
-        let i = if n <= 1 {
+        let i = if n == 1 {
             0
         } else {
             rng.below(n as u64) as usize
         };
-        // Before the discards, the discards, after them.
-        let items = l.as_slice();
-        if i < at {
-            items[i]
-        } else if i < at + k {
-            Action::Discard(super::actions::nth_kind(self.deferred, i - at))
-        } else {
-            items[i - k]
-        }
+        l.nth_in_room(at, self.deferred, k, i)
     }
     /// The legal actions of `seat` as they are kept, with any deferred discards written.
     #[inline]
