@@ -899,18 +899,29 @@ mod tests {
         }
     }
 
+    /// Two random lane arrays from the xorshift state `x`: one lane in `inf_every` out of
+    /// reach, the others below `below`.
+    fn random_lanes(x: &mut u64, inf_every: u64, below: u8) -> ([u8; LANES], [u8; LANES]) {
+        let mut a = [0u8; LANES];
+        let mut b = [0u8; LANES];
+        for v in a.iter_mut().chain(b.iter_mut()) {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            *v = if *x % inf_every == 0 {
+                INF
+            } else {
+                (*x >> 8) as u8 % below
+            };
+        }
+        (a, b)
+    }
+
     #[test]
     fn finish_matches_the_scalar_form() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..50_000 {
-            let mut a = [0u8; LANES];
-            let mut b = [0u8; LANES];
-            for v in a.iter_mut().chain(b.iter_mut()) {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *v = if x % 5 == 0 { INF } else { (x >> 8) as u8 % 40 };
-            }
+            let (a, b) = random_lanes(&mut x, 5, 40);
             for m in 0..6 {
                 assert_eq!(
                     finish(&a, &b, m),
@@ -925,14 +936,7 @@ mod tests {
     fn combine_matches_the_scalar_form() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..20_000 {
-            let mut a = [0u8; LANES];
-            let mut b = [0u8; LANES];
-            for v in a.iter_mut().chain(b.iter_mut()) {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *v = if x % 7 == 0 { INF } else { (x >> 8) as u8 % 15 };
-            }
+            let (a, b) = random_lanes(&mut x, 7, 15);
             assert_eq!(combine(&a, &b), combine_scalar(&a, &b), "{a:?} {b:?}");
         }
     }
