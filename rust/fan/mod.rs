@@ -596,6 +596,44 @@ impl<'r> Waiting<'r> {
         })
     }
 
+    /// Gives the waiting hand the kinds (bit = tile code 0-33) that complete its
+    /// concealed tiles into sets and a pair, when the caller already knows them (such as
+    /// the regular part of its useful tiles,
+    /// [`crate::shanten::useful::useful_tiles_and_regular`]): the unique-wait fans
+    /// (边张 / 嵌张 / 单钓) then read them, with the seven-pairs wait and the rule set's
+    /// dead kinds applied here, instead of searching the hand's completing tiles. `kinds`
+    /// must be exactly those tiles, or the unique-wait fans may be misread. Ignored when
+    /// the concealed tiles hold a kind four times (a fifth copy is read as a wait by the
+    /// reference, which no count of copies can tell).
+    pub fn know_regular_waits(&mut self, kinds: u64) {
+        if self.input.hand.iter().any(|&c| c >= 4) {
+            return;
+        }
+        let layout = &self.win.layout;
+        let mut set = 0u128;
+        let mut bits = kinds & ((1 << 34) - 1);
+        while bits != 0 {
+            set |= 1u128 << rtile::from_code(bits.trailing_zeros() as Tile);
+            bits &= bits - 1;
+        }
+        if layout.n_fixed == 0 {
+            if let Some(w) = divide::seven_pairs_wait(&layout.standing) {
+                set |= 1u128 << w;
+            }
+        }
+        if self.win.opts.mcr_exact_waits {
+            let mut live = set;
+            while live != 0 {
+                let x = live.trailing_zeros();
+                live &= live - 1;
+                if layout.merged[x as usize] >= 4 {
+                    set &= !(1u128 << x);
+                }
+            }
+        }
+        self.win.wait = Some(set);
+    }
+
     /// The totals of the hand won with `win_tile`, by self-draw or on a discard (the
     /// other flags as given to [`Waiting::new`]); scoring the same tile both ways in a
     /// row shares its decompositions.

@@ -300,6 +300,14 @@ fn every_wait_of_a_waiting_hand_scores_as_evaluate_does() {
         // Every wait, and a few other tiles, each reading in either order.
         let mut tiles = used | 1 << rng.below(34) | 1 << rng.below(34);
         let mut waiting = match waiting {
+            // Half of the ready hands are told their regular waits (the lookahead's
+            // useful tiles), the others search them.
+            Ok(mut w) if used != 0 && round % 2 == 0 => {
+                let regular =
+                    crate::shanten::useful::useful_tiles_and_regular(&input.hand, input.n_melds);
+                w.know_regular_waits(regular.1);
+                w
+            }
             Ok(w) => w,
             Err(_) => {
                 for w in 0..34u8 {
@@ -348,5 +356,48 @@ fn every_wait_of_a_waiting_hand_scores_as_evaluate_does() {
     assert!(
         wins > 8000 && wins - scoring > 1000 && scoring > 1000 && unique > 1500,
         "{wins} wins, {scoring} scoring, {unique} unique waits"
+    );
+}
+
+/// The regular part of a ready hand's useful tiles is the set of tiles the evaluator's own
+/// search finds completing it into sets and a pair.
+#[test]
+fn the_regular_waits_of_the_useful_tiles_are_the_completing_tiles() {
+    let mut rng = crate::wall::Rng::new(0xC0DE_3A17);
+    let (mut ready, mut regular_ready) = (0, 0);
+    for _ in 0..20_000 {
+        let input = random_waiting(&mut rng);
+        let hand = &input.hand;
+        if crate::shanten::waits(hand, &[0; 34], input.n_melds, 0) == 0 {
+            continue;
+        }
+        ready += 1;
+        let (useful, regular) =
+            crate::shanten::useful::useful_tiles_and_regular(hand, input.n_melds);
+        assert_eq!(
+            useful,
+            crate::shanten::useful_tiles(hand, &[0; 34], input.n_melds, 0)
+        );
+        assert_eq!(regular & !useful, 0);
+        if hand.iter().any(|&c| c >= 4) {
+            continue;
+        }
+        let mut table: rtile::RTable = [0; 0x50];
+        for (k, &c) in hand.iter().enumerate() {
+            table[rtile::from_code(k as Tile) as usize] += c;
+        }
+        let mut want = 0u64;
+        let mut found = divide::completing_tiles(&table, false, None);
+        while found != 0 {
+            let x = found.trailing_zeros();
+            found &= found - 1;
+            want |= 1 << rtile::to_code(x as rtile::RTile);
+        }
+        assert_eq!(regular, want, "{hand:?} melds {}", input.n_melds);
+        regular_ready += usize::from(want != 0);
+    }
+    assert!(
+        ready > 5000 && regular_ready > 4000,
+        "{ready} {regular_ready}"
     );
 }
