@@ -59,46 +59,60 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
         .unwrap_or(9);
     let knitted_near = n_melds <= 1 && knit_missing <= limit;
     let concealed = n_melds == 0;
-    let pairs_near = concealed && special::seven_pairs(hand) <= limit;
+    // Seven pairs from the pairs and odd kinds of the full hand: a discard of a kind held
+    // an even number of times breaks a pair and leaves an odd kind, one held an odd
+    // number of times leaves one odd kind less.
+    let (pairs, odd) = special::pair_stats(hand);
+    let pairs_near = concealed && special::seven_pairs_from(pairs, odd) <= limit;
     let orphans_near = concealed && special::thirteen_orphans(hand) <= limit;
     let honors_knitted_near = concealed && special::honors_knitted_held(held) <= limit;
+    // The special forms' checks of a discard read the hand without it.
+    let others_near = orphans_near || honors_knitted_near || knitted_near;
+    let tables = regular::Limited::get();
     let mut h = *hand;
     let mut kinds = held;
     while kinds != 0 {
         let y = kinds.trailing_zeros() as usize;
         kinds &= kinds - 1;
-        h[y] -= 1;
         let g = (y / 9).min(3);
         let mut best = u8::MAX;
         if regular_near {
-            let own = regular::without_one(&codes[g], g, y - 9 * g);
+            let own = tables.entry_at(g, tables.rank_without_one(&codes[g], g, y - 9 * g));
             best = regular::finish(own, &rest[g], m);
         }
         if pairs_near {
-            best = best.min(special::seven_pairs(&h));
+            let sp = if hand[y] & 1 == 0 {
+                special::seven_pairs_from(pairs - 1, odd + 1)
+            } else {
+                special::seven_pairs_from(pairs, odd - 1)
+            };
+            best = best.min(sp);
         }
-        if orphans_near || honors_knitted_near {
-            let held = special::presence(&h);
-            if orphans_near {
-                best = best.min(special::thirteen_orphans_held(
-                    held,
-                    special::pairs_held(&h),
-                ));
+        if others_near {
+            h[y] -= 1;
+            if orphans_near || honors_knitted_near {
+                let held = special::presence(&h);
+                if orphans_near {
+                    best = best.min(special::thirteen_orphans_held(
+                        held,
+                        special::pairs_held(&h),
+                    ));
+                }
+                if honors_knitted_near {
+                    best = best.min(special::honors_knitted_held(held));
+                }
             }
-            if honors_knitted_near {
-                best = best.min(special::honors_knitted_held(held));
+            // A waiting hand is at least one tile from complete, so the knitted straight
+            // can only matter above 1; and only a distance up to `limit` matters.
+            if knitted_near && best > 1 {
+                let bound = best.min(limit + 1);
+                if let Some(d) = knitted::distance_below(&h, &NO_USED, n_melds, 0, bound) {
+                    best = d;
+                }
             }
-        }
-        // A waiting hand is at least one tile from complete, so the knitted straight can
-        // only matter above 1; and only a distance up to `limit` matters.
-        if knitted_near && best > 1 {
-            let bound = best.min(limit + 1);
-            if let Some(d) = knitted::distance_below(&h, &NO_USED, n_melds, 0, bound) {
-                best = d;
-            }
+            h[y] += 1;
         }
         f(y, (best.min(100) as i16 - 1).clamp(-1, 100) as i8);
-        h[y] += 1;
     }
 }
 
