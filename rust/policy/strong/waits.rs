@@ -270,7 +270,10 @@ impl WaitMemo {
                 return None;
             }
         }
-        let mut scorer = None;
+        // The waiting hand, laid out when a first wait needs scoring (kept in place: it is
+        // large, and moving it costs more than a score).
+        let mut scorer: Option<fan::Waiting<'_>> = None;
+        let mut laid_out = false;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
@@ -283,16 +286,16 @@ impl WaitMemo {
             }
             if slot.scored >> w & 1 == 0 {
                 slot.scored |= 1 << w;
-                let scorer = scorer.get_or_insert_with(|| {
-                    let mut w = waiting(hand, ctx, rules);
-                    if let (Some(w), Some(regular)) = (w.as_mut(), regular) {
+                if !laid_out {
+                    laid_out = true;
+                    scorer = waiting(hand, ctx, rules);
+                    if let (Some(w), Some(regular)) = (scorer.as_mut(), regular) {
                         w.know_regular_waits(regular);
                     }
-                    w
-                });
+                }
                 // A total is the fan without flowers plus the flowers ([`wait_facts`]).
                 let bare = |fan: u32| (fan - ctx.flowers as u32).min(u16::MAX as u32) as u16;
-                match classify(scorer, w) {
+                match classify(&mut scorer, w) {
                     Wins::OnDiscard(fan) => {
                         slot.on_discard |= 1 << w;
                         slot.fans[w] = bare(fan);
