@@ -616,9 +616,12 @@ impl<'r> Waiting<'r> {
             set |= 1u128 << rtile::from_code(bits.trailing_zeros() as Tile);
             bits &= bits - 1;
         }
-        if layout.n_fixed == 0 {
-            if let Some(w) = divide::seven_pairs_wait(&layout.standing) {
-                set |= 1u128 << w;
+        // The seven-pairs wait as the reference reads it ([`divide::seven_pairs_wait`]):
+        // six pairs (a triple counts as one, a four as two) among the 13 concealed tiles,
+        // and so exactly one kind held an odd number of times, which is the wait.
+        if layout.n_fixed == 0 && crate::shanten::special::pair_stats(&self.input.hand).0 == 6 {
+            if let Some(k) = self.input.hand.iter().position(|&c| c & 1 == 1) {
+                set |= 1u128 << rtile::from_code(k as Tile);
             }
         }
         if self.win.opts.mcr_exact_waits {
