@@ -21,10 +21,14 @@
 
 use super::memo::{self, HandKey};
 use crate::shanten::knitted::{self, MASKS};
+use crate::shanten::tables::{INF, LANES};
 use crate::shanten::{regular, special};
 use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
+
+/// The kinds of each group (three suits, the honors) as bit masks.
+const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
 /// Marks a kind not held in [`discard_shanten`]'s result.
 pub const NOT_HELD: i8 = i8::MAX;
@@ -47,9 +51,28 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
     let m = 4 - n_melds.min(4) as usize;
     let codes = regular::codes(hand);
     let e = regular::entries_at(&regular::ranks_of(&codes));
-    let rest = regular::rests(&e);
-    let regular_near = regular::finish(&e[0], &rest[0], m) <= limit;
+    // The full hand's distance from its two halves; the rest of the hand seen from each
+    // group (the other three merged) only for the groups that hold a tile to discard, and
+    // only when some discard may be near.
+    let ab = regular::combine(&e[0], &e[1]);
+    let ch = regular::combine(&e[2], &e[3]);
+    let regular_near = regular::finish(&ab, &ch, m) <= limit;
     let held = special::presence(hand);
+    let mut rest = [[INF; LANES]; 4];
+    if regular_near {
+        if held & GROUP_KINDS[0] != 0 {
+            rest[0] = regular::combine(&e[1], &ch);
+        }
+        if held & GROUP_KINDS[1] != 0 {
+            rest[1] = regular::combine(&e[0], &ch);
+        }
+        if held & GROUP_KINDS[2] != 0 {
+            rest[2] = regular::combine(&ab, &e[3]);
+        }
+        if held & GROUP_KINDS[3] != 0 {
+            rest[3] = regular::combine(&ab, &e[2]);
+        }
+    }
     // Tiles of the nearest knitted straight missing from the full hand: a lower bound of
     // that form's distance.
     let knit_missing = MASKS
