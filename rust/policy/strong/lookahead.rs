@@ -317,7 +317,10 @@ impl Lookahead {
         match self.worth {
             Worth::Chance => w,
             // The remembered curve holds `ready_value` bit for bit.
-            Worth::Points { .. } => m * self.ready_curve(w)[self.turns.max(2) - 1],
+            Worth::Points { .. } => {
+                let i = self.ready_curve_slot(w);
+                m * self.ready_curves.curves[i][self.turns.max(2) - 1]
+            }
         }
     }
 
@@ -343,6 +346,13 @@ impl Lookahead {
     /// ([`Lookahead::make_ready_curve`]), remembered for the decision: the scoring copies
     /// of the ready hands take few distinct values.
     fn ready_curve(&mut self, w: f32) -> Curve {
+        let i = self.ready_curve_slot(w);
+        self.ready_curves.curves[i]
+    }
+
+    /// The slot of [`Lookahead::ready_curve`]'s remembered curve for `w` (filled when new),
+    /// so that a caller reads it in place.
+    fn ready_curve_slot(&mut self, w: f32) -> usize {
         let params = [
             self.win_reach.to_bits(),
             self.total_unseen.to_bits(),
@@ -356,7 +366,7 @@ impl Lookahead {
             self.ready_curves.keys[i] = w.to_bits();
             self.ready_curves.curves[i] = self.make_ready_curve(w);
         }
-        self.ready_curves.curves[i]
+        i
     }
 
     /// [`Lookahead::ready_value`] for every number of turns `0..=MAX_TURNS`, bit for bit:
@@ -495,7 +505,7 @@ impl Lookahead {
             let turns = self.turns;
             let mut reach = [0f32; MAX_TURNS + 1];
             for i in 0..n {
-                let ready = self.ready_curve(w[i]);
+                let ready = &self.ready_curves.curves[self.ready_curve_slot(w[i])];
                 let (qi, mi) = (q[i], m[i]);
                 for (r, &v) in reach[1..=turns].iter_mut().zip(&ready[..turns]) {
                     *r += qi * (v * mi);
