@@ -606,7 +606,10 @@ impl<'r> Waiting<'r> {
     /// the concealed tiles hold a kind four times (a fifth copy is read as a wait by the
     /// reference, which no count of copies can tell).
     pub fn know_regular_waits(&mut self, kinds: u64) {
-        if self.input.hand.iter().any(|&c| c >= 4) {
+        // The concealed counts are checked (at most 4): a four is the only count with its
+        // third bit set.
+        let words = crate::shanten::swar::words(&self.input.hand);
+        if words.iter().any(|&w| w & 0x0404_0404_0404_0404 != 0) {
             return;
         }
         let layout = &self.win.layout;
