@@ -309,7 +309,7 @@ fn every_wait_of_a_waiting_hand_scores_as_evaluate_does() {
                 let dead = rules.mcr_exact_waits.then_some(&w.win.layout.merged);
                 let seven_pairs = input.n_melds == 0;
                 let search = divide::completing_tiles(&w.win.layout.standing, seven_pairs, dead);
-                let four = input.hand.iter().any(|&c| c == 4);
+                let four = input.hand.contains(&4);
                 assert_eq!(w.win.wait, (!four).then_some(search), "{input:?}");
                 w
             }
@@ -450,7 +450,7 @@ fn six_pairs_told_their_regular_waits_score_as_evaluate_does() {
         let dead = rules.mcr_exact_waits.then_some(&waiting.win.layout.merged);
         let search = divide::completing_tiles(&waiting.win.layout.standing, true, dead);
         // (A kind held four times leaves them to the search.)
-        let four = hand.iter().any(|&c| c == 4);
+        let four = hand.contains(&4);
         assert_eq!(waiting.win.wait, (!four).then_some(search), "{hand:?}");
         // One regular wait beside the seven-pairs wait of another kind: not a unique wait.
         single_regular += usize::from(
