@@ -254,7 +254,7 @@ impl Lookahead {
     /// the hand of play.
     pub fn shape(&mut self, h: &Counts, n_melds: u8) -> (i8, u64) {
         let slot = self.shapes.slot(h, HandKey::of(h, n_melds));
-        (slot.shanten(h), slot.useful(h))
+        slot.both(h)
     }
 
     /// Forgets the remembered hands (their answers stay exact without this; a policy
@@ -636,6 +636,19 @@ impl ShapeSlot {
         self.useful
     }
 
+    /// [`ShapeSlot::shanten`] and [`ShapeSlot::useful`] together: both from one reading
+    /// of the group entries when neither is known yet.
+    fn both(&mut self, h: &Counts) -> (i8, u64) {
+        if self.shanten == Self::UNKNOWN && !self.has_useful {
+            let (useful, distance) =
+                shanten::useful::useful_tiles_and_distance(h, self.key.n_melds());
+            self.shanten = (distance as i16 - 1).clamp(-1, 100) as i8;
+            self.useful = useful;
+            self.has_useful = true;
+        }
+        (self.shanten(h), self.useful(h))
+    }
+
     const UNKNOWN: i8 = i8::MIN;
     const EMPTY: ShapeSlot = ShapeSlot {
         key: HandKey::EMPTY,
@@ -766,7 +779,9 @@ mod tests {
                     k += 1;
                 }
             }
-            let (s, u) = if round % 4 < 2 {
+            let (s, u) = if round % 8 == 1 {
+                memo.slot(&h, HandKey::of(&h, n_melds)).both(&h)
+            } else if round % 4 < 2 {
                 let k = HandKey::of(&h, n_melds);
                 (memo.shanten(&h, k), memo.useful(&h, k))
             } else {
