@@ -596,6 +596,59 @@ impl<'r> Waiting<'r> {
         })
     }
 
+    /// Gives the waiting hand the kinds (bit = tile code 0-33) that complete its
+    /// concealed tiles into sets and a pair, when the caller already knows them (such as
+    /// the regular part of the hand's useful tiles, which the shanten engine gives beside
+    /// them): the unique-wait fans
+    /// (边张 / 嵌张 / 单钓) then read them, with the seven-pairs wait and the rule set's
+    /// dead kinds applied here, instead of searching the hand's completing tiles. `kinds`
+    /// must be exactly those tiles, or the unique-wait fans may be misread. Ignored when
+    /// the concealed tiles hold a kind four times (a fifth copy is read as a wait by the
+    /// reference, which no count of copies can tell).
+    pub fn know_regular_waits(&mut self, kinds: u64) {
+        // Eight concealed counts a word: the counts are checked (at most 4), so a four is
+        // the only count with its third bit set, and `c >> 1` counts a count's pairs as
+        // the reference's seven-pairs reading does (a triple one, a four two).
+        let (mut fours, mut pairs) = (0u64, 0u64);
+        for c in self.input.hand.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            let x = u64::from_le_bytes(b);
+            fours |= x & 0x0404_0404_0404_0404;
+            // The byte sum of at most 3 per byte, gathered in the top byte.
+            pairs += ((x >> 1) & 0x0303_0303_0303_0303).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+        }
+        if fours != 0 {
+            return;
+        }
+        let layout = &self.win.layout;
+        let mut set = 0u128;
+        let mut bits = kinds & ((1 << 34) - 1);
+        while bits != 0 {
+            set |= 1u128 << rtile::from_code(bits.trailing_zeros() as Tile);
+            bits &= bits - 1;
+        }
+        // The seven-pairs wait as the reference reads it ([`divide::seven_pairs_wait`]):
+        // six pairs (a triple counts as one, a four as two) among the 13 concealed tiles,
+        // and so exactly one kind held an odd number of times, which is the wait.
+        if layout.n_fixed == 0 && pairs == 6 {
+            if let Some(k) = self.input.hand.iter().position(|&c| c & 1 == 1) {
+                set |= 1u128 << rtile::from_code(k as Tile);
+            }
+        }
+        if self.win.opts.mcr_exact_waits {
+            let mut live = set;
+            while live != 0 {
+                let x = live.trailing_zeros();
+                live &= live - 1;
+                if layout.merged[x as usize] >= 4 {
+                    set &= !(1u128 << x);
+                }
+            }
+        }
+        self.win.wait = Some(set);
+    }
+
     /// The totals of the hand won with `win_tile`, by self-draw or on a discard (the
     /// other flags as given to [`Waiting::new`]); scoring the same tile both ways in a
     /// row shares its decompositions.

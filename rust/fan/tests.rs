@@ -300,6 +300,19 @@ fn every_wait_of_a_waiting_hand_scores_as_evaluate_does() {
         // Every wait, and a few other tiles, each reading in either order.
         let mut tiles = used | 1 << rng.below(34) | 1 << rng.below(34);
         let mut waiting = match waiting {
+            // Half of the ready hands are told their regular waits (the lookahead's
+            // useful tiles), the others search them.
+            Ok(mut w) if used != 0 && round % 2 == 0 => {
+                let regular =
+                    crate::shanten::useful::useful_tiles_and_regular(&input.hand, input.n_melds);
+                w.know_regular_waits(regular.1);
+                let dead = rules.mcr_exact_waits.then_some(&w.win.layout.merged);
+                let seven_pairs = input.n_melds == 0;
+                let search = divide::completing_tiles(&w.win.layout.standing, seven_pairs, dead);
+                let four = input.hand.contains(&4);
+                assert_eq!(w.win.wait, (!four).then_some(search), "{input:?}");
+                w
+            }
             Ok(w) => w,
             Err(_) => {
                 for w in 0..34u8 {
@@ -348,5 +361,134 @@ fn every_wait_of_a_waiting_hand_scores_as_evaluate_does() {
     assert!(
         wins > 8000 && wins - scoring > 1000 && scoring > 1000 && unique > 1500,
         "{wins} wins, {scoring} scoring, {unique} unique waits"
+    );
+}
+
+/// The regular part of a ready hand's useful tiles is the set of tiles the evaluator's own
+/// search finds completing it into sets and a pair.
+#[test]
+fn the_regular_waits_of_the_useful_tiles_are_the_completing_tiles() {
+    let mut rng = crate::wall::Rng::new(0xC0DE_3A17);
+    let (mut ready, mut regular_ready) = (0, 0);
+    for _ in 0..20_000 {
+        let input = random_waiting(&mut rng);
+        let hand = &input.hand;
+        if crate::shanten::waits(hand, &[0; 34], input.n_melds, 0) == 0 {
+            continue;
+        }
+        ready += 1;
+        let (useful, regular) =
+            crate::shanten::useful::useful_tiles_and_regular(hand, input.n_melds);
+        assert_eq!(
+            useful,
+            crate::shanten::useful_tiles(hand, &[0; 34], input.n_melds, 0)
+        );
+        assert_eq!(regular & !useful, 0);
+        if hand.iter().any(|&c| c >= 4) {
+            continue;
+        }
+        let mut table: rtile::RTable = [0; 0x50];
+        for (k, &c) in hand.iter().enumerate() {
+            table[rtile::from_code(k as Tile) as usize] += c;
+        }
+        let mut want = 0u64;
+        let mut found = divide::completing_tiles(&table, false, None);
+        while found != 0 {
+            let x = found.trailing_zeros();
+            found &= found - 1;
+            want |= 1 << rtile::to_code(x as rtile::RTile);
+        }
+        assert_eq!(regular, want, "{hand:?} melds {}", input.n_melds);
+        regular_ready += usize::from(want != 0);
+    }
+    assert!(
+        ready > 5000 && regular_ready > 4000,
+        "{ready} {regular_ready}"
+    );
+}
+
+/// Hands of six pairs and a single (ready for seven pairs, and often in the regular form
+/// too, mostly in one suit), told their regular waits: every wait scores as [`evaluate`]
+/// scores it, the unique-wait fans with the reference's seven-pairs wait included.
+#[test]
+fn six_pairs_told_their_regular_waits_score_as_evaluate_does() {
+    let mut rng = crate::wall::Rng::new(0x7A125);
+    let opts = [
+        FanOptions::default(),
+        FanOptions {
+            mcr_exact_waits: true,
+            ..FanOptions::default()
+        },
+    ];
+    let (mut unique, mut single_regular) = (0, 0);
+    for round in 0..4000 {
+        let span = [9, 9, 18, 34][round % 4];
+        let mut hand = [0u8; 34];
+        let mut pairs = 0;
+        while pairs < 6 {
+            let t = rng.below(span) as usize;
+            if hand[t] <= 2 {
+                hand[t] += 2;
+                pairs += 1;
+            }
+        }
+        loop {
+            let t = rng.below(span) as usize;
+            if hand[t] < 4 {
+                hand[t] += 1;
+                break;
+            }
+        }
+        let input = WinInput::new(hand, &[], 0).unwrap();
+        let rules = &opts[round % 2];
+        let Ok(mut waiting) = Waiting::new(&input, rules) else {
+            continue;
+        };
+        let (useful, regular) = crate::shanten::useful::useful_tiles_and_regular(&hand, 0);
+        waiting.know_regular_waits(regular);
+        // The evaluator's completing tiles are those its own search would find.
+        let dead = rules.mcr_exact_waits.then_some(&waiting.win.layout.merged);
+        let search = divide::completing_tiles(&waiting.win.layout.standing, true, dead);
+        // (A kind held four times leaves them to the search.)
+        let four = hand.contains(&4);
+        assert_eq!(waiting.win.wait, (!four).then_some(search), "{hand:?}");
+        // One regular wait beside the seven-pairs wait of another kind: not a unique wait.
+        single_regular += usize::from(
+            regular.count_ones() == 1 && regular & !useful == 0 && useful.count_ones() == 2,
+        );
+        let mut tiles = useful;
+        while tiles != 0 {
+            let w = tiles.trailing_zeros() as u8;
+            tiles &= tiles - 1;
+            for self_drawn in [false, true] {
+                let i = WinInput {
+                    win_tile: w,
+                    self_drawn,
+                    ..input
+                };
+                let want = evaluate(&i, rules);
+                let got = waiting.total(w, self_drawn);
+                match (&want, &got) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(
+                            (a.total, a.meets_minimum),
+                            (b.total, b.meets_minimum),
+                            "{i:?}"
+                        );
+                        unique += usize::from(
+                            [EDGE_WAIT, CLOSED_WAIT, SINGLE_WAIT]
+                                .iter()
+                                .any(|&f| a.count(f) > 0),
+                        );
+                    }
+                    (Err(_), Err(_)) => {}
+                    _ => panic!("{i:?}: {want:?} against {got:?}"),
+                }
+            }
+        }
+    }
+    assert!(
+        unique > 0 && single_regular > 20,
+        "{unique} unique waits, {single_regular} single regular waits"
     );
 }

@@ -323,9 +323,8 @@ const fn head_digits(g: usize) -> usize {
 /// Powers of 5 by exponent.
 const POW5: [usize; 5] = [1, 5, 25, 125, 625];
 
-/// The limited tables (no copy in melds, no wild), fetched once for a run of lookups: its
-/// methods equal the free functions of the same names, without the first-use check of
-/// [`tables::suit`] and [`tables::honors`] per lookup.
+/// The limited tables (no copy in melds, no wild), fetched once for a run of lookups,
+/// without the first-use check of [`tables::suit`] and [`tables::honors`] per lookup.
 #[derive(Clone, Copy)]
 pub(crate) struct Limited {
     suit: &'static tables::Table,
@@ -352,7 +351,9 @@ impl Limited {
         }
     }
 
-    /// [`rank_without_one`].
+    /// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its
+    /// kind `i` less (the group must hold one): the codes change by one digit, so the rank
+    /// is two lookups (equal to the table's `rank` of the group's counts).
     #[inline(always)]
     pub(crate) fn rank_without_one(
         &self,
@@ -370,7 +371,7 @@ impl Limited {
         }
     }
 
-    /// [`entry_at`].
+    /// The limited table entry of group `g` at rank `r`.
     #[inline(always)]
     pub(crate) fn entry_at(&self, g: usize, r: usize) -> &'static Entry {
         self.of(g).at(r)
@@ -408,23 +409,8 @@ impl std::fmt::Debug for Limited {
     }
 }
 
-/// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its kind
-/// `i` less (the group must hold one): the codes change by one digit, so the rank is two
-/// lookups (equal to the table's `rank` of the group's counts).
-#[inline(always)]
-pub(crate) fn rank_without_one(code: &(usize, usize, usize), g: usize, i: usize) -> usize {
-    Limited::get().rank_without_one(code, g, i)
-}
-
-/// The table entry of group `g` (codes `code`) with one copy of its kind `i` less (see
-/// [`rank_without_one`]).
-#[inline(always)]
-pub(crate) fn without_one(code: &(usize, usize, usize), g: usize, i: usize) -> &'static Entry {
-    entry_at(g, rank_without_one(code, g, i))
-}
-
 /// The limited table entry of group `g` at rank `r`.
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn entry_at(g: usize, r: usize) -> &'static Entry {
     Limited::get().entry_at(g, r)
 }

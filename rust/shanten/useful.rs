@@ -63,6 +63,34 @@ pub fn useful_tiles_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, 
 /// melds' tiles do not matter, only their number): the group ranks, entries and rests
 /// are computed once and shared by every form.
 fn useful_plain(forms: Forms, hand: &Counts, n_melds: u8) -> u64 {
+    useful_plain_parts(forms, hand, n_melds).0
+}
+
+/// [`useful_tiles`] of a hand without wilds and without melded copies among its kinds,
+/// and beside it the least distance over the five GB forms (tiles missing from a
+/// complete hand: `shanten::shanten` plus one), both from the same group entries.
+pub fn useful_tiles_and_distance(hand: &Counts, n_melds: u8) -> (u64, u8) {
+    let (out, _, best) = useful_plain_parts(Forms::GB, hand, n_melds);
+    (out & available(hand, &[0; 34]), best)
+}
+
+/// [`useful_tiles`] of a hand without wilds and without melded copies among its kinds
+/// (the melds' tiles do not matter, only their number), and beside it the kinds whose
+/// draw lowers its regular-form distance when that form is among its nearest, else 0.
+///
+/// For a ready hand the second mask is exactly the kinds that complete its tiles into
+/// sets and a pair (empty when only a special form is ready); a kind held four times
+/// never lowers a distance, so it is in neither mask. Both come from the same group
+/// entries, so the regular waits cost nothing beside the useful tiles.
+pub fn useful_tiles_and_regular(hand: &Counts, n_melds: u8) -> (u64, u64) {
+    let (out, regular, _) = useful_plain_parts(Forms::GB, hand, n_melds);
+    (out & available(hand, &[0; 34]), regular)
+}
+
+/// [`useful_plain`], with the regular form's own improving kinds (see
+/// [`useful_tiles_and_regular`]) and the least distance over `forms` beside it.
+#[inline(always)]
+fn useful_plain_parts(forms: Forms, hand: &Counts, n_melds: u8) -> (u64, u64, u8) {
     const NO_USED: Counts = [0; 34];
     let m = 4 - n_melds.min(4) as usize;
     let concealed = n_melds == 0;
@@ -105,13 +133,15 @@ fn useful_plain(forms: Forms, hand: &Counts, n_melds: u8) -> u64 {
         }
     }
     if best == u8::MAX || best == 0 {
-        return 0;
+        return (0, 0, best);
     }
     let all = u64::MAX >> 30;
     let mut out = 0u64;
+    let mut regular_out = 0u64;
     if d[0] == best {
         if let Some(rs) = &rest {
-            out |= regular::improving_at(&r, &e, rs, m, best);
+            regular_out = regular::improving_at(&r, &e, rs, m, best);
+            out |= regular_out;
         }
     }
     if d[1] == best {
@@ -126,7 +156,7 @@ fn useful_plain(forms: Forms, hand: &Counts, n_melds: u8) -> u64 {
     if d[4] == best {
         out |= super::knitted::improving(hand, &NO_USED, n_melds, 0, all);
     }
-    out
+    (out, regular_out, best)
 }
 
 /// Kinds among `allowed` whose draw lowers the distance of one form.

@@ -21,10 +21,14 @@
 
 use super::memo::{self, HandKey};
 use crate::shanten::knitted::{self, MASKS};
+use crate::shanten::tables::{INF, LANES};
 use crate::shanten::{regular, special};
 use crate::tile::Counts;
 
 const NO_USED: Counts = [0; 34];
+
+/// The kinds of each group (three suits, the honors) as bit masks.
+const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
 /// Marks a kind not held in [`discard_shanten`]'s result.
 pub const NOT_HELD: i8 = i8::MAX;
@@ -47,9 +51,28 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
     let m = 4 - n_melds.min(4) as usize;
     let codes = regular::codes(hand);
     let e = regular::entries_at(&regular::ranks_of(&codes));
-    let rest = regular::rests(&e);
-    let regular_near = regular::finish(&e[0], &rest[0], m) <= limit;
+    // The full hand's distance from its two halves; the rest of the hand seen from each
+    // group (the other three merged) only for the groups that hold a tile to discard, and
+    // only when some discard may be near.
+    let ab = regular::combine(&e[0], &e[1]);
+    let ch = regular::combine(&e[2], &e[3]);
+    let regular_near = regular::finish(&ab, &ch, m) <= limit;
     let held = special::presence(hand);
+    let mut rest = [[INF; LANES]; 4];
+    if regular_near {
+        if held & GROUP_KINDS[0] != 0 {
+            rest[0] = regular::combine(&e[1], &ch);
+        }
+        if held & GROUP_KINDS[1] != 0 {
+            rest[1] = regular::combine(&e[0], &ch);
+        }
+        if held & GROUP_KINDS[2] != 0 {
+            rest[2] = regular::combine(&ab, &e[3]);
+        }
+        if held & GROUP_KINDS[3] != 0 {
+            rest[3] = regular::combine(&ab, &e[2]);
+        }
+    }
     // Tiles of the nearest knitted straight missing from the full hand: a lower bound of
     // that form's distance.
     let knit_missing = MASKS
@@ -59,46 +82,60 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
         .unwrap_or(9);
     let knitted_near = n_melds <= 1 && knit_missing <= limit;
     let concealed = n_melds == 0;
-    let pairs_near = concealed && special::seven_pairs(hand) <= limit;
+    // Seven pairs from the pairs and odd kinds of the full hand: a discard of a kind held
+    // an even number of times breaks a pair and leaves an odd kind, one held an odd
+    // number of times leaves one odd kind less.
+    let (pairs, odd) = special::pair_stats(hand);
+    let pairs_near = concealed && special::seven_pairs_from(pairs, odd) <= limit;
     let orphans_near = concealed && special::thirteen_orphans(hand) <= limit;
     let honors_knitted_near = concealed && special::honors_knitted_held(held) <= limit;
+    // The special forms' checks of a discard read the hand without it.
+    let others_near = orphans_near || honors_knitted_near || knitted_near;
+    let tables = regular::Limited::get();
     let mut h = *hand;
     let mut kinds = held;
     while kinds != 0 {
         let y = kinds.trailing_zeros() as usize;
         kinds &= kinds - 1;
-        h[y] -= 1;
         let g = (y / 9).min(3);
         let mut best = u8::MAX;
         if regular_near {
-            let own = regular::without_one(&codes[g], g, y - 9 * g);
+            let own = tables.entry_at(g, tables.rank_without_one(&codes[g], g, y - 9 * g));
             best = regular::finish(own, &rest[g], m);
         }
         if pairs_near {
-            best = best.min(special::seven_pairs(&h));
+            let sp = if hand[y] & 1 == 0 {
+                special::seven_pairs_from(pairs - 1, odd + 1)
+            } else {
+                special::seven_pairs_from(pairs, odd - 1)
+            };
+            best = best.min(sp);
         }
-        if orphans_near || honors_knitted_near {
-            let held = special::presence(&h);
-            if orphans_near {
-                best = best.min(special::thirteen_orphans_held(
-                    held,
-                    special::pairs_held(&h),
-                ));
+        if others_near {
+            h[y] -= 1;
+            if orphans_near || honors_knitted_near {
+                let held = special::presence(&h);
+                if orphans_near {
+                    best = best.min(special::thirteen_orphans_held(
+                        held,
+                        special::pairs_held(&h),
+                    ));
+                }
+                if honors_knitted_near {
+                    best = best.min(special::honors_knitted_held(held));
+                }
             }
-            if honors_knitted_near {
-                best = best.min(special::honors_knitted_held(held));
+            // A waiting hand is at least one tile from complete, so the knitted straight
+            // can only matter above 1; and only a distance up to `limit` matters.
+            if knitted_near && best > 1 {
+                let bound = best.min(limit + 1);
+                if let Some(d) = knitted::distance_below(&h, &NO_USED, n_melds, 0, bound) {
+                    best = d;
+                }
             }
-        }
-        // A waiting hand is at least one tile from complete, so the knitted straight can
-        // only matter above 1; and only a distance up to `limit` matters.
-        if knitted_near && best > 1 {
-            let bound = best.min(limit + 1);
-            if let Some(d) = knitted::distance_below(&h, &NO_USED, n_melds, 0, bound) {
-                best = d;
-            }
+            h[y] += 1;
         }
         f(y, (best.min(100) as i16 - 1).clamp(-1, 100) as i8);
-        h[y] += 1;
     }
 }
 

@@ -254,7 +254,7 @@ impl Lookahead {
     /// the hand of play.
     pub fn shape(&mut self, h: &Counts, n_melds: u8) -> (i8, u64) {
         let slot = self.shapes.slot(h, HandKey::of(h, n_melds));
-        (slot.shanten(h), slot.useful(h))
+        slot.both(h)
     }
 
     /// Forgets the remembered hands (their answers stay exact without this; a policy
@@ -317,7 +317,10 @@ impl Lookahead {
         match self.worth {
             Worth::Chance => w,
             // The remembered curve holds `ready_value` bit for bit.
-            Worth::Points { .. } => m * self.ready_curve(w)[self.turns.max(2) - 1],
+            Worth::Points { .. } => {
+                let i = self.ready_curve_slot(w);
+                m * self.ready_curves.curves[i][self.turns.max(2) - 1]
+            }
         }
     }
 
@@ -343,6 +346,13 @@ impl Lookahead {
     /// ([`Lookahead::make_ready_curve`]), remembered for the decision: the scoring copies
     /// of the ready hands take few distinct values.
     fn ready_curve(&mut self, w: f32) -> Curve {
+        let i = self.ready_curve_slot(w);
+        self.ready_curves.curves[i]
+    }
+
+    /// The slot of [`Lookahead::ready_curve`]'s remembered curve for `w` (filled when new),
+    /// so that a caller reads it in place.
+    fn ready_curve_slot(&mut self, w: f32) -> usize {
         let params = [
             self.win_reach.to_bits(),
             self.total_unseen.to_bits(),
@@ -356,7 +366,7 @@ impl Lookahead {
             self.ready_curves.keys[i] = w.to_bits();
             self.ready_curves.curves[i] = self.make_ready_curve(w);
         }
-        self.ready_curves.curves[i]
+        i
     }
 
     /// [`Lookahead::ready_value`] for every number of turns `0..=MAX_TURNS`, bit for bit:
@@ -495,7 +505,7 @@ impl Lookahead {
             let turns = self.turns;
             let mut reach = [0f32; MAX_TURNS + 1];
             for i in 0..n {
-                let ready = self.ready_curve(w[i]);
+                let ready = &self.ready_curves.curves[self.ready_curve_slot(w[i])];
                 let (qi, mi) = (q[i], m[i]);
                 for (r, &v) in reach[1..=turns].iter_mut().zip(&ready[..turns]) {
                     *r += qi * (v * mi);
@@ -624,6 +634,19 @@ impl ShapeSlot {
             self.has_useful = true;
         }
         self.useful
+    }
+
+    /// [`ShapeSlot::shanten`] and [`ShapeSlot::useful`] together: both from one reading
+    /// of the group entries when neither is known yet.
+    fn both(&mut self, h: &Counts) -> (i8, u64) {
+        if self.shanten == Self::UNKNOWN && !self.has_useful {
+            let (useful, distance) =
+                shanten::useful::useful_tiles_and_distance(h, self.key.n_melds());
+            self.shanten = (distance as i16 - 1).clamp(-1, 100) as i8;
+            self.useful = useful;
+            self.has_useful = true;
+        }
+        (self.shanten(h), self.useful(h))
     }
 
     const UNKNOWN: i8 = i8::MIN;
@@ -756,7 +779,9 @@ mod tests {
                     k += 1;
                 }
             }
-            let (s, u) = if round % 4 < 2 {
+            let (s, u) = if round % 8 == 1 {
+                memo.slot(&h, HandKey::of(&h, n_melds)).both(&h)
+            } else if round % 4 < 2 {
                 let k = HandKey::of(&h, n_melds);
                 (memo.shanten(&h, k), memo.useful(&h, k))
             } else {

@@ -251,7 +251,7 @@ impl WaitMemo {
         floor: f32,
     ) -> Option<WaitValue> {
         debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules));
-        let slot = self.slot(key, hand, ctx, ready);
+        let (slot, regular) = self.slot(key, hand, ctx, ready);
         let mut out = WaitValue::default();
         // A count of copies is never below a negative floor: then the waits' copies are
         // summed as they are scored.
@@ -270,7 +270,10 @@ impl WaitMemo {
                 return None;
             }
         }
-        let mut scorer = None;
+        // The waiting hand, laid out when a first wait needs scoring (kept in place: it is
+        // large, and moving it costs more than a score).
+        let mut scorer: Option<fan::Waiting<'_>> = None;
+        let mut laid_out = false;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
@@ -283,10 +286,16 @@ impl WaitMemo {
             }
             if slot.scored >> w & 1 == 0 {
                 slot.scored |= 1 << w;
-                let scorer = scorer.get_or_insert_with(|| waiting(hand, ctx, rules));
+                if !laid_out {
+                    laid_out = true;
+                    scorer = waiting(hand, ctx, rules);
+                    if let (Some(w), Some(regular)) = (scorer.as_mut(), regular) {
+                        w.know_regular_waits(regular);
+                    }
+                }
                 // A total is the fan without flowers plus the flowers ([`wait_facts`]).
                 let bare = |fan: u32| (fan - ctx.flowers as u32).min(u16::MAX as u32) as u16;
-                match classify(scorer, w) {
+                match classify(&mut scorer, w) {
                     Wins::OnDiscard(fan) => {
                         slot.on_discard |= 1 << w;
                         slot.fans[w] = bare(fan);
@@ -315,23 +324,28 @@ impl WaitMemo {
     }
 
     /// The slot of `key`, filled with the hand's waits when new (its useful tiles when it
-    /// is known to be `ready`).
+    /// is known to be `ready`); for a new ready hand also the kinds that complete it in
+    /// the regular form (for the fan evaluator's unique-wait fans, which would otherwise
+    /// search them again).
     fn slot(
         &mut self,
         key: FactsKey,
         hand: &Counts,
         ctx: &WinContext,
         ready: bool,
-    ) -> &mut MemoSlot {
+    ) -> (&mut MemoSlot, Option<u64>) {
         let (slot, new) = self.table.find(key);
+        let mut regular = None;
         if new {
             slot.waits = if ready {
-                shanten::useful_tiles(hand, &NO_USED, ctx.n_melds, 0)
+                let (useful, r) = shanten::useful::useful_tiles_and_regular(hand, ctx.n_melds);
+                regular = Some(r);
+                useful
             } else {
                 shanten::waits(hand, &NO_USED, ctx.n_melds, 0)
             };
         }
-        slot
+        (slot, regular)
     }
 }
 
@@ -525,7 +539,7 @@ mod tests {
                     let f = &mut fresh;
                     let above = f.ready_scoring_waits_above(key, &hand, &c, &rules, &unseen, floor);
                     assert_eq!(above, None);
-                    assert_eq!(fresh.slot(key, &hand, &c, true).scored, 0);
+                    assert_eq!(fresh.slot(key, &hand, &c, true).0.scored, 0);
                     let below = floor - 0.5;
                     let f = &mut fresh;
                     let above = f.ready_scoring_waits_above(key, &hand, &c, &rules, &unseen, below);
