@@ -209,6 +209,7 @@ impl Round {
         self.penalties = [0; 4];
         self.scores = obs.scores;
         self.wins = Default::default();
+        self.won = 0;
         self.legal = [ActionList::default(); 4];
         self.offered = 0;
         self.rob_discarder = None;

@@ -182,6 +182,7 @@ impl Round {
         if start.drew() {
             if let Some(v) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
                 self.wins[s] = Some(v);
+                self.won |= 1 << s;
                 self.legal[s].push(Action::Win);
             }
         }
@@ -254,6 +255,7 @@ impl Round {
         }
         if let Some(v) = win {
             self.wins[seat as usize] = Some(v);
+            self.won |= 1 << seat;
             self.legal[seat as usize].push(Action::Win);
         }
         let last = self.wall_spent();
@@ -319,6 +321,7 @@ impl Round {
                 if may {
                     if let Some(v) = self.eval_win(s, t, WinKind::RobbedKong) {
                         self.wins[s as usize] = Some(v);
+                        self.won |= 1 << s;
                         self.legal[s as usize].push(Action::Win);
                         self.legal[s as usize].push(Action::Pass);
                         self.offered |= 1 << s;
