@@ -128,9 +128,7 @@ impl SeatState {
     /// full test.
     #[inline(always)]
     pub(super) fn quiet_on(&mut self, t: Tile, chow: bool) -> bool {
-        if self.hand[t as usize] >= 2
-            || (chow && crate::tile::is_suited(t) && chow_neighbours(self.stats.present(), t))
-        {
+        if self.hand[t as usize] >= 2 || (chow && chow_neighbours(self.stats.present(), t)) {
             return false;
         }
         self.barred || !self.may_win(Some(t)) || !self.may_complete(Some(t))
@@ -184,9 +182,37 @@ impl SeatState {
 /// chow with the suited tile `t`: `t-2 t-1`, `t-1 t+1` or `t+1 t+2` of its suit.
 #[inline(always)]
 pub(super) fn chow_neighbours(present: u64, t: Tile) -> bool {
-    // The five kinds t-2..=t+2 of t's suit, as bits 0..5 (bit 2 is t itself).
-    let r = t % 9;
-    let suit = present >> (t - r) & 0x1FF;
-    let window = (suit << 2) >> r & 0b11111;
-    window & 0b00011 == 0b00011 || window & 0b01010 == 0b01010 || window & 0b11000 == 0b11000
+    // `IN_SUIT[t]`: which of the five kinds t-2..=t+2 (bits 0..5, bit 2 is t itself) lie
+    // in t's suit. `CHOW[w]`: whether the five kinds `w` (t's own bit clear) hold a pair of
+    // neighbours making a chow with t.
+    const IN_SUIT: [u8; 34] = {
+        let mut out = [0u8; 34];
+        let mut t = 0;
+        while t < 27 {
+            let r = t % 9;
+            let mut k = 0;
+            while k < 5 {
+                let x = r as i32 + k as i32 - 2;
+                if x >= 0 && x <= 8 && k != 2 {
+                    out[t] |= 1 << k;
+                }
+                k += 1;
+            }
+            t += 1;
+        }
+        out
+    };
+    const CHOW: [bool; 32] = {
+        let mut out = [false; 32];
+        let mut w = 0;
+        while w < 32 {
+            out[w] = w & 0b00011 == 0b00011 || w & 0b01010 == 0b01010 || w & 0b11000 == 0b11000;
+            w += 1;
+        }
+        out
+    };
+    let t = t as usize;
+    // The five kinds t-2..=t+2 as bits 0..5 (honors have none in their suit).
+    let window = (present << 2 >> t) as u8 & IN_SUIT.get(t).copied().unwrap_or(0);
+    CHOW[window as usize & 31]
 }
