@@ -294,10 +294,10 @@ const STEP: [[u128; 8]; 34] = {
 const POW3: [u8; 3] = [1, 3, 9];
 
 /// `RESIDUE[n][j]`: suit `j` holding `n` tiles, as its term of a residue code.
-const RESIDUE: [[u8; 3]; 15] = {
-    let mut out = [[0u8; 3]; 15];
+const RESIDUE: [[u8; 3]; 256] = {
+    let mut out = [[0u8; 3]; 256];
     let mut n = 0;
-    while n < 15 {
+    while n < 256 {
         let mut j = 0;
         while j < 3 {
             out[n][j] = (n % 3) as u8 * POW3[j];
@@ -447,7 +447,7 @@ impl ShapeStats {
     /// The residue code of the suits' tile counts.
     #[inline(always)]
     fn residues(&self) -> usize {
-        let r = |j: usize| RESIDUE[(self.byte(SUITS + j as u32) as usize).min(14)][j] as usize;
+        let r = |j: usize| RESIDUE[self.byte(SUITS + j as u32) as usize][j] as usize;
         r(0) + r(1) + r(2)
     }
 

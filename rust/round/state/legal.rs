@@ -22,7 +22,7 @@ impl Round {
         t: Tile,
         kind: WinKind,
     ) -> Option<WinValue> {
-        if self.ruleset.wins_are_plain_shapes() {
+        if self.plain {
             // The common answer (no) from the seat's summaries, before anything is copied.
             let st = &mut self.seats[seat as usize];
             let extra = (kind != WinKind::SelfDrawn).then_some(t);
@@ -57,7 +57,7 @@ impl Round {
         if kind != WinKind::SelfDrawn {
             c[t as usize] += 1;
         }
-        if self.ruleset.wins_are_plain_shapes() {
+        if self.plain {
             // Before the full test, the shanten of the tiles held: far from ready, it rules
             // out this win and, through the bound, the next ones.
             let need = if kind != WinKind::SelfDrawn { 0 } else { -1 };
@@ -308,7 +308,7 @@ impl Round {
         self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
         let chows = self.opts().chows;
-        let plain = self.ruleset.wins_are_plain_shapes();
+        let plain = self.plain;
         let next = (from + 1) % 4;
         for k in 1..4u8 {
             let s = (from + k) % 4;

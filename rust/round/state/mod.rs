@@ -78,6 +78,8 @@ pub struct Round {
     scores: [i32; 4],
     /// The rule set's part of the hand (see [`super::ruleset`]).
     ruleset: RuleSetState,
+    /// [`RuleSet::wins_are_plain_shapes`] of `ruleset`, read once.
+    plain: bool,
     record: bool,
     /// In a robbing window on a kong claimed from a discard (huainan `robbable_kongs`): the
     /// discarder; `None` for an added kong.
@@ -188,6 +190,7 @@ impl Round {
             result: None,
             penalties: [0; 4],
             scores: [0; 4],
+            plain: ruleset.wins_are_plain_shapes(),
             ruleset,
             record: true,
             rob_discarder: None,
