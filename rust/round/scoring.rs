@@ -154,7 +154,7 @@ pub fn ready_scores(rules: &Rules) -> bool {
 /// Running summaries of a concealed hand, kept up to date tile by tile, from which
 /// [`ShapeStats::may_be_complete`] answers the same necessary condition as
 /// [`may_be_complete`] in a few operations (and [`ShapeStats::completing`] for the hand
-/// plus any one tile), and which kinds are held or held four times (bit sets).
+/// plus any one tile), which kinds are held (a bit set) and how many are held four times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShapeStats {
     /// Nine counters of one byte each, at the byte positions named below ([`SUITS`] to
@@ -162,7 +162,6 @@ pub struct ShapeStats {
     /// lookup and one addition ([`STEP`]).
     packed: u128,
     present: u64,
-    quads: u64,
 }
 
 /// Byte of [`ShapeStats::packed`]: tiles of each suit (bytes 0, 1, 2).
@@ -179,6 +178,8 @@ const INNER: u32 = 6;
 const REPEATED: u32 = 7;
 /// Byte: suited kinds held.
 const DISTINCT_SUITED: u32 = 8;
+/// Byte: kinds held four times.
+const QUADS: u32 = 9;
 
 /// `ONE_EXCHANGE[b][p][code]`: whether one exchange (a tile given up, then one taken)
 /// can leave a hand whose honor kinds held once are `b` (3 for three or more), whose honor
@@ -271,7 +272,8 @@ const STEP: [[u128; 8]; 34] = {
         let mut i = 0;
         while i < 8 {
             let c = if i > 4 { 4 } else { i } as u128;
-            let mut v = byte(ODD, c & 1) + byte(REPEATED, (c > 1) as u128);
+            let mut v =
+                byte(ODD, c & 1) + byte(REPEATED, (c > 1) as u128) + byte(QUADS, (c == 4) as u128);
             if t < 27 {
                 v += byte(SUITS + (t / 9) as u32, c) + byte(DISTINCT_SUITED, (c > 0) as u128);
                 if t % 9 != 0 && t % 9 != 8 {
@@ -376,7 +378,6 @@ impl ShapeStats {
             .wrapping_add(UP[t as usize][before as usize & 7]);
         let bit = 1u64 << t;
         self.present |= bit;
-        self.quads |= u64::from(before == 3) << t;
     }
 
     /// Accounts for one copy of kind `t` fewer, held `before` (at least 1) times:
@@ -385,9 +386,7 @@ impl ShapeStats {
     pub fn remove_one(&mut self, t: u8, before: u8) {
         let after = before.wrapping_sub(1);
         self.packed = self.packed.wrapping_sub(UP[t as usize][after as usize & 7]);
-        let bit = 1u64 << t;
         self.present &= !(u64::from(after == 0) << t);
-        self.quads &= !bit;
     }
 
     /// Accounts for a kind going from `before` to `after` copies.
@@ -397,7 +396,6 @@ impl ShapeStats {
         self.packed = self.packed + step[after as usize & 7] - step[before as usize & 7];
         let bit = 1u64 << t;
         self.present = self.present & !bit | u64::from(after > 0) << t;
-        self.quads = self.quads & !bit | u64::from(after == 4) << t;
     }
 
     /// The counter at byte `pos` of [`ShapeStats::packed`].
@@ -428,10 +426,10 @@ impl ShapeStats {
         self.byte(DISTINCT_SUITED) as u32 + POP7[(self.present >> 27) as usize & 127] as u32
     }
 
-    /// Bit `t` is set when the hand holds all four copies of kind `t`.
+    /// How many kinds the hand holds all four copies of.
     #[inline]
-    pub fn quads(&self) -> u64 {
-        self.quads
+    pub fn quads(&self) -> u8 {
+        self.byte(QUADS)
     }
 
     /// The summaries of `c`.

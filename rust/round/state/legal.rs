@@ -216,12 +216,12 @@ impl Round {
             {
                 let st = &self.seats[s];
                 let l = &mut self.legal[s];
-                let mut quads = st.stats.quads();
-                while quads != 0 {
-                    let t = quads.trailing_zeros() as u8;
-                    quads &= quads - 1;
-                    if self.ruleset.may_declare_kong(t, &self.rules) {
-                        l.push(Action::ConcealedKong(t));
+                if st.stats.quads() != 0 {
+                    for t in 0..34u8 {
+                        if st.hand[t as usize] == 4 && self.ruleset.may_declare_kong(t, &self.rules)
+                        {
+                            l.push(Action::ConcealedKong(t));
+                        }
                     }
                 }
                 // D-12: the tile added may be any held copy, or only the one just drawn.
