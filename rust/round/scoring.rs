@@ -157,9 +157,9 @@ pub fn ready_scores(rules: &Rules) -> bool {
 /// plus any one tile), which kinds are held (a bit set) and how many are held four times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShapeStats {
-    /// Nine counters of one byte each, at the byte positions named below ([`SUITS`] to
-    /// [`DISTINCT_SUITED`]): kept as one number so that a kind's change is one table
-    /// lookup and one addition ([`STEP`]).
+    /// Eleven counters of one byte each, at the byte positions named below ([`SUITS`] to
+    /// [`DISTINCT`]): kept as one number so that a kind's change is one table lookup and
+    /// one addition ([`STEP`]).
     packed: u128,
     present: u64,
 }
@@ -180,6 +180,8 @@ const REPEATED: u32 = 7;
 const DISTINCT_SUITED: u32 = 8;
 /// Byte: kinds held four times.
 const QUADS: u32 = 9;
+/// Byte: kinds held.
+const DISTINCT: u32 = 10;
 
 /// `ONE_EXCHANGE[b][p][code]`: whether one exchange (a tile given up, then one taken)
 /// can leave a hand whose honor kinds held once are `b` (3 for three or more), whose honor
@@ -272,8 +274,10 @@ const STEP: [[u128; 8]; 34] = {
         let mut i = 0;
         while i < 8 {
             let c = if i > 4 { 4 } else { i } as u128;
-            let mut v =
-                byte(ODD, c & 1) + byte(REPEATED, (c > 1) as u128) + byte(QUADS, (c == 4) as u128);
+            let mut v = byte(ODD, c & 1)
+                + byte(REPEATED, (c > 1) as u128)
+                + byte(QUADS, (c == 4) as u128)
+                + byte(DISTINCT, (c > 0) as u128);
             if t < 27 {
                 v += byte(SUITS + (t / 9) as u32, c) + byte(DISTINCT_SUITED, (c > 0) as u128);
                 if t % 9 != 0 && t % 9 != 8 {
@@ -410,20 +414,10 @@ impl ShapeStats {
         self.present
     }
 
-    /// How many kinds the hand holds (the bits of [`ShapeStats::present`]), from the
-    /// suited kinds' counter and the seven honor bits.
+    /// How many kinds the hand holds (the bits of [`ShapeStats::present`]).
     #[inline]
     pub fn distinct(&self) -> u32 {
-        const POP7: [u8; 128] = {
-            let mut t = [0u8; 128];
-            let mut i = 0;
-            while i < 128 {
-                t[i] = (i as u32).count_ones() as u8;
-                i += 1;
-            }
-            t
-        };
-        self.byte(DISTINCT_SUITED) as u32 + POP7[(self.present >> 27) as usize & 127] as u32
+        self.byte(DISTINCT) as u32
     }
 
     /// How many kinds the hand holds all four copies of.
@@ -773,6 +767,8 @@ mod tests {
                 }
             }
             assert_eq!(st, ShapeStats::of(&c));
+            assert_eq!(st.distinct(), st.present().count_ones());
+            assert_eq!(st.quads() as usize, c.iter().filter(|&&x| x == 4).count());
             for m in 0..3 {
                 assert_eq!(st.may_be_complete(m), may_be_complete(&c, m), "{c:?}");
                 let all = st.completing(&c, m);
