@@ -131,7 +131,8 @@ impl SeatState {
         if self.hand[t as usize] >= 2 || (chow && chow_neighbours(self.stats.present(), t)) {
             return false;
         }
-        self.barred || !self.may_win(Some(t)) || !self.may_complete(Some(t))
+        // Both read at once: most seats are ruled out here or by the completing kinds.
+        (self.barred | !self.may_win(Some(t))) || !self.may_complete(Some(t))
     }
 
     #[inline]

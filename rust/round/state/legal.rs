@@ -308,11 +308,9 @@ impl Round {
         self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
         let chows = self.opts().chows;
-        let plain = self.plain;
-        let next = (from + 1) % 4;
-        for k in 1..4u8 {
-            let s = (from + k) % 4;
-            if rob {
+        if rob {
+            for k in 1..4u8 {
+                let s = (from + k) % 4;
                 let may = if self.rob_discarder.is_some() {
                     self.rob_skip >> s & 1 == 0
                 } else {
@@ -325,29 +323,39 @@ impl Round {
                         self.legal[s as usize].push(Action::Win);
                         self.legal[s as usize].push(Action::Pass);
                         self.offered |= 1 << s;
+                        self.take_answer(s, auto_win);
                     }
                 }
-            } else {
-                // Most seats can do nothing with most discards: told from their summaries
-                // (wins of plain shapes only) before the legal actions are built.
-                let chow = chows && s == next;
-                if plain && self.seats[s as usize].quiet_on(t, chow) {
-                    continue;
-                }
-                self.claim_legal(s, from, t);
             }
-            if self.legal[s as usize].is_empty() {
-                continue;
-            }
-            if self.seats[s as usize].ready && auto_win {
-                // A locked hand claims its legal win automatically and nothing else.
-                if self.legal[s as usize].contains(Action::Win) {
-                    self.responses[s as usize] = Action::Win;
-                }
-                continue;
-            }
-            self.pending |= 1 << s;
+            return;
         }
+        let plain = self.plain;
+        for k in 1..4u8 {
+            let s = (from + k) % 4;
+            // Most seats can do nothing with most discards: told from their summaries (wins
+            // of plain shapes only) before the legal actions are built. Only the next seat
+            // may chow.
+            if plain && self.seats[s as usize].quiet_on(t, chows && k == 1) {
+                continue;
+            }
+            self.claim_legal(s, from, t);
+            if !self.legal[s as usize].is_empty() {
+                self.take_answer(s, auto_win);
+            }
+        }
+    }
+
+    /// A seat with legal actions in the window just opened: it decides, unless its hand is
+    /// locked (then it claims its legal win automatically and nothing else).
+    #[inline]
+    fn take_answer(&mut self, s: u8, auto_win: bool) {
+        if self.seats[s as usize].ready && auto_win {
+            if self.legal[s as usize].contains(Action::Win) {
+                self.responses[s as usize] = Action::Win;
+            }
+            return;
+        }
+        self.pending |= 1 << s;
     }
 }
 
