@@ -46,6 +46,9 @@ pub struct SeatState {
     pub(crate) completing: u64,
     /// `completing` describes the current tiles and melds.
     pub(crate) completing_known: bool,
+    /// The kinds of the seat's pungs among its melds (a bit set): an added kong needs one of
+    /// them held.
+    pub(crate) pungs: u64,
 }
 
 /// [`SeatState::bound`] when nothing is known (no test may be skipped).
@@ -67,6 +70,7 @@ impl Default for SeatState {
             bound: NO_BOUND,
             completing: 0,
             completing_known: false,
+            pungs: 0,
         }
     }
 }
@@ -140,6 +144,9 @@ impl SeatState {
         self.melds[self.n_melds as usize] = m;
         self.meld_from[self.n_melds as usize] = from;
         self.n_melds += 1;
+        if m.kind == MeldKind::Pung {
+            self.pungs |= 1 << m.tile;
+        }
         self.bound = NO_BOUND;
         self.completing_known = false;
     }

@@ -187,6 +187,11 @@ impl Round {
             st.melds = melds[s];
             st.meld_from = obs.meld_from[s];
             st.n_melds = obs.n_melds[s];
+            st.pungs = st
+                .melds()
+                .iter()
+                .filter(|m| m.kind == MeldKind::Pung)
+                .fold(0, |p, m| p | 1 << m.tile);
             st.flowers = obs.flowers[s];
             st.n_flowers = obs.n_flowers[s];
             st.ready = obs.ready[s];

@@ -203,11 +203,11 @@ impl Round {
             if self.opts().ting_enabled && !st_ready {
                 self.push_ready_discards(seat);
             }
-            // A kong needs four copies held or a pung declared (looked at first: most turns
-            // have neither), a tile after the seat's turn and a replacement for itself: with
+            // A kong needs four copies held or a declared pung's kind held (looked at first:
+            // most turns have neither), a tile after the seat's turn and a replacement for itself: with
             // private walls the next seat's wall and the seat's own (B-1).
             let st = &self.seats[s];
-            let may_kong = st.stats.quads() != 0 || st.n_melds > 0;
+            let may_kong = st.stats.quads() != 0 || st.pungs & st.stats.present() != 0;
             if may_kong
                 && !st_ready
                 && !self.kong_locked()

@@ -65,6 +65,7 @@ impl Round {
                     .position(|m| m.kind == MeldKind::Pung && m.tile == t)
                 {
                     st.melds[i].kind = MeldKind::Kong;
+                    st.pungs &= !(1 << t);
                 }
                 self.draw_for(from, true);
             }
