@@ -198,9 +198,9 @@ pub(super) fn chow_neighbours(present: u64, t: Tile) -> bool {
         let mut t = 0;
         while t < 27 {
             let r = t % 9;
-            let mut k = 0;
+            let mut k: i32 = 0;
             while k < 5 {
-                let x = r as i32 + k as i32 - 2;
+                let x = r as i32 + k - 2;
                 if x >= 0 && x <= 8 && k != 2 {
                     out[t] |= 1 << k;
                 }
