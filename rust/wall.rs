@@ -175,6 +175,9 @@ pub struct Wall {
     n_blocked: u8,
     /// Tiles that are never drawn from the end of the wall.
     reserved: u8,
+    /// [`Wall::remaining`]: `remaining` less the blocked and reserved tiles (at least 0),
+    /// kept as they change.
+    drawable: u8,
     /// Private walls: seat `i` (counted from the dealer) deals and draws only from the
     /// `i`-th quarter of the order ([`Wall::make_private`]).
     private: bool,
@@ -244,6 +247,7 @@ impl Wall {
             remaining: order.len() as u8,
             n_blocked: 0,
             reserved: 0,
+            drawable: order.len() as u8,
             private: false,
             quarter_taken: [0; 4],
             dice,
@@ -376,6 +380,7 @@ impl Wall {
             remaining: rest.len() as u8,
             n_blocked: 0,
             reserved: 0,
+            drawable: rest.len() as u8,
             private: false,
             quarter_taken: [0; 4],
             dice,
@@ -408,6 +413,7 @@ impl Wall {
             remaining: n as u8,
             n_blocked: 0,
             reserved: 0,
+            drawable: n as u8,
             private: false,
             quarter_taken: [0; 4],
             dice,
@@ -431,7 +437,14 @@ impl Wall {
     /// ones and the reserve. The hand is exhausted when this reaches 0.
     #[inline]
     pub fn remaining(&self) -> usize {
-        (self.remaining as usize).saturating_sub(self.n_blocked as usize + self.reserved as usize)
+        self.drawable as usize
+    }
+
+    /// Sets [`Wall::drawable`] from the standing, blocked and reserved tiles.
+    fn recount(&mut self) {
+        self.drawable = (self.remaining as usize)
+            .saturating_sub(self.n_blocked as usize + self.reserved as usize)
+            as u8;
     }
 
     /// Tiles still standing in the wall, the blocked ones and the reserve included.
@@ -444,6 +457,7 @@ impl Wall {
     /// is refused once only `n` drawable tiles would be left (a reserved tail, 留牌).
     pub fn set_reserved(&mut self, n: u8) {
         self.reserved = n;
+        self.recount();
     }
 
     /// The reserve set with [`Wall::set_reserved`].
@@ -460,6 +474,7 @@ impl Wall {
         }
         self.blocked[i / 64] |= 1 << (i % 64);
         self.n_blocked += 1;
+        self.recount();
         true
     }
 
@@ -494,6 +509,8 @@ impl Wall {
     fn take(&mut self, i: usize) -> Tile {
         self.taken[i / 64] |= 1 << (i % 64);
         self.remaining -= 1;
+        // One standing tile fewer: one drawable fewer, unless none was.
+        self.drawable = self.drawable.saturating_sub(1);
         self.tiles[i]
     }
 

@@ -313,10 +313,7 @@ impl EnvTable {
                 continue;
             }
             let seat = pending.trailing_zeros() as u8;
-            let a = self.policies[seat as usize].act(&RoundView {
-                round: &self.round,
-                seat,
-            });
+            let a = self.policies[seat as usize].act_on(&self.round, seat);
             if self.spec.history {
                 self.history.record(&self.round, seat, a);
             }

@@ -239,6 +239,12 @@ pub trait Policy: Send + Sync {
     fn begin_hand(&mut self, seed: u64);
     /// Picks one of `view.legal()`.
     fn act(&mut self, view: &dyn TableView) -> Action;
+    /// [`Policy::act`] on `round` as `seat` sees it ([`RoundView`]): the same choice. A
+    /// policy that reads the round directly answers without the view's indirection.
+    #[inline]
+    fn act_on(&mut self, round: &Round, seat: u8) -> Action {
+        self.act(&RoundView { round, seat })
+    }
     /// A copy of this policy in its current state (for search and for per-thread copies).
     fn boxed_clone(&self) -> Box<dyn Policy>;
     /// True when [`Policy::act`] reads the legal actions only through
@@ -390,7 +396,7 @@ pub fn play_out(round: &mut Round, policies: &mut [Box<dyn Policy>; 4]) -> MjRes
             return Ok(n);
         }
         let seat = pending.trailing_zeros() as u8;
-        let action = policies[seat as usize].act(&RoundView { round, seat });
+        let action = policies[seat as usize].act_on(round, seat);
         round.apply(seat, action)?;
         n += 1;
     }

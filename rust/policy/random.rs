@@ -30,6 +30,11 @@ impl Policy for RandomPolicy {
         // Read by position: a turn's discards need not be listed.
         view.legal_uniform(&mut self.rng)
     }
+    #[inline]
+    fn act_on(&mut self, round: &crate::round::Round, seat: u8) -> Action {
+        // What `act` draws through the round's view, read from the round itself.
+        round.legal_uniform(seat, &mut self.rng)
+    }
     fn reads_legal_by_position(&self) -> bool {
         true
     }

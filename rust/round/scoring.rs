@@ -154,15 +154,14 @@ pub fn ready_scores(rules: &Rules) -> bool {
 /// Running summaries of a concealed hand, kept up to date tile by tile, from which
 /// [`ShapeStats::may_be_complete`] answers the same necessary condition as
 /// [`may_be_complete`] in a few operations (and [`ShapeStats::completing`] for the hand
-/// plus any one tile), and which kinds are held or held four times (bit sets).
+/// plus any one tile), which kinds are held (a bit set) and how many are held four times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShapeStats {
-    /// Nine counters of one byte each, at the byte positions named below ([`SUITS`] to
-    /// [`DISTINCT_SUITED`]): kept as one number so that a kind's change is one table
-    /// lookup and one addition ([`STEP`]).
+    /// Eleven counters of one byte each, at the byte positions named below ([`SUITS`] to
+    /// [`DISTINCT`]): kept as one number so that a kind's change is one table lookup and
+    /// one addition ([`STEP`]).
     packed: u128,
     present: u64,
-    quads: u64,
 }
 
 /// Byte of [`ShapeStats::packed`]: tiles of each suit (bytes 0, 1, 2).
@@ -179,6 +178,10 @@ const INNER: u32 = 6;
 const REPEATED: u32 = 7;
 /// Byte: suited kinds held.
 const DISTINCT_SUITED: u32 = 8;
+/// Byte: kinds held four times.
+const QUADS: u32 = 9;
+/// Byte: kinds held.
+const DISTINCT: u32 = 10;
 
 /// `ONE_EXCHANGE[b][p][code]`: whether one exchange (a tile given up, then one taken)
 /// can leave a hand whose honor kinds held once are `b` (3 for three or more), whose honor
@@ -271,7 +274,10 @@ const STEP: [[u128; 8]; 34] = {
         let mut i = 0;
         while i < 8 {
             let c = if i > 4 { 4 } else { i } as u128;
-            let mut v = byte(ODD, c & 1) + byte(REPEATED, (c > 1) as u128);
+            let mut v = byte(ODD, c & 1)
+                + byte(REPEATED, (c > 1) as u128)
+                + byte(QUADS, (c == 4) as u128)
+                + byte(DISTINCT, (c > 0) as u128);
             if t < 27 {
                 v += byte(SUITS + (t / 9) as u32, c) + byte(DISTINCT_SUITED, (c > 0) as u128);
                 if t % 9 != 0 && t % 9 != 8 {
@@ -294,10 +300,10 @@ const STEP: [[u128; 8]; 34] = {
 const POW3: [u8; 3] = [1, 3, 9];
 
 /// `RESIDUE[n][j]`: suit `j` holding `n` tiles, as its term of a residue code.
-const RESIDUE: [[u8; 3]; 15] = {
-    let mut out = [[0u8; 3]; 15];
+const RESIDUE: [[u8; 3]; 256] = {
+    let mut out = [[0u8; 3]; 256];
     let mut n = 0;
-    while n < 15 {
+    while n < 256 {
         let mut j = 0;
         while j < 3 {
             out[n][j] = (n % 3) as u8 * POW3[j];
@@ -376,7 +382,6 @@ impl ShapeStats {
             .wrapping_add(UP[t as usize][before as usize & 7]);
         let bit = 1u64 << t;
         self.present |= bit;
-        self.quads |= u64::from(before == 3) << t;
     }
 
     /// Accounts for one copy of kind `t` fewer, held `before` (at least 1) times:
@@ -385,9 +390,7 @@ impl ShapeStats {
     pub fn remove_one(&mut self, t: u8, before: u8) {
         let after = before.wrapping_sub(1);
         self.packed = self.packed.wrapping_sub(UP[t as usize][after as usize & 7]);
-        let bit = 1u64 << t;
         self.present &= !(u64::from(after == 0) << t);
-        self.quads &= !bit;
     }
 
     /// Accounts for a kind going from `before` to `after` copies.
@@ -397,7 +400,6 @@ impl ShapeStats {
         self.packed = self.packed + step[after as usize & 7] - step[before as usize & 7];
         let bit = 1u64 << t;
         self.present = self.present & !bit | u64::from(after > 0) << t;
-        self.quads = self.quads & !bit | u64::from(after == 4) << t;
     }
 
     /// The counter at byte `pos` of [`ShapeStats::packed`].
@@ -412,26 +414,16 @@ impl ShapeStats {
         self.present
     }
 
-    /// How many kinds the hand holds (the bits of [`ShapeStats::present`]), from the
-    /// suited kinds' counter and the seven honor bits.
+    /// How many kinds the hand holds (the bits of [`ShapeStats::present`]).
     #[inline]
     pub fn distinct(&self) -> u32 {
-        const POP7: [u8; 128] = {
-            let mut t = [0u8; 128];
-            let mut i = 0;
-            while i < 128 {
-                t[i] = (i as u32).count_ones() as u8;
-                i += 1;
-            }
-            t
-        };
-        self.byte(DISTINCT_SUITED) as u32 + POP7[(self.present >> 27) as usize & 127] as u32
+        self.byte(DISTINCT) as u32
     }
 
-    /// Bit `t` is set when the hand holds all four copies of kind `t`.
+    /// How many kinds the hand holds all four copies of.
     #[inline]
-    pub fn quads(&self) -> u64 {
-        self.quads
+    pub fn quads(&self) -> u8 {
+        self.byte(QUADS)
     }
 
     /// The summaries of `c`.
@@ -447,7 +439,7 @@ impl ShapeStats {
     /// The residue code of the suits' tile counts.
     #[inline(always)]
     fn residues(&self) -> usize {
-        let r = |j: usize| RESIDUE[(self.byte(SUITS + j as u32) as usize).min(14)][j] as usize;
+        let r = |j: usize| RESIDUE[self.byte(SUITS + j as u32) as usize][j] as usize;
         r(0) + r(1) + r(2)
     }
 
@@ -464,29 +456,18 @@ impl ShapeStats {
     /// summaries describe) pass [`may_be_complete`]; exact for every kind held fewer than
     /// four times.
     pub fn completing(&self, hand: &Counts, n_melds: usize) -> u64 {
-        const SUITS: [u64; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
         const ALL: u64 = (1 << 34) - 1;
-        const SUITED: u64 = (1 << 27) - 1;
         // Terminals and honors.
         const OUTER: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7F << 27;
-        let code = self.residues();
-        let mut out = 0u64;
-        // Regular form, a suited tile: only its suit's residue moves.
-        if self.byte(HONOR_BAD) == 0 {
-            for (j, &suit) in SUITS.iter().enumerate() {
-                if PAIR_SUITS[PLUS_ONE[code][j] as usize] + self.byte(HONOR_PAIRS) == 1 {
-                    out |= suit;
-                }
-            }
-        }
-        // Regular form, an honor: a pair becoming a pung (no bad honor), or the one single
-        // honor becoming a pair (and no other pair anywhere).
-        let suit_pairs = PAIR_SUITS[code];
-        let pair_to_pung = self.byte(HONOR_BAD) == 0 && suit_pairs + self.byte(HONOR_PAIRS) == 2;
-        let single_to_pair =
-            self.byte(HONOR_BAD) == 1 && suit_pairs == 0 && self.byte(HONOR_PAIRS) == 0;
-        if pair_to_pung || single_to_pair {
-            let want = if pair_to_pung { 2 } else { 1 };
+        // The regular form, read from its summaries at once (`REGULAR`): the suits one more
+        // tile of which completes it, and whether an honor pair becoming a pung or the one
+        // single honor becoming a pair does.
+        let hb = (self.byte(HONOR_BAD) as usize).min(2);
+        let hp = (self.byte(HONOR_PAIRS) as usize).min(3);
+        let r = REGULAR[self.residues()][hb][hp];
+        let mut out = SUIT_MASKS[(r & 7) as usize];
+        if r & (PAIR_TO_PUNG | SINGLE_TO_PAIR) != 0 {
+            let want = if r & PAIR_TO_PUNG != 0 { 2 } else { 1 };
             for (i, &x) in hand[27..].iter().enumerate() {
                 if x == want {
                     out |= 1 << (27 + i);
@@ -516,19 +497,29 @@ impl ShapeStats {
         }
         // Knitted straight: at most one of a straight's nine kinds missing, and nine
         // distinct suited kinds after the tile.
-        if self.byte(DISTINCT_SUITED) >= 8 {
-            let new_suited = SUITED & !self.present;
-            for k in KNITTED_MASKS {
-                let missing = k & !self.present;
-                if missing == 0 {
-                    out |= if self.byte(DISTINCT_SUITED) >= 9 {
-                        ALL
-                    } else {
-                        new_suited
-                    };
-                } else if missing & (missing - 1) == 0 {
-                    out |= missing;
-                }
+        if self.byte(DISTINCT_SUITED) >= 8 && knitted_within(self.present, 1) {
+            out |= self.completing_knitted();
+        }
+        out
+    }
+
+    /// The knitted straight's part of [`ShapeStats::completing`].
+    #[inline(never)]
+    fn completing_knitted(&self) -> u64 {
+        const ALL: u64 = (1 << 34) - 1;
+        const SUITED: u64 = (1 << 27) - 1;
+        let new_suited = SUITED & !self.present;
+        let mut out = 0;
+        for k in KNITTED_MASKS {
+            let missing = k & !self.present;
+            if missing == 0 {
+                out |= if self.byte(DISTINCT_SUITED) >= 9 {
+                    ALL
+                } else {
+                    new_suited
+                };
+            } else if missing & (missing - 1) == 0 {
+                out |= missing;
             }
         }
         out
@@ -558,6 +549,7 @@ impl ShapeStats {
             return true;
         }
         self.byte(DISTINCT_SUITED) >= 8
+            && knitted_within(self.present, 1)
             && KNITTED_MASKS
                 .iter()
                 .any(|&k| (k & !self.present).count_ones() <= 1)
@@ -575,7 +567,7 @@ impl ShapeStats {
         {
             return true;
         }
-        if self.byte(DISTINCT_SUITED) < 9 {
+        if self.byte(DISTINCT_SUITED) < 9 || !knitted_within(self.present, 0) {
             return false;
         }
         for k in KNITTED_MASKS {
@@ -585,6 +577,97 @@ impl ShapeStats {
         }
         false
     }
+}
+
+/// [`REGULAR`]: an honor pair becoming a pung completes the regular form.
+const PAIR_TO_PUNG: u8 = 8;
+/// [`REGULAR`]: the one single honor becoming a pair completes the regular form.
+const SINGLE_TO_PAIR: u8 = 16;
+
+/// The kinds of the suits named by the three bits of the index.
+const SUIT_MASKS: [u64; 8] = {
+    let mut out = [0u64; 8];
+    let mut b = 0;
+    while b < 8 {
+        let mut j = 0;
+        while j < 3 {
+            if b >> j & 1 == 1 {
+                out[b] |= 0x1FF << (9 * j);
+            }
+            j += 1;
+        }
+        b += 1;
+    }
+    out
+};
+
+/// `REGULAR[code][b][p]`: for a hand whose suits' residue code is `code`, with `b` honor
+/// kinds held once or four times (2 for two or more) and `p` honor pairs (3 for three or
+/// more), what one more tile does to the regular form's filter of
+/// [`ShapeStats::may_be_complete`]: bit `j` (0-2) when a tile of suit `j` makes it pass
+/// (only that suit's residue moves), [`PAIR_TO_PUNG`] when an honor held twice does (no
+/// bad honor, one pair left) and [`SINGLE_TO_PAIR`] when the one honor held once does (no
+/// pair anywhere else).
+const REGULAR: [[[u8; 4]; 3]; 27] = {
+    let mut out = [[[0u8; 4]; 3]; 27];
+    let mut code = 0;
+    while code < 27 {
+        let mut hb = 0;
+        while hb < 3 {
+            let mut hp = 0;
+            while hp < 4 {
+                let mut r = 0u8;
+                if hb == 0 {
+                    let mut j = 0;
+                    while j < 3 {
+                        if PAIR_SUITS[PLUS_ONE[code][j] as usize] as usize + hp == 1 {
+                            r |= 1 << j;
+                        }
+                        j += 1;
+                    }
+                }
+                let suit_pairs = PAIR_SUITS[code] as usize;
+                if hb == 0 && suit_pairs + hp == 2 {
+                    r |= PAIR_TO_PUNG;
+                } else if hb == 1 && suit_pairs == 0 && hp == 0 {
+                    r |= SINGLE_TO_PAIR;
+                }
+                out[code][hb][hp] = r;
+                hp += 1;
+            }
+            hb += 1;
+        }
+        code += 1;
+    }
+    out
+};
+
+/// `CLASS_BEST[b]`: for the nine kinds of one suit held as the bits of `b`, the most
+/// kinds held of one of its knitted classes (1-4-7, 2-5-8 or 3-6-9), 0-3.
+const CLASS_BEST: [u8; 512] = {
+    let mut out = [0u8; 512];
+    let mut b = 0;
+    while b < 512 {
+        let mut c = 0;
+        while c < 3 {
+            let n = (b >> c & 1) + (b >> (c + 3) & 1) + (b >> (c + 6) & 1);
+            if n as u8 > out[b] {
+                out[b] = n as u8;
+            }
+            c += 1;
+        }
+        b += 1;
+    }
+    out
+};
+
+/// False when every knitted straight misses more than `missing` of its nine kinds among
+/// `present` (a bit set of kinds held), told from each suit's best class: a necessary
+/// condition for some straight of [`KNITTED_MASKS`] to miss at most `missing`.
+#[inline(always)]
+fn knitted_within(present: u64, missing: u8) -> bool {
+    let best = |j: u32| CLASS_BEST[(present >> (9 * j)) as usize & 0x1FF];
+    best(0) + best(1) + best(2) + missing >= 9
 }
 
 /// [`KNITTED`] as bit masks of kinds.
@@ -684,6 +767,8 @@ mod tests {
                 }
             }
             assert_eq!(st, ShapeStats::of(&c));
+            assert_eq!(st.distinct(), st.present().count_ones());
+            assert_eq!(st.quads() as usize, c.iter().filter(|&&x| x == 4).count());
             for m in 0..3 {
                 assert_eq!(st.may_be_complete(m), may_be_complete(&c, m), "{c:?}");
                 let all = st.completing(&c, m);

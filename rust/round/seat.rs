@@ -46,6 +46,9 @@ pub struct SeatState {
     pub(crate) completing: u64,
     /// `completing` describes the current tiles and melds.
     pub(crate) completing_known: bool,
+    /// The kinds of the seat's pungs among its melds (a bit set): an added kong needs one of
+    /// them held.
+    pub(crate) pungs: u64,
 }
 
 /// [`SeatState::bound`] when nothing is known (no test may be skipped).
@@ -67,6 +70,7 @@ impl Default for SeatState {
             bound: NO_BOUND,
             completing: 0,
             completing_known: false,
+            pungs: 0,
         }
     }
 }
@@ -128,12 +132,11 @@ impl SeatState {
     /// full test.
     #[inline(always)]
     pub(super) fn quiet_on(&mut self, t: Tile, chow: bool) -> bool {
-        if self.hand[t as usize] >= 2
-            || (chow && crate::tile::is_suited(t) && chow_neighbours(self.stats.present(), t))
-        {
+        if self.hand[t as usize] >= 2 || (chow && chow_neighbours(self.stats.present(), t)) {
             return false;
         }
-        self.barred || !self.may_win(Some(t)) || !self.may_complete(Some(t))
+        // Both read at once: most seats are ruled out here or by the completing kinds.
+        (self.barred | !self.may_win(Some(t))) || !self.may_complete(Some(t))
     }
 
     #[inline]
@@ -141,6 +144,9 @@ impl SeatState {
         self.melds[self.n_melds as usize] = m;
         self.meld_from[self.n_melds as usize] = from;
         self.n_melds += 1;
+        if m.kind == MeldKind::Pung {
+            self.pungs |= 1 << m.tile;
+        }
         self.bound = NO_BOUND;
         self.completing_known = false;
     }
@@ -184,9 +190,37 @@ impl SeatState {
 /// chow with the suited tile `t`: `t-2 t-1`, `t-1 t+1` or `t+1 t+2` of its suit.
 #[inline(always)]
 pub(super) fn chow_neighbours(present: u64, t: Tile) -> bool {
-    // The five kinds t-2..=t+2 of t's suit, as bits 0..5 (bit 2 is t itself).
-    let r = t % 9;
-    let suit = present >> (t - r) & 0x1FF;
-    let window = (suit << 2) >> r & 0b11111;
-    window & 0b00011 == 0b00011 || window & 0b01010 == 0b01010 || window & 0b11000 == 0b11000
+    // `IN_SUIT[t]`: which of the five kinds t-2..=t+2 (bits 0..5, bit 2 is t itself) lie
+    // in t's suit. `CHOW[w]`: whether the five kinds `w` (t's own bit clear) hold a pair of
+    // neighbours making a chow with t.
+    const IN_SUIT: [u8; 34] = {
+        let mut out = [0u8; 34];
+        let mut t = 0;
+        while t < 27 {
+            let r = t % 9;
+            let mut k: i32 = 0;
+            while k < 5 {
+                let x = r as i32 + k - 2;
+                if x >= 0 && x <= 8 && k != 2 {
+                    out[t] |= 1 << k;
+                }
+                k += 1;
+            }
+            t += 1;
+        }
+        out
+    };
+    const CHOW: [bool; 32] = {
+        let mut out = [false; 32];
+        let mut w = 0;
+        while w < 32 {
+            out[w] = w & 0b00011 == 0b00011 || w & 0b01010 == 0b01010 || w & 0b11000 == 0b11000;
+            w += 1;
+        }
+        out
+    };
+    let t = t as usize;
+    // The five kinds t-2..=t+2 as bits 0..5 (honors have none in their suit).
+    let window = (present << 2 >> t) as u8 & IN_SUIT.get(t).copied().unwrap_or(0);
+    CHOW[window as usize & 31]
 }

@@ -187,6 +187,11 @@ impl Round {
             st.melds = melds[s];
             st.meld_from = obs.meld_from[s];
             st.n_melds = obs.n_melds[s];
+            st.pungs = st
+                .melds()
+                .iter()
+                .filter(|m| m.kind == MeldKind::Pung)
+                .fold(0, |p, m| p | 1 << m.tile);
             st.flowers = obs.flowers[s];
             st.n_flowers = obs.n_flowers[s];
             st.ready = obs.ready[s];
@@ -209,6 +214,7 @@ impl Round {
         self.penalties = [0; 4];
         self.scores = obs.scores;
         self.wins = Default::default();
+        self.won = 0;
         self.legal = [ActionList::default(); 4];
         self.offered = 0;
         self.rob_discarder = None;

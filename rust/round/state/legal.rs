@@ -22,7 +22,7 @@ impl Round {
         t: Tile,
         kind: WinKind,
     ) -> Option<WinValue> {
-        if self.ruleset.wins_are_plain_shapes() {
+        if self.plain {
             // The common answer (no) from the seat's summaries, before anything is copied.
             let st = &mut self.seats[seat as usize];
             let extra = (kind != WinKind::SelfDrawn).then_some(t);
@@ -57,7 +57,7 @@ impl Round {
         if kind != WinKind::SelfDrawn {
             c[t as usize] += 1;
         }
-        if self.ruleset.wins_are_plain_shapes() {
+        if self.plain {
             // Before the full test, the shanten of the tiles held: far from ready, it rules
             // out this win and, through the bound, the next ones.
             let need = if kind != WinKind::SelfDrawn { 0 } else { -1 };
@@ -182,6 +182,7 @@ impl Round {
         if start.drew() {
             if let Some(v) = self.eval_win(seat, self.drawn, WinKind::SelfDrawn) {
                 self.wins[s] = Some(v);
+                self.won |= 1 << s;
                 self.legal[s].push(Action::Win);
             }
         }
@@ -202,11 +203,11 @@ impl Round {
             if self.opts().ting_enabled && !st_ready {
                 self.push_ready_discards(seat);
             }
-            // A kong needs four copies held or a pung declared (looked at first: most turns
-            // have neither), a tile after the seat's turn and a replacement for itself: with
+            // A kong needs four copies held or a declared pung's kind held (looked at first:
+            // most turns have neither), a tile after the seat's turn and a replacement for itself: with
             // private walls the next seat's wall and the seat's own (B-1).
             let st = &self.seats[s];
-            let may_kong = st.stats.quads() != 0 || st.n_melds > 0;
+            let may_kong = st.stats.quads() != 0 || st.pungs & st.stats.present() != 0;
             if may_kong
                 && !st_ready
                 && !self.kong_locked()
@@ -215,12 +216,12 @@ impl Round {
             {
                 let st = &self.seats[s];
                 let l = &mut self.legal[s];
-                let mut quads = st.stats.quads();
-                while quads != 0 {
-                    let t = quads.trailing_zeros() as u8;
-                    quads &= quads - 1;
-                    if self.ruleset.may_declare_kong(t, &self.rules) {
-                        l.push(Action::ConcealedKong(t));
+                if st.stats.quads() != 0 {
+                    for t in 0..34u8 {
+                        if st.hand[t as usize] == 4 && self.ruleset.may_declare_kong(t, &self.rules)
+                        {
+                            l.push(Action::ConcealedKong(t));
+                        }
                     }
                 }
                 // D-12: the tile added may be any held copy, or only the one just drawn.
@@ -254,6 +255,7 @@ impl Round {
         }
         if let Some(v) = win {
             self.wins[seat as usize] = Some(v);
+            self.won |= 1 << seat;
             self.legal[seat as usize].push(Action::Win);
         }
         let last = self.wall_spent();
@@ -306,11 +308,9 @@ impl Round {
         self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
         let chows = self.opts().chows;
-        let plain = self.ruleset.wins_are_plain_shapes();
-        let next = (from + 1) % 4;
-        for k in 1..4u8 {
-            let s = (from + k) % 4;
-            if rob {
+        if rob {
+            for k in 1..4u8 {
+                let s = (from + k) % 4;
                 let may = if self.rob_discarder.is_some() {
                     self.rob_skip >> s & 1 == 0
                 } else {
@@ -319,32 +319,43 @@ impl Round {
                 if may {
                     if let Some(v) = self.eval_win(s, t, WinKind::RobbedKong) {
                         self.wins[s as usize] = Some(v);
+                        self.won |= 1 << s;
                         self.legal[s as usize].push(Action::Win);
                         self.legal[s as usize].push(Action::Pass);
                         self.offered |= 1 << s;
+                        self.take_answer(s, auto_win);
                     }
                 }
-            } else {
-                // Most seats can do nothing with most discards: told from their summaries
-                // (wins of plain shapes only) before the legal actions are built.
-                let chow = chows && s == next;
-                if plain && self.seats[s as usize].quiet_on(t, chow) {
-                    continue;
-                }
-                self.claim_legal(s, from, t);
             }
-            if self.legal[s as usize].is_empty() {
-                continue;
-            }
-            if self.seats[s as usize].ready && auto_win {
-                // A locked hand claims its legal win automatically and nothing else.
-                if self.legal[s as usize].contains(Action::Win) {
-                    self.responses[s as usize] = Action::Win;
-                }
-                continue;
-            }
-            self.pending |= 1 << s;
+            return;
         }
+        let plain = self.plain;
+        for k in 1..4u8 {
+            let s = (from + k) % 4;
+            // Most seats can do nothing with most discards: told from their summaries (wins
+            // of plain shapes only) before the legal actions are built. Only the next seat
+            // may chow.
+            if plain && self.seats[s as usize].quiet_on(t, chows && k == 1) {
+                continue;
+            }
+            self.claim_legal(s, from, t);
+            if !self.legal[s as usize].is_empty() {
+                self.take_answer(s, auto_win);
+            }
+        }
+    }
+
+    /// A seat with legal actions in the window just opened: it decides, unless its hand is
+    /// locked (then it claims its legal win automatically and nothing else).
+    #[inline]
+    fn take_answer(&mut self, s: u8, auto_win: bool) {
+        if self.seats[s as usize].ready && auto_win {
+            if self.legal[s as usize].contains(Action::Win) {
+                self.responses[s as usize] = Action::Win;
+            }
+            return;
+        }
+        self.pending |= 1 << s;
     }
 }
 

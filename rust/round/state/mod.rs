@@ -65,6 +65,9 @@ pub struct Round {
     defer: bool,
     /// The value of each seat's available win (the one [`Action::Win`] would take).
     wins: [Option<WinValue>; 4],
+    /// Seats whose entry of `wins` may be set (a bit set): the ones
+    /// [`Round::clear_offers`] clears.
+    won: u8,
     /// Copies of each kind visible to everyone: discards and exposed melds.
     visible: Counts,
     discards: [DiscardEntry; MAX_DISCARDS],
@@ -75,6 +78,8 @@ pub struct Round {
     scores: [i32; 4],
     /// The rule set's part of the hand (see [`super::ruleset`]).
     ruleset: RuleSetState,
+    /// [`RuleSet::wins_are_plain_shapes`] of `ruleset`, read once.
+    plain: bool,
     record: bool,
     /// In a robbing window on a kong claimed from a discard (huainan `robbable_kongs`): the
     /// discarder; `None` for an added kong.
@@ -177,6 +182,7 @@ impl Round {
             full_legal: std::sync::OnceLock::new(),
             defer: false,
             wins: Default::default(),
+            won: 0,
             visible: [0; 34],
             discards: [DiscardEntry::default(); MAX_DISCARDS],
             n_discards: 0,
@@ -184,6 +190,7 @@ impl Round {
             result: None,
             penalties: [0; 4],
             scores: [0; 4],
+            plain: ruleset.wins_are_plain_shapes(),
             ruleset,
             record: true,
             rob_discarder: None,
@@ -220,6 +227,7 @@ impl Round {
         self.pending = 0;
         self.responses = [Action::Pass; 4];
         self.wins = Default::default();
+        self.won = 0;
         self.deferred = 0;
         self.full_legal = std::sync::OnceLock::new();
         self.visible = [0; 34];
@@ -252,19 +260,23 @@ impl Round {
     }
 
     /// Forgets every seat's legal actions and offered win (a new turn or window), looking
-    /// only at the seats [`Round::offered`] names.
+    /// only at the seats [`Round::offered`] and [`Round::won`] name.
     #[inline(always)]
     pub(super) fn clear_offers(&mut self) {
         let mut seats = self.offered;
         while seats != 0 {
             let s = seats.trailing_zeros() as usize & 3;
             seats &= seats - 1;
-            if self.wins[s].is_some() {
-                self.wins[s] = None;
-            }
             self.legal[s].clear();
         }
         self.offered = 0;
+        let mut seats = self.won;
+        while seats != 0 {
+            let s = seats.trailing_zeros() as usize & 3;
+            seats &= seats - 1;
+            self.wins[s] = None;
+        }
+        self.won = 0;
         if self.deferred != 0 {
             self.deferred = 0;
             if self.full_legal.get().is_some() {
@@ -419,7 +431,7 @@ impl Round {
     /// One of the legal actions of `seat` drawn uniformly with `rng`, as
     /// [`crate::policy::TableView::legal_uniform`] draws it from [`Round::legal_actions`]
     /// (`rng.below(n)` with `n` > 1 actions), without writing deferred discards.
-    #[inline]
+    #[inline(always)]
     pub fn legal_uniform(&self, seat: u8, rng: &mut crate::wall::Rng) -> Action {
         let s = seat & 3;
         if self.pending >> s & 1 == 0 {
@@ -432,7 +444,7 @@ impl Round {
         let (len, k, at) = (l.len(), self.deferred_n as usize, self.deferred_at as usize);
         if len + k > super::actions::MAX_ACTIONS || at > len {
             // Past the capacity (never in play): the written list.
-            return super::actions::uniform_choice(self.legal_list(s).as_slice(), rng);
+            return self.legal_uniform_written(s, rng);
         }
         // The deferred discards make at least one action.
         let n = len + k;
@@ -442,6 +454,11 @@ impl Round {
             rng.below(n as u64) as usize
         };
         l.nth_in_room(at, self.deferred, k, i)
+    }
+    /// [`Round::legal_uniform`] from the written list.
+    #[inline(never)]
+    fn legal_uniform_written(&self, seat: u8, rng: &mut crate::wall::Rng) -> Action {
+        super::actions::uniform_choice(self.legal_list(seat).as_slice(), rng)
     }
     /// The legal actions of `seat` as they are kept, with any deferred discards written.
     #[inline]

@@ -15,10 +15,7 @@ impl Round {
         // A false win still waiting here lost to a true one before it (B-4).
         self.false_win = None;
         let from = self.claim_from;
-        if self.phase == Phase::Claim
-            && self.responses == [Action::Pass; 4]
-            && (self.offered == 0 || self.wins.iter().all(Option::is_none))
-        {
+        if self.phase == Phase::Claim && self.responses == [Action::Pass; 4] && self.won == 0 {
             // Nobody was offered a win and nobody claims (the common window).
             self.close_quiet_window(from);
             return;
@@ -68,6 +65,7 @@ impl Round {
                     .position(|m| m.kind == MeldKind::Pung && m.tile == t)
                 {
                     st.melds[i].kind = MeldKind::Kong;
+                    st.pungs &= !(1 << t);
                 }
                 self.draw_for(from, true);
             }
