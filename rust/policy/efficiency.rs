@@ -204,6 +204,11 @@ impl EfficiencyPolicy {
         let codes = regular::codes(hand);
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
+        // Below a floor (a claim weighed against the hand without it), a full hand whose
+        // plans cannot beat it is left before its context is built.
+        if floor > f32::NEG_INFINITY && !ev.bound_above(hand, kinds, &full, floor) {
+            return None;
+        }
         ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &ranks, &full);
         if self.ctx.bound() <= floor {
             return None;

@@ -611,6 +611,74 @@ impl Evaluator {
         self.fill_discard_context_of(ctx, full_hand, HandKinds::of(full_hand), ranks, full);
     }
 
+    /// False only when [`DiscardContext::bound`] of the full hand `full_hand` (kinds
+    /// `kinds`, group entries `full`) is at most `floor`, found without the context (true
+    /// when it may be above). Each plan's weight is the context's; its full-hand distance
+    /// is read only when the weight alone could beat `floor`, as the context measures it
+    /// for the plain hand, the flushes and all pungs, and as a lower bound for the
+    /// knitted straight (the knitted kinds the nearest straight lacks) and the three-chow
+    /// plans (the tiles their open chows lack): where a lower bound does not settle it,
+    /// the answer is true and the context decides.
+    #[inline(never)]
+    pub(crate) fn bound_above(
+        &self,
+        full_hand: &Counts,
+        kinds: HandKinds,
+        full: &[Entry; 4],
+        floor: f32,
+    ) -> bool {
+        let m = 4 - self.n_melds.min(4) as usize;
+        let honors = self.honor_fan(full_hand) + self.meld_fan;
+        let concealed = self.concealed();
+        let mut plain = INF;
+        let mut active = self.active_slots();
+        while active != 0 {
+            let slot = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let w = self.weight(self.slot_fan(slot, honors, concealed));
+            // No distance is below 0.
+            if w * self.powers.beta(0) <= floor {
+                continue;
+            }
+            let d = match slot {
+                // The plain hand's distance, which all pungs cannot go below (its shape is
+                // one of the plain hand's).
+                SLOT_PLAIN | SLOT_PUNGS => {
+                    if plain == INF {
+                        plain = regular_distance(full, m);
+                    }
+                    if slot == SLOT_PUNGS && w * self.powers.beta(plain) > floor {
+                        all_pungs_distance(full_hand, m)
+                    } else {
+                        plain
+                    }
+                }
+                1 | 3 | 5 => full[(slot - 1) / 2][2 * m + 1],
+                2 | 4 | 6 => finish(&full[(slot - 2) / 2], &full[3], m),
+                SLOT_KNITTED => knitted_lacking(kinds.held),
+                SLOT_PAIRS..=SLOT_HONORS_KNITTED => return true,
+                _ => {
+                    let p = &self.chow_plans[(slot - SLOT_CHOWS).min(MAX_CHOW_PLANS - 1)];
+                    // The open chows' kinds not held (nine different kinds in all).
+                    let covered = p.lows.map(|l| self.chow_lows >> l.min(63) & 1 == 1);
+                    let mut lacking = 0u8;
+                    for i in (0..3).filter(|&i| !covered[i]) {
+                        let open = 0b111u64 << p.lows[i];
+                        let l = open & !kinds.held;
+                        lacking += u8::from(l != 0)
+                            + u8::from(l & l.wrapping_sub(1) != 0)
+                            + u8::from(l == open);
+                    }
+                    lacking
+                }
+            };
+            if d < INF && w * self.powers.beta(d) > floor {
+                return true;
+            }
+        }
+        false
+    }
+
     /// [`Evaluator::fill_discard_context`] with the kinds the full hand holds already found.
     pub(crate) fn fill_discard_context_of(
         &self,
@@ -1717,6 +1785,22 @@ fn knitted_fast(base: &[u8; 6], ranks: &[usize; 4], honors: &Entry, bound: u8) -
     knitted::distance_fast_with(base, ranks, honors, bound).unwrap_or(INF)
 }
 
+/// The fewest kinds of a knitted straight that a hand holding the kinds `held` lacks (a
+/// lower bound of its knitted-straight distance). Not inlined (see [`regular_distance`]).
+#[inline(never)]
+fn knitted_lacking(held: u64) -> u8 {
+    knitted::missing_kinds(held)
+        .iter()
+        .fold(INF, |a, &b| a.min(b))
+}
+
+/// The regular distance of a hand with group entries `e` and `m` sets to build. Not
+/// inlined: inlined, its merges are computed ahead of the test that needs them.
+#[inline(never)]
+fn regular_distance(e: &[Entry; 4], m: usize) -> u8 {
+    finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m)
+}
+
 /// What the first pass of [`Evaluator::score_discards`] reads: the context, the full
 /// hand and its rank codes, the discards and the first plan's slot.
 struct FirstPass<'a> {
@@ -2289,6 +2373,49 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_bound_read_without_the_context_never_hides_a_plan_above_the_floor() {
+        let mut rng = crate::wall::Rng::new(0xB0_0B0);
+        let mut next = move |n: u64| rng.below(n);
+        let melds = [
+            Meld {
+                kind: MeldKind::Pung,
+                tile: 31,
+            },
+            Meld {
+                kind: MeldKind::Chow,
+                tile: 3,
+            },
+            Meld {
+                kind: MeldKind::Chow,
+                tile: 18,
+            },
+        ];
+        let (mut rejected, mut kept) = (0, 0);
+        for round in 0..6000 {
+            let melds = &melds[..round % 4];
+            let hand = random_hand(&mut next, 14 - 3 * melds.len(), round % 5 == 0);
+            let mut ev = Evaluator::new(melds, (round % 4) as u8, 0, [8, 8, 0][round % 3]);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks(&hand);
+            let full = regular::entries_at(&ranks);
+            let ctx = ev.discard_context(&hand, &ranks, &full);
+            let bound = ctx.bound();
+            let kinds = HandKinds::of(&hand);
+            for floor in [0.0, bound * 0.5, bound * 0.999, bound, bound * 1.001, bound * 3.0] {
+                let above = ev.bound_above(&hand, kinds, &full, floor);
+                if bound > floor {
+                    assert!(above, "{hand:?} {melds:?}: {bound} > {floor}");
+                    kept += 1;
+                } else if !above {
+                    rejected += 1;
+                }
+            }
+        }
+        // Most hands at or below their floor are shown to be without the context.
+        assert!(rejected > kept / 2, "{rejected} rejected, {kept} kept");
     }
 
     #[test]
