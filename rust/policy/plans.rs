@@ -335,6 +335,60 @@ fn at_most_bits(mut x: u64, k: u32) -> bool {
     x == 0
 }
 
+/// `CHOW_LACKING[b]`: byte `r` (0-6) holds how many of the bits `r`, `r + 1` and `r + 2`
+/// of the nine-bit mask `b` are set (for the kinds a suit lacks, the kinds the chow from
+/// its `r`-th kind lacks).
+const CHOW_LACKING: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut b = 0;
+    while b < 512 {
+        let mut r = 0;
+        while r < 7 {
+            let n = (b >> r & 1) + (b >> (r + 1) & 1) + (b >> (r + 2) & 1);
+            t[b] |= (n as u64) << (8 * r);
+            r += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The three-chow plans of [`THREE_CHOW_PLANS`] (bit `i` for plan `i`) whose nine kinds a
+/// hand without melds holding the kinds `held` lacks at most two of: each plan's count is
+/// the sum of its chows' counts, read per suit from [`CHOW_LACKING`].
+#[inline(always)]
+fn chows_within_two(held: u64) -> u32 {
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let lack = !held;
+    let w = [
+        CHOW_LACKING[(lack & 0x1FF) as usize],
+        CHOW_LACKING[(lack >> 9 & 0x1FF) as usize],
+        CHOW_LACKING[(lack >> 18 & 0x1FF) as usize],
+    ];
+    // The chows from the first, fourth and seventh kind of each suit.
+    let at = |s: usize, r: usize| (w[s] >> (8 * r)) as u8;
+    let mut near = 0u32;
+    for s in 0..3 {
+        near |= u32::from(at(s, 0) + at(s, 3) + at(s, 6) <= 2) << s;
+    }
+    for (k, p) in PERMS.iter().enumerate() {
+        near |= u32::from(at(p[0], 0) + at(p[1], 3) + at(p[2], 6) <= 2) << (3 + k);
+    }
+    // The triple chows: the three suits' counts added byte by byte (each at most 9).
+    let triple = w[0] + w[1] + w[2];
+    for r in 0..7 {
+        near |= u32::from((triple >> (8 * r)) as u8 <= 2) << (9 + r);
+    }
+    near
+}
+
 /// [`Evaluator::chow_open`] of a plan the melds leave no room for (no plan's kinds).
 const NO_ROOM: u64 = u64::MAX;
 
@@ -470,12 +524,18 @@ impl Evaluator {
         // The plans within two tiles first (a bit each), then those in plan order.
         // The plans' kinds outside the declared chows (all nine without melds), found with
         // the melds, less those held.
-        let mut near = 0u32;
-        for (i, &open) in self.chow_open.iter().enumerate() {
-            if open != NO_ROOM {
-                near |= u32::from(at_most_bits(open & !held, 2)) << i;
+        let near = if self.n_melds == 0 {
+            chows_within_two(held)
+        } else {
+            let mut near = 0u32;
+            for (i, &open) in self.chow_open.iter().enumerate() {
+                if open != NO_ROOM {
+                    near |= u32::from(at_most_bits(open & !held, 2)) << i;
+                }
             }
-        }
+            near
+        };
+        let mut near = near;
         while near != 0 {
             let i = near.trailing_zeros() as usize;
             near &= near - 1;
@@ -2404,7 +2464,14 @@ mod tests {
             let ctx = ev.discard_context(&hand, &ranks, &full);
             let bound = ctx.bound();
             let kinds = HandKinds::of(&hand);
-            for floor in [0.0, bound * 0.5, bound * 0.999, bound, bound * 1.001, bound * 3.0] {
+            for floor in [
+                0.0,
+                bound * 0.5,
+                bound * 0.999,
+                bound,
+                bound * 1.001,
+                bound * 3.0,
+            ] {
                 let above = ev.bound_above(&hand, kinds, &full, floor);
                 if bound > floor {
                     assert!(above, "{hand:?} {melds:?}: {bound} > {floor}");
@@ -2416,6 +2483,22 @@ mod tests {
         }
         // Most hands at or below their floor are shown to be without the context.
         assert!(rejected > kept / 2, "{rejected} rejected, {kept} kept");
+    }
+
+    #[test]
+    fn chows_within_two_agree_with_counting_each_plan() {
+        let mut rng = crate::wall::Rng::new(0xC40_5E7);
+        for round in 0..20_000u64 {
+            let held = match round % 3 {
+                0 => rng.below(1 << 34),
+                1 => rng.below(1 << 34) | rng.below(1 << 34),
+                _ => rng.below(1 << 34) | rng.below(1 << 34) | rng.below(1 << 34),
+            };
+            let want = (0..16).fold(0u32, |near, i| {
+                near | u32::from((THREE_CHOW_ALL[i] & !held).count_ones() <= 2) << i
+            });
+            assert_eq!(chows_within_two(held), want, "{held:x}");
+        }
     }
 
     #[test]
