@@ -445,7 +445,15 @@ impl Evaluator {
         }
         // Beside melds, the kinds each three-chow plan still needs held (none marks a
         // plan the melds leave no room for), which the melds alone settle.
-        if n > 0 {
+        // Without chow melds no plan's chow is covered: one other meld leaves every plan
+        // all nine kinds, two or more leave no room.
+        if n > 0 && e.chow_lows == 0 {
+            e.chow_open = if n == 1 {
+                THREE_CHOW_ALL
+            } else {
+                [NO_ROOM; 16]
+            };
+        } else if n > 0 {
             e.chow_open = std::array::from_fn(|i| e.chow_missing(i, 0).unwrap_or(NO_ROOM));
         }
         e
@@ -2483,6 +2491,33 @@ mod tests {
         }
         // Most hands at or below their floor are shown to be without the context.
         assert!(rejected > kept / 2, "{rejected} rejected, {kept} kept");
+    }
+
+    #[test]
+    fn plans_beside_melds_without_chows_keep_the_room_test() {
+        let pung = |t| Meld {
+            kind: MeldKind::Pung,
+            tile: t,
+        };
+        let chow = |t| Meld {
+            kind: MeldKind::Chow,
+            tile: t,
+        };
+        for melds in [
+            vec![pung(31)],
+            vec![pung(2), pung(31)],
+            vec![pung(2), pung(11), pung(31)],
+            vec![chow(0), pung(31)],
+        ] {
+            let ev = Evaluator::new(&melds, 0, 0, 8);
+            for i in 0..16 {
+                assert_eq!(
+                    ev.chow_open[i],
+                    ev.chow_missing(i, 0).unwrap_or(NO_ROOM),
+                    "{melds:?} plan {i}"
+                );
+            }
+        }
     }
 
     #[test]
