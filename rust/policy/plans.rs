@@ -637,13 +637,9 @@ impl Evaluator {
 
     /// The value of a waiting hand (`13 - 3k` concealed tiles beside this seat's `k` melds).
     pub fn score(&self, hand: &Counts) -> Score {
-        let e = [
-            table_entry(0, &hand[0..9]),
-            table_entry(1, &hand[9..18]),
-            table_entry(2, &hand[18..27]),
-            table_entry(3, &hand[27..34]),
-        ];
-        self.score_with(hand, &e)
+        // The group entries at the ranks read from the counts eight at a time (equal to
+        // each group's `table_entry`).
+        self.score_with(hand, &regular::entries_at(&regular::ranks(hand)))
     }
 
     /// [`Evaluator::score`] with the hand's four group entries already looked up.
