@@ -318,8 +318,14 @@ impl EfficiencyPolicy {
         })
     }
 
-    fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
-        let legal = view.legal();
+    /// A turn's decision among the legal actions `legal` (the view's).
+    fn turn(
+        &mut self,
+        view: &dyn TableView,
+        legal: &[Action],
+        melds: &[Meld],
+        unseen: &Counts,
+    ) -> Action {
         let hand = *view.hand();
         let mut ev = self.evaluator(view, melds, false);
         let kinds = HandKinds::of(&hand);
@@ -380,8 +386,13 @@ impl EfficiencyPolicy {
 
     /// A claim decision: the unseen copies are not needed, as the hands after a claim are
     /// valued without useful tiles.
-    fn claim(&mut self, view: &dyn TableView, melds: &[Meld], tile: Tile) -> Action {
-        let legal = view.legal();
+    fn claim(
+        &mut self,
+        view: &dyn TableView,
+        legal: &[Action],
+        melds: &[Meld],
+        tile: Tile,
+    ) -> Action {
         let hand = *view.hand();
         let mut with = hand;
         with[tile as usize] += 1;
@@ -646,8 +657,8 @@ impl Policy for EfficiencyPolicy {
         let (m, n) = view.melds(view.seat());
         let melds = &m[..n];
         match view.claim() {
-            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t),
-            _ => self.turn(view, melds, &unseen(view, melds)),
+            Some((_, t)) if view.turn() != view.seat() => self.claim(view, legal, melds, t),
+            _ => self.turn(view, legal, melds, &unseen(view, melds)),
         }
     }
     fn boxed_clone(&self) -> Box<dyn Policy> {
