@@ -341,6 +341,7 @@ impl EfficiencyPolicy {
                     ready_kinds |= 1 << (t & 63);
                 }
                 Action::ConcealedKong(_) | Action::AddedKong(_) => kongs = true,
+                Action::Win => return Action::Win,
                 _ => {}
             }
         }
@@ -651,13 +652,16 @@ impl Policy for EfficiencyPolicy {
             };
             return crate::policy::huainan::decide(&d);
         }
-        if legal.iter().any(|a| matches!(a, Action::Win)) {
-            return Action::Win;
-        }
         let (m, n) = view.melds(view.seat());
         let melds = &m[..n];
+        // A win offered is taken (a turn finds it in its own pass over the actions).
         match view.claim() {
-            Some((_, t)) if view.turn() != view.seat() => self.claim(view, legal, melds, t),
+            Some((_, t)) if view.turn() != view.seat() => {
+                if legal.iter().any(|a| matches!(a, Action::Win)) {
+                    return Action::Win;
+                }
+                self.claim(view, legal, melds, t)
+            }
             _ => self.turn(view, legal, melds, &unseen(view, melds)),
         }
     }
