@@ -634,7 +634,9 @@ impl Policy for EfficiencyPolicy {
             1 => return legal[0],
             _ => {}
         }
-        if let (Some(o), Some((bao, state))) = (&self.huainan, view.bao()) {
+        // The 宝 is asked for only under huainan's rules.
+        if let Some((o, (bao, state))) = self.huainan.as_ref().and_then(|o| Some((o, view.bao()?)))
+        {
             let (m, n) = view.melds(view.seat());
             let d = crate::policy::huainan::Decision {
                 hand: view.hand(),
