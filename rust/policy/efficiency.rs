@@ -334,8 +334,12 @@ impl EfficiencyPolicy {
         // declared ready, and whether a kong is offered.
         let (mut discardable, mut ready_kinds, mut kongs) = (0u64, 0u64, false);
         for a in legal {
+            // Most of a turn's actions are discards: one test each.
+            if let Action::Discard(t) = *a {
+                discardable |= 1 << (t & 63);
+                continue;
+            }
             match *a {
-                Action::Discard(t) => discardable |= 1 << (t & 63),
                 Action::Ready(t) => {
                     discardable |= 1 << (t & 63);
                     ready_kinds |= 1 << (t & 63);
