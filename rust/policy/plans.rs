@@ -150,7 +150,7 @@ const HONOR_SLOTS: u16 = 1 << SLOT_PLAIN | 1 << 2 | 1 << 4 | 1 << 6 | 1 << SLOT_
 
 /// The plan of slot `slot`.
 #[inline(always)]
-fn slot_plan(slot: usize) -> PlanKind {
+const fn slot_plan(slot: usize) -> PlanKind {
     match slot {
         SLOT_PLAIN => PlanKind::Plain,
         1 | 3 | 5 => PlanKind::FullFlush(((slot - 1) / 2) as u8),
@@ -181,7 +181,7 @@ fn slot_of(plan: PlanKind) -> usize {
 
 /// The kinds slot `slot`'s plan can use.
 #[inline(always)]
-fn slot_allowed(slot: usize) -> u64 {
+const fn slot_allowed(slot: usize) -> u64 {
     match slot {
         1 | 3 | 5 => SUIT_MASK[(slot - 1) / 2],
         2 | 4 | 6 => SUIT_MASK[(slot - 2) / 2] | HONORS,
@@ -1897,6 +1897,19 @@ impl HandKinds {
 /// A discard's group rank not looked up (see [`Evaluator::first_pass`]).
 const NO_RANK: usize = usize::MAX;
 
+/// `SLOT_SCORE[slot]`: the plan of slot `slot` and the kinds it can use
+/// ([`slot_plan`], [`slot_allowed`]); at [`N_SLOTS`], no plan's (the plain hand, every
+/// kind), which [`Best::NONE`] stands for.
+const SLOT_SCORE: [(PlanKind, u64); N_SLOTS + 1] = {
+    let mut t = [(PlanKind::Plain, ALL); N_SLOTS + 1];
+    let mut slot = 0;
+    while slot < N_SLOTS {
+        t[slot] = (slot_plan(slot), slot_allowed(slot));
+        slot += 1;
+    }
+    t
+};
+
 /// The best plan found so far for a discard: its value, slot and distance (ties go to
 /// the earlier slot); [`Best::score`] spells it out.
 #[derive(Clone, Copy)]
@@ -1929,23 +1942,16 @@ impl Best {
         self.slot as usize
     }
 
-    /// The score it stands for (no plan: value 0, distance [`INF`], every kind allowed).
+    /// The score it stands for (no plan: value 0, distance [`INF`], every kind allowed):
+    /// the plan and its kinds read from [`SLOT_SCORE`].
     #[inline(always)]
     fn score(&self) -> Score {
-        let slot = self.slot();
-        if slot >= N_SLOTS {
-            return Score {
-                value: 0.0,
-                plan: PlanKind::Plain,
-                distance: INF,
-                allowed: ALL,
-            };
-        }
+        let (plan, allowed) = SLOT_SCORE[self.slot().min(N_SLOTS)];
         Score {
             value: self.value,
-            plan: slot_plan(slot),
+            plan,
             distance: self.distance,
-            allowed: slot_allowed(slot),
+            allowed,
         }
     }
 }
