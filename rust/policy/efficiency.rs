@@ -204,6 +204,11 @@ impl EfficiencyPolicy {
         let codes = regular::codes(hand);
         let ranks = regular::ranks_of(&codes);
         let full = regular::entries_at(&ranks);
+        // Below a floor (a claim weighed against the hand without it), a full hand whose
+        // plans cannot beat it is left before its context is built.
+        if floor > f32::NEG_INFINITY && !ev.bound_above(hand, kinds, &full, floor) {
+            return None;
+        }
         ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &ranks, &full);
         if self.ctx.bound() <= floor {
             return None;
@@ -313,8 +318,14 @@ impl EfficiencyPolicy {
         })
     }
 
-    fn turn(&mut self, view: &dyn TableView, melds: &[Meld], unseen: &Counts) -> Action {
-        let legal = view.legal();
+    /// A turn's decision among the legal actions `legal` (the view's).
+    fn turn(
+        &mut self,
+        view: &dyn TableView,
+        legal: &[Action],
+        melds: &[Meld],
+        unseen: &Counts,
+    ) -> Action {
         let hand = *view.hand();
         let mut ev = self.evaluator(view, melds, false);
         let kinds = HandKinds::of(&hand);
@@ -323,13 +334,18 @@ impl EfficiencyPolicy {
         // declared ready, and whether a kong is offered.
         let (mut discardable, mut ready_kinds, mut kongs) = (0u64, 0u64, false);
         for a in legal {
+            // Most of a turn's actions are discards: one test each.
+            if let Action::Discard(t) = *a {
+                discardable |= 1 << (t & 63);
+                continue;
+            }
             match *a {
-                Action::Discard(t) => discardable |= 1 << (t & 63),
                 Action::Ready(t) => {
                     discardable |= 1 << (t & 63);
                     ready_kinds |= 1 << (t & 63);
                 }
                 Action::ConcealedKong(_) | Action::AddedKong(_) => kongs = true,
+                Action::Win => return Action::Win,
                 _ => {}
             }
         }
@@ -375,8 +391,13 @@ impl EfficiencyPolicy {
 
     /// A claim decision: the unseen copies are not needed, as the hands after a claim are
     /// valued without useful tiles.
-    fn claim(&mut self, view: &dyn TableView, melds: &[Meld], tile: Tile) -> Action {
-        let legal = view.legal();
+    fn claim(
+        &mut self,
+        view: &dyn TableView,
+        legal: &[Action],
+        melds: &[Meld],
+        tile: Tile,
+    ) -> Action {
         let hand = *view.hand();
         let mut with = hand;
         with[tile as usize] += 1;
@@ -617,7 +638,9 @@ impl Policy for EfficiencyPolicy {
             1 => return legal[0],
             _ => {}
         }
-        if let (Some(o), Some((bao, state))) = (&self.huainan, view.bao()) {
+        // The 宝 is asked for only under huainan's rules.
+        if let Some((o, (bao, state))) = self.huainan.as_ref().and_then(|o| Some((o, view.bao()?)))
+        {
             let (m, n) = view.melds(view.seat());
             let d = crate::policy::huainan::Decision {
                 hand: view.hand(),
@@ -635,14 +658,17 @@ impl Policy for EfficiencyPolicy {
             };
             return crate::policy::huainan::decide(&d);
         }
-        if legal.iter().any(|a| matches!(a, Action::Win)) {
-            return Action::Win;
-        }
         let (m, n) = view.melds(view.seat());
         let melds = &m[..n];
+        // A win offered is taken (a turn finds it in its own pass over the actions).
         match view.claim() {
-            Some((_, t)) if view.turn() != view.seat() => self.claim(view, melds, t),
-            _ => self.turn(view, melds, &unseen(view, melds)),
+            Some((_, t)) if view.turn() != view.seat() => {
+                if legal.iter().any(|a| matches!(a, Action::Win)) {
+                    return Action::Win;
+                }
+                self.claim(view, legal, melds, t)
+            }
+            _ => self.turn(view, legal, melds, &unseen(view, melds)),
         }
     }
     fn boxed_clone(&self) -> Box<dyn Policy> {

@@ -150,7 +150,7 @@ const HONOR_SLOTS: u16 = 1 << SLOT_PLAIN | 1 << 2 | 1 << 4 | 1 << 6 | 1 << SLOT_
 
 /// The plan of slot `slot`.
 #[inline(always)]
-fn slot_plan(slot: usize) -> PlanKind {
+const fn slot_plan(slot: usize) -> PlanKind {
     match slot {
         SLOT_PLAIN => PlanKind::Plain,
         1 | 3 | 5 => PlanKind::FullFlush(((slot - 1) / 2) as u8),
@@ -181,7 +181,7 @@ fn slot_of(plan: PlanKind) -> usize {
 
 /// The kinds slot `slot`'s plan can use.
 #[inline(always)]
-fn slot_allowed(slot: usize) -> u64 {
+const fn slot_allowed(slot: usize) -> u64 {
     match slot {
         1 | 3 | 5 => SUIT_MASK[(slot - 1) / 2],
         2 | 4 | 6 => SUIT_MASK[(slot - 2) / 2] | HONORS,
@@ -335,6 +335,60 @@ fn at_most_bits(mut x: u64, k: u32) -> bool {
     x == 0
 }
 
+/// `CHOW_LACKING[b]`: byte `r` (0-6) holds how many of the bits `r`, `r + 1` and `r + 2`
+/// of the nine-bit mask `b` are set (for the kinds a suit lacks, the kinds the chow from
+/// its `r`-th kind lacks).
+const CHOW_LACKING: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut b = 0;
+    while b < 512 {
+        let mut r = 0;
+        while r < 7 {
+            let n = (b >> r & 1) + (b >> (r + 1) & 1) + (b >> (r + 2) & 1);
+            t[b] |= (n as u64) << (8 * r);
+            r += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The three-chow plans of [`THREE_CHOW_PLANS`] (bit `i` for plan `i`) whose nine kinds a
+/// hand without melds holding the kinds `held` lacks at most two of: each plan's count is
+/// the sum of its chows' counts, read per suit from [`CHOW_LACKING`].
+#[inline(always)]
+fn chows_within_two(held: u64) -> u32 {
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let lack = !held;
+    let w = [
+        CHOW_LACKING[(lack & 0x1FF) as usize],
+        CHOW_LACKING[(lack >> 9 & 0x1FF) as usize],
+        CHOW_LACKING[(lack >> 18 & 0x1FF) as usize],
+    ];
+    // The chows from the first, fourth and seventh kind of each suit.
+    let at = |s: usize, r: usize| (w[s] >> (8 * r)) as u8;
+    let mut near = 0u32;
+    for s in 0..3 {
+        near |= u32::from(at(s, 0) + at(s, 3) + at(s, 6) <= 2) << s;
+    }
+    for (k, p) in PERMS.iter().enumerate() {
+        near |= u32::from(at(p[0], 0) + at(p[1], 3) + at(p[2], 6) <= 2) << (3 + k);
+    }
+    // The triple chows: the three suits' counts added byte by byte (each at most 9).
+    let triple = w[0] + w[1] + w[2];
+    for r in 0..7 {
+        near |= u32::from((triple >> (8 * r)) as u8 <= 2) << (9 + r);
+    }
+    near
+}
+
 /// [`Evaluator::chow_open`] of a plan the melds leave no room for (no plan's kinds).
 const NO_ROOM: u64 = u64::MAX;
 
@@ -391,7 +445,15 @@ impl Evaluator {
         }
         // Beside melds, the kinds each three-chow plan still needs held (none marks a
         // plan the melds leave no room for), which the melds alone settle.
-        if n > 0 {
+        // Without chow melds no plan's chow is covered: one other meld leaves every plan
+        // all nine kinds, two or more leave no room.
+        if n > 0 && e.chow_lows == 0 {
+            e.chow_open = if n == 1 {
+                THREE_CHOW_ALL
+            } else {
+                [NO_ROOM; 16]
+            };
+        } else if n > 0 {
             e.chow_open = std::array::from_fn(|i| e.chow_missing(i, 0).unwrap_or(NO_ROOM));
         }
         e
@@ -470,12 +532,18 @@ impl Evaluator {
         // The plans within two tiles first (a bit each), then those in plan order.
         // The plans' kinds outside the declared chows (all nine without melds), found with
         // the melds, less those held.
-        let mut near = 0u32;
-        for (i, &open) in self.chow_open.iter().enumerate() {
-            if open != NO_ROOM {
-                near |= u32::from(at_most_bits(open & !held, 2)) << i;
+        let near = if self.n_melds == 0 {
+            chows_within_two(held)
+        } else {
+            let mut near = 0u32;
+            for (i, &open) in self.chow_open.iter().enumerate() {
+                if open != NO_ROOM {
+                    near |= u32::from(at_most_bits(open & !held, 2)) << i;
+                }
             }
-        }
+            near
+        };
+        let mut near = near;
         while near != 0 {
             let i = near.trailing_zeros() as usize;
             near &= near - 1;
@@ -569,13 +637,9 @@ impl Evaluator {
 
     /// The value of a waiting hand (`13 - 3k` concealed tiles beside this seat's `k` melds).
     pub fn score(&self, hand: &Counts) -> Score {
-        let e = [
-            table_entry(0, &hand[0..9]),
-            table_entry(1, &hand[9..18]),
-            table_entry(2, &hand[18..27]),
-            table_entry(3, &hand[27..34]),
-        ];
-        self.score_with(hand, &e)
+        // The group entries at the ranks read from the counts eight at a time (equal to
+        // each group's `table_entry`).
+        self.score_with(hand, &regular::entries_at(&regular::ranks(hand)))
     }
 
     /// [`Evaluator::score`] with the hand's four group entries already looked up.
@@ -609,6 +673,74 @@ impl Evaluator {
         full: &[Entry; 4],
     ) {
         self.fill_discard_context_of(ctx, full_hand, HandKinds::of(full_hand), ranks, full);
+    }
+
+    /// False only when [`DiscardContext::bound`] of the full hand `full_hand` (kinds
+    /// `kinds`, group entries `full`) is at most `floor`, found without the context (true
+    /// when it may be above). Each plan's weight is the context's; its full-hand distance
+    /// is read only when the weight alone could beat `floor`, as the context measures it
+    /// for the plain hand, the flushes and all pungs, and as a lower bound for the
+    /// knitted straight (the knitted kinds the nearest straight lacks) and the three-chow
+    /// plans (the tiles their open chows lack): where a lower bound does not settle it,
+    /// the answer is true and the context decides.
+    #[inline(never)]
+    pub(crate) fn bound_above(
+        &self,
+        full_hand: &Counts,
+        kinds: HandKinds,
+        full: &[Entry; 4],
+        floor: f32,
+    ) -> bool {
+        let m = 4 - self.n_melds.min(4) as usize;
+        let honors = self.honor_fan(full_hand) + self.meld_fan;
+        let concealed = self.concealed();
+        let mut plain = INF;
+        let mut active = self.active_slots();
+        while active != 0 {
+            let slot = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let w = self.weight(self.slot_fan(slot, honors, concealed));
+            // No distance is below 0.
+            if w * self.powers.beta(0) <= floor {
+                continue;
+            }
+            let d = match slot {
+                // The plain hand's distance, which all pungs cannot go below (its shape is
+                // one of the plain hand's).
+                SLOT_PLAIN | SLOT_PUNGS => {
+                    if plain == INF {
+                        plain = regular_distance(full, m);
+                    }
+                    if slot == SLOT_PUNGS && w * self.powers.beta(plain) > floor {
+                        all_pungs_distance(full_hand, m)
+                    } else {
+                        plain
+                    }
+                }
+                1 | 3 | 5 => full[(slot - 1) / 2][2 * m + 1],
+                2 | 4 | 6 => finish(&full[(slot - 2) / 2], &full[3], m),
+                SLOT_KNITTED => knitted_lacking(kinds.held),
+                SLOT_PAIRS..=SLOT_HONORS_KNITTED => return true,
+                _ => {
+                    let p = &self.chow_plans[(slot - SLOT_CHOWS).min(MAX_CHOW_PLANS - 1)];
+                    // The open chows' kinds not held (nine different kinds in all).
+                    let covered = p.lows.map(|l| self.chow_lows >> l.min(63) & 1 == 1);
+                    let mut lacking = 0u8;
+                    for i in (0..3).filter(|&i| !covered[i]) {
+                        let open = 0b111u64 << p.lows[i];
+                        let l = open & !kinds.held;
+                        lacking += u8::from(l != 0)
+                            + u8::from(l & l.wrapping_sub(1) != 0)
+                            + u8::from(l == open);
+                    }
+                    lacking
+                }
+            };
+            if d < INF && w * self.powers.beta(d) > floor {
+                return true;
+            }
+        }
+        false
     }
 
     /// [`Evaluator::fill_discard_context`] with the kinds the full hand holds already found.
@@ -1717,6 +1849,22 @@ fn knitted_fast(base: &[u8; 6], ranks: &[usize; 4], honors: &Entry, bound: u8) -
     knitted::distance_fast_with(base, ranks, honors, bound).unwrap_or(INF)
 }
 
+/// The fewest kinds of a knitted straight that a hand holding the kinds `held` lacks (a
+/// lower bound of its knitted-straight distance). Not inlined (see [`regular_distance`]).
+#[inline(never)]
+fn knitted_lacking(held: u64) -> u8 {
+    knitted::missing_kinds(held)
+        .iter()
+        .fold(INF, |a, &b| a.min(b))
+}
+
+/// The regular distance of a hand with group entries `e` and `m` sets to build. Not
+/// inlined: inlined, its merges are computed ahead of the test that needs them.
+#[inline(never)]
+fn regular_distance(e: &[Entry; 4], m: usize) -> u8 {
+    finish(&combine(&e[0], &e[1]), &combine(&e[2], &e[3]), m)
+}
+
 /// What the first pass of [`Evaluator::score_discards`] reads: the context, the full
 /// hand and its rank codes, the discards and the first plan's slot.
 struct FirstPass<'a> {
@@ -1748,6 +1896,19 @@ impl HandKinds {
 
 /// A discard's group rank not looked up (see [`Evaluator::first_pass`]).
 const NO_RANK: usize = usize::MAX;
+
+/// `SLOT_SCORE[slot]`: the plan of slot `slot` and the kinds it can use
+/// ([`slot_plan`], [`slot_allowed`]); at [`N_SLOTS`], no plan's (the plain hand, every
+/// kind), which [`Best::NONE`] stands for.
+const SLOT_SCORE: [(PlanKind, u64); N_SLOTS + 1] = {
+    let mut t = [(PlanKind::Plain, ALL); N_SLOTS + 1];
+    let mut slot = 0;
+    while slot < N_SLOTS {
+        t[slot] = (slot_plan(slot), slot_allowed(slot));
+        slot += 1;
+    }
+    t
+};
 
 /// The best plan found so far for a discard: its value, slot and distance (ties go to
 /// the earlier slot); [`Best::score`] spells it out.
@@ -1781,23 +1942,16 @@ impl Best {
         self.slot as usize
     }
 
-    /// The score it stands for (no plan: value 0, distance [`INF`], every kind allowed).
+    /// The score it stands for (no plan: value 0, distance [`INF`], every kind allowed):
+    /// the plan and its kinds read from [`SLOT_SCORE`].
     #[inline(always)]
     fn score(&self) -> Score {
-        let slot = self.slot();
-        if slot >= N_SLOTS {
-            return Score {
-                value: 0.0,
-                plan: PlanKind::Plain,
-                distance: INF,
-                allowed: ALL,
-            };
-        }
+        let (plan, allowed) = SLOT_SCORE[self.slot().min(N_SLOTS)];
         Score {
             value: self.value,
-            plan: slot_plan(slot),
+            plan,
             distance: self.distance,
-            allowed: slot_allowed(slot),
+            allowed,
         }
     }
 }
@@ -2288,6 +2442,99 @@ mod tests {
                     ctx.bound()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_bound_read_without_the_context_never_hides_a_plan_above_the_floor() {
+        let mut rng = crate::wall::Rng::new(0xB0_0B0);
+        let mut next = move |n: u64| rng.below(n);
+        let melds = [
+            Meld {
+                kind: MeldKind::Pung,
+                tile: 31,
+            },
+            Meld {
+                kind: MeldKind::Chow,
+                tile: 3,
+            },
+            Meld {
+                kind: MeldKind::Chow,
+                tile: 18,
+            },
+        ];
+        let (mut rejected, mut kept) = (0, 0);
+        for round in 0..6000 {
+            let melds = &melds[..round % 4];
+            let hand = random_hand(&mut next, 14 - 3 * melds.len(), round % 5 == 0);
+            let mut ev = Evaluator::new(melds, (round % 4) as u8, 0, [8, 8, 0][round % 3]);
+            ev.select_chow_plans(&hand);
+            let ranks = regular::ranks(&hand);
+            let full = regular::entries_at(&ranks);
+            let ctx = ev.discard_context(&hand, &ranks, &full);
+            let bound = ctx.bound();
+            let kinds = HandKinds::of(&hand);
+            for floor in [
+                0.0,
+                bound * 0.5,
+                bound * 0.999,
+                bound,
+                bound * 1.001,
+                bound * 3.0,
+            ] {
+                let above = ev.bound_above(&hand, kinds, &full, floor);
+                if bound > floor {
+                    assert!(above, "{hand:?} {melds:?}: {bound} > {floor}");
+                    kept += 1;
+                } else if !above {
+                    rejected += 1;
+                }
+            }
+        }
+        // Most hands at or below their floor are shown to be without the context.
+        assert!(rejected > kept / 2, "{rejected} rejected, {kept} kept");
+    }
+
+    #[test]
+    fn plans_beside_melds_without_chows_keep_the_room_test() {
+        let pung = |t| Meld {
+            kind: MeldKind::Pung,
+            tile: t,
+        };
+        let chow = |t| Meld {
+            kind: MeldKind::Chow,
+            tile: t,
+        };
+        for melds in [
+            vec![pung(31)],
+            vec![pung(2), pung(31)],
+            vec![pung(2), pung(11), pung(31)],
+            vec![chow(0), pung(31)],
+        ] {
+            let ev = Evaluator::new(&melds, 0, 0, 8);
+            for i in 0..16 {
+                assert_eq!(
+                    ev.chow_open[i],
+                    ev.chow_missing(i, 0).unwrap_or(NO_ROOM),
+                    "{melds:?} plan {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn chows_within_two_agree_with_counting_each_plan() {
+        let mut rng = crate::wall::Rng::new(0xC40_5E7);
+        for round in 0..20_000u64 {
+            let held = match round % 3 {
+                0 => rng.below(1 << 34),
+                1 => rng.below(1 << 34) | rng.below(1 << 34),
+                _ => rng.below(1 << 34) | rng.below(1 << 34) | rng.below(1 << 34),
+            };
+            let want = (0..16).fold(0u32, |near, i| {
+                near | u32::from((THREE_CHOW_ALL[i] & !held).count_ones() <= 2) << i
+            });
+            assert_eq!(chows_within_two(held), want, "{held:x}");
         }
     }
 
