@@ -119,6 +119,11 @@ impl SeatState {
                 if !self.completing_known {
                     self.completing = self.stats.completing(&self.hand, self.n_melds as usize);
                     self.completing_known = true;
+                    if self.completing == 0 && self.stats.quads() == 0 {
+                        // No kind completes the tiles: they are not ready (shanten at
+                        // least 1), so the next draw cannot make a win either.
+                        self.bound = self.bound.max(1);
+                    }
                 }
                 self.completing >> t & 1 == 1
             }
