@@ -391,16 +391,46 @@ impl Limited {
         let Some(packed) = self.of(g).packed_masks_at(r) else {
             return 0;
         };
-        let lanes = optimal_lanes(e, rest, m, d) as usize;
-        // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
-        let keep = SPREAD[lanes & 31] as u128 | (SPREAD[lanes >> 5] as u128) << 45;
-        let kept = packed & keep;
-        let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
-        x |= x >> 27;
-        x |= x >> 18;
-        x |= x >> 9;
-        (x & 0x1FF) << span(g).start
+        fold_lanes(packed, optimal_lanes(e, rest, m, d)) << span(g).start
     }
+}
+
+/// The union of the 9-bit lane masks of `packed` (lane `l` at bits `9 l ..`) over the
+/// lanes set in `lanes`.
+#[inline(always)]
+fn fold_lanes(packed: u128, lanes: u32) -> u64 {
+    let lanes = lanes as usize;
+    // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
+    let keep = SPREAD[lanes & 31] as u128 | (SPREAD[(lanes >> 5) & 31] as u128) << 45;
+    let kept = packed & keep;
+    let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+    x |= x >> 27;
+    x |= x >> 18;
+    x |= x >> 9;
+    x & 0x1FF
+}
+
+/// The kinds of group `g` (bits at their tile codes) whose one copy less leaves a hand at
+/// its regular distance `d`, when the group's entry in the limited tables is `e` at rank
+/// `r`, the rest of the hand's merged entry `rest` and `m` sets are to be made; every
+/// other held kind of the group puts the hand one tile further. `keep` is
+/// [`tables::suit_keep`] for a suit and [`tables::honors_keep`] for the honors.
+///
+/// A tile less raises each lane of its group by zero or one ([`tables::suit_keep`]), so
+/// the distance without it stays `d` exactly when one of the splits that make `d` keeps its
+/// group's lane.
+#[inline(always)]
+pub(crate) fn keeping_in(
+    keep: &[u128],
+    g: usize,
+    r: usize,
+    e: &Entry,
+    rest: &Entry,
+    m: usize,
+    d: u8,
+) -> u64 {
+    let packed = keep.get(r).copied().unwrap_or(0);
+    fold_lanes(packed, optimal_lanes(e, rest, m, d)) << span(g).start
 }
 
 impl std::fmt::Debug for Limited {

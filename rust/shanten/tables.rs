@@ -590,6 +590,71 @@ pub fn honors_wild() -> &'static Table {
     HONORS_WILD.get_or_init(|| generate(7, false, false))
 }
 
+static SUIT_KEEP: OnceLock<Box<[u128]>> = OnceLock::new();
+static HONORS_KEEP: OnceLock<Box<[u128]>> = OnceLock::new();
+
+/// The keeping masks of the limited suit table by rank (generated on first use): bit
+/// `9 l + j` is set when the group holds kind `j` and one copy of it less leaves lane `l`
+/// as it is. A tile less never lowers a lane and raises it by at most one (the nearest
+/// configuration of the group before lacks at most that tile more), so each held kind
+/// whose bit is clear raises that lane by exactly one.
+#[inline]
+pub fn suit_keep() -> &'static [u128] {
+    SUIT_KEEP.get_or_init(|| keep_masks(suit(), 9))
+}
+
+/// [`suit_keep`] of the limited honor table.
+#[inline]
+pub fn honors_keep() -> &'static [u128] {
+    HONORS_KEEP.get_or_init(|| keep_masks(honors(), 7))
+}
+
+/// The keeping masks of every rank of the table `t` of groups of `n` kinds
+/// ([`suit_keep`]). The work is split over the first two digits and runs on all cores.
+fn keep_masks(t: &Table, n: usize) -> Box<[u128]> {
+    use rayon::prelude::*;
+    let parts: Vec<Vec<(usize, u128)>> = (0..25usize)
+        .into_par_iter()
+        .map(|prefix| {
+            let mut out = Vec::new();
+            let mut digits = [0u8; 9];
+            digits[0] = (prefix % 5) as u8;
+            digits[1] = (prefix / 5) as u8;
+            loop {
+                let v = &mut digits[..n];
+                let sum: usize = v.iter().map(|&d| d as usize).sum();
+                if sum <= MAX_SUM {
+                    let r = t.ranker.rank(v);
+                    let e = t.cells[r].lanes;
+                    let mut keep = 0u128;
+                    for j in 0..n {
+                        if v[j] > 0 {
+                            v[j] -= 1;
+                            let f = t.cells[t.ranker.rank(v)].lanes;
+                            v[j] += 1;
+                            for l in 0..LANES {
+                                if f[l] == e[l] {
+                                    keep |= 1 << (9 * l + j);
+                                }
+                            }
+                        }
+                    }
+                    out.push((r, keep));
+                }
+                if !odometer(&mut digits[2..n]) {
+                    break;
+                }
+            }
+            out
+        })
+        .collect();
+    let mut keep = vec![0u128; t.cells.len()].into_boxed_slice();
+    for (r, k) in parts.into_iter().flatten() {
+        keep[r] = k;
+    }
+    keep
+}
+
 /// Generates the limited tables now instead of on first use.
 pub fn warm_up() {
     suit();
@@ -639,5 +704,49 @@ mod tests {
         assert_eq!(k[3], 2); // 111 + pair of another kind (or 11 + 123 ...) needs two
         let w = suit_wild().get(&[4, 0, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(w[3], 1); // a wild may be the fifth 1
+    }
+
+    /// Every group of both limited tables: a tile less raises each lane by zero or one,
+    /// and the keeping masks tell which, for the held kinds only.
+    #[test]
+    fn a_tile_less_keeps_or_raises_each_lane_by_one_as_the_keeping_masks_say() {
+        for (t, keep, n) in [(suit(), suit_keep(), 9), (honors(), honors_keep(), 7)] {
+            assert_eq!(keep.len(), t.cells.len());
+            let mut digits = [0u8; 9];
+            let (mut kept, mut raised) = (0usize, 0usize);
+            loop {
+                let v = &mut digits[..n];
+                if v.iter().map(|&d| d as usize).sum::<usize>() <= MAX_SUM {
+                    let r = t.ranker.rank(v);
+                    let e = *t.at(r);
+                    for j in 0..9 {
+                        let held = j < n && v[j] > 0;
+                        let f = if held {
+                            v[j] -= 1;
+                            let f = *t.get(v);
+                            v[j] += 1;
+                            f
+                        } else {
+                            e
+                        };
+                        for l in 0..LANES {
+                            let bit = keep[r] >> (9 * l + j) & 1 == 1;
+                            if !held {
+                                assert!(!bit, "{v:?} kind {j} lane {l}");
+                                continue;
+                            }
+                            assert!(f[l] == e[l] || f[l] == e[l] + 1, "{v:?} {j} {l}");
+                            assert_eq!(bit, f[l] == e[l], "{v:?} kind {j} lane {l}");
+                            kept += usize::from(bit);
+                            raised += usize::from(!bit);
+                        }
+                    }
+                }
+                if !odometer(&mut digits[..n]) {
+                    break;
+                }
+            }
+            assert!(kept > 100_000 && raised > 100_000, "{kept} {raised}");
+        }
     }
 }

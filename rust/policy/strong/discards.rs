@@ -5,8 +5,11 @@
 //! four groups of the hand every time, although a discard changes only one of them, and
 //! measures every form although most are far. Here:
 //!
-//! - the full hand's other-three-groups merges (`regular::rests`) are built once, and
-//!   each discard looks up one group entry and finishes against its rest;
+//! - a discard leaves the hand's regular distance as it is or one tile further; the
+//!   full hand's other-three-groups merges are built once per group that holds a tile, and
+//!   the group's keeping masks ([`crate::shanten::tables::suit_keep`]) on the lanes that
+//!   make the distance give every discard of the group at once, with no entry per
+//!   discard;
 //! - a discard never brings a hand closer to a form (the tiles missing from a complete
 //!   hand can only grow when a tile goes), so a form whose distance for the full hand is
 //!   already beyond what the caller asks about is not measured for any discard.
@@ -16,12 +19,13 @@
 //!
 //! Four strong bots meet about 2,700 new full hands per hand of play and ask for about
 //! 3,700 more again ([`DiscardMemo`]); the new ones cost about 10.7 million instructions
-//! per hand of the 31.4 million the strong bots run (about 4,000 each: the group merges,
+//! per hand of the 31.4 million the strong bots run when each discard had its own group
+//! entry and merge (about 4,000 each: the group merges,
 //! the special forms' checks, and one table entry and one merge per held kind).
 
 use super::memo::{self, HandKey};
 use crate::shanten::knitted::{self, MASKS};
-use crate::shanten::tables::{INF, LANES};
+use crate::shanten::tables::{self, Entry};
 use crate::shanten::{regular, special};
 use crate::tile::Counts;
 
@@ -49,28 +53,43 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
     // Distances above `limit` are not told apart (shanten = distance - 1).
     let limit = (cap.max(-1) as i16 + 1).min(60) as u8;
     let m = 4 - n_melds.min(4) as usize;
-    let codes = regular::codes(hand);
-    let e = regular::entries_at(&regular::ranks_of(&codes));
+    let ranks = regular::ranks_of(&regular::codes(hand));
+    let e = regular::entries_at(&ranks);
     // The full hand's distance from its two halves; the rest of the hand seen from each
     // group (the other three merged) only for the groups that hold a tile to discard, and
-    // only when some discard may be near.
+    // only when some discard may be near. A discard leaves the hand at that distance or
+    // one further: its group's entry tells which (`regular::keeping_in`).
     let ab = regular::combine(&e[0], &e[1]);
     let ch = regular::combine(&e[2], &e[3]);
-    let regular_near = regular::finish(&ab, &ch, m) <= limit;
+    let full = regular::finish(&ab, &ch, m);
+    let regular_near = full <= limit;
     let held = special::presence(hand);
-    let mut rest = [[INF; LANES]; 4];
+    // Held kinds whose discard keeps the regular distance `full`.
+    let mut keeping = 0u64;
     if regular_near {
+        let (suit, honors) = (tables::suit_keep(), tables::honors_keep());
+        let mut keep = |g: usize, rest: &Entry| {
+            keeping |= regular::keeping_in(
+                if g < 3 { suit } else { honors },
+                g,
+                ranks[g],
+                &e[g],
+                rest,
+                m,
+                full,
+            );
+        };
         if held & GROUP_KINDS[0] != 0 {
-            rest[0] = regular::combine(&e[1], &ch);
+            keep(0, &regular::combine(&e[1], &ch));
         }
         if held & GROUP_KINDS[1] != 0 {
-            rest[1] = regular::combine(&e[0], &ch);
+            keep(1, &regular::combine(&e[0], &ch));
         }
         if held & GROUP_KINDS[2] != 0 {
-            rest[2] = regular::combine(&ab, &e[3]);
+            keep(2, &regular::combine(&ab, &e[3]));
         }
         if held & GROUP_KINDS[3] != 0 {
-            rest[3] = regular::combine(&ab, &e[2]);
+            keep(3, &regular::combine(&ab, &e[2]));
         }
     }
     // Tiles of the nearest knitted straight missing from the full hand: a lower bound of
@@ -91,17 +110,14 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
     let honors_knitted_near = concealed && special::honors_knitted_held(held) <= limit;
     // The special forms' checks of a discard read the hand without it.
     let others_near = orphans_near || honors_knitted_near || knitted_near;
-    let tables = regular::Limited::get();
     let mut h = *hand;
     let mut kinds = held;
     while kinds != 0 {
         let y = kinds.trailing_zeros() as usize;
         kinds &= kinds - 1;
-        let g = (y / 9).min(3);
         let mut best = u8::MAX;
         if regular_near {
-            let own = tables.entry_at(g, tables.rank_without_one(&codes[g], g, y - 9 * g));
-            best = regular::finish(own, &rest[g], m);
+            best = full + u8::from(keeping >> y & 1 == 0);
         }
         if pairs_near {
             let sp = if hand[y] & 1 == 0 {
