@@ -86,7 +86,7 @@ impl SeatState {
     pub fn flowers(&self) -> &[Tile] {
         &self.flowers[..self.n_flowers as usize]
     }
-    #[inline]
+    #[inline(always)]
     pub(super) fn add(&mut self, t: Tile) {
         let c = self.hand[t as usize];
         self.stats.add_one(t, c);
@@ -95,7 +95,7 @@ impl SeatState {
         self.bound = (self.bound - 1).max(NO_BOUND);
         self.completing_known = false;
     }
-    #[inline]
+    #[inline(always)]
     pub(super) fn remove(&mut self, t: Tile, n: u8) {
         let c = self.hand[t as usize];
         if n == 1 {

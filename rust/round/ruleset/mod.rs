@@ -231,7 +231,7 @@ impl RuleSet for RuleSetState {
     fn on_claim(&mut self, seat: u8) {
         dispatch!(self, r => r.on_claim(seat))
     }
-    #[inline]
+    #[inline(always)]
     fn on_discard(&mut self, seat: u8, t: Tile, after: &SeatState, rules: &Rules) {
         dispatch!(self, r => r.on_discard(seat, t, after, rules))
     }

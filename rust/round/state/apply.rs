@@ -212,7 +212,7 @@ impl Round {
     }
 
     /// Applies a legal action (no checks).
-    #[inline]
+    #[inline(always)]
     fn step(&mut self, seat: u8, action: Action) {
         match self.phase {
             Phase::Turn => self.step_turn(seat, action),
@@ -224,7 +224,7 @@ impl Round {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(in crate::round) fn step_turn(&mut self, seat: u8, action: Action) {
         let s = seat as usize;
         self.closed_window = None;

@@ -171,7 +171,7 @@ impl Round {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(in crate::round) fn enter_turn(&mut self, seat: u8, start: TurnStart) {
         self.phase = Phase::Turn;
         self.turn = seat;
@@ -296,7 +296,7 @@ impl Round {
     }
 
     /// Opens a claim window (`rob` false) or a robbing window on `t` played by `from`.
-    #[inline]
+    #[inline(always)]
     pub(in crate::round) fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
         self.phase = if rob { Phase::RobKong } else { Phase::Claim };
         self.claim_from = from;

@@ -10,7 +10,7 @@ use crate::round::PenaltyMode;
 use crate::tile;
 
 impl Round {
-    #[inline]
+    #[inline(always)]
     pub(in crate::round) fn resolve(&mut self) {
         // A false win still waiting here lost to a true one before it (B-4).
         self.false_win = None;
@@ -148,7 +148,7 @@ impl Round {
 
     /// Closes the claim window on the discard of `from` that nobody answers: the next seat
     /// draws.
-    #[inline]
+    #[inline(always)]
     pub(super) fn close_quiet_window(&mut self, from: u8) {
         let next = (from + 1) % 4;
         self.keep_closed_window(next);
@@ -157,7 +157,7 @@ impl Round {
 
     /// Under `penalty_mode = botzone`, before a window that closed with no claim moves play
     /// on (`seat` draws next): the state a later false win on it takes back.
-    #[inline]
+    #[inline(always)]
     fn keep_closed_window(&mut self, seat: u8) {
         if self.opts().penalty_mode != PenaltyMode::Botzone {
             return;
@@ -200,7 +200,7 @@ impl Round {
 
     /// Draws for `seat` from the head, or from the tail after a kong (`kong`), setting
     /// flowers aside and replacing them; an empty wall ends the hand.
-    #[inline]
+    #[inline(always)]
     pub(in crate::round) fn draw_for(&mut self, seat: u8, kong: bool) {
         let mut from_tail = kong;
         let t = loop {
