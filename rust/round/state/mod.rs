@@ -285,11 +285,18 @@ impl Round {
         }
     }
 
-    #[inline]
+    /// Records `e` when events are recorded: the test here, the push apart, so that with
+    /// recording off no event is even built.
+    #[inline(always)]
     pub(super) fn emit(&mut self, e: Event) {
         if self.record {
-            self.events.push(e);
+            self.push_event(e);
         }
+    }
+
+    #[inline(never)]
+    fn push_event(&mut self, e: Event) {
+        self.events.push(e);
     }
 
     /// Sets the match scores shown in observations (they do not affect play).
