@@ -420,6 +420,12 @@ impl ShapeStats {
         self.byte(DISTINCT) as u32
     }
 
+    /// How many kinds the hand holds more than once.
+    #[inline]
+    pub fn repeated(&self) -> u8 {
+        self.byte(REPEATED)
+    }
+
     /// How many kinds the hand holds all four copies of.
     #[inline]
     pub fn quads(&self) -> u8 {

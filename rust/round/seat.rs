@@ -37,7 +37,8 @@ pub struct SeatState {
     /// A lower bound on the shanten of `hand` beside the current melds, as
     /// [`scoring::shanten_ignoring_melds`] counts it, or [`NO_BOUND`]. Kept up to date
     /// without asking the oracle: drawing a tile lowers a replacement number by at most
-    /// one and giving one up never lowers it, so a tile added lowers the bound by one and a
+    /// one and giving one up never lowers it, so a tile added lowers the bound by one (a tile
+    /// apart from the hand beside two melds or more keeps it: [`SeatState::apart`]) and a
     /// tile removed keeps it; a new meld forgets it. A win needs shanten -1, so a seat whose
     /// bound rules that out skips the win test.
     pub(crate) bound: i8,
@@ -89,11 +90,32 @@ impl SeatState {
     #[inline(always)]
     pub(super) fn add(&mut self, t: Tile) {
         let c = self.hand[t as usize];
+        let apart = self.n_melds >= 2 && self.apart(t);
         self.stats.add_one(t, c);
         self.hand[t as usize] = c + 1;
         self.n_hand += 1;
-        self.bound = (self.bound - 1).max(NO_BOUND);
+        if !apart {
+            self.bound = (self.bound - 1).max(NO_BOUND);
+        }
         self.completing_known = false;
+    }
+
+    /// Whether one more tile of kind `t` leaves the shanten of the concealed tiles beside
+    /// two melds or more as it is (so that the bound stays): no kind within two of `t` in
+    /// its suit (`t` itself for an honor) is held, and no kind is held three times or more.
+    ///
+    /// Beside two melds only the regular form is possible, and its replacement number is
+    /// the fewest tiles a complete shape (sets and a pair) has that the hand lacks. A tile
+    /// added lowers it only when some fewest-lacking shape for the hand before uses the
+    /// tile; with nothing held near `t`, the set or pair holding `t` would lack all its
+    /// tiles. Such a shape leaves at least one held tile `y` unused (it lacks at least two
+    /// tiles, and the hand is one tile short of a shape), and since `y` is held at most
+    /// twice, swapping that set for a pung of `y` (or that pair for a pair of `y`) stays
+    /// within four copies and lacks fewer tiles: so no fewest-lacking shape uses `t`.
+    #[inline(always)]
+    fn apart(&self, t: Tile) -> bool {
+        self.stats.present() & NEAR.get(t as usize).copied().unwrap_or(u64::MAX) == 0
+            && self.n_hand as u32 == self.stats.distinct() + self.stats.repeated() as u32
     }
     #[inline(always)]
     pub(super) fn remove(&mut self, t: Tile, n: u8) {
@@ -191,6 +213,27 @@ impl SeatState {
     }
 }
 
+/// `NEAR[t]`: the kinds within two of `t` in its suit, `t` included (only `t` for an
+/// honor), as a bit set.
+const NEAR: [u64; 34] = {
+    let mut out = [0u64; 34];
+    let mut t = 0;
+    while t < 34 {
+        if t < 27 {
+            let (lo, r): (usize, usize) = (t - t % 9, t % 9);
+            let mut x = r.saturating_sub(2);
+            while x <= r + 2 && x <= 8 {
+                out[t] |= 1 << (lo + x);
+                x += 1;
+            }
+        } else {
+            out[t] = 1 << t;
+        }
+        t += 1;
+    }
+    out
+};
+
 /// Whether the kinds held (`present`, a bit set) include two suited tiles that make a
 /// chow with the suited tile `t`: `t-2 t-1`, `t-1 t+1` or `t+1 t+2` of its suit.
 #[inline(always)]
@@ -228,4 +271,46 @@ pub(super) fn chow_neighbours(present: u64, t: Tile) -> bool {
     // The five kinds t-2..=t+2 as bits 0..5 (honors have none in their suit).
     let window = (present << 2 >> t) as u8 & IN_SUIT.get(t).copied().unwrap_or(0);
     CHOW[window as usize & 31]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wall::Rng;
+
+    /// A tile added that [`SeatState::apart`] calls apart never lowers the shanten beside
+    /// two or three melds, on random hands (many holding pairs, none three copies).
+    #[test]
+    fn a_tile_apart_keeps_the_shanten() {
+        let mut rng = Rng::new(30);
+        let (mut apart, mut lowered) = (0, 0);
+        for i in 0..4000 {
+            let n_melds = 2 + (i % 2) as u8;
+            let mut st = SeatState {
+                n_melds,
+                ..SeatState::default()
+            };
+            // A narrow range of kinds makes near tiles and pairs common.
+            let span = 9 + rng.below(25) as u8;
+            while (st.n_hand as usize) < 13 - 3 * n_melds as usize {
+                let t = rng.below(span as u64) as u8;
+                if st.hand[t as usize] < 2 {
+                    st.add(t);
+                }
+            }
+            let before = scoring::shanten_ignoring_melds(&st.hand, n_melds);
+            for x in 0..34u8 {
+                let mut after = st.clone();
+                after.add(x);
+                let s = scoring::shanten_ignoring_melds(&after.hand, n_melds);
+                if st.apart(x) {
+                    apart += 1;
+                    assert!(s >= before, "{:?} + {x}: {s} < {before}", st.hand);
+                } else {
+                    lowered += usize::from(s < before);
+                }
+            }
+        }
+        assert!(apart > 10_000 && lowered > 1_000, "{apart} {lowered}");
+    }
 }
