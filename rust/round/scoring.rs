@@ -432,12 +432,16 @@ impl ShapeStats {
         self.byte(QUADS)
     }
 
-    /// The summaries of `c`.
-    #[cfg(test)]
+    /// The summaries of `c` (every counter is a sum over the kinds, so they are the ones
+    /// its tiles added one by one give).
+    #[inline]
     pub fn of(c: &Counts) -> Self {
         let mut s = ShapeStats::default();
         for (t, &x) in c.iter().enumerate() {
-            s.change(t as u8, 0, x);
+            if x != 0 {
+                s.packed += STEP[t][x as usize & 7];
+                s.present |= 1 << t;
+            }
         }
         s
     }

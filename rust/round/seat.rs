@@ -117,6 +117,23 @@ impl SeatState {
         self.stats.present() & NEAR.get(t as usize).copied().unwrap_or(u64::MAX) == 0
             && self.n_hand as u32 == self.stats.distinct() + self.stats.repeated() as u32
     }
+    /// Deals `t` into the hand without updating the summaries: a dealt hand's summaries
+    /// are set at once by [`SeatState::count_dealt`]. The bound stays as it is (nothing
+    /// known before the deal).
+    #[inline(always)]
+    pub(super) fn deal(&mut self, t: Tile) {
+        self.hand[t as usize] += 1;
+        self.n_hand += 1;
+    }
+
+    /// Sets the summaries of the hand [`SeatState::deal`] filled: the ones adding its tiles
+    /// one by one gives.
+    #[inline]
+    pub(super) fn count_dealt(&mut self) {
+        self.stats = scoring::ShapeStats::of(&self.hand);
+        self.completing_known = false;
+    }
+
     #[inline(always)]
     pub(super) fn remove(&mut self, t: Tile, n: u8) {
         let c = self.hand[t as usize];

@@ -16,6 +16,9 @@ fn conserved(r: &Round) -> bool {
     for s in 0..4 {
         let st = r.seat(s);
         n += st.n_hand as usize + st.n_flowers as usize;
+        // The running summaries (the deal's set at once, the rest tile by tile) are the
+        // hand's.
+        assert_eq!(st.stats, scoring::ShapeStats::of(&st.hand));
         for m in st.melds() {
             n += m.kind.size();
         }

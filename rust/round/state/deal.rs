@@ -37,10 +37,14 @@ impl Round {
                     held[seat][n_held[seat]] = t;
                     n_held[seat] += 1;
                 } else {
-                    self.seats[seat].add(t);
+                    self.seats[seat].deal(t);
                     last_in[seat] = t;
                 }
             }
+        }
+        // The dealt hands' summaries, at once (what adding the tiles one by one gives).
+        for st in &mut self.seats {
+            st.count_dealt();
         }
         // Opening flower replacement (G-2).
         let each = self.opts().initial_flower_mode == FlowerMode::EachCompletes;
