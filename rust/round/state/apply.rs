@@ -166,7 +166,7 @@ impl Round {
                 self.penalties[seat as usize] -= 10;
             }
         }
-        self.emit(Event::Penalty { seat, each: 10 });
+        emit!(self, Event::Penalty { seat, each: 10 });
         self.phase = Phase::Over;
         self.pending = 0;
         self.false_win = None;
@@ -196,7 +196,7 @@ impl Round {
                 self.penalties[seat as usize] -= each as i32;
             }
         }
-        self.emit(Event::Penalty { seat, each });
+        emit!(self, Event::Penalty { seat, each });
         self.seats[seat as usize].barred = true;
         match self.phase {
             Phase::Turn => {
@@ -247,11 +247,14 @@ impl Round {
                 self.visible[t as usize] += 1;
                 self.ruleset
                     .on_discard(seat, t, &self.seats[s], &self.rules);
-                self.emit(Event::Discard {
-                    seat,
-                    tile: t,
-                    ready,
-                });
+                emit!(
+                    self,
+                    Event::Discard {
+                        seat,
+                        tile: t,
+                        ready,
+                    }
+                );
                 self.open_window(seat, t, false);
                 if self.offered == 0 {
                     // No seat has anything to answer: the window closes at once, as
@@ -281,13 +284,13 @@ impl Round {
                     },
                     seat,
                 );
-                self.emit(Event::ConcealedKong { seat, tile: t });
+                emit!(self, Event::ConcealedKong { seat, tile: t });
                 self.draw_for(seat, true);
             }
             Action::AddedKong(t) => {
                 self.seats[s].remove(t, 1);
                 self.visible[t as usize] += 1;
-                self.emit(Event::AddedKong { seat, tile: t });
+                emit!(self, Event::AddedKong { seat, tile: t });
                 self.open_window(seat, t, true);
             }
             Action::Discard(_)

@@ -15,11 +15,14 @@ impl Round {
             self.wall.make_private();
         }
         let d = self.wall.dice();
-        self.emit(Event::Dice {
-            dice: d.dice,
-            break_seat: d.break_seat,
-            break_stack: d.break_stack,
-        });
+        emit!(
+            self,
+            Event::Dice {
+                dice: d.dice,
+                break_seat: d.break_seat,
+                break_stack: d.break_stack,
+            }
+        );
         let hands = self.wall.deal();
         let mut held = [[0 as Tile; 8]; 4];
         let mut n_held = [0usize; 4];
@@ -27,11 +30,14 @@ impl Round {
         for (i, h) in hands.iter().enumerate() {
             let seat = (self.dealer as usize + i) % 4;
             let n = if i == 0 { 14 } else { 13 };
-            self.emit(Event::Deal {
-                seat: seat as u8,
-                tiles: *h,
-                n: n as u8,
-            });
+            emit!(
+                self,
+                Event::Deal {
+                    seat: seat as u8,
+                    tiles: *h,
+                    n: n as u8,
+                }
+            );
             for &t in &h[..n] {
                 if tile::is_flower(t) {
                     held[seat][n_held[seat]] = t;
@@ -58,10 +64,13 @@ impl Round {
                     let flowers = held[seat];
                     n_held[seat] = 0;
                     for &f in &flowers[..k] {
-                        self.emit(Event::Flower {
-                            seat: seat as u8,
-                            tile: f,
-                        });
+                        emit!(
+                            self,
+                            Event::Flower {
+                                seat: seat as u8,
+                                tile: f,
+                            }
+                        );
                         self.seats[seat].push_flower(f);
                     }
                     for _ in 0..k {
@@ -69,11 +78,14 @@ impl Round {
                             self.exhaustive();
                             return;
                         };
-                        self.emit(Event::Draw {
-                            seat: seat as u8,
-                            tile: t,
-                            tail: true,
-                        });
+                        emit!(
+                            self,
+                            Event::Draw {
+                                seat: seat as u8,
+                                tile: t,
+                                tail: true,
+                            }
+                        );
                         if tile::is_flower(t) {
                             held[seat][n_held[seat]] = t;
                             n_held[seat] += 1;
@@ -92,7 +104,7 @@ impl Round {
             }
         }
         if let Some(e) = self.ruleset.deal(&mut self.wall, &self.seats, &self.rules) {
-            self.emit(e);
+            emit!(self, e);
         }
         self.drawn = last_in[self.dealer as usize];
         self.kong_draw = false;

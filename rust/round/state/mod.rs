@@ -4,6 +4,16 @@
 //! [`super::resolve`] (claim windows, melds, draws), [`super::settlement`] (the end of a
 //! hand); the rule set's part is [`super::ruleset`].
 
+/// Records an event when the round records events (`emit!(round, event)`), building it
+/// only then: with recording off (simulation) a step builds no event at all.
+macro_rules! emit {
+    ($round:expr, $event:expr) => {
+        if $round.record {
+            $round.push_event($event);
+        }
+    };
+}
+
 mod apply;
 mod deal;
 mod determinize;
@@ -285,17 +295,9 @@ impl Round {
         }
     }
 
-    /// Records `e` when events are recorded: the test here, the push apart, so that with
-    /// recording off no event is even built.
-    #[inline(always)]
-    pub(super) fn emit(&mut self, e: Event) {
-        if self.record {
-            self.push_event(e);
-        }
-    }
-
+    /// Records `e` (`emit!` tests the recording flag first).
     #[inline(never)]
-    fn push_event(&mut self, e: Event) {
+    pub(super) fn push_event(&mut self, e: Event) {
         self.events.push(e);
     }
 

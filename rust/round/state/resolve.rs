@@ -89,11 +89,14 @@ impl Round {
             match response {
                 Action::Pung(_) => {
                     self.claim_meld(s, from, &claim);
-                    self.emit(Event::Pung {
-                        seat: s,
-                        from,
-                        tile: t,
-                    });
+                    emit!(
+                        self,
+                        Event::Pung {
+                            seat: s,
+                            from,
+                            tile: t,
+                        }
+                    );
                     self.kong_draw = false;
                     self.enter_turn(s, TurnStart::Pung);
                     return;
@@ -106,22 +109,28 @@ impl Round {
                             .iter()
                             .filter(|&&x| self.legal[x as usize].contains(Action::Win))
                             .fold(0u8, |m, &x| m | 1 << x);
-                        self.emit(Event::Kong {
-                            seat: s,
-                            from,
-                            tile: t,
-                        });
+                        emit!(
+                            self,
+                            Event::Kong {
+                                seat: s,
+                                from,
+                                tile: t,
+                            }
+                        );
                         self.rob_discarder = Some(from);
                         self.rob_skip = passed | 1 << from;
                         self.open_window(s, t, true);
                         return;
                     }
                     self.claim_meld(s, from, &claim);
-                    self.emit(Event::Kong {
-                        seat: s,
-                        from,
-                        tile: t,
-                    });
+                    emit!(
+                        self,
+                        Event::Kong {
+                            seat: s,
+                            from,
+                            tile: t,
+                        }
+                    );
                     self.draw_for(s, true);
                     return;
                 }
@@ -132,12 +141,15 @@ impl Round {
         let response = self.responses[next as usize];
         if let (Action::Chow(low), Some(claim)) = (response, Claim::of(response, t)) {
             self.claim_meld(next, from, &claim);
-            self.emit(Event::Chow {
-                seat: next,
-                from,
-                tile: t,
-                low,
-            });
+            emit!(
+                self,
+                Event::Chow {
+                    seat: next,
+                    from,
+                    tile: t,
+                    low,
+                }
+            );
             self.kong_draw = false;
             self.enter_turn(next, TurnStart::Chow);
             return;
@@ -211,13 +223,16 @@ impl Round {
                 self.exhaustive();
                 return;
             };
-            self.emit(Event::Draw {
-                seat,
-                tile: t,
-                tail: from_tail,
-            });
+            emit!(
+                self,
+                Event::Draw {
+                    seat,
+                    tile: t,
+                    tail: from_tail,
+                }
+            );
             if tile::is_flower(t) {
-                self.emit(Event::Flower { seat, tile: t });
+                emit!(self, Event::Flower { seat, tile: t });
                 self.seats[seat as usize].push_flower(t);
                 from_tail = true;
                 continue;

@@ -10,7 +10,7 @@ use crate::tile::Tile;
 impl Round {
     /// The wall ran out: the hand ends in an exhaustive draw (荒牌).
     pub(in crate::round) fn exhaustive(&mut self) {
-        self.emit(Event::ExhaustiveDraw);
+        emit!(self, Event::ExhaustiveDraw);
         self.phase = Phase::Over;
         self.pending = 0;
         let mut deltas = self.penalties;
@@ -58,13 +58,16 @@ impl Round {
             for (total, d) in result.deltas.iter_mut().zip(deltas) {
                 *total += d;
             }
-            self.emit(Event::Win {
-                seat: w,
-                from,
-                tile: t,
-                kind,
-                fan: value.total().min(u16::MAX as u32) as u16,
-            });
+            emit!(
+                self,
+                Event::Win {
+                    seat: w,
+                    from,
+                    tile: t,
+                    kind,
+                    fan: value.total().min(u16::MAX as u32) as u16,
+                }
+            );
             result.wins.push(WinRecord {
                 seat: w,
                 from,
