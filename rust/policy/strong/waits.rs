@@ -71,7 +71,7 @@ pub fn scoring_waits(hand: &Counts, ctx: &WinContext, rules: &Rules, unseen: &Co
             continue;
         }
         let scorer = scorer.get_or_insert_with(|| waiting(hand, ctx, rules));
-        match classify(scorer, w) {
+        match classify(scorer, w, None) {
             Wins::OnDiscard(fan) => {
                 out.on_discard += unseen[w] as u32;
                 out.fan_on_discard += unseen[w] as u32 * fan;
@@ -112,12 +112,21 @@ fn waiting<'r>(hand: &Counts, ctx: &WinContext, rules: &'r Rules) -> Option<fan:
 }
 
 /// Scores the wait `w` of a ready hand as a win on a discard, then as a self-draw (both
-/// readings share the decompositions).
-fn classify(waiting: &mut Option<fan::Waiting<'_>>, w: usize) -> Wins {
+/// readings share the decompositions); with `divisions`, the decompositions of the
+/// complete hand are kept there under its key ([`fan::Waiting::total_remembering`]).
+fn classify(
+    waiting: &mut Option<fan::Waiting<'_>>,
+    w: usize,
+    divisions: Option<(&mut fan::DivisionMemo, [u64; 3])>,
+) -> Wins {
     let Some(waiting) = waiting else {
         return Wins::Never;
     };
-    match waiting.total(w as u8, false) {
+    let on_discard = match divisions {
+        Some((memo, key)) => waiting.total_remembering(w as u8, false, memo, key),
+        None => waiting.total(w as u8, false),
+    };
+    match on_discard {
         Ok(f) if f.meets_minimum => return Wins::OnDiscard(f.total),
         _ => {}
     }
@@ -179,6 +188,9 @@ impl memo::Slot for MemoSlot {
 #[derive(Clone, Default)]
 pub struct WaitMemo {
     table: memo::Table<MemoSlot, MEMO_SLOTS>,
+    /// The decompositions of the complete hands of the scored waits: a complete hand is
+    /// often reached by two waits (of the two hands that draw either of its tiles last).
+    divisions: fan::DivisionMemo,
 }
 
 impl WaitMemo {
@@ -190,6 +202,7 @@ impl WaitMemo {
     /// Forgets every hand.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.divisions.clear();
     }
 
     /// [`scoring_waits`], remembered.
@@ -251,7 +264,7 @@ impl WaitMemo {
         floor: f32,
     ) -> Option<WaitValue> {
         debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules));
-        let (slot, regular) = self.slot(key, hand, ctx, ready);
+        let (slot, regular) = Self::slot_in(&mut self.table, key, hand, ctx, ready);
         let mut out = WaitValue::default();
         // A count of copies is never below a negative floor: then the waits' copies are
         // summed as they are scored.
@@ -295,7 +308,14 @@ impl WaitMemo {
                 }
                 // A total is the fan without flowers plus the flowers ([`wait_facts`]).
                 let bare = |fan: u32| (fan - ctx.flowers as u32).min(u16::MAX as u32) as u16;
-                match classify(&mut scorer, w) {
+                // The complete hand's key: the hand with the wait (never held four times
+                // here: a fifth copy cannot win, and its scoring fails before any
+                // decomposition) and the seat facts, which name the melds exactly.
+                let divisions = (hand[w] < 4).then(|| {
+                    let [lo, hi] = key.hand.plus(w).words();
+                    (&mut self.divisions, [lo, hi, key.facts])
+                });
+                match classify(&mut scorer, w, divisions) {
                     Wins::OnDiscard(fan) => {
                         slot.on_discard |= 1 << w;
                         slot.fans[w] = bare(fan);
@@ -323,10 +343,8 @@ impl WaitMemo {
         Some(out)
     }
 
-    /// The slot of `key`, filled with the hand's waits when new (its useful tiles when it
-    /// is known to be `ready`); for a new ready hand also the kinds that complete it in
-    /// the regular form (for the fan evaluator's unique-wait fans, which would otherwise
-    /// search them again).
+    /// [`WaitMemo::slot_in`] of this memo's table.
+    #[cfg(test)]
     fn slot(
         &mut self,
         key: FactsKey,
@@ -334,7 +352,21 @@ impl WaitMemo {
         ctx: &WinContext,
         ready: bool,
     ) -> (&mut MemoSlot, Option<u64>) {
-        let (slot, new) = self.table.find(key);
+        Self::slot_in(&mut self.table, key, hand, ctx, ready)
+    }
+
+    /// The slot of `key` in `table`, filled with the hand's waits when new (its useful
+    /// tiles when it is known to be `ready`); for a new ready hand also the kinds that
+    /// complete it in the regular form (for the fan evaluator's unique-wait fans, which
+    /// would otherwise search them again).
+    fn slot_in<'t>(
+        table: &'t mut memo::Table<MemoSlot, MEMO_SLOTS>,
+        key: FactsKey,
+        hand: &Counts,
+        ctx: &WinContext,
+        ready: bool,
+    ) -> (&'t mut MemoSlot, Option<u64>) {
+        let (slot, new) = table.find(key);
         let mut regular = None;
         if new {
             slot.waits = if ready {
