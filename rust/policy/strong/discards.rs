@@ -214,15 +214,36 @@ impl DiscardMemo {
         debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
         let n_melds = key.n_melds();
         let (slot, new) = self.table.find(key);
-        if new {
+        if new || slot.one == ONE_UNKNOWN {
+            let (mut ready, mut one) = (0, 0);
             each_discard(hand, n_melds, 1, |y, s| {
-                slot.ready |= u64::from(s == 0) << y;
-                slot.one |= u64::from(s == 1) << y;
+                ready |= u64::from(s == 0) << y;
+                one |= u64::from(s == 1) << y;
             });
+            (slot.ready, slot.one) = (ready, one);
         }
         (slot.ready, slot.one)
     }
+
+    /// The first mask of [`DiscardMemo::near`] alone: for a new hand only the discards
+    /// that leave it ready are measured (no form is measured beyond ready, which spares
+    /// most special-form checks), and the other mask is left for [`DiscardMemo::near`]
+    /// to measure if it is ever asked.
+    pub fn ready(&mut self, hand: &Counts, key: HandKey) -> u64 {
+        debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
+        let n_melds = key.n_melds();
+        let (slot, new) = self.table.find(key);
+        if new {
+            let mut ready = 0;
+            each_discard(hand, n_melds, 0, |y, s| ready |= u64::from(s == 0) << y);
+            (slot.ready, slot.one) = (ready, ONE_UNKNOWN);
+        }
+        slot.ready
+    }
 }
+
+/// A slot's discards one tile from ready not measured yet (no kind is bit 63).
+const ONE_UNKNOWN: u64 = 1 << 63;
 
 #[cfg(test)]
 mod tests {
@@ -331,7 +352,12 @@ mod tests {
             // A few hands again and again, and many new ones (the memo starts over).
             let mut again = Rng::new((round % 5) as u64);
             let hand = random_hand(if round % 2 == 0 { &mut again } else { &mut rng }, n_melds);
-            let (ready, one) = memo.near(&hand, HandKey::of(&hand, n_melds));
+            let key = HandKey::of(&hand, n_melds);
+            // Now and then the ready discards alone first, the others measured after.
+            let alone = (round % 3 == 1).then(|| memo.ready(&hand, key));
+            let (ready, one) = memo.near(&hand, key);
+            assert!(alone.is_none_or(|r| r == ready));
+            assert_eq!(memo.ready(&hand, key), ready);
             let s = discard_shanten(&hand, n_melds, 1);
             for (y, &v) in s.iter().enumerate() {
                 assert_eq!(ready >> y & 1 == 1, v == 0);

@@ -473,7 +473,7 @@ impl Lookahead {
             let (mut best, mut best_w, mut best_m) = (0f32, 0f32, 0f32);
             // Discarding `x` again gives back `h`, which is not ready or has no scoring
             // wait (it ranks at 0, never above `best`).
-            let mut ready = self.discards.near(&hp, kx).0 & !(1 << x);
+            let mut ready = self.discards.ready(&hp, kx) & !(1 << x);
             while ready != 0 {
                 let y = ready.trailing_zeros() as usize;
                 ready &= ready - 1;
