@@ -281,6 +281,7 @@ struct Layout {
 
 impl Layout {
     /// The layout of `input`'s melds and concealed tiles (checked by the caller).
+    #[inline(always)]
     fn of(input: &WinInput) -> Layout {
         let melds = input.melds();
         let mut fixed = [Pack::default(); 4];
@@ -387,6 +388,7 @@ impl<'r> Win<'r> {
     }
 
     /// The win of `input` (checked) from the layout of its tiles before the win.
+    #[inline(always)]
     fn laid_out(
         input: &WinInput,
         opts: &'r FanOptions,
