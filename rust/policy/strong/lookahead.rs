@@ -171,6 +171,8 @@ pub struct Lookahead {
     curve_used: [bool; CURVES],
     /// The ready curves of this decision by scoring copies ([`Lookahead::ready_curve`]).
     ready_curves: ReadyCurves,
+    /// The figures of ready hands met in this decision ([`Lookahead::waits`]).
+    ready_hands: ReadyHands,
     /// The best curve after each draw of [`Lookahead::value2`] (kept here so that a call
     /// does not clear a new array).
     two_away: Box<[Curve; 34]>,
@@ -210,6 +212,7 @@ impl Lookahead {
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
             ready_curves: ReadyCurves::new(),
+            ready_hands: ReadyHands::new(),
             two_away: Box::new([[0.0; MAX_TURNS + 1]; 34]),
             unseen: *unseen,
             wait_halves: wait_halves(unseen, 0),
@@ -228,6 +231,7 @@ impl Lookahead {
     pub fn reset(&mut self, unseen: &Counts, wall_remaining: usize) {
         let total: u32 = unseen.iter().map(|&c| c as u32).sum();
         self.curve_used = [false; CURVES];
+        self.ready_hands.forget();
         self.unseen = *unseen;
         self.total_unseen = total.max(1) as f32;
         self.turns = wall_remaining.div_ceil(4).min(MAX_TURNS);
@@ -263,12 +267,42 @@ impl Lookahead {
         self.memo.clear();
         self.discards.clear();
         self.shapes.clear();
+        self.ready_hands.forget();
     }
 
     /// Scoring-wait copies of the ready hand `h` (memo key `key`, [`waits::wait_key`])
     /// (self-draw-only waits at a third) and what a win is worth: 1 when the figures are chances, else its mean
     /// points.
     fn waits(&mut self, h: &Counts, key: FactsKey, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
+        // The figures depend on the hand, the seat (its melds and winds in the key, its
+        // flowers beside it), the decision's copies and what they measure: the same within
+        // a decision while the worth stays ([`Lookahead::keep_worth`]).
+        let i = self.ready_hands.slot(key);
+        if let Some(v) = self.ready_hands.get(i, key, ctx.flowers) {
+            return v;
+        }
+        let v = self.waits_measured(h, key, ctx, rules);
+        self.ready_hands.put(i, key, ctx.flowers, v);
+        v
+    }
+
+    /// Forgets the figures of the ready hands when the worth changed since they were
+    /// measured (the public entry points call it first: the worth is a public field).
+    fn keep_worth(&mut self) {
+        if self.ready_hands.worth != self.worth {
+            self.ready_hands.forget();
+            self.ready_hands.worth = self.worth;
+        }
+    }
+
+    /// [`Lookahead::waits`], measured.
+    fn waits_measured(
+        &mut self,
+        h: &Counts,
+        key: FactsKey,
+        ctx: &WinContext,
+        rules: &Rules,
+    ) -> (f32, f32) {
         // Expected points count the copies in halves ([`DISCARDED_WAIT_HALVES`]).
         let (copies, per_copy) = match self.worth {
             Worth::Chance => (&self.unseen, 1.0),
@@ -418,6 +452,7 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
+        self.keep_worth();
         let key = HandKey::of(h, n_melds);
         let s = self.shapes.shanten(h, key);
         if s > 1 {
@@ -536,6 +571,7 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
+        self.keep_worth();
         let key = HandKey::of(h, n_melds);
         let slot = self.shapes.slot(h, key);
         if slot.shanten(h) != 2 {
@@ -742,6 +778,60 @@ impl ReadyCurves {
 
     fn slot(&self, w: f32) -> usize {
         (w.to_bits().wrapping_mul(0x9E37_79B9) >> 26) as usize % READY_CURVES
+    }
+}
+
+/// Slots of [`ReadyHands`].
+const READY_HANDS: usize = 512;
+
+/// The figures ([`Lookahead::waits`]) of the ready hands met in one decision, one hand a
+/// slot (a new hand takes the slot of an old one); a generation per decision (and per
+/// worth), so that starting a decision clears nothing.
+#[derive(Clone)]
+struct ReadyHands {
+    /// What the figures of this generation measure.
+    worth: Worth,
+    generation: u32,
+    keys: Box<[(FactsKey, u8, u32); READY_HANDS]>,
+    values: Box<[(f32, f32); READY_HANDS]>,
+}
+
+impl ReadyHands {
+    fn new() -> ReadyHands {
+        let empty = FactsKey {
+            hand: HandKey::EMPTY,
+            facts: 0,
+        };
+        ReadyHands {
+            worth: Worth::Chance,
+            generation: 1,
+            keys: Box::new([(empty, 0, 0); READY_HANDS]),
+            values: Box::new([(0.0, 0.0); READY_HANDS]),
+        }
+    }
+
+    /// Forgets every hand (a new decision).
+    fn forget(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Generation 0 marks the slots never filled.
+            self.keys.iter_mut().for_each(|k| k.2 = 0);
+            self.generation = 1;
+        }
+    }
+
+    fn slot(&self, key: FactsKey) -> usize {
+        (key.hash() >> 20) as usize % READY_HANDS
+    }
+
+    /// The figures of `key` with `flowers` in slot `i`, if this decision put them there.
+    fn get(&self, i: usize, key: FactsKey, flowers: u8) -> Option<(f32, f32)> {
+        (self.keys[i] == (key, flowers, self.generation)).then(|| self.values[i])
+    }
+
+    fn put(&mut self, i: usize, key: FactsKey, flowers: u8, v: (f32, f32)) {
+        self.keys[i] = (key, flowers, self.generation);
+        self.values[i] = v;
     }
 }
 
