@@ -54,6 +54,7 @@ pub const MAX_DIVISIONS: usize = 24;
 pub type Division = [Pack; 5];
 
 /// The decompositions of a hand, in the reference calculator's order.
+#[derive(Clone)]
 pub struct Divisions {
     /// Storage; the first `len` are valid.
     pub items: [Division; MAX_DIVISIONS],

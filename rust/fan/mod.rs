@@ -281,6 +281,7 @@ struct Layout {
 
 impl Layout {
     /// The layout of `input`'s melds and concealed tiles (checked by the caller).
+    #[inline(always)]
     fn of(input: &WinInput) -> Layout {
         let melds = input.melds();
         let mut fixed = [Pack::default(); 4];
@@ -387,6 +388,7 @@ impl<'r> Win<'r> {
     }
 
     /// The win of `input` (checked) from the layout of its tiles before the win.
+    #[inline(always)]
     fn laid_out(
         input: &WinInput,
         opts: &'r FanOptions,
@@ -656,6 +658,57 @@ impl<'r> Waiting<'r> {
     /// Errors: as [`evaluate`] for the hand with this winning tile (the messages of the
     /// tile checks may differ).
     pub fn total(&mut self, win_tile: Tile, self_drawn: bool) -> MjResult<WinTotal> {
+        self.win_with(win_tile)?;
+        // The flags are checked as the tile is scored, as `Win::score` does.
+        self.win.total(self_drawn)
+    }
+
+    /// [`Waiting::total`], the decompositions of the complete hand read from `memo` under
+    /// `key` when it holds them and kept there when they are searched. `key` must name the
+    /// concealed tiles with `win_tile` and the declared melds exactly (as a packed hand
+    /// and its melds do): the decompositions depend on nothing else, so hands of other
+    /// waits that complete into the same tiles share them.
+    pub(crate) fn total_remembering(
+        &mut self,
+        win_tile: Tile,
+        self_drawn: bool,
+        memo: &mut DivisionMemo,
+        key: [u64; 3],
+    ) -> MjResult<WinTotal> {
+        self.win_with(win_tile)?;
+        let i = memo.slot(key);
+        let searched = self.win.divided;
+        if !searched && memo.keys[i] == Some(key) {
+            let (from, win) = (&memo.slots[i], &mut self.win);
+            let n = from.divs.len;
+            win.divs.items[..n].copy_from_slice(&from.divs.items[..n]);
+            win.divs.len = n;
+            win.divided = true;
+            let n_fixed = win.layout.n_fixed;
+            for (k, d) in win.kept[..from.n_kept].iter_mut().enumerate() {
+                *d = from.kept[k].with_win(&from.divs.items[k], n_fixed, win.win);
+            }
+            win.n_kept = from.n_kept;
+            if let Some(tiles) = from.tiles {
+                win.tiles = std::cell::OnceCell::from(tiles);
+            }
+        }
+        let out = self.win.total(self_drawn);
+        if !searched && self.win.divided && memo.keys[i] != Some(key) {
+            let (win, to) = (&self.win, &mut memo.slots[i]);
+            let n = win.divs.len;
+            to.divs.items[..n].copy_from_slice(&win.divs.items[..n]);
+            to.divs.len = n;
+            to.kept[..win.n_kept].copy_from_slice(&win.kept[..win.n_kept]);
+            to.n_kept = win.n_kept;
+            to.tiles = win.tiles.get().copied();
+            memo.keys[i] = Some(key);
+        }
+        out
+    }
+
+    /// Lays the win out with `win_tile` (kept when it already is).
+    fn win_with(&mut self, win_tile: Tile) -> MjResult<()> {
         if self.current != Some(win_tile) {
             let w = win_tile;
             if w as usize >= crate::tile::N_CODES || crate::tile::is_flower(w) {
@@ -678,8 +731,70 @@ impl<'r> Waiting<'r> {
             self.win.rewin(&input, all.of(&input, w));
             self.current = Some(w);
         }
-        // The flags are checked as the tile is scored, as `Win::score` does.
-        self.win.total(self_drawn)
+        Ok(())
+    }
+}
+
+/// Slots of a [`DivisionMemo`].
+const DIVISION_SLOTS: usize = 256;
+
+/// The decompositions of complete hands under their callers' keys
+/// ([`Waiting::total_remembering`]), with what their first decompositions and their tiles
+/// score whatever the winning tile, one hand a slot (a new hand takes the slot of an old
+/// one): allocated once, a fixed size.
+#[derive(Clone)]
+pub(crate) struct DivisionMemo {
+    keys: Box<[Option<[u64; 3]>]>,
+    slots: Box<[RememberedWin]>,
+}
+
+/// One complete hand of a [`DivisionMemo`].
+#[derive(Clone)]
+struct RememberedWin {
+    /// Its decompositions.
+    divs: Divisions,
+    /// The fans of the first `n_kept` of them ([`score::DivisionFans::with_win`] gives
+    /// them for any winning tile).
+    kept: [score::DivisionFans; KEPT_DIVISIONS],
+    n_kept: usize,
+    /// The fans of its tiles, when found.
+    tiles: Option<score::HandTiles>,
+}
+
+impl DivisionMemo {
+    /// An empty memo.
+    pub(crate) fn new() -> DivisionMemo {
+        DivisionMemo {
+            keys: vec![None; DIVISION_SLOTS].into_boxed_slice(),
+            slots: vec![
+                RememberedWin {
+                    divs: Divisions::new(),
+                    kept: [score::DivisionFans::default(); KEPT_DIVISIONS],
+                    n_kept: 0,
+                    tiles: None,
+                };
+                DIVISION_SLOTS
+            ]
+            .into_boxed_slice(),
+        }
+    }
+
+    /// Forgets every hand.
+    pub(crate) fn clear(&mut self) {
+        self.keys.fill(None);
+    }
+
+    /// The slot of `key`.
+    fn slot(&self, key: [u64; 3]) -> usize {
+        let m = (key[0] ^ key[2].rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ key[1].wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        (m >> 40) as usize % DIVISION_SLOTS
+    }
+}
+
+impl Default for DivisionMemo {
+    fn default() -> Self {
+        DivisionMemo::new()
     }
 }
 

@@ -390,21 +390,17 @@ impl DivisionFans {
         let n_fixed = ctx.fixed.len();
         let mut chows = [0u8; 4];
         let mut pungs = [0u8; 4];
-        let mut pung_melded = [false; 4];
         let (mut nc, mut np) = (0usize, 0usize);
         let (mut cp, mut mk, mut ck) = (0u8, 0u8, 0u8);
         let mut pair = 0u8;
-        let mut chow_concealed = [false; 4];
         for p in packs {
             match p.kind {
                 CHOW => {
                     chows[nc] = p.tile;
-                    chow_concealed[nc] = !p.melded;
                     nc += 1;
                 }
                 PUNG | KONG => {
                     pungs[np] = p.tile;
-                    pung_melded[np] = p.melded;
                     np += 1;
                     if p.kind == PUNG {
                         if !p.melded {
@@ -421,19 +417,7 @@ impl DivisionFans {
         }
         let win = ctx.win;
         let t = &mut Table::default();
-
-        // A discard completes a pung (making it exposed) unless it can be read as part of
-        // a concealed chow of this decomposition.
-        let in_chow = (0..nc).any(|i| {
-            chow_concealed[i] && (chows[i] == win || chows[i] + 1 == win || chows[i] == win + 1)
-        });
-        let exposed_on_discard = if in_chow {
-            0
-        } else {
-            (0..np)
-                .filter(|&i| pungs[i] == win && !pung_melded[i])
-                .count() as u8
-        };
+        let exposed_on_discard = exposed_on_discard(packs, win);
 
         for &x in &pungs[..np] {
             if rtile::is_dragon(x) {
@@ -501,6 +485,34 @@ impl DivisionFans {
             wait: wait_place(&packs[n_fixed..], win),
         }
     }
+
+    /// The fans of the same decomposition `packs` (of the same tiles and `n_fixed`
+    /// declared melds) won with the tile `win` instead: only the pungs a discard exposes
+    /// and the wait's place depend on the winning tile, so this equals
+    /// [`DivisionFans::of`] with `win` as the context's winning tile.
+    pub fn with_win(&self, packs: &Division, n_fixed: usize, win: RTile) -> DivisionFans {
+        DivisionFans {
+            exposed_on_discard: exposed_on_discard(packs, win),
+            wait: wait_place(&packs[n_fixed..], win),
+            ..*self
+        }
+    }
+}
+
+/// The concealed pungs and kongs of the winning tile `win` in `packs` that a discard
+/// completes (and so exposes): none when `win` can be read as part of a concealed chow
+/// of the decomposition.
+fn exposed_on_discard(packs: &Division, win: RTile) -> u8 {
+    let in_chow = packs.iter().any(|p| {
+        p.kind == CHOW && !p.melded && (p.tile == win || p.tile + 1 == win || p.tile == win + 1)
+    });
+    if in_chow {
+        return 0;
+    }
+    packs
+        .iter()
+        .filter(|p| (p.kind == PUNG || p.kind == KONG) && p.tile == win && !p.melded)
+        .count() as u8
 }
 
 /// Finishes the count of one decomposition for the reading of `ctx` (its flags): the

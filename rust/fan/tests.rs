@@ -492,3 +492,74 @@ fn six_pairs_told_their_regular_waits_score_as_evaluate_does() {
         "{unique} unique waits, {single_regular} single regular waits"
     );
 }
+
+/// A complete hand reached with each of its kinds as the winning tile, the
+/// decompositions kept in one [`DivisionMemo`] under the complete hand's key (a small
+/// one, so that hands also take each other's slots): every reading scores as
+/// [`evaluate`] does, whether its decompositions were searched or read back.
+#[test]
+fn remembered_decompositions_score_as_evaluate_does() {
+    let mut rng = crate::wall::Rng::new(0xD1_7153);
+    let rule_sets = [
+        FanOptions::default(),
+        FanOptions {
+            mcr_exact_waits: true,
+            ..FanOptions::default()
+        },
+    ];
+    // The complete hand's counts three bits each, and its melds.
+    let key = |complete: &Counts, input: &WinInput| -> [u64; 3] {
+        let mut words = [0u64; 3];
+        for (k, &c) in complete.iter().enumerate() {
+            words[k / 21] |= (c as u64) << (3 * (k % 21));
+        }
+        for (i, m) in input.melds().iter().enumerate() {
+            words[2] |= ((m.kind as u64) << 8 | m.tile as u64) << (10 * i);
+        }
+        words
+    };
+    let mut memo = DivisionMemo::new();
+    let (mut complete_hands, mut readings) = (0, 0);
+    for round in 0..3000 {
+        let rules = &rule_sets[round % 2];
+        let input = random_waiting(&mut rng);
+        let waits = crate::shanten::waits(&input.hand, &[0; 34], input.n_melds, 0);
+        if waits == 0 {
+            continue;
+        }
+        let mut complete = input.hand;
+        complete[waits.trailing_zeros() as usize] += 1;
+        complete_hands += 1;
+        let k = key(&complete, &input);
+        for t in (0..34).filter(|&t| complete[t] > 0) {
+            let mut hand = complete;
+            hand[t] -= 1;
+            let i = WinInput {
+                hand,
+                win_tile: t as Tile,
+                ..input
+            };
+            let Ok(mut waiting) = Waiting::new(&i, rules) else {
+                continue;
+            };
+            for self_drawn in [false, true] {
+                let want = evaluate(&WinInput { self_drawn, ..i }, rules);
+                let got = waiting.total_remembering(t as Tile, self_drawn, &mut memo, k);
+                match (&want, &got) {
+                    (Ok(a), Ok(b)) => {
+                        let a = (a.total, a.total_without_flowers, a.meets_minimum);
+                        let b = (b.total, b.total_without_flowers, b.meets_minimum);
+                        assert_eq!(a, b, "{i:?} {self_drawn}");
+                        readings += 1;
+                    }
+                    (Err(_), Err(_)) => {}
+                    _ => panic!("{i:?} {self_drawn}: {want:?} against {got:?}"),
+                }
+            }
+        }
+    }
+    assert!(
+        complete_hands > 1000 && readings > 10_000,
+        "{complete_hands} complete hands, {readings} readings"
+    );
+}

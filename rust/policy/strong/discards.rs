@@ -49,7 +49,57 @@ pub fn discard_shanten(hand: &Counts, n_melds: u8, cap: i8) -> [i8; 34] {
 
 /// [`discard_shanten`] given to `f` kind by kind (the held kinds only).
 #[inline(always)]
-fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8)) {
+fn each_discard(hand: &Counts, n_melds: u8, cap: i8, f: impl FnMut(usize, i8)) {
+    discards_measured(hand, &measure(hand, n_melds, cap), f);
+}
+
+/// What [`each_discard`] reads of the full hand before its discards.
+struct Measured {
+    n_melds: u8,
+    /// Distances above it are not told apart.
+    limit: u8,
+    /// The regular distance of the full hand, and whether it is at most `limit`.
+    full: u8,
+    regular_near: bool,
+    /// Held kinds whose discard keeps the regular distance `full` (when `regular_near`).
+    keeping: u64,
+    /// The kinds held.
+    held: u64,
+    /// Pairs and kinds held an odd number of times.
+    pairs: u32,
+    odd: u32,
+    /// The forms that may be within `limit` after a discard.
+    pairs_near: bool,
+    orphans_near: bool,
+    honors_knitted_near: bool,
+    knitted_near: bool,
+}
+
+impl Measured {
+    /// The discards that leave the hand ready (shanten 0) when `limit` is 1 and only the
+    /// regular form may be that near: those that keep a regular distance of 1 (or, from a
+    /// complete hand, those that do not keep 0); `None` when another form may be.
+    fn regular_ready(&self) -> Option<u64> {
+        if self.limit != 1
+            || self.pairs_near
+            || self.orphans_near
+            || self.honors_knitted_near
+            || self.knitted_near
+        {
+            return None;
+        }
+        Some(match (self.regular_near, self.full) {
+            (true, 1) => self.keeping & self.held,
+            (true, 0) => self.held & !self.keeping,
+            _ => 0,
+        })
+    }
+}
+
+/// The full hand's regular distance, keeping kinds and special-form bounds
+/// ([`Measured`]) for [`each_discard`] with the cap `cap`.
+#[inline(always)]
+fn measure(hand: &Counts, n_melds: u8, cap: i8) -> Measured {
     // Distances above `limit` are not told apart (shanten = distance - 1).
     let limit = (cap.max(-1) as i16 + 1).min(60) as u8;
     let m = 4 - n_melds.min(4) as usize;
@@ -108,6 +158,39 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, mut f: impl FnMut(usize, i8
     let pairs_near = concealed && special::seven_pairs_from(pairs, odd) <= limit;
     let orphans_near = concealed && special::thirteen_orphans(hand) <= limit;
     let honors_knitted_near = concealed && special::honors_knitted_held(held) <= limit;
+    Measured {
+        n_melds,
+        limit,
+        full,
+        regular_near,
+        keeping,
+        held,
+        pairs,
+        odd,
+        pairs_near,
+        orphans_near,
+        honors_knitted_near,
+        knitted_near,
+    }
+}
+
+/// [`each_discard`] of the full hand `hand` measured as `m`.
+#[inline(always)]
+fn discards_measured(hand: &Counts, m: &Measured, mut f: impl FnMut(usize, i8)) {
+    let &Measured {
+        n_melds,
+        limit,
+        full,
+        regular_near,
+        keeping,
+        held,
+        pairs,
+        odd,
+        pairs_near,
+        orphans_near,
+        honors_knitted_near,
+        knitted_near,
+    } = m;
     // The special forms' checks of a discard read the hand without it.
     let others_near = orphans_near || honors_knitted_near || knitted_near;
     let mut h = *hand;
@@ -214,15 +297,40 @@ impl DiscardMemo {
         debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
         let n_melds = key.n_melds();
         let (slot, new) = self.table.find(key);
-        if new {
+        if new || slot.one == ONE_UNKNOWN {
+            let (mut ready, mut one) = (0, 0);
             each_discard(hand, n_melds, 1, |y, s| {
-                slot.ready |= u64::from(s == 0) << y;
-                slot.one |= u64::from(s == 1) << y;
+                ready |= u64::from(s == 0) << y;
+                one |= u64::from(s == 1) << y;
             });
+            (slot.ready, slot.one) = (ready, one);
         }
         (slot.ready, slot.one)
     }
+
+    /// The first mask of [`DiscardMemo::near`] alone: for a new hand only the discards
+    /// that leave it ready are measured (no form is measured beyond ready, which spares
+    /// most special-form checks), and the other mask is left for [`DiscardMemo::near`]
+    /// to measure if it is ever asked.
+    pub fn ready(&mut self, hand: &Counts, key: HandKey) -> u64 {
+        debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
+        let n_melds = key.n_melds();
+        let (slot, new) = self.table.find(key);
+        if new {
+            let m = measure(hand, n_melds, 0);
+            let ready = m.regular_ready().unwrap_or_else(|| {
+                let mut ready = 0;
+                discards_measured(hand, &m, |y, s| ready |= u64::from(s == 0) << y);
+                ready
+            });
+            (slot.ready, slot.one) = (ready, ONE_UNKNOWN);
+        }
+        slot.ready
+    }
 }
+
+/// A slot's discards one tile from ready not measured yet (no kind is bit 63).
+const ONE_UNKNOWN: u64 = 1 << 63;
 
 #[cfg(test)]
 mod tests {
@@ -331,7 +439,12 @@ mod tests {
             // A few hands again and again, and many new ones (the memo starts over).
             let mut again = Rng::new((round % 5) as u64);
             let hand = random_hand(if round % 2 == 0 { &mut again } else { &mut rng }, n_melds);
-            let (ready, one) = memo.near(&hand, HandKey::of(&hand, n_melds));
+            let key = HandKey::of(&hand, n_melds);
+            // Now and then the ready discards alone first, the others measured after.
+            let alone = (round % 3 == 1).then(|| memo.ready(&hand, key));
+            let (ready, one) = memo.near(&hand, key);
+            assert!(alone.is_none_or(|r| r == ready));
+            assert_eq!(memo.ready(&hand, key), ready);
             let s = discard_shanten(&hand, n_melds, 1);
             for (y, &v) in s.iter().enumerate() {
                 assert_eq!(ready >> y & 1 == 1, v == 0);

@@ -171,6 +171,11 @@ pub struct Lookahead {
     curve_used: [bool; CURVES],
     /// The ready curves of this decision by scoring copies ([`Lookahead::ready_curve`]).
     ready_curves: ReadyCurves,
+    /// The figures of ready hands met in this decision ([`Lookahead::waits`]).
+    ready_hands: ReadyHands,
+    /// The best ready hand after a draw, by the full hand, in this decision (its rank,
+    /// scoring copies and worth; [`Lookahead::curve`]).
+    after_draws: ReadyHands<(f32, f32, f32)>,
     /// The best curve after each draw of [`Lookahead::value2`] (kept here so that a call
     /// does not clear a new array).
     two_away: Box<[Curve; 34]>,
@@ -210,6 +215,8 @@ impl Lookahead {
             curves: [[0.0; MAX_TURNS + 1]; CURVES],
             curve_used: [false; CURVES],
             ready_curves: ReadyCurves::new(),
+            ready_hands: ReadyHands::new(),
+            after_draws: ReadyHands::new(),
             two_away: Box::new([[0.0; MAX_TURNS + 1]; 34]),
             unseen: *unseen,
             wait_halves: wait_halves(unseen, 0),
@@ -228,6 +235,8 @@ impl Lookahead {
     pub fn reset(&mut self, unseen: &Counts, wall_remaining: usize) {
         let total: u32 = unseen.iter().map(|&c| c as u32).sum();
         self.curve_used = [false; CURVES];
+        self.ready_hands.forget();
+        self.after_draws.forget();
         self.unseen = *unseen;
         self.total_unseen = total.max(1) as f32;
         self.turns = wall_remaining.div_ceil(4).min(MAX_TURNS);
@@ -263,12 +272,42 @@ impl Lookahead {
         self.memo.clear();
         self.discards.clear();
         self.shapes.clear();
+        self.ready_hands.forget();
+        self.after_draws.forget();
     }
 
     /// Scoring-wait copies of the ready hand `h` (memo key `key`, [`waits::wait_key`])
     /// (self-draw-only waits at a third) and what a win is worth: 1 when the figures are chances, else its mean
     /// points.
     fn waits(&mut self, h: &Counts, key: FactsKey, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
+        // The figures depend on the hand, the seat (its melds and winds in the key, its
+        // flowers beside it), the decision's copies and what they measure: the same within
+        // a decision while the worth stays ([`Lookahead::keep_worth`]).
+        let i = self.ready_hands.slot(key);
+        if let Some(v) = self.ready_hands.get(i, key, ctx.flowers) {
+            return v;
+        }
+        let v = self.waits_measured(h, key, ctx, rules);
+        self.ready_hands.put(i, key, ctx.flowers, v);
+        v
+    }
+
+    /// Forgets the figures of the ready hands and full hands when the worth or the
+    /// survival changed since they were measured (the public entry points call it first:
+    /// both are public fields).
+    fn keep_worth(&mut self) {
+        self.ready_hands.keep(self.worth, self.survive);
+        self.after_draws.keep(self.worth, self.survive);
+    }
+
+    /// [`Lookahead::waits`], measured.
+    fn waits_measured(
+        &mut self,
+        h: &Counts,
+        key: FactsKey,
+        ctx: &WinContext,
+        rules: &Rules,
+    ) -> (f32, f32) {
         // Expected points count the copies in halves ([`DISCARDED_WAIT_HALVES`]).
         let (copies, per_copy) = match self.worth {
             Worth::Chance => (&self.unseen, 1.0),
@@ -418,6 +457,7 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
+        self.keep_worth();
         let key = HandKey::of(h, n_melds);
         let s = self.shapes.shanten(h, key);
         if s > 1 {
@@ -470,26 +510,26 @@ impl Lookahead {
             }
             hp[x] += 1;
             let kx = key.plus(x);
-            let (mut best, mut best_w, mut best_m) = (0f32, 0f32, 0f32);
-            // Discarding `x` again gives back `h`, which is not ready or has no scoring
-            // wait (it ranks at 0, never above `best`).
-            let mut ready = self.discards.near(&hp, kx).0 & !(1 << x);
-            while ready != 0 {
-                let y = ready.trailing_zeros() as usize;
-                ready &= ready - 1;
-                hp[y] -= 1;
-                let ky = FactsKey {
-                    hand: kx.minus(y),
-                    facts,
-                };
-                if let Some((wy, my)) = self.waits_above(&hp, ky, ctx, rules, best) {
-                    let key = self.ready_key(wy, my);
-                    if key > best {
-                        (best, best_w, best_m) = (key, wy, my);
+            // The best ready hand after the draw depends on the full hand only (for a hand
+            // one tile from ready, discarding `x` again is never ready): the same for every
+            // hand that reaches it in this decision.
+            let full = FactsKey { hand: kx, facts };
+            let slot = self.after_draws.slot(full);
+            let remembered = if s == 1 {
+                self.after_draws.get(slot, full, ctx.flowers)
+            } else {
+                None
+            };
+            let (best, best_w, best_m) = match remembered {
+                Some(v) => v,
+                None => {
+                    let v = self.best_after_draw(&mut hp, kx, x, facts, ctx, rules);
+                    if s == 1 {
+                        self.after_draws.put(slot, full, ctx.flowers, v);
                     }
+                    v
                 }
-                hp[y] += 1;
-            }
+            };
             hp[x] -= 1;
             if best > 0.0 {
                 q[n] = self.reach * self.unseen[x] as f32 / self.total_unseen;
@@ -526,6 +566,41 @@ impl Lookahead {
         out
     }
 
+    /// The best ready hand after drawing `x` into the full hand `hp` (key `kx`) and
+    /// discarding another kind: its rank ([`Lookahead::ready_key`]), scoring copies and
+    /// worth; zeros when none ranks above 0. Discarding `x` again gives back the hand
+    /// before the draw, which is not ready or has no scoring wait (it ranks at 0, never
+    /// above the best).
+    fn best_after_draw(
+        &mut self,
+        hp: &mut Counts,
+        kx: HandKey,
+        x: usize,
+        facts: u64,
+        ctx: &WinContext,
+        rules: &Rules,
+    ) -> (f32, f32, f32) {
+        let (mut best, mut best_w, mut best_m) = (0f32, 0f32, 0f32);
+        let mut ready = self.discards.ready(hp, kx) & !(1 << x);
+        while ready != 0 {
+            let y = ready.trailing_zeros() as usize;
+            ready &= ready - 1;
+            hp[y] -= 1;
+            let ky = FactsKey {
+                hand: kx.minus(y),
+                facts,
+            };
+            if let Some((wy, my)) = self.waits_above(hp, ky, ctx, rules, best) {
+                let key = self.ready_key(wy, my);
+                if key > best {
+                    (best, best_w, best_m) = (key, wy, my);
+                }
+            }
+            hp[y] += 1;
+        }
+        (best, best_w, best_m)
+    }
+
     /// The chance of winning of a waiting hand two tiles from ready: one draw ahead to the
     /// best hand one tile from ready ([`Lookahead::value`]'s figures). `None` unless the
     /// hand is exactly two tiles from ready.
@@ -536,6 +611,7 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
     ) -> Option<f32> {
+        self.keep_worth();
         let key = HandKey::of(h, n_melds);
         let slot = self.shapes.slot(h, key);
         if slot.shanten(h) != 2 {
@@ -742,6 +818,70 @@ impl ReadyCurves {
 
     fn slot(&self, w: f32) -> usize {
         (w.to_bits().wrapping_mul(0x9E37_79B9) >> 26) as usize % READY_CURVES
+    }
+}
+
+/// Slots of [`ReadyHands`].
+const READY_HANDS: usize = 2048;
+
+/// The figures ([`Lookahead::waits`]) of the ready hands met in one decision, one hand a
+/// slot (a new hand takes the slot of an old one); a generation per decision (and per
+/// worth), so that starting a decision clears nothing.
+#[derive(Clone)]
+struct ReadyHands<V: Copy = (f32, f32)> {
+    /// What the figures of this generation measure, and the survival they were made with.
+    worth: Worth,
+    survive: u32,
+    generation: u32,
+    keys: Box<[(FactsKey, u8, u32); READY_HANDS]>,
+    values: Box<[V; READY_HANDS]>,
+}
+
+impl<V: Copy + Default> ReadyHands<V> {
+    fn new() -> ReadyHands<V> {
+        let empty = FactsKey {
+            hand: HandKey::EMPTY,
+            facts: 0,
+        };
+        ReadyHands {
+            worth: Worth::Chance,
+            survive: 1f32.to_bits(),
+            generation: 1,
+            keys: Box::new([(empty, 0, 0); READY_HANDS]),
+            values: Box::new([V::default(); READY_HANDS]),
+        }
+    }
+
+    /// Forgets every hand when the worth or the survival changed since they were put.
+    fn keep(&mut self, worth: Worth, survive: f32) {
+        if self.worth != worth || self.survive != survive.to_bits() {
+            self.forget();
+            (self.worth, self.survive) = (worth, survive.to_bits());
+        }
+    }
+
+    /// Forgets every hand (a new decision).
+    fn forget(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Generation 0 marks the slots never filled.
+            self.keys.iter_mut().for_each(|k| k.2 = 0);
+            self.generation = 1;
+        }
+    }
+
+    fn slot(&self, key: FactsKey) -> usize {
+        (key.hash() >> 20) as usize % READY_HANDS
+    }
+
+    /// The figures of `key` with `flowers` in slot `i`, if this decision put them there.
+    fn get(&self, i: usize, key: FactsKey, flowers: u8) -> Option<V> {
+        (self.keys[i] == (key, flowers, self.generation)).then(|| self.values[i])
+    }
+
+    fn put(&mut self, i: usize, key: FactsKey, flowers: u8, v: V) {
+        self.keys[i] = (key, flowers, self.generation);
+        self.values[i] = v;
     }
 }
 

@@ -81,6 +81,12 @@ impl HandKey {
         HandKey::from_bits(self.bits() - (1 << (3 * k)))
     }
 
+    /// The key's two words (low word first).
+    #[inline(always)]
+    pub fn words(self) -> [u64; 2] {
+        self.0
+    }
+
     /// Copies of kind `k`.
     pub fn count(self, k: usize) -> u8 {
         (self.bits() >> (3 * k)) as u8 & 7

@@ -71,7 +71,10 @@ pub fn scoring_waits(hand: &Counts, ctx: &WinContext, rules: &Rules, unseen: &Co
             continue;
         }
         let scorer = scorer.get_or_insert_with(|| waiting(hand, ctx, rules));
-        match classify(scorer, w) {
+        let Some(scorer) = scorer else {
+            continue;
+        };
+        match classify(scorer, w, None) {
             Wins::OnDiscard(fan) => {
                 out.on_discard += unseen[w] as u32;
                 out.fan_on_discard += unseen[w] as u32 * fan;
@@ -103,21 +106,33 @@ enum Wins {
 /// waits one by one; `None` when no tile can complete it into a valid win (a malformed
 /// hand or seat).
 fn waiting<'r>(hand: &Counts, ctx: &WinContext, rules: &'r Rules) -> Option<fan::Waiting<'r>> {
+    fan::Waiting::new(&win_input(hand, ctx)?, &rules.fan).ok()
+}
+
+/// The fan evaluator's input of the waiting hand `hand` with the seat's melds, winds and
+/// flowers (its winning tile left at 0); `None` for more than four melds.
+fn win_input(hand: &Counts, ctx: &WinContext) -> Option<WinInput> {
     let melds = &ctx.melds[..ctx.n_melds.min(4) as usize];
     let mut input = WinInput::new(*hand, melds, 0).ok()?;
     input.seat_wind = ctx.seat_wind;
     input.prevalent_wind = ctx.prevalent_wind;
     input.flowers = ctx.flowers;
-    fan::Waiting::new(&input, &rules.fan).ok()
+    Some(input)
 }
 
 /// Scores the wait `w` of a ready hand as a win on a discard, then as a self-draw (both
-/// readings share the decompositions).
-fn classify(waiting: &mut Option<fan::Waiting<'_>>, w: usize) -> Wins {
-    let Some(waiting) = waiting else {
-        return Wins::Never;
+/// readings share the decompositions); with `divisions`, the decompositions of the
+/// complete hand are kept there under its key ([`fan::Waiting::total_remembering`]).
+fn classify(
+    waiting: &mut fan::Waiting<'_>,
+    w: usize,
+    divisions: Option<(&mut fan::DivisionMemo, [u64; 3])>,
+) -> Wins {
+    let on_discard = match divisions {
+        Some((memo, key)) => waiting.total_remembering(w as u8, false, memo, key),
+        None => waiting.total(w as u8, false),
     };
-    match waiting.total(w as u8, false) {
+    match on_discard {
         Ok(f) if f.meets_minimum => return Wins::OnDiscard(f.total),
         _ => {}
     }
@@ -179,6 +194,9 @@ impl memo::Slot for MemoSlot {
 #[derive(Clone, Default)]
 pub struct WaitMemo {
     table: memo::Table<MemoSlot, MEMO_SLOTS>,
+    /// The decompositions of the complete hands of the scored waits: a complete hand is
+    /// often reached by two waits (of the two hands that draw either of its tiles last).
+    divisions: fan::DivisionMemo,
 }
 
 impl WaitMemo {
@@ -190,6 +208,7 @@ impl WaitMemo {
     /// Forgets every hand.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.divisions.clear();
     }
 
     /// [`scoring_waits`], remembered.
@@ -251,7 +270,7 @@ impl WaitMemo {
         floor: f32,
     ) -> Option<WaitValue> {
         debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules));
-        let (slot, regular) = self.slot(key, hand, ctx, ready);
+        let (slot, regular) = Self::slot_in(&mut self.table, key, hand, ctx, ready);
         let mut out = WaitValue::default();
         // A count of copies is never below a negative floor: then the waits' copies are
         // summed as they are scored.
@@ -270,10 +289,9 @@ impl WaitMemo {
                 return None;
             }
         }
-        // The waiting hand, laid out when a first wait needs scoring (kept in place: it is
-        // large, and moving it costs more than a score).
-        let mut scorer: Option<fan::Waiting<'_>> = None;
-        let mut laid_out = false;
+        // The waits with unseen copies scored first, all together (the waiting hand is laid
+        // out once for them).
+        let mut live = 0u64;
         let mut bits = slot.waits;
         while bits != 0 {
             let w = bits.trailing_zeros() as usize;
@@ -281,32 +299,25 @@ impl WaitMemo {
             if !floored {
                 out.shape += unseen[w] as u32;
             }
-            if unseen[w] == 0 {
-                continue;
-            }
-            if slot.scored >> w & 1 == 0 {
-                slot.scored |= 1 << w;
-                if !laid_out {
-                    laid_out = true;
-                    scorer = waiting(hand, ctx, rules);
-                    if let (Some(w), Some(regular)) = (scorer.as_mut(), regular) {
-                        w.know_regular_waits(regular);
-                    }
-                }
-                // A total is the fan without flowers plus the flowers ([`wait_facts`]).
-                let bare = |fan: u32| (fan - ctx.flowers as u32).min(u16::MAX as u32) as u16;
-                match classify(&mut scorer, w) {
-                    Wins::OnDiscard(fan) => {
-                        slot.on_discard |= 1 << w;
-                        slot.fans[w] = bare(fan);
-                    }
-                    Wins::SelfDrawOnly(fan) => {
-                        slot.self_draw_only |= 1 << w;
-                        slot.fans[w] = bare(fan);
-                    }
-                    Wins::Never => {}
-                }
-            }
+            live |= u64::from(unseen[w] != 0) << w;
+        }
+        let fresh = live & !slot.scored;
+        if fresh != 0 {
+            score(
+                slot,
+                fresh,
+                hand,
+                key,
+                ctx,
+                rules,
+                regular,
+                &mut self.divisions,
+            );
+        }
+        let mut bits = live;
+        while bits != 0 {
+            let w = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
             // Remembered without the flowers, which only add to the total.
             let fan = slot.fans[w] as u32 + ctx.flowers as u32;
             if slot.on_discard >> w & 1 == 1 {
@@ -323,10 +334,8 @@ impl WaitMemo {
         Some(out)
     }
 
-    /// The slot of `key`, filled with the hand's waits when new (its useful tiles when it
-    /// is known to be `ready`); for a new ready hand also the kinds that complete it in
-    /// the regular form (for the fan evaluator's unique-wait fans, which would otherwise
-    /// search them again).
+    /// [`WaitMemo::slot_in`] of this memo's table.
+    #[cfg(test)]
     fn slot(
         &mut self,
         key: FactsKey,
@@ -334,7 +343,21 @@ impl WaitMemo {
         ctx: &WinContext,
         ready: bool,
     ) -> (&mut MemoSlot, Option<u64>) {
-        let (slot, new) = self.table.find(key);
+        Self::slot_in(&mut self.table, key, hand, ctx, ready)
+    }
+
+    /// The slot of `key` in `table`, filled with the hand's waits when new (its useful
+    /// tiles when it is known to be `ready`); for a new ready hand also the kinds that
+    /// complete it in the regular form (for the fan evaluator's unique-wait fans, which
+    /// would otherwise search them again).
+    fn slot_in<'t>(
+        table: &'t mut memo::Table<MemoSlot, MEMO_SLOTS>,
+        key: FactsKey,
+        hand: &Counts,
+        ctx: &WinContext,
+        ready: bool,
+    ) -> (&'t mut MemoSlot, Option<u64>) {
+        let (slot, new) = table.find(key);
         let mut regular = None;
         if new {
             slot.waits = if ready {
@@ -346,6 +369,60 @@ impl WaitMemo {
             };
         }
         (slot, regular)
+    }
+}
+
+/// Scores the waits `fresh` of the waiting hand `hand` (memo key `key`) into its memo
+/// slot: each as a win on a discard, else as a self-draw ([`classify`]), the hand laid
+/// out once for all of them and told its regular waits when they are known (`regular`).
+/// The totals are kept without the flowers ([`wait_facts`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn score(
+    slot: &mut MemoSlot,
+    fresh: u64,
+    hand: &Counts,
+    key: FactsKey,
+    ctx: &WinContext,
+    rules: &Rules,
+    regular: Option<u64>,
+    divisions: &mut fan::DivisionMemo,
+) {
+    slot.scored |= fresh;
+    // Read in place (the waiting hand is large: moving it costs more than a score).
+    let Some(input) = win_input(hand, ctx) else {
+        return;
+    };
+    let mut laid_out = fan::Waiting::new(&input, &rules.fan);
+    let Ok(waiting) = &mut laid_out else {
+        return;
+    };
+    if let Some(regular) = regular {
+        waiting.know_regular_waits(regular);
+    }
+    let bare = |fan: u32| (fan - ctx.flowers as u32).min(u16::MAX as u32) as u16;
+    let mut bits = fresh;
+    while bits != 0 {
+        let w = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        // The complete hand's key: the hand with the wait (never held four times here: a
+        // fifth copy cannot win, and its scoring fails before any decomposition) and the
+        // seat facts, which name the melds exactly.
+        let divisions = (hand[w] < 4).then(|| {
+            let [lo, hi] = key.hand.plus(w).words();
+            (&mut *divisions, [lo, hi, key.facts])
+        });
+        match classify(waiting, w, divisions) {
+            Wins::OnDiscard(fan) => {
+                slot.on_discard |= 1 << w;
+                slot.fans[w] = bare(fan);
+            }
+            Wins::SelfDrawOnly(fan) => {
+                slot.self_draw_only |= 1 << w;
+                slot.fans[w] = bare(fan);
+            }
+            Wins::Never => {}
+        }
     }
 }
 
