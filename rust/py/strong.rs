@@ -286,13 +286,6 @@ fn option_values<'py>(
         ))
         .into());
     }
-    if !(1..=crate::sim::MAX_THREADS).contains(&threads) {
-        return Err(MjError::argument(format!(
-            "threads must be 1 to {}, got {threads}",
-            crate::sim::MAX_THREADS
-        ))
-        .into());
-    }
     let legal: Vec<crate::round::Action> = obs.legal.as_slice().to_vec();
     let refi = match reference {
         Some(r) if !r.is_none() => {
