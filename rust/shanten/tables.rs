@@ -358,13 +358,16 @@ fn odometer(digits: &mut [u8]) -> bool {
     false
 }
 
-/// Fills the improving masks and (for suits) the knitted remainders of a limited table.
-/// The work is split over the first two digits and runs on all cores.
-fn add_extras(t: &mut Table, n: usize, chows: bool) {
+/// `f(counts, rank, tiles)` for every group of `n` kinds of the table `t` with at most
+/// [`MAX_SUM`] tiles, given its rank and its number of tiles: the work is split over the first two digits and runs on
+/// all cores. `f` may change the counts while it runs but must leave them as it found them.
+fn each_group_par<T: Send>(
+    t: &Table,
+    n: usize,
+    f: impl Fn(&mut [u8], usize, usize) -> T + Sync,
+) -> Vec<(usize, T)> {
     use rayon::prelude::*;
-    type Extra = (usize, [u16; LANES], [u8; 3]);
-    let table = &*t;
-    let parts: Vec<Vec<Extra>> = (0..25usize)
+    let parts: Vec<Vec<(usize, T)>> = (0..25usize)
         .into_par_iter()
         .map(|prefix| {
             let mut out = Vec::new();
@@ -375,36 +378,9 @@ fn add_extras(t: &mut Table, n: usize, chows: bool) {
                 let v = &mut digits[..n];
                 let sum: usize = v.iter().map(|&d| d as usize).sum();
                 if sum <= MAX_SUM {
-                    let r = table.ranker.rank(v);
-                    let e = table.cells[r].lanes;
-                    let mut masks = [0u16; LANES];
-                    if sum < MAX_SUM {
-                        for j in 0..n {
-                            if v[j] < 4 {
-                                v[j] += 1;
-                                let f = table.cells[table.ranker.rank(v)].lanes;
-                                v[j] -= 1;
-                                for l in 0..LANES {
-                                    if f[l] < e[l] {
-                                        masks[l] |= 1 << j;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    let mut knit = [0u8; 3];
-                    if chows {
-                        for (class, code) in knit.iter_mut().enumerate() {
-                            let mut rest = [0u8; 9];
-                            rest[..n].copy_from_slice(v);
-                            for k in (class..9).step_by(3) {
-                                rest[k] = rest[k].saturating_sub(1);
-                            }
-                            *code = Knit::of(&table.cells[table.ranker.rank(&rest[..n])].lanes)
-                                .encode();
-                        }
-                    }
-                    out.push((r, masks, knit));
+                    let r = t.ranker.rank(v);
+                    let x = f(v, r, sum);
+                    out.push((r, x));
                 }
                 if !odometer(&mut digits[2..n]) {
                     break;
@@ -413,7 +389,44 @@ fn add_extras(t: &mut Table, n: usize, chows: bool) {
             out
         })
         .collect();
-    for (r, m, k) in parts.into_iter().flatten() {
+    parts.into_iter().flatten().collect()
+}
+
+/// Fills the improving masks and (for suits) the knitted remainders of a limited table,
+/// on all cores ([`each_group_par`]).
+fn add_extras(t: &mut Table, n: usize, chows: bool) {
+    let table = &*t;
+    let extras = each_group_par(table, n, |v, r, sum| {
+        let e = table.cells[r].lanes;
+        let mut masks = [0u16; LANES];
+        if sum < MAX_SUM {
+            for j in 0..n {
+                if v[j] < 4 {
+                    v[j] += 1;
+                    let f = table.cells[table.ranker.rank(v)].lanes;
+                    v[j] -= 1;
+                    for l in 0..LANES {
+                        if f[l] < e[l] {
+                            masks[l] |= 1 << j;
+                        }
+                    }
+                }
+            }
+        }
+        let mut knit = [0u8; 3];
+        if chows {
+            for (class, code) in knit.iter_mut().enumerate() {
+                let mut rest = [0u8; 9];
+                rest[..n].copy_from_slice(v);
+                for k in (class..9).step_by(3) {
+                    rest[k] = rest[k].saturating_sub(1);
+                }
+                *code = Knit::of(&table.cells[table.ranker.rank(&rest[..n])].lanes).encode();
+            }
+        }
+        (masks, knit)
+    });
+    for (r, (m, k)) in extras {
         t.cells[r].masks = pack_masks(&m);
         t.cells[r].knit = k;
     }
@@ -610,46 +623,27 @@ pub fn honors_keep() -> &'static [u128] {
 }
 
 /// The keeping masks of every rank of the table `t` of groups of `n` kinds
-/// ([`suit_keep`]). The work is split over the first two digits and runs on all cores.
+/// ([`suit_keep`]), on all cores ([`each_group_par`]).
 fn keep_masks(t: &Table, n: usize) -> Box<[u128]> {
-    use rayon::prelude::*;
-    let parts: Vec<Vec<(usize, u128)>> = (0..25usize)
-        .into_par_iter()
-        .map(|prefix| {
-            let mut out = Vec::new();
-            let mut digits = [0u8; 9];
-            digits[0] = (prefix % 5) as u8;
-            digits[1] = (prefix / 5) as u8;
-            loop {
-                let v = &mut digits[..n];
-                let sum: usize = v.iter().map(|&d| d as usize).sum();
-                if sum <= MAX_SUM {
-                    let r = t.ranker.rank(v);
-                    let e = t.cells[r].lanes;
-                    let mut keep = 0u128;
-                    for j in 0..n {
-                        if v[j] > 0 {
-                            v[j] -= 1;
-                            let f = t.cells[t.ranker.rank(v)].lanes;
-                            v[j] += 1;
-                            for l in 0..LANES {
-                                if f[l] == e[l] {
-                                    keep |= 1 << (9 * l + j);
-                                }
-                            }
-                        }
+    let masks = each_group_par(t, n, |v, r, _| {
+        let e = t.cells[r].lanes;
+        let mut keep = 0u128;
+        for j in 0..n {
+            if v[j] > 0 {
+                v[j] -= 1;
+                let f = t.cells[t.ranker.rank(v)].lanes;
+                v[j] += 1;
+                for l in 0..LANES {
+                    if f[l] == e[l] {
+                        keep |= 1 << (9 * l + j);
                     }
-                    out.push((r, keep));
-                }
-                if !odometer(&mut digits[2..n]) {
-                    break;
                 }
             }
-            out
-        })
-        .collect();
+        }
+        keep
+    });
     let mut keep = vec![0u128; t.cells.len()].into_boxed_slice();
-    for (r, k) in parts.into_iter().flatten() {
+    for (r, k) in masks {
         keep[r] = k;
     }
     keep
