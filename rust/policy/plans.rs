@@ -243,17 +243,20 @@ fn round_half_up(v: f32) -> usize {
     }
 }
 
+/// The orders of the three suits: the mixed straight of [`THREE_CHOW_PLANS`] at `3 + k`
+/// takes its low, middle and high chows from the suits `SUIT_ORDERS[k]`.
+const SUIT_ORDERS: [[u8; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// Every three-chow plan: the pure straights (清龙, 16), the mixed straights (花龙, 8) and
 /// the mixed triple chows (三色三同顺, 8).
 const THREE_CHOW_PLANS: [ChowPlan; 16] = {
-    const PERMS: [[u8; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut out = [ChowPlan {
         lows: [0; 3],
         fan: 0.0,
@@ -268,7 +271,7 @@ const THREE_CHOW_PLANS: [ChowPlan; 16] = {
         k += 1;
     }
     while k < 9 {
-        let p = PERMS[k - 3];
+        let p = SUIT_ORDERS[k - 3];
         out[k] = ChowPlan {
             lows: [9 * p[0], 9 * p[1] + 3, 9 * p[2] + 6],
             fan: 8.0,
@@ -358,14 +361,6 @@ const CHOW_LACKING: [u64; 512] = {
 /// the sum of its chows' counts, read per suit from [`CHOW_LACKING`].
 #[inline(always)]
 fn chows_within_two(held: u64) -> u32 {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let lack = !held;
     let w = [
         CHOW_LACKING[(lack & 0x1FF) as usize],
@@ -373,12 +368,12 @@ fn chows_within_two(held: u64) -> u32 {
         CHOW_LACKING[(lack >> 18 & 0x1FF) as usize],
     ];
     // The chows from the first, fourth and seventh kind of each suit.
-    let at = |s: usize, r: usize| (w[s] >> (8 * r)) as u8;
+    let at = |s: u8, r: usize| (w[s as usize] >> (8 * r)) as u8;
     let mut near = 0u32;
-    for s in 0..3 {
+    for s in 0..3u8 {
         near |= u32::from(at(s, 0) + at(s, 3) + at(s, 6) <= 2) << s;
     }
-    for (k, p) in PERMS.iter().enumerate() {
+    for (k, p) in SUIT_ORDERS.iter().enumerate() {
         near |= u32::from(at(p[0], 0) + at(p[1], 3) + at(p[2], 6) <= 2) << (3 + k);
     }
     // The triple chows: the three suits' counts added byte by byte (each at most 9).
