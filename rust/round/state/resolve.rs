@@ -102,27 +102,6 @@ impl Round {
                     return;
                 }
                 Action::Kong(_) => {
-                    if self.ruleset.claimed_kong_robbable(&self.rules) {
-                        // The kong may be robbed before it takes the discard, by anyone but
-                        // the discarder and the seats that passed a win on it.
-                        let passed = order
-                            .iter()
-                            .filter(|&&x| self.legal[x as usize].contains(Action::Win))
-                            .fold(0u8, |m, &x| m | 1 << x);
-                        emit!(
-                            self,
-                            Event::Kong {
-                                seat: s,
-                                from,
-                                tile: t,
-                            }
-                        );
-                        self.rob_discarder = Some(from);
-                        self.rob_skip = passed | 1 << from;
-                        self.open_window(s, t, true);
-                        return;
-                    }
-                    self.claim_meld(s, from, &claim);
                     emit!(
                         self,
                         Event::Kong {
@@ -131,6 +110,20 @@ impl Round {
                             tile: t,
                         }
                     );
+                    if self.ruleset.claimed_kong_robbable(&self.rules) {
+                        // The kong may be robbed before it takes the discard, by anyone but
+                        // the discarder and the seats that passed a win on it.
+                        let passed = order
+                            .iter()
+                            .filter(|&&x| self.legal[x as usize].contains(Action::Win))
+                            .fold(0u8, |m, &x| m | 1 << x);
+                        self.rob_discarder = Some(from);
+                        self.rob_skip = passed | 1 << from;
+                        self.open_window(s, t, true);
+                        return;
+                    }
+                    // Taking the meld records nothing itself, so the event may come first.
+                    self.claim_meld(s, from, &claim);
                     self.draw_for(s, true);
                     return;
                 }
