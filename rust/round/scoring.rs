@@ -565,6 +565,70 @@ impl ShapeStats {
                 .any(|&k| (k & !self.present).count_ones() <= 1)
     }
 
+    /// A lower bound on the shanten (melds' copies ignored, as
+    /// [`shanten_ignoring_melds`] counts it) of the waiting hand `hand` (13 - 3k tiles beside
+    /// `n_melds` = k melds) these summaries describe, from counts alone, or a value at most
+    /// 0 when it proves nothing.
+    ///
+    /// Each form's replacement number `d` (the tiles a nearest complete hand of the form has
+    /// that `hand` lacks; shanten `d - 1`) is `14 - 3k - u`, where `u` counts the held tiles
+    /// the complete hand uses, so `d = 1 + (held tiles it leaves unused)`. Copy limits are
+    /// never used below, so each bound also holds with the melds' copies ignored.
+    ///
+    /// - Regular form: call a kind *lone* when it is held once and no other kind within two
+    ///   of it in its suit is held (an honor held once). A set or pair using a lone tile
+    ///   lacks all its other tiles (any tile of it is within two of the lone kind, and the
+    ///   one copy held is taken), and holds no second lone kind (two lone kinds are not
+    ///   within two of each other). If `j` of the `i` lone tiles are used, their `j` groups
+    ///   lack at least `2j - 1` tiles (one of them at most is the pair), and the `i - j`
+    ///   others are unused: `d >= max(2j - 1, 1 + i - j)` (`1 + i` for `j = 0`), whose least
+    ///   over `j` gives shanten `>= floor(2i / 3)`.
+    /// - Seven pairs (no meld): a pair of the hand is a kind held twice or three times, or
+    ///   half of one held four times; each of the seven pairs not held lacks a tile, so
+    ///   shanten `>= 6 - pairs held`.
+    /// - Thirteen orphans (no meld): no suited 2-8 tile is used, so shanten `>=` the 2-8
+    ///   tiles held.
+    /// - Honors and knitted (no meld): at most one tile of each kind is used, and of each
+    ///   suit only one knitted class (1-4-7, 2-5-8, 3-6-9), so `u <=` the honor kinds held
+    ///   plus each suit's best class ([`CLASS_BEST`]): shanten `>= 13 - u`.
+    /// - Knitted straight (at most one meld): its nine kinds take one class of each suit,
+    ///   and the rest (a set and a pair, or a pair beside one meld) holds `5 - 3k` tiles, so
+    ///   `u <=` the best classes' sum plus `5 - 3k`: shanten `>= 8 -` that sum.
+    ///
+    /// The least of the bounds of the forms possible beside `n_melds` melds is returned.
+    #[inline]
+    pub fn shanten_floor(&self, hand: &Counts, n_melds: usize) -> i8 {
+        const SUITED: u64 = (1 << 27) - 1;
+        // Kinds at rank 0, 1, 7 and 8 of their suit.
+        const R0: u64 = 1 | 1 << 9 | 1 << 18;
+        const R1: u64 = R0 << 1;
+        const R7: u64 = R0 << 7;
+        const R8: u64 = R0 << 8;
+        // `FLOOR[i]`: floor(2i / 3), the regular form's bound with `i` lone tiles.
+        const FLOOR: [i8; 16] = [0, 0, 1, 2, 2, 3, 4, 4, 5, 6, 6, 7, 8, 8, 9, 10];
+        let p = self.present;
+        let s = p & SUITED;
+        // Kinds with another held kind within two of them in their suit.
+        let near = (s & !R8) << 1 | (s & !(R7 | R8)) << 2 | (s & !R0) >> 1 | (s & !(R0 | R1)) >> 2;
+        let lone = (held_once(hand) & !near).count_ones() as usize;
+        let regular = FLOOR[lone & 15];
+        if n_melds > 1 || regular <= 0 {
+            return regular;
+        }
+        let best = |j: u32| CLASS_BEST[(p >> (9 * j)) as usize & 0x1FF] as i8;
+        let classes = best(0) + best(1) + best(2);
+        let mut floor = regular.min(8 - classes);
+        if n_melds == 0 {
+            let pairs = (self.byte(REPEATED) + self.byte(QUADS)) as i8;
+            let honors = (self.byte(DISTINCT) - self.byte(DISTINCT_SUITED)) as i8;
+            floor = floor
+                .min(6 - pairs)
+                .min(self.byte(INNER).min(13) as i8)
+                .min(13 - honors - classes);
+        }
+        floor
+    }
+
     /// The part of the filter for the forms other than the regular one (seven pairs,
     /// thirteen orphans, honors-knitted, knitted straight), from their summaries.
     #[inline(always)]
@@ -586,6 +650,32 @@ impl ShapeStats {
             }
         }
         false
+    }
+}
+
+/// The kinds `hand` holds exactly once, as a bit set: on x86-64 three SSE2 byte
+/// comparisons (part of the base instruction set) of the counts, elsewhere one per kind.
+#[inline(always)]
+fn held_once(hand: &Counts) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let at = |i: usize| {
+            let bytes: &[u8; 16] = hand[i..i + 16].try_into().unwrap_or(&[0; 16]);
+            // SAFETY: `bytes` is 16 readable bytes; SSE2 is part of the x86-64 baseline.
+            unsafe {
+                let v = _mm_loadu_si128(bytes.as_ptr() as *const __m128i);
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(1))) as u32 as u64
+            }
+        };
+        // Kinds 0-15, 16-31, and 18-33 of which the top two are 32 and 33.
+        at(0) | at(16) << 16 | at(18) >> 14 << 32
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        hand.iter()
+            .enumerate()
+            .fold(0, |m, (t, &x)| m | u64::from(x == 1) << t)
     }
 }
 
@@ -873,6 +963,58 @@ mod tests {
             let c = to_counts(&parse(s).unwrap()).unwrap();
             assert!(may_be_complete(&c, 0), "{s}");
             assert!(complete(&c, &[]), "{s}");
+        }
+    }
+
+    #[test]
+    fn the_shanten_floor_never_exceeds_the_shanten() {
+        // Waiting hands (13 - 3k tiles, 0-4 melds), drawn from all kinds, from a few kinds
+        // (pairs, sets and near-complete shapes), and from the terminals, honors and one
+        // knitted class per suit (the special forms' material).
+        let mut rng = Rng::new(17);
+        let (mut proved, mut exact) = (0, 0);
+        for i in 0..60_000 {
+            let n_melds = [0, 0, 0, 1, 1, 2, 3, 4][i % 8];
+            let mut c = [0u8; 34];
+            let base = rng.below(34) as usize;
+            let mode = i / 8 % 3;
+            let mut k = 0;
+            while k < 13 - 3 * n_melds {
+                let t = match mode {
+                    0 => rng.below(34) as usize,
+                    1 => (base + rng.below(9) as usize) % 34,
+                    _ => {
+                        let outer = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+                        if rng.below(2) == 0 {
+                            outer[rng.below(13) as usize]
+                        } else {
+                            let suit = rng.below(3) as usize;
+                            suit * 9 + (base + suit) % 3 + 3 * rng.below(3) as usize
+                        }
+                    }
+                };
+                if c[t] < 4 {
+                    c[t] += 1;
+                    k += 1;
+                }
+            }
+            let once = (0..34).fold(0u64, |m, t| m | u64::from(c[t] == 1) << t);
+            assert_eq!(held_once(&c), once, "{c:?}");
+            let floor = ShapeStats::of(&c).shanten_floor(&c, n_melds);
+            let s = shanten_ignoring_melds(&c, n_melds as u8);
+            assert!(floor <= s, "{c:?}, {n_melds} melds: floor {floor} > {s}");
+            proved += usize::from(floor > 0);
+            exact += usize::from(floor > 0 && floor == s);
+        }
+        assert!(proved > 20_000 && exact > 5_000, "{proved} {exact}");
+        // Hands whose floor is their shanten: honors and knitted (seven lone honors and
+        // one tile of a class per suit: 13 - 10), two sets' lone honors beside three melds
+        // (four lone tiles: 2), and a pair's wait beside four melds (nothing proved).
+        for (h, m, want) in [("1234567z159m26p3s", 0, 3), ("1357z", 3, 2), ("1z", 4, 0)] {
+            let c = to_counts(&parse(h).unwrap()).unwrap();
+            let floor = ShapeStats::of(&c).shanten_floor(&c, m);
+            assert_eq!(floor, want, "{h}");
+            assert_eq!(shanten_ignoring_melds(&c, m as u8), want, "{h}");
         }
     }
 

@@ -39,8 +39,10 @@ pub struct SeatState {
     /// without asking the oracle: drawing a tile lowers a replacement number by at most
     /// one and giving one up never lowers it, so a tile added lowers the bound by one (a tile
     /// apart from the hand beside two melds or more keeps it: [`SeatState::apart`]) and a
-    /// tile removed keeps it; a new meld forgets it. A win needs shanten -1, so a seat whose
-    /// bound rules that out skips the win test.
+    /// tile removed keeps it; a new meld forgets it. Where the completing kinds are asked
+    /// for, the floor the counts prove ([`scoring::ShapeStats::shanten_floor`]), or 1 when
+    /// no kind completes, raises it. A win needs shanten -1, so a seat whose bound rules
+    /// that out skips the win test.
     pub(crate) bound: i8,
     /// The kinds one more copy of which passes the completeness filter
     /// ([`scoring::ShapeStats::completing`]), when `completing_known`.
@@ -155,19 +157,35 @@ impl SeatState {
         match extra {
             None => self.stats.may_be_complete(self.n_melds as usize),
             Some(t) => {
-                if !self.completing_known {
-                    self.completing = self.stats.completing(&self.hand, self.n_melds as usize);
-                    self.completing_known = true;
-                    if self.completing == 0 && self.stats.quads() == 0 {
-                        // No kind completes the tiles: they are not ready (shanten at
-                        // least 1), so the next draw cannot make a win either.
-                        self.bound = self.bound.max(1);
-                    }
+                if !self.completing_known && !self.find_completing() {
+                    return false;
                 }
                 self.completing >> t & 1 == 1
             }
         }
     }
+
+    /// Finds the completing kinds of the waiting hand ([`SeatState::completing`]), unless
+    /// its counts tell it two tiles or more from complete
+    /// ([`scoring::ShapeStats::shanten_floor`], as most are): then it raises the bound to
+    /// that floor and returns false (no kind completes it; the kinds stay unknown).
+    #[inline(never)]
+    fn find_completing(&mut self) -> bool {
+        let floor = self.stats.shanten_floor(&self.hand, self.n_melds as usize);
+        if floor > 0 {
+            self.bound = self.bound.max(floor);
+            return false;
+        }
+        self.completing = self.stats.completing(&self.hand, self.n_melds as usize);
+        self.completing_known = true;
+        if self.completing == 0 && self.stats.quads() == 0 {
+            // No kind completes the tiles: they are not ready (shanten at least 1), so the
+            // next draw cannot make a win either.
+            self.bound = self.bound.max(1);
+        }
+        true
+    }
+
     /// True when the seat can neither win on the discard `t` nor claim it (a chow only
     /// when `chow`), told from the summaries alone: a pung or kong needs two copies of `t`,
     /// a chow two neighbours of it, and a win (of plain shapes:
