@@ -258,8 +258,8 @@ impl Round {
                 self.open_window(seat, t, false);
                 if self.offered == 0 {
                     // No seat has anything to answer: the window closes at once, as
-                    // `resolve` would close it.
-                    self.close_quiet_window(seat);
+                    // `resolve` would close it; the window's opening cleared the offers.
+                    self.close_quiet_window(seat, true);
                 }
             }
             _ => self.step_turn_other(seat, action),

@@ -173,10 +173,23 @@ impl Round {
 
     #[inline(always)]
     pub(in crate::round) fn enter_turn(&mut self, seat: u8, start: TurnStart) {
+        self.enter_turn_after(seat, start, false);
+    }
+
+    /// [`Round::enter_turn`]; `quiet` when play comes from a claim window that no seat could
+    /// answer, whose opening cleared every offer and set every response to a pass: nothing
+    /// is left to clear.
+    #[inline(always)]
+    pub(in crate::round) fn enter_turn_after(&mut self, seat: u8, start: TurnStart, quiet: bool) {
         self.phase = Phase::Turn;
         self.turn = seat;
         self.start = start;
-        self.clear_offers();
+        if quiet {
+            debug_assert!(self.offered == 0 && self.won == 0 && self.deferred == 0);
+            debug_assert!(self.responses == [Action::Pass; 4]);
+        } else {
+            self.clear_offers();
+        }
         self.offered = 1 << seat;
         let s = seat as usize;
         if start.drew() {
@@ -235,7 +248,9 @@ impl Round {
             }
         }
         self.pending = 1 << seat;
-        self.responses = [Action::Pass; 4];
+        if !quiet {
+            self.responses = [Action::Pass; 4];
+        }
     }
 
     /// Fills the (empty) legal actions of `seat` on the discard `t` of `from`.

@@ -17,7 +17,7 @@ impl Round {
         let from = self.claim_from;
         if self.phase == Phase::Claim && self.responses == [Action::Pass; 4] && self.won == 0 {
             // Nobody was offered a win and nobody claims (the common window).
-            self.close_quiet_window(from);
+            self.close_quiet_window(from, false);
             return;
         }
         let t = self.claim_tile;
@@ -152,12 +152,12 @@ impl Round {
     }
 
     /// Closes the claim window on the discard of `from` that nobody answers: the next seat
-    /// draws.
+    /// draws. `unoffered` when no seat was offered anything in it (nothing to clear).
     #[inline(always)]
-    pub(super) fn close_quiet_window(&mut self, from: u8) {
+    pub(super) fn close_quiet_window(&mut self, from: u8, unoffered: bool) {
         let next = (from + 1) % 4;
         self.keep_closed_window(next);
-        self.draw_for(next, false);
+        self.draw_for_after(next, false, unoffered);
     }
 
     /// Under `penalty_mode = botzone`, before a window that closed with no claim moves play
@@ -207,6 +207,12 @@ impl Round {
     /// flowers aside and replacing them; an empty wall ends the hand.
     #[inline(always)]
     pub(in crate::round) fn draw_for(&mut self, seat: u8, kong: bool) {
+        self.draw_for_after(seat, kong, false);
+    }
+
+    /// [`Round::draw_for`]; `quiet` as [`Round::enter_turn_after`] takes it.
+    #[inline(always)]
+    fn draw_for_after(&mut self, seat: u8, kong: bool, quiet: bool) {
         let mut from_tail = kong;
         let t = loop {
             let next = self
@@ -236,13 +242,14 @@ impl Round {
         self.ruleset.on_draw(seat, t);
         self.drawn = t;
         self.kong_draw = kong;
-        self.enter_turn(
+        self.enter_turn_after(
             seat,
             if kong {
                 TurnStart::Replacement
             } else {
                 TurnStart::Draw
             },
+            quiet,
         );
     }
 }
