@@ -110,7 +110,7 @@ fn play_random(round: &mut Round, seeds: [u64; 4]) -> MjResult<()> {
         }
         let seat = pending.trailing_zeros() as u8;
         let action = round.legal_uniform(seat, &mut rngs[seat as usize & 3]);
-        round.apply(seat, action)?;
+        round.apply_inline(seat, action)?;
     }
 }
 
