@@ -20,7 +20,7 @@
 use super::{Phase, Round, SeatState, TurnStart};
 use crate::error::{MjError, MjResult};
 use crate::hand::MeldKind;
-use crate::round::actions::ActionList;
+use crate::round::actions::{Action, ActionList};
 use crate::round::observation::Observation;
 use crate::round::ruleset::RuleSet;
 use crate::round::view::SeatView;
@@ -221,6 +221,7 @@ impl Round {
         self.rob_skip = 0;
         self.false_win = None;
         self.closed_window = None;
+        self.responses = [Action::Pass; 4];
         match (obs.phase, obs.claim) {
             (Phase::Claim, Some((from, t))) => self.open_window(from, t, false),
             (Phase::RobKong, Some((from, t))) => self.open_window(from, t, true),

@@ -310,16 +310,23 @@ impl Round {
         }
     }
 
-    /// Opens a claim window (`rob` false) or a robbing window on `t` played by `from`.
+    /// Opens a claim window (`rob` false: from a turn, with no false win waiting and every
+    /// response a pass) or a robbing window on `t` played by `from`.
     #[inline(always)]
     pub(in crate::round) fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
         self.phase = if rob { Phase::RobKong } else { Phase::Claim };
         self.claim_from = from;
         self.claim_tile = t;
-        self.false_win = None;
         self.closed_window = None;
         self.pending = 0;
-        self.responses = [Action::Pass; 4];
+        if rob {
+            self.false_win = None;
+            self.responses = [Action::Pass; 4];
+        } else {
+            // A discard's window opens from a turn, where no false win waits and every
+            // response is a pass (a turn is entered with them so, and only windows answer).
+            debug_assert!(self.false_win.is_none() && self.responses == [Action::Pass; 4]);
+        }
         self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
         let chows = self.opts().chows;
