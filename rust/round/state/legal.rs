@@ -310,8 +310,9 @@ impl Round {
         }
     }
 
-    /// Opens a claim window (`rob` false: from a turn, with no false win waiting and every
-    /// response a pass) or a robbing window on `t` played by `from`.
+    /// Opens a claim window (`rob` false: from a turn, with no false win waiting, every
+    /// response a pass and only `from` holding legal actions) or a robbing window on `t`
+    /// played by `from`.
     #[inline(always)]
     pub(in crate::round) fn open_window(&mut self, from: u8, t: Tile, rob: bool) {
         self.phase = if rob { Phase::RobKong } else { Phase::Claim };
@@ -322,12 +323,17 @@ impl Round {
         if rob {
             self.false_win = None;
             self.responses = [Action::Pass; 4];
+            self.clear_offers();
         } else {
-            // A discard's window opens from a turn, where no false win waits and every
-            // response is a pass (a turn is entered with them so, and only windows answer).
+            // A discard's window opens from a turn, where no false win waits, every
+            // response is a pass (a turn is entered with them so, and only windows answer)
+            // and only the player's own list may hold actions.
             debug_assert!(self.false_win.is_none() && self.responses == [Action::Pass; 4]);
+            debug_assert!(self.offered & !(1 << from) == 0);
+            self.legal[from as usize & 3].clear();
+            self.offered = 0;
+            self.clear_win_offers();
         }
-        self.clear_offers();
         let auto_win = self.opts().ting_auto_win;
         let chows = self.opts().chows;
         if rob {

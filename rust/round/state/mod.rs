@@ -280,6 +280,13 @@ impl Round {
             self.legal[s].clear();
         }
         self.offered = 0;
+        self.clear_win_offers();
+    }
+
+    /// The part of [`Round::clear_offers`] after the legal actions: the offered wins and
+    /// the deferred discards.
+    #[inline(always)]
+    pub(super) fn clear_win_offers(&mut self) {
         let mut seats = self.won;
         while seats != 0 {
             let s = seats.trailing_zeros() as usize & 3;
