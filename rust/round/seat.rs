@@ -171,6 +171,8 @@ impl SeatState {
     /// that floor and returns false (no kind completes it; the kinds stay unknown).
     #[inline(never)]
     fn find_completing(&mut self) -> bool {
+        // The floor's argument counts a waiting hand's tiles.
+        debug_assert_eq!(self.n_hand as usize + 3 * self.n_melds as usize, 13);
         let floor = self.stats.shanten_floor(&self.hand, self.n_melds as usize);
         if floor > 0 {
             self.bound = self.bound.max(floor);
