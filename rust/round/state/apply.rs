@@ -23,7 +23,7 @@ impl Round {
     /// [`Round::apply`], always inlined into its caller: for a loop that does little but
     /// apply decisions (a simulation's table), where the call's own cost counts.
     #[inline(always)]
-    pub fn apply_inline(&mut self, seat: u8, action: Action) -> MjResult<()> {
+    pub(crate) fn apply_inline(&mut self, seat: u8, action: Action) -> MjResult<()> {
         // The common case first: a legal action of a seat that must decide (no false win to
         // take back, the hand not over), as the checks below would take it.
         if seat <= 3
