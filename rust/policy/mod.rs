@@ -397,7 +397,7 @@ pub fn play_out(round: &mut Round, policies: &mut [Box<dyn Policy>; 4]) -> MjRes
         }
         let seat = pending.trailing_zeros() as u8;
         let action = policies[seat as usize].act_on(round, seat);
-        round.apply(seat, action)?;
+        round.apply_inline(seat, action)?;
         n += 1;
     }
 }
