@@ -8,6 +8,7 @@ use crate::tile::Counts;
 
 use crate::fan as fan_api;
 use crate::shanten as shanten_api;
+use crate::shanten::knitted::{self, MASKS as KNITTED_MASKS};
 
 pub use fan_api::{FanResult, WinInput};
 
@@ -33,16 +34,10 @@ pub fn complete_unfiltered(concealed: &Counts, melds: &[Meld]) -> bool {
     shanten_api::is_win(concealed, &NONE_USED, melds.len() as u8, 0)
 }
 
-/// The six knitted straights (147/258/369 spread over the three suits), as tile lists.
+/// The six knitted straights (147/258/369 spread over the three suits, in the order of
+/// [`knitted::PERMS`]), as tile lists.
 const KNITTED: [[u8; 9]; 6] = {
-    let perms = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
+    let perms = knitted::PERMS;
     let mut out = [[0u8; 9]; 6];
     let mut p = 0;
     while p < 6 {
@@ -769,21 +764,6 @@ fn knitted_within(present: u64, missing: u8) -> bool {
     let best = |j: u32| CLASS_BEST[(present >> (9 * j)) as usize & 0x1FF];
     best(0) + best(1) + best(2) + missing >= 9
 }
-
-/// [`KNITTED`] as bit masks of kinds.
-const KNITTED_MASKS: [u64; 6] = {
-    let mut out = [0u64; 6];
-    let mut p = 0;
-    while p < 6 {
-        let mut k = 0;
-        while k < 9 {
-            out[p] |= 1 << KNITTED[p][k];
-            k += 1;
-        }
-        p += 1;
-    }
-    out
-};
 
 #[cfg(test)]
 mod tests {
