@@ -72,11 +72,19 @@ impl Table {
     }
 }
 
-/// Sum of points of a table.
+/// Sum of points of a table: the fans present read from the two 64-bit halves of the
+/// mask in turn (only the bits of fans present are set, each below [`N_FANS`]).
 pub fn points(t: &Table) -> u32 {
-    t.iter()
-        .map(|(f, c)| POINTS[f.0 as usize] as u32 * c as u32)
-        .sum()
+    let mut sum = 0u32;
+    for (half, base) in [(t.mask as u64, 0usize), ((t.mask >> 64) as u64, 64)] {
+        let mut m = half;
+        while m != 0 {
+            let i = base + m.trailing_zeros() as usize;
+            m &= m - 1;
+            sum += POINTS[i] as u32 * t.counts[i] as u32;
+        }
+    }
+    sum
 }
 
 #[inline]
