@@ -371,6 +371,26 @@ impl Limited {
         }
     }
 
+    /// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its
+    /// kind `i` more (the group must hold at most three of it, and at most 13 tiles): the
+    /// codes change by one digit, as in [`Limited::rank_without_one`].
+    #[inline(always)]
+    pub(crate) fn rank_with_one_more(
+        &self,
+        code: &(usize, usize, usize),
+        g: usize,
+        i: usize,
+    ) -> usize {
+        let (head, sum, tail) = *code;
+        let a = head_digits(g);
+        let t = self.of(g);
+        if i < a {
+            t.rank_of_codes(head + POW5[i], sum + 1, tail)
+        } else {
+            t.rank_of_codes(head, sum, tail + POW5[i - a])
+        }
+    }
+
     /// The limited table entry of group `g` at rank `r`.
     #[inline(always)]
     pub(crate) fn entry_at(&self, g: usize, r: usize) -> &'static Entry {

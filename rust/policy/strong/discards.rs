@@ -54,6 +54,7 @@ fn each_discard(hand: &Counts, n_melds: u8, cap: i8, f: impl FnMut(usize, i8)) {
 }
 
 /// What [`each_discard`] reads of the full hand before its discards.
+#[derive(Debug, PartialEq)]
 struct Measured {
     n_melds: u8,
     /// Distances above it are not told apart.
@@ -142,6 +143,21 @@ fn measure(hand: &Counts, n_melds: u8, cap: i8) -> Measured {
             keep(3, &regular::combine(&ab, &e[2]));
         }
     }
+    with_specials(hand, n_melds, limit, full, regular_near, keeping, held)
+}
+
+/// [`Measured`] of the full hand `hand` whose regular part (`full`, `regular_near`,
+/// `keeping`) and held kinds are known: the special forms' bounds added.
+#[inline(always)]
+fn with_specials(
+    hand: &Counts,
+    n_melds: u8,
+    limit: u8,
+    full: u8,
+    regular_near: bool,
+    keeping: u64,
+    held: u64,
+) -> Measured {
     // Tiles of the nearest knitted straight missing from the full hand: a lower bound of
     // that form's distance.
     let knit_missing = MASKS
@@ -172,6 +188,132 @@ fn measure(hand: &Counts, n_melds: u8, cap: i8) -> Measured {
         honors_knitted_near,
         knitted_near,
     }
+}
+
+/// The two groups other than `g` and `x` (two different groups), in order.
+const OTHER_TWO: [[(usize, usize); 4]; 4] = [
+    [(2, 3), (2, 3), (1, 3), (1, 2)],
+    [(2, 3), (2, 3), (0, 3), (0, 2)],
+    [(1, 3), (0, 3), (0, 1), (0, 1)],
+    [(1, 2), (0, 2), (0, 1), (0, 1)],
+];
+
+/// The index of the pair of groups `(a, b)`, `a < b`, among the six.
+const fn pair_index(a: usize, b: usize) -> usize {
+    match (a, b) {
+        (0, 1) => 0,
+        (0, 2) => 1,
+        (0, 3) => 2,
+        (1, 2) => 3,
+        (1, 3) => 4,
+        _ => 5,
+    }
+}
+
+/// The group entries of a waiting hand (`13 - 3k` tiles, no copy in melds counted),
+/// shared by the full hands its draws make: a draw changes one group, so a full hand's
+/// regular distance and keeping kinds ([`Measured`]) come from the drawn group's new
+/// entry and merges of the waiting hand's other groups, each merged once for all the
+/// draws (the merges are exact minima, so the order in which groups are merged does not
+/// change a lane). Built when first needed.
+pub struct Parent<'h> {
+    hand: &'h Counts,
+    built: bool,
+    codes: [(usize, usize, usize); 4],
+    ranks: [usize; 4],
+    e: [Entry; 4],
+    /// Merges of two groups ([`pair_index`]) and of the three groups other than one,
+    /// each known when its bit is set.
+    pairs: [Entry; 6],
+    pairs_known: u8,
+    rests: [Entry; 4],
+    rests_known: u8,
+}
+
+impl<'h> Parent<'h> {
+    /// The waiting hand `hand`'s entries, measured when a full hand first needs them.
+    pub fn new(hand: &'h Counts) -> Parent<'h> {
+        Parent {
+            hand,
+            built: false,
+            codes: [(0, 0, 0); 4],
+            ranks: [0; 4],
+            e: [[0; tables::LANES]; 4],
+            pairs: [[0; tables::LANES]; 6],
+            pairs_known: 0,
+            rests: [[0; tables::LANES]; 4],
+            rests_known: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn build(&mut self) {
+        if !self.built {
+            self.codes = regular::codes(self.hand);
+            self.ranks = regular::ranks_of(&self.codes);
+            self.e = regular::entries_at(&self.ranks);
+            self.built = true;
+        }
+    }
+
+    /// The merge of groups `a < b`.
+    #[inline(always)]
+    fn pair(&mut self, a: usize, b: usize) -> Entry {
+        let i = pair_index(a, b);
+        if self.pairs_known >> i & 1 == 0 {
+            self.pairs[i] = regular::combine(&self.e[a], &self.e[b]);
+            self.pairs_known |= 1 << i;
+        }
+        self.pairs[i]
+    }
+
+    /// The merge of the three groups other than `g`.
+    #[inline(always)]
+    fn rest(&mut self, g: usize) -> Entry {
+        if self.rests_known >> g & 1 == 0 {
+            // The group after `g` (cyclically) beside the merge of the last two.
+            let a = (g + 1) % 4;
+            let (b, c) = OTHER_TWO[g][a];
+            let bc = self.pair(b, c);
+            self.rests[g] = regular::combine(&self.e[a], &bc);
+            self.rests_known |= 1 << g;
+        }
+        self.rests[g]
+    }
+}
+
+/// [`measure`] of the full hand `hand`, which is the waiting hand of `parent` with one
+/// `x` more, with the cap 0: the same [`Measured`], its regular part read from the drawn
+/// group's new entry and the waiting hand's merges.
+#[inline(always)]
+fn measure_after(parent: &mut Parent<'_>, hand: &Counts, x: usize, n_melds: u8) -> Measured {
+    let limit = 1;
+    let m = 4 - n_melds.min(4) as usize;
+    parent.build();
+    let gx = if x < 27 { x / 9 } else { 3 };
+    let lim = regular::Limited::get();
+    let rx = lim.rank_with_one_more(&parent.codes[gx], gx, x - 9 * gx);
+    let ex = *lim.entry_at(gx, rx);
+    let rest_x = parent.rest(gx);
+    let full = regular::finish(&ex, &rest_x, m);
+    let regular_near = full <= limit;
+    let held = special::presence(hand);
+    let mut keeping = 0u64;
+    if regular_near {
+        let (suit, honors) = (tables::suit_keep(), tables::honors_keep());
+        let keep = |g: usize| if g < 3 { suit } else { honors };
+        keeping |= regular::keeping_in(keep(gx), gx, rx, &ex, &rest_x, m, full);
+        for g in 0..4 {
+            if g == gx || held & GROUP_KINDS[g] == 0 {
+                continue;
+            }
+            let (a, b) = OTHER_TWO[g][gx];
+            let rest = regular::combine(&ex, &parent.pair(a, b));
+            keeping |=
+                regular::keeping_in(keep(g), g, parent.ranks[g], &parent.e[g], &rest, m, full);
+        }
+    }
+    with_specials(hand, n_melds, limit, full, regular_near, keeping, held)
 }
 
 /// [`each_discard`] of the full hand `hand` measured as `m`.
@@ -314,19 +456,42 @@ impl DiscardMemo {
     /// to measure if it is ever asked.
     pub fn ready(&mut self, hand: &Counts, key: HandKey) -> u64 {
         debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
-        let n_melds = key.n_melds();
         let (slot, new) = self.table.find(key);
         if new {
-            let m = measure(hand, n_melds, 0);
-            let ready = m.regular_ready().unwrap_or_else(|| {
-                let mut ready = 0;
-                discards_measured(hand, &m, |y, s| ready |= u64::from(s == 0) << y);
-                ready
-            });
-            (slot.ready, slot.one) = (ready, ONE_UNKNOWN);
+            let m = measure(hand, key.n_melds(), 0);
+            (slot.ready, slot.one) = (ready_of(hand, &m), ONE_UNKNOWN);
         }
         slot.ready
     }
+
+    /// [`DiscardMemo::ready`] of the full hand `hand` that is the waiting hand of `parent`
+    /// with one `x` more: a new hand is measured from the waiting hand's group entries
+    /// ([`Parent`]), with the same result.
+    pub fn ready_after(
+        &mut self,
+        parent: &mut Parent<'_>,
+        hand: &Counts,
+        key: HandKey,
+        x: usize,
+    ) -> u64 {
+        debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
+        let (slot, new) = self.table.find(key);
+        if new {
+            let m = measure_after(parent, hand, x, key.n_melds());
+            (slot.ready, slot.one) = (ready_of(hand, &m), ONE_UNKNOWN);
+        }
+        slot.ready
+    }
+}
+
+/// The discards that leave the full hand `hand`, measured as `m` with the cap 0, ready.
+#[inline(always)]
+fn ready_of(hand: &Counts, m: &Measured) -> u64 {
+    m.regular_ready().unwrap_or_else(|| {
+        let mut ready = 0;
+        discards_measured(hand, m, |y, s| ready |= u64::from(s == 0) << y);
+        ready
+    })
 }
 
 /// A slot's discards one tile from ready not measured yet (no kind is bit 63).
@@ -406,6 +571,40 @@ mod tests {
             }
         }
         assert!(ready > 1000, "{ready} ready discards checked");
+    }
+
+    #[test]
+    fn a_full_hand_measured_from_its_waiting_hand_is_measured_the_same() {
+        let mut rng = Rng::new(0xFA7E_4A5D);
+        let mut ready = 0;
+        for round in 0..6_000 {
+            let n_melds = [0, 0, 1, 2, 3, 4][round % 6];
+            // A waiting hand: a full hand without one of its tiles.
+            let mut h = random_hand(&mut rng, n_melds);
+            let held: Vec<usize> = (0..34).filter(|&t| h[t] > 0).collect();
+            let drop = held[rng.below(held.len() as u64) as usize];
+            h[drop] -= 1;
+            let mut parent = Parent::new(&h);
+            let mut memo = DiscardMemo::new();
+            for x in (0..34).filter(|&x| h[x] < 4) {
+                let mut full = h;
+                full[x] += 1;
+                let want = measure(&full, n_melds, 0);
+                assert_eq!(
+                    measure_after(&mut parent, &full, x, n_melds),
+                    want,
+                    "{h:?} + {x}"
+                );
+                let key = HandKey::of(&full, n_melds);
+                let got = memo.ready_after(&mut parent, &full, key, x);
+                let s = discard_shanten(&full, n_melds, 0);
+                for (y, &v) in s.iter().enumerate() {
+                    assert_eq!(got >> y & 1 == 1, v == 0, "{full:?} - {y}");
+                }
+                ready += got.count_ones() as usize;
+            }
+        }
+        assert!(ready > 10_000, "{ready} ready discards checked");
     }
 
     #[test]

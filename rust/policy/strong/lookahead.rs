@@ -57,7 +57,7 @@
 //! curves and 240 million before the memos; the discards of new full hands take about
 //! 10.7 million of them.
 
-use super::discards::DiscardMemo;
+use super::discards::{DiscardMemo, Parent};
 use super::memo::{self, FactsKey, HandKey, Key};
 use super::waits::{self, WaitMemo, WaitValue, WinContext};
 use crate::hand::MeldKind;
@@ -501,6 +501,8 @@ impl Lookahead {
         let mut m = [0f32; 34];
         let mut n = 0usize;
         let mut hp = *h;
+        // The waiting hand's group entries, shared by the new full hands of its draws.
+        let mut parent = Parent::new(h);
         let mut bits = draws;
         while bits != 0 {
             let x = bits.trailing_zeros() as usize;
@@ -523,7 +525,7 @@ impl Lookahead {
             let (best, best_w, best_m) = match remembered {
                 Some(v) => v,
                 None => {
-                    let v = self.best_after_draw(&mut hp, kx, x, facts, ctx, rules);
+                    let v = self.best_after_draw(&mut hp, &mut parent, kx, x, facts, ctx, rules);
                     if s == 1 {
                         self.after_draws.put(slot, full, ctx.flowers, v);
                     }
@@ -566,14 +568,16 @@ impl Lookahead {
         out
     }
 
-    /// The best ready hand after drawing `x` into the full hand `hp` (key `kx`) and
-    /// discarding another kind: its rank ([`Lookahead::ready_key`]), scoring copies and
-    /// worth; zeros when none ranks above 0. Discarding `x` again gives back the hand
-    /// before the draw, which is not ready or has no scoring wait (it ranks at 0, never
-    /// above the best).
+    /// The best ready hand after drawing `x` into the full hand `hp` (key `kx`; the
+    /// waiting hand of `parent` with one `x` more) and discarding another kind: its rank
+    /// ([`Lookahead::ready_key`]), scoring copies and worth; zeros when none ranks above
+    /// 0. Discarding `x` again gives back the hand before the draw, which is not ready or
+    /// has no scoring wait (it ranks at 0, never above the best).
+    #[allow(clippy::too_many_arguments)]
     fn best_after_draw(
         &mut self,
         hp: &mut Counts,
+        parent: &mut Parent<'_>,
         kx: HandKey,
         x: usize,
         facts: u64,
@@ -581,7 +585,7 @@ impl Lookahead {
         rules: &Rules,
     ) -> (f32, f32, f32) {
         let (mut best, mut best_w, mut best_m) = (0f32, 0f32, 0f32);
-        let mut ready = self.discards.ready(hp, kx) & !(1 << x);
+        let mut ready = self.discards.ready_after(parent, hp, kx, x) & !(1 << x);
         while ready != 0 {
             let y = ready.trailing_zeros() as usize;
             ready &= ready - 1;
