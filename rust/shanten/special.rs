@@ -152,13 +152,22 @@ pub fn honors_knitted(hand: &Counts) -> u8 {
 /// [`honors_knitted`] from the [`presence`] mask.
 #[inline(always)]
 pub fn honors_knitted_held(held: u64) -> u8 {
-    let best = KNITTED
-        .iter()
-        .map(|&k| (held & (k | HONOR_MASK)).count_ones())
-        .max()
-        .unwrap_or(0);
-    14 - best.min(14) as u8
+    // The honors held count for every permutation alike.
+    let honors = HONOR_COUNT[(held >> 27 & 0x7F) as usize];
+    let best = super::knitted::most_held(held) + honors;
+    14 - best.min(14)
 }
+
+/// `HONOR_COUNT[b]`: the number of bits set in the seven bits `b`.
+const HONOR_COUNT: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = (b as u32).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
 
 /// Kinds whose draw lowers [`honors_knitted`].
 pub fn honors_knitted_improving(hand: &Counts, allowed: u64) -> u64 {

@@ -24,7 +24,7 @@
 //! the special forms' checks, and one table entry and one merge per held kind).
 
 use super::memo::{self, HandKey};
-use crate::shanten::knitted::{self, MASKS};
+use crate::shanten::knitted;
 use crate::shanten::tables::{self, Entry};
 use crate::shanten::{regular, special};
 use crate::tile::Counts;
@@ -160,11 +160,7 @@ fn with_specials(
 ) -> Measured {
     // Tiles of the nearest knitted straight missing from the full hand: a lower bound of
     // that form's distance.
-    let knit_missing = MASKS
-        .iter()
-        .map(|&k| 9 - (held & k).count_ones() as u8)
-        .min()
-        .unwrap_or(9);
+    let knit_missing = 9 - knitted::most_held(held);
     let knitted_near = n_melds <= 1 && knit_missing <= limit;
     let concealed = n_melds == 0;
     // Seven pairs from the pairs and odd kinds of the full hand: a discard of a kind held
@@ -512,7 +508,7 @@ mod tests {
     fn random_hand(rng: &mut Rng, n_melds: u8) -> Counts {
         let n = 14 - 3 * n_melds as usize;
         let style = rng.below(5);
-        let knit = MASKS[rng.below(6) as usize];
+        let knit = knitted::MASKS[rng.below(6) as usize];
         let mut hand = [0u8; 34];
         let mut k = 0;
         while k < n {
