@@ -320,6 +320,25 @@ const fn head_digits(g: usize) -> usize {
     }
 }
 
+/// The rank codes (see [`codes`]) of group `g` with one copy of its kind `i` more (`up`)
+/// or less (the group must then hold one): one digit of the head or the tail changes.
+#[inline(always)]
+pub(crate) fn code_step(
+    code: &(usize, usize, usize),
+    g: usize,
+    i: usize,
+    up: bool,
+) -> (usize, usize, usize) {
+    let (head, sum, tail) = *code;
+    let a = head_digits(g);
+    match (i < a, up) {
+        (true, true) => (head + POW5[i], sum + 1, tail),
+        (true, false) => (head - POW5[i], sum - 1, tail),
+        (false, true) => (head, sum, tail + POW5[i - a]),
+        (false, false) => (head, sum, tail - POW5[i - a]),
+    }
+}
+
 /// Powers of 5 by exponent.
 const POW5: [usize; 5] = [1, 5, 25, 125, 625];
 
@@ -389,6 +408,12 @@ impl Limited {
         } else {
             t.rank_of_codes(head, sum, tail + POW5[i - a])
         }
+    }
+
+    /// The table rank of group `g` at the rank codes `code` ([`codes`], [`code_step`]).
+    #[inline(always)]
+    pub(crate) fn rank_at_codes(&self, g: usize, code: &(usize, usize, usize)) -> usize {
+        self.of(g).rank_of_codes(code.0, code.1, code.2)
     }
 
     /// The limited table entry of group `g` at rank `r`.

@@ -278,6 +278,56 @@ impl<'h> Parent<'h> {
     }
 }
 
+impl Parent<'_> {
+    /// The group ranks, entries and rests (each group's view of the other three merged)
+    /// of the waiting hand of `self` with one `x` more and one `y` less (`x != y`, `y`
+    /// held after the draw): the groups the exchange leaves alone keep their entries and
+    /// their merges, so a rest is one merge with the waiting hand's pair of the two
+    /// untouched groups (or its rest) when `x` and `y` share a group, else at most two.
+    pub fn groups_after(&mut self, x: usize, y: usize) -> ([usize; 4], [Entry; 4], [Entry; 4]) {
+        debug_assert_ne!(x, y);
+        self.build();
+        let lim = regular::Limited::get();
+        let group = |t: usize| if t < 27 { t / 9 } else { 3 };
+        let (gx, gy) = (group(x), group(y));
+        let (mut r, mut e) = (self.ranks, self.e);
+        let mut rests = [[0; tables::LANES]; 4];
+        if gx == gy {
+            let g = gx;
+            let up = regular::code_step(&self.codes[g], g, x - 9 * g, true);
+            r[g] = lim.rank_at_codes(g, &regular::code_step(&up, g, y - 9 * g, false));
+            e[g] = *lim.entry_at(g, r[g]);
+            for (o, rest) in rests.iter_mut().enumerate() {
+                *rest = if o == g {
+                    self.rest(g)
+                } else {
+                    let (a, b) = OTHER_TWO[o][g];
+                    regular::combine(&e[g], &self.pair(a, b))
+                };
+            }
+        } else {
+            r[gx] = lim.rank_at_codes(
+                gx,
+                &regular::code_step(&self.codes[gx], gx, x - 9 * gx, true),
+            );
+            r[gy] = lim.rank_at_codes(
+                gy,
+                &regular::code_step(&self.codes[gy], gy, y - 9 * gy, false),
+            );
+            e[gx] = *lim.entry_at(gx, r[gx]);
+            e[gy] = *lim.entry_at(gy, r[gy]);
+            let (a, b) = OTHER_TWO[gx][gy];
+            let untouched = self.pair(a, b);
+            rests[gx] = regular::combine(&e[gy], &untouched);
+            rests[gy] = regular::combine(&e[gx], &untouched);
+            let both = regular::combine(&e[gx], &e[gy]);
+            rests[a] = regular::combine(&both, &e[b]);
+            rests[b] = regular::combine(&both, &e[a]);
+        }
+        (r, e, rests)
+    }
+}
+
 /// [`measure`] of the full hand `hand`, which is the waiting hand of `parent` with one
 /// `x` more, with the cap 0: the same [`Measured`], its regular part read from the drawn
 /// group's new entry and the waiting hand's merges.
@@ -601,6 +651,35 @@ mod tests {
             }
         }
         assert!(ready > 10_000, "{ready} ready discards checked");
+    }
+
+    #[test]
+    fn an_exchange_of_a_waiting_hand_has_the_groups_measured_afresh() {
+        use crate::shanten::{regular, useful};
+        let mut rng = Rng::new(0x6A0C_5E11);
+        for round in 0..4_000 {
+            let n_melds = [0, 0, 1, 2, 3][round % 5];
+            let mut h = random_hand(&mut rng, n_melds);
+            let held: Vec<usize> = (0..34).filter(|&t| h[t] > 0).collect();
+            h[held[rng.below(held.len() as u64) as usize]] -= 1;
+            let mut parent = Parent::new(&h);
+            for x in (0..34).filter(|&x| h[x] < 4) {
+                let mut full = h;
+                full[x] += 1;
+                for y in (0..34).filter(|&y| y != x && full[y] > 0) {
+                    let mut t = full;
+                    t[y] -= 1;
+                    let (r, e, rests) = parent.groups_after(x, y);
+                    assert_eq!(r, regular::ranks(&t), "{h:?} + {x} - {y}");
+                    assert_eq!(e, regular::entries_at(&r));
+                    assert_eq!(rests, regular::rests(&e), "{h:?} + {x} - {y}");
+                    assert_eq!(
+                        useful::useful_tiles_and_regular_with(&t, n_melds, &r, &e, &rests),
+                        useful::useful_tiles_and_regular(&t, n_melds)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

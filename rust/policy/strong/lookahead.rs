@@ -279,7 +279,14 @@ impl Lookahead {
     /// Scoring-wait copies of the ready hand `h` (memo key `key`, [`waits::wait_key`])
     /// (self-draw-only waits at a third) and what a win is worth: 1 when the figures are chances, else its mean
     /// points.
-    fn waits(&mut self, h: &Counts, key: FactsKey, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
+    fn waits(
+        &mut self,
+        h: &Counts,
+        key: FactsKey,
+        ctx: &WinContext,
+        rules: &Rules,
+        groups: &mut dyn FnMut() -> (u64, u64),
+    ) -> (f32, f32) {
         // The figures depend on the hand, the seat (its melds and winds in the key, its
         // flowers beside it), the decision's copies and what they measure: the same within
         // a decision while the worth stays ([`Lookahead::keep_worth`]).
@@ -287,7 +294,7 @@ impl Lookahead {
         if let Some(v) = self.ready_hands.get(i, key, ctx.flowers) {
             return v;
         }
-        let v = self.waits_measured(h, key, ctx, rules);
+        let v = self.waits_measured(h, key, ctx, rules, groups);
         self.ready_hands.put(i, key, ctx.flowers, v);
         v
     }
@@ -307,6 +314,7 @@ impl Lookahead {
         key: FactsKey,
         ctx: &WinContext,
         rules: &Rules,
+        groups: &mut dyn FnMut() -> (u64, u64),
     ) -> (f32, f32) {
         // Expected points count the copies in halves ([`DISCARDED_WAIT_HALVES`]).
         let (copies, per_copy) = match self.worth {
@@ -315,7 +323,7 @@ impl Lookahead {
         };
         let wv = self
             .memo
-            .ready_scoring_waits_above(key, h, ctx, rules, copies, -1.0)
+            .ready_scoring_waits_above_with(key, h, ctx, rules, copies, -1.0, groups)
             .unwrap_or_default();
         let w = wv.effective() / per_copy;
         match self.worth {
@@ -331,6 +339,7 @@ impl Lookahead {
     /// ([`Lookahead::ready_key`]); `None` for one that cannot. When the figures are
     /// chances the rank is the scoring copies, at most the unseen copies of all the waits,
     /// so the waits of a hand with no more copies than `best` are not scored.
+    #[allow(clippy::too_many_arguments)]
     fn waits_above(
         &mut self,
         h: &Counts,
@@ -338,15 +347,17 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
         best: f32,
+        groups: &mut dyn FnMut() -> (u64, u64),
     ) -> Option<(f32, f32)> {
         match self.worth {
             Worth::Chance => {
-                let wv =
-                    self.memo
-                        .ready_scoring_waits_above(key, h, ctx, rules, &self.unseen, best)?;
+                let unseen = &self.unseen;
+                let wv = self
+                    .memo
+                    .ready_scoring_waits_above_with(key, h, ctx, rules, unseen, best, groups)?;
                 Some((wv.effective(), 1.0))
             }
-            Worth::Points { .. } => Some(self.waits(h, key, ctx, rules)),
+            Worth::Points { .. } => Some(self.waits(h, key, ctx, rules, groups)),
         }
     }
 
@@ -463,18 +474,30 @@ impl Lookahead {
         if s > 1 {
             return None;
         }
-        let c = self.curve(h, key, s, ctx, rules);
+        let mut useful = || shanten::useful_tiles(h, &NO_USED, n_melds, 0);
+        let c = self.curve(h, key, s, ctx, rules, &mut useful);
         Some(c[self.turns])
     }
 
     /// The chance of winning within `t` turns, for `t` = 0..=[`Lookahead::turns`], of a
     /// hand at shanten `s` ≤ 1 (its key `key`) (cached for the decision; the entries for
-    /// more turns may be left at 0, or filled in).
-    fn curve(&mut self, h: &Counts, key: HandKey, s: i8, ctx: &WinContext, rules: &Rules) -> Curve {
+    /// more turns may be left at 0, or filled in). `useful` gives its useful tiles
+    /// (`shanten::useful_tiles`) when they are not remembered.
+    fn curve(
+        &mut self,
+        h: &Counts,
+        key: HandKey,
+        s: i8,
+        ctx: &WinContext,
+        rules: &Rules,
+        useful: &mut dyn FnMut() -> u64,
+    ) -> Curve {
         let mut out = [0f32; MAX_TURNS + 1];
         let facts = waits::wait_facts(ctx, rules);
         if s == 0 {
-            let (w, m) = self.waits(h, FactsKey { hand: key, facts }, ctx, rules);
+            let n_melds = key.n_melds();
+            let mut groups = || shanten::useful::useful_tiles_and_regular(h, n_melds);
+            let (w, m) = self.waits(h, FactsKey { hand: key, facts }, ctx, rules, &mut groups);
             if w > 0.0 {
                 return self.ready_curve(w).map(|v| v * m);
             }
@@ -494,7 +517,7 @@ impl Lookahead {
         let draws = if s == 0 {
             (1u64 << 34) - 1
         } else {
-            self.shapes.useful(h, key)
+            self.shapes.useful_with(h, key, useful)
         };
         let mut q = [0f32; 34];
         let mut w = [0f32; 34];
@@ -594,7 +617,15 @@ impl Lookahead {
                 hand: kx.minus(y),
                 facts,
             };
-            if let Some((wy, my)) = self.waits_above(hp, ky, ctx, rules, best) {
+            // The ready hand's group entries and rests from the waiting hand's.
+            let n_melds = kx.n_melds();
+            let ready_hand: &Counts = hp;
+            let mut groups = || {
+                let (r, e, rests) = parent.groups_after(x, y);
+                shanten::useful::useful_tiles_and_regular_with(ready_hand, n_melds, &r, &e, &rests)
+            };
+            if let Some((wy, my)) = self.waits_above(ready_hand, ky, ctx, rules, best, &mut groups)
+            {
                 let key = self.ready_key(wy, my);
                 if key > best {
                     (best, best_w, best_m) = (key, wy, my);
@@ -625,6 +656,9 @@ impl Lookahead {
         let mut q = [0f32; 34];
         let mut n = 0usize;
         let mut hp = *h;
+        // The waiting hand's group entries, shared by the hands one tile from ready that
+        // its draws and discards reach.
+        let mut parent = Parent::new(h);
         let mut bits = draws;
         while bits != 0 {
             let x = bits.trailing_zeros() as usize;
@@ -642,7 +676,12 @@ impl Lookahead {
                 near &= near - 1;
                 let s = if ready >> y & 1 == 1 { 0 } else { 1 };
                 hp[y] -= 1;
-                let c = self.curve(&hp, kx.minus(y), s, ctx, rules);
+                let one_away: &Counts = &hp;
+                let mut useful = || {
+                    let (r, e, rests) = parent.groups_after(x, y);
+                    shanten::useful::useful_tiles_with(one_away, key.n_melds(), &r, &e, &rests)
+                };
+                let c = self.curve(one_away, kx.minus(y), s, ctx, rules, &mut useful);
                 if c[self.turns] > b[self.turns] {
                     b = c;
                 }
@@ -704,6 +743,16 @@ impl ShapeSlot {
             self.shanten = shanten::shanten(h, &NO_USED, self.key.n_melds(), 0);
         }
         self.shanten
+    }
+
+    /// [`ShapeSlot::useful`], measured by `measure` (which must give the same mask) when
+    /// first asked.
+    fn useful_with(&mut self, measure: &mut dyn FnMut() -> u64) -> u64 {
+        if !self.has_useful {
+            self.useful = measure();
+            self.has_useful = true;
+        }
+        self.useful
     }
 
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the slot's hand `h`, measured
@@ -785,8 +834,19 @@ impl ShapeMemo {
 
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the hand `h` beside `n_melds`
     /// melds (its key `key`), remembered.
+    #[cfg(test)]
     fn useful(&mut self, h: &Counts, key: HandKey) -> u64 {
         self.slot(h, key).useful(h)
+    }
+
+    /// [`ShapeMemo::useful`], measured by `measure` (which must give the same mask) when
+    /// not remembered.
+    fn useful_with(&mut self, h: &Counts, key: HandKey, measure: &mut dyn FnMut() -> u64) -> u64 {
+        debug_assert_eq!(
+            measure(),
+            shanten::useful_tiles(h, &NO_USED, key.n_melds(), 0)
+        );
+        self.slot(h, key).useful_with(measure)
     }
 }
 
