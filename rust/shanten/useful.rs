@@ -113,6 +113,20 @@ pub(crate) fn useful_tiles_and_regular_with(
     (out & available(hand, &[0; 34]), regular)
 }
 
+/// [`useful_tiles_and_distance`] of a hand whose group ranks `r`, entries `e` and rests
+/// `rests` are known, as in [`useful_tiles_and_regular_with`].
+#[inline]
+pub(crate) fn useful_tiles_and_distance_with(
+    hand: &Counts,
+    n_melds: u8,
+    r: &[usize; 4],
+    e: &[Entry; 4],
+    rests: &[Entry; 4],
+) -> (u64, u8) {
+    let (out, _, best) = useful_plain_parts_with(Forms::GB, hand, n_melds, r, e, Some(*rests));
+    (out & available(hand, &[0; 34]), best)
+}
+
 /// [`useful_tiles`] (no melded copies, no wilds) of a hand whose group ranks `r`,
 /// entries `e` and rests `rests` are known, as in [`useful_tiles_and_regular_with`].
 #[inline]

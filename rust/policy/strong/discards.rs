@@ -77,6 +77,28 @@ struct Measured {
 }
 
 impl Measured {
+    /// The discards that leave the hand ready and those that leave it one tile from ready
+    /// when `limit` is at most 2 and only the regular form may be that near: a discard
+    /// leaves the regular distance `full`, or one more when it does not keep it; `None`
+    /// when another form may be near.
+    fn regular_masks(&self) -> Option<(u64, u64)> {
+        if self.limit > 2
+            || self.pairs_near
+            || self.orphans_near
+            || self.honors_knitted_near
+            || self.knitted_near
+        {
+            return None;
+        }
+        let (keep, other) = (self.keeping & self.held, self.held & !self.keeping);
+        Some(match (self.regular_near, self.full) {
+            (true, 0) => (other, 0),
+            (true, 1) => (keep, other),
+            (true, 2) => (0, keep),
+            _ => (0, 0),
+        })
+    }
+
     /// The discards that leave the hand ready (shanten 0) when `limit` is 1 and only the
     /// regular form may be that near: those that keep a regular distance of 1 (or, from a
     /// complete hand, those that do not keep 0); `None` when another form may be.
@@ -279,6 +301,28 @@ impl<'h> Parent<'h> {
 }
 
 impl Parent<'_> {
+    /// The group ranks, entries and rests of the hand of `self` with one `y` less (`y`
+    /// held): the group of `y` keeps its rest, and every other group's rest is one merge
+    /// of the new entry with the hand's pair of the two untouched groups.
+    pub fn groups_without(&mut self, y: usize) -> ([usize; 4], [Entry; 4], [Entry; 4]) {
+        self.build();
+        let lim = regular::Limited::get();
+        let g = if y < 27 { y / 9 } else { 3 };
+        let (mut r, mut e) = (self.ranks, self.e);
+        r[g] = lim.rank_at_codes(g, &regular::code_step(&self.codes[g], g, y - 9 * g, false));
+        e[g] = *lim.entry_at(g, r[g]);
+        let mut rests = [[0; tables::LANES]; 4];
+        for (o, rest) in rests.iter_mut().enumerate() {
+            *rest = if o == g {
+                self.rest(g)
+            } else {
+                let (a, b) = OTHER_TWO[o][g];
+                regular::combine(&e[g], &self.pair(a, b))
+            };
+        }
+        (r, e, rests)
+    }
+
     /// The group ranks, entries and rests (each group's view of the other three merged)
     /// of the waiting hand of `self` with one `x` more and one `y` less (`x != y`, `y`
     /// held after the draw): the groups the exchange leaves alone keep their entries and
@@ -329,11 +373,17 @@ impl Parent<'_> {
 }
 
 /// [`measure`] of the full hand `hand`, which is the waiting hand of `parent` with one
-/// `x` more, with the cap 0: the same [`Measured`], its regular part read from the drawn
-/// group's new entry and the waiting hand's merges.
+/// `x` more, with the cap `cap`: the same [`Measured`], its regular part read from the
+/// drawn group's new entry and the waiting hand's merges.
 #[inline(always)]
-fn measure_after(parent: &mut Parent<'_>, hand: &Counts, x: usize, n_melds: u8) -> Measured {
-    let limit = 1;
+fn measure_after(
+    parent: &mut Parent<'_>,
+    hand: &Counts,
+    x: usize,
+    n_melds: u8,
+    cap: i8,
+) -> Measured {
+    let limit = (cap.max(-1) as i16 + 1).min(60) as u8;
     let m = 4 - n_melds.min(4) as usize;
     parent.build();
     let gx = if x < 27 { x / 9 } else { 3 };
@@ -486,12 +536,26 @@ impl DiscardMemo {
         let n_melds = key.n_melds();
         let (slot, new) = self.table.find(key);
         if new || slot.one == ONE_UNKNOWN {
-            let (mut ready, mut one) = (0, 0);
-            each_discard(hand, n_melds, 1, |y, s| {
-                ready |= u64::from(s == 0) << y;
-                one |= u64::from(s == 1) << y;
-            });
-            (slot.ready, slot.one) = (ready, one);
+            (slot.ready, slot.one) = near_of(hand, &measure(hand, n_melds, 1));
+        }
+        (slot.ready, slot.one)
+    }
+
+    /// [`DiscardMemo::near`] of the full hand `hand` that is the waiting hand of `parent`
+    /// with one `x` more: a hand not measured yet is measured from the waiting hand's
+    /// group entries ([`Parent`]), with the same result.
+    pub fn near_after(
+        &mut self,
+        parent: &mut Parent<'_>,
+        hand: &Counts,
+        key: HandKey,
+        x: usize,
+    ) -> (u64, u64) {
+        debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
+        let (slot, new) = self.table.find(key);
+        if new || slot.one == ONE_UNKNOWN {
+            let m = measure_after(parent, hand, x, key.n_melds(), 1);
+            (slot.ready, slot.one) = near_of(hand, &m);
         }
         (slot.ready, slot.one)
     }
@@ -523,11 +587,25 @@ impl DiscardMemo {
         debug_assert_eq!(key, HandKey::of(hand, key.n_melds()));
         let (slot, new) = self.table.find(key);
         if new {
-            let m = measure_after(parent, hand, x, key.n_melds());
+            let m = measure_after(parent, hand, x, key.n_melds(), 0);
             (slot.ready, slot.one) = (ready_of(hand, &m), ONE_UNKNOWN);
         }
         slot.ready
     }
+}
+
+/// The discards that leave the full hand `hand`, measured as `m` with the cap 1, ready
+/// and one tile from ready.
+#[inline(always)]
+fn near_of(hand: &Counts, m: &Measured) -> (u64, u64) {
+    m.regular_masks().unwrap_or_else(|| {
+        let (mut ready, mut one) = (0, 0);
+        discards_measured(hand, m, |y, s| {
+            ready |= u64::from(s == 0) << y;
+            one |= u64::from(s == 1) << y;
+        });
+        (ready, one)
+    })
 }
 
 /// The discards that leave the full hand `hand`, measured as `m` with the cap 0, ready.
@@ -637,11 +715,20 @@ mod tests {
                 full[x] += 1;
                 let want = measure(&full, n_melds, 0);
                 assert_eq!(
-                    measure_after(&mut parent, &full, x, n_melds),
+                    measure_after(&mut parent, &full, x, n_melds, 0),
                     want,
                     "{h:?} + {x}"
                 );
+                let want = measure(&full, n_melds, 1);
+                let got = measure_after(&mut parent, &full, x, n_melds, 1);
+                assert_eq!(got, want, "{h:?} + {x}");
                 let key = HandKey::of(&full, n_melds);
+                let (near, one) = DiscardMemo::new().near_after(&mut parent, &full, key, x);
+                let s = discard_shanten(&full, n_melds, 1);
+                for (y, &v) in s.iter().enumerate() {
+                    assert_eq!(near >> y & 1 == 1, v == 0, "{full:?} - {y}");
+                    assert_eq!(one >> y & 1 == 1, v == 1, "{full:?} - {y}");
+                }
                 let got = memo.ready_after(&mut parent, &full, key, x);
                 let s = discard_shanten(&full, n_melds, 0);
                 for (y, &v) in s.iter().enumerate() {
@@ -676,6 +763,19 @@ mod tests {
                     assert_eq!(
                         useful::useful_tiles_and_regular_with(&t, n_melds, &r, &e, &rests),
                         useful::useful_tiles_and_regular(&t, n_melds)
+                    );
+                }
+                // The full hand's own discards.
+                let mut whole = Parent::new(&full);
+                for y in (0..34).filter(|&y| full[y] > 0) {
+                    let mut t = full;
+                    t[y] -= 1;
+                    let (r, e, rests) = whole.groups_without(y);
+                    assert_eq!(r, regular::ranks(&t), "{full:?} - {y}");
+                    assert_eq!(rests, regular::rests(&e), "{full:?} - {y}");
+                    assert_eq!(
+                        useful::useful_tiles_and_distance_with(&t, n_melds, &r, &e, &rests),
+                        useful::useful_tiles_and_distance(&t, n_melds)
                     );
                 }
             }

@@ -262,8 +262,25 @@ impl Lookahead {
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for
     /// the hand of play.
     pub fn shape(&mut self, h: &Counts, n_melds: u8) -> (i8, u64) {
+        let mut measure = || shanten::useful::useful_tiles_and_distance(h, n_melds);
+        self.shape_with(h, n_melds, &mut measure)
+    }
+
+    /// [`Lookahead::shape`], a new hand's useful tiles and least distance over the forms
+    /// measured by `measure` (which must equal
+    /// `shanten::useful::useful_tiles_and_distance` of the hand).
+    pub fn shape_with(
+        &mut self,
+        h: &Counts,
+        n_melds: u8,
+        measure: &mut dyn FnMut() -> (u64, u8),
+    ) -> (i8, u64) {
+        debug_assert_eq!(
+            measure(),
+            shanten::useful::useful_tiles_and_distance(h, n_melds)
+        );
         let slot = self.shapes.slot(h, HandKey::of(h, n_melds));
-        slot.both(h)
+        slot.both(h, measure)
     }
 
     /// Forgets the remembered hands (their answers stay exact without this; a policy
@@ -669,7 +686,7 @@ impl Lookahead {
             hp[x] += 1;
             let kx = key.plus(x);
             let mut b = [0f32; MAX_TURNS + 1];
-            let (ready, one) = self.discards.near(&hp, kx);
+            let (ready, one) = self.discards.near_after(&mut parent, &hp, kx, x);
             let mut near = (ready | one) & !(1 << x);
             while near != 0 {
                 let y = near.trailing_zeros() as usize;
@@ -767,10 +784,9 @@ impl ShapeSlot {
 
     /// [`ShapeSlot::shanten`] and [`ShapeSlot::useful`] together: both from one reading
     /// of the group entries when neither is known yet.
-    fn both(&mut self, h: &Counts) -> (i8, u64) {
+    fn both(&mut self, h: &Counts, measure: &mut dyn FnMut() -> (u64, u8)) -> (i8, u64) {
         if self.shanten == Self::UNKNOWN && !self.has_useful {
-            let (useful, distance) =
-                shanten::useful::useful_tiles_and_distance(h, self.key.n_melds());
+            let (useful, distance) = measure();
             self.shanten = (distance as i16 - 1).clamp(-1, 100) as i8;
             self.useful = useful;
             self.has_useful = true;
@@ -984,7 +1000,9 @@ mod tests {
                 }
             }
             let (s, u) = if round % 8 == 1 {
-                memo.slot(&h, HandKey::of(&h, n_melds)).both(&h)
+                let mut measure = || shanten::useful::useful_tiles_and_distance(&h, n_melds);
+                memo.slot(&h, HandKey::of(&h, n_melds))
+                    .both(&h, &mut measure)
             } else if round % 4 < 2 {
                 let k = HandKey::of(&h, n_melds);
                 (memo.shanten(&h, k), memo.useful(&h, k))
