@@ -572,6 +572,8 @@ mod tests {
             x ^= x << 17;
             // Sparse and dense masks of the 34 kinds.
             let held = if round % 2 == 0 { x & x >> 5 } else { x } & ((1 << 34) - 1);
+            let orphans = (held & super::super::special::ORPHAN_MASK).count_ones() as u8;
+            assert_eq!(super::super::special::orphans_missing(held), 13 - orphans);
             let want = MASKS.map(|k| 9 - (held & k).count_ones() as u8);
             assert_eq!(missing_kinds(held), want, "{held:#x}");
             let most = MASKS.iter().map(|&k| (held & k).count_ones()).max();

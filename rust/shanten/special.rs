@@ -120,11 +120,24 @@ pub fn thirteen_orphans(hand: &Counts) -> u8 {
     thirteen_orphans_held(presence(hand), pairs_held(hand))
 }
 
+/// The orphan kinds (terminals and honors) not among the kinds `held`: a lower bound of
+/// [`thirteen_orphans_held`] (which adds one when no orphan is held twice).
+#[inline(always)]
+pub fn orphans_missing(held: u64) -> u8 {
+    // The six suit terminals gathered into the seven bits above the honors' count.
+    let ends = (held & 1)
+        | (held >> 7 & 2)
+        | (held >> 7 & 4)
+        | (held >> 14 & 8)
+        | (held >> 14 & 16)
+        | (held >> 21 & 32);
+    13 - HONOR_COUNT[(held >> 27 & 0x7F) as usize] - HONOR_COUNT[ends as usize]
+}
+
 /// [`thirteen_orphans`] from the kinds held ([`presence`]) and held twice ([`pairs_held`]).
 #[inline(always)]
 pub fn thirteen_orphans_held(held: u64, pairs: u64) -> u8 {
-    let distinct = (held & ORPHAN_MASK).count_ones() as u8;
-    13 - distinct + u8::from(pairs & ORPHAN_MASK == 0)
+    orphans_missing(held) + u8::from(pairs & ORPHAN_MASK == 0)
 }
 
 /// Kinds whose draw lowers [`thirteen_orphans`].

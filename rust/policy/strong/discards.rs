@@ -188,9 +188,18 @@ fn with_specials(
     // Seven pairs from the pairs and odd kinds of the full hand: a discard of a kind held
     // an even number of times breaks a pair and leaves an odd kind, one held an odd
     // number of times leaves one odd kind less.
-    let (pairs, odd) = special::pair_stats(hand);
+    // (Only a hand without melds can take the concealed forms.)
+    let (pairs, odd) = if concealed {
+        special::pair_stats(hand)
+    } else {
+        (0, 0)
+    };
     let pairs_near = concealed && special::seven_pairs_from(pairs, odd) <= limit;
-    let orphans_near = concealed && special::thirteen_orphans(hand) <= limit;
+    // Thirteen orphans lack at least the orphan kinds not held; the pairs held are read
+    // only when that bound is within the limit.
+    let orphans_near = concealed
+        && special::orphans_missing(held) <= limit
+        && special::thirteen_orphans_held(held, special::pairs_held(hand)) <= limit;
     let honors_knitted_near = concealed && special::honors_knitted_held(held) <= limit;
     Measured {
         n_melds,
