@@ -453,7 +453,9 @@ impl<'r> Win<'r> {
         Ok(self.best(self_drawn)?.1)
     }
 
-    /// The fans of the best reading and their totals.
+    /// The fans of the best reading and their totals (inlined, so that a caller reading
+    /// the totals alone copies no table out).
+    #[inline(always)]
     fn best(&mut self, self_drawn: bool) -> MjResult<(Table, WinTotal)> {
         let input = WinInput {
             self_drawn,

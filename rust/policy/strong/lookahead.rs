@@ -593,10 +593,15 @@ impl Lookahead {
                     *r += qi * (v * mi);
                 }
             }
-            for t in 1..=turns {
-                out[t] = reach[t] + stay * out[t - 1];
-                if self.survive < 1.0 {
-                    out[t] *= self.survive;
+            // (The survival test taken out of the loop: each value is the same.)
+            if self.survive < 1.0 {
+                let g = self.survive;
+                for t in 1..=turns {
+                    out[t] = (reach[t] + stay * out[t - 1]) * g;
+                }
+            } else {
+                for t in 1..=turns {
+                    out[t] = reach[t] + stay * out[t - 1];
                 }
             }
         }
