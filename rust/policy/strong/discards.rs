@@ -246,9 +246,14 @@ const fn pair_index(a: usize, b: usize) -> usize {
 pub struct Parent<'h> {
     hand: &'h Counts,
     built: bool,
+    /// The limited tables and their keeping masks, fetched once.
+    lim: regular::Limited,
+    keep: [&'static [u128]; 2],
     codes: [(usize, usize, usize); 4],
     ranks: [usize; 4],
     e: [Entry; 4],
+    /// The kinds held.
+    held: u64,
     /// Merges of two groups ([`pair_index`]) and of the three groups other than one,
     /// each known when its bit is set.
     pairs: [Entry; 6],
@@ -263,9 +268,12 @@ impl<'h> Parent<'h> {
         Parent {
             hand,
             built: false,
+            lim: regular::Limited::get(),
+            keep: [tables::suit_keep(), tables::honors_keep()],
             codes: [(0, 0, 0); 4],
             ranks: [0; 4],
             e: [[0; tables::LANES]; 4],
+            held: 0,
             pairs: [[0; tables::LANES]; 6],
             pairs_known: 0,
             rests: [[0; tables::LANES]; 4],
@@ -279,6 +287,7 @@ impl<'h> Parent<'h> {
             self.codes = regular::codes(self.hand);
             self.ranks = regular::ranks_of(&self.codes);
             self.e = regular::entries_at(&self.ranks);
+            self.held = special::presence(self.hand);
             self.built = true;
         }
     }
@@ -315,7 +324,7 @@ impl Parent<'_> {
     /// of the new entry with the hand's pair of the two untouched groups.
     pub fn groups_without(&mut self, y: usize) -> ([usize; 4], [Entry; 4], [Entry; 4]) {
         self.build();
-        let lim = regular::Limited::get();
+        let lim = self.lim;
         let g = if y < 27 { y / 9 } else { 3 };
         let (mut r, mut e) = (self.ranks, self.e);
         r[g] = lim.rank_at_codes(g, &regular::code_step(&self.codes[g], g, y - 9 * g, false));
@@ -340,7 +349,7 @@ impl Parent<'_> {
     pub fn groups_after(&mut self, x: usize, y: usize) -> ([usize; 4], [Entry; 4], [Entry; 4]) {
         debug_assert_ne!(x, y);
         self.build();
-        let lim = regular::Limited::get();
+        let lim = self.lim;
         let group = |t: usize| if t < 27 { t / 9 } else { 3 };
         let (gx, gy) = (group(x), group(y));
         let (mut r, mut e) = (self.ranks, self.e);
@@ -396,16 +405,17 @@ fn measure_after(
     let m = 4 - n_melds.min(4) as usize;
     parent.build();
     let gx = if x < 27 { x / 9 } else { 3 };
-    let lim = regular::Limited::get();
+    let lim = parent.lim;
     let rx = lim.rank_with_one_more(&parent.codes[gx], gx, x - 9 * gx);
     let ex = *lim.entry_at(gx, rx);
     let rest_x = parent.rest(gx);
     let full = regular::finish(&ex, &rest_x, m);
     let regular_near = full <= limit;
-    let held = special::presence(hand);
+    let held = parent.held | 1 << x;
+    debug_assert_eq!(held, special::presence(hand));
     let mut keeping = 0u64;
     if regular_near {
-        let (suit, honors) = (tables::suit_keep(), tables::honors_keep());
+        let [suit, honors] = parent.keep;
         let keep = |g: usize| if g < 3 { suit } else { honors };
         keeping |= regular::keeping_in(keep(gx), gx, rx, &ex, &rest_x, m, full);
         for g in 0..4 {
