@@ -445,10 +445,11 @@ impl Limited {
 #[inline(always)]
 fn fold_lanes(packed: u128, lanes: u32) -> u64 {
     let lanes = lanes as usize;
-    // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
-    let keep = SPREAD[lanes & 31] as u128 | (SPREAD[(lanes >> 5) & 31] as u128) << 45;
-    let kept = packed & keep;
-    let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+    // Keep the 9-bit masks of the chosen lanes, the first five lanes and the last five
+    // in two 64-bit words, then fold the ten fields onto one.
+    // (The spread masks select bits below 45 only.)
+    let (low, high) = (packed as u64, (packed >> 45) as u64);
+    let mut x = (low & SPREAD[lanes & 31]) | (high & SPREAD[(lanes >> 5) & 31]);
     x |= x >> 27;
     x |= x >> 18;
     x |= x >> 9;
