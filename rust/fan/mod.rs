@@ -437,7 +437,7 @@ impl<'r> Win<'r> {
     ///
     /// Errors: as [`evaluate`] for that input.
     pub fn score(&mut self, self_drawn: bool) -> MjResult<FanResult> {
-        let (best, t) = self.best(self_drawn)?;
+        let (best, t) = self.best::<true>(self_drawn)?;
         Ok(FanResult {
             fans: FanList::from_table(&best),
             total: t.total,
@@ -450,11 +450,14 @@ impl<'r> Win<'r> {
     ///
     /// Errors: as [`Win::score`].
     pub fn total(&mut self, self_drawn: bool) -> MjResult<WinTotal> {
-        Ok(self.best(self_drawn)?.1)
+        Ok(self.best::<false>(self_drawn)?.1)
     }
 
-    /// The fans of the best reading and their totals.
-    fn best(&mut self, self_drawn: bool) -> MjResult<(Table, WinTotal)> {
+    /// The fans of the best reading (when `LIST`; otherwise only the special form's, if
+    /// any) and their totals (inlined, so that a caller reading the totals alone copies
+    /// no table out).
+    #[inline(always)]
+    fn best<const LIST: bool>(&mut self, self_drawn: bool) -> MjResult<(Table, WinTotal)> {
         let input = WinInput {
             self_drawn,
             ..self.input
@@ -522,7 +525,9 @@ impl<'r> Win<'r> {
                     || seven_pairs;
                 if p > max || (p == max && prefer) {
                     max = p;
-                    best = t;
+                    if LIST {
+                        best = t;
+                    }
                 }
             }
         }
@@ -530,11 +535,25 @@ impl<'r> Win<'r> {
         if max == 0 {
             return Err(not_winning(&input));
         }
-        if input.declared_ready && opts.ready_fan {
-            best.put(catalog::DECLARED_READY, 1);
+        // The best reading's points are `max`, and no reading counts Declared Ready, so
+        // the total needs no pass over the table (a caller reading the totals alone then
+        // keeps no table at all).
+        debug_assert!(!LIST || max == table::points(&best));
+        debug_assert_eq!(best.get(catalog::DECLARED_READY), 0);
+        let ready = input.declared_ready && opts.ready_fan;
+        let without = max
+            + if ready {
+                catalog::DECLARED_READY.points()
+            } else {
+                0
+            };
+        if LIST {
+            if ready {
+                best.put(catalog::DECLARED_READY, 1);
+            }
+            debug_assert_eq!(without, table::points(&best));
+            best.put(catalog::FLOWER_TILES, input.flowers);
         }
-        let without = table::points(&best);
-        best.put(catalog::FLOWER_TILES, input.flowers);
         let total = without + input.flowers as u32;
         let counted = if opts.flowers_count_toward_min {
             total

@@ -351,19 +351,11 @@ pub fn apply_exclusions(t: &mut Table, opts: &FanOptions) {
         clear(t, FULLY_CONCEALED_HAND);
         set(t, SELF_DRAWN);
     }
-    let mut kill = 0u128;
-    for (f, _) in t.iter() {
-        kill |= EXCLUDE_MASKS[f.0 as usize];
-    }
+    let mut kill = t.union_over(&EXCLUDE_MASKS);
     if opts.mcr_all_terminals_no_triple_pung && has(t, ALL_TERMINALS) {
         kill |= 1 << TRIPLE_PUNG.0;
     }
-    kill &= t.mask();
-    while kill != 0 {
-        let i = kill.trailing_zeros() as usize;
-        t.put(Fan(i as u8), 0);
-        kill &= kill - 1;
-    }
+    t.clear_all(kill);
     // 三风刻 takes the 幺九刻 of its three wind pungs (already gone under 字一色 / 混幺九).
     if has(t, BIG_THREE_WINDS) && !has(t, ALL_HONORS) && !has(t, ALL_TERMINALS_AND_HONORS) {
         t.put(

@@ -58,6 +58,36 @@ impl Table {
         }
         self.mask |= other.mask;
     }
+    /// Removes every fan of the bit set `kill` (bit i = fan id i; ids below [`N_FANS`]).
+    #[inline]
+    pub fn clear_all(&mut self, kill: u128) {
+        let kill = kill & self.mask;
+        for (half, base) in [(kill as u64, 0usize), ((kill >> 64) as u64, 64)] {
+            let mut m = half;
+            while m != 0 {
+                let i = base + m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.counts[i] = 0;
+            }
+        }
+        self.mask &= !kill;
+    }
+
+    /// The union of `masks[i]` over the fans `i` present.
+    #[inline]
+    pub fn union_over(&self, masks: &[u128; N_FANS]) -> u128 {
+        let mut out = 0u128;
+        for (half, base) in [(self.mask as u64, 0usize), ((self.mask >> 64) as u64, 64)] {
+            let mut m = half;
+            while m != 0 {
+                let i = base + m.trailing_zeros() as usize;
+                m &= m - 1;
+                out |= masks[i];
+            }
+        }
+        out
+    }
+
     /// The fans present, in id order, with their counts.
     pub fn iter(&self) -> impl Iterator<Item = (Fan, u8)> + '_ {
         let mut m = self.mask;
@@ -72,11 +102,19 @@ impl Table {
     }
 }
 
-/// Sum of points of a table.
+/// Sum of points of a table: the fans present read from the two 64-bit halves of the
+/// mask in turn (only the bits of fans present are set, each below [`N_FANS`]).
 pub fn points(t: &Table) -> u32 {
-    t.iter()
-        .map(|(f, c)| POINTS[f.0 as usize] as u32 * c as u32)
-        .sum()
+    let mut sum = 0u32;
+    for (half, base) in [(t.mask as u64, 0usize), ((t.mask >> 64) as u64, 64)] {
+        let mut m = half;
+        while m != 0 {
+            let i = base + m.trailing_zeros() as usize;
+            m &= m - 1;
+            sum += POINTS[i] as u32 * t.counts[i] as u32;
+        }
+    }
+    sum
 }
 
 #[inline]

@@ -320,6 +320,25 @@ const fn head_digits(g: usize) -> usize {
     }
 }
 
+/// The rank codes (see [`codes`]) of group `g` with one copy of its kind `i` more (`up`)
+/// or less (the group must then hold one): one digit of the head or the tail changes.
+#[inline(always)]
+pub(crate) fn code_step(
+    code: &(usize, usize, usize),
+    g: usize,
+    i: usize,
+    up: bool,
+) -> (usize, usize, usize) {
+    let (head, sum, tail) = *code;
+    let a = head_digits(g);
+    match (i < a, up) {
+        (true, true) => (head + POW5[i], sum + 1, tail),
+        (true, false) => (head - POW5[i], sum - 1, tail),
+        (false, true) => (head, sum, tail + POW5[i - a]),
+        (false, false) => (head, sum, tail - POW5[i - a]),
+    }
+}
+
 /// Powers of 5 by exponent.
 const POW5: [usize; 5] = [1, 5, 25, 125, 625];
 
@@ -371,6 +390,32 @@ impl Limited {
         }
     }
 
+    /// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its
+    /// kind `i` more (the group must hold at most three of it, and at most 13 tiles): the
+    /// codes change by one digit, as in [`Limited::rank_without_one`].
+    #[inline(always)]
+    pub(crate) fn rank_with_one_more(
+        &self,
+        code: &(usize, usize, usize),
+        g: usize,
+        i: usize,
+    ) -> usize {
+        let (head, sum, tail) = *code;
+        let a = head_digits(g);
+        let t = self.of(g);
+        if i < a {
+            t.rank_of_codes(head + POW5[i], sum + 1, tail)
+        } else {
+            t.rank_of_codes(head, sum, tail + POW5[i - a])
+        }
+    }
+
+    /// The table rank of group `g` at the rank codes `code` ([`codes`], [`code_step`]).
+    #[inline(always)]
+    pub(crate) fn rank_at_codes(&self, g: usize, code: &(usize, usize, usize)) -> usize {
+        self.of(g).rank_of_codes(code.0, code.1, code.2)
+    }
+
     /// The limited table entry of group `g` at rank `r`.
     #[inline(always)]
     pub(crate) fn entry_at(&self, g: usize, r: usize) -> &'static Entry {
@@ -400,10 +445,11 @@ impl Limited {
 #[inline(always)]
 fn fold_lanes(packed: u128, lanes: u32) -> u64 {
     let lanes = lanes as usize;
-    // Keep the 9-bit masks of the chosen lanes, then fold the ten fields onto one.
-    let keep = SPREAD[lanes & 31] as u128 | (SPREAD[(lanes >> 5) & 31] as u128) << 45;
-    let kept = packed & keep;
-    let mut x = (kept as u64 & SPREAD[31]) | (kept >> 45) as u64;
+    // Keep the 9-bit masks of the chosen lanes, the first five lanes and the last five
+    // in two 64-bit words, then fold the ten fields onto one.
+    // (The spread masks select bits below 45 only.)
+    let (low, high) = (packed as u64, (packed >> 45) as u64);
+    let mut x = (low & SPREAD[lanes & 31]) | (high & SPREAD[(lanes >> 5) & 31]);
     x |= x >> 27;
     x |= x >> 18;
     x |= x >> 9;

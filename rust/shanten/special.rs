@@ -120,11 +120,24 @@ pub fn thirteen_orphans(hand: &Counts) -> u8 {
     thirteen_orphans_held(presence(hand), pairs_held(hand))
 }
 
+/// The orphan kinds (terminals and honors) not among the kinds `held`: a lower bound of
+/// [`thirteen_orphans_held`] (which adds one when no orphan is held twice).
+#[inline(always)]
+pub fn orphans_missing(held: u64) -> u8 {
+    // The six suit terminals gathered into the seven bits above the honors' count.
+    let ends = (held & 1)
+        | (held >> 7 & 2)
+        | (held >> 7 & 4)
+        | (held >> 14 & 8)
+        | (held >> 14 & 16)
+        | (held >> 21 & 32);
+    13 - HONOR_COUNT[(held >> 27 & 0x7F) as usize] - HONOR_COUNT[ends as usize]
+}
+
 /// [`thirteen_orphans`] from the kinds held ([`presence`]) and held twice ([`pairs_held`]).
 #[inline(always)]
 pub fn thirteen_orphans_held(held: u64, pairs: u64) -> u8 {
-    let distinct = (held & ORPHAN_MASK).count_ones() as u8;
-    13 - distinct + u8::from(pairs & ORPHAN_MASK == 0)
+    orphans_missing(held) + u8::from(pairs & ORPHAN_MASK == 0)
 }
 
 /// Kinds whose draw lowers [`thirteen_orphans`].
@@ -152,13 +165,22 @@ pub fn honors_knitted(hand: &Counts) -> u8 {
 /// [`honors_knitted`] from the [`presence`] mask.
 #[inline(always)]
 pub fn honors_knitted_held(held: u64) -> u8 {
-    let best = KNITTED
-        .iter()
-        .map(|&k| (held & (k | HONOR_MASK)).count_ones())
-        .max()
-        .unwrap_or(0);
-    14 - best.min(14) as u8
+    // The honors held count for every permutation alike.
+    let honors = HONOR_COUNT[(held >> 27 & 0x7F) as usize];
+    let best = super::knitted::most_held(held) + honors;
+    14 - best.min(14)
 }
+
+/// `HONOR_COUNT[b]`: the number of bits set in the seven bits `b`.
+const HONOR_COUNT: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = (b as u32).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
 
 /// Kinds whose draw lowers [`honors_knitted`].
 pub fn honors_knitted_improving(hand: &Counts, allowed: u64) -> u64 {

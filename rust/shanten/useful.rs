@@ -1,5 +1,6 @@
 //! Useful tiles, waits and complete hands (fast, unchecked entry points).
 
+use super::tables::Entry;
 use super::{form_distance, regular, special, swar, Form, Forms};
 use crate::tile::Counts;
 
@@ -91,11 +92,68 @@ pub fn useful_tiles_and_regular(hand: &Counts, n_melds: u8) -> (u64, u64) {
 /// [`useful_tiles_and_regular`]) and the least distance over `forms` beside it.
 #[inline(always)]
 fn useful_plain_parts(forms: Forms, hand: &Counts, n_melds: u8) -> (u64, u64, u8) {
+    let r = regular::ranks(hand);
+    let e = regular::entries_at(&r);
+    let rests = forms.contains(Form::Regular).then(|| regular::rests(&e));
+    useful_plain_parts_with(forms, hand, n_melds, &r, &e, rests)
+}
+
+/// [`useful_tiles_and_regular`] of a hand whose group ranks `r` and entries `e` in the
+/// limited tables and rests `rests` (each group's view of the other three merged) are
+/// known: the same masks from the same entries.
+#[inline]
+pub(crate) fn useful_tiles_and_regular_with(
+    hand: &Counts,
+    n_melds: u8,
+    r: &[usize; 4],
+    e: &[Entry; 4],
+    rests: &[Entry; 4],
+) -> (u64, u64) {
+    let (out, regular, _) = useful_plain_parts_with(Forms::GB, hand, n_melds, r, e, Some(*rests));
+    (out & available(hand, &[0; 34]), regular)
+}
+
+/// [`useful_tiles_and_distance`] of a hand whose group ranks `r`, entries `e` and rests
+/// `rests` are known, as in [`useful_tiles_and_regular_with`].
+#[inline]
+pub(crate) fn useful_tiles_and_distance_with(
+    hand: &Counts,
+    n_melds: u8,
+    r: &[usize; 4],
+    e: &[Entry; 4],
+    rests: &[Entry; 4],
+) -> (u64, u8) {
+    let (out, _, best) = useful_plain_parts_with(Forms::GB, hand, n_melds, r, e, Some(*rests));
+    (out & available(hand, &[0; 34]), best)
+}
+
+/// [`useful_tiles`] (no melded copies, no wilds) of a hand whose group ranks `r`,
+/// entries `e` and rests `rests` are known, as in [`useful_tiles_and_regular_with`].
+#[inline]
+pub(crate) fn useful_tiles_with(
+    hand: &Counts,
+    n_melds: u8,
+    r: &[usize; 4],
+    e: &[Entry; 4],
+    rests: &[Entry; 4],
+) -> u64 {
+    useful_tiles_and_regular_with(hand, n_melds, r, e, rests).0
+}
+
+/// [`useful_plain_parts`] from the hand's group ranks `r`, entries `e` and, when `forms`
+/// holds the regular form, rests `rest` ([`regular::rests`]).
+#[inline(always)]
+fn useful_plain_parts_with(
+    forms: Forms,
+    hand: &Counts,
+    n_melds: u8,
+    r: &[usize; 4],
+    e: &[Entry; 4],
+    rest: Option<[Entry; 4]>,
+) -> (u64, u64, u8) {
     const NO_USED: Counts = [0; 34];
     let m = 4 - n_melds.min(4) as usize;
     let concealed = n_melds == 0;
-    let r = regular::ranks(hand);
-    let e = regular::entries_at(&r);
     // The kinds held, for the two knitted forms only.
     let held = if forms.contains(Form::HonorsKnitted) || forms.contains(Form::KnittedStraight) {
         special::presence(hand)
@@ -103,11 +161,8 @@ fn useful_plain_parts(forms: Forms, hand: &Counts, n_melds: u8) -> (u64, u64, u8
         0
     };
     let mut d = [u8::MAX; 5];
-    let mut rest = None;
-    if forms.contains(Form::Regular) {
-        let rs = regular::rests(&e);
+    if let Some(rs) = &rest {
         d[0] = regular::finish(&e[0], &rs[0], m);
-        rest = Some(rs);
     }
     if concealed && forms.contains(Form::SevenPairs) {
         d[1] = special::seven_pairs(hand);
@@ -123,7 +178,7 @@ fn useful_plain_parts(forms: Forms, hand: &Counts, n_melds: u8) -> (u64, u64, u8
         // Only needed when it ties the best form: bound the search just above it.
         let bound = best.saturating_add(1);
         let x = if concealed {
-            super::knitted::distance_fast(held, &r, &e[3], bound)
+            super::knitted::distance_fast(held, r, &e[3], bound)
         } else {
             super::knitted::distance_below(hand, &NO_USED, n_melds, 0, bound)
         };
@@ -140,7 +195,7 @@ fn useful_plain_parts(forms: Forms, hand: &Counts, n_melds: u8) -> (u64, u64, u8
     let mut regular_out = 0u64;
     if d[0] == best {
         if let Some(rs) = &rest {
-            regular_out = regular::improving_at(&r, &e, rs, m, best);
+            regular_out = regular::improving_at(r, e, rs, m, best);
             out |= regular_out;
         }
     }

@@ -57,7 +57,7 @@
 //! curves and 240 million before the memos; the discards of new full hands take about
 //! 10.7 million of them.
 
-use super::discards::DiscardMemo;
+use super::discards::{DiscardMemo, Parent};
 use super::memo::{self, FactsKey, HandKey, Key};
 use super::waits::{self, WaitMemo, WaitValue, WinContext};
 use crate::hand::MeldKind;
@@ -262,8 +262,25 @@ impl Lookahead {
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of a waiting hand, remembered for
     /// the hand of play.
     pub fn shape(&mut self, h: &Counts, n_melds: u8) -> (i8, u64) {
+        let mut measure = || shanten::useful::useful_tiles_and_distance(h, n_melds);
+        self.shape_with(h, n_melds, &mut measure)
+    }
+
+    /// [`Lookahead::shape`], a new hand's useful tiles and least distance over the forms
+    /// measured by `measure` (which must equal
+    /// `shanten::useful::useful_tiles_and_distance` of the hand).
+    pub fn shape_with(
+        &mut self,
+        h: &Counts,
+        n_melds: u8,
+        measure: &mut dyn FnMut() -> (u64, u8),
+    ) -> (i8, u64) {
+        debug_assert_eq!(
+            measure(),
+            shanten::useful::useful_tiles_and_distance(h, n_melds)
+        );
         let slot = self.shapes.slot(h, HandKey::of(h, n_melds));
-        slot.both(h)
+        slot.both(h, measure)
     }
 
     /// Forgets the remembered hands (their answers stay exact without this; a policy
@@ -279,7 +296,14 @@ impl Lookahead {
     /// Scoring-wait copies of the ready hand `h` (memo key `key`, [`waits::wait_key`])
     /// (self-draw-only waits at a third) and what a win is worth: 1 when the figures are chances, else its mean
     /// points.
-    fn waits(&mut self, h: &Counts, key: FactsKey, ctx: &WinContext, rules: &Rules) -> (f32, f32) {
+    fn waits(
+        &mut self,
+        h: &Counts,
+        key: FactsKey,
+        ctx: &WinContext,
+        rules: &Rules,
+        groups: &mut dyn FnMut() -> (u64, u64),
+    ) -> (f32, f32) {
         // The figures depend on the hand, the seat (its melds and winds in the key, its
         // flowers beside it), the decision's copies and what they measure: the same within
         // a decision while the worth stays ([`Lookahead::keep_worth`]).
@@ -287,7 +311,7 @@ impl Lookahead {
         if let Some(v) = self.ready_hands.get(i, key, ctx.flowers) {
             return v;
         }
-        let v = self.waits_measured(h, key, ctx, rules);
+        let v = self.waits_measured(h, key, ctx, rules, groups);
         self.ready_hands.put(i, key, ctx.flowers, v);
         v
     }
@@ -307,6 +331,7 @@ impl Lookahead {
         key: FactsKey,
         ctx: &WinContext,
         rules: &Rules,
+        groups: &mut dyn FnMut() -> (u64, u64),
     ) -> (f32, f32) {
         // Expected points count the copies in halves ([`DISCARDED_WAIT_HALVES`]).
         let (copies, per_copy) = match self.worth {
@@ -315,7 +340,7 @@ impl Lookahead {
         };
         let wv = self
             .memo
-            .ready_scoring_waits_above(key, h, ctx, rules, copies, -1.0)
+            .ready_scoring_waits_above_with(key, h, ctx, rules, copies, -1.0, groups)
             .unwrap_or_default();
         let w = wv.effective() / per_copy;
         match self.worth {
@@ -331,6 +356,7 @@ impl Lookahead {
     /// ([`Lookahead::ready_key`]); `None` for one that cannot. When the figures are
     /// chances the rank is the scoring copies, at most the unseen copies of all the waits,
     /// so the waits of a hand with no more copies than `best` are not scored.
+    #[allow(clippy::too_many_arguments)]
     fn waits_above(
         &mut self,
         h: &Counts,
@@ -338,15 +364,17 @@ impl Lookahead {
         ctx: &WinContext,
         rules: &Rules,
         best: f32,
+        groups: &mut dyn FnMut() -> (u64, u64),
     ) -> Option<(f32, f32)> {
         match self.worth {
             Worth::Chance => {
-                let wv =
-                    self.memo
-                        .ready_scoring_waits_above(key, h, ctx, rules, &self.unseen, best)?;
+                let unseen = &self.unseen;
+                let wv = self
+                    .memo
+                    .ready_scoring_waits_above_with(key, h, ctx, rules, unseen, best, groups)?;
                 Some((wv.effective(), 1.0))
             }
-            Worth::Points { .. } => Some(self.waits(h, key, ctx, rules)),
+            Worth::Points { .. } => Some(self.waits(h, key, ctx, rules, groups)),
         }
     }
 
@@ -463,18 +491,30 @@ impl Lookahead {
         if s > 1 {
             return None;
         }
-        let c = self.curve(h, key, s, ctx, rules);
+        let mut useful = || shanten::useful_tiles(h, &NO_USED, n_melds, 0);
+        let c = self.curve(h, key, s, ctx, rules, &mut useful);
         Some(c[self.turns])
     }
 
     /// The chance of winning within `t` turns, for `t` = 0..=[`Lookahead::turns`], of a
     /// hand at shanten `s` ≤ 1 (its key `key`) (cached for the decision; the entries for
-    /// more turns may be left at 0, or filled in).
-    fn curve(&mut self, h: &Counts, key: HandKey, s: i8, ctx: &WinContext, rules: &Rules) -> Curve {
+    /// more turns may be left at 0, or filled in). `useful` gives its useful tiles
+    /// (`shanten::useful_tiles`) when they are not remembered.
+    fn curve(
+        &mut self,
+        h: &Counts,
+        key: HandKey,
+        s: i8,
+        ctx: &WinContext,
+        rules: &Rules,
+        useful: &mut dyn FnMut() -> u64,
+    ) -> Curve {
         let mut out = [0f32; MAX_TURNS + 1];
         let facts = waits::wait_facts(ctx, rules);
         if s == 0 {
-            let (w, m) = self.waits(h, FactsKey { hand: key, facts }, ctx, rules);
+            let n_melds = key.n_melds();
+            let mut groups = || shanten::useful::useful_tiles_and_regular(h, n_melds);
+            let (w, m) = self.waits(h, FactsKey { hand: key, facts }, ctx, rules, &mut groups);
             if w > 0.0 {
                 return self.ready_curve(w).map(|v| v * m);
             }
@@ -494,13 +534,15 @@ impl Lookahead {
         let draws = if s == 0 {
             (1u64 << 34) - 1
         } else {
-            self.shapes.useful(h, key)
+            self.shapes.useful_with(h, key, useful)
         };
         let mut q = [0f32; 34];
         let mut w = [0f32; 34];
         let mut m = [0f32; 34];
         let mut n = 0usize;
         let mut hp = *h;
+        // The waiting hand's group entries, shared by the new full hands of its draws.
+        let mut parent = Parent::new(h);
         let mut bits = draws;
         while bits != 0 {
             let x = bits.trailing_zeros() as usize;
@@ -523,7 +565,7 @@ impl Lookahead {
             let (best, best_w, best_m) = match remembered {
                 Some(v) => v,
                 None => {
-                    let v = self.best_after_draw(&mut hp, kx, x, facts, ctx, rules);
+                    let v = self.best_after_draw(&mut hp, &mut parent, kx, x, facts, ctx, rules);
                     if s == 1 {
                         self.after_draws.put(slot, full, ctx.flowers, v);
                     }
@@ -551,10 +593,15 @@ impl Lookahead {
                     *r += qi * (v * mi);
                 }
             }
-            for t in 1..=turns {
-                out[t] = reach[t] + stay * out[t - 1];
-                if self.survive < 1.0 {
-                    out[t] *= self.survive;
+            // (The survival test taken out of the loop: each value is the same.)
+            if self.survive < 1.0 {
+                let g = self.survive;
+                for t in 1..=turns {
+                    out[t] = (reach[t] + stay * out[t - 1]) * g;
+                }
+            } else {
+                for t in 1..=turns {
+                    out[t] = reach[t] + stay * out[t - 1];
                 }
             }
         }
@@ -566,14 +613,16 @@ impl Lookahead {
         out
     }
 
-    /// The best ready hand after drawing `x` into the full hand `hp` (key `kx`) and
-    /// discarding another kind: its rank ([`Lookahead::ready_key`]), scoring copies and
-    /// worth; zeros when none ranks above 0. Discarding `x` again gives back the hand
-    /// before the draw, which is not ready or has no scoring wait (it ranks at 0, never
-    /// above the best).
+    /// The best ready hand after drawing `x` into the full hand `hp` (key `kx`; the
+    /// waiting hand of `parent` with one `x` more) and discarding another kind: its rank
+    /// ([`Lookahead::ready_key`]), scoring copies and worth; zeros when none ranks above
+    /// 0. Discarding `x` again gives back the hand before the draw, which is not ready or
+    /// has no scoring wait (it ranks at 0, never above the best).
+    #[allow(clippy::too_many_arguments)]
     fn best_after_draw(
         &mut self,
         hp: &mut Counts,
+        parent: &mut Parent<'_>,
         kx: HandKey,
         x: usize,
         facts: u64,
@@ -581,7 +630,7 @@ impl Lookahead {
         rules: &Rules,
     ) -> (f32, f32, f32) {
         let (mut best, mut best_w, mut best_m) = (0f32, 0f32, 0f32);
-        let mut ready = self.discards.ready(hp, kx) & !(1 << x);
+        let mut ready = self.discards.ready_after(parent, hp, kx, x) & !(1 << x);
         while ready != 0 {
             let y = ready.trailing_zeros() as usize;
             ready &= ready - 1;
@@ -590,7 +639,15 @@ impl Lookahead {
                 hand: kx.minus(y),
                 facts,
             };
-            if let Some((wy, my)) = self.waits_above(hp, ky, ctx, rules, best) {
+            // The ready hand's group entries and rests from the waiting hand's.
+            let n_melds = kx.n_melds();
+            let ready_hand: &Counts = hp;
+            let mut groups = || {
+                let (r, e, rests) = parent.groups_after(x, y);
+                shanten::useful::useful_tiles_and_regular_with(ready_hand, n_melds, &r, &e, &rests)
+            };
+            if let Some((wy, my)) = self.waits_above(ready_hand, ky, ctx, rules, best, &mut groups)
+            {
                 let key = self.ready_key(wy, my);
                 if key > best {
                     (best, best_w, best_m) = (key, wy, my);
@@ -621,6 +678,9 @@ impl Lookahead {
         let mut q = [0f32; 34];
         let mut n = 0usize;
         let mut hp = *h;
+        // The waiting hand's group entries, shared by the hands one tile from ready that
+        // its draws and discards reach.
+        let mut parent = Parent::new(h);
         let mut bits = draws;
         while bits != 0 {
             let x = bits.trailing_zeros() as usize;
@@ -631,14 +691,19 @@ impl Lookahead {
             hp[x] += 1;
             let kx = key.plus(x);
             let mut b = [0f32; MAX_TURNS + 1];
-            let (ready, one) = self.discards.near(&hp, kx);
+            let (ready, one) = self.discards.near_after(&mut parent, &hp, kx, x);
             let mut near = (ready | one) & !(1 << x);
             while near != 0 {
                 let y = near.trailing_zeros() as usize;
                 near &= near - 1;
                 let s = if ready >> y & 1 == 1 { 0 } else { 1 };
                 hp[y] -= 1;
-                let c = self.curve(&hp, kx.minus(y), s, ctx, rules);
+                let one_away: &Counts = &hp;
+                let mut useful = || {
+                    let (r, e, rests) = parent.groups_after(x, y);
+                    shanten::useful::useful_tiles_with(one_away, key.n_melds(), &r, &e, &rests)
+                };
+                let c = self.curve(one_away, kx.minus(y), s, ctx, rules, &mut useful);
                 if c[self.turns] > b[self.turns] {
                     b = c;
                 }
@@ -702,6 +767,16 @@ impl ShapeSlot {
         self.shanten
     }
 
+    /// [`ShapeSlot::useful`], measured by `measure` (which must give the same mask) when
+    /// first asked.
+    fn useful_with(&mut self, measure: &mut dyn FnMut() -> u64) -> u64 {
+        if !self.has_useful {
+            self.useful = measure();
+            self.has_useful = true;
+        }
+        self.useful
+    }
+
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the slot's hand `h`, measured
     /// when first asked.
     fn useful(&mut self, h: &Counts) -> u64 {
@@ -714,10 +789,9 @@ impl ShapeSlot {
 
     /// [`ShapeSlot::shanten`] and [`ShapeSlot::useful`] together: both from one reading
     /// of the group entries when neither is known yet.
-    fn both(&mut self, h: &Counts) -> (i8, u64) {
+    fn both(&mut self, h: &Counts, measure: &mut dyn FnMut() -> (u64, u8)) -> (i8, u64) {
         if self.shanten == Self::UNKNOWN && !self.has_useful {
-            let (useful, distance) =
-                shanten::useful::useful_tiles_and_distance(h, self.key.n_melds());
+            let (useful, distance) = measure();
             self.shanten = (distance as i16 - 1).clamp(-1, 100) as i8;
             self.useful = useful;
             self.has_useful = true;
@@ -781,8 +855,19 @@ impl ShapeMemo {
 
     /// `shanten::useful_tiles(h, &[0; 34], n_melds, 0)` of the hand `h` beside `n_melds`
     /// melds (its key `key`), remembered.
+    #[cfg(test)]
     fn useful(&mut self, h: &Counts, key: HandKey) -> u64 {
         self.slot(h, key).useful(h)
+    }
+
+    /// [`ShapeMemo::useful`], measured by `measure` (which must give the same mask) when
+    /// not remembered.
+    fn useful_with(&mut self, h: &Counts, key: HandKey, measure: &mut dyn FnMut() -> u64) -> u64 {
+        debug_assert_eq!(
+            measure(),
+            shanten::useful_tiles(h, &NO_USED, key.n_melds(), 0)
+        );
+        self.slot(h, key).useful_with(measure)
     }
 }
 
@@ -920,7 +1005,9 @@ mod tests {
                 }
             }
             let (s, u) = if round % 8 == 1 {
-                memo.slot(&h, HandKey::of(&h, n_melds)).both(&h)
+                let mut measure = || shanten::useful::useful_tiles_and_distance(&h, n_melds);
+                memo.slot(&h, HandKey::of(&h, n_melds))
+                    .both(&h, &mut measure)
             } else if round % 4 < 2 {
                 let k = HandKey::of(&h, n_melds);
                 (memo.shanten(&h, k), memo.useful(&h, k))

@@ -466,6 +466,8 @@ impl StrongPolicy {
         let n_melds = ev.melds().len() as u8;
         let mut n = 0usize;
         let mut h = *hand;
+        // The full hand's group entries, shared by its discards' shapes.
+        let mut parent = discards::Parent::new(hand);
         for t in 0..34usize {
             if hand[t] == 0 || allowed >> t & 1 == 0 || n == out.len() {
                 continue;
@@ -476,7 +478,14 @@ impl StrongPolicy {
             let r = if g < 3 { g * 9..g * 9 + 9 } else { 27..34 };
             e[g] = group_entry(g, &h[r.clone()], &NO_USED[r], false);
             let mut s = ev.score_with(&h, &e);
-            let (shanten, useful) = la.shape(&h, n_melds);
+            let waiting: &Counts = &h;
+            let mut measure = || {
+                let (r, e, rests) = parent.groups_without(t);
+                crate::shanten::useful::useful_tiles_and_distance_with(
+                    waiting, n_melds, &r, &e, &rests,
+                )
+            };
+            let (shanten, useful) = la.shape_with(waiting, n_melds, &mut measure);
             let mask = useful & s.allowed;
             let mut u = 0u32;
             let mut m = mask;

@@ -220,7 +220,7 @@ impl WaitMemo {
         unseen: &Counts,
     ) -> WaitValue {
         let key = wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules);
-        self.lookup(key, hand, ctx, rules, unseen, false, -1.0)
+        self.lookup(key, hand, ctx, rules, unseen, None, -1.0)
             .unwrap_or_default()
     }
 
@@ -252,12 +252,36 @@ impl WaitMemo {
         unseen: &Counts,
         floor: f32,
     ) -> Option<WaitValue> {
+        let n_melds = ctx.n_melds;
+        let mut waits = || shanten::useful::useful_tiles_and_regular(hand, n_melds);
+        self.ready_scoring_waits_above_with(key, hand, ctx, rules, unseen, floor, &mut waits)
+    }
+
+    /// [`WaitMemo::ready_scoring_waits_above`], the useful tiles of a new hand and their
+    /// regular part given by `waits` (which must equal
+    /// `shanten::useful::useful_tiles_and_regular` of the hand; asked only for a new one).
+    #[allow(clippy::too_many_arguments)]
+    pub fn ready_scoring_waits_above_with(
+        &mut self,
+        key: FactsKey,
+        hand: &Counts,
+        ctx: &WinContext,
+        rules: &Rules,
+        unseen: &Counts,
+        floor: f32,
+        waits: &mut dyn FnMut() -> (u64, u64),
+    ) -> Option<WaitValue> {
         debug_assert_eq!(shanten::shanten(hand, &NO_USED, ctx.n_melds, 0), 0);
-        self.lookup(key, hand, ctx, rules, unseen, true, floor)
+        debug_assert_eq!(
+            waits(),
+            shanten::useful::useful_tiles_and_regular(hand, ctx.n_melds)
+        );
+        self.lookup(key, hand, ctx, rules, unseen, Some(waits), floor)
     }
 
     /// The remembered waits of `hand` (memo key `key`) counted against `unseen`; `None`
-    /// when their unseen copies are at most `floor` (then no wait is scored).
+    /// when their unseen copies are at most `floor` (then no wait is scored). `ready`
+    /// gives the useful tiles of a hand known to be ready ([`WaitMemo::slot_in`]).
     #[allow(clippy::too_many_arguments)]
     fn lookup(
         &mut self,
@@ -266,7 +290,7 @@ impl WaitMemo {
         ctx: &WinContext,
         rules: &Rules,
         unseen: &Counts,
-        ready: bool,
+        ready: Option<&mut dyn FnMut() -> (u64, u64)>,
         floor: f32,
     ) -> Option<WaitValue> {
         debug_assert_eq!(key, wait_key(HandKey::of(hand, ctx.n_melds), ctx, rules));
@@ -343,29 +367,33 @@ impl WaitMemo {
         ctx: &WinContext,
         ready: bool,
     ) -> (&mut MemoSlot, Option<u64>) {
+        let n_melds = ctx.n_melds;
+        let mut waits = || shanten::useful::useful_tiles_and_regular(hand, n_melds);
+        let ready = ready.then_some(&mut waits as &mut dyn FnMut() -> (u64, u64));
         Self::slot_in(&mut self.table, key, hand, ctx, ready)
     }
 
     /// The slot of `key` in `table`, filled with the hand's waits when new (its useful
-    /// tiles when it is known to be `ready`); for a new ready hand also the kinds that
-    /// complete it in the regular form (for the fan evaluator's unique-wait fans, which
-    /// would otherwise search them again).
+    /// tiles, given by `ready`, when it is known to be ready); for a new ready hand also
+    /// the kinds that complete it in the regular form (for the fan evaluator's unique-wait
+    /// fans, which would otherwise search them again).
     fn slot_in<'t>(
         table: &'t mut memo::Table<MemoSlot, MEMO_SLOTS>,
         key: FactsKey,
         hand: &Counts,
         ctx: &WinContext,
-        ready: bool,
+        ready: Option<&mut dyn FnMut() -> (u64, u64)>,
     ) -> (&'t mut MemoSlot, Option<u64>) {
         let (slot, new) = table.find(key);
         let mut regular = None;
         if new {
-            slot.waits = if ready {
-                let (useful, r) = shanten::useful::useful_tiles_and_regular(hand, ctx.n_melds);
-                regular = Some(r);
-                useful
-            } else {
-                shanten::waits(hand, &NO_USED, ctx.n_melds, 0)
+            slot.waits = match ready {
+                Some(waits) => {
+                    let (useful, r) = waits();
+                    regular = Some(r);
+                    useful
+                }
+                None => shanten::waits(hand, &NO_USED, ctx.n_melds, 0),
             };
         }
         (slot, regular)
