@@ -239,8 +239,8 @@ const fn pair_index(a: usize, b: usize) -> usize {
 
 /// The group entries of a waiting hand (`13 - 3k` tiles, no copy in melds counted),
 /// shared by the full hands its draws make: a draw changes one group, so a full hand's
-/// regular distance and keeping kinds ([`Measured`]) come from the drawn group's new
-/// entry and merges of the waiting hand's other groups, each merged once for all the
+/// regular distance and keeping kinds (what `Measured` holds) come from the drawn group's
+/// new entry and merges of the waiting hand's other groups, each merged once for all the
 /// draws (the merges are exact minima, so the order in which groups are merged does not
 /// change a lane). Built when first needed.
 pub struct Parent<'h> {
