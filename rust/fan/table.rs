@@ -77,14 +77,7 @@ impl Table {
     #[inline]
     pub fn union_over(&self, masks: &[u128; N_FANS]) -> u128 {
         let mut out = 0u128;
-        for (half, base) in [(self.mask as u64, 0usize), ((self.mask >> 64) as u64, 64)] {
-            let mut m = half;
-            while m != 0 {
-                let i = base + m.trailing_zeros() as usize;
-                m &= m - 1;
-                out |= masks[i];
-            }
-        }
+        each_present(self.mask, |i| out |= masks[i]);
         out
     }
 
@@ -106,15 +99,22 @@ impl Table {
 /// mask in turn (only the bits of fans present are set, each below [`N_FANS`]).
 pub fn points(t: &Table) -> u32 {
     let mut sum = 0u32;
-    for (half, base) in [(t.mask as u64, 0usize), ((t.mask >> 64) as u64, 64)] {
+    each_present(t.mask, |i| sum += POINTS[i] as u32 * t.counts[i] as u32);
+    sum
+}
+
+/// Calls `f` with the index of every bit set in `mask`, in order, reading the mask's two
+/// 64-bit halves in turn (no 128-bit bit steps).
+#[inline(always)]
+fn each_present(mask: u128, mut f: impl FnMut(usize)) {
+    for (half, base) in [(mask as u64, 0usize), ((mask >> 64) as u64, 64)] {
         let mut m = half;
         while m != 0 {
             let i = base + m.trailing_zeros() as usize;
             m &= m - 1;
-            sum += POINTS[i] as u32 * t.counts[i] as u32;
+            f(i);
         }
     }
-    sum
 }
 
 #[inline]

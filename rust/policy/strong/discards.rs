@@ -82,12 +82,7 @@ impl Measured {
     /// leaves the regular distance `full`, or one more when it does not keep it; `None`
     /// when another form may be near.
     fn regular_masks(&self) -> Option<(u64, u64)> {
-        if self.limit > 2
-            || self.pairs_near
-            || self.orphans_near
-            || self.honors_knitted_near
-            || self.knitted_near
-        {
+        if self.limit > 2 || self.special_near() {
             return None;
         }
         let (keep, other) = (self.keeping & self.held, self.held & !self.keeping);
@@ -103,28 +98,33 @@ impl Measured {
     /// regular form may be that near: those that keep a regular distance of 1 (or, from a
     /// complete hand, those that do not keep 0); `None` when another form may be.
     fn regular_ready(&self) -> Option<u64> {
-        if self.limit != 1
-            || self.pairs_near
-            || self.orphans_near
-            || self.honors_knitted_near
-            || self.knitted_near
-        {
+        // With the limit 1 a regular distance within it is 0 or 1, and the first mask of
+        // `regular_masks` is the ready one.
+        if self.limit != 1 {
             return None;
         }
-        Some(match (self.regular_near, self.full) {
-            (true, 1) => self.keeping & self.held,
-            (true, 0) => self.held & !self.keeping,
-            _ => 0,
-        })
+        self.regular_masks().map(|(ready, _)| ready)
     }
+
+    /// Whether a special form (seven pairs, thirteen orphans, the knitted forms) may be
+    /// within the limit after a discard.
+    fn special_near(&self) -> bool {
+        self.pairs_near || self.orphans_near || self.honors_knitted_near || self.knitted_near
+    }
+}
+
+/// The distance above which [`each_discard`] with the cap `cap` tells no distances
+/// apart (shanten = distance - 1).
+#[inline(always)]
+fn limit_of(cap: i8) -> u8 {
+    (cap.max(-1) as i16 + 1).min(60) as u8
 }
 
 /// The full hand's regular distance, keeping kinds and special-form bounds
 /// ([`Measured`]) for [`each_discard`] with the cap `cap`.
 #[inline(always)]
 fn measure(hand: &Counts, n_melds: u8, cap: i8) -> Measured {
-    // Distances above `limit` are not told apart (shanten = distance - 1).
-    let limit = (cap.max(-1) as i16 + 1).min(60) as u8;
+    let limit = limit_of(cap);
     let m = 4 - n_melds.min(4) as usize;
     let ranks = regular::ranks_of(&regular::codes(hand));
     let e = regular::entries_at(&ranks);
@@ -329,16 +329,24 @@ impl Parent<'_> {
         let (mut r, mut e) = (self.ranks, self.e);
         r[g] = lim.rank_at_codes(g, &regular::code_step(&self.codes[g], g, y - 9 * g, false));
         e[g] = *lim.entry_at(g, r[g]);
+        (r, e, self.rests_with(g, &e[g]))
+    }
+
+    /// The rests of the hand of `self` with group `g`'s entry changed to `eg`: group `g`
+    /// keeps its rest, and every other group's rest is one merge of `eg` with the hand's
+    /// pair of the two untouched groups.
+    #[inline(always)]
+    fn rests_with(&mut self, g: usize, eg: &Entry) -> [Entry; 4] {
         let mut rests = [[0; tables::LANES]; 4];
         for (o, rest) in rests.iter_mut().enumerate() {
             *rest = if o == g {
                 self.rest(g)
             } else {
                 let (a, b) = OTHER_TWO[o][g];
-                regular::combine(&e[g], &self.pair(a, b))
+                regular::combine(eg, &self.pair(a, b))
             };
         }
-        (r, e, rests)
+        rests
     }
 
     /// The group ranks, entries and rests (each group's view of the other three merged)
@@ -353,39 +361,31 @@ impl Parent<'_> {
         let group = |t: usize| if t < 27 { t / 9 } else { 3 };
         let (gx, gy) = (group(x), group(y));
         let (mut r, mut e) = (self.ranks, self.e);
-        let mut rests = [[0; tables::LANES]; 4];
         if gx == gy {
             let g = gx;
             let up = regular::code_step(&self.codes[g], g, x - 9 * g, true);
             r[g] = lim.rank_at_codes(g, &regular::code_step(&up, g, y - 9 * g, false));
             e[g] = *lim.entry_at(g, r[g]);
-            for (o, rest) in rests.iter_mut().enumerate() {
-                *rest = if o == g {
-                    self.rest(g)
-                } else {
-                    let (a, b) = OTHER_TWO[o][g];
-                    regular::combine(&e[g], &self.pair(a, b))
-                };
-            }
-        } else {
-            r[gx] = lim.rank_at_codes(
-                gx,
-                &regular::code_step(&self.codes[gx], gx, x - 9 * gx, true),
-            );
-            r[gy] = lim.rank_at_codes(
-                gy,
-                &regular::code_step(&self.codes[gy], gy, y - 9 * gy, false),
-            );
-            e[gx] = *lim.entry_at(gx, r[gx]);
-            e[gy] = *lim.entry_at(gy, r[gy]);
-            let (a, b) = OTHER_TWO[gx][gy];
-            let untouched = self.pair(a, b);
-            rests[gx] = regular::combine(&e[gy], &untouched);
-            rests[gy] = regular::combine(&e[gx], &untouched);
-            let both = regular::combine(&e[gx], &e[gy]);
-            rests[a] = regular::combine(&both, &e[b]);
-            rests[b] = regular::combine(&both, &e[a]);
+            return (r, e, self.rests_with(g, &e[g]));
         }
+        let mut rests = [[0; tables::LANES]; 4];
+        r[gx] = lim.rank_at_codes(
+            gx,
+            &regular::code_step(&self.codes[gx], gx, x - 9 * gx, true),
+        );
+        r[gy] = lim.rank_at_codes(
+            gy,
+            &regular::code_step(&self.codes[gy], gy, y - 9 * gy, false),
+        );
+        e[gx] = *lim.entry_at(gx, r[gx]);
+        e[gy] = *lim.entry_at(gy, r[gy]);
+        let (a, b) = OTHER_TWO[gx][gy];
+        let untouched = self.pair(a, b);
+        rests[gx] = regular::combine(&e[gy], &untouched);
+        rests[gy] = regular::combine(&e[gx], &untouched);
+        let both = regular::combine(&e[gx], &e[gy]);
+        rests[a] = regular::combine(&both, &e[b]);
+        rests[b] = regular::combine(&both, &e[a]);
         (r, e, rests)
     }
 }
@@ -401,7 +401,7 @@ fn measure_after(
     n_melds: u8,
     cap: i8,
 ) -> Measured {
-    let limit = (cap.max(-1) as i16 + 1).min(60) as u8;
+    let limit = limit_of(cap);
     let m = 4 - n_melds.min(4) as usize;
     parent.build();
     let gx = if x < 27 { x / 9 } else { 3 };
