@@ -6,7 +6,6 @@ use crate::error::{MjError, MjResult};
 use crate::policy::{play_out, Policy, PolicyKind};
 use crate::round::Round;
 use crate::rules::Rules;
-use crate::wall::Rng;
 
 /// One thread's table: a reusable round (events not recorded: nothing here reads them)
 /// and four policies.
@@ -14,9 +13,6 @@ pub struct Table {
     rules: Rules,
     round: Option<Round>,
     policies: [Box<dyn Policy>; 4],
-    /// Every seat plays [`PolicyKind::Random`] (a table built by [`Table::new`]): an
-    /// unchecked hand is played by [`play_random`].
-    all_random: bool,
 }
 
 impl Table {
@@ -26,7 +22,6 @@ impl Table {
             rules: rules.clone(),
             round: None,
             policies: std::array::from_fn(|s| kinds[s].build(rules)),
-            all_random: kinds.iter().all(|&k| k == PolicyKind::Random),
         }
     }
 
@@ -38,7 +33,6 @@ impl Table {
             rules: rules.clone(),
             round: None,
             policies,
-            all_random: false,
         }
     }
 
@@ -77,10 +71,6 @@ impl Table {
         let Some(round) = self.round.as_mut() else {
             return Err(MjError::rule("no round".to_string()));
         };
-        if self.all_random && violations.is_none() {
-            play_random(round, seeds)?;
-            return Ok(outcome(round));
-        }
         for s in 0..4 {
             self.policies[order[s]].begin_hand(seeds[s]);
         }
@@ -93,24 +83,6 @@ impl Table {
         permute(&mut self.policies, inverse(order));
         played?;
         Ok(outcome(round))
-    }
-}
-
-/// [`play_out`] for four [`crate::policy::RandomPolicy`] seats, seat `s`'s begun with
-/// `seeds[s]`: each seat draws its choices from its own generator seeded as
-/// [`Policy::begin_hand`] seeds it, through the same [`Round::legal_uniform`] its
-/// [`Policy::act_on`] calls, so the hand is the same, without a policy's dynamic call per
-/// decision.
-fn play_random(round: &mut Round, seeds: [u64; 4]) -> MjResult<()> {
-    let mut rngs = seeds.map(Rng::new);
-    loop {
-        let pending = round.pending();
-        if pending == 0 {
-            return Ok(());
-        }
-        let seat = pending.trailing_zeros() as u8;
-        let action = round.legal_uniform(seat, &mut rngs[seat as usize & 3]);
-        round.apply_inline(seat, action)?;
     }
 }
 
@@ -138,26 +110,6 @@ fn inverse(order: [usize; 4]) -> [usize; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn random_seats_play_as_their_policies() {
-        // A table of random kinds (played by `play_random`) and one of the same policies
-        // passed in (played through `play_out`): the same hands, seat orders and seeds.
-        for rules in ["gb", "classic", "huainan"] {
-            let rules = Rules::named(rules).unwrap();
-            let kinds = [PolicyKind::Random; 4];
-            let mut fast = Table::new(&rules, &kinds);
-            assert!(fast.all_random);
-            let mut slow = Table::with_policies(&rules, kinds.map(|k| k.build(&rules)));
-            for h in 0..200u64 {
-                let order = [[0, 1, 2, 3], [1, 2, 3, 0], [3, 2, 1, 0]][h as usize % 3];
-                let seeds = [h * 4, h * 4 + 1, h * 4 + 2, h * 4 + 3];
-                let a = fast.play(h, (h % 4) as u8, 0, order, seeds, None).unwrap();
-                let b = slow.play(h, (h % 4) as u8, 0, order, seeds, None).unwrap();
-                assert_eq!(a, b, "hand {h}");
-            }
-        }
-    }
 
     #[test]
     fn permute_places_and_restores() {

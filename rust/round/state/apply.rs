@@ -20,9 +20,8 @@ impl Round {
         self.apply_inline(seat, action)
     }
 
-    /// [`Round::apply`], always inlined into its caller: for the loops that do little but
-    /// apply decisions ([`crate::policy::play_out`] and the all-random table of
-    /// [`crate::sim`]), where the call's own cost counts.
+    /// [`Round::apply`], always inlined into its caller: for the loop that does little but
+    /// apply decisions ([`crate::policy::play_out`]), where the call's own cost counts.
     #[inline(always)]
     pub(crate) fn apply_inline(&mut self, seat: u8, action: Action) -> MjResult<()> {
         // The common case first: a legal action of a seat that must decide (no false win to
