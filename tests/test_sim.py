@@ -27,6 +27,20 @@ def test_shards_concatenate_to_the_single_run():
         assert np.array_equal(v, np.concatenate([first[k], rest[k]])), k
 
 
+def test_tables_of_random_seats_give_the_same_hands_over_many_blocks():
+    # Tables of four random seats take blocks of 512 hands: runs of two threads, and
+    # shards that start inside a block, give the hands of one thread's run.
+    one = _core.simulate_hands(2000, rules="gb", bots=["random"] * 4, seed=11, threads=1)
+    two = _core.simulate_hands(2000, rules="gb", bots=["random"] * 4, seed=11, threads=2)
+    parts = [
+        _core.simulate_hands(n, rules="gb", bots=["random"] * 4, seed=11, start=s, threads=2)
+        for s, n in ((0, 513), (513, 1), (514, 1486))
+    ]
+    for k, v in one.items():
+        assert np.array_equal(v, two[k]), k
+        assert np.array_equal(v, np.concatenate([p[k] for p in parts])), k
+
+
 @pytest.mark.parametrize(
     ("rules", "bots", "n"),
     [
