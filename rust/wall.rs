@@ -536,22 +536,24 @@ impl Wall {
             }
             return hands;
         }
-        let mut pos = 0usize;
+        let w = &self.tiles;
         for round in 0..3 {
-            for hand in hands.iter_mut() {
-                for k in 0..4 {
-                    hand[round * 4 + k] = self.take(pos);
-                    pos += 1;
-                }
+            for (i, hand) in hands.iter_mut().enumerate() {
+                let at = 16 * round + 4 * i;
+                hand[4 * round..4 * round + 4].copy_from_slice(&w[at..at + 4]);
             }
         }
         // The jump: the dealer takes the upper tiles of the 1st and 3rd next stacks
         // (W[48], W[52]); the others take W[49], W[50], W[51].
-        hands[0][12] = self.take(48);
-        hands[1][12] = self.take(49);
-        hands[2][12] = self.take(50);
-        hands[3][12] = self.take(51);
-        hands[0][13] = self.take(52);
+        hands[0][12] = w[48];
+        hands[1][12] = w[49];
+        hands[2][12] = w[50];
+        hands[3][12] = w[51];
+        hands[0][13] = w[52];
+        // Every position of W[0..=52] taken at once, as `take` takes them one by one.
+        self.taken[0] |= (1 << DEALT) - 1;
+        self.remaining -= DEALT as u8;
+        self.drawable = self.drawable.saturating_sub(DEALT as u8);
         self.head = DEALT as u8;
         hands
     }
@@ -583,8 +585,9 @@ impl Wall {
 
     /// Draws for seat `i` (counted from the dealer): from its own wall when private,
     /// otherwise from the tail when `tail` (a replacement) and the head when not. `None`
-    /// when that wall has no drawable tile left.
-    #[inline]
+    /// when that wall has no drawable tile left. Always inlined, with [`Wall::draw`]: the
+    /// round draws once a turn, and the call cost as much as the draw itself.
+    #[inline(always)]
     pub fn draw_for_seat(&mut self, i: u8, tail: bool) -> Option<Tile> {
         if !self.private && !tail {
             // The common draw, kept inline.
@@ -609,7 +612,7 @@ impl Wall {
     }
 
     /// Draws from the head (a normal draw); `None` when no drawable tile is left.
-    #[inline]
+    #[inline(always)]
     pub fn draw(&mut self) -> Option<Tile> {
         if self.remaining() == 0 {
             return None;

@@ -428,8 +428,9 @@ impl ShapeStats {
     }
 
     /// The summaries of `c` (every counter is a sum over the kinds, so they are the ones
-    /// its tiles added one by one give).
-    #[inline]
+    /// its tiles added one by one give): what the tests check the running summaries
+    /// against.
+    #[cfg(test)]
     pub fn of(c: &Counts) -> Self {
         let mut s = ShapeStats::default();
         for (t, &x) in c.iter().enumerate() {
@@ -577,7 +578,8 @@ impl ShapeStats {
     ///   within two of each other). If `j` of the `i` lone tiles are used, their `j` groups
     ///   lack at least `2j - 1` tiles (one of them at most is the pair), and the `i - j`
     ///   others are unused: `d >= max(2j - 1, 1 + i - j)` (`1 + i` for `j = 0`), whose least
-    ///   over `j` gives shanten `>= floor(2i / 3)`.
+    ///   over `j` gives shanten `>= floor(2i / 3)`. When that proves nothing (at most one
+    ///   lone tile), the pairs held apart are counted too ([`REGULAR_FLOOR`]).
     /// - Seven pairs (no meld): a pair of the hand is a kind held twice or three times, or
     ///   half of one held four times; each of the seven pairs not held lacks a tile, so
     ///   shanten `>= 6 - pairs held`.
@@ -599,14 +601,17 @@ impl ShapeStats {
         const R1: u64 = R0 << 1;
         const R7: u64 = R0 << 7;
         const R8: u64 = R0 << 8;
-        // `FLOOR[i]`: floor(2i / 3), the regular form's bound with `i` lone tiles.
-        const FLOOR: [i8; 16] = [0, 0, 1, 2, 2, 3, 4, 4, 5, 6, 6, 7, 8, 8, 9, 10];
         let p = self.present;
         let s = p & SUITED;
         // Kinds with another held kind within two of them in their suit.
         let near = (s & !R8) << 1 | (s & !(R7 | R8)) << 2 | (s & !R0) >> 1 | (s & !(R0 | R1)) >> 2;
-        let lone = (held_once(hand) & !near).count_ones() as usize;
-        let regular = FLOOR[lone & 15];
+        let lone = kinds_in(held_exactly(hand, 1) & !near) as usize;
+        let mut regular = REGULAR_FLOOR[lone & 15][0];
+        if regular <= 0 {
+            // Too few lone tiles to prove anything: the pairs held apart may.
+            let pairs = kinds_in(held_exactly(hand, 2) & !near) as usize;
+            regular = REGULAR_FLOOR[lone & 15][pairs & 7];
+        }
         if n_melds > 1 || regular <= 0 {
             return regular;
         }
@@ -648,10 +653,36 @@ impl ShapeStats {
     }
 }
 
-/// The kinds `hand` holds exactly once, as a bit set: on x86-64 three SSE2 byte
+/// How many kinds the bit set `set` (over the 34 kinds) holds: `count_ones`, which on the
+/// x86-64 baseline (no popcount instruction) is a dozen and a half operations, read here
+/// from a table of the counts of 12 bits at a time.
+#[inline(always)]
+fn kinds_in(set: u64) -> u32 {
+    #[cfg(target_feature = "popcnt")]
+    {
+        set.count_ones()
+    }
+    #[cfg(not(target_feature = "popcnt"))]
+    {
+        // `BITS[b]`: the set bits of the 12-bit `b`.
+        const BITS: [u8; 4096] = {
+            let mut out = [0u8; 4096];
+            let mut b = 0;
+            while b < 4096 {
+                out[b] = (b as u32).count_ones() as u8;
+                b += 1;
+            }
+            out
+        };
+        let at = |shift: u32| BITS[(set >> shift) as usize & 0xFFF] as u32;
+        at(0) + at(12) + at(24)
+    }
+}
+
+/// The kinds `hand` holds exactly `n` times, as a bit set: on x86-64 three SSE2 byte
 /// comparisons (part of the base instruction set) of the counts, elsewhere one per kind.
 #[inline(always)]
-fn held_once(hand: &Counts) -> u64 {
+fn held_exactly(hand: &Counts, n: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::*;
@@ -660,7 +691,7 @@ fn held_once(hand: &Counts) -> u64 {
             // SAFETY: `bytes` is 16 readable bytes; SSE2 is part of the x86-64 baseline.
             unsafe {
                 let v = _mm_loadu_si128(bytes.as_ptr() as *const __m128i);
-                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(1))) as u32 as u64
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(n as i8))) as u32 as u64
             }
         };
         // Kinds 0-15, 16-31, and 18-33 of which the top two are 32 and 33.
@@ -670,9 +701,64 @@ fn held_once(hand: &Counts) -> u64 {
     {
         hand.iter()
             .enumerate()
-            .fold(0, |m, (t, &x)| m | u64::from(x == 1) << t)
+            .fold(0, |m, (t, &x)| m | u64::from(x == n) << t)
     }
 }
+
+/// `REGULAR_FLOOR[i][q]`: the regular form's bound on the shanten of a waiting hand with `i`
+/// lone tiles and `q` pairs held apart (kinds held twice with no other kind within two of
+/// them in their suit held; an honor held twice), as [`ShapeStats::shanten_floor`] counts
+/// them; floor(2i / 3) for `q` = 0. A set or pair using an apart pair's kind lacks every
+/// other tile of it and holds no other lone or apart kind, so each such kind costs the
+/// complete hand at least as follows, apart from the one pair: a lone tile used lacks two
+/// tiles, unused it is a tile unused; an apart pair made a pung lacks a tile, and otherwise
+/// leaves both copies unused (or one, in a chow lacking two). With `L` tiles lacked and `U`
+/// held tiles unused, `d = L = 1 + U`: the bound is the least of `max(L, U + 1) - 1` over the
+/// choices of the pair (none of them, a lone tile or an apart pair), the lone tiles used
+/// and the apart pairs made pungs.
+const REGULAR_FLOOR: [[i8; 8]; 16] = {
+    let mut out = [[0i8; 8]; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut q = 0;
+        while q < 8 {
+            let mut best = i32::MAX;
+            // The pair: none of them (0), a lone tile (1) or an apart pair (2).
+            let mut eye = 0;
+            while eye < 3 {
+                if (eye == 1 && i == 0) || (eye == 2 && q == 0) {
+                    eye += 1;
+                    continue;
+                }
+                let lone = i - (eye == 1) as usize;
+                let pairs = q - (eye == 2) as usize;
+                let mut used = 0;
+                while used <= lone {
+                    let mut pungs = 0;
+                    while pungs <= pairs {
+                        let lacked = (eye == 1) as i32 + 2 * used as i32 + pungs as i32;
+                        let unused = (lone - used) as i32 + 2 * (pairs - pungs) as i32;
+                        let d = if lacked > unused + 1 {
+                            lacked
+                        } else {
+                            unused + 1
+                        };
+                        if d - 1 < best {
+                            best = d - 1;
+                        }
+                        pungs += 1;
+                    }
+                    used += 1;
+                }
+                eye += 1;
+            }
+            out[i][q] = best as i8;
+            q += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 /// [`REGULAR`]: an honor pair becoming a pung completes the regular form.
 const PAIR_TO_PUNG: u8 = 8;
@@ -979,7 +1065,10 @@ mod tests {
                 }
             }
             let once = (0..34).fold(0u64, |m, t| m | u64::from(c[t] == 1) << t);
-            assert_eq!(held_once(&c), once, "{c:?}");
+            let twice = (0..34).fold(0u64, |m, t| m | u64::from(c[t] == 2) << t);
+            assert_eq!(held_exactly(&c, 1), once, "{c:?}");
+            assert_eq!(held_exactly(&c, 2), twice, "{c:?}");
+            assert_eq!(kinds_in(once), once.count_ones(), "{c:?}");
             let floor = ShapeStats::of(&c).shanten_floor(&c, n_melds);
             let s = shanten_ignoring_melds(&c, n_melds as u8);
             assert!(floor <= s, "{c:?}, {n_melds} melds: floor {floor} > {s}");
@@ -989,8 +1078,14 @@ mod tests {
         assert!(proved > 20_000 && exact > 5_000, "{proved} {exact}");
         // Hands whose floor is their shanten: honors and knitted (seven lone honors and
         // one tile of a class per suit: 13 - 10), two sets' lone honors beside three melds
-        // (four lone tiles: 2), and a pair's wait beside four melds (nothing proved).
-        for (h, m, want) in [("1234567z159m26p3s", 0, 3), ("1357z", 3, 2), ("1z", 4, 0)] {
+        // (four lone tiles: 2), three honor pairs apart and a lone honor beside two melds
+        // (two pungs to complete: 1), and a pair's wait beside four melds (nothing proved).
+        for (h, m, want) in [
+            ("1234567z159m26p3s", 0, 3),
+            ("1357z", 3, 2),
+            ("1133557z", 2, 1),
+            ("1z", 4, 0),
+        ] {
             let c = to_counts(&parse(h).unwrap()).unwrap();
             let floor = ShapeStats::of(&c).shanten_floor(&c, m);
             assert_eq!(floor, want, "{h}");

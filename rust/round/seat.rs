@@ -119,20 +119,14 @@ impl SeatState {
         self.stats.present() & NEAR.get(t as usize).copied().unwrap_or(u64::MAX) == 0
             && self.n_hand as u32 == self.stats.distinct() + self.stats.repeated() as u32
     }
-    /// Deals `t` into the hand without updating the summaries: a dealt hand's summaries
-    /// are set at once by [`SeatState::count_dealt`]. The bound stays as it is (nothing
-    /// known before the deal).
+    /// Deals `t` into the hand: its summaries as [`SeatState::add`] keeps them, the bound
+    /// as it is (nothing is known before the deal).
     #[inline(always)]
     pub(super) fn deal(&mut self, t: Tile) {
-        self.hand[t as usize] += 1;
+        let c = self.hand[t as usize];
+        self.stats.add_one(t, c);
+        self.hand[t as usize] = c + 1;
         self.n_hand += 1;
-    }
-
-    /// Sets the summaries of the hand [`SeatState::deal`] filled: the ones adding its tiles
-    /// one by one gives.
-    #[inline]
-    pub(super) fn count_dealt(&mut self) {
-        self.stats = scoring::ShapeStats::of(&self.hand);
         self.completing_known = false;
     }
 

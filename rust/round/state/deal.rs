@@ -48,10 +48,6 @@ impl Round {
                 }
             }
         }
-        // The dealt hands' summaries, at once (what adding the tiles one by one gives).
-        for st in &mut self.seats {
-            st.count_dealt();
-        }
         // Opening flower replacement (G-2).
         let each = self.opts().initial_flower_mode == FlowerMode::EachCompletes;
         loop {

@@ -454,20 +454,22 @@ impl Round {
             return Action::Pass;
         }
         let l = &self.legal[s as usize];
-        if self.deferred == 0 || s != self.turn {
-            return super::actions::uniform_choice(l.as_slice(), rng);
-        }
-        let (len, k, at) = (l.len(), self.deferred_n as usize, self.deferred_at as usize);
+        let len = l.len();
+        // The deferred discards as `k` kinds at `at`; none (after the list) for a list
+        // kept whole. One draw for both, as `uniform_choice` draws from the written list.
+        let (k, at) = if self.deferred != 0 && s == self.turn {
+            (self.deferred_n as usize, self.deferred_at as usize)
+        } else {
+            (0, len)
+        };
         if len + k > super::actions::MAX_ACTIONS || at > len {
             // Past the capacity (never in play): the written list.
             return self.legal_uniform_written(s, rng);
         }
-        // The deferred discards make at least one action.
-        let n = len + k;
-        let i = if n == 1 {
-            0
-        } else {
-            rng.below(n as u64) as usize
+        let i = match len + k {
+            0 => return Action::Pass,
+            1 => 0,
+            n => rng.below(n as u64) as usize,
         };
         l.nth_in_room(at, self.deferred, k, i)
     }
