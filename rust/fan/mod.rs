@@ -726,6 +726,80 @@ impl<'r> Waiting<'r> {
         out
     }
 
+    /// Whether the hand won with `win_tile` by self-draw surely misses the minimum, known
+    /// from `on_discard`, its totals on a discard ([`Waiting::total`] of the same tile),
+    /// without scoring it: the self-drawn total is at most the discard total plus
+    /// [`Waiting::self_draw_gain`]. False whenever that bound does not settle it.
+    pub fn self_draw_misses_minimum(&self, win_tile: Tile, on_discard: &WinTotal) -> bool {
+        let opts = self.win.opts;
+        let counted = if opts.flowers_count_toward_min {
+            on_discard.total
+        } else {
+            on_discard.total_without_flowers
+        };
+        self.self_draw_gain(win_tile)
+            .is_some_and(|gain| counted + gain < opts.min_fan as u32)
+    }
+
+    /// A bound on how many points the hand won with `win_tile` gains by self-draw over
+    /// the same tiles won on a discard (the other flags as given), read from the catalog;
+    /// `None` when no small bound holds (a kong or last-tile flag, or a self-drawn tile
+    /// that may complete a third concealed pung).
+    ///
+    /// Each decomposition (and special form) scores on the same tiles both ways, and the
+    /// readings differ only in the fans of how the tile came ([`score::score_reading`],
+    /// [`special`]); a struck fan strikes all the same ([`principles::apply_exclusions`]),
+    /// so a fan added adds at most its points and a fan removed that strikes nothing gives
+    /// none back. By self-draw:
+    /// - 自摸 is added (1).
+    /// - Without exposed melds, 不求人 replaces 门前清 and strikes 自摸 (4 - 2); where 门前清
+    ///   is struck on a discard, 不求人 is struck as well (七对, 十三幺, the knitted forms,
+    ///   九莲宝灯), except under 四暗刻, which leaves 自摸 alone (1).
+    /// - With four exposed melds 自摸 replaces 全求人 (6), which no longer strikes the
+    ///   unique wait (at most 1).
+    /// - A concealed pung of the winning tile is no longer exposed by a discard: only when
+    ///   two of its copies stand in the hand, and then one more concealed pung counts. With
+    ///   at most two concealed pungs or kongs by self-draw that adds at most 双暗刻.
+    ///
+    /// The bound of a hand is the most any of its decompositions gains, so the best
+    /// self-drawn reading totals at most the best discard reading plus it.
+    pub fn self_draw_gain(&self, win_tile: Tile) -> Option<u32> {
+        let input = &self.input;
+        if input.about_kong || input.wall_last {
+            return None;
+        }
+        let melds = input.melds();
+        let concealed_kongs = melds
+            .iter()
+            .filter(|m| m.kind == MeldKind::ConcealedKong)
+            .count() as u32;
+        let exposed = melds.len() as u32 - concealed_kongs;
+        let self_drawn = catalog::SELF_DRAWN.points();
+        let mut gain = match exposed {
+            0 => (catalog::FULLY_CONCEALED_HAND.points())
+                .saturating_sub(catalog::CONCEALED_HAND.points())
+                .max(self_drawn),
+            4 => self_drawn + catalog::SINGLE_WAIT.points(),
+            _ => self_drawn,
+        };
+        let hand = &input.hand;
+        if hand.get(win_tile as usize).is_some_and(|&c| c >= 2) {
+            // The concealed pungs or kongs by self-draw: the winning tile's, the other
+            // kinds standing three times and the concealed kongs.
+            let others = hand
+                .iter()
+                .enumerate()
+                .filter(|&(k, &c)| k != win_tile as usize && c >= 3)
+                .count() as u32;
+            match 1 + others + concealed_kongs {
+                1 => {}
+                2 => gain += catalog::TWO_CONCEALED_PUNGS.points(),
+                _ => return None,
+            }
+        }
+        Some(gain)
+    }
+
     /// Lays the win out with `win_tile` (kept when it already is).
     fn win_with(&mut self, win_tile: Tile) -> MjResult<()> {
         if self.current != Some(win_tile) {

@@ -120,8 +120,10 @@ fn win_input(hand: &Counts, ctx: &WinContext) -> Option<WinInput> {
     Some(input)
 }
 
-/// Scores the wait `w` of a ready hand as a win on a discard, then as a self-draw (both
-/// readings share the decompositions); with `divisions`, the decompositions of the
+/// Scores the wait `w` of a ready hand as a win on a discard, then, unless the discard
+/// total shows that a self-draw cannot reach the minimum either
+/// ([`fan::Waiting::self_draw_misses_minimum`]), as a self-draw (both readings share the
+/// decompositions); with `divisions`, the decompositions of the
 /// complete hand are kept there under its key ([`fan::Waiting::total_remembering`]).
 fn classify(
     waiting: &mut fan::Waiting<'_>,
@@ -134,6 +136,8 @@ fn classify(
     };
     match on_discard {
         Ok(f) if f.meets_minimum => return Wins::OnDiscard(f.total),
+        // Self-drawn, the same tiles gain too little to reach it.
+        Ok(f) if waiting.self_draw_misses_minimum(w as u8, &f) => return Wins::Never,
         _ => {}
     }
     match waiting.total(w as u8, true) {
