@@ -348,9 +348,12 @@ const KEPT_DIVISIONS: usize = 4;
 /// that does not depend on how the tile came: the checks, the tile tables, the
 /// decompositions with the fans of their sets and tiles, and the unique-wait test.
 /// [`Win::score`] always equals [`evaluate`] of the input with `self_drawn` set as asked.
-pub struct Win<'r> {
+#[derive(Clone)]
+pub struct Win {
     input: WinInput,
-    opts: &'r FanOptions,
+    /// The scoring options (a few flags: kept by value, so that a win can be kept and
+    /// laid out again for another hand).
+    opts: FanOptions,
     held: validate::WinTileHeld,
     /// The hand before the win.
     layout: Layout,
@@ -359,7 +362,7 @@ pub struct Win<'r> {
     /// Every kind of the hand, the winning tile's included.
     kinds: Kinds,
     /// The fans of the hand's tiles alone, once needed.
-    tiles: std::cell::OnceCell<score::HandTiles>,
+    tiles: Option<score::HandTiles>,
     win: rtile::RTile,
     /// The tiles completing the hand before the win ([`score::Ctx::wait`]), once found.
     wait: Option<u128>,
@@ -377,11 +380,11 @@ pub struct Win<'r> {
     no_special: bool,
 }
 
-impl<'r> Win<'r> {
+impl Win {
     /// Checks `input` (with its own flags) and lays out its tiles.
     ///
     /// Errors: as [`evaluate`] for malformed input.
-    pub fn new(input: &WinInput, opts: &'r FanOptions) -> MjResult<Win<'r>> {
+    pub fn new(input: &WinInput, opts: &FanOptions) -> MjResult<Win> {
         let held = validate::check_tiles(input, opts)?;
         validate::check_flags(input, opts, held)?;
         Ok(Win::laid_out(input, opts, held, Layout::of(input)))
@@ -391,21 +394,21 @@ impl<'r> Win<'r> {
     #[inline(always)]
     fn laid_out(
         input: &WinInput,
-        opts: &'r FanOptions,
+        opts: &FanOptions,
         held: validate::WinTileHeld,
         layout: Layout,
-    ) -> Win<'r> {
+    ) -> Win {
         let win = rtile::from_code(input.win_tile);
         let mut standing = layout.standing;
         standing[win as usize] += 1;
         Win {
             input: *input,
-            opts,
+            opts: opts.clone(),
             held,
             layout,
             standing,
             kinds: layout.kinds | 1 << win,
-            tiles: std::cell::OnceCell::new(),
+            tiles: None,
             win,
             wait: None,
             divs: Divisions::new(),
@@ -414,6 +417,28 @@ impl<'r> Win<'r> {
             n_kept: 0,
             no_special: false,
         }
+    }
+
+    /// Makes this the win of another hand (`input`, checked, with `held`) in place, equal
+    /// to [`Win::laid_out`] of it: the storage of the decompositions and of their fans is
+    /// kept, only their counts start over, so nothing large is moved or cleared.
+    #[inline(always)]
+    fn lay_out_again(&mut self, input: &WinInput, opts: &FanOptions, held: validate::WinTileHeld) {
+        self.layout = Layout::of(input);
+        let win = rtile::from_code(input.win_tile);
+        self.standing = self.layout.standing;
+        self.standing[win as usize] += 1;
+        self.input = *input;
+        self.opts.clone_from(opts);
+        self.held = held;
+        self.kinds = self.layout.kinds | 1 << win;
+        self.tiles = None;
+        self.win = win;
+        self.wait = None;
+        self.divs.len = 0;
+        self.divided = false;
+        self.n_kept = 0;
+        self.no_special = false;
     }
 
     /// Makes this the win of the same hand before the win with another winning tile
@@ -426,7 +451,7 @@ impl<'r> Win<'r> {
         self.standing[self.win as usize] -= 1;
         self.standing[win as usize] += 1;
         self.kinds = self.layout.kinds | 1 << win;
-        self.tiles = std::cell::OnceCell::new();
+        self.tiles = None;
         self.win = win;
         self.divided = false;
         self.no_special = false;
@@ -462,7 +487,7 @@ impl<'r> Win<'r> {
             self_drawn,
             ..self.input
         };
-        let opts = self.opts;
+        let opts = &self.opts;
         let flags = validate::check_flags(&input, opts, self.held)?;
         let fixed = &self.layout.fixed[..self.layout.n_fixed];
         let ctx = Ctx {
@@ -472,7 +497,7 @@ impl<'r> Win<'r> {
             before: &self.layout.merged,
             kinds: self.kinds,
             fours: self.layout.fours + u8::from(self.layout.merged[self.win as usize] == 3),
-            tiles: &self.tiles,
+            tiles: std::cell::Cell::new(self.tiles),
             win: self.win,
             flags,
             seat: input.seat_wind,
@@ -532,6 +557,7 @@ impl<'r> Win<'r> {
             }
         }
         self.wait = ctx.wait.get();
+        self.tiles = ctx.tiles.get();
         if max == 0 {
             return Err(not_winning(&input));
         }
@@ -587,22 +613,23 @@ fn not_winning(input: &WinInput) -> MjError {
 /// flowers, the layout of the tiles, and the tiles completing the hand (which decide the
 /// unique-wait fans 边张 / 嵌张 / 单钓). [`Waiting::total`] of a tile `w` always equals
 /// [`evaluate`] of the hand with `w` as its winning tile, error for error.
-pub struct Waiting<'r> {
+#[derive(Clone)]
+pub struct Waiting {
     /// The hand with its melds, seat and flags; the winning tile is set per call.
     input: WinInput,
     held: validate::HandHeld,
     /// The win with the winning tile `current`, rebuilt in place for another tile; its
     /// tiles completing the hand, once found, serve every winning tile.
-    win: Win<'r>,
+    win: Win,
     /// The winning tile `win` is laid out with, if any yet.
     current: Option<Tile>,
 }
 
-impl<'r> Waiting<'r> {
+impl Waiting {
     /// Checks everything of `input` but its winning tile (ignored) and its win flags.
     ///
     /// Errors: when [`evaluate`] fails for this input whatever its winning tile.
-    pub fn new(input: &WinInput, opts: &'r FanOptions) -> MjResult<Waiting<'r>> {
+    pub fn new(input: &WinInput, opts: &FanOptions) -> MjResult<Waiting> {
         let held = validate::check_hand(input, opts, None)?;
         let none_held = validate::WinTileHeld {
             in_hand: 0,
@@ -615,6 +642,25 @@ impl<'r> Waiting<'r> {
             win: Win::laid_out(input, opts, none_held, Layout::of(input)),
             current: None,
         })
+    }
+
+    /// Makes this the waiting hand of `input` under `opts` in place, equal to
+    /// [`Waiting::new`] of them, reusing its storage (a waiting hand is large: laying out
+    /// another hand in it moves and clears far less than making a new one).
+    ///
+    /// Errors: as [`Waiting::new`]; the waiting hand is then left as it was.
+    pub fn lay_out(&mut self, input: &WinInput, opts: &FanOptions) -> MjResult<()> {
+        let held = validate::check_hand(input, opts, None)?;
+        let none_held = validate::WinTileHeld {
+            in_hand: 0,
+            in_melds: 0,
+            has_kong: held.has_kong,
+        };
+        self.input = *input;
+        self.held = held;
+        self.current = None;
+        self.win.lay_out_again(input, opts, none_held);
+        Ok(())
     }
 
     /// Gives the waiting hand the kinds (bit = tile code 0-33) that complete its
@@ -708,8 +754,8 @@ impl<'r> Waiting<'r> {
                 *d = from.kept[k].with_win(&from.divs.items[k], n_fixed, win.win);
             }
             win.n_kept = from.n_kept;
-            if let Some(tiles) = from.tiles {
-                win.tiles = std::cell::OnceCell::from(tiles);
+            if from.tiles.is_some() {
+                win.tiles = from.tiles;
             }
         }
         let out = self.win.total(self_drawn);
@@ -720,7 +766,7 @@ impl<'r> Waiting<'r> {
             to.divs.len = n;
             to.kept[..win.n_kept].copy_from_slice(&win.kept[..win.n_kept]);
             to.n_kept = win.n_kept;
-            to.tiles = win.tiles.get().copied();
+            to.tiles = win.tiles;
             memo.keys[i] = Some(key);
         }
         out
@@ -731,7 +777,7 @@ impl<'r> Waiting<'r> {
     /// without scoring it: the self-drawn total is at most the discard total plus
     /// [`Waiting::self_draw_gain`]. False whenever that bound does not settle it.
     pub fn self_draw_misses_minimum(&self, win_tile: Tile, on_discard: &WinTotal) -> bool {
-        let opts = self.win.opts;
+        let opts = &self.win.opts;
         let counted = if opts.flowers_count_toward_min {
             on_discard.total
         } else {
