@@ -283,9 +283,26 @@ impl Layout {
     /// The layout of `input`'s melds and concealed tiles (checked by the caller).
     #[inline(always)]
     fn of(input: &WinInput) -> Layout {
+        let mut layout = Layout {
+            fixed: [Pack::default(); 4],
+            n_fixed: 0,
+            fixed_table: [0; 0x50],
+            standing: [0; 0x50],
+            merged: [0; 0x50],
+            kinds: 0,
+            fours: 0,
+        };
+        layout.fill(input);
+        layout
+    }
+
+    /// Makes this the layout of `input` ([`Layout::of`]) in place, writing every field.
+    #[inline(always)]
+    fn fill(&mut self, input: &WinInput) {
         let melds = input.melds();
-        let mut fixed = [Pack::default(); 4];
-        let mut fixed_table: RTable = [0; 0x50];
+        self.fixed = [Pack::default(); 4];
+        self.fixed_table = [0; 0x50];
+        let (fixed, fixed_table) = (&mut self.fixed, &mut self.fixed_table);
         for (i, m) in melds.iter().enumerate() {
             let r = rtile::from_code(m.tile);
             fixed[i] = match m.kind {
@@ -317,26 +334,25 @@ impl Layout {
                 }
             };
         }
-        let mut standing: RTable = [0; 0x50];
+        self.n_fixed = melds.len();
         let hand = &input.hand;
+        let standing = &mut self.standing;
+        *standing = [0; 0x50];
         // Tile codes: 万 0-8, 筒 9-17, 条 18-26, honors 27-33.
         standing[0x11..0x1A].copy_from_slice(&hand[0..9]);
         standing[0x31..0x3A].copy_from_slice(&hand[9..18]);
         standing[0x21..0x2A].copy_from_slice(&hand[18..27]);
         standing[0x41..0x48].copy_from_slice(&hand[27..34]);
-        let mut merged = standing;
-        for (m, f) in merged.iter_mut().zip(fixed_table.iter()) {
-            *m += f;
+        for ((m, s), f) in self
+            .merged
+            .iter_mut()
+            .zip(self.standing.iter())
+            .zip(self.fixed_table.iter())
+        {
+            *m = s + f;
         }
-        Layout {
-            fixed,
-            n_fixed: melds.len(),
-            fixed_table,
-            standing,
-            merged,
-            kinds: rtile::kinds_in(&merged),
-            fours: rtile::fours_in(&merged),
-        }
+        self.kinds = rtile::kinds_in(&self.merged);
+        self.fours = rtile::fours_in(&self.merged);
     }
 }
 
@@ -424,7 +440,7 @@ impl Win {
     /// kept, only their counts start over, so nothing large is moved or cleared.
     #[inline(always)]
     fn lay_out_again(&mut self, input: &WinInput, opts: &FanOptions, held: validate::WinTileHeld) {
-        self.layout = Layout::of(input);
+        self.layout.fill(input);
         let win = rtile::from_code(input.win_tile);
         self.standing = self.layout.standing;
         self.standing[win as usize] += 1;
