@@ -159,9 +159,6 @@ pub fn check_hand(
         .iter()
         .map(|&x| (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize)
         .sum();
-    for (a, &c) in all.iter_mut().zip(input.hand.iter()) {
-        *a += c;
-    }
     let want = 13 - 3 * input.n_melds as usize;
     if n != want {
         return Err(invalid(format_args!(
@@ -169,10 +166,19 @@ pub fn check_hand(
             input.n_melds
         )));
     }
-    if let Some(w) = win {
-        all[w as usize] += 1;
+    // The copies of each kind, eight a word: the melds' counts (at most 16) plus the
+    // hand's (at most 4) and the winning tile never carry out of their byte.
+    let mut copies = words(&all);
+    for (c, h) in copies.iter_mut().zip(hand.iter()) {
+        *c += h;
     }
-    if above_four_in(&words(&all)) {
+    if let Some(w) = win {
+        copies[w as usize / 8] += 1 << (8 * (w as usize % 8));
+    }
+    for (a, c) in all.chunks_mut(8).zip(copies.iter()) {
+        a.copy_from_slice(&c.to_le_bytes()[..a.len()]);
+    }
+    if above_four_in(&copies) {
         let (t, c) = first_above_four(&all);
         return Err(invalid(format_args!(
             "{c} copies of {} between the hand, its melds and the winning tile (at most 4)",
