@@ -299,6 +299,25 @@ impl Layout {
     /// Makes this the layout of `input` ([`Layout::of`]) in place, writing every field.
     #[inline(always)]
     fn fill(&mut self, input: &WinInput) {
+        self.fill_tables(input);
+        self.kinds = rtile::kinds_in(&self.merged);
+        self.fours = rtile::fours_in(&self.merged);
+    }
+
+    /// [`Layout::fill`] of `input` whose copies of each kind (hand and melds, checked:
+    /// at most 4) are `copies` ([`validate::HandHeld::all`]): the kinds are read from
+    /// those, the same as from the merged table.
+    #[inline(always)]
+    fn fill_counted(&mut self, input: &WinInput, copies: &[u8; 34]) {
+        self.fill_tables(input);
+        (self.kinds, self.fours) = rtile::kinds_and_fours_of_codes(copies);
+        debug_assert_eq!(self.kinds, rtile::kinds_in(&self.merged));
+        debug_assert_eq!(self.fours, rtile::fours_in(&self.merged));
+    }
+
+    /// The tables of [`Layout::fill`]: every field but the kinds.
+    #[inline(always)]
+    fn fill_tables(&mut self, input: &WinInput) {
         let melds = input.melds();
         self.fixed = [Pack::default(); 4];
         self.fixed_table = [0; 0x50];
@@ -351,8 +370,6 @@ impl Layout {
         {
             *m = s + f;
         }
-        self.kinds = rtile::kinds_in(&self.merged);
-        self.fours = rtile::fours_in(&self.merged);
     }
 }
 
@@ -435,12 +452,19 @@ impl Win {
         }
     }
 
-    /// Makes this the win of another hand (`input`, checked, with `held`) in place, equal
-    /// to [`Win::laid_out`] of it: the storage of the decompositions and of their fans is
-    /// kept, only their counts start over, so nothing large is moved or cleared.
+    /// Makes this the win of another hand (`input`, checked, with `held`, its copies of each
+    /// kind `copies`) in place, equal to [`Win::laid_out`] of it: the storage of the
+    /// decompositions and of their fans is kept, only their counts start over, so nothing
+    /// large is moved or cleared.
     #[inline(always)]
-    fn lay_out_again(&mut self, input: &WinInput, opts: &FanOptions, held: validate::WinTileHeld) {
-        self.layout.fill(input);
+    fn lay_out_again(
+        &mut self,
+        input: &WinInput,
+        opts: &FanOptions,
+        held: validate::WinTileHeld,
+        copies: &[u8; 34],
+    ) {
+        self.layout.fill_counted(input, copies);
         let win = rtile::from_code(input.win_tile);
         self.standing = self.layout.standing;
         self.standing[win as usize] += 1;
@@ -675,7 +699,7 @@ impl Waiting {
         self.input = *input;
         self.held = held;
         self.current = None;
-        self.win.lay_out_again(input, opts, none_held);
+        self.win.lay_out_again(input, opts, none_held, &held.all);
         Ok(())
     }
 
