@@ -914,8 +914,10 @@ impl Waiting {
     }
 }
 
-/// Slots of a [`DivisionMemo`].
-const DIVISION_SLOTS: usize = 256;
+/// Slots of a [`DivisionMemo`]: a slot is 1,040 bytes and its key 32, so a memo holds
+/// about 1.1 MB, allocated once: enough that a complete hand reached by two waits is
+/// mostly still remembered when the second one is scored.
+const DIVISION_SLOTS: usize = 1024;
 
 /// The decompositions of complete hands under their callers' keys
 /// ([`Waiting::total_remembering`]), with what their first decompositions and their tiles
