@@ -729,12 +729,7 @@ impl Waiting {
             return;
         }
         let layout = &self.win.layout;
-        let mut set = 0u128;
-        let mut bits = kinds & ((1 << 34) - 1);
-        while bits != 0 {
-            set |= 1u128 << rtile::from_code(bits.trailing_zeros() as Tile);
-            bits &= bits - 1;
-        }
+        let mut set = rtile::kinds_of_codes(kinds);
         // The seven-pairs wait as the reference reads it ([`divide::seven_pairs_wait`]):
         // six pairs (a triple counts as one, a four as two) among the 13 concealed tiles,
         // and so exactly one kind held an odd number of times, which is the wait.

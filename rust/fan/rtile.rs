@@ -167,12 +167,18 @@ pub fn kinds_and_fours_of_codes(counts: &[u8; 34]) -> (Kinds, u8) {
         // A four is the only count with bit 2; their number gathered in the top byte.
         fours += ((w >> 2) & 0x0101_0101_0101_0101).wrapping_mul(0x0101_0101_0101_0101) >> 56;
     }
+    (kinds_of_codes(held), fours as u8)
+}
+
+/// The kinds of the tile codes in `codes` (bit = tile code 0-33; higher bits ignored):
+/// each code moved to its bit [`from_code`], a suit at a time.
+#[inline]
+pub fn kinds_of_codes(codes: u64) -> Kinds {
     // Tile codes: 万 0-8, 筒 9-17, 条 18-26, honors 27-33.
-    let kinds = Kinds::from(held & 0x1FF) << 0x11
-        | Kinds::from(held >> 9 & 0x1FF) << 0x31
-        | Kinds::from(held >> 18 & 0x1FF) << 0x21
-        | Kinds::from(held >> 27 & 0x7F) << 0x41;
-    (kinds, fours as u8)
+    Kinds::from(codes & 0x1FF) << 0x11
+        | Kinds::from(codes >> 9 & 0x1FF) << 0x31
+        | Kinds::from(codes >> 18 & 0x1FF) << 0x21
+        | Kinds::from(codes >> 27 & 0x7F) << 0x41
 }
 
 /// The kinds for which the const predicate `$pred` holds.
