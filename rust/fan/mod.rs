@@ -900,9 +900,15 @@ impl Waiting {
                 win_tile: w,
                 ..self.input
             };
-            let mut all = self.held;
-            all.all[w as usize] += 1;
-            self.win.rewin(&input, all.of(&input, w));
+            // [`validate::HandHeld::of`] of the copies with the winning tile's, without
+            // copying the counts: the copies not in the hand are in the melds.
+            let in_hand = self.input.hand[w as usize];
+            let held = validate::WinTileHeld {
+                in_hand,
+                in_melds: self.held.all[w as usize] - in_hand,
+                has_kong: self.held.has_kong,
+            };
+            self.win.rewin(&input, held);
             self.current = Some(w);
         }
         Ok(())
