@@ -597,7 +597,10 @@ impl Win {
             }
         }
         self.wait = ctx.wait.get();
-        self.tiles = ctx.tiles.get();
+        // Found by this reading when it had none (a found one is kept as it is).
+        if self.tiles.is_none() {
+            self.tiles = ctx.tiles.get();
+        }
         if max == 0 {
             return Err(not_winning(&input));
         }
