@@ -86,7 +86,15 @@ pub fn divide(table: &mut RTable, fixed: &[Pack], out: &mut Divisions) {
     let mut work = [Pack::default(); 5];
     work[..fixed.len()].copy_from_slice(fixed);
     let remaining: u32 = ALL.iter().map(|&t| table[t as usize] as u32).sum();
-    recurse(table, 0, fixed.len(), false, remaining, &mut work, out);
+    recurse(
+        table,
+        ALL[0] as usize,
+        fixed.len(),
+        false,
+        remaining,
+        &mut work,
+        out,
+    );
     let n_fixed = fixed.len();
     // Sort concealed sets inside each division, then the divisions.
     for d in out.items[..out.len].iter_mut() {
@@ -108,8 +116,41 @@ pub fn divide(table: &mut RTable, fixed: &[Pack], out: &mut Divisions) {
     out.len = kept;
 }
 
-/// Lowest-tile-first search: the lowest remaining tile is in the pair, a pung or the
-/// chow it starts.
+/// The bytes of a table's word `i` (positions `8i` to `8i + 7`) that are tiles.
+const TILE_BYTES: [u64; 10] = {
+    let mut m = [0u64; 10];
+    let mut k = 0;
+    while k < ALL.len() {
+        let x = ALL[k] as usize;
+        m[x / 8] |= 0xFF << (8 * (x % 8));
+        k += 1;
+    }
+    m
+};
+
+/// The first tile at or after the position `from` that `table` holds: eight positions a
+/// word, the tiles' bytes only.
+#[inline(always)]
+fn next_held(table: &RTable, from: usize) -> Option<usize> {
+    let mut i = from / 8;
+    let mut mask = TILE_BYTES[i] & (!0u64 << (8 * (from % 8)));
+    loop {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&table[8 * i..8 * i + 8]);
+        let x = u64::from_le_bytes(b) & mask;
+        if x != 0 {
+            return Some(8 * i + (x.trailing_zeros() / 8) as usize);
+        }
+        i += 1;
+        if i == TILE_BYTES.len() {
+            return None;
+        }
+        mask = TILE_BYTES[i];
+    }
+}
+
+/// Lowest-tile-first search from the tile position `from`: the lowest remaining tile is
+/// in the pair, a pung or the chow it starts.
 fn recurse(
     table: &mut RTable,
     from: usize,
@@ -126,22 +167,21 @@ fn recurse(
         }
         return;
     }
-    let Some(k) = (from..ALL.len()).find(|&k| table[ALL[k] as usize] > 0) else {
+    let Some(ti) = next_held(table, from) else {
         return;
     };
-    let t = ALL[k];
-    let ti = t as usize;
+    let t = ti as RTile;
     if !have_pair && table[ti] >= 2 {
         table[ti] -= 2;
         work[4] = Pack::new(PAIR, t);
-        recurse(table, k, idx, true, remaining - 2, work, out);
+        recurse(table, ti, idx, true, remaining - 2, work, out);
         table[ti] += 2;
     }
     if idx < 4 {
         if table[ti] >= 3 {
             table[ti] -= 3;
             work[idx] = Pack::new(PUNG, t);
-            recurse(table, k, idx + 1, have_pair, remaining - 3, work, out);
+            recurse(table, ti, idx + 1, have_pair, remaining - 3, work, out);
             table[ti] += 3;
         }
         if rtile::is_suited(t) && rtile::rank(t) <= 7 && table[ti + 1] > 0 && table[ti + 2] > 0 {
@@ -149,7 +189,7 @@ fn recurse(
             table[ti + 1] -= 1;
             table[ti + 2] -= 1;
             work[idx] = Pack::new(CHOW, t + 1);
-            recurse(table, k, idx + 1, have_pair, remaining - 3, work, out);
+            recurse(table, ti, idx + 1, have_pair, remaining - 3, work, out);
             table[ti] += 1;
             table[ti + 1] += 1;
             table[ti + 2] += 1;
@@ -475,5 +515,35 @@ mod tests {
         assert!(is_complete(&table("123m456p789s11122z")));
         assert!(!is_complete(&table("123m456p789s11123z")));
         assert!(!is_complete(&table("1234m456p789s1122z")));
+    }
+
+    /// The next held tile is the first tile position at or after `from` with a count, as
+    /// a walk over the tiles finds it, whatever the table holds between the tiles.
+    #[test]
+    fn the_next_held_tile_is_the_first_tile_with_a_count() {
+        let mut rng = crate::wall::Rng::new(0xD1_71DE);
+        for round in 0..5000 {
+            let mut t: RTable = [0; 0x50];
+            for x in t.iter_mut() {
+                // Sparse counts, and now and then something between the tiles too.
+                if rng.below(6) == 0 {
+                    *x = 1 + rng.below(4) as u8;
+                }
+            }
+            if round % 2 == 0 {
+                for (x, c) in t.iter_mut().enumerate() {
+                    if !ALL.contains(&(x as RTile)) {
+                        *c = 0;
+                    }
+                }
+            }
+            for &from in ALL.iter() {
+                let want = ALL
+                    .iter()
+                    .map(|&x| x as usize)
+                    .find(|&x| x >= from as usize && t[x] > 0);
+                assert_eq!(next_held(&t, from as usize), want, "{t:?} {from}");
+            }
+        }
     }
 }

@@ -283,9 +283,45 @@ impl Layout {
     /// The layout of `input`'s melds and concealed tiles (checked by the caller).
     #[inline(always)]
     fn of(input: &WinInput) -> Layout {
+        let mut layout = Layout {
+            fixed: [Pack::default(); 4],
+            n_fixed: 0,
+            fixed_table: [0; 0x50],
+            standing: [0; 0x50],
+            merged: [0; 0x50],
+            kinds: 0,
+            fours: 0,
+        };
+        layout.fill(input);
+        layout
+    }
+
+    /// Makes this the layout of `input` ([`Layout::of`]) in place, writing every field.
+    #[inline(always)]
+    fn fill(&mut self, input: &WinInput) {
+        self.fill_tables(input);
+        self.kinds = rtile::kinds_in(&self.merged);
+        self.fours = rtile::fours_in(&self.merged);
+    }
+
+    /// [`Layout::fill`] of `input` whose copies of each kind (hand and melds, checked:
+    /// at most 4) are `copies` ([`validate::HandHeld::all`]): the kinds are read from
+    /// those, the same as from the merged table.
+    #[inline(always)]
+    fn fill_counted(&mut self, input: &WinInput, copies: &[u8; 34]) {
+        self.fill_tables(input);
+        (self.kinds, self.fours) = rtile::kinds_and_fours_of_codes(copies);
+        debug_assert_eq!(self.kinds, rtile::kinds_in(&self.merged));
+        debug_assert_eq!(self.fours, rtile::fours_in(&self.merged));
+    }
+
+    /// The tables of [`Layout::fill`]: every field but the kinds.
+    #[inline(always)]
+    fn fill_tables(&mut self, input: &WinInput) {
         let melds = input.melds();
-        let mut fixed = [Pack::default(); 4];
-        let mut fixed_table: RTable = [0; 0x50];
+        self.fixed = [Pack::default(); 4];
+        self.fixed_table = [0; 0x50];
+        let (fixed, fixed_table) = (&mut self.fixed, &mut self.fixed_table);
         for (i, m) in melds.iter().enumerate() {
             let r = rtile::from_code(m.tile);
             fixed[i] = match m.kind {
@@ -317,25 +353,22 @@ impl Layout {
                 }
             };
         }
-        let mut standing: RTable = [0; 0x50];
+        self.n_fixed = melds.len();
         let hand = &input.hand;
+        let standing = &mut self.standing;
+        *standing = [0; 0x50];
         // Tile codes: 万 0-8, 筒 9-17, 条 18-26, honors 27-33.
         standing[0x11..0x1A].copy_from_slice(&hand[0..9]);
         standing[0x31..0x3A].copy_from_slice(&hand[9..18]);
         standing[0x21..0x2A].copy_from_slice(&hand[18..27]);
         standing[0x41..0x48].copy_from_slice(&hand[27..34]);
-        let mut merged = standing;
-        for (m, f) in merged.iter_mut().zip(fixed_table.iter()) {
-            *m += f;
-        }
-        Layout {
-            fixed,
-            n_fixed: melds.len(),
-            fixed_table,
-            standing,
-            merged,
-            kinds: rtile::kinds_in(&merged),
-            fours: rtile::fours_in(&merged),
+        for ((m, s), f) in self
+            .merged
+            .iter_mut()
+            .zip(self.standing.iter())
+            .zip(self.fixed_table.iter())
+        {
+            *m = s + f;
         }
     }
 }
@@ -348,9 +381,12 @@ const KEPT_DIVISIONS: usize = 4;
 /// that does not depend on how the tile came: the checks, the tile tables, the
 /// decompositions with the fans of their sets and tiles, and the unique-wait test.
 /// [`Win::score`] always equals [`evaluate`] of the input with `self_drawn` set as asked.
-pub struct Win<'r> {
+#[derive(Clone)]
+pub struct Win {
     input: WinInput,
-    opts: &'r FanOptions,
+    /// The scoring options (a few flags: kept by value, so that a win can be kept and
+    /// laid out again for another hand).
+    opts: FanOptions,
     held: validate::WinTileHeld,
     /// The hand before the win.
     layout: Layout,
@@ -359,7 +395,7 @@ pub struct Win<'r> {
     /// Every kind of the hand, the winning tile's included.
     kinds: Kinds,
     /// The fans of the hand's tiles alone, once needed.
-    tiles: std::cell::OnceCell<score::HandTiles>,
+    tiles: Option<score::HandTiles>,
     win: rtile::RTile,
     /// The tiles completing the hand before the win ([`score::Ctx::wait`]), once found.
     wait: Option<u128>,
@@ -377,11 +413,11 @@ pub struct Win<'r> {
     no_special: bool,
 }
 
-impl<'r> Win<'r> {
+impl Win {
     /// Checks `input` (with its own flags) and lays out its tiles.
     ///
     /// Errors: as [`evaluate`] for malformed input.
-    pub fn new(input: &WinInput, opts: &'r FanOptions) -> MjResult<Win<'r>> {
+    pub fn new(input: &WinInput, opts: &FanOptions) -> MjResult<Win> {
         let held = validate::check_tiles(input, opts)?;
         validate::check_flags(input, opts, held)?;
         Ok(Win::laid_out(input, opts, held, Layout::of(input)))
@@ -391,21 +427,21 @@ impl<'r> Win<'r> {
     #[inline(always)]
     fn laid_out(
         input: &WinInput,
-        opts: &'r FanOptions,
+        opts: &FanOptions,
         held: validate::WinTileHeld,
         layout: Layout,
-    ) -> Win<'r> {
+    ) -> Win {
         let win = rtile::from_code(input.win_tile);
         let mut standing = layout.standing;
         standing[win as usize] += 1;
         Win {
             input: *input,
-            opts,
+            opts: opts.clone(),
             held,
             layout,
             standing,
             kinds: layout.kinds | 1 << win,
-            tiles: std::cell::OnceCell::new(),
+            tiles: None,
             win,
             wait: None,
             divs: Divisions::new(),
@@ -414,6 +450,35 @@ impl<'r> Win<'r> {
             n_kept: 0,
             no_special: false,
         }
+    }
+
+    /// Makes this the win of another hand (`input`, checked, with `held`, its copies of each
+    /// kind `copies`) in place, equal to [`Win::laid_out`] of it: the storage of the
+    /// decompositions and of their fans is kept, only their counts start over, so nothing
+    /// large is moved or cleared.
+    #[inline(always)]
+    fn lay_out_again(
+        &mut self,
+        input: &WinInput,
+        opts: &FanOptions,
+        held: validate::WinTileHeld,
+        copies: &[u8; 34],
+    ) {
+        self.layout.fill_counted(input, copies);
+        let win = rtile::from_code(input.win_tile);
+        self.standing = self.layout.standing;
+        self.standing[win as usize] += 1;
+        self.input = *input;
+        self.opts.clone_from(opts);
+        self.held = held;
+        self.kinds = self.layout.kinds | 1 << win;
+        self.tiles = None;
+        self.win = win;
+        self.wait = None;
+        self.divs.len = 0;
+        self.divided = false;
+        self.n_kept = 0;
+        self.no_special = false;
     }
 
     /// Makes this the win of the same hand before the win with another winning tile
@@ -426,7 +491,7 @@ impl<'r> Win<'r> {
         self.standing[self.win as usize] -= 1;
         self.standing[win as usize] += 1;
         self.kinds = self.layout.kinds | 1 << win;
-        self.tiles = std::cell::OnceCell::new();
+        self.tiles = None;
         self.win = win;
         self.divided = false;
         self.no_special = false;
@@ -462,7 +527,7 @@ impl<'r> Win<'r> {
             self_drawn,
             ..self.input
         };
-        let opts = self.opts;
+        let opts = &self.opts;
         let flags = validate::check_flags(&input, opts, self.held)?;
         let fixed = &self.layout.fixed[..self.layout.n_fixed];
         let ctx = Ctx {
@@ -472,7 +537,7 @@ impl<'r> Win<'r> {
             before: &self.layout.merged,
             kinds: self.kinds,
             fours: self.layout.fours + u8::from(self.layout.merged[self.win as usize] == 3),
-            tiles: &self.tiles,
+            tiles: std::cell::Cell::new(self.tiles),
             win: self.win,
             flags,
             seat: input.seat_wind,
@@ -532,6 +597,10 @@ impl<'r> Win<'r> {
             }
         }
         self.wait = ctx.wait.get();
+        // Found by this reading when it had none (a found one is kept as it is).
+        if self.tiles.is_none() {
+            self.tiles = ctx.tiles.get();
+        }
         if max == 0 {
             return Err(not_winning(&input));
         }
@@ -587,22 +656,23 @@ fn not_winning(input: &WinInput) -> MjError {
 /// flowers, the layout of the tiles, and the tiles completing the hand (which decide the
 /// unique-wait fans 边张 / 嵌张 / 单钓). [`Waiting::total`] of a tile `w` always equals
 /// [`evaluate`] of the hand with `w` as its winning tile, error for error.
-pub struct Waiting<'r> {
+#[derive(Clone)]
+pub struct Waiting {
     /// The hand with its melds, seat and flags; the winning tile is set per call.
     input: WinInput,
     held: validate::HandHeld,
     /// The win with the winning tile `current`, rebuilt in place for another tile; its
     /// tiles completing the hand, once found, serve every winning tile.
-    win: Win<'r>,
+    win: Win,
     /// The winning tile `win` is laid out with, if any yet.
     current: Option<Tile>,
 }
 
-impl<'r> Waiting<'r> {
+impl Waiting {
     /// Checks everything of `input` but its winning tile (ignored) and its win flags.
     ///
     /// Errors: when [`evaluate`] fails for this input whatever its winning tile.
-    pub fn new(input: &WinInput, opts: &'r FanOptions) -> MjResult<Waiting<'r>> {
+    pub fn new(input: &WinInput, opts: &FanOptions) -> MjResult<Waiting> {
         let held = validate::check_hand(input, opts, None)?;
         let none_held = validate::WinTileHeld {
             in_hand: 0,
@@ -615,6 +685,25 @@ impl<'r> Waiting<'r> {
             win: Win::laid_out(input, opts, none_held, Layout::of(input)),
             current: None,
         })
+    }
+
+    /// Makes this the waiting hand of `input` under `opts` in place, equal to
+    /// [`Waiting::new`] of them, reusing its storage (a waiting hand is large: laying out
+    /// another hand in it moves and clears far less than making a new one).
+    ///
+    /// Errors: as [`Waiting::new`]; the waiting hand is then left as it was.
+    pub fn lay_out(&mut self, input: &WinInput, opts: &FanOptions) -> MjResult<()> {
+        let held = validate::check_hand(input, opts, None)?;
+        let none_held = validate::WinTileHeld {
+            in_hand: 0,
+            in_melds: 0,
+            has_kong: held.has_kong,
+        };
+        self.input = *input;
+        self.held = held;
+        self.current = None;
+        self.win.lay_out_again(input, opts, none_held, &held.all);
+        Ok(())
     }
 
     /// Gives the waiting hand the kinds (bit = tile code 0-33) that complete its
@@ -643,12 +732,7 @@ impl<'r> Waiting<'r> {
             return;
         }
         let layout = &self.win.layout;
-        let mut set = 0u128;
-        let mut bits = kinds & ((1 << 34) - 1);
-        while bits != 0 {
-            set |= 1u128 << rtile::from_code(bits.trailing_zeros() as Tile);
-            bits &= bits - 1;
-        }
+        let mut set = rtile::kinds_of_codes(kinds);
         // The seven-pairs wait as the reference reads it ([`divide::seven_pairs_wait`]):
         // six pairs (a triple counts as one, a four as two) among the 13 concealed tiles,
         // and so exactly one kind held an odd number of times, which is the wait.
@@ -708,8 +792,8 @@ impl<'r> Waiting<'r> {
                 *d = from.kept[k].with_win(&from.divs.items[k], n_fixed, win.win);
             }
             win.n_kept = from.n_kept;
-            if let Some(tiles) = from.tiles {
-                win.tiles = std::cell::OnceCell::from(tiles);
+            if from.tiles.is_some() {
+                win.tiles = from.tiles;
             }
         }
         let out = self.win.total(self_drawn);
@@ -720,10 +804,84 @@ impl<'r> Waiting<'r> {
             to.divs.len = n;
             to.kept[..win.n_kept].copy_from_slice(&win.kept[..win.n_kept]);
             to.n_kept = win.n_kept;
-            to.tiles = win.tiles.get().copied();
+            to.tiles = win.tiles;
             memo.keys[i] = Some(key);
         }
         out
+    }
+
+    /// Whether the hand won with `win_tile` by self-draw surely misses the minimum, known
+    /// from `on_discard`, its totals on a discard ([`Waiting::total`] of the same tile),
+    /// without scoring it: the self-drawn total is at most the discard total plus
+    /// [`Waiting::self_draw_gain`]. False whenever that bound does not settle it.
+    pub fn self_draw_misses_minimum(&self, win_tile: Tile, on_discard: &WinTotal) -> bool {
+        let opts = &self.win.opts;
+        let counted = if opts.flowers_count_toward_min {
+            on_discard.total
+        } else {
+            on_discard.total_without_flowers
+        };
+        self.self_draw_gain(win_tile)
+            .is_some_and(|gain| counted + gain < opts.min_fan as u32)
+    }
+
+    /// A bound on how many points the hand won with `win_tile` gains by self-draw over
+    /// the same tiles won on a discard (the other flags as given), read from the catalog;
+    /// `None` when no small bound holds (a kong or last-tile flag, or a self-drawn tile
+    /// that may complete a third concealed pung).
+    ///
+    /// Each decomposition (and special form) scores on the same tiles both ways, and the
+    /// readings differ only in the fans of how the tile came ([`score::score_reading`],
+    /// [`special`]); a struck fan strikes all the same ([`principles::apply_exclusions`]),
+    /// so a fan added adds at most its points and a fan removed that strikes nothing gives
+    /// none back. By self-draw:
+    /// - 自摸 is added (1).
+    /// - Without exposed melds, 不求人 replaces 门前清 and strikes 自摸 (4 - 2); where 门前清
+    ///   is struck on a discard, 不求人 is struck as well (七对, 十三幺, the knitted forms,
+    ///   九莲宝灯), except under 四暗刻, which leaves 自摸 alone (1).
+    /// - With four exposed melds 自摸 replaces 全求人 (6), which no longer strikes the
+    ///   unique wait (at most 1).
+    /// - A concealed pung of the winning tile is no longer exposed by a discard: only when
+    ///   two of its copies stand in the hand, and then one more concealed pung counts. With
+    ///   at most two concealed pungs or kongs by self-draw that adds at most 双暗刻.
+    ///
+    /// The bound of a hand is the most any of its decompositions gains, so the best
+    /// self-drawn reading totals at most the best discard reading plus it.
+    pub fn self_draw_gain(&self, win_tile: Tile) -> Option<u32> {
+        let input = &self.input;
+        if input.about_kong || input.wall_last {
+            return None;
+        }
+        let melds = input.melds();
+        let concealed_kongs = melds
+            .iter()
+            .filter(|m| m.kind == MeldKind::ConcealedKong)
+            .count() as u32;
+        let exposed = melds.len() as u32 - concealed_kongs;
+        let self_drawn = catalog::SELF_DRAWN.points();
+        let mut gain = match exposed {
+            0 => (catalog::FULLY_CONCEALED_HAND.points())
+                .saturating_sub(catalog::CONCEALED_HAND.points())
+                .max(self_drawn),
+            4 => self_drawn + catalog::SINGLE_WAIT.points(),
+            _ => self_drawn,
+        };
+        let hand = &input.hand;
+        if hand.get(win_tile as usize).is_some_and(|&c| c >= 2) {
+            // The concealed pungs or kongs by self-draw: the winning tile's, the other
+            // kinds standing three times and the concealed kongs.
+            let others = hand
+                .iter()
+                .enumerate()
+                .filter(|&(k, &c)| k != win_tile as usize && c >= 3)
+                .count() as u32;
+            match 1 + others + concealed_kongs {
+                1 => {}
+                2 => gain += catalog::TWO_CONCEALED_PUNGS.points(),
+                _ => return None,
+            }
+        }
+        Some(gain)
     }
 
     /// Lays the win out with `win_tile` (kept when it already is).
@@ -745,17 +903,25 @@ impl<'r> Waiting<'r> {
                 win_tile: w,
                 ..self.input
             };
-            let mut all = self.held;
-            all.all[w as usize] += 1;
-            self.win.rewin(&input, all.of(&input, w));
+            // [`validate::HandHeld::of`] of the copies with the winning tile's, without
+            // copying the counts: the copies not in the hand are in the melds.
+            let in_hand = self.input.hand[w as usize];
+            let held = validate::WinTileHeld {
+                in_hand,
+                in_melds: self.held.all[w as usize] - in_hand,
+                has_kong: self.held.has_kong,
+            };
+            self.win.rewin(&input, held);
             self.current = Some(w);
         }
         Ok(())
     }
 }
 
-/// Slots of a [`DivisionMemo`].
-const DIVISION_SLOTS: usize = 256;
+/// Slots of a [`DivisionMemo`]: a slot is 1,040 bytes and its key 32, so a memo holds
+/// about 1.1 MB, allocated once: enough that a complete hand reached by two waits is
+/// mostly still remembered when the second one is scored.
+const DIVISION_SLOTS: usize = 1024;
 
 /// The decompositions of complete hands under their callers' keys
 /// ([`Waiting::total_remembering`]), with what their first decompositions and their tiles

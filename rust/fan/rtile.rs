@@ -151,6 +151,36 @@ pub fn fours_in(table: &RTable) -> u8 {
         .sum::<u32>() as u8
 }
 
+/// The kinds held in `counts` (34 counts 0-4 in tile-code order) and how many of them are
+/// held four times: [`kinds_in`] and [`fours_in`] of the same counts laid out by kind,
+/// read eight counts a word from the shorter table.
+#[inline]
+pub fn kinds_and_fours_of_codes(counts: &[u8; 34]) -> (Kinds, u8) {
+    let (mut held, mut fours) = (0u64, 0u64);
+    for (i, c) in counts.chunks(8).enumerate() {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        let w = u64::from_le_bytes(b);
+        // Bit 0 of each byte: the count is not 0; moved to bit 56 + j as in `kinds_in`.
+        let h = (w | w >> 1 | w >> 2) & 0x0101_0101_0101_0101;
+        held |= (h.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+        // A four is the only count with bit 2; their number gathered in the top byte.
+        fours += ((w >> 2) & 0x0101_0101_0101_0101).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    }
+    (kinds_of_codes(held), fours as u8)
+}
+
+/// The kinds of the tile codes in `codes` (bit = tile code 0-33; higher bits ignored):
+/// each code moved to its bit [`from_code`], a suit at a time.
+#[inline]
+pub fn kinds_of_codes(codes: u64) -> Kinds {
+    // Tile codes: 万 0-8, 筒 9-17, 条 18-26, honors 27-33.
+    Kinds::from(codes & 0x1FF) << 0x11
+        | Kinds::from(codes >> 9 & 0x1FF) << 0x31
+        | Kinds::from(codes >> 18 & 0x1FF) << 0x21
+        | Kinds::from(codes >> 27 & 0x7F) << 0x41
+}
+
 /// The kinds for which the const predicate `$pred` holds.
 macro_rules! kinds_where {
     ($pred:ident) => {{

@@ -44,8 +44,9 @@ pub struct Ctx<'a> {
     pub kinds: Kinds,
     /// The kinds held four times (melds and winning tile included).
     pub fours: u8,
-    /// The fans of the hand's tiles alone ([`Ctx::hand_tiles`]), once found.
-    pub tiles: &'a std::cell::OnceCell<HandTiles>,
+    /// The fans of the hand's tiles alone ([`Ctx::hand_tiles`]), once found: the same for
+    /// every decomposition and both readings of one winning tile.
+    pub tiles: std::cell::Cell<Option<HandTiles>>,
     /// The winning tile.
     pub win: RTile,
     /// Corrected flags.
@@ -85,9 +86,15 @@ impl Ctx<'_> {
 
     /// The fans of the hand's tiles alone, found on first use and then shared by every
     /// decomposition and both readings (on a discard, self-drawn).
-    pub fn hand_tiles(&self) -> &HandTiles {
-        self.tiles
-            .get_or_init(|| HandTiles::of(self.kinds, self.fours))
+    pub fn hand_tiles(&self) -> HandTiles {
+        match self.tiles.get() {
+            Some(tiles) => tiles,
+            None => {
+                let tiles = HandTiles::of(self.kinds, self.fours);
+                self.tiles.set(Some(tiles));
+                tiles
+            }
+        }
     }
 }
 

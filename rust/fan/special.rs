@@ -43,7 +43,8 @@ fn has_pair(table: &RTable) -> bool {
 #[inline(never)]
 pub fn score_special(ctx: &Ctx<'_>, t: &mut Table) -> bool {
     let st = ctx.standing;
-    if rtile::ALL.iter().all(|&x| st[x as usize] % 2 == 0) {
+    // Fourteen tiles all held an even number of times are of seven kinds at most.
+    if ctx.kinds.count_ones() <= 7 && rtile::ALL.iter().all(|&x| st[x as usize] % 2 == 0) {
         let s = rtile::suit(ctx.win);
         if s <= 3 && seven_shifted(st, s) {
             set(t, SEVEN_SHIFTED_PAIRS);
@@ -110,7 +111,8 @@ fn honors_and_knitted(kinds: Kinds, t: &mut Table) -> bool {
 
 /// 组合龙 with one more set and a pair (no melds, or one declared meld as the set).
 pub fn score_knitted_straight(ctx: &Ctx<'_>, t: &mut Table) -> bool {
-    if !has_pair(ctx.standing) {
+    // The hand's kinds hold those of some knitted straight first (a cheaper test).
+    if !KNITTED_KINDS.iter().any(|&seq| seq & !ctx.kinds == 0) || !has_pair(ctx.standing) {
         return false;
     }
     let Some(seq) = KNITTED

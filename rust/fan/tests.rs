@@ -563,3 +563,94 @@ fn remembered_decompositions_score_as_evaluate_does() {
         "{complete_hands} complete hands, {readings} readings"
     );
 }
+
+/// A self-draw gains at most [`Waiting::self_draw_gain`] over a discard win of the same
+/// tiles, so when the discard total plus it misses the minimum the self-draw misses it
+/// too: random waiting hands (melds, winds, flowers, flags, pungs the winning tile
+/// completes) under gb's and classic's options and higher minimums, each wait scored both
+/// ways.
+#[test]
+fn a_self_draw_gains_at_most_its_bound_over_a_discard() {
+    let mut rng = crate::wall::Rng::new(0x5E1F_D4A3);
+    let rule_sets = [
+        FanOptions::default(),
+        FanOptions {
+            max_flowers: 0,
+            ready_fan: true,
+            ..FanOptions::default()
+        },
+        FanOptions {
+            flowers_count_toward_min: true,
+            mcr_separate_mixed_kongs: true,
+            ..FanOptions::default()
+        },
+        FanOptions {
+            min_fan: 16,
+            ..FanOptions::default()
+        },
+        FanOptions {
+            min_fan: 88,
+            ..FanOptions::default()
+        },
+    ];
+    let (mut bounded, mut tight, mut pungs, mut missed) = (0, 0, 0, 0);
+    for round in 0..20000 {
+        let rules = &rule_sets[round % rule_sets.len()];
+        let input = random_waiting(&mut rng);
+        let Ok(mut waiting) = Waiting::new(&input, rules) else {
+            continue;
+        };
+        let mut tiles = crate::shanten::waits(&input.hand, &[0; 34], input.n_melds, 0);
+        while tiles != 0 {
+            let w = tiles.trailing_zeros() as u8;
+            tiles &= tiles - 1;
+            let (Ok(discard), self_drawn) = (waiting.total(w, false), waiting.total(w, true))
+            else {
+                continue;
+            };
+            if let (Some(gain), Ok(s)) = (waiting.self_draw_gain(w), &self_drawn) {
+                let (d, s) = (discard.total_without_flowers, s.total_without_flowers);
+                assert!(s <= d + gain, "{input:?} {w}: {d} + {gain} < {s}");
+                bounded += 1;
+                tight += usize::from(s == d + gain);
+                pungs += usize::from(input.hand[w as usize] >= 2);
+            }
+            if waiting.self_draw_misses_minimum(w, &discard) {
+                assert!(!discard.meets_minimum);
+                assert!(
+                    !matches!(self_drawn, Ok(s) if s.meets_minimum),
+                    "{input:?} {w}"
+                );
+                missed += 1;
+            }
+        }
+    }
+    assert!(
+        bounded > 10000 && tight > 1000 && pungs > 1000 && missed > 5000,
+        "{bounded} bounded, {tight} tight, {pungs} pungs, {missed} missed"
+    );
+}
+
+/// The catalog rows [`Waiting::self_draw_gain`] reasons from.
+#[test]
+fn the_self_draw_bound_reads_these_catalog_rows() {
+    let strikes = |f: Fan, g: Fan| f.info().excludes.contains(&g.0);
+    for f in [CONCEALED_HAND, SELF_DRAWN, TWO_CONCEALED_PUNGS] {
+        assert!(f.info().excludes.is_empty(), "{f:?}");
+    }
+    assert_eq!(MELDED_HAND.info().excludes, &[SINGLE_WAIT.0]);
+    assert!(strikes(FULLY_CONCEALED_HAND, CONCEALED_HAND));
+    assert!(strikes(FULLY_CONCEALED_HAND, SELF_DRAWN));
+    for f in Fan::all() {
+        if strikes(f, FULLY_CONCEALED_HAND) {
+            assert!(strikes(f, CONCEALED_HAND), "{f:?}");
+        }
+        // Only these strike 门前清 and leave 不求人 standing.
+        if strikes(f, CONCEALED_HAND) && !strikes(f, FULLY_CONCEALED_HAND) {
+            assert!(
+                [FULLY_CONCEALED_HAND, FOUR_CONCEALED_PUNGS].contains(&f),
+                "{f:?}"
+            );
+        }
+    }
+}

@@ -146,17 +146,19 @@ pub fn check_hand(
         }
     }
     // Whole-table passes; the first kind held too often names the error.
-    if most(&input.hand) > 4 {
+    let hand = words(&input.hand);
+    if above_four_in(&hand) {
         let (t, c) = first_above_four(&input.hand);
         return Err(invalid(format_args!(
             "{c} copies of {} in the hand (at most 4)",
             tile::name(t)
         )));
     }
-    let n: usize = input.hand.iter().map(|&c| c as usize).sum();
-    for (a, &c) in all.iter_mut().zip(input.hand.iter()) {
-        *a += c;
-    }
+    // At most 4 a count: a word's eight counts sum below 256, gathered in its top byte.
+    let n: usize = hand
+        .iter()
+        .map(|&x| (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize)
+        .sum();
     let want = 13 - 3 * input.n_melds as usize;
     if n != want {
         return Err(invalid(format_args!(
@@ -164,10 +166,19 @@ pub fn check_hand(
             input.n_melds
         )));
     }
-    if let Some(w) = win {
-        all[w as usize] += 1;
+    // The copies of each kind, eight a word: the melds' counts (at most 16) plus the
+    // hand's (at most 4) and the winning tile never carry out of their byte.
+    let mut copies = words(&all);
+    for (c, h) in copies.iter_mut().zip(hand.iter()) {
+        *c += h;
     }
-    if most(&all) > 4 {
+    if let Some(w) = win {
+        copies[w as usize / 8] += 1 << (8 * (w as usize % 8));
+    }
+    for (a, c) in all.chunks_mut(8).zip(copies.iter()) {
+        a.copy_from_slice(&c.to_le_bytes()[..a.len()]);
+    }
+    if above_four_in(&copies) {
         let (t, c) = first_above_four(&all);
         return Err(invalid(format_args!(
             "{c} copies of {} between the hand, its melds and the winning tile (at most 4)",
@@ -210,13 +221,29 @@ pub fn check_hand(
     })
 }
 
-/// The largest count of `counts`.
-#[inline]
-fn most(counts: &[u8; 34]) -> u8 {
-    counts.iter().fold(0, |m, &c| m.max(c))
+/// The 34 counts of `counts`, eight a word (the last word holds two).
+#[inline(always)]
+fn words(counts: &[u8; 34]) -> [u64; 5] {
+    let mut words = [0u64; 5];
+    for (w, c) in words.iter_mut().zip(counts.chunks(8)) {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        *w = u64::from_le_bytes(b);
+    }
+    words
 }
 
-/// The first kind of `counts` held more than four times, and its count (`most` > 4).
+/// Whether a count of `words` ([`words`]) is above 4: a count's high bit, or its low
+/// seven bits plus 123 reaching the high bit (no carry leaves the byte).
+#[inline(always)]
+fn above_four_in(words: &[u64; 5]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    words
+        .iter()
+        .any(|&x| (x | ((x & !HIGH) + 0x7B7B_7B7B_7B7B_7B7B)) & HIGH != 0)
+}
+
+/// The first kind of `counts` held more than four times, and its count ([`above_four_in`]).
 #[cold]
 fn first_above_four(counts: &[u8; 34]) -> (Tile, u8) {
     let t = counts.iter().position(|&c| c > 4).unwrap_or(0);

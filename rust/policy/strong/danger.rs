@@ -262,10 +262,22 @@ fn shape_weight(t: usize, unseen: &Counts, pungs: bool) -> f32 {
 /// discards: [`WAITS`] times the kind's shape weight (bent by the flush sign) over the
 /// total of all kinds. All zero when no kind can be waited on.
 pub fn wait_shares(th: &Threat, unseen: &Counts) -> [f32; 34] {
+    wait_shares_of(th, &shape_weights(unseen, th.pungs))
+}
+
+/// The shape weight of every kind ([`shape_weight`]): what [`wait_shares`] reads of
+/// `unseen`, the same for every threat with the pung sign `pungs`.
+pub fn shape_weights(unseen: &Counts, pungs: bool) -> [f32; 34] {
+    std::array::from_fn(|t| shape_weight(t, unseen, pungs))
+}
+
+/// [`wait_shares`] from the shape weights `shapes` of the kinds ([`shape_weights`] with
+/// the pung sign of `th`).
+pub fn wait_shares_of(th: &Threat, shapes: &[f32; 34]) -> [f32; 34] {
     let mut w = [0f32; 34];
     let mut total = 0.0;
     for (t, wt) in w.iter_mut().enumerate() {
-        *wt = shape_weight(t, unseen, th.pungs) * flush_factor(th, t);
+        *wt = shapes[t] * flush_factor(th, t);
         total += *wt;
     }
     if total <= 0.0 {

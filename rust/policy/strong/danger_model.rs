@@ -258,8 +258,21 @@ impl OpponentReading {
         unseen: &Counts,
         tally: &DiscardTally,
     ) -> OpponentReading {
+        Self::with_shapes(view, o, th, &danger::shape_weights(unseen, th.pungs), tally)
+    }
+
+    /// [`OpponentReading::new_with`] from the kinds' shape weights `shapes` under the
+    /// observer's unseen copies ([`danger::shape_weights`] with the pung sign of `th`),
+    /// which opponents of the same sign share.
+    fn with_shapes(
+        view: &dyn TableView,
+        o: u8,
+        th: &Threat,
+        shapes: &[f32; 34],
+        tally: &DiscardTally,
+    ) -> OpponentReading {
         let mut r = Self::read(view, o, th, &tally.seats[o as usize]);
-        r.shares = danger::wait_shares(th, unseen);
+        r.shares = danger::wait_shares_of(th, shapes);
         r
     }
 
@@ -397,11 +410,16 @@ pub fn danger(view: &dyn TableView, unseen: &Counts) -> ([f32; 34], [Threat; 4],
     let visible = view.visible();
     let held = view.hand();
     let mut safe = [1f32; 34];
+    // The shape weights without and with the pung sign, found once for the opponents.
+    let mut shapes: [Option<[f32; 34]>; 2] = [None, None];
     for o in 0..4u8 {
         if o == me {
             continue;
         }
-        let r = OpponentReading::new_with(view, o, &th[o as usize], unseen, &tally);
+        let t = &th[o as usize];
+        let s = shapes[usize::from(t.pungs)]
+            .get_or_insert_with(|| danger::shape_weights(unseen, t.pungs));
+        let r = OpponentReading::with_shapes(view, o, t, s, &tally);
         let ready = r.ready();
         for (t, s) in safe.iter_mut().enumerate() {
             if held[t] > 0 {

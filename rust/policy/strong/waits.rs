@@ -105,7 +105,7 @@ enum Wins {
 /// The waiting hand `hand` with the seat's melds, winds and flowers, ready to score its
 /// waits one by one; `None` when no tile can complete it into a valid win (a malformed
 /// hand or seat).
-fn waiting<'r>(hand: &Counts, ctx: &WinContext, rules: &'r Rules) -> Option<fan::Waiting<'r>> {
+fn waiting(hand: &Counts, ctx: &WinContext, rules: &Rules) -> Option<fan::Waiting> {
     fan::Waiting::new(&win_input(hand, ctx)?, &rules.fan).ok()
 }
 
@@ -120,11 +120,13 @@ fn win_input(hand: &Counts, ctx: &WinContext) -> Option<WinInput> {
     Some(input)
 }
 
-/// Scores the wait `w` of a ready hand as a win on a discard, then as a self-draw (both
-/// readings share the decompositions); with `divisions`, the decompositions of the
+/// Scores the wait `w` of a ready hand as a win on a discard, then, unless the discard
+/// total shows that a self-draw cannot reach the minimum either
+/// ([`fan::Waiting::self_draw_misses_minimum`]), as a self-draw (both readings share the
+/// decompositions); with `divisions`, the decompositions of the
 /// complete hand are kept there under its key ([`fan::Waiting::total_remembering`]).
 fn classify(
-    waiting: &mut fan::Waiting<'_>,
+    waiting: &mut fan::Waiting,
     w: usize,
     divisions: Option<(&mut fan::DivisionMemo, [u64; 3])>,
 ) -> Wins {
@@ -134,6 +136,8 @@ fn classify(
     };
     match on_discard {
         Ok(f) if f.meets_minimum => return Wins::OnDiscard(f.total),
+        // Self-drawn, the same tiles gain too little to reach it.
+        Ok(f) if waiting.self_draw_misses_minimum(w as u8, &f) => return Wins::Never,
         _ => {}
     }
     match waiting.total(w as u8, true) {
@@ -197,6 +201,9 @@ pub struct WaitMemo {
     /// The decompositions of the complete hands of the scored waits: a complete hand is
     /// often reached by two waits (of the two hands that draw either of its tiles last).
     divisions: fan::DivisionMemo,
+    /// The waiting hand last scored, laid out again for the next one
+    /// ([`fan::Waiting::lay_out`]) rather than made anew.
+    waiting: Option<fan::Waiting>,
 }
 
 impl WaitMemo {
@@ -336,6 +343,7 @@ impl WaitMemo {
                 rules,
                 regular,
                 &mut self.divisions,
+                &mut self.waiting,
             );
         }
         let mut bits = live;
@@ -403,7 +411,8 @@ impl WaitMemo {
 /// Scores the waits `fresh` of the waiting hand `hand` (memo key `key`) into its memo
 /// slot: each as a win on a discard, else as a self-draw ([`classify`]), the hand laid
 /// out once for all of them and told its regular waits when they are known (`regular`).
-/// The totals are kept without the flowers ([`wait_facts`]).
+/// The totals are kept without the flowers ([`wait_facts`]). The hand is laid out in
+/// `scratch`, a waiting hand kept from an earlier call when there is one.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn score(
@@ -415,15 +424,22 @@ fn score(
     rules: &Rules,
     regular: Option<u64>,
     divisions: &mut fan::DivisionMemo,
+    scratch: &mut Option<fan::Waiting>,
 ) {
     slot.scored |= fresh;
-    // Read in place (the waiting hand is large: moving it costs more than a score).
     let Some(input) = win_input(hand, ctx) else {
         return;
     };
-    let mut laid_out = fan::Waiting::new(&input, &rules.fan);
-    let Ok(waiting) = &mut laid_out else {
-        return;
+    // Laid out in place (the waiting hand is large: moving it costs more than a score).
+    let waiting = match scratch {
+        Some(waiting) => match waiting.lay_out(&input, &rules.fan) {
+            Ok(()) => waiting,
+            Err(_) => return,
+        },
+        None => match fan::Waiting::new(&input, &rules.fan) {
+            Ok(waiting) => scratch.insert(waiting),
+            Err(_) => return,
+        },
     };
     if let Some(regular) = regular {
         waiting.know_regular_waits(regular);
