@@ -265,8 +265,9 @@ pub fn wait_shares(th: &Threat, unseen: &Counts) -> [f32; 34] {
     wait_shares_of(th, &shape_weights(unseen, th.pungs))
 }
 
-/// The shape weight of every kind ([`shape_weight`]): what [`wait_shares`] reads of
-/// `unseen`, the same for every threat with the pung sign `pungs`.
+/// The shape weight of every kind (its waiting shapes weighted by the unseen copies they
+/// need): what [`wait_shares`] reads of `unseen`, the same for every threat with the pung
+/// sign `pungs`.
 pub fn shape_weights(unseen: &Counts, pungs: bool) -> [f32; 34] {
     std::array::from_fn(|t| shape_weight(t, unseen, pungs))
 }
