@@ -460,7 +460,10 @@ impl ShapeStats {
 
     /// The kinds `t` (bit set) one more copy of which makes the hand `hand` (the one these
     /// summaries describe) pass [`may_be_complete`]; exact for every kind held fewer than
-    /// four times.
+    /// four times. Kept out of line: its one caller in play
+    /// ([`super::seat::SeatState`]'s search of the completing kinds) is answered by the
+    /// shanten floor most of the time, and inlined this search made that path costlier.
+    #[inline(never)]
     pub fn completing(&self, hand: &Counts, n_melds: usize) -> u64 {
         const ALL: u64 = (1 << 34) - 1;
         // Terminals and honors.
