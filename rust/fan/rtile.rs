@@ -157,10 +157,7 @@ pub fn fours_in(table: &RTable) -> u8 {
 #[inline]
 pub fn kinds_and_fours_of_codes(counts: &[u8; 34]) -> (Kinds, u8) {
     let (mut held, mut fours) = (0u64, 0u64);
-    for (i, c) in counts.chunks(8).enumerate() {
-        let mut b = [0u8; 8];
-        b[..c.len()].copy_from_slice(c);
-        let w = u64::from_le_bytes(b);
+    for (i, &w) in count_words(counts).iter().enumerate() {
         // Bit 0 of each byte: the count is not 0; moved to bit 56 + j as in `kinds_in`.
         let h = (w | w >> 1 | w >> 2) & 0x0101_0101_0101_0101;
         held |= (h.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
@@ -168,6 +165,19 @@ pub fn kinds_and_fours_of_codes(counts: &[u8; 34]) -> (Kinds, u8) {
         fours += ((w >> 2) & 0x0101_0101_0101_0101).wrapping_mul(0x0101_0101_0101_0101) >> 56;
     }
     (kinds_of_codes(held), fours as u8)
+}
+
+/// The 34 counts of `counts` (tile-code order), eight a word, the first count in the low
+/// byte (the last word holds two).
+#[inline(always)]
+pub fn count_words(counts: &[u8; 34]) -> [u64; 5] {
+    let mut words = [0u64; 5];
+    for (w, c) in words.iter_mut().zip(counts.chunks(8)) {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        *w = u64::from_le_bytes(b);
+    }
+    words
 }
 
 /// The kinds of the tile codes in `codes` (bit = tile code 0-33; higher bits ignored):

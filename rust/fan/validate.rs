@@ -8,6 +8,7 @@
 //! reference does). One flag is always derived: a winning tile whose other three copies
 //! sit in the player's own exposed melds is necessarily 和绝张.
 
+use super::rtile;
 use super::score::WinFlags;
 use super::{FanOptions, WinInput};
 use crate::error::{MjError, MjResult};
@@ -146,7 +147,7 @@ pub fn check_hand(
         }
     }
     // Whole-table passes; the first kind held too often names the error.
-    let hand = words(&input.hand);
+    let hand = rtile::count_words(&input.hand);
     if above_four_in(&hand) {
         let (t, c) = first_above_four(&input.hand);
         return Err(invalid(format_args!(
@@ -168,7 +169,7 @@ pub fn check_hand(
     }
     // The copies of each kind, eight a word: the melds' counts (at most 16) plus the
     // hand's (at most 4) and the winning tile never carry out of their byte.
-    let mut copies = words(&all);
+    let mut copies = rtile::count_words(&all);
     for (c, h) in copies.iter_mut().zip(hand.iter()) {
         *c += h;
     }
@@ -221,20 +222,8 @@ pub fn check_hand(
     })
 }
 
-/// The 34 counts of `counts`, eight a word (the last word holds two).
-#[inline(always)]
-fn words(counts: &[u8; 34]) -> [u64; 5] {
-    let mut words = [0u64; 5];
-    for (w, c) in words.iter_mut().zip(counts.chunks(8)) {
-        let mut b = [0u8; 8];
-        b[..c.len()].copy_from_slice(c);
-        *w = u64::from_le_bytes(b);
-    }
-    words
-}
-
-/// Whether a count of `words` ([`words`]) is above 4: a count's high bit, or its low
-/// seven bits plus 123 reaching the high bit (no carry leaves the byte).
+/// Whether a count of `words` ([`rtile::count_words`]) is above 4: a count's high bit, or
+/// its low seven bits plus 123 reaching the high bit (no carry leaves the byte).
 #[inline(always)]
 fn above_four_in(words: &[u64; 5]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
