@@ -674,15 +674,10 @@ impl Waiting {
     /// Errors: when [`evaluate`] fails for this input whatever its winning tile.
     pub fn new(input: &WinInput, opts: &FanOptions) -> MjResult<Waiting> {
         let held = validate::check_hand(input, opts, None)?;
-        let none_held = validate::WinTileHeld {
-            in_hand: 0,
-            in_melds: 0,
-            has_kong: held.has_kong,
-        };
         Ok(Waiting {
             input: *input,
             held,
-            win: Win::laid_out(input, opts, none_held, Layout::of(input)),
+            win: Win::laid_out(input, opts, held.no_win_tile(), Layout::of(input)),
             current: None,
         })
     }
@@ -694,15 +689,11 @@ impl Waiting {
     /// Errors: as [`Waiting::new`]; the waiting hand is then left as it was.
     pub fn lay_out(&mut self, input: &WinInput, opts: &FanOptions) -> MjResult<()> {
         let held = validate::check_hand(input, opts, None)?;
-        let none_held = validate::WinTileHeld {
-            in_hand: 0,
-            in_melds: 0,
-            has_kong: held.has_kong,
-        };
         self.input = *input;
         self.held = held;
         self.current = None;
-        self.win.lay_out_again(input, opts, none_held, &held.all);
+        self.win
+            .lay_out_again(input, opts, held.no_win_tile(), &held.all);
         Ok(())
     }
 
@@ -903,15 +894,8 @@ impl Waiting {
                 win_tile: w,
                 ..self.input
             };
-            // [`validate::HandHeld::of`] of the copies with the winning tile's, without
-            // copying the counts: the copies not in the hand are in the melds.
-            let in_hand = self.input.hand[w as usize];
-            let held = validate::WinTileHeld {
-                in_hand,
-                in_melds: self.held.all[w as usize] - in_hand,
-                has_kong: self.held.has_kong,
-            };
-            self.win.rewin(&input, held);
+            // Read from the waiting hand's copies, without copying them to add the tile.
+            self.win.rewin(&input, self.held.before_win(&self.input, w));
             self.current = Some(w);
         }
         Ok(())

@@ -100,10 +100,33 @@ pub struct HandHeld {
 impl HandHeld {
     /// Where the player holds other copies of the winning tile `w` (`all` counting it).
     pub fn of(&self, input: &WinInput, w: crate::tile::Tile) -> WinTileHeld {
+        self.others_of(input, w, 1)
+    }
+
+    /// [`HandHeld::of`] when `all` does not count the winning tile `w` (the copies of a
+    /// waiting hand, checked without one).
+    pub fn before_win(&self, input: &WinInput, w: crate::tile::Tile) -> WinTileHeld {
+        self.others_of(input, w, 0)
+    }
+
+    /// No other copy of a winning tile held: a waiting hand laid out before its winning
+    /// tile is known.
+    pub fn no_win_tile(&self) -> WinTileHeld {
+        WinTileHeld {
+            in_hand: 0,
+            in_melds: 0,
+            has_kong: self.has_kong,
+        }
+    }
+
+    /// The copies of `w` in the hand and in the melds, `counted` of `all`'s being the
+    /// winning tile's own.
+    #[inline]
+    fn others_of(&self, input: &WinInput, w: crate::tile::Tile, counted: u8) -> WinTileHeld {
         let in_hand = input.hand[w as usize];
         WinTileHeld {
             in_hand,
-            in_melds: self.all[w as usize] - in_hand - 1,
+            in_melds: self.all[w as usize] - in_hand - counted,
             has_kong: self.has_kong,
         }
     }
