@@ -490,6 +490,26 @@ struct Shared {
     rest: [Entry; 4],
     /// Merged pairs of groups, indexed by [`PAIR_OF`].
     pairs: [Entry; 6],
+    /// The last measured discard's kinds beside its own group ([`Beside`]).
+    beside: Beside,
+}
+
+/// The kinds a discard finds in the groups other than its own: they depend only on the
+/// discard's group, that group's entry after the discard and the distance after it, so
+/// the next discard from the same group leaving the same entry (the shortlist's discards
+/// of equal value are often such neighbours) finds the same kinds there.
+#[derive(Clone, Copy)]
+struct Beside {
+    /// The discard's group (4 for none yet).
+    group: u8,
+    /// The distance after the discard.
+    d0: u8,
+    /// The groups measured (bit `g`).
+    groups: u8,
+    /// The entry of the discard's group after it.
+    own: Entry,
+    /// The kinds found in `groups`.
+    kinds: u64,
 }
 
 /// `PAIR_OF[g][h]`: the index in [`Shared::pairs`] of the two groups other than `g` and
@@ -519,6 +539,13 @@ impl Shared {
             ranks: *ranks,
             rest: *rest,
             pairs,
+            beside: Beside {
+                group: 4,
+                d0: 0,
+                groups: 0,
+                own: [0; 10],
+                kinds: 0,
+            },
         }
     }
 }
@@ -528,11 +555,13 @@ impl Shared {
 /// hand's group entries and `shared` what all discards share ([`Shared`]); only the
 /// discard's own group is looked up again, and the tables' per-lane improving masks
 /// answer for every kind at once ([`regular::improving_at`]); kinds are found at least for
-/// the groups with a kind in `need`. Hands already in `memo` are not measured again.
+/// the groups with a kind in `need`. Hands already in `memo` are not measured again, nor
+/// the other groups of a discard whose group, entry after it and distance equal the last
+/// one's ([`Beside`], kept in `shared`).
 fn regular_useful(
     codes: &[(usize, usize, usize); 4],
     full: &[Entry; 4],
-    shared: &Shared,
+    shared: &mut Shared,
     t: usize,
     m: usize,
     need: u64,
@@ -554,18 +583,34 @@ fn regular_useful(
     // discard's group merged with the remaining two, which the discard does not change.
     let d0 = finish(own, &shared.rest[gt], m);
     let mut out = lim.improving_in(gt, r, own, &shared.rest[gt], m, d0);
-    // Groups without a kind in `need` are left out (their kinds would be masked away);
-    // only a complete answer is remembered.
-    let mut complete = true;
-    for g in (0..4).filter(|&g| g != gt) {
-        if need & GROUP_KINDS[g] == 0 {
-            complete = false;
-            continue;
-        }
-        let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
-        out |= lim.improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
+    // The other groups with a kind in `need` (the others' kinds would be masked away);
+    // only a complete answer is remembered. Their kinds come from the last discard
+    // measured when it left the same entry of the same group at the same distance.
+    let mut wanted = 0u8;
+    for (g, kinds) in GROUP_KINDS.iter().enumerate() {
+        wanted |= u8::from(g != gt && need & kinds != 0) << g;
     }
-    if complete {
+    let b = &mut shared.beside;
+    let same = b.group == gt as u8 && b.d0 == d0 && b.own == *own;
+    if !same {
+        *b = Beside {
+            group: gt as u8,
+            d0,
+            groups: 0,
+            own: *own,
+            kinds: 0,
+        };
+    }
+    let mut todo = wanted & !b.groups;
+    while todo != 0 {
+        let g = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        let rest = combine(own, &shared.pairs[PAIR_OF[g][gt]]);
+        b.kinds |= lim.improving_in(g, shared.ranks[g], &full[g], &rest, m, d0);
+    }
+    b.groups |= wanted;
+    out |= b.kinds;
+    if wanted | 1 << gt == 0xF {
         if let Some(s) = memo.slots.get_mut(slot) {
             *s = (key, out);
         }
@@ -745,14 +790,14 @@ mod tests {
             let full =
                 std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
             let (rest, halves) = regular::rests_and_halves(&full);
-            let shared = Shared::new(&regular::ranks(&hand), &full, &rest, &halves);
+            let mut shared = Shared::new(&regular::ranks(&hand), &full, &rest, &halves);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;
                 let ours = regular_useful(
                     &regular::codes(&hand),
                     &full,
-                    &shared,
+                    &mut shared,
                     t,
                     4 - n_melds,
                     u64::MAX,
@@ -772,7 +817,7 @@ mod tests {
                 let some = regular_useful(
                     &regular::codes(&hand),
                     &full,
-                    &shared,
+                    &mut shared,
                     t,
                     4 - n_melds,
                     need,
