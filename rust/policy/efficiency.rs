@@ -18,7 +18,9 @@
 //!   loses the concealed plans (seven pairs, knitted forms) and the concealed bonus, which
 //!   the plan values account for.
 
-use super::plans::{DiscardContext, Evaluator, HandKinds, PlanKind, Score};
+use super::plans::{
+    ChowPlan, DiscardContext, Evaluator, HandKinds, PlanKind, Score, Selection, MAX_CHOW_PLANS,
+};
 use super::{AfterMeld, Policy, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
@@ -59,6 +61,93 @@ pub struct EfficiencyPolicy {
     last_evaluator: [Option<((u8, u8), Evaluator)>; 2],
     /// The shortlisted discards of the decision, best first (indices into `scored`).
     short: [u8; 14],
+    /// The value of the waiting hand the seat last left or weighed a claim on.
+    waiting: Waiting,
+}
+
+/// The value of a waiting hand as a seat scored it: the hand after its discard (the
+/// chosen discard's exact score) or under a claim it weighed. A claim on the same hand,
+/// with the same melds and winds, whose plans (as the tile under claim selects them)
+/// are among those measured then, its best plan with them
+/// ([`Evaluator::measures_within`]), has this value without scoring the hand again.
+#[derive(Debug, Clone, Copy)]
+struct Waiting {
+    /// The hand (all `u8::MAX` before any is kept: no hand matches).
+    hand: Counts,
+    /// The melds (the first `n_melds`).
+    melds: [Meld; 4],
+    n_melds: u8,
+    winds: (u8, u8),
+    /// [`Evaluator::selection`] of the evaluator that scored it.
+    selection: Selection,
+    /// The score's value and best plan.
+    value: f32,
+    plan: PlanKind,
+}
+
+impl Waiting {
+    /// No hand kept.
+    fn none() -> Self {
+        let no_meld = Meld {
+            kind: MeldKind::Chow,
+            tile: 0,
+        };
+        let no_plan = ChowPlan {
+            lows: [0; 3],
+            fan: 0.0,
+        };
+        Waiting {
+            hand: [u8::MAX; 34],
+            melds: [no_meld; 4],
+            n_melds: 0,
+            winds: (0, 0),
+            selection: (0, false, 0, [no_plan; MAX_CHOW_PLANS]),
+            value: 0.0,
+            plan: PlanKind::Plain,
+        }
+    }
+
+    /// Keeps the waiting hand `hand` less one `discard` (none when 34 or more) beside
+    /// `melds` with winds `winds`, scored `score` by `ev` (built for them).
+    #[inline(always)]
+    fn keep(
+        &mut self,
+        hand: &Counts,
+        discard: Tile,
+        melds: &[Meld],
+        winds: (u8, u8),
+        ev: &Evaluator,
+        score: &Score,
+    ) {
+        self.hand = *hand;
+        if let Some(c) = self.hand.get_mut(discard as usize) {
+            *c -= 1;
+        }
+        for (kept, m) in self.melds.iter_mut().zip(melds) {
+            *kept = *m;
+        }
+        self.n_melds = melds.len() as u8;
+        self.winds = winds;
+        self.selection = ev.selection();
+        self.value = score.value;
+        self.plan = score.plan;
+    }
+
+    /// The value, when `ev` (built for `melds` and `winds`) scores `hand` as the kept
+    /// hand was.
+    fn value_of(
+        &self,
+        hand: &Counts,
+        melds: &[Meld],
+        winds: (u8, u8),
+        ev: &Evaluator,
+    ) -> Option<f32> {
+        (self.hand == *hand
+            && self.winds == winds
+            && self.melds.get(..usize::from(self.n_melds)) == Some(melds)
+            && ev.measures_within(&self.selection, self.plan))
+        .then_some(self.value)
+    }
 }
 
 /// A discard not scored (the value of no plan).
@@ -140,6 +229,7 @@ impl EfficiencyPolicy {
             scored: [UNSCORED; 14],
             last_evaluator: [None, None],
             short: [0; 14],
+            waiting: Waiting::none(),
         }
     }
 
@@ -153,7 +243,11 @@ impl EfficiencyPolicy {
     /// slot 0 for the seat's own melds and slot 1 for the melds after a meld it weighs
     /// (`weighed`).
     fn evaluator(&mut self, view: &dyn TableView, melds: &[Meld], weighed: bool) -> Evaluator {
-        let winds = (view.seat_wind(), view.prevalent_wind());
+        self.evaluator_at((view.seat_wind(), view.prevalent_wind()), melds, weighed)
+    }
+
+    /// [`EfficiencyPolicy::evaluator`] for the seat and prevalent winds `winds`.
+    fn evaluator_at(&mut self, winds: (u8, u8), melds: &[Meld], weighed: bool) -> Evaluator {
         for (w, ev) in self.last_evaluator.iter().flatten() {
             if *w == winds && ev.melds() == melds {
                 return ev.clone();
@@ -327,7 +421,8 @@ impl EfficiencyPolicy {
         unseen: &Counts,
     ) -> Action {
         let hand = *view.hand();
-        let mut ev = self.evaluator(view, melds, false);
+        let winds = (view.seat_wind(), view.prevalent_wind());
+        let mut ev = self.evaluator_at(winds, melds, false);
         let kinds = HandKinds::of(&hand);
         ev.select_chow_plans_of(&hand, kinds);
         // One pass over the legal actions: the discardable kinds, those that can be
@@ -383,6 +478,9 @@ impl EfficiencyPolicy {
                 _ => {}
             }
         }
+        // The hand left is valued as the chosen discard's score.
+        self.waiting
+            .keep(&hand, choice.tile, melds, winds, &ev, &choice.score);
         if ready_kinds >> (choice.tile & 63) & 1 == 1 {
             return Action::Ready(choice.tile);
         }
@@ -411,9 +509,23 @@ impl EfficiencyPolicy {
         if only_chows && !closer_with(&hand, tile as usize, n_melds) {
             return Action::Pass;
         }
-        let mut ev = self.evaluator(view, melds, false);
+        let winds = (view.seat_wind(), view.prevalent_wind());
+        let mut ev = self.evaluator_at(winds, melds, false);
         ev.select_chow_plans(&with);
-        let base = ev.score(&hand).value;
+        // The hand's value is read back when the seat scored it already (after its discard
+        // or at an earlier claim) with the plans selected alike.
+        let known = self.waiting.value_of(&hand, melds, winds, &ev);
+        let base = match known {
+            Some(v) => {
+                debug_assert_eq!(v, ev.score(&hand).value);
+                v
+            }
+            None => {
+                let s = ev.score(&hand);
+                self.waiting.keep(&hand, Tile::MAX, melds, winds, &ev, &s);
+                s.value
+            }
+        };
         let mut best = (base * CLAIM_MARGIN, Action::Pass);
         for &a in legal {
             let Some(c) = AfterMeld::of_claim(a, tile, &hand, melds) else {

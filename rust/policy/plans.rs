@@ -65,6 +65,9 @@ pub enum PlanKind {
     Chows(u8),
 }
 
+/// What [`Evaluator::select_chow_plans`] settled ([`Evaluator::selection`]).
+pub(crate) type Selection = (u16, bool, u8, [ChowPlan; MAX_CHOW_PLANS]);
+
 /// A plan made of three fixed chows and one more set and a pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChowPlan {
@@ -462,6 +465,47 @@ impl Evaluator {
     /// The three-chow plans kept by [`Evaluator::select_chow_plans`].
     pub fn chow_plans(&self) -> &[ChowPlan] {
         &self.chow_plans[..self.n_chow_plans as usize]
+    }
+
+    /// What [`Evaluator::select_chow_plans`] settled: the plans measured, whether the
+    /// knitted straight is among them, and the three-chow plans kept (the first of the
+    /// places, as many as the count).
+    #[inline(always)]
+    pub(crate) fn selection(&self) -> Selection {
+        (
+            self.alive,
+            self.knitted_alive,
+            self.n_chow_plans,
+            self.chow_plans,
+        )
+    }
+
+    /// True when this evaluator, built for the same melds, winds and minimum as one whose
+    /// [`Evaluator::selection`] is `other`, measures no plan that one does not and
+    /// measures `plan` (one that one measures): a hand whose best plan there is `plan`
+    /// has the same score value here (each plan's value depends on the plan alone).
+    pub(crate) fn measures_within(&self, other: &Selection, plan: PlanKind) -> bool {
+        let (alive, knitted_alive, n, plans) = other;
+        let theirs = &plans[..(*n as usize).min(MAX_CHOW_PLANS)];
+        let ours = self.chow_plans();
+        if self.alive & !alive != 0
+            || self.knitted_alive && !knitted_alive
+            || !ours.iter().all(|p| theirs.contains(p))
+        {
+            return false;
+        }
+        let bit = |b: u16| self.alive >> b & 1 == 1;
+        match plan {
+            PlanKind::Plain => true,
+            PlanKind::FullFlush(s) => bit(ALIVE_FULL + u16::from(s.min(2))),
+            PlanKind::HalfFlush(s) => bit(ALIVE_HALF + u16::from(s.min(2))),
+            PlanKind::AllPungs => bit(ALIVE_PUNGS),
+            PlanKind::SevenPairs => bit(ALIVE_PAIRS),
+            PlanKind::ThirteenOrphans => bit(ALIVE_ORPHANS),
+            PlanKind::HonorsKnitted => bit(ALIVE_HONORS_KNITTED),
+            PlanKind::KnittedStraight => self.knitted_alive,
+            PlanKind::Chows(i) => theirs.get(i as usize).is_some_and(|p| ours.contains(p)),
+        }
     }
 
     /// Keeps the three-chow plans (pure straights, mixed straights, mixed triple chows)
