@@ -986,12 +986,14 @@ impl Evaluator {
                     |_| false,
                     |_, t, _, _| form_after_discard(ctx, first, t, hand[t], m),
                 ),
-                SLOT_KNITTED => self.first_pass(&pass, f, r, ti, all, |g, t, e, rank| {
-                    let mut r = ctx.ranks;
-                    r[g] = rank;
-                    let held = ctx.held & !(u64::from(hand[t] == 1) << t);
-                    ctx.knitted_after(t, held, &r, if g == 3 { e } else { &full[3] })
-                }),
+                SLOT_KNITTED => {
+                    // What every discard's knitted straight shares with the full hand's.
+                    let knit = knitted::KnitShares::new(&ctx.ranks, &full[3]);
+                    let kept = knit.at_distance(&ctx.knit_base, ctx.knit_full);
+                    self.first_pass(&pass, f, r, ti, all, |g, t, e, rank| {
+                        ctx.knitted_after_in(&knit, kept, t, hand[t] == 1, g, rank, e)
+                    })
+                }
                 // A three-chow plan reads its own remainder's ranks.
                 _ => self.first_pass(
                     &pass,
@@ -1590,6 +1592,49 @@ impl DiscardContext {
                 INF => next,
                 d => d,
             }
+        }
+    }
+
+    /// [`DiscardContext::knitted_after`] of the discard of one `t` (`last`: its only copy)
+    /// from group `g`, which then has the rank `rank` (a suit) or the honors entry `own`
+    /// (`g` = 3); `knit` holds the full hand's shares and `kept` the permutations at the
+    /// full hand's distance `knit_full` ([`knitted::KnitShares::at_distance`]).
+    ///
+    /// No permutation's straight comes closer with a tile less (it lacks as many kinds or
+    /// one more, and its remainder keeps a subset of its tiles), so the discard keeps
+    /// `knit_full` exactly when one of `kept` does: one that does not lose the straight's
+    /// only copy of `t` and whose remainder stays as far. Otherwise the distance is one
+    /// more, as the bound of [`DiscardContext::knitted_after`] reads it (5 or more: out of
+    /// reach).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn knitted_after_in(
+        &self,
+        knit: &knitted::KnitShares,
+        kept: u8,
+        t: usize,
+        last: bool,
+        g: usize,
+        rank: usize,
+        own: &Entry,
+    ) -> u8 {
+        let lost = if last {
+            knitted::PERMS_WITH[t.min(33)]
+        } else {
+            0
+        };
+        let mut left = kept & !lost;
+        while left != 0 {
+            let p = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let rest = knit.rest_with(g, p, rank, own);
+            if rest.is_some_and(|r| self.knit_base[p] + r == self.knit_full) {
+                return self.knit_full;
+            }
+        }
+        match self.knit_full.saturating_add(1) {
+            next if next >= 5 => INF,
+            next => next,
         }
     }
 
@@ -2278,10 +2323,14 @@ mod tests {
             let mut ev = Evaluator::new(&[], 0, 0, 8);
             ev.select_chow_plans(&hand);
             let ranks = regular::ranks(&hand);
-            let ctx = ev.discard_context(&hand, &ranks, &regular::entries_at(&ranks));
+            let full = regular::entries_at(&ranks);
+            let ctx = ev.discard_context(&hand, &ranks, &full);
             if ctx.knit_full >= INF {
                 continue;
             }
+            // The shares score_discards reads the discards from.
+            let knit = knitted::KnitShares::new(&ranks, &full[3]);
+            let kept = knit.at_distance(&ctx.knit_base, ctx.knit_full);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;
@@ -2290,6 +2339,10 @@ mod tests {
                 let ours = ctx.knitted_after(t, special::presence(&after), &r, honors);
                 let afresh = knitted::distance_below(&after, &NO_USED, 0, 0, 5).unwrap_or(INF);
                 assert_eq!(ours, afresh, "{hand:?} - {t}");
+                let g = (t / 9).min(3);
+                let own = regular::entry_at(g, r[g]);
+                let shared = ctx.knitted_after_in(&knit, kept, t, hand[t] == 1, g, r[g], own);
+                assert_eq!(shared, afresh, "{hand:?} - {t} from the shares");
                 measured += 1;
             }
         }
