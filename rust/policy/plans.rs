@@ -747,7 +747,9 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) {
-        (ctx.rest, ctx.halves) = regular::rests_and_halves(full);
+        // The rests are merged when first read (`DiscardContext::rest`).
+        ctx.halves = regular::halves(full);
+        ctx.rest = OnceLock::new();
         ctx.full = *full;
         ctx.ranks = *ranks;
         ctx.held = kinds.held;
@@ -805,7 +807,7 @@ impl Evaluator {
         // discard never brings a plan closer (the tiles missing from a complete hand can
         // only grow when a tile goes) and never adds honor fan.
         let m = 4 - self.n_melds.min(4) as usize;
-        let plain = finish(&full[0], &ctx.rest[0], m);
+        let plain = finish(&ctx.halves[0], &ctx.halves[1], m);
         let chows: [Option<u8>; MAX_CHOW_PLANS] =
             std::array::from_fn(|i| ctx.plans[i].valid.then(|| ctx.plans[i].full_distance()));
         let mut chow = |i: usize, _: &ChowPlan| chows[i.min(MAX_CHOW_PLANS - 1)];
@@ -939,10 +941,11 @@ impl Evaluator {
                 SLOT_PLAIN => {
                     // Each group meets the rest it always had: a discard leaves the
                     // distance or one more, as its group's keeping masks tell.
-                    let d: [u8; 4] = std::array::from_fn(|g| finish(&full[g], &ctx.rest[g], m));
+                    let rest = ctx.rest();
+                    let d: [u8; 4] = std::array::from_fn(|g| finish(&full[g], &rest[g], m));
                     let mut kept = 0u64;
                     for g in (0..4).filter(|&g| kinds & GROUP_KINDS[g] != 0) {
-                        kept |= ctx.keeping(g, &ctx.rest[g], m, d[g]);
+                        kept |= ctx.keeping(g, &rest[g], m, d[g]);
                     }
                     self.first_pass(
                         &pass,
@@ -1096,7 +1099,8 @@ impl Evaluator {
                 dist(g, t, &ctx.full[g], NO_RANK)
             };
             if d < INF {
-                let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
+                // Only a pair or a pung of honors changes their share (see `DiscardAt::new`).
+                let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 && matches!(h[t], 2 | 3) {
                     h[t] -= 1;
                     let honors = self.honor_fan(&h) + self.meld_fan;
                     h[t] += 1;
@@ -1133,7 +1137,7 @@ impl Evaluator {
                 break;
             }
             let dist = match slot {
-                SLOT_PLAIN => finish(d.own, &ctx.rest[g], m),
+                SLOT_PLAIN => finish(d.own, &ctx.rest()[g], m),
                 1 | 3 | 5 => e((slot - 1) / 2)[2 * m + 1],
                 2 | 4 | 6 => finish(e((slot - 2) / 2), e(3), m),
                 SLOT_KNITTED if self.n_melds == 1 => {
@@ -1477,8 +1481,9 @@ impl Evaluator {
 pub struct DiscardContext {
     /// The full hand's group entries.
     full: [Entry; 4],
-    /// For each group, the other three groups merged.
-    rest: [Entry; 4],
+    /// For each group, the other three groups merged, once read ([`DiscardContext::rest`];
+    /// a lock, so that a policy keeping a context stays shareable between threads).
+    rest: OnceLock<[Entry; 4]>,
     /// Groups 0 and 1 merged, groups 2 and 3 merged.
     halves: [Entry; 2],
     plans: [PlanContext; MAX_CHOW_PLANS],
@@ -1530,7 +1535,7 @@ impl DiscardContext {
     pub fn new() -> DiscardContext {
         DiscardContext {
             full: [[INF; 10]; 4],
-            rest: [[INF; 10]; 4],
+            rest: OnceLock::new(),
             halves: [[INF; 10]; 2],
             plans: std::array::from_fn(|_| PlanContext {
                 entries: [[INF; 10]; 4],
@@ -1737,9 +1742,11 @@ impl DiscardContext {
         self.held
     }
 
-    /// For each group, the full hand's other three groups merged.
+    /// For each group, the full hand's other three groups merged (merged from the halves
+    /// when first read after a fill).
     pub fn rest(&self) -> &[Entry; 4] {
-        &self.rest
+        self.rest
+            .get_or_init(|| regular::rests_of_halves(&self.full, &self.halves))
     }
 
     /// The full hand's groups 0 and 1 merged, and groups 2 and 3 merged.
@@ -1852,8 +1859,10 @@ impl<'a> DiscardAt<'a> {
         rank: Option<usize>,
     ) -> Self {
         let g = (t as usize / 9).min(3);
-        // An honor discard changes the honors' share of the fan; a suited one does not.
-        let honors = if g == 3 {
+        // An honor discard from a pair or a pung changes the honors' share of the fan (a
+        // pung's value, 0.4 of it for a pair); a suited one, a single honor or one of four
+        // leaves it: the same terms, added in the same order.
+        let honors = if g == 3 && matches!(hand[t as usize], 1 | 2) {
             ev.honor_fan(hand) + ev.meld_fan
         } else {
             ctx.honors
