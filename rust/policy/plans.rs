@@ -26,7 +26,7 @@
 use crate::hand::{Meld, MeldKind};
 use crate::shanten::regular::{self, combine, finish, rests, table_entry};
 use crate::shanten::tables::{Entry, INF};
-use crate::shanten::{knitted, special, swar};
+use crate::shanten::{knitted, special, swar, tables};
 use crate::tile::{Counts, Tile};
 use std::sync::OnceLock;
 
@@ -791,7 +791,9 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) {
-        (ctx.rest, ctx.halves) = regular::rests_and_halves(full);
+        // The rests are merged when first read (`DiscardContext::rest`).
+        ctx.halves = regular::halves(full);
+        ctx.rest = OnceLock::new();
         ctx.full = *full;
         ctx.ranks = *ranks;
         ctx.held = kinds.held;
@@ -849,7 +851,7 @@ impl Evaluator {
         // discard never brings a plan closer (the tiles missing from a complete hand can
         // only grow when a tile goes) and never adds honor fan.
         let m = 4 - self.n_melds.min(4) as usize;
-        let plain = finish(&full[0], &ctx.rest[0], m);
+        let plain = finish(&ctx.halves[0], &ctx.halves[1], m);
         let chows: [Option<u8>; MAX_CHOW_PLANS] =
             std::array::from_fn(|i| ctx.plans[i].valid.then(|| ctx.plans[i].full_distance()));
         let mut chow = |i: usize, _: &ChowPlan| chows[i.min(MAX_CHOW_PLANS - 1)];
@@ -980,9 +982,24 @@ impl Evaluator {
             let (f, r, ti) = (&mut firsts, &mut ranks, &mut tiles);
             let all = |_: usize| true;
             match first {
-                SLOT_PLAIN => self.first_pass(&pass, f, r, ti, all, |g, _, e, _| {
-                    finish(e, &ctx.rest[g], m)
-                }),
+                SLOT_PLAIN => {
+                    // Each group meets the rest it always had: a discard leaves the
+                    // distance or one more, as its group's keeping masks tell.
+                    let rest = ctx.rest();
+                    let d: [u8; 4] = std::array::from_fn(|g| finish(&full[g], &rest[g], m));
+                    let mut kept = 0u64;
+                    for g in (0..4).filter(|&g| kinds & GROUP_KINDS[g] != 0) {
+                        kept |= ctx.keeping(g, &rest[g], m, d[g]);
+                    }
+                    self.first_pass(
+                        &pass,
+                        f,
+                        r,
+                        ti,
+                        |_| false,
+                        |g, t, _, _| one_more_unless(d[g], kept, t),
+                    )
+                }
                 1 | 3 | 5 => {
                     let s = (first - 1) / 2;
                     let other = full[s.min(3)][2 * m + 1];
@@ -1002,20 +1019,22 @@ impl Evaluator {
                     )
                 }
                 2 | 4 | 6 => {
-                    let s = (first - 2) / 2;
-                    // A discard from another suit leaves the full hand's distance.
-                    let other = finish(&full[s.min(3)], &full[3], m);
+                    let s = ((first - 2) / 2).min(2);
+                    // A discard from another suit leaves the full hand's distance; one from
+                    // the suit or the honors that or one more, as the keeping masks of its
+                    // group against the other tell.
+                    let other = finish(&full[s], &full[3], m);
+                    let kept =
+                        ctx.keeping(s, &full[3], m, other) | ctx.keeping(3, &full[s], m, other);
                     self.first_pass(
                         &pass,
                         f,
                         r,
                         ti,
-                        |g| g == s || g == 3,
-                        |g, _, e, _| {
-                            if g == s {
-                                finish(e, &full[3], m)
-                            } else if g == 3 {
-                                finish(&full[s.min(3)], e, m)
+                        |_| false,
+                        |g, t, _, _| {
+                            if g == s || g == 3 {
+                                one_more_unless(other, kept, t)
                             } else {
                                 other
                             }
@@ -1030,12 +1049,14 @@ impl Evaluator {
                     |_| false,
                     |_, t, _, _| form_after_discard(ctx, first, t, hand[t], m),
                 ),
-                SLOT_KNITTED => self.first_pass(&pass, f, r, ti, all, |g, t, e, rank| {
-                    let mut r = ctx.ranks;
-                    r[g] = rank;
-                    let held = ctx.held & !(u64::from(hand[t] == 1) << t);
-                    ctx.knitted_after(t, held, &r, if g == 3 { e } else { &full[3] })
-                }),
+                SLOT_KNITTED => {
+                    // What every discard's knitted straight shares with the full hand's.
+                    let knit = knitted::KnitShares::new(&ctx.ranks, &full[3]);
+                    let kept = knit.at_distance(&ctx.knit_base, ctx.knit_full);
+                    self.first_pass(&pass, f, r, ti, all, |g, t, e, rank| {
+                        ctx.knitted_after_in(&knit, kept, t, hand[t] == 1, g, rank, e)
+                    })
+                }
                 // A three-chow plan reads its own remainder's ranks.
                 _ => self.first_pass(
                     &pass,
@@ -1122,7 +1143,8 @@ impl Evaluator {
                 dist(g, t, &ctx.full[g], NO_RANK)
             };
             if d < INF {
-                let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 {
+                // Only a pair or a pung of honors changes their share (see `DiscardAt::new`).
+                let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 && matches!(h[t], 2 | 3) {
                     h[t] -= 1;
                     let honors = self.honor_fan(&h) + self.meld_fan;
                     h[t] += 1;
@@ -1159,7 +1181,7 @@ impl Evaluator {
                 break;
             }
             let dist = match slot {
-                SLOT_PLAIN => finish(d.own, &ctx.rest[g], m),
+                SLOT_PLAIN => finish(d.own, &ctx.rest()[g], m),
                 1 | 3 | 5 => e((slot - 1) / 2)[2 * m + 1],
                 2 | 4 | 6 => finish(e((slot - 2) / 2), e(3), m),
                 SLOT_KNITTED if self.n_melds == 1 => {
@@ -1503,8 +1525,9 @@ impl Evaluator {
 pub struct DiscardContext {
     /// The full hand's group entries.
     full: [Entry; 4],
-    /// For each group, the other three groups merged.
-    rest: [Entry; 4],
+    /// For each group, the other three groups merged, once read ([`DiscardContext::rest`];
+    /// a lock, so that a policy keeping a context stays shareable between threads).
+    rest: OnceLock<[Entry; 4]>,
     /// Groups 0 and 1 merged, groups 2 and 3 merged.
     halves: [Entry; 2],
     plans: [PlanContext; MAX_CHOW_PLANS],
@@ -1556,7 +1579,7 @@ impl DiscardContext {
     pub fn new() -> DiscardContext {
         DiscardContext {
             full: [[INF; 10]; 4],
-            rest: [[INF; 10]; 4],
+            rest: OnceLock::new(),
             halves: [[INF; 10]; 2],
             plans: std::array::from_fn(|_| PlanContext {
                 entries: [[INF; 10]; 4],
@@ -1637,6 +1660,49 @@ impl DiscardContext {
         }
     }
 
+    /// [`DiscardContext::knitted_after`] of the discard of one `t` (`last`: its only copy)
+    /// from group `g`, which then has the rank `rank` (a suit) or the honors entry `own`
+    /// (`g` = 3); `knit` holds the full hand's shares and `kept` the permutations at the
+    /// full hand's distance `knit_full` ([`knitted::KnitShares::at_distance`]).
+    ///
+    /// No permutation's straight comes closer with a tile less (it lacks as many kinds or
+    /// one more, and its remainder keeps a subset of its tiles), so the discard keeps
+    /// `knit_full` exactly when one of `kept` does: one that does not lose the straight's
+    /// only copy of `t` and whose remainder stays as far. Otherwise the distance is one
+    /// more, as the bound of [`DiscardContext::knitted_after`] reads it (5 or more: out of
+    /// reach).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn knitted_after_in(
+        &self,
+        knit: &knitted::KnitShares,
+        kept: u8,
+        t: usize,
+        last: bool,
+        g: usize,
+        rank: usize,
+        own: &Entry,
+    ) -> u8 {
+        let lost = if last {
+            knitted::PERMS_WITH[t.min(33)]
+        } else {
+            0
+        };
+        let mut left = kept & !lost;
+        while left != 0 {
+            let p = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let rest = knit.rest_with(g, p, rank, own);
+            if rest.is_some_and(|r| self.knit_base[p] + r == self.knit_full) {
+                return self.knit_full;
+            }
+        }
+        match self.knit_full.saturating_add(1) {
+            next if next >= 5 => INF,
+            next => next,
+        }
+    }
+
     /// The knitted straight's distance beside one meld ([`Evaluator::form_distance`], below
     /// 5, else [`INF`]) of a hand holding the kinds `held` at least once, `twice` and
     /// `thrice` at least two and three times, each straight lacking `missing` kinds.
@@ -1702,14 +1768,29 @@ impl DiscardContext {
         self.knitted_one_meld(held, twice, thrice, &missing)
     }
 
+    /// The kinds of group `g` whose one copy less leaves the full hand's regular distance
+    /// `d` against the merged entry `rest` (of the groups it meets) as it is
+    /// ([`regular::keeping_in`]): each other held kind of the group puts it one further.
+    #[inline(always)]
+    fn keeping(&self, g: usize, rest: &Entry, m: usize, d: u8) -> u64 {
+        let keep = if g < 3 {
+            tables::suit_keep()
+        } else {
+            tables::honors_keep()
+        };
+        regular::keeping_in(keep, g, self.ranks[g], &self.full[g], rest, m, d)
+    }
+
     /// The kinds the full hand holds.
     pub fn held(&self) -> u64 {
         self.held
     }
 
-    /// For each group, the full hand's other three groups merged.
+    /// For each group, the full hand's other three groups merged (merged from the halves
+    /// when first read after a fill).
     pub fn rest(&self) -> &[Entry; 4] {
-        &self.rest
+        self.rest
+            .get_or_init(|| regular::rests_of_halves(&self.full, &self.halves))
     }
 
     /// The full hand's groups 0 and 1 merged, and groups 2 and 3 merged.
@@ -1822,8 +1903,10 @@ impl<'a> DiscardAt<'a> {
         rank: Option<usize>,
     ) -> Self {
         let g = (t as usize / 9).min(3);
-        // An honor discard changes the honors' share of the fan; a suited one does not.
-        let honors = if g == 3 {
+        // An honor discard from a pair or a pung changes the honors' share of the fan (a
+        // pung's value, 0.4 of it for a pair); a suited one, a single honor or one of four
+        // leaves it: the same terms, added in the same order.
+        let honors = if g == 3 && matches!(hand[t as usize], 1 | 2) {
             ev.honor_fan(hand) + ev.meld_fan
         } else {
             ctx.honors
@@ -1877,6 +1960,16 @@ fn form_after_discard(ctx: &DiscardContext, slot: usize, t: usize, c: u8, m: usi
         }
         _ => special::honors_knitted_held(held),
     }
+}
+
+/// The kinds of each group (bit `t` for kind `t`): 0-2 the suits, 3 the honors.
+const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
+
+/// The distance `d` after discarding one `t` when the kinds `kept` keep it, else one more
+/// (at most [`INF`]).
+#[inline(always)]
+fn one_more_unless(d: u8, kept: u64, t: usize) -> u8 {
+    (d + u8::from(kept >> t & 1 == 0)).min(INF)
 }
 
 /// The knitted straight's distance ([`knitted::distance_below`] with bound `bound`,
@@ -2322,10 +2415,14 @@ mod tests {
             let mut ev = Evaluator::new(&[], 0, 0, 8);
             ev.select_chow_plans(&hand);
             let ranks = regular::ranks(&hand);
-            let ctx = ev.discard_context(&hand, &ranks, &regular::entries_at(&ranks));
+            let full = regular::entries_at(&ranks);
+            let ctx = ev.discard_context(&hand, &ranks, &full);
             if ctx.knit_full >= INF {
                 continue;
             }
+            // The shares score_discards reads the discards from.
+            let knit = knitted::KnitShares::new(&ranks, &full[3]);
+            let kept = knit.at_distance(&ctx.knit_base, ctx.knit_full);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;
@@ -2334,6 +2431,10 @@ mod tests {
                 let ours = ctx.knitted_after(t, special::presence(&after), &r, honors);
                 let afresh = knitted::distance_below(&after, &NO_USED, 0, 0, 5).unwrap_or(INF);
                 assert_eq!(ours, afresh, "{hand:?} - {t}");
+                let g = (t / 9).min(3);
+                let own = regular::entry_at(g, r[g]);
+                let shared = ctx.knitted_after_in(&knit, kept, t, hand[t] == 1, g, r[g], own);
+                assert_eq!(shared, afresh, "{hand:?} - {t} from the shares");
                 measured += 1;
             }
         }

@@ -295,6 +295,109 @@ pub(crate) fn distance_fast_with(
     (best < bound).then_some(best)
 }
 
+/// The shares of a hand without melds (its group ranks in the limited tables and its
+/// honors entry) in the knitted-straight distances of the hands that differ from it in
+/// one group: per permutation, the hand's own remainder distance (a set and a pair, as
+/// [`distance_fast_with`] reads it) and, per group, the other three groups' remainders
+/// merged. A hand with one group replaced is then measured with one merge per
+/// permutation: the merge is commutative and associative, so the order in which the
+/// groups meet leaves the result unchanged.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KnitShares {
+    /// `others[g][p]`: the [`KNIT_MERGE`] code of the groups other than `g` under
+    /// permutation `p`.
+    others: [[u8; 6]; 4],
+    /// `rest[p]`: the hand's remainder distance under permutation `p`.
+    rest: [u8; 6],
+    /// Bit `g` (0-3): every suit other than `g` has remainders in the table (`others[g]`
+    /// is known); bit 4: every suit has (`rest` is known).
+    known: u8,
+}
+
+impl KnitShares {
+    /// The shares of the hand with group ranks `ranks` and honors entry `honors`.
+    #[inline]
+    pub(crate) fn new(ranks: &[usize; 4], honors: &Entry) -> KnitShares {
+        let st = tables::suit();
+        let [a, b, c] = [
+            st.knit_at(ranks[0]),
+            st.knit_at(ranks[1]),
+            st.knit_at(ranks[2]),
+        ];
+        let h = merge_code(Knit::of(honors));
+        let mut others = [[0u8; 6]; 4];
+        let mut rest = [0u8; 6];
+        for p in 0..6 {
+            // Suit `s`'s remainder code under this permutation (0 when it has none; then
+            // nothing read from it is known).
+            let class =
+                |k: Option<&[u8; 3]>, s: usize| k.map_or(0, |k| merge_index(k[PERMS[p][s]]));
+            let (a, b, c) = (class(a, 0), class(b, 1), class(c, 2));
+            let low = merge_index(KNIT_MERGE[a][b]);
+            let high = merge_index(KNIT_MERGE[c][h]);
+            others[0][p] = KNIT_MERGE[b][high];
+            others[1][p] = KNIT_MERGE[a][high];
+            others[2][p] = KNIT_MERGE[low][h];
+            others[3][p] = KNIT_MERGE[low][c];
+            rest[p] = KNIT_MERGE[low][high] / 12;
+        }
+        let (a, b, c) = (a.is_some(), b.is_some(), c.is_some());
+        let all = u8::from(a && b && c);
+        let known =
+            u8::from(b && c) | u8::from(a && c) << 1 | u8::from(a && b) << 2 | all << 3 | all << 4;
+        KnitShares {
+            others,
+            rest,
+            known,
+        }
+    }
+
+    /// The permutations (bit `p`) whose straight is `d` tiles away in the hand itself,
+    /// each lacking `base` knitted kinds (`base[p]` plus its remainder distance): none
+    /// when a suit has no remainders in the table.
+    #[inline]
+    pub(crate) fn at_distance(&self, base: &[u8; 6], d: u8) -> u8 {
+        if self.known >> 4 & 1 == 0 {
+            return 0;
+        }
+        (0..6).fold(0, |m, p| m | u8::from(base[p] + self.rest[p] == d) << p)
+    }
+
+    /// The remainder distance under permutation `p` of the hand with group `g` replaced
+    /// by the group of rank `rank` (a suit) or honors entry `honors` (`g` = 3); `None`
+    /// when a suit has no remainders in the table (then [`distance_fast_with`] has no
+    /// distance).
+    #[inline(always)]
+    pub(crate) fn rest_with(&self, g: usize, p: usize, rank: usize, honors: &Entry) -> Option<u8> {
+        let g = g.min(3);
+        if self.known >> g & 1 == 0 {
+            return None;
+        }
+        let p = p.min(5);
+        let own = if g < 3 {
+            merge_index(tables::suit().knit_at(rank)?[PERMS[p][g]])
+        } else {
+            merge_code(Knit::of(honors))
+        };
+        Some(KNIT_MERGE[own][merge_index(self.others[g][p])] / 12)
+    }
+}
+
+/// `PERMS_WITH[t]`: the permutations whose knitted straight has kind `t` (bit `p`).
+pub(crate) const PERMS_WITH: [u8; 34] = {
+    let mut t = [0u8; 34];
+    let mut k = 0;
+    while k < 34 {
+        let mut p = 0;
+        while p < 6 {
+            t[k] |= ((MASKS[p] >> k & 1) as u8) << p;
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// States of a [`KNIT_MERGE`] code: pair 0-2, set 0-3, both 0-5.
 const MERGE_STATES: usize = 72;
 
@@ -608,6 +711,21 @@ mod tests {
                         assert_eq!(merged, knit_set_and_pair(&k), "{a} {b} {c} {h}");
                         assert_eq!(merge_code(knit(h)), h);
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn merging_codes_is_commutative_and_associative() {
+        for a in 0..MERGE_STATES {
+            for b in 0..MERGE_STATES {
+                let ab = merge_index(KNIT_MERGE[a][b]);
+                assert_eq!(KNIT_MERGE[a][b], KNIT_MERGE[b][a], "{a} {b}");
+                assert!((KNIT_MERGE[a][b] as usize) < MERGE_STATES, "{a} {b}");
+                for c in 0..MERGE_STATES {
+                    let bc = merge_index(KNIT_MERGE[b][c]);
+                    assert_eq!(KNIT_MERGE[ab][c], KNIT_MERGE[a][bc], "{a} {b} {c}");
                 }
             }
         }

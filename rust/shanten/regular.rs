@@ -579,17 +579,26 @@ pub(crate) fn rests(e: &[Entry; 4]) -> [Entry; 4] {
 /// 3 merged.
 #[inline]
 pub(crate) fn rests_and_halves(e: &[Entry; 4]) -> ([Entry; 4], [Entry; 2]) {
-    let ab = combine(&e[0], &e[1]);
-    let ch = combine(&e[2], &e[3]);
-    (
-        [
-            combine(&e[1], &ch),
-            combine(&e[0], &ch),
-            combine(&ab, &e[3]),
-            combine(&ab, &e[2]),
-        ],
-        [ab, ch],
-    )
+    let halves = halves(e);
+    (rests_of_halves(e, &halves), halves)
+}
+
+/// The two halves of [`rests_and_halves`]: groups 0 and 1 merged, groups 2 and 3 merged.
+#[inline(always)]
+pub(crate) fn halves(e: &[Entry; 4]) -> [Entry; 2] {
+    [combine(&e[0], &e[1]), combine(&e[2], &e[3])]
+}
+
+/// The rests of [`rests_and_halves`] from the halves already merged.
+#[inline(always)]
+pub(crate) fn rests_of_halves(e: &[Entry; 4], halves: &[Entry; 2]) -> [Entry; 4] {
+    let [ab, ch] = halves;
+    [
+        combine(&e[1], ch),
+        combine(&e[0], ch),
+        combine(ab, &e[3]),
+        combine(ab, &e[2]),
+    ]
 }
 
 /// Kinds whose draw lowers the regular distance `d` of a hand without melds or wilds,
