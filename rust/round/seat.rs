@@ -209,6 +209,19 @@ impl SeatState {
         self.completing_known = false;
     }
 
+    /// Whether the waiting hand plus a discard (or robbed tile), `with` (its 14 - 3k
+    /// tiles), is complete, meld copies ignored (as [`scoring::complete`] tells): its
+    /// shanten is -1, found in one pass over the forms (the completeness test would try
+    /// the regular form alone first, then every form again). That shanten also bounds the
+    /// shanten of the tiles held (one tile fewer is never closer to complete), so a hand
+    /// it finds a tile or more from ready is not asked again until its tiles change.
+    #[inline]
+    pub(super) fn completed_by(&mut self, with: &Counts) -> bool {
+        let s = scoring::shanten_ignoring_melds(with, self.n_melds);
+        self.bound = self.bound.max(s);
+        s == -1
+    }
+
     /// After a claimed meld (which forgets the bound): the bound `before` the claim, less
     /// one. The tiles left beside one more meld are at least as far from complete as the
     /// tiles before the claim plus the discard counted as a concealed set (a reading of

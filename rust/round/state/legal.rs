@@ -58,16 +58,18 @@ impl Round {
             c[t as usize] += 1;
         }
         if self.plain {
-            // Before the full test, the shanten of the tiles held: far from ready, it rules
-            // out this win and, through the bound, the next ones.
-            let need = if kind != WinKind::SelfDrawn { 0 } else { -1 };
-            if self.seats[seat as usize].refresh_bound() > need {
+            let st = &mut self.seats[seat as usize];
+            if kind != WinKind::SelfDrawn {
+                // The shanten with the tile decides, and bounds the tiles held (far from
+                // complete, it rules out the next discards too).
+                if !st.completed_by(&c) {
+                    return None;
+                }
+            } else if st.refresh_bound() > -1 {
+                // Shanten -1 is exactly a complete hand.
                 return None;
             }
-            let st = &self.seats[seat as usize];
-            if !scoring::complete_unfiltered(&c, st.melds()) {
-                return None;
-            }
+            debug_assert!(scoring::complete_unfiltered(&c, st.melds()));
         }
         self.ruleset.win(&self.facts(), seat, &c, t, kind)
     }
