@@ -372,8 +372,9 @@ impl EfficiencyPolicy {
         for &j in short.iter() {
             let (tile, score) = scored[j as usize];
             let mask = if regular_plan(score.plan) {
-                let shared = shared
-                    .get_or_insert_with(|| Shared::new(&ranks, &full, ctx.rest(), ctx.halves()));
+                let shared = shared.get_or_insert_with(|| {
+                    Shared::new(&ranks, &full, ctx.rest_if_merged(), ctx.halves())
+                });
                 let need = score.allowed & unseen_kinds & (below_four | 1 << tile);
                 regular_useful(
                     &codes,
@@ -599,7 +600,12 @@ struct Shared {
     /// The limited tables.
     lim: regular::Limited,
     ranks: [usize; 4],
+    /// For each group the other three merged (bit `g` of `rest_found` set once `rest[g]`
+    /// is: see [`Shared::rest_of`]).
     rest: [Entry; 4],
+    rest_found: u8,
+    /// Groups 0 and 1 merged, groups 2 and 3 merged.
+    halves: [Entry; 2],
     /// Merged pairs of groups, indexed by [`PAIR_OF`].
     pairs: [Entry; 6],
     /// The last measured discard's kinds beside its own group ([`Beside`]).
@@ -629,12 +635,12 @@ struct Beside {
 const PAIR_OF: [[usize; 4]; 4] = [[0, 5, 4, 3], [5, 0, 2, 1], [4, 2, 0, 0], [3, 1, 0, 0]];
 
 impl Shared {
-    /// From the full hand's group ranks, entries, rests and halves
-    /// ([`regular::rests_and_halves`], already merged for scoring).
+    /// From the full hand's group ranks, entries and halves, and its rests when the
+    /// scoring merged them already ([`regular::rests_of_halves`]).
     fn new(
         ranks: &[usize; 4],
         full: &[Entry; 4],
-        rest: &[Entry; 4],
+        rest: Option<&[Entry; 4]>,
         halves: &[Entry; 2],
     ) -> Shared {
         // Pairs: 0 = {0,1}, 1 = {0,2}, 2 = {0,3}, 3 = {1,2}, 4 = {1,3}, 5 = {2,3}.
@@ -649,7 +655,9 @@ impl Shared {
         Shared {
             lim: regular::Limited::get(),
             ranks: *ranks,
-            rest: *rest,
+            rest: rest.copied().unwrap_or([[0; 10]; 4]),
+            rest_found: if rest.is_some() { 0xF } else { 0 },
+            halves: *halves,
             pairs,
             beside: Beside {
                 group: 4,
@@ -659,6 +667,27 @@ impl Shared {
                 kinds: 0,
             },
         }
+    }
+}
+
+impl Shared {
+    /// The other three groups than `gt` merged, for the full hand's entries `full`: the
+    /// same merges as [`regular::rests_of_halves`], made when a discard from `gt` first
+    /// needs them.
+    #[inline(always)]
+    fn rest_of(&mut self, full: &[Entry; 4], gt: usize) -> &Entry {
+        let gt = gt.min(3);
+        if self.rest_found >> gt & 1 == 0 {
+            let [ab, ch] = &self.halves;
+            self.rest[gt] = match gt {
+                0 => combine(&full[1], ch),
+                1 => combine(&full[0], ch),
+                2 => combine(ab, &full[3]),
+                _ => combine(ab, &full[2]),
+            };
+            self.rest_found |= 1 << gt;
+        }
+        &self.rest[gt]
     }
 }
 
@@ -693,8 +722,9 @@ fn regular_useful(
     let own = lim.entry_at(gt, r);
     // The discard's group meets the rest it always had; each other group's rest is the
     // discard's group merged with the remaining two, which the discard does not change.
-    let d0 = finish(own, &shared.rest[gt], m);
-    let mut out = lim.improving_in(gt, r, own, &shared.rest[gt], m, d0);
+    let rest = *shared.rest_of(full, gt);
+    let d0 = finish(own, &rest, m);
+    let mut out = lim.improving_in(gt, r, own, &rest, m, d0);
     // The other groups with a kind in `need` (the others' kinds would be masked away);
     // only a complete answer is remembered. Their kinds come from the last discard
     // measured when it left the same entry of the same group at the same distance.
@@ -902,7 +932,9 @@ mod tests {
             let full =
                 std::array::from_fn(|g| group_entry(g, &hand[span(g)], &NO_USED[span(g)], false));
             let (rest, halves) = regular::rests_and_halves(&full);
-            let mut shared = Shared::new(&regular::ranks(&hand), &full, &rest, &halves);
+            // Every other hand merges its rests itself, as when the scoring has not.
+            let given = (round % 2 == 0).then_some(&rest);
+            let mut shared = Shared::new(&regular::ranks(&hand), &full, given, &halves);
             for t in (0..34).filter(|&t| hand[t] > 0) {
                 let mut after = hand;
                 after[t] -= 1;

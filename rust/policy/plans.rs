@@ -1793,6 +1793,11 @@ impl DiscardContext {
             .get_or_init(|| regular::rests_of_halves(&self.full, &self.halves))
     }
 
+    /// [`DiscardContext::rest`] when it has been read already.
+    pub(crate) fn rest_if_merged(&self) -> Option<&[Entry; 4]> {
+        self.rest.get()
+    }
+
     /// The full hand's groups 0 and 1 merged, and groups 2 and 3 merged.
     pub fn halves(&self) -> &[Entry; 2] {
         &self.halves
