@@ -26,7 +26,7 @@
 use crate::hand::{Meld, MeldKind};
 use crate::shanten::regular::{self, combine, finish, rests, table_entry};
 use crate::shanten::tables::{Entry, INF};
-use crate::shanten::{knitted, special, swar, tables};
+use crate::shanten::{knitted, special, swar};
 use crate::tile::{Counts, Tile};
 use std::sync::OnceLock;
 
@@ -983,22 +983,8 @@ impl Evaluator {
             let all = |_: usize| true;
             match first {
                 SLOT_PLAIN => {
-                    // Each group meets the rest it always had: a discard leaves the
-                    // distance or one more, as its group's keeping masks tell.
                     let rest = ctx.rest();
-                    let d: [u8; 4] = std::array::from_fn(|g| finish(&full[g], &rest[g], m));
-                    let mut kept = 0u64;
-                    for g in (0..4).filter(|&g| kinds & GROUP_KINDS[g] != 0) {
-                        kept |= ctx.keeping(g, &rest[g], m, d[g]);
-                    }
-                    self.first_pass(
-                        &pass,
-                        f,
-                        r,
-                        ti,
-                        |_| false,
-                        |g, t, _, _| one_more_unless(d[g], kept, t),
-                    )
+                    self.first_pass(&pass, f, r, ti, all, |g, _, e, _| finish(e, &rest[g], m))
                 }
                 1 | 3 | 5 => {
                     let s = (first - 1) / 2;
@@ -1019,22 +1005,20 @@ impl Evaluator {
                     )
                 }
                 2 | 4 | 6 => {
-                    let s = ((first - 2) / 2).min(2);
-                    // A discard from another suit leaves the full hand's distance; one from
-                    // the suit or the honors that or one more, as the keeping masks of its
-                    // group against the other tell.
-                    let other = finish(&full[s], &full[3], m);
-                    let kept =
-                        ctx.keeping(s, &full[3], m, other) | ctx.keeping(3, &full[s], m, other);
+                    let s = (first - 2) / 2;
+                    // A discard from another suit leaves the full hand's distance.
+                    let other = finish(&full[s.min(3)], &full[3], m);
                     self.first_pass(
                         &pass,
                         f,
                         r,
                         ti,
-                        |_| false,
-                        |g, t, _, _| {
-                            if g == s || g == 3 {
-                                one_more_unless(other, kept, t)
+                        |g| g == s || g == 3,
+                        |g, _, e, _| {
+                            if g == s {
+                                finish(e, &full[3], m)
+                            } else if g == 3 {
+                                finish(&full[s.min(3)], e, m)
                             } else {
                                 other
                             }
@@ -1768,19 +1752,6 @@ impl DiscardContext {
         self.knitted_one_meld(held, twice, thrice, &missing)
     }
 
-    /// The kinds of group `g` whose one copy less leaves the full hand's regular distance
-    /// `d` against the merged entry `rest` (of the groups it meets) as it is
-    /// ([`regular::keeping_in`]): each other held kind of the group puts it one further.
-    #[inline(always)]
-    fn keeping(&self, g: usize, rest: &Entry, m: usize, d: u8) -> u64 {
-        let keep = if g < 3 {
-            tables::suit_keep()
-        } else {
-            tables::honors_keep()
-        };
-        regular::keeping_in(keep, g, self.ranks[g], &self.full[g], rest, m, d)
-    }
-
     /// The kinds the full hand holds.
     pub fn held(&self) -> u64 {
         self.held
@@ -1965,16 +1936,6 @@ fn form_after_discard(ctx: &DiscardContext, slot: usize, t: usize, c: u8, m: usi
         }
         _ => special::honors_knitted_held(held),
     }
-}
-
-/// The kinds of each group (bit `t` for kind `t`): 0-2 the suits, 3 the honors.
-const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
-
-/// The distance `d` after discarding one `t` when the kinds `kept` keep it, else one more
-/// (at most [`INF`]).
-#[inline(always)]
-fn one_more_unless(d: u8, kept: u64, t: usize) -> u8 {
-    (d + u8::from(kept >> t & 1 == 0)).min(INF)
 }
 
 /// The knitted straight's distance ([`knitted::distance_below`] with bound `bound`,
