@@ -41,8 +41,9 @@ pub struct SeatState {
     /// apart from the hand beside two melds or more keeps it: [`SeatState::apart`]) and a
     /// tile removed keeps it; a new meld forgets it. Where the completing kinds are asked
     /// for, the floor the counts prove ([`scoring::ShapeStats::shanten_floor`]), or 1 when
-    /// no kind completes, raises it. A win needs shanten -1, so a seat whose bound rules
-    /// that out skips the win test.
+    /// no kind completes, raises it, as does the shanten of the hand with a discard that
+    /// the win test finds ([`SeatState::completed_by`]). A win needs shanten -1, so a seat
+    /// whose bound rules that out skips the win test.
     pub(crate) bound: i8,
     /// The kinds one more copy of which passes the completeness filter
     /// ([`scoring::ShapeStats::completing`]), when `completing_known`.
