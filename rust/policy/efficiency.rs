@@ -668,23 +668,14 @@ impl Shared {
             },
         }
     }
-}
 
-impl Shared {
-    /// The other three groups than `gt` merged, for the full hand's entries `full`: the
-    /// same merges as [`regular::rests_of_halves`], made when a discard from `gt` first
-    /// needs them.
+    /// The other three groups than `gt` merged, for the full hand's entries `full`
+    /// ([`regular::rest_of_halves`]), merged when a discard from `gt` first needs them.
     #[inline(always)]
     fn rest_of(&mut self, full: &[Entry; 4], gt: usize) -> &Entry {
         let gt = gt.min(3);
         if self.rest_found >> gt & 1 == 0 {
-            let [ab, ch] = &self.halves;
-            self.rest[gt] = match gt {
-                0 => combine(&full[1], ch),
-                1 => combine(&full[0], ch),
-                2 => combine(ab, &full[3]),
-                _ => combine(ab, &full[2]),
-            };
+            self.rest[gt] = regular::rest_of_halves(full, &self.halves, gt);
             self.rest_found |= 1 << gt;
         }
         &self.rest[gt]

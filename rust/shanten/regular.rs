@@ -592,13 +592,25 @@ pub(crate) fn halves(e: &[Entry; 4]) -> [Entry; 2] {
 /// The rests of [`rests_and_halves`] from the halves already merged.
 #[inline(always)]
 pub(crate) fn rests_of_halves(e: &[Entry; 4], halves: &[Entry; 2]) -> [Entry; 4] {
-    let [ab, ch] = halves;
     [
-        combine(&e[1], ch),
-        combine(&e[0], ch),
-        combine(ab, &e[3]),
-        combine(ab, &e[2]),
+        rest_of_halves(e, halves, 0),
+        rest_of_halves(e, halves, 1),
+        rest_of_halves(e, halves, 2),
+        rest_of_halves(e, halves, 3),
     ]
+}
+
+/// Rest `g` of [`rests_of_halves`]: the three groups other than `g` merged, the group
+/// beside it in its half meeting the other half.
+#[inline(always)]
+pub(crate) fn rest_of_halves(e: &[Entry; 4], halves: &[Entry; 2], g: usize) -> Entry {
+    let [ab, ch] = halves;
+    match g {
+        0 => combine(&e[1], ch),
+        1 => combine(&e[0], ch),
+        2 => combine(ab, &e[3]),
+        _ => combine(ab, &e[2]),
+    }
 }
 
 /// Kinds whose draw lowers the regular distance `d` of a hand without melds or wilds,
