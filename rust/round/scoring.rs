@@ -130,8 +130,52 @@ pub fn shanten(concealed: &Counts, melds: &[Meld]) -> i8 {
     if fast > 0 || melds.is_empty() {
         return fast;
     }
+    shanten_counting_melds(concealed, melds)
+}
+
+/// [`shanten`] measured with the melds' copies from the start: for a hand whose
+/// [`shanten_ignoring_melds`] is known to be at most 0 (the only case where the two
+/// differ).
+#[inline]
+pub fn shanten_counting_melds(concealed: &Counts, melds: &[Meld]) -> i8 {
     let used = shanten_api::used_counts(melds);
     shanten_api::shanten(concealed, &used, melds.len() as u8, 0)
+}
+
+/// The kinds held in `concealed` (`14 - 3k` tiles beside `melds`) whose discard leaves a
+/// ready hand: bit `t` set exactly when [`shanten`]`(concealed - t, melds)` is 0. The
+/// discards are tested together with the melds' copies ignored
+/// ([`shanten_api::ready_discards`]); only those that pass are measured exactly beside
+/// melds.
+pub fn ready_discards(concealed: &Counts, melds: &[Meld]) -> u64 {
+    let n_melds = melds.len() as u8;
+    let mut c = *concealed;
+    let Some(fast) = shanten_api::ready_discards(concealed, n_melds) else {
+        // Another tile count: each discard measured as `shanten` does.
+        let mut out = 0u64;
+        for t in 0..34 {
+            if c[t] > 0 {
+                c[t] -= 1;
+                out |= u64::from(shanten(&c, melds) == 0) << t;
+                c[t] += 1;
+            }
+        }
+        return out;
+    };
+    if melds.is_empty() || fast == 0 {
+        return fast;
+    }
+    let used = shanten_api::used_counts(melds);
+    let mut out = 0u64;
+    let mut rest = fast;
+    while rest != 0 {
+        let t = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        c[t] -= 1;
+        out |= u64::from(shanten_api::shanten(&c, &used, n_melds, 0) == 0) << t;
+        c[t] += 1;
+    }
+    out
 }
 
 /// Fan evaluation of a win.
@@ -859,6 +903,76 @@ mod tests {
     use super::*;
     use crate::tile::{parse, to_counts};
     use crate::wall::Rng;
+
+    #[test]
+    fn ready_discards_equal_each_discard_measured_beside_melds() {
+        use crate::hand::MeldKind;
+        let mut rng = Rng::new(0x5EAD_1E55);
+        let mut ready = 0;
+        for i in 0..20_000 {
+            // Melds first (pungs of few kinds, so that their copies matter), then the
+            // concealed tiles from the copies left.
+            let k = i % 5;
+            let mut left = [4u8; 34];
+            let mut melds = Vec::new();
+            while melds.len() < k {
+                let t = rng.below(34) as usize;
+                let chow = t < 27 && t % 9 < 7 && rng.below(2) == 0;
+                if chow && (0..3).all(|j| left[t + j] > 0) {
+                    (0..3).for_each(|j| left[t + j] -= 1);
+                    melds.push(Meld {
+                        kind: MeldKind::Chow,
+                        tile: t as u8,
+                    });
+                } else if !chow && left[t] >= 3 {
+                    left[t] -= 3;
+                    melds.push(Meld {
+                        kind: MeldKind::Pung,
+                        tile: t as u8,
+                    });
+                }
+            }
+            let near = rng.below(34) as usize;
+            let mut c = [0u8; 34];
+            let mut n = 0;
+            while n < 14 - 3 * k {
+                // Half the tiles near one kind, to reach ready shapes beside the melds.
+                let t = if rng.below(2) == 0 {
+                    (near / 9 * 9 + rng.below(if near < 27 { 9 } else { 7 }) as usize).min(33)
+                } else {
+                    rng.below(34) as usize
+                };
+                if left[t] > 0 {
+                    left[t] -= 1;
+                    c[t] += 1;
+                    n += 1;
+                }
+            }
+            let mut want = 0u64;
+            let mut h = c;
+            for t in 0..34 {
+                if h[t] > 0 {
+                    h[t] -= 1;
+                    want |= u64::from(shanten(&h, &melds) == 0) << t;
+                    h[t] += 1;
+                }
+            }
+            ready += usize::from(want != 0);
+            assert_eq!(ready_discards(&c, &melds), want, "{c:?} beside {melds:?}");
+        }
+        assert!(ready > 2_000, "{ready}");
+        // Another tile count (here 13 beside no meld) is measured discard by discard.
+        let odd = to_counts(&parse("1112345678999m").unwrap()).unwrap();
+        let mut want = 0u64;
+        for t in 0..9 {
+            let mut h = odd;
+            if h[t] > 0 {
+                h[t] -= 1;
+                want |= u64::from(shanten(&h, &[]) == 0) << t;
+            }
+        }
+        assert_eq!(ready_discards(&odd, &[]), want);
+    }
 
     #[test]
     fn one_copy_more_or_fewer_reads_as_the_general_change() {

@@ -396,6 +396,68 @@ pub fn shanten_flat(counts: &[u8], out: &mut [i8]) -> Result<(), (usize, String)
     Ok(())
 }
 
+/// The kinds held in `hand` (`14 - 3k` tiles beside `n_melds = k` melds, no wilds) whose
+/// discard leaves a ready hand over the five GB forms with the melds' copies ignored: bit
+/// `t` set exactly when [`shanten`]`(hand - t, no copies used, n_melds, 0)` is 0. `None`
+/// for any other tile count, or counts above four.
+///
+/// The groups' table entries and rests are read once; each discard looks up its own group
+/// again and meets the rest of the hand, and the special forms are measured only when the
+/// regular form leaves it short of ready. A hand of `13 - 3k` tiles is never complete in
+/// any form, so a regular distance of 1 is the least over the forms.
+pub fn ready_discards(hand: &Counts, n_melds: u8) -> Option<u64> {
+    let words = swar::words(hand);
+    let n: u64 = words.iter().map(|&w| swar::byte_sum(w)).sum();
+    if n_melds > 4
+        || n + 3 * u64::from(n_melds) != 14
+        || words.iter().any(|&w| swar::any_byte_above_4(w))
+    {
+        return None;
+    }
+    let m = 4 - n_melds as usize;
+    let lim = regular::Limited::get();
+    let codes = regular::codes(hand);
+    let ranks = regular::ranks_of(&codes);
+    let full = regular::entries_at(&ranks);
+    let rests = regular::rests_of_halves(&full, &regular::halves(&full));
+    let no_copies = [0u8; 34];
+    let mut out = 0u64;
+    let mut c = *hand;
+    let mut kinds = special::presence(hand);
+    while kinds != 0 {
+        let t = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        let g = (t / 9).min(3);
+        let r = lim.rank_without_one(&codes[g], g, t - 9 * g);
+        let own = lim.entry_at(g, r);
+        let mut best = regular::finish(own, &rests[g], m);
+        if best > 1 {
+            c[t] -= 1;
+            if n_melds == 0 {
+                // The special forms of `distance_concealed_at`, from the discard's ranks.
+                best = best.min(special::seven_pairs(&c));
+                let held = special::presence(&c);
+                best = best.min(special::thirteen_orphans_held(
+                    held,
+                    special::pairs_held(&c),
+                ));
+                best = best.min(special::honors_knitted_held(held));
+                let mut r_c = ranks;
+                r_c[g] = r;
+                let honors = if g == 3 { own } else { &full[3] };
+                if let Some(d) = knitted::distance_fast(held, &r_c, honors, best) {
+                    best = d;
+                }
+            } else if let Some(d) = knitted::distance_below(&c, &no_copies, n_melds, 0, best) {
+                best = d;
+            }
+            c[t] += 1;
+        }
+        out |= u64::from(best == 1) << t;
+    }
+    Some(out)
+}
+
 /// Shanten over `forms`: the minimum of the forms' shanten.
 #[inline]
 pub fn shanten_in(forms: Forms, hand: &Counts, used: &Counts, n_melds: u8, wilds: u8) -> i8 {
@@ -415,6 +477,82 @@ mod tests {
 
     fn counts(s: &str) -> Counts {
         tile::to_counts(&tile::parse(s).unwrap()).unwrap()
+    }
+
+    /// A random hand of `n` tiles drawn from the 136, sometimes from a few kinds only (to
+    /// reach pairs, pungs and the special forms' shapes more often).
+    fn random_hand(rng: &mut crate::wall::Rng, n: usize) -> Counts {
+        let mut c = [0u8; 34];
+        let pool: Vec<usize> = match rng.below(4) {
+            0 => (0..34)
+                .filter(|&t| t % 9 == 0 || t % 9 == 8 || t >= 27)
+                .collect(),
+            1 => (0..27)
+                .filter(|&t| t % 3 == (t / 9) % 3)
+                .chain(27..34)
+                .collect(),
+            2 => (0..7).map(|_| rng.below(34) as usize).collect(),
+            _ => (0..34).collect(),
+        };
+        let mut placed = 0;
+        while placed < n {
+            let t = pool[rng.below(pool.len() as u64) as usize];
+            if c[t] < 4 {
+                c[t] += 1;
+                placed += 1;
+            } else if pool.iter().all(|&k| c[k] == 4) {
+                // A small pool filled up: any kind with room.
+                let t = (0..34).find(|&k| c[k] < 4).unwrap_or(0);
+                c[t] += 1;
+                placed += 1;
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn ready_discards_together_equal_each_discard_measured() {
+        let none = [0u8; 34];
+        let mut rng = crate::wall::Rng::new(0x00EA_D1E5);
+        let mut ready = 0;
+        for i in 0..40_000 {
+            let k = (i % 5) as u8;
+            let hand = random_hand(&mut rng, 14 - 3 * k as usize);
+            let mut want = 0u64;
+            let mut c = hand;
+            for t in 0..34 {
+                if c[t] > 0 {
+                    c[t] -= 1;
+                    want |= u64::from(shanten(&c, &none, k, 0) == 0) << t;
+                    c[t] += 1;
+                }
+            }
+            ready += usize::from(want != 0);
+            assert_eq!(
+                ready_discards(&hand, k),
+                Some(want),
+                "{hand:?} beside {k} melds"
+            );
+        }
+        // The corpus reaches ready hands in numbers.
+        assert!(ready > 4_000, "{ready}");
+    }
+
+    #[test]
+    fn ready_discards_refuse_other_tile_counts() {
+        let z = [0u8; 34];
+        assert_eq!(ready_discards(&counts("1234567m"), 0), None);
+        assert_eq!(ready_discards(&counts("123456789m1234z"), 1), None);
+        assert_eq!(ready_discards(&z, 5), None);
+        let mut five = counts("11112345678999m");
+        five[0] = 5;
+        five[8] = 2;
+        assert_eq!(ready_discards(&five, 0), None);
+        // Thirteen orphans with one tile over: only that tile's discards keep it ready.
+        assert_eq!(
+            ready_discards(&counts("19m19p19s1234567z5m"), 0),
+            Some(1 << 4)
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::round::ruleset::{Facts, RuleSet};
 use crate::round::scoring;
 use crate::round::seat::chow_neighbours;
 use crate::round::{AddedKongTile, KongLock, LastDiscardClaims};
-use crate::tile::{self, Counts, Tile};
+use crate::tile::{self, Tile};
 
 impl Round {
     /// Evaluates a win of `seat` on `t`; `Some` only if it is a legal win (shape and
@@ -111,30 +111,24 @@ impl Round {
         self.wall.is_private() && self.wall.remaining_in((seat + 4 - self.dealer) % 4) == 0
     }
 
-    /// True if declaring ready is allowed with the 13 - 3k tiles `c` (C-10).
-    fn ready_ok(&self, seat: u8, c: &Counts) -> bool {
-        let st = &self.seats[seat as usize];
-        if scoring::shanten(c, st.melds()) != 0 {
-            return false;
-        }
-        !self.opts().ting_requires_reachable_min_fan
-            || self.ruleset.some_wait_scores(&self.facts(), seat, c)
-    }
-
     /// Adds `Ready(t)` for every discard `t` that declares ready (C-10), when the seat's
-    /// tiles are within one tile of ready.
+    /// tiles are within one tile of ready: the discards that leave a ready hand
+    /// ([`scoring::ready_discards`]), and under a minimum-fan rule only those with a wait
+    /// that scores.
     #[inline(never)]
     fn push_ready_discards(&mut self, seat: u8) {
         if !self.ready_reachable(seat) {
             return;
         }
-        let mut c = self.seats[seat as usize].hand;
-        for t in 0..34u8 {
-            if c[t as usize] == 0 {
-                continue;
-            }
+        let st = &self.seats[seat as usize];
+        let mut ready = scoring::ready_discards(&st.hand, st.melds());
+        let mut c = st.hand;
+        let scores = self.opts().ting_requires_reachable_min_fan;
+        while ready != 0 {
+            let t = ready.trailing_zeros() as u8;
+            ready &= ready - 1;
             c[t as usize] -= 1;
-            if self.ready_ok(seat, &c) {
+            if !scores || self.ruleset.some_wait_scores(&self.facts(), seat, &c) {
                 self.legal[seat as usize].push(Action::Ready(t));
             }
             c[t as usize] += 1;
@@ -160,8 +154,9 @@ impl Round {
         if st.refresh_bound() > 0 {
             return false;
         }
-        // Ready or better with the meld copies ignored: exact when there is no meld.
-        st.n_melds == 0 || scoring::shanten(&st.hand, st.melds()) <= 0
+        // Ready or better with the meld copies ignored: exact when there is no meld, and
+        // beside melds measured again with their copies.
+        st.n_melds == 0 || scoring::shanten_counting_melds(&st.hand, st.melds()) <= 0
     }
 
     #[inline]
