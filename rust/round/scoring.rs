@@ -133,9 +133,9 @@ pub fn shanten(concealed: &Counts, melds: &[Meld]) -> i8 {
     shanten_counting_melds(concealed, melds)
 }
 
-/// [`shanten`] measured with the melds' copies from the start: for a hand whose
-/// [`shanten_ignoring_melds`] is known to be at most 0 (the only case where the two
-/// differ).
+/// The shanten of `concealed` beside `melds` with the melds' copies counted from the
+/// start: what [`shanten`] returns once [`shanten_ignoring_melds`] is found at most 0,
+/// for a caller that has that bound already (above 0, [`shanten`] returns the bound).
 #[inline]
 pub fn shanten_counting_melds(concealed: &Counts, melds: &[Meld]) -> i8 {
     let used = shanten_api::used_counts(melds);
@@ -910,8 +910,8 @@ mod tests {
         let mut rng = Rng::new(0x5EAD_1E55);
         let mut ready = 0;
         for i in 0..20_000 {
-            // Melds first (pungs of few kinds, so that their copies matter), then the
-            // concealed tiles from the copies left.
+            // Melds first (chows and pungs, whose copies then limit the concealed tiles),
+            // then the concealed tiles from the copies left.
             let k = i % 5;
             let mut left = [4u8; 34];
             let mut melds = Vec::new();
