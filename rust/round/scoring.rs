@@ -149,30 +149,35 @@ pub fn shanten_counting_melds(concealed: &Counts, melds: &[Meld]) -> i8 {
 /// melds.
 pub fn ready_discards(concealed: &Counts, melds: &[Meld]) -> u64 {
     let n_melds = melds.len() as u8;
-    let mut c = *concealed;
     let Some(fast) = shanten_api::ready_discards(concealed, n_melds) else {
-        // Another tile count: each discard measured as `shanten` does.
-        let mut out = 0u64;
-        for t in 0..34 {
-            if c[t] > 0 {
-                c[t] -= 1;
-                out |= u64::from(shanten(&c, melds) == 0) << t;
-                c[t] += 1;
-            }
-        }
-        return out;
+        // Another tile count (or a count above four): each kind held measured as
+        // `shanten` does.
+        let held = (0..34)
+            .filter(|&t| concealed[t] > 0)
+            .fold(0u64, |m, t| m | 1 << t);
+        return discards_where(concealed, held, |c| shanten(c, melds) == 0);
     };
     if melds.is_empty() || fast == 0 {
         return fast;
     }
     let used = shanten_api::used_counts(melds);
+    discards_where(concealed, fast, |c| {
+        shanten_api::shanten(c, &used, n_melds, 0) == 0
+    })
+}
+
+/// The kinds among `kinds` (bit `t` for kind `t`, each held in `hand`) whose discard
+/// leaves tiles that pass `test`.
+#[inline]
+fn discards_where(hand: &Counts, kinds: u64, test: impl Fn(&Counts) -> bool) -> u64 {
+    let mut c = *hand;
     let mut out = 0u64;
-    let mut rest = fast;
+    let mut rest = kinds;
     while rest != 0 {
         let t = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         c[t] -= 1;
-        out |= u64::from(shanten_api::shanten(&c, &used, n_melds, 0) == 0) << t;
+        out |= u64::from(test(&c)) << t;
         c[t] += 1;
     }
     out

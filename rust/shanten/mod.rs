@@ -304,6 +304,20 @@ fn distance_concealed_at(
             4,
         );
     }
+    special_forms_below(forms, hand, r, &e[3], best)
+}
+
+/// The least of `best` and the distances of the special forms among `forms` (seven
+/// pairs, thirteen orphans, honors and knitted, the knitted straight) of a hand without
+/// melds or wilds, whose group ranks are `r` and honors entry `honors`.
+#[inline(always)]
+fn special_forms_below(
+    forms: Forms,
+    hand: &Counts,
+    r: &[usize; 4],
+    honors: &tables::Entry,
+    mut best: u8,
+) -> u8 {
     if forms.contains(Form::SevenPairs) {
         best = best.min(special::seven_pairs(hand));
     }
@@ -319,7 +333,7 @@ fn distance_concealed_at(
             best = best.min(special::honors_knitted_held(held));
         }
         if forms.contains(Form::KnittedStraight) {
-            if let Some(d) = knitted::distance_fast(held, r, &e[3], best) {
+            if let Some(d) = knitted::distance_fast(held, r, honors, best) {
                 best = d;
             }
         }
@@ -434,20 +448,12 @@ pub fn ready_discards(hand: &Counts, n_melds: u8) -> Option<u64> {
         if best > 1 {
             c[t] -= 1;
             if n_melds == 0 {
-                // The special forms of `distance_concealed_at`, from the discard's ranks.
-                best = best.min(special::seven_pairs(&c));
-                let held = special::presence(&c);
-                best = best.min(special::thirteen_orphans_held(
-                    held,
-                    special::pairs_held(&c),
-                ));
-                best = best.min(special::honors_knitted_held(held));
+                // The special forms as `distance_concealed_at` measures them, from the
+                // discard's ranks.
                 let mut r_c = ranks;
                 r_c[g] = r;
                 let honors = if g == 3 { own } else { &full[3] };
-                if let Some(d) = knitted::distance_fast(held, &r_c, honors, best) {
-                    best = d;
-                }
+                best = special_forms_below(Forms::GB, &c, &r_c, honors, best);
             } else if let Some(d) = knitted::distance_below(&c, &no_copies, n_melds, 0, best) {
                 best = d;
             }
