@@ -98,13 +98,18 @@ mod simd {
     use super::{Entry, INF, LANES};
     use std::arch::x86_64::*;
 
-    /// An entry's ten lanes in the low bytes of a vector (the bytes above are zero).
+    /// An entry's ten lanes in the low bytes of a vector (the bytes above are zero), read
+    /// as an eight-byte and a two-byte piece: the widths an entry is written with (here
+    /// and by a copy), so that a load soon after the store is forwarded from it. A
+    /// 16-byte load over the entry copied into a zeroed buffer spans three stores, which
+    /// the processor cannot forward: it waits until they reach the cache.
     #[inline(always)]
     fn load(e: &Entry) -> __m128i {
-        let mut w = [0u8; 16];
-        w[..LANES].copy_from_slice(e);
-        // SAFETY: `w` is 16 readable bytes; SSE2 is part of the x86-64 baseline.
-        unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) }
+        let (low, high) = e.split_at(8);
+        let low = u64::from_le_bytes(low.try_into().unwrap_or([INF; 8]));
+        let high = u16::from_le_bytes(high.try_into().unwrap_or([INF; 2]));
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_insert_epi16::<4>(_mm_cvtsi64_si128(low as i64), i32::from(high)) }
     }
 
     /// Lane `$s` of `a` added to `$src` moved up by `$s` lanes, into `$out`, all in
@@ -156,16 +161,17 @@ mod simd {
         step!(out, quads[1], no_pair, 7);
         step!(out, quads[2], wide, 8);
         step!(out, quads[2], no_pair, 9);
-        let mut w = [0u8; 16];
-        // SAFETY: `w` is 16 writable bytes.
-        unsafe {
-            _mm_storeu_si128(
-                w.as_mut_ptr() as *mut __m128i,
-                _mm_xor_si128(out, _mm_set1_epi8(-1)),
+        // Written back in the two pieces `load` reads. SAFETY: SSE2 only.
+        let (low, high) = unsafe {
+            let v = _mm_xor_si128(out, _mm_set1_epi8(-1));
+            (
+                _mm_cvtsi128_si64(v) as u64,
+                _mm_extract_epi16::<4>(v) as u16,
             )
         };
         let mut e = [INF; LANES];
-        e.copy_from_slice(&w[..LANES]);
+        e[..8].copy_from_slice(&low.to_le_bytes());
+        e[8..].copy_from_slice(&high.to_le_bytes());
         e
     }
 
