@@ -413,10 +413,12 @@ impl EfficiencyPolicy {
         })
     }
 
-    /// A turn's decision among the legal actions `legal` (the view's).
+    /// A turn's decision among the legal actions: the discards of the kinds `listed_kinds`
+    /// and the actions `legal` ([`TableView::legal_kinds`]).
     fn turn(
         &mut self,
         view: &dyn TableView,
+        listed_kinds: u64,
         legal: &[Action],
         melds: &[Meld],
         unseen: &Counts,
@@ -428,7 +430,7 @@ impl EfficiencyPolicy {
         ev.select_chow_plans_of(&hand, kinds);
         // One pass over the legal actions: the discardable kinds, those that can be
         // declared ready, and whether a kong is offered.
-        let (mut discardable, mut ready_kinds, mut kongs) = (0u64, 0u64, false);
+        let (mut discardable, mut ready_kinds, mut kongs) = (listed_kinds, 0u64, false);
         for a in legal {
             // Most of a turn's actions are discards: one test each.
             if let Action::Discard(t) = *a {
@@ -455,7 +457,7 @@ impl EfficiencyPolicy {
             f32::NEG_INFINITY,
         );
         let Some(choice) = best else {
-            return legal[0];
+            return view.legal().first().copied().unwrap_or(Action::Pass);
         };
         let target = choice.score.value * KONG_SHARE;
         let kong_offers: &[Action] = if kongs { legal } else { &[] };
@@ -556,6 +558,29 @@ impl EfficiencyPolicy {
         } else {
             legal[legal.len() - 1]
         }
+    }
+}
+
+/// The only legal action among the discards of the kinds `kinds` and the actions
+/// `listed` ([`TableView::legal_kinds`]), [`Action::Pass`] when there is none, `None` when
+/// there are more.
+fn at_most_one(kinds: u64, listed: &[Action]) -> Option<Action> {
+    let others = || {
+        listed
+            .iter()
+            .filter(|a| !matches!(**a, Action::Discard(t) if kinds >> (t & 63) & 1 == 1))
+    };
+    match kinds.count_ones() {
+        0 => match listed {
+            [] => Some(Action::Pass),
+            [a] => Some(*a),
+            _ => None,
+        },
+        1 => others()
+            .next()
+            .is_none()
+            .then(|| Action::Discard(kinds.trailing_zeros() as Tile)),
+        _ => None,
     }
 }
 
@@ -810,11 +835,15 @@ impl Policy for EfficiencyPolicy {
         self.rng = Rng::new(seed);
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
-        let legal = view.legal();
-        match legal.len() {
-            0 => return Action::Pass,
-            1 => return legal[0],
-            _ => {}
+        // A turn's discards as kinds, the other actions listed (the 宝 decisions read the
+        // whole list).
+        let (kinds, legal) = if self.huainan.is_some() {
+            (0, view.legal())
+        } else {
+            view.legal_kinds()
+        };
+        if let Some(only) = at_most_one(kinds, legal) {
+            return only;
         }
         // The 宝 is asked for only under huainan's rules.
         if let Some((o, (bao, state))) = self.huainan.as_ref().and_then(|o| Some((o, view.bao()?)))
@@ -846,8 +875,12 @@ impl Policy for EfficiencyPolicy {
                 }
                 self.claim(view, legal, melds, t)
             }
-            _ => self.turn(view, legal, melds, &unseen(view, melds)),
+            _ => self.turn(view, kinds, legal, melds, &unseen(view, melds)),
         }
+    }
+    fn reads_turn_discards_as_kinds(&self) -> bool {
+        // The 宝 decisions read the whole list.
+        self.huainan.is_none()
     }
     fn boxed_clone(&self) -> Box<dyn Policy> {
         Box::new(self.clone())
@@ -978,6 +1011,20 @@ mod tests {
                 .sum();
             assert_eq!(unseen_copies(&swar::words(&unseen), mask), sum, "{mask:x}");
         }
+    }
+
+    #[test]
+    fn the_only_action_is_found_among_kinds_and_listed_actions() {
+        let d = |t: Tile| Action::Discard(t);
+        assert_eq!(at_most_one(0, &[]), Some(Action::Pass));
+        assert_eq!(at_most_one(0, &[Action::Win]), Some(Action::Win));
+        assert_eq!(at_most_one(0, &[d(3), d(5)]), None);
+        assert_eq!(at_most_one(1 << 7, &[]), Some(d(7)));
+        // A listed copy of a discard the kinds name is the same action.
+        assert_eq!(at_most_one(1 << 7, &[d(7)]), Some(d(7)));
+        assert_eq!(at_most_one(1 << 7, &[Action::Win]), None);
+        assert_eq!(at_most_one(1 << 7, &[d(8)]), None);
+        assert_eq!(at_most_one(1 << 7 | 1 << 9, &[]), None);
     }
 
     #[test]

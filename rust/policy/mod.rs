@@ -77,6 +77,14 @@ pub trait TableView {
     fn drawn(&self) -> Option<Tile>;
     /// The seat's legal actions now.
     fn legal(&self) -> &[Action];
+    /// The legal actions with a turn's discards read as kinds: `(kinds, listed)`, where
+    /// `Discard(t)` is legal for every kind `t` of `kinds` (bit `t`) and `listed` holds
+    /// every other legal action, in the order of [`TableView::legal`] (it may hold some
+    /// of those discards as well). A view may answer without writing a turn's discards;
+    /// the default reads [`TableView::legal`] whole (no kinds).
+    fn legal_kinds(&self) -> (u64, &[Action]) {
+        (0, self.legal())
+    }
     /// A legal action drawn uniformly with `rng`: with more than one, the one at
     /// `rng.below(n)` of the `n` of [`TableView::legal`] (`rng` is not used otherwise);
     /// [`Action::Pass`] when there is none. A view may answer without building the list.
@@ -162,6 +170,10 @@ impl TableView for RoundView<'_> {
     }
     fn legal(&self) -> &[Action] {
         self.round.legal_actions(self.seat)
+    }
+    #[inline]
+    fn legal_kinds(&self) -> (u64, &[Action]) {
+        self.round.legal_kinds(self.seat)
     }
     #[inline]
     fn legal_uniform(&self, rng: &mut crate::wall::Rng) -> Action {
@@ -252,6 +264,13 @@ pub trait Policy: Send + Sync {
     /// of such policies lets the round leave a turn's discards unlisted
     /// ([`Round::set_defer_discards`]).
     fn reads_legal_by_position(&self) -> bool {
+        false
+    }
+    /// True when [`Policy::act`] reads a turn's legal actions only through
+    /// [`TableView::legal_kinds`], never as a whole: like
+    /// [`Policy::reads_legal_by_position`], a table of such policies lets the round leave
+    /// a turn's discards unlisted.
+    fn reads_turn_discards_as_kinds(&self) -> bool {
         false
     }
     /// The choice [`Policy::act`] makes, with the reasons: the strong family explains

@@ -54,8 +54,12 @@ impl Table {
         seeds: [u64; 4],
         violations: Option<&mut Violations>,
     ) -> MjResult<HandOutcome> {
-        // Policies that choose by position let the turns leave their discards unlisted.
-        let defer = self.policies.iter().all(|p| p.reads_legal_by_position());
+        // Policies that choose by position or read the discards as kinds let the turns
+        // leave their discards unlisted.
+        let defer = self
+            .policies
+            .iter()
+            .all(|p| p.reads_legal_by_position() || p.reads_turn_discards_as_kinds());
         match self.round.as_mut() {
             Some(r) => {
                 r.set_defer_discards(defer);

@@ -444,6 +444,17 @@ mod tests {
                     assert_eq!(lazy.legal_uniform(seat, &mut r1), expect);
                     assert_eq!(r1, r2);
                     turns += usize::from(lazy.deferred != 0);
+                    // As kinds: the deferred discards and the actions written, which are
+                    // the list without those discards, in its order.
+                    let (kinds, listed) = lazy.legal_kinds(seat);
+                    let rest: Vec<Action> = want
+                        .iter()
+                        .copied()
+                        .filter(|a| !matches!(a, Action::Discard(t) if kinds >> t & 1 == 1))
+                        .collect();
+                    assert_eq!(listed, &rest[..], "seed {seed}");
+                    assert_eq!(kinds.count_ones() as usize + rest.len(), want.len());
+                    assert_eq!(eager.legal_kinds(seat), (0, &want[..]));
                     // Membership before the list is written, then the written list.
                     for &a in &want {
                         assert!(lazy.legal[seat as usize].contains(a));
@@ -460,6 +471,46 @@ mod tests {
                 assert_eq!(lazy.result(), eager.result());
             }
             assert!(turns > 500, "{turns}");
+        }
+    }
+
+    #[test]
+    fn efficiency_play_is_the_same_when_turns_defer_their_discards() {
+        for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
+            let mut deferred_turns = 0;
+            for seed in 0..12u64 {
+                let mut eager = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
+                let mut lazy = eager.clone();
+                lazy.set_defer_discards(true);
+                lazy.reset(seed, (seed % 4) as u8, 0).unwrap();
+                let build = || -> Vec<_> {
+                    (0..4)
+                        .map(|s| {
+                            let mut b = PolicyKind::Efficiency.build(&rules);
+                            b.begin_hand(seed * 4 + s);
+                            b
+                        })
+                        .collect()
+                };
+                let (mut on_eager, mut on_lazy) = (build(), build());
+                assert!(on_lazy[0].reads_turn_discards_as_kinds());
+                while !eager.is_over() {
+                    let seat = eager.pending().trailing_zeros() as u8;
+                    deferred_turns += usize::from(lazy.deferred != 0);
+                    let a = on_eager[seat as usize].act(&RoundView {
+                        round: &eager,
+                        seat,
+                    });
+                    let b = on_lazy[seat as usize].act(&RoundView { round: &lazy, seat });
+                    assert_eq!(a, b, "seed {seed}");
+                    // The lazy round's discards stay unwritten.
+                    assert!(lazy.full_legal.get().is_none());
+                    eager.apply(seat, a).unwrap();
+                    lazy.apply(seat, b).unwrap();
+                }
+                assert_eq!(lazy.result(), eager.result());
+            }
+            assert!(deferred_turns > 300, "{deferred_turns}");
         }
     }
 

@@ -411,6 +411,23 @@ impl Round {
             &[]
         }
     }
+    /// The legal actions of `seat` with a turn's discards as kinds
+    /// ([`crate::policy::TableView::legal_kinds`]): the kinds of a turn's deferred discards
+    /// ([`Round::set_defer_discards`]) and the actions written, without writing the
+    /// discards; no kinds and [`Round::legal_actions`] otherwise.
+    #[inline]
+    pub fn legal_kinds(&self, seat: u8) -> (u64, &[Action]) {
+        let s = seat & 3;
+        if self.pending >> s & 1 == 0 {
+            return (0, &[]);
+        }
+        let l = &self.legal[s as usize];
+        if self.deferred != 0 && s == self.turn {
+            (self.deferred, l.as_slice())
+        } else {
+            (0, l.as_slice())
+        }
+    }
     /// How many legal actions `seat` has now: the length of [`Round::legal_actions`].
     #[inline]
     pub fn legal_count(&self, seat: u8) -> usize {
