@@ -2061,13 +2061,8 @@ impl Evaluator {
     /// special forms, the form's own improving kinds.
     pub fn useful(&self, plan: PlanKind, allowed: u64, hand: &Counts) -> u64 {
         match plan {
-            PlanKind::AllPungs => {
-                let mut m = 0u64;
-                for (t, &c) in hand.iter().enumerate() {
-                    m |= u64::from(c == 1 || c == 2) << t;
-                }
-                m
-            }
+            // The kinds held once or twice: a draw makes a pair or a pung of them.
+            PlanKind::AllPungs => special::presence(hand) & !special::threes_held(hand),
             PlanKind::SevenPairs => special::seven_pairs_improving(hand, allowed),
             PlanKind::ThirteenOrphans => special::thirteen_orphans_improving(hand, allowed),
             PlanKind::HonorsKnitted => special::honors_knitted_improving(hand, allowed),
@@ -2501,6 +2496,23 @@ mod tests {
             assert!(!ev.plan_name(s.plan).is_empty());
         }
         assert!(kinds.len() >= 4, "{} plan kinds seen", kinds.len());
+    }
+
+    #[test]
+    fn all_pungs_use_the_kinds_held_once_or_twice() {
+        let ev = Evaluator::new(&[], 0, 0, 8);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2_000 {
+            let mut hand = [0u8; 34];
+            for c in hand.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *c = (x >> 16) as u8 % 5;
+            }
+            let want = (0..34).fold(0u64, |m, t| m | u64::from(matches!(hand[t], 1 | 2)) << t);
+            assert_eq!(ev.useful(PlanKind::AllPungs, ALL, &hand), want, "{hand:?}");
+        }
     }
 
     #[test]
