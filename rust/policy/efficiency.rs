@@ -303,7 +303,7 @@ impl EfficiencyPolicy {
         if floor > f32::NEG_INFINITY && !ev.bound_above(hand, kinds, &full, floor) {
             return None;
         }
-        ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &ranks, &full);
+        ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &codes, &ranks, &full);
         if self.ctx.bound() <= floor {
             return None;
         }

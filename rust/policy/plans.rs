@@ -711,7 +711,15 @@ impl Evaluator {
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) {
-        self.fill_discard_context_of(ctx, full_hand, HandKinds::of(full_hand), ranks, full);
+        let codes = regular::codes(full_hand);
+        self.fill_discard_context_of(
+            ctx,
+            full_hand,
+            HandKinds::of(full_hand),
+            &codes,
+            ranks,
+            full,
+        );
     }
 
     /// False only when [`DiscardContext::bound`] of the full hand `full_hand` (kinds
@@ -788,6 +796,7 @@ impl Evaluator {
         ctx: &mut DiscardContext,
         full_hand: &Counts,
         kinds: HandKinds,
+        codes: &[(usize, usize, usize); 4],
         ranks: &[usize; 4],
         full: &[Entry; 4],
     ) {
@@ -815,31 +824,39 @@ impl Evaluator {
             let n2 = n3 + (ctx.pairs & !thrice).count_ones() as usize;
             ctx.at_least = [n2 + (ctx.held & !ctx.pairs).count_ones() as usize, n2, n3];
         }
+        let suit = crate::shanten::tables::suit();
         for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
             let Some((covered, sets_left)) = self.chow_cover(p) else {
                 continue;
             };
-            let mut rest = *full_hand;
+            // The hand less one of each kind of the open chows that it holds (a plan's nine
+            // kinds differ: each is taken at most once), as rank codes and kinds held.
+            let mut rest = *codes;
+            let mut held = ctx.held;
             let mut touched = 0u8;
             let mut missing = 0u8;
             for i in (0..3).filter(|&i| !covered[i]) {
-                touched |= 1 << (p.lows[i] / 9);
+                let g = (p.lows[i] / 9).min(2) as usize;
+                touched |= 1 << g;
                 for j in 0..3 {
                     let t = (p.lows[i] + j) as usize;
-                    if rest[t] > 0 {
-                        rest[t] -= 1;
-                    } else {
-                        missing += 1;
+                    match full_hand.get(t) {
+                        Some(&c) if c > 0 => {
+                            rest[g] = regular::code_step(&rest[g], g, t - 9 * g, false);
+                            held &= !(u64::from(c == 1) << t);
+                        }
+                        _ => missing += 1,
                     }
                 }
             }
             let mut r = *full;
             for g in (0..3usize).filter(|&g| touched >> g & 1 == 1) {
-                r[g] = table_entry(g, &rest[g * 9..g * 9 + 9]);
+                let (h, n, t) = rest[g];
+                r[g] = *ctx.lim.entry_at(g, suit.rank_of_codes(h, n, t));
             }
             pc.entries = r;
-            pc.codes = regular::codes(&rest).map(|(h, n, t)| (h as u16, n as u8, t as u16));
-            pc.held = special::presence(&rest);
+            pc.codes = rest.map(|(h, n, t)| (h as u16, n as u8, t as u16));
+            pc.held = held;
             pc.rest = OnceLock::new();
             pc.settled = false;
             pc.touched = touched;
