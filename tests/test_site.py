@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -76,7 +76,11 @@ def test_every_docs_page_is_in_the_navigation():
     assert nav - pages == set(), f"nav entries without a page: {sorted(nav - pages)}"
 
 
-@pytest.mark.skipif(shutil.which("mkdocs") is None, reason="MkDocs is not installed (docs extra)")
+# The build runs in this interpreter (`python -m mkdocs`): MkDocs must be importable here,
+# whatever an `mkdocs` on the PATH belongs to.
+@pytest.mark.skipif(
+    importlib.util.find_spec("mkdocs") is None, reason="MkDocs is not installed (docs extra)"
+)
 def test_the_site_builds_with_warnings_as_errors(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
