@@ -824,7 +824,6 @@ impl Evaluator {
             let n2 = n3 + (ctx.pairs & !thrice).count_ones() as usize;
             ctx.at_least = [n2 + (ctx.held & !ctx.pairs).count_ones() as usize, n2, n3];
         }
-        let suit = crate::shanten::tables::suit();
         for (pc, p) in ctx.plans.iter_mut().zip(self.chow_plans()) {
             let Some((covered, sets_left)) = self.chow_cover(p) else {
                 continue;
@@ -851,8 +850,7 @@ impl Evaluator {
             }
             let mut r = *full;
             for g in (0..3usize).filter(|&g| touched >> g & 1 == 1) {
-                let (h, n, t) = rest[g];
-                r[g] = *ctx.lim.entry_at(g, suit.rank_of_codes(h, n, t));
+                r[g] = *ctx.lim.entry_at(g, ctx.lim.rank_at_codes(g, &rest[g]));
             }
             pc.entries = r;
             pc.codes = rest.map(|(h, n, t)| (h as u16, n as u8, t as u16));
