@@ -421,12 +421,8 @@ impl Round {
         if self.pending >> s & 1 == 0 {
             return (0, &[]);
         }
-        let l = &self.legal[s as usize];
-        if self.deferred != 0 && s == self.turn {
-            (self.deferred, l.as_slice())
-        } else {
-            (0, l.as_slice())
-        }
+        let kinds = if s == self.turn { self.deferred } else { 0 };
+        (kinds, self.legal[s as usize].as_slice())
     }
     /// How many legal actions `seat` has now: the length of [`Round::legal_actions`].
     #[inline]
