@@ -507,9 +507,11 @@ impl ShapeStats {
         self.special_forms(n_melds)
     }
 
-    /// The kinds `t` (bit set) one more copy of which makes the hand `hand` (the one these
-    /// summaries describe) pass [`may_be_complete`]; exact for every kind held fewer than
-    /// four times. Kept out of line: its one caller in play
+    /// The kinds `t` (bit set) one more copy of which may complete the hand `hand` (the one
+    /// these summaries describe): those that make it pass [`may_be_complete`], less the
+    /// suited kinds that pass by the regular form alone and join no held tile in a set or
+    /// a pair ([`ShapeStats::joining`]). Every kind held fewer than four times that
+    /// completes the hand is among them. Kept out of line: its one caller in play
     /// ([`super::seat::SeatState`]'s search of the completing kinds) is answered by the
     /// shanten floor most of the time, and inlined this search made that path costlier.
     #[inline(never)]
@@ -523,7 +525,9 @@ impl ShapeStats {
         let hb = (self.byte(HONOR_BAD) as usize).min(2);
         let hp = (self.byte(HONOR_PAIRS) as usize).min(3);
         let r = REGULAR[self.residues()][hb][hp];
-        let mut out = SUIT_MASKS[(r & 7) as usize];
+        // A suited tile completing the regular form sits in a set or the pair with tiles
+        // held: the suits' filter alone lets through every kind of the suit.
+        let mut out = SUIT_MASKS[(r & 7) as usize] & self.joining();
         if r & (PAIR_TO_PUNG | SINGLE_TO_PAIR) != 0 {
             let want = if r & PAIR_TO_PUNG != 0 { 2 } else { 1 };
             for (i, &x) in hand[27..].iter().enumerate() {
@@ -559,6 +563,21 @@ impl ShapeStats {
             out |= self.completing_knitted();
         }
         out
+    }
+
+    /// The suited kinds one more copy of which can join the held tiles in a set or a pair
+    /// of the regular form (bit `t` for kind `t`): the kinds held, and those with two held
+    /// neighbours making a chow with them (`t-2, t-1`, `t-1, t+1` or `t+1, t+2` in their
+    /// suit). A tile that joins none would stand alone in any reading of the hand.
+    #[inline(always)]
+    fn joining(&self) -> u64 {
+        // The suited kinds at ranks 3-9, 2-8 and 1-7 of their suit.
+        const FROM_3: u64 = 0x1FC | 0x1FC << 9 | 0x1FC << 18;
+        const INNER_RANKS: u64 = 0xFE | 0xFE << 9 | 0xFE << 18;
+        const TO_7: u64 = 0x7F | 0x7F << 9 | 0x7F << 18;
+        let s = self.present & ((1 << 27) - 1);
+        let (below, above) = (s << 1, s >> 1);
+        s | (below & s << 2 & FROM_3) | (below & above & INNER_RANKS) | (above & s >> 2 & TO_7)
     }
 
     /// The knitted straight's part of [`ShapeStats::completing`].
@@ -1010,6 +1029,69 @@ mod tests {
         }
     }
 
+    /// [`ShapeStats::completing`] by its definition, kind `t` of the hand `c` beside `m`
+    /// melds: one more copy passes [`may_be_complete`], and a suited kind that passes by
+    /// the regular form alone joins a held tile in a set or a pair (held itself, or two
+    /// held neighbours in its suit making a chow with it).
+    fn completing_by_definition(c: &Counts, t: usize, m: usize) -> bool {
+        let mut plus = *c;
+        plus[t] += 1;
+        if !may_be_complete(&plus, m) {
+            return false;
+        }
+        if t >= 27 || c[t] > 0 || ShapeStats::of(&plus).special_forms(m) {
+            return true;
+        }
+        let r = t % 9;
+        let held = |x: usize| c[x] > 0;
+        (r >= 2 && held(t - 2) && held(t - 1))
+            || ((1..=7).contains(&r) && held(t - 1) && held(t + 1))
+            || (r <= 6 && held(t + 1) && held(t + 2))
+    }
+
+    #[test]
+    fn every_kind_that_completes_a_hand_is_among_its_completing_kinds() {
+        // Random waiting hands (13 - 3k tiles, biased toward one suit so that many are
+        // ready): every kind whose copy makes the tiles complete (shanten -1, as the win
+        // test reads them) is kept, and the joining test leaves some passing kinds out.
+        let mut rng = Rng::new(21);
+        let (mut completing_seen, mut left_out) = (0, 0);
+        for i in 0..100_000 {
+            let n_melds = i % 3;
+            let mut c = [0u8; 34];
+            let base = rng.below(27) as usize;
+            let mut n = 0;
+            while n < 13 - 3 * n_melds {
+                let t = if rng.below(4) == 0 {
+                    rng.below(34) as usize
+                } else {
+                    (base + rng.below(9) as usize) % 34
+                };
+                if c[t] < 4 {
+                    c[t] += 1;
+                    n += 1;
+                }
+            }
+            let st = ShapeStats::of(&c);
+            if st.shanten_floor(&c, n_melds) > 0 {
+                continue;
+            }
+            let all = st.completing(&c, n_melds);
+            for t in (0..34).filter(|&t| c[t] < 4) {
+                let mut plus = c;
+                plus[t] += 1;
+                if shanten_ignoring_melds(&plus, n_melds as u8) == -1 {
+                    completing_seen += 1;
+                    assert!(all >> t & 1 == 1, "{c:?} + {t}, {n_melds} melds");
+                } else if all >> t & 1 == 0 && may_be_complete(&plus, n_melds) {
+                    left_out += 1;
+                }
+            }
+        }
+        assert!(completing_seen > 1000, "{completing_seen}");
+        assert!(left_out > 1000, "{left_out}");
+    }
+
     #[test]
     fn the_filter_never_rejects_a_complete_hand() {
         // Random full hands (with 0-2 melds' worth of tiles removed): whenever the oracle
@@ -1062,11 +1144,9 @@ mod tests {
                 let all = st.completing(&c, m);
                 for t in 0..34 {
                     if c[t] < 4 {
-                        let mut plus = c;
-                        plus[t] += 1;
                         assert_eq!(
                             all >> t & 1 == 1,
-                            may_be_complete(&plus, m),
+                            completing_by_definition(&c, t, m),
                             "{c:?} + {t}, {m} melds"
                         );
                     }
@@ -1132,11 +1212,9 @@ mod tests {
             for m in 0..2 {
                 let all = st.completing(&c, m);
                 for t in (0..34).filter(|&t| c[t] < 4) {
-                    let mut plus = c;
-                    plus[t] += 1;
                     assert_eq!(
                         all >> t & 1 == 1,
-                        may_be_complete(&plus, m),
+                        completing_by_definition(&c, t, m),
                         "{s} + {t}, {m} melds"
                     );
                 }
