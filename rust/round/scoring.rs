@@ -1029,6 +1029,27 @@ mod tests {
         }
     }
 
+    /// A random hand of `n` tiles, at most `max` copies of a kind, biased toward the nine
+    /// kinds from a random start (one tile in `one_in` drawn from every kind) so that many
+    /// hands are complete or nearly.
+    fn biased_hand(rng: &mut Rng, n: usize, one_in: u64, max: u8) -> Counts {
+        let mut c = [0u8; 34];
+        let base = rng.below(27) as usize;
+        let mut k = 0;
+        while k < n {
+            let t = if rng.below(one_in) == 0 {
+                rng.below(34) as usize
+            } else {
+                (base + rng.below(9) as usize) % 34
+            };
+            if c[t] < max {
+                c[t] += 1;
+                k += 1;
+            }
+        }
+        c
+    }
+
     /// [`ShapeStats::completing`] by its definition, kind `t` of the hand `c` beside `m`
     /// melds: one more copy passes [`may_be_complete`], and a suited kind that passes by
     /// the regular form alone joins a held tile in a set or a pair (held itself, or two
@@ -1058,20 +1079,7 @@ mod tests {
         let (mut completing_seen, mut left_out) = (0, 0);
         for i in 0..100_000 {
             let n_melds = i % 3;
-            let mut c = [0u8; 34];
-            let base = rng.below(27) as usize;
-            let mut n = 0;
-            while n < 13 - 3 * n_melds {
-                let t = if rng.below(4) == 0 {
-                    rng.below(34) as usize
-                } else {
-                    (base + rng.below(9) as usize) % 34
-                };
-                if c[t] < 4 {
-                    c[t] += 1;
-                    n += 1;
-                }
-            }
+            let c = biased_hand(&mut rng, 13 - 3 * n_melds, 4, 4);
             let st = ShapeStats::of(&c);
             if st.shanten_floor(&c, n_melds) > 0 {
                 continue;
@@ -1100,21 +1108,8 @@ mod tests {
         let mut complete_seen = 0;
         for i in 0..200_000 {
             let n_melds = i % 3;
-            let mut c = [0u8; 34];
-            let mut n = 0;
-            // Bias toward few kinds so complete hands appear.
-            let base = rng.below(27) as usize;
-            while n < 14 - 3 * n_melds {
-                let t = if rng.below(4) == 0 {
-                    rng.below(34) as usize
-                } else {
-                    (base + rng.below(9) as usize) % 34
-                };
-                if c[t] < 4 {
-                    c[t] += 1;
-                    n += 1;
-                }
-            }
+            // Biased toward few kinds so complete hands appear.
+            let c = biased_hand(&mut rng, 14 - 3 * n_melds, 4, 4);
             let win = shanten_api::is_win(&c, &NONE_USED, n_melds as u8, 0);
             if win {
                 complete_seen += 1;
@@ -1159,20 +1154,7 @@ mod tests {
         let mut near = 0;
         for i in 0..40_000 {
             let n_melds = i % 3;
-            let mut c = [0u8; 34];
-            let base = rng.below(27) as usize;
-            let mut k = 0;
-            while k < 14 - 3 * n_melds {
-                let t = if rng.below(3) == 0 {
-                    rng.below(34) as usize
-                } else {
-                    (base + rng.below(9) as usize) % 34
-                };
-                if c[t] < 3 {
-                    c[t] += 1;
-                    k += 1;
-                }
-            }
+            let c = biased_hand(&mut rng, 14 - 3 * n_melds, 3, 3);
             let st = ShapeStats::of(&c);
             if shanten_ignoring_melds(&c, n_melds as u8) <= 0 {
                 near += 1;
