@@ -2516,14 +2516,11 @@ mod tests {
     #[test]
     fn all_pungs_use_the_kinds_held_once_or_twice() {
         let ev = Evaluator::new(&[], 0, 0, 8);
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::wall::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..2_000 {
             let mut hand = [0u8; 34];
             for c in hand.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *c = (x >> 16) as u8 % 5;
+                *c = rng.below(5) as u8;
             }
             let want = (0..34).fold(0u64, |m, t| m | u64::from(matches!(hand[t], 1 | 2)) << t);
             assert_eq!(ev.useful(PlanKind::AllPungs, ALL, &hand), want, "{hand:?}");

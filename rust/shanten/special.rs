@@ -73,14 +73,22 @@ fn kinds_above(hand: &Counts, k: u8) -> u64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        // A count of at most 7 is above 0 when one of its low three bits is set, above 1
-        // when bit 1 or 2 is, above 2 when bits 0 and 1 or bit 2 are, above 3 when bit 2 is.
-        match k {
-            0 => kinds_where(hand, |x| x | x >> 1 | x >> 2),
-            1 => kinds_where(hand, |x| x >> 1 | x >> 2),
-            2 => kinds_where(hand, |x| (x & x >> 1) | x >> 2),
-            _ => kinds_where(hand, |x| x >> 2),
-        }
+        kinds_above_word_wise(hand, k)
+    }
+}
+
+/// [`kinds_above`] for `k` at most 3, eight counts at a time through [`kinds_where`]: the
+/// form off x86-64 (and the one the tests compare the SSE2 form with).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn kinds_above_word_wise(hand: &Counts, k: u8) -> u64 {
+    // A count of at most 7 is above 0 when one of its low three bits is set, above 1 when
+    // bit 1 or 2 is, above 2 when bits 0 and 1 or bit 2 are, above 3 when bit 2 is.
+    match k {
+        0 => kinds_where(hand, |x| x | x >> 1 | x >> 2),
+        1 => kinds_where(hand, |x| x >> 1 | x >> 2),
+        2 => kinds_where(hand, |x| (x & x >> 1) | x >> 2),
+        _ => kinds_where(hand, |x| x >> 2),
     }
 }
 
@@ -245,19 +253,13 @@ mod tests {
 
     #[test]
     fn kinds_above_a_count_agree_with_reading_each_count() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::wall::Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..5_000 {
             let mut c = [0u8; 34];
             for v in c.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
                 // Mostly 0-4, some 5-7 (the counts the forms allow at most).
-                *v = if x >> 60 == 0 {
-                    (x >> 8) as u8 % 8
-                } else {
-                    (x >> 8) as u8 % 5
-                };
+                let top = if rng.below(16) == 0 { 8 } else { 5 };
+                *v = rng.below(top) as u8;
             }
             for k in 0..4u8 {
                 let want = (0..34).fold(0u64, |m, t| m | u64::from(c[t] > k) << t);
@@ -268,14 +270,12 @@ mod tests {
             assert_eq!(threes_held(&c), kinds_above(&c, 2));
             assert_eq!(fours(&c), kinds_above(&c, 3));
             // The word-wise form the other targets run.
-            let word_wise = [
-                kinds_where(&c, |x| x | x >> 1 | x >> 2),
-                kinds_where(&c, |x| x >> 1 | x >> 2),
-                kinds_where(&c, |x| (x & x >> 1) | x >> 2),
-                kinds_where(&c, |x| x >> 2),
-            ];
-            for (k, w) in word_wise.iter().enumerate() {
-                assert_eq!(*w, kinds_above(&c, k as u8));
+            for k in 0..4u8 {
+                assert_eq!(
+                    kinds_above_word_wise(&c, k),
+                    kinds_above(&c, k),
+                    "{c:?} above {k}"
+                );
             }
         }
     }
