@@ -387,7 +387,7 @@ impl Round {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::{PolicyKind, RoundView};
+    use crate::policy::{Policy, PolicyKind, RoundView};
     use crate::rules::Rules;
 
     /// Whether `seat` may answer the discard `t` of `from` in the window `r` has opened,
@@ -412,19 +412,34 @@ mod tests {
         (win, win || meld)
     }
 
+    /// The round of `seed` twice: one listing every legal action, one whose turns defer
+    /// their discards ([`Round::set_defer_discards`]).
+    fn eager_and_deferring(rules: &Rules, seed: u64) -> (Round, Round) {
+        let eager = Round::new(rules, seed, (seed % 4) as u8, 0).unwrap();
+        let mut lazy = eager.clone();
+        lazy.set_defer_discards(true);
+        lazy.reset(seed, (seed % 4) as u8, 0).unwrap();
+        (eager, lazy)
+    }
+
+    /// Four bots of `kind` for the hand of `seed`, seat `s` begun with `seed * 4 + s`.
+    fn seated(kind: PolicyKind, rules: &Rules, seed: u64) -> Vec<Box<dyn Policy>> {
+        (0..4)
+            .map(|s| {
+                let mut b = kind.build(rules);
+                b.begin_hand(seed * 4 + s);
+                b
+            })
+            .collect()
+    }
+
     #[test]
     fn deferred_discards_read_as_the_listed_ones() {
         for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
             let mut turns = 0;
             for seed in 0..20u64 {
-                let mut eager = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
-                let mut lazy = eager.clone();
-                lazy.set_defer_discards(true);
-                lazy.reset(seed, (seed % 4) as u8, 0).unwrap();
-                let mut bots: Vec<_> = (0..4).map(|_| PolicyKind::Random.build(&rules)).collect();
-                for (s, b) in bots.iter_mut().enumerate() {
-                    b.begin_hand(seed * 4 + s as u64);
-                }
+                let (mut eager, mut lazy) = eager_and_deferring(&rules, seed);
+                let mut bots = seated(PolicyKind::Random, &rules, seed);
                 while !eager.is_over() {
                     let seat = eager.pending().trailing_zeros() as u8;
                     let want = eager.legal_actions(seat).to_vec();
@@ -479,20 +494,9 @@ mod tests {
         for rules in [Rules::gb(), Rules::named("classic").unwrap()] {
             let mut deferred_turns = 0;
             for seed in 0..12u64 {
-                let mut eager = Round::new(&rules, seed, (seed % 4) as u8, 0).unwrap();
-                let mut lazy = eager.clone();
-                lazy.set_defer_discards(true);
-                lazy.reset(seed, (seed % 4) as u8, 0).unwrap();
-                let build = || -> Vec<_> {
-                    (0..4)
-                        .map(|s| {
-                            let mut b = PolicyKind::Efficiency.build(&rules);
-                            b.begin_hand(seed * 4 + s);
-                            b
-                        })
-                        .collect()
-                };
-                let (mut on_eager, mut on_lazy) = (build(), build());
+                let (mut eager, mut lazy) = eager_and_deferring(&rules, seed);
+                let mut on_eager = seated(PolicyKind::Efficiency, &rules, seed);
+                let mut on_lazy = seated(PolicyKind::Efficiency, &rules, seed);
                 assert!(on_lazy[0].reads_turn_discards_as_kinds());
                 while !eager.is_over() {
                     let seat = eager.pending().trailing_zeros() as u8;
