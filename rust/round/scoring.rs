@@ -9,10 +9,21 @@ use crate::tile::Counts;
 use crate::fan as fan_api;
 use crate::shanten as shanten_api;
 use crate::shanten::knitted::{self, MASKS as KNITTED_MASKS};
+use crate::shanten::special::ORPHAN_MASK;
 
 pub use fan_api::{FanResult, WinInput};
 
 const NONE_USED: Counts = [0; 34];
+
+/// Every kind (bit `t` for kind `t`).
+const ALL: u64 = (1 << 34) - 1;
+/// The suited kinds.
+const SUITED: u64 = (1 << 27) - 1;
+/// The suited kinds at rank 0, 1, 7 and 8 of their suit.
+const R0: u64 = 1 | 1 << 9 | 1 << 18;
+const R1: u64 = R0 << 1;
+const R7: u64 = R0 << 7;
+const R8: u64 = R0 << 8;
 
 /// True if the concealed tiles (14 - 3k, winning tile included) with `melds` form a
 /// winning shape of the rule set (the fan minimum is not checked here).
@@ -516,9 +527,6 @@ impl ShapeStats {
     /// shanten floor most of the time, and inlined this search made that path costlier.
     #[inline(never)]
     pub fn completing(&self, hand: &Counts, n_melds: usize) -> u64 {
-        const ALL: u64 = (1 << 34) - 1;
-        // Terminals and honors.
-        const OUTER: u64 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7F << 27;
         // The regular form, read from its summaries at once (`REGULAR`): the suits one more
         // tile of which completes it, and whether an honor pair becoming a pung or the one
         // single honor becoming a pair does.
@@ -550,7 +558,7 @@ impl ShapeStats {
             }
             // Thirteen orphans: no suited 2-8 held, and none added.
             if self.byte(INNER) == 0 {
-                out |= OUTER;
+                out |= ORPHAN_MASK;
             }
             // Honors and knitted: no kind held twice, and none added twice.
             if self.byte(REPEATED) == 0 {
@@ -571,20 +579,18 @@ impl ShapeStats {
     /// suit). A tile that joins none would stand alone in any reading of the hand.
     #[inline(always)]
     fn joining(&self) -> u64 {
-        // The suited kinds at ranks 3-9, 2-8 and 1-7 of their suit.
-        const FROM_3: u64 = 0x1FC | 0x1FC << 9 | 0x1FC << 18;
-        const INNER_RANKS: u64 = 0xFE | 0xFE << 9 | 0xFE << 18;
-        const TO_7: u64 = 0x7F | 0x7F << 9 | 0x7F << 18;
-        let s = self.present & ((1 << 27) - 1);
+        // The suited kinds at ranks 2-8, 1-7 and 0-6 of their suit (counting from 0).
+        const FROM_2: u64 = SUITED & !(R0 | R1);
+        const INNER_RANKS: u64 = SUITED & !(R0 | R8);
+        const TO_6: u64 = SUITED & !(R7 | R8);
+        let s = self.present & SUITED;
         let (below, above) = (s << 1, s >> 1);
-        s | (below & s << 2 & FROM_3) | (below & above & INNER_RANKS) | (above & s >> 2 & TO_7)
+        s | (below & s << 2 & FROM_2) | (below & above & INNER_RANKS) | (above & s >> 2 & TO_6)
     }
 
     /// The knitted straight's part of [`ShapeStats::completing`].
     #[inline(never)]
     fn completing_knitted(&self) -> u64 {
-        const ALL: u64 = (1 << 34) - 1;
-        const SUITED: u64 = (1 << 27) - 1;
         let new_suited = SUITED & !self.present;
         let mut out = 0;
         for k in KNITTED_MASKS {
@@ -666,12 +672,6 @@ impl ShapeStats {
     /// The least of the bounds of the forms possible beside `n_melds` melds is returned.
     #[inline]
     pub fn shanten_floor(&self, hand: &Counts, n_melds: usize) -> i8 {
-        const SUITED: u64 = (1 << 27) - 1;
-        // Kinds at rank 0, 1, 7 and 8 of their suit.
-        const R0: u64 = 1 | 1 << 9 | 1 << 18;
-        const R1: u64 = R0 << 1;
-        const R7: u64 = R0 << 7;
-        const R8: u64 = R0 << 8;
         let p = self.present;
         let s = p & SUITED;
         // Kinds with another held kind within two of them in their suit.
