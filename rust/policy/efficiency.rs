@@ -746,10 +746,10 @@ fn regular_useful(
     // measured when it left the same entry of the same group at the same distance.
     let mut wanted = 0u8;
     for (g, kinds) in GROUP_KINDS.iter().enumerate() {
-        wanted |= u8::from(g != gt && need & kinds != 0) << g;
+        wanted |= (u8::from(g != gt) & u8::from(need & kinds != 0)) << g;
     }
     let b = &mut shared.beside;
-    let same = b.group == gt as u8 && b.d0 == d0 && b.own == *own;
+    let same = (b.group == gt as u8) & (b.d0 == d0) & (b.own == *own);
     if !same {
         *b = Beside {
             group: gt as u8,

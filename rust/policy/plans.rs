@@ -37,6 +37,9 @@ pub const BETA: f32 = 0.28;
 /// The fan above the minimum that adds one to a plan's weight (the default of
 /// [`Evaluator::with_fan_divisor`]).
 pub const FAN_DIVISOR: f32 = 80.0;
+/// The share of an honor's pung fan the hand expects from the copies it holds (by count,
+/// 0 to 4): all of it from a pung or kong, 0.4 from a pair, none otherwise.
+const HONOR_SHARE: [f32; 5] = [0.0, 0.0, 0.4, 1.0, 1.0];
 /// The weight lost per fan point below the minimum.
 pub const PER_MISSING_FAN: f32 = 0.45;
 
@@ -642,12 +645,7 @@ impl Evaluator {
     fn honor_fan(&self, hand: &Counts) -> f32 {
         let mut f = 0.0;
         for i in 0..7 {
-            let c = hand[27 + i];
-            if c >= 3 {
-                f += self.honor_value[i];
-            } else if c == 2 {
-                f += 0.4 * self.honor_value[i];
-            }
+            f += HONOR_SHARE[usize::from(hand[27 + i].min(4))] * self.honor_value[i];
         }
         f
     }
@@ -1001,44 +999,38 @@ impl Evaluator {
                     let rest = ctx.rest();
                     self.first_pass(&pass, f, r, ti, all, |g, _, e, _| finish(e, &rest[g], m))
                 }
+                // The flushes read every discard's group entry, so that the plan's suit or
+                // another is a choice of value rather than a branch.
                 1 | 3 | 5 => {
                     let s = (first - 1) / 2;
                     let other = full[s.min(3)][2 * m + 1];
-                    self.first_pass(
-                        &pass,
-                        f,
-                        r,
-                        ti,
-                        |g| g == s,
-                        |g, _, e, _| {
-                            if g == s {
-                                e[2 * m + 1]
-                            } else {
-                                other
-                            }
-                        },
-                    )
+                    self.first_pass(&pass, f, r, ti, all, |g, _, e, _| {
+                        let own = e[2 * m + 1];
+                        if g == s {
+                            own
+                        } else {
+                            other
+                        }
+                    })
                 }
                 2 | 4 | 6 => {
                     let s = (first - 2) / 2;
                     // A discard from another suit leaves the full hand's distance.
                     let other = finish(&full[s.min(3)], &full[3], m);
-                    self.first_pass(
-                        &pass,
-                        f,
-                        r,
-                        ti,
-                        |g| g == s || g == 3,
-                        |g, _, e, _| {
-                            if g == s {
-                                finish(e, &full[3], m)
-                            } else if g == 3 {
-                                finish(&full[s.min(3)], e, m)
-                            } else {
-                                other
-                            }
-                        },
-                    )
+                    self.first_pass(&pass, f, r, ti, all, |g, _, e, _| {
+                        // The suit's entry meets the honors', one of them the discard's.
+                        let (suit, honors) = if g == 3 {
+                            (&full[s.min(3)], e)
+                        } else {
+                            (e, &full[3])
+                        };
+                        let own = finish(suit, honors, m);
+                        if g == s || g == 3 {
+                            own
+                        } else {
+                            other
+                        }
+                    })
                 }
                 SLOT_PUNGS..=SLOT_HONORS_KNITTED => self.first_pass(
                     &pass,
@@ -1073,12 +1065,19 @@ impl Evaluator {
             0.0
         };
         let cut = share * floor;
+        // The discards kept, gathered first without a branch per discard (whether one
+        // stays under the cut is as likely as not).
+        let mut kept = [0u8; 14];
+        let mut n_kept = 0usize;
+        let all = next >= cut;
+        for (i, f) in firsts[..n].iter().enumerate() {
+            kept[n_kept] = i as u8;
+            n_kept += usize::from(all | (f.value >= cut));
+        }
         let mut k = 0usize;
-        for i in 0..n {
+        for &i in &kept[..n_kept.min(14)] {
+            let i = usize::from(i);
             let mut best = firsts[i];
-            if best.value < cut && next < cut {
-                continue;
-            }
             // The measure stops at once when the next plan's full-hand value cannot beat
             // the first plan's: then the discard's state is not built.
             let stops = |slot: usize| {
@@ -1129,6 +1128,7 @@ impl Evaluator {
         let mut n = 0usize;
         let mut floor = 0f32;
         let mut rest = pass.kinds;
+        let honor_first = HONOR_SLOTS >> first & 1 == 1;
         while rest != 0 && n < 14 {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
@@ -1143,7 +1143,7 @@ impl Evaluator {
             };
             if d < INF {
                 // Only a pair or a pung of honors changes their share (see `DiscardAt::new`).
-                let w = if g == 3 && HONOR_SLOTS >> first & 1 == 1 && matches!(h[t], 2 | 3) {
+                let w = if honor_first & (g == 3) & matches!(h[t], 2 | 3) {
                     h[t] -= 1;
                     let honors = self.honor_fan(&h) + self.meld_fan;
                     h[t] += 1;
@@ -1202,7 +1202,7 @@ impl Evaluator {
             if dist >= INF {
                 continue;
             }
-            let w = if g == 3 && HONOR_SLOTS >> slot & 1 == 1 {
+            let w = if (g == 3) & (HONOR_SLOTS >> slot & 1 == 1) {
                 self.weight(self.slot_fan(slot, d.honors, ctx.concealed))
             } else {
                 ctx.weight[slot]

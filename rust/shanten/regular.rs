@@ -336,14 +336,46 @@ pub(crate) fn code_step(
     up: bool,
 ) -> (usize, usize, usize) {
     let (head, sum, tail) = *code;
-    let a = head_digits(g);
-    match (i < a, up) {
-        (true, true) => (head + POW5[i], sum + 1, tail),
-        (true, false) => (head - POW5[i], sum - 1, tail),
-        (false, true) => (head, sum, tail + POW5[i - a]),
-        (false, false) => (head, sum, tail - POW5[i - a]),
+    let (dh, ds, dt) = digit_step(g, i);
+    if up {
+        (head + dh, sum + ds, tail + dt)
+    } else {
+        (head - dh, sum - ds, tail - dt)
     }
 }
+
+/// What one copy of kind `i` of group `g` adds to its rank codes ([`codes`]): a power of
+/// five to the head and one to its tile count for the head's kinds, a power of five to
+/// the tail for the others. Read from a table, so that a step takes no branch on which
+/// part the kind falls in.
+#[inline(always)]
+fn digit_step(g: usize, i: usize) -> (usize, usize, usize) {
+    DIGIT_STEPS[usize::from(g >= 3)][i.min(8)]
+}
+
+/// [`digit_step`] by group kind (suits, honors) and kind within the group.
+const DIGIT_STEPS: [[(usize, usize, usize); 9]; 2] = {
+    let mut steps = [[(0, 0, 0); 9]; 2];
+    let mut k = 0;
+    while k < 2 {
+        let (a, n) = if k == 0 {
+            (head_digits(0), 9)
+        } else {
+            (head_digits(3), 7)
+        };
+        let mut i = 0;
+        while i < n {
+            steps[k][i] = if i < a {
+                (POW5[i], 1, 0)
+            } else {
+                (0, 0, POW5[i - a])
+            };
+            i += 1;
+        }
+        k += 1;
+    }
+    steps
+};
 
 /// Powers of 5 by exponent.
 const POW5: [usize; 5] = [1, 5, 25, 125, 625];
@@ -386,14 +418,8 @@ impl Limited {
         g: usize,
         i: usize,
     ) -> usize {
-        let (head, sum, tail) = *code;
-        let a = head_digits(g);
-        let t = self.of(g);
-        if i < a {
-            t.rank_of_codes(head - POW5[i], sum - 1, tail)
-        } else {
-            t.rank_of_codes(head, sum, tail - POW5[i - a])
-        }
+        let (head, sum, tail) = code_step(code, g, i, false);
+        self.of(g).rank_of_codes(head, sum, tail)
     }
 
     /// The table rank of group `g` (codes `code`, see [`codes`]) with one copy of its
@@ -406,14 +432,8 @@ impl Limited {
         g: usize,
         i: usize,
     ) -> usize {
-        let (head, sum, tail) = *code;
-        let a = head_digits(g);
-        let t = self.of(g);
-        if i < a {
-            t.rank_of_codes(head + POW5[i], sum + 1, tail)
-        } else {
-            t.rank_of_codes(head, sum, tail + POW5[i - a])
-        }
+        let (head, sum, tail) = code_step(code, g, i, true);
+        self.of(g).rank_of_codes(head, sum, tail)
     }
 
     /// The table rank of group `g` at the rank codes `code` ([`codes`], [`code_step`]).
@@ -610,13 +630,10 @@ pub(crate) fn rests_of_halves(e: &[Entry; 4], halves: &[Entry; 2]) -> [Entry; 4]
 /// beside it in its half meeting the other half.
 #[inline(always)]
 pub(crate) fn rest_of_halves(e: &[Entry; 4], halves: &[Entry; 2], g: usize) -> Entry {
-    let [ab, ch] = halves;
-    match g {
-        0 => combine(&e[1], ch),
-        1 => combine(&e[0], ch),
-        2 => combine(ab, &e[3]),
-        _ => combine(ab, &e[2]),
-    }
+    // The merge is symmetric: the group beside `g` meets the other half, whichever `g` is
+    // (chosen by index, with no branch on it).
+    let g = g.min(3);
+    combine(&e[g ^ 1], &halves[1 - g / 2])
 }
 
 /// Kinds whose draw lowers the regular distance `d` of a hand without melds or wilds,
