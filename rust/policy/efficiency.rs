@@ -314,7 +314,7 @@ impl EfficiencyPolicy {
         let share = if with_useful { SHORTLIST } else { 1.0 };
         let scored = &mut self.scored;
         let kinds = ctx.held() & allowed;
-        let n = ev.score_discards(ctx, hand, &codes, kinds, share, scored);
+        let (n, best) = ev.score_discards(ctx, hand, &codes, kinds, share, scored);
         let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
             tile,
             score,
@@ -333,12 +333,6 @@ impl EfficiencyPolicy {
         // Keep the discards within SHORTLIST of the best value (at most MAX_SHORTLIST), best
         // first (a stable order: equal values keep kind order); a single one needs no
         // useful-tile count. Values are never NaN: a comparison orders them.
-        let mut best = 0f32;
-        for c in &scored[..n] {
-            if c.1.value > best {
-                best = c.1.value;
-            }
-        }
         // The shortlist holds indices into `scored`.
         let short = &mut self.short;
         let mut n_short = 0usize;

@@ -242,11 +242,7 @@ fn beta_pow(d: u8) -> f32 {
 fn round_half_up(v: f32) -> usize {
     let i = v as usize;
     let frac = v - i as f32;
-    if v >= 0.0 && frac >= 0.5 {
-        i + 1
-    } else {
-        i
-    }
+    i + usize::from((v >= 0.0) & (frac >= 0.5))
 }
 
 /// The orders of the three suits: the mixed straight of [`THREE_CHOW_PLANS`] at `3 + k`
@@ -931,8 +927,8 @@ impl Evaluator {
 
     /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
     /// `hand` of `ctx` (rank codes `codes`, see `regular::codes`), in kind order, into
-    /// `out`; returns how many were written. A discard is
-    /// left out when its score is shown to be below `share` times the best score of the
+    /// `out`; returns how many were written and the highest value written (0 when none
+    /// is above 0). A discard is left out when its score is shown to be below `share` times the best score of the
     /// discards (without measuring it all): then it can neither be the best nor within
     /// `share` of it. Every score written equals [`Evaluator::score_discard`]'s.
     ///
@@ -947,7 +943,7 @@ impl Evaluator {
         kinds: u64,
         share: f32,
         out: &mut [(Tile, Score); 14],
-    ) -> usize {
+    ) -> (usize, f32) {
         let full = &ctx.full;
         let lim = ctx.lim;
         let order = &ctx.order[..ctx.n_order as usize];
@@ -1019,13 +1015,10 @@ impl Evaluator {
                     let other = finish(&full[s.min(3)], &full[3], m);
                     self.first_pass(&pass, f, r, ti, all, |g, _, e, _| {
                         // The suit's entry meets the honors', one of them the discard's.
-                        let (suit, honors) = if g == 3 {
-                            (&full[s.min(3)], e)
-                        } else {
-                            (e, &full[3])
-                        };
+                        let is_honor = usize::from(g == 3);
+                        let (suit, honors) = [(e, &full[3]), (&full[s.min(3)], e)][is_honor];
                         let own = finish(suit, honors, m);
-                        if g == s || g == 3 {
+                        if (g == s) | (g == 3) {
                             own
                         } else {
                             other
@@ -1074,7 +1067,7 @@ impl Evaluator {
             kept[n_kept] = i as u8;
             n_kept += usize::from(all | (f.value >= cut));
         }
-        let mut k = 0usize;
+        let (mut k, mut top) = (0usize, 0f32);
         for &i in &kept[..n_kept.min(14)] {
             let i = usize::from(i);
             let mut best = firsts[i];
@@ -1101,8 +1094,12 @@ impl Evaluator {
             }
             out[k] = (tiles[i], best.score());
             k += 1;
+            // Values are never NaN: a comparison keeps the larger.
+            if best.value > top {
+                top = best.value;
+            }
         }
-        k
+        (k, top)
     }
 
     /// The first pass of [`Evaluator::score_discards`] when its first plan is read without
@@ -2455,8 +2452,8 @@ mod tests {
             let mut out = [(0u8, each(kinds.trailing_zeros() as usize)); 14];
             for share in [0.0, 0.85, 1.0] {
                 let mut again = out;
-                let n = ev.score_discards(&ctx, &hand, &codes, kinds, share, &mut out);
-                let k = ev.score_discards(&reused, &hand, &codes, kinds, share, &mut again);
+                let (n, top) = ev.score_discards(&ctx, &hand, &codes, kinds, share, &mut out);
+                let (k, _) = ev.score_discards(&reused, &hand, &codes, kinds, share, &mut again);
                 assert_eq!(out[..n], again[..k], "{hand:?}");
                 let best = (0..34)
                     .filter(|&t| kinds >> t & 1 == 1)
@@ -2467,6 +2464,8 @@ mod tests {
                     assert_eq!(score, each(t as usize), "{hand:?} - {t}");
                     written |= 1 << t;
                 }
+                // The best discard is always written, and the highest value with it.
+                assert_eq!(top, best, "{hand:?}");
                 for t in (0..34).filter(|&t| kinds >> t & 1 == 1 && written >> t & 1 == 0) {
                     assert!(each(t).value < share * best, "{hand:?} - {t} left out");
                 }
