@@ -144,6 +144,35 @@ const ALIVE_HONORS_KNITTED: u16 = 9;
 /// half flush (slots 1 + 2s and 2 + 2s for suit s); all pungs; seven pairs; thirteen
 /// orphans; honors and knitted; the knitted straight; the three-chow plans.
 const N_SLOTS: usize = 12 + MAX_CHOW_PLANS;
+/// The fan each slot is counted as worth, as factors of
+/// `((base + plan fan × chow) + honors × h) + concealed × c + one` ([`Evaluator::slot_fan`]):
+/// the plain hand counts its honors, the concealed share and one more; a flush 24 (full)
+/// or 6 with its honors, half the concealed share and a half (half); all pungs 6 with its
+/// honors and one; seven pairs 24; thirteen orphans 88; honors and knitted 12; the
+/// knitted straight 12 and half the concealed share; a three-chow plan its own fan, half
+/// the concealed share and one. Every product by 0 or 1 and sum with 0 is exact, so the
+/// figures are those of the terms written out.
+const SLOT_FAN: [[f32; 5]; N_SLOTS] = {
+    let mut t = [[0.0f32; 5]; N_SLOTS];
+    t[SLOT_PLAIN] = [0.0, 0.0, 1.0, 1.0, 1.0];
+    let mut s = 0;
+    while s < 3 {
+        t[1 + 2 * s] = [24.0, 0.0, 0.0, 0.0, 0.0];
+        t[2 + 2 * s] = [6.0, 0.0, 1.0, 0.5, 0.5];
+        s += 1;
+    }
+    t[SLOT_PUNGS] = [6.0, 0.0, 1.0, 0.0, 1.0];
+    t[SLOT_PAIRS] = [24.0, 0.0, 0.0, 0.0, 0.0];
+    t[SLOT_ORPHANS] = [88.0, 0.0, 0.0, 0.0, 0.0];
+    t[SLOT_HONORS_KNITTED] = [12.0, 0.0, 0.0, 0.0, 0.0];
+    t[SLOT_KNITTED] = [12.0, 0.0, 0.0, 0.5, 0.0];
+    let mut i = 0;
+    while i < MAX_CHOW_PLANS {
+        t[SLOT_CHOWS + i] = [0.0, 1.0, 0.0, 0.5, 1.0];
+        i += 1;
+    }
+    t
+};
 const SLOT_PLAIN: usize = 0;
 const SLOT_PUNGS: usize = 7;
 const SLOT_PAIRS: usize = 8;
@@ -1294,21 +1323,12 @@ impl Evaluator {
     /// and melded) and the concealed share `concealed` ([`Evaluator::concealed`]).
     #[inline(always)]
     fn slot_fan(&self, slot: usize, honors: f32, concealed: f32) -> f32 {
-        match slot {
-            SLOT_PLAIN => honors + concealed + 1.0,
-            1 | 3 | 5 => 24.0,
-            2 | 4 | 6 => 6.0 + honors + concealed * 0.5 + 0.5,
-            SLOT_PUNGS => 6.0 + honors + 1.0,
-            SLOT_PAIRS => 24.0,
-            SLOT_ORPHANS => 88.0,
-            SLOT_HONORS_KNITTED => 12.0,
-            SLOT_KNITTED => 12.0 + concealed * 0.5,
-            _ => {
-                self.chow_plans[(slot - SLOT_CHOWS).min(MAX_CHOW_PLANS - 1)].fan
-                    + concealed * 0.5
-                    + 1.0
-            }
-        }
+        // Read from the table (no branch on the slot): `SLOT_FAN` gives each term's factor,
+        // and a three-chow slot adds its plan's fan (the plan index is clamped for the
+        // other slots, whose factor for it is 0).
+        let [base, chow, h, c, one] = SLOT_FAN[slot.min(N_SLOTS - 1)];
+        let plan = &self.chow_plans[slot.wrapping_sub(SLOT_CHOWS).min(MAX_CHOW_PLANS - 1)];
+        ((base + plan.fan * chow) + honors * h) + concealed * c + one
     }
 
     /// The distance of slot `slot` for `hand` (group entries `e`, `m` sets to build, its
