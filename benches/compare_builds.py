@@ -27,6 +27,14 @@ run is a fresh process that warms up (tables built, one short simulation) and th
 one ``simulate`` call. Reported: the best and the median hands per second of wall time and
 hands per CPU-second (process time, all threads).
 
+**Paired clock** (``--paired``, two CPUs or more). Runs that follow each other see the
+host at different speeds (other tenants, frequency), which moves a ratio of two builds by a
+few percent from one round to the next. With ``--paired`` each round starts the two builds
+at the same time on one thread each, pinned to two different CPUs (swapped every round),
+so that both run under the same conditions; each round gives the ratio of their
+hands per CPU-second, and the median of those ratios is reported beside each build's own
+median.
+
 Needs valgrind for the instruction counts (``apt-get install valgrind``); with
 ``--no-callgrind`` only the wall clock is measured.
 """
@@ -124,6 +132,46 @@ def timed(python: str, n: int, rules: str, bots: str, threads: int) -> dict[str,
     return {"hands_per_s": n / out["wall"], "hands_per_cpu_s": n / out["cpu"]}
 
 
+def _start(python: str, n: int, rules: str, bots: str, cpu: int) -> subprocess.Popen[str]:
+    """A one-thread timed child pinned to `cpu`."""
+    return subprocess.Popen(
+        _child_args(python, n, rules, bots, 1, 20),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+    )
+
+
+def _finish(p: subprocess.Popen[str], n: int) -> dict[str, float]:
+    out, err = p.communicate()
+    if p.returncode != 0:
+        raise RuntimeError(f"timed run failed: {err[-2000:]}")
+    figures = json.loads(out.strip().splitlines()[-1])
+    return {"hands_per_s": n / figures["wall"], "hands_per_cpu_s": n / figures["cpu"]}
+
+
+def paired(builds: dict[str, str], n: int, rules: str, bots: str, rounds: int) -> dict[str, object]:
+    """Rounds of the two builds run at the same time on two CPUs (swapped every round)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--paired needs two CPUs")
+    per_round: list[dict[str, dict[str, float]]] = []
+    for r in range(rounds):
+        first, second = (cpus[0], cpus[1]) if r % 2 == 0 else (cpus[1], cpus[0])
+        procs = {
+            "base": _start(builds["base"], n, rules, bots, first),
+            "this": _start(builds["this"], n, rules, bots, second),
+        }
+        per_round.append({name: _finish(p, n) for name, p in procs.items()})
+    ratios = [x["this"]["hands_per_cpu_s"] / x["base"]["hands_per_cpu_s"] for x in per_round]
+    row: dict[str, object] = {"paired_ratios": ratios, "paired_median": statistics.median(ratios)}
+    for name in builds:
+        xs = [x[name]["hands_per_cpu_s"] for x in per_round]
+        row[f"paired_cpu_{name}"] = {"best": max(xs), "median": statistics.median(xs)}
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, help="Python of the previous build")
@@ -135,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies every hand count")
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--no-wall", action="store_true")
+    ap.add_argument(
+        "--paired",
+        action="store_true",
+        help="also time the builds side by side on two CPUs, one thread each",
+    )
     ap.add_argument("--json", help="also write the figures to this file")
     a = ap.parse_args(argv)
     builds = {"base": a.base, "this": a.this}
@@ -164,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
                             "best": max(xs),
                             "median": statistics.median(xs),
                         }
+            if a.paired:
+                n = max(1, round(TIMED_HANDS[bots] * a.scale))
+                row.update(paired(builds, n, rules, bots, a.rounds))
             results.append(row)
             _print_row(row, threads)
             sys.stdout.flush()
@@ -189,6 +245,14 @@ def _print_row(row: dict[str, object], threads: list[int]) -> None:
                 f"{th}T hands/s {b:9,.0f} -> {t:9,.0f} ({t / b:4.2f}x), "
                 f"/CPU-s {cb:9,.0f} -> {ct:9,.0f}"
             )
+    if "paired_median" in row:
+        ratios = sorted(row["paired_ratios"])  # type: ignore[arg-type]
+        cb = row["paired_cpu_base"]["median"]  # type: ignore[index]
+        ct = row["paired_cpu_this"]["median"]  # type: ignore[index]
+        parts.append(
+            f"paired 1T /CPU-s {cb:9,.0f} -> {ct:9,.0f}, ratio median "
+            f"{row['paired_median']:4.2f}x (rounds {ratios[0]:4.2f}x to {ratios[-1]:4.2f}x)"
+        )
     print(" | ".join(parts))
 
 

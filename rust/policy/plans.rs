@@ -253,7 +253,7 @@ impl Powers {
     /// `PER_MISSING_FAN^x`, `x` rounded to tenths (at most 40 points).
     #[inline(always)]
     fn missing_fan(&self, x: f32) -> f32 {
-        self.missing_fan[round_half_up(x * 10.0).min(400)]
+        self.missing_fan[rounded_tenths(x * 10.0)]
     }
 }
 
@@ -263,15 +263,17 @@ fn beta_pow(d: u8) -> f32 {
     Powers::get().beta(d)
 }
 
-/// `v.round() as usize` without the library call (the baseline x86-64 target has no
-/// rounding instruction): the fraction of a non-negative `v` is exact, and a half rounds
-/// up as [`f32::round`] does away from zero; negative values and NaN give 0 as the cast
-/// does.
+/// `(v.round() as usize).min(400)` without the library call (the baseline x86-64 target
+/// has no rounding instruction) and in 32-bit integers, whose conversions from and to
+/// floats are single instructions: `v` is first held to 0..=401 (negative values and NaN
+/// give 0 as the cast does, and anything above 400 gives 400 either way); the fraction of
+/// the held value is exact, and a half rounds up as [`f32::round`] does away from zero.
 #[inline(always)]
-fn round_half_up(v: f32) -> usize {
-    let i = v as usize;
-    let frac = v - i as f32;
-    i + usize::from((v >= 0.0) & (frac >= 0.5))
+fn rounded_tenths(v: f32) -> usize {
+    let held = v.max(0.0).min(401.0);
+    let i = held as i32;
+    let frac = held - i as f32;
+    ((i + i32::from(frac >= 0.5)) as usize).min(400)
 }
 
 /// The orders of the three suits: the mixed straight of [`THREE_CHOW_PLANS`] at `3 + k`
@@ -890,9 +892,15 @@ impl Evaluator {
         // only grow when a tile goes) and never adds honor fan.
         let m = 4 - self.n_melds.min(4) as usize;
         let plain = finish(&ctx.halves[0], &ctx.halves[1], m);
-        let chows: [Option<u8>; MAX_CHOW_PLANS] =
-            std::array::from_fn(|i| ctx.plans[i].valid.then(|| ctx.plans[i].full_distance()));
-        let mut chow = |i: usize, _: &ChowPlan| chows[i.min(MAX_CHOW_PLANS - 1)];
+        // Written whole, one byte per plan ([`INF`] for a plan not in reach), so that no
+        // read of it waits on narrower writes.
+        let mut chows = [INF; MAX_CHOW_PLANS];
+        for (d, pc) in chows.iter_mut().zip(&ctx.plans) {
+            if pc.valid {
+                *d = pc.full_distance();
+            }
+        }
+        let mut chow = |i: usize, _: &ChowPlan| Some(chows[i.min(MAX_CHOW_PLANS - 1)]);
         let mut active = self.active_slots();
         while active != 0 {
             let slot = active.trailing_zeros() as usize;
@@ -2239,7 +2247,9 @@ mod tests {
     #[test]
     fn rounding_without_the_library_call_matches_round() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut values = vec![0.0f32, 0.5, 1.5, 2.5, 0.49999997, 399.5, 1e9, -0.5, -3.0];
+        let mut values = vec![
+            0.0f32, 0.5, 1.5, 2.5, 0.49999997, 399.5, 400.49997, 400.5, 1e9, -0.5, -3.0,
+        ];
         values.push(f32::NAN);
         for _ in 0..100_000 {
             x ^= x << 13;
@@ -2249,7 +2259,7 @@ mod tests {
             values.push((x % 800) as f32 / 2.0);
         }
         for v in values {
-            assert_eq!(round_half_up(v), v.round() as usize, "{v}");
+            assert_eq!(rounded_tenths(v), (v.round() as usize).min(400), "{v}");
         }
     }
 
