@@ -265,12 +265,13 @@ fn beta_pow(d: u8) -> f32 {
 
 /// `(v.round() as usize).min(400)` without the library call (the baseline x86-64 target
 /// has no rounding instruction) and in 32-bit integers, whose conversions from and to
-/// floats are single instructions: `v` is first held to 0..=401 (negative values and NaN
-/// give 0 as the cast does, and anything above 400 gives 400 either way); the fraction of
-/// the held value is exact, and a half rounds up as [`f32::round`] does away from zero.
+/// floats are single instructions: `v` is first held to 0..=401 (negative values give 0
+/// as the cast does, NaN stays NaN and casts to 0, and anything above 400 gives 400 either
+/// way); the fraction of the held value is exact, and a half rounds up as [`f32::round`]
+/// does away from zero.
 #[inline(always)]
 fn rounded_tenths(v: f32) -> usize {
-    let held = v.max(0.0).min(401.0);
+    let held = v.clamp(0.0, 401.0);
     let i = held as i32;
     let frac = held - i as f32;
     ((i + i32::from(frac >= 0.5)) as usize).min(400)
