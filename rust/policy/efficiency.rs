@@ -21,9 +21,10 @@
 use super::plans::{
     ChowPlan, DiscardContext, Evaluator, HandKinds, PlanKind, Score, Selection, MAX_CHOW_PLANS,
 };
-use super::{AfterMeld, Policy, TableView};
+use super::{AfterMeld, Policy, RoundView, TableView};
 use crate::hand::{Meld, MeldKind};
 use crate::round::Action;
+use crate::round::Round;
 use crate::rules::Rules;
 use crate::shanten::regular::{self, combine, finish, table_entry};
 use crate::shanten::tables::{Entry, INF};
@@ -242,7 +243,12 @@ impl EfficiencyPolicy {
     /// built is kept with its melds and winds, as most decisions of a seat share them, in
     /// slot 0 for the seat's own melds and slot 1 for the melds after a meld it weighs
     /// (`weighed`).
-    fn evaluator(&mut self, view: &dyn TableView, melds: &[Meld], weighed: bool) -> Evaluator {
+    fn evaluator<V: TableView + ?Sized>(
+        &mut self,
+        view: &V,
+        melds: &[Meld],
+        weighed: bool,
+    ) -> Evaluator {
         self.evaluator_at((view.seat_wind(), view.prevalent_wind()), melds, weighed)
     }
 
@@ -409,9 +415,9 @@ impl EfficiencyPolicy {
 
     /// A turn's decision among the legal actions: the discards of the kinds `listed_kinds`
     /// and the actions `legal` ([`TableView::legal_kinds`]).
-    fn turn(
+    fn turn<V: TableView + ?Sized>(
         &mut self,
-        view: &dyn TableView,
+        view: &V,
         listed_kinds: u64,
         legal: &[Action],
         melds: &[Meld],
@@ -486,9 +492,9 @@ impl EfficiencyPolicy {
 
     /// A claim decision: the unseen copies are not needed, as the hands after a claim are
     /// valued without useful tiles.
-    fn claim(
+    fn claim<V: TableView + ?Sized>(
         &mut self,
-        view: &dyn TableView,
+        view: &V,
         legal: &[Action],
         melds: &[Meld],
         tile: Tile,
@@ -806,7 +812,7 @@ const GROUP_KINDS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
 /// Unseen copies of each kind from a seat's view: four minus the copies in its hand, in
 /// its concealed kongs and visible on the table.
-pub fn unseen(view: &dyn TableView, own_melds: &[Meld]) -> Counts {
+pub fn unseen<V: TableView + ?Sized>(view: &V, own_melds: &[Meld]) -> Counts {
     let hand = view.hand();
     let vis = view.visible();
     let mut u = [0u8; 34];
@@ -829,6 +835,25 @@ impl Policy for EfficiencyPolicy {
         self.rng = Rng::new(seed);
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
+        self.decide(view)
+    }
+    fn act_on(&mut self, round: &Round, seat: u8) -> Action {
+        // The round's own view, its reads inlined into the decision.
+        self.decide(&RoundView { round, seat })
+    }
+    fn reads_turn_discards_as_kinds(&self) -> bool {
+        // The 宝 decisions read the whole list.
+        self.huainan.is_none()
+    }
+    fn boxed_clone(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
+
+impl EfficiencyPolicy {
+    /// [`Policy::act`] for any view type (the table's own view is read without a dynamic
+    /// call per question).
+    fn decide<V: TableView + ?Sized>(&mut self, view: &V) -> Action {
         // A turn's discards as kinds, the other actions listed (the 宝 decisions read the
         // whole list).
         let (kinds, legal) = if self.huainan.is_some() {
@@ -871,13 +896,6 @@ impl Policy for EfficiencyPolicy {
             }
             _ => self.turn(view, kinds, legal, melds, &unseen(view, melds)),
         }
-    }
-    fn reads_turn_discards_as_kinds(&self) -> bool {
-        // The 宝 decisions read the whole list.
-        self.huainan.is_none()
-    }
-    fn boxed_clone(&self) -> Box<dyn Policy> {
-        Box::new(self.clone())
     }
 }
 
