@@ -44,10 +44,26 @@ const KONG_SHARE: f32 = 0.95;
 /// The efficiency bot (see the [module documentation](self)).
 #[derive(Debug, Clone)]
 pub struct EfficiencyPolicy {
-    rng: Rng,
     min_fan: u8,
     /// Huainan: the 宝 rules, for the wild-aware decisions of [`crate::policy::huainan`].
     huainan: Option<crate::huainan::HuainanOptions>,
+    /// The evaluator of the seat's own melds and the one of the melds after a claim or
+    /// kong being weighed (which would otherwise displace the first at every claim
+    /// decision), each with the seat and prevalent winds it was built for. Each is used
+    /// in place ([`evaluator_in`]): every decision selects its plans again first.
+    evaluators: [Option<((u8, u8), Evaluator)>; 2],
+    /// What the discard choice works with.
+    work: DiscardWork,
+    /// The value of the waiting hand the seat last left or weighed a claim on.
+    waiting: Waiting,
+}
+
+/// The state of a discard choice ([`DiscardWork::best_discard_above`]), apart from the
+/// evaluators it reads.
+#[derive(Debug, Clone)]
+struct DiscardWork {
+    /// The tie-breaking generator.
+    rng: Rng,
     /// The regular useful kinds of recent waiting hands (a seat's shortlisted discards
     /// often leave a hand it weighed at an earlier turn).
     memo: UsefulMemo,
@@ -55,15 +71,26 @@ pub struct EfficiencyPolicy {
     ctx: DiscardContext,
     /// The scored discards of the decision (the first ones written by each decision).
     scored: [(Tile, Score); 14],
-    /// The evaluators built by [`EfficiencyPolicy::evaluator`], with the seat and
-    /// prevalent winds they were built for: the last one for the seat's own melds, and the
-    /// last one for the melds after a claim or kong being weighed (which would otherwise
-    /// displace the first at every claim decision).
-    last_evaluator: [Option<((u8, u8), Evaluator)>; 2],
     /// The shortlisted discards of the decision, best first (indices into `scored`).
     short: [u8; 14],
-    /// The value of the waiting hand the seat last left or weighed a claim on.
-    waiting: Waiting,
+}
+
+/// The evaluator kept in `slot` when it was built for `winds` and `melds`, else a new one
+/// built there, for a seat planning to `min_fan`. Its plans are selected as the last
+/// decision left them: the caller selects them again before reading it.
+fn evaluator_in<'a>(
+    slot: &'a mut Option<((u8, u8), Evaluator)>,
+    winds: (u8, u8),
+    melds: &[Meld],
+    min_fan: u8,
+) -> &'a mut Evaluator {
+    let kept = matches!(slot, Some((w, ev)) if *w == winds && ev.melds() == melds);
+    if !kept {
+        *slot = None;
+    }
+    &mut slot
+        .get_or_insert_with(|| (winds, Evaluator::new(melds, winds.0, winds.1, min_fan)))
+        .1
 }
 
 /// The value of a waiting hand as a seat scored it: the hand after its discard (the
@@ -222,14 +249,16 @@ impl EfficiencyPolicy {
     pub fn new(rules: &Rules, seed: u64) -> Self {
         let huainan = super::plays_wilds(rules).then(|| rules.huainan.clone());
         EfficiencyPolicy {
-            rng: Rng::new(seed),
             min_fan: rules.fan.min_fan,
             huainan,
-            memo: UsefulMemo::new(),
-            ctx: DiscardContext::new(),
-            scored: [UNSCORED; 14],
-            last_evaluator: [None, None],
-            short: [0; 14],
+            evaluators: [None, None],
+            work: DiscardWork {
+                rng: Rng::new(seed),
+                memo: UsefulMemo::new(),
+                ctx: DiscardContext::new(),
+                scored: [UNSCORED; 14],
+                short: [0; 14],
+            },
             waiting: Waiting::none(),
         }
     }
@@ -237,31 +266,6 @@ impl EfficiencyPolicy {
     /// The minimum fan the policy plans for.
     pub fn min_fan(&self) -> u8 {
         self.min_fan
-    }
-
-    /// The evaluator of a seat with `melds` (before its plans are selected): the last one
-    /// built is kept with its melds and winds, as most decisions of a seat share them, in
-    /// slot 0 for the seat's own melds and slot 1 for the melds after a meld it weighs
-    /// (`weighed`).
-    fn evaluator<V: TableView + ?Sized>(
-        &mut self,
-        view: &V,
-        melds: &[Meld],
-        weighed: bool,
-    ) -> Evaluator {
-        self.evaluator_at((view.seat_wind(), view.prevalent_wind()), melds, weighed)
-    }
-
-    /// [`EfficiencyPolicy::evaluator`] for the seat and prevalent winds `winds`.
-    fn evaluator_at(&mut self, winds: (u8, u8), melds: &[Meld], weighed: bool) -> Evaluator {
-        for (w, ev) in self.last_evaluator.iter().flatten() {
-            if *w == winds && ev.melds() == melds {
-                return ev.clone();
-            }
-        }
-        let ev = Evaluator::new(melds, winds.0, winds.1, self.min_fan);
-        self.last_evaluator[usize::from(weighed)] = Some((winds, ev.clone()));
-        ev
     }
 
     /// The best discard from a full hand (`14 - 3k` tiles) among `allowed` kinds (bit
@@ -276,7 +280,7 @@ impl EfficiencyPolicy {
         with_useful: bool,
     ) -> Option<DiscardChoice> {
         let kinds = HandKinds::of(hand);
-        self.best_discard_above(
+        self.work.best_discard_above(
             ev,
             hand,
             kinds,
@@ -286,7 +290,9 @@ impl EfficiencyPolicy {
             f32::NEG_INFINITY,
         )
     }
+}
 
+impl DiscardWork {
     /// [`EfficiencyPolicy::best_discard`] (the kinds `hand` holds already found), or `None`
     /// without measuring the discards when the full hand's best plan value (which no
     /// discard exceeds) is at most `floor`.
@@ -412,7 +418,9 @@ impl EfficiencyPolicy {
             ..choice(&scored[j])
         })
     }
+}
 
+impl EfficiencyPolicy {
     /// A turn's decision among the legal actions: the discards of the kinds `listed_kinds`
     /// and the actions `legal` ([`TableView::legal_kinds`]).
     fn turn<V: TableView + ?Sized>(
@@ -425,7 +433,8 @@ impl EfficiencyPolicy {
     ) -> Action {
         let hand = *view.hand();
         let winds = (view.seat_wind(), view.prevalent_wind());
-        let mut ev = self.evaluator_at(winds, melds, false);
+        let [own, weighed] = &mut self.evaluators;
+        let ev = evaluator_in(own, winds, melds, self.min_fan);
         let kinds = HandKinds::of(&hand);
         ev.select_chow_plans_of(&hand, kinds);
         // One pass over the legal actions: the discardable kinds, those that can be
@@ -447,8 +456,8 @@ impl EfficiencyPolicy {
                 _ => {}
             }
         }
-        let best = self.best_discard_above(
-            &ev,
+        let best = self.work.best_discard_above(
+            ev,
             &hand,
             kinds,
             unseen,
@@ -465,7 +474,7 @@ impl EfficiencyPolicy {
             match a {
                 Action::ConcealedKong(t) => {
                     let after = AfterMeld::of_concealed_kong(t, &hand, melds);
-                    let mut ev2 = self.evaluator(view, after.melds(), true);
+                    let ev2 = evaluator_in(weighed, winds, after.melds(), self.min_fan);
                     ev2.select_chow_plans(&after.hand);
                     if ev2.score(&after.hand).value >= target {
                         return a;
@@ -483,7 +492,7 @@ impl EfficiencyPolicy {
         }
         // The hand left is valued as the chosen discard's score.
         self.waiting
-            .keep(&hand, choice.tile, melds, winds, &ev, &choice.score);
+            .keep(&hand, choice.tile, melds, winds, ev, &choice.score);
         if ready_kinds >> (choice.tile & 63) & 1 == 1 {
             return Action::Ready(choice.tile);
         }
@@ -513,11 +522,12 @@ impl EfficiencyPolicy {
             return Action::Pass;
         }
         let winds = (view.seat_wind(), view.prevalent_wind());
-        let mut ev = self.evaluator_at(winds, melds, false);
+        let [own, weighed] = &mut self.evaluators;
+        let ev = evaluator_in(own, winds, melds, self.min_fan);
         ev.select_chow_plans(&with);
         // The hand's value is read back when the seat scored it already (after its discard
         // or at an earlier claim) with the plans selected alike.
-        let known = self.waiting.value_of(&hand, melds, winds, &ev);
+        let known = self.waiting.value_of(&hand, melds, winds, ev);
         let base = match known {
             Some(v) => {
                 debug_assert_eq!(v, ev.score(&hand).value);
@@ -525,7 +535,7 @@ impl EfficiencyPolicy {
             }
             None => {
                 let s = ev.score(&hand);
-                self.waiting.keep(&hand, Tile::MAX, melds, winds, &ev, &s);
+                self.waiting.keep(&hand, Tile::MAX, melds, winds, ev, &s);
                 s.value
             }
         };
@@ -535,7 +545,7 @@ impl EfficiencyPolicy {
                 continue;
             };
             let (meld, h) = (c.meld, c.hand);
-            let mut ev2 = self.evaluator(view, c.melds(), true);
+            let ev2 = evaluator_in(weighed, winds, c.melds(), self.min_fan);
             let kinds = HandKinds::of(&h);
             ev2.select_chow_plans_of(&h, kinds);
             let v = if meld.kind == MeldKind::Kong {
@@ -544,7 +554,15 @@ impl EfficiencyPolicy {
             } else {
                 // A claim whose hand cannot beat the best so far whatever it discards is
                 // not measured further.
-                match self.best_discard_above(&ev2, &h, kinds, &[0; 34], u64::MAX, false, best.0) {
+                match self.work.best_discard_above(
+                    ev2,
+                    &h,
+                    kinds,
+                    &[0; 34],
+                    u64::MAX,
+                    false,
+                    best.0,
+                ) {
                     Some(c) => c.score.value,
                     None => 0.0,
                 }
@@ -832,7 +850,7 @@ impl Policy for EfficiencyPolicy {
         "efficiency"
     }
     fn begin_hand(&mut self, seed: u64) {
-        self.rng = Rng::new(seed);
+        self.work.rng = Rng::new(seed);
     }
     fn act(&mut self, view: &dyn TableView) -> Action {
         self.decide(view)
