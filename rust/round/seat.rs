@@ -93,13 +93,14 @@ impl SeatState {
     #[inline(always)]
     pub(super) fn add(&mut self, t: Tile) {
         let c = self.hand[t as usize];
-        let apart = self.n_melds >= 2 && self.apart(t);
+        // Both tests read (they are a few bit operations), so that the bound is a choice
+        // of value rather than a branch.
+        let apart = (self.n_melds >= 2) & self.apart(t);
         self.stats.add_one(t, c);
         self.hand[t as usize] = c + 1;
         self.n_hand += 1;
-        if !apart {
-            self.bound = (self.bound - 1).max(NO_BOUND);
-        }
+        let lowered = (self.bound - 1).max(NO_BOUND);
+        self.bound = if apart { self.bound } else { lowered };
         self.completing_known = false;
     }
 
@@ -117,8 +118,8 @@ impl SeatState {
     /// within four copies and lacks fewer tiles: so no fewest-lacking shape uses `t`.
     #[inline(always)]
     fn apart(&self, t: Tile) -> bool {
-        self.stats.present() & NEAR.get(t as usize).copied().unwrap_or(u64::MAX) == 0
-            && self.n_hand as u32 == self.stats.distinct() + self.stats.repeated() as u32
+        (self.stats.present() & NEAR.get(t as usize).copied().unwrap_or(u64::MAX) == 0)
+            & (self.n_hand as u32 == self.stats.distinct() + self.stats.repeated() as u32)
     }
     /// Deals `t` into the hand: its summaries as [`SeatState::add`] keeps them, the bound
     /// as it is (nothing is known before the deal).
