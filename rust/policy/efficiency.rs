@@ -23,8 +23,7 @@ use super::plans::{
 };
 use super::{AfterMeld, Policy, RoundView, TableView};
 use crate::hand::{Meld, MeldKind};
-use crate::round::Action;
-use crate::round::Round;
+use crate::round::{Action, Round};
 use crate::rules::Rules;
 use crate::shanten::regular::{self, combine, finish, table_entry};
 use crate::shanten::tables::{Entry, INF};
@@ -290,137 +289,54 @@ impl EfficiencyPolicy {
             f32::NEG_INFINITY,
         )
     }
-}
 
-impl DiscardWork {
-    /// [`EfficiencyPolicy::best_discard`] (the kinds `hand` holds already found), or `None`
-    /// without measuring the discards when the full hand's best plan value (which no
-    /// discard exceeds) is at most `floor`.
-    #[allow(clippy::too_many_arguments)]
-    fn best_discard_above(
-        &mut self,
-        ev: &Evaluator,
-        hand: &Counts,
-        kinds: HandKinds,
-        unseen: &Counts,
-        allowed: u64,
-        with_useful: bool,
-        floor: f32,
-    ) -> Option<DiscardChoice> {
-        let codes = regular::codes(hand);
-        let ranks = regular::ranks_of(&codes);
-        let full = regular::entries_at(&ranks);
-        // Below a floor (a claim weighed against the hand without it), a full hand whose
-        // plans cannot beat it is left before its context is built.
-        if floor > f32::NEG_INFINITY && !ev.bound_above(hand, kinds, &full, floor) {
-            return None;
-        }
-        ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &codes, &ranks, &full);
-        if self.ctx.bound() <= floor {
-            return None;
-        }
-        self.ctx.settle_first_plan();
-        let ctx = &self.ctx;
-        // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
-        // left out unmeasured.
-        let share = if with_useful { SHORTLIST } else { 1.0 };
-        let scored = &mut self.scored;
-        let kinds = ctx.held() & allowed;
-        let (n, best) = ev.score_discards(ctx, hand, &codes, kinds, share, scored);
-        let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
-            tile,
-            score,
-            useful: 0,
+    /// [`Policy::act`] for any view type (the table's own view is read without a dynamic
+    /// call per question).
+    fn decide<V: TableView + ?Sized>(&mut self, view: &V) -> Action {
+        // A turn's discards as kinds, the other actions listed (the 宝 decisions read the
+        // whole list).
+        let (kinds, legal) = if self.huainan.is_some() {
+            (0, view.legal())
+        } else {
+            view.legal_kinds()
         };
-        let (first, others) = scored[..n].split_first()?;
-        if !with_useful {
-            let mut top = first;
-            for c in others {
-                if c.1.value > top.1.value {
-                    top = c;
-                }
-            }
-            return Some(choice(top));
+        if let Some(only) = at_most_one(kinds, legal) {
+            return only;
         }
-        // Keep the discards within SHORTLIST of the best value (at most MAX_SHORTLIST), best
-        // first (a stable order: equal values keep kind order); a single one needs no
-        // useful-tile count. Values are never NaN: a comparison orders them.
-        // The shortlist holds indices into `scored`.
-        let short = &mut self.short;
-        let mut n_short = 0usize;
-        for (j, c) in scored[..n].iter().enumerate() {
-            if c.1.value >= best * SHORTLIST {
-                // After the kept discards of at least its value (kind order among equals).
-                let mut i = n_short;
-                while i > 0 && scored[short[i - 1] as usize].1.value < c.1.value {
-                    short[i] = short[i - 1];
-                    i -= 1;
-                }
-                short[i] = j as u8;
-                n_short += 1;
-            }
-        }
-        let short = &short[..n_short.min(MAX_SHORTLIST)];
-        if short.len() <= 1 {
-            return short.first().map(|&j| choice(&scored[j as usize]));
-        }
-        // The best key so far, its discard's index in `scored` and its useful copies.
-        let mut chosen: Option<(f32, usize, u32)> = None;
-        let mut ties = 0u64;
-        // What the useful-tile counts share, built when the first shortlisted discard needs it.
-        let mut shared: Option<Shared> = None;
-        let m_sets = 4 - ev.melds().len().min(4);
-        // Kinds with an unseen copy, and those the full hand holds fewer than four of: the
-        // hand after a discard can hold one more of these, and of the discarded kind.
-        let unseen_kinds = special::presence(unseen);
-        let unseen_words = swar::words(unseen);
-        let below_four = !special::fours(hand);
-        for &j in short.iter() {
-            let (tile, score) = scored[j as usize];
-            let mask = if regular_plan(score.plan) {
-                let shared = shared.get_or_insert_with(|| {
-                    Shared::new(&ranks, &full, ctx.rest_if_merged(), ctx.halves())
-                });
-                let need = score.allowed & unseen_kinds & (below_four | 1 << tile);
-                regular_useful(
-                    &codes,
-                    &full,
-                    shared,
-                    tile as usize,
-                    m_sets,
-                    need,
-                    &mut self.memo,
-                ) & need
-            } else {
-                let mut x = *hand;
-                x[tile as usize] -= 1;
-                ev.useful(score.plan, score.allowed, &x)
+        // The 宝 is asked for only under huainan's rules.
+        if let Some((o, (bao, state))) = self.huainan.as_ref().and_then(|o| Some((o, view.bao()?)))
+        {
+            let (m, n) = view.melds(view.seat());
+            let d = crate::policy::huainan::Decision {
+                hand: view.hand(),
+                melds: &m[..n],
+                bao,
+                state,
+                legal,
+                claim: view
+                    .claim()
+                    .filter(|_| view.turn() != view.seat())
+                    .map(|c| c.1),
+                drawn: view.drawn(),
+                wall_remaining: view.wall_remaining(),
+                opts: o,
             };
-            let u = unseen_copies(&unseen_words, mask);
-            let key = score.value * (u as f32 + 4.0);
-            match chosen {
-                Some((k, _, _)) if key < k => {}
-                Some((k, _, _)) if key == k => {
-                    // Reservoir choice among exact ties, from the seeded generator.
-                    ties += 1;
-                    if self.rng.below(ties + 1) == 0 {
-                        chosen = Some((key, j as usize, u));
-                    }
-                }
-                _ => {
-                    ties = 0;
-                    chosen = Some((key, j as usize, u));
-                }
-            }
+            return crate::policy::huainan::decide(&d);
         }
-        chosen.map(|(_, j, useful)| DiscardChoice {
-            useful,
-            ..choice(&scored[j])
-        })
+        let (m, n) = view.melds(view.seat());
+        let melds = &m[..n];
+        // A win offered is taken (a turn finds it in its own pass over the actions).
+        match view.claim() {
+            Some((_, t)) if view.turn() != view.seat() => {
+                if legal.iter().any(|a| matches!(a, Action::Win)) {
+                    return Action::Win;
+                }
+                self.claim(view, legal, melds, t)
+            }
+            _ => self.turn(view, kinds, legal, melds, &unseen(view, melds)),
+        }
     }
-}
 
-impl EfficiencyPolicy {
     /// A turn's decision among the legal actions: the discards of the kinds `listed_kinds`
     /// and the actions `legal` ([`TableView::legal_kinds`]).
     fn turn<V: TableView + ?Sized>(
@@ -576,6 +492,134 @@ impl EfficiencyPolicy {
         } else {
             legal[legal.len() - 1]
         }
+    }
+}
+
+impl DiscardWork {
+    /// [`EfficiencyPolicy::best_discard`] (the kinds `hand` holds already found), or `None`
+    /// without measuring the discards when the full hand's best plan value (which no
+    /// discard exceeds) is at most `floor`.
+    #[allow(clippy::too_many_arguments)]
+    fn best_discard_above(
+        &mut self,
+        ev: &Evaluator,
+        hand: &Counts,
+        kinds: HandKinds,
+        unseen: &Counts,
+        allowed: u64,
+        with_useful: bool,
+        floor: f32,
+    ) -> Option<DiscardChoice> {
+        let codes = regular::codes(hand);
+        let ranks = regular::ranks_of(&codes);
+        let full = regular::entries_at(&ranks);
+        // Below a floor (a claim weighed against the hand without it), a full hand whose
+        // plans cannot beat it is left before its context is built.
+        if floor > f32::NEG_INFINITY && !ev.bound_above(hand, kinds, &full, floor) {
+            return None;
+        }
+        ev.fill_discard_context_of(&mut self.ctx, hand, kinds, &codes, &ranks, &full);
+        if self.ctx.bound() <= floor {
+            return None;
+        }
+        self.ctx.settle_first_plan();
+        let ctx = &self.ctx;
+        // Discards that cannot be shortlisted (or, without useful tiles, be the best) are
+        // left out unmeasured.
+        let share = if with_useful { SHORTLIST } else { 1.0 };
+        let scored = &mut self.scored;
+        let kinds = ctx.held() & allowed;
+        let (n, best) = ev.score_discards(ctx, hand, &codes, kinds, share, scored);
+        let choice = |&(tile, score): &(Tile, Score)| DiscardChoice {
+            tile,
+            score,
+            useful: 0,
+        };
+        let (first, others) = scored[..n].split_first()?;
+        if !with_useful {
+            let mut top = first;
+            for c in others {
+                if c.1.value > top.1.value {
+                    top = c;
+                }
+            }
+            return Some(choice(top));
+        }
+        // Keep the discards within SHORTLIST of the best value (at most MAX_SHORTLIST), best
+        // first (a stable order: equal values keep kind order); a single one needs no
+        // useful-tile count. Values are never NaN: a comparison orders them.
+        // The shortlist holds indices into `scored`.
+        let short = &mut self.short;
+        let mut n_short = 0usize;
+        for (j, c) in scored[..n].iter().enumerate() {
+            if c.1.value >= best * SHORTLIST {
+                // After the kept discards of at least its value (kind order among equals).
+                let mut i = n_short;
+                while i > 0 && scored[short[i - 1] as usize].1.value < c.1.value {
+                    short[i] = short[i - 1];
+                    i -= 1;
+                }
+                short[i] = j as u8;
+                n_short += 1;
+            }
+        }
+        let short = &short[..n_short.min(MAX_SHORTLIST)];
+        if short.len() <= 1 {
+            return short.first().map(|&j| choice(&scored[j as usize]));
+        }
+        // The best key so far, its discard's index in `scored` and its useful copies.
+        let mut chosen: Option<(f32, usize, u32)> = None;
+        let mut ties = 0u64;
+        // What the useful-tile counts share, built when the first shortlisted discard needs it.
+        let mut shared: Option<Shared> = None;
+        let m_sets = 4 - ev.melds().len().min(4);
+        // Kinds with an unseen copy, and those the full hand holds fewer than four of: the
+        // hand after a discard can hold one more of these, and of the discarded kind.
+        let unseen_kinds = special::presence(unseen);
+        let unseen_words = swar::words(unseen);
+        let below_four = !special::fours(hand);
+        for &j in short.iter() {
+            let (tile, score) = scored[j as usize];
+            let mask = if regular_plan(score.plan) {
+                let shared = shared.get_or_insert_with(|| {
+                    Shared::new(&ranks, &full, ctx.rest_if_merged(), ctx.halves())
+                });
+                let need = score.allowed & unseen_kinds & (below_four | 1 << tile);
+                regular_useful(
+                    &codes,
+                    &full,
+                    shared,
+                    tile as usize,
+                    m_sets,
+                    need,
+                    &mut self.memo,
+                ) & need
+            } else {
+                let mut x = *hand;
+                x[tile as usize] -= 1;
+                ev.useful(score.plan, score.allowed, &x)
+            };
+            let u = unseen_copies(&unseen_words, mask);
+            let key = score.value * (u as f32 + 4.0);
+            match chosen {
+                Some((k, _, _)) if key < k => {}
+                Some((k, _, _)) if key == k => {
+                    // Reservoir choice among exact ties, from the seeded generator.
+                    ties += 1;
+                    if self.rng.below(ties + 1) == 0 {
+                        chosen = Some((key, j as usize, u));
+                    }
+                }
+                _ => {
+                    ties = 0;
+                    chosen = Some((key, j as usize, u));
+                }
+            }
+        }
+        chosen.map(|(_, j, useful)| DiscardChoice {
+            useful,
+            ..choice(&scored[j])
+        })
     }
 }
 
@@ -865,55 +909,6 @@ impl Policy for EfficiencyPolicy {
     }
     fn boxed_clone(&self) -> Box<dyn Policy> {
         Box::new(self.clone())
-    }
-}
-
-impl EfficiencyPolicy {
-    /// [`Policy::act`] for any view type (the table's own view is read without a dynamic
-    /// call per question).
-    fn decide<V: TableView + ?Sized>(&mut self, view: &V) -> Action {
-        // A turn's discards as kinds, the other actions listed (the 宝 decisions read the
-        // whole list).
-        let (kinds, legal) = if self.huainan.is_some() {
-            (0, view.legal())
-        } else {
-            view.legal_kinds()
-        };
-        if let Some(only) = at_most_one(kinds, legal) {
-            return only;
-        }
-        // The 宝 is asked for only under huainan's rules.
-        if let Some((o, (bao, state))) = self.huainan.as_ref().and_then(|o| Some((o, view.bao()?)))
-        {
-            let (m, n) = view.melds(view.seat());
-            let d = crate::policy::huainan::Decision {
-                hand: view.hand(),
-                melds: &m[..n],
-                bao,
-                state,
-                legal,
-                claim: view
-                    .claim()
-                    .filter(|_| view.turn() != view.seat())
-                    .map(|c| c.1),
-                drawn: view.drawn(),
-                wall_remaining: view.wall_remaining(),
-                opts: o,
-            };
-            return crate::policy::huainan::decide(&d);
-        }
-        let (m, n) = view.melds(view.seat());
-        let melds = &m[..n];
-        // A win offered is taken (a turn finds it in its own pass over the actions).
-        match view.claim() {
-            Some((_, t)) if view.turn() != view.seat() => {
-                if legal.iter().any(|a| matches!(a, Action::Win)) {
-                    return Action::Win;
-                }
-                self.claim(view, legal, melds, t)
-            }
-            _ => self.turn(view, kinds, legal, melds, &unseen(view, melds)),
-        }
     }
 }
 

@@ -966,9 +966,10 @@ impl Evaluator {
     /// The scores of the discards `kinds` (a bit set of kinds held) of the full hand
     /// `hand` of `ctx` (rank codes `codes`, see `regular::codes`), in kind order, into
     /// `out`; returns how many were written and the highest value written (0 when none
-    /// is above 0). A discard is left out when its score is shown to be below `share` times the best score of the
-    /// discards (without measuring it all): then it can neither be the best nor within
-    /// `share` of it. Every score written equals [`Evaluator::score_discard`]'s.
+    /// is above 0). A discard is left out when its score is shown to be below `share`
+    /// times the best score of the discards (without measuring it all): then it can
+    /// neither be the best nor within `share` of it. Every score written equals
+    /// [`Evaluator::score_discard`]'s.
     ///
     /// The plan with the highest full-hand value is measured for every discard first; its
     /// values bound the best score from below, and a discard whose value for it and the

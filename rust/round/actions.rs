@@ -2,6 +2,7 @@
 //! per seat (no allocation per step).
 
 use crate::hand::{Meld, MeldKind};
+use crate::shanten::swar;
 use crate::tile::{self, Counts, Tile};
 
 /// One decision of one seat.
@@ -219,8 +220,7 @@ impl Claim {
 /// (no loop whose length depends on `r`), and the bit within it from a table.
 #[inline]
 pub(crate) fn nth_kind(kinds: u64, r: usize) -> Tile {
-    // `SELECT[b][j]`: the position of the `j`-th set bit of the byte `b`; `POP[b]`: its
-    // set bits.
+    // `SELECT[b][j]`: the position of the `j`-th set bit of the byte `b`.
     const SELECT: [[u8; 8]; 256] = {
         let mut t = [[0u8; 8]; 256];
         let mut b = 0;
@@ -248,7 +248,7 @@ pub(crate) fn nth_kind(kinds: u64, r: usize) -> Tile {
     // stays set in `128 + r - count` exactly when the count is at most `r`.
     let r = r.min(127);
     let at_most = ((r as u64 * ONES) | HIGH).wrapping_sub(upto) & HIGH;
-    let k = ((((at_most >> 7).wrapping_mul(ONES)) >> 56) as usize).min(7);
+    let k = (swar::byte_sum(at_most >> 7) as usize).min(7);
     let before = ((upto << 8) >> (8 * k)) as usize & 0xFF;
     let b = (kinds >> (8 * k)) as usize & 0xFF;
     8 * k as Tile + SELECT[b][r.saturating_sub(before) & 7]
