@@ -120,30 +120,25 @@ def instructions_per_hand(python: str, rules: str, bots: str, scale: float) -> f
 
 
 def timed(python: str, n: int, rules: str, bots: str, threads: int) -> dict[str, float]:
-    p = subprocess.run(
-        _child_args(python, n, rules, bots, threads, 20),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if p.returncode != 0:
-        raise RuntimeError(f"timed run failed: {p.stderr[-2000:]}")
-    out = json.loads(p.stdout.strip().splitlines()[-1])
-    return {"hands_per_s": n / out["wall"], "hands_per_cpu_s": n / out["cpu"]}
+    return _finish(_start(python, n, rules, bots, threads), n)
 
 
-def _start(python: str, n: int, rules: str, bots: str, cpu: int) -> subprocess.Popen[str]:
-    """A one-thread timed child pinned to `cpu`."""
+def _start(
+    python: str, n: int, rules: str, bots: str, threads: int, cpu: int | None = None
+) -> subprocess.Popen[str]:
+    """A timed child on `threads` threads, pinned to `cpu` when one is given."""
+    pin = None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
     return subprocess.Popen(
-        _child_args(python, n, rules, bots, 1, 20),
+        _child_args(python, n, rules, bots, threads, 20),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+        preexec_fn=pin,
     )
 
 
 def _finish(p: subprocess.Popen[str], n: int) -> dict[str, float]:
+    """The rates of the timed child `p` (which plays `n` hands), once it has ended."""
     out, err = p.communicate()
     if p.returncode != 0:
         raise RuntimeError(f"timed run failed: {err[-2000:]}")
@@ -160,8 +155,8 @@ def paired(builds: dict[str, str], n: int, rules: str, bots: str, rounds: int) -
     for r in range(rounds):
         first, second = (cpus[0], cpus[1]) if r % 2 == 0 else (cpus[1], cpus[0])
         procs = {
-            "base": _start(builds["base"], n, rules, bots, first),
-            "this": _start(builds["this"], n, rules, bots, second),
+            "base": _start(builds["base"], n, rules, bots, 1, first),
+            "this": _start(builds["this"], n, rules, bots, 1, second),
         }
         per_round.append({name: _finish(p, n) for name, p in procs.items()})
     ratios = [x["this"]["hands_per_cpu_s"] / x["base"]["hands_per_cpu_s"] for x in per_round]
@@ -203,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
             if use_cg:
                 for name, py in builds.items():
                     row[f"instr_{name}"] = instructions_per_hand(py, rules, bots, a.scale)
+            # Hands of one timed run.
+            n = max(1, round(TIMED_HANDS[bots] * a.scale))
             if not a.no_wall:
-                n = max(1, round(TIMED_HANDS[bots] * a.scale))
                 runs: dict[tuple[str, int], list[dict[str, float]]] = {}
                 for _ in range(a.rounds):
                     for t in threads:
@@ -218,7 +214,6 @@ def main(argv: list[str] | None = None) -> int:
                             "median": statistics.median(xs),
                         }
             if a.paired:
-                n = max(1, round(TIMED_HANDS[bots] * a.scale))
                 row.update(paired(builds, n, rules, bots, a.rounds))
             results.append(row)
             _print_row(row, threads)
