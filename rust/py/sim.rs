@@ -523,9 +523,13 @@ fn arena_entries(bots: &Bound<'_, PyAny>) -> PyResult<Result<[PolicyKind; 4], [E
             Err(_) => Entry::Python(b.clone().unbind()),
         });
     }
-    let Ok(entries) = <[Entry; 4]>::try_from(entries) else {
-        unreachable!("four entries were checked")
-    };
+    // Four entries were checked above; a count that disagrees is reported, not a panic.
+    let entries = <[Entry; 4]>::try_from(entries).map_err(|e| {
+        MjError::argument(format!(
+            "bots needs four entries (one per seat), got {}",
+            e.len()
+        ))
+    })?;
     Ok(Err(entries))
 }
 
